@@ -1,0 +1,93 @@
+import { JuneError, RunAbortedError } from '../errors/june-error.js';
+import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
+
+interface Pending {
+  request: ApprovalRequest;
+  resolve: (decision: ApprovalDecision & { automatic: boolean }) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What the broker tells the run about, so it can emit events and update the trace. */
+export interface ApprovalListener {
+  requested(request: ApprovalRequest): void;
+  answered(id: string, decision: ApprovalDecision, automatic: boolean): void;
+  withdrawn(id: string, reason: string): void;
+}
+
+/**
+ * Holds a run's pending approval requests (of the outermost run and every child run) and
+ * matches answers to them. Several requests may be pending at once, answered in any order.
+ */
+export class ApprovalBroker {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly listener: ApprovalListener,
+    private readonly policy?: ApprovalPolicy,
+  ) {}
+
+  /** The requests waiting for an answer, oldest first. */
+  get requests(): ApprovalRequest[] {
+    return [...this.pending.values()].map((p) => p.request);
+  }
+
+  /**
+   * Asks for an answer: the policy first (if any), else whoever holds the run handle.
+   * Rejects with {@link RunAbortedError} when `signal` aborts first (the request is withdrawn).
+   */
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision & { automatic: boolean }> {
+    if (signal.aborted) return Promise.reject(new RunAbortedError(signal.reason));
+    const answer = new Promise<ApprovalDecision & { automatic: boolean }>((resolve, reject) => {
+      this.pending.set(request.id, { request, resolve, reject });
+    });
+    const onAbort = () => this.withdraw(request.id, signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.listener.requested(request);
+    if (this.policy) void this.applyPolicy(request);
+    return answer.finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  private async applyPolicy(request: ApprovalRequest): Promise<void> {
+    try {
+      const answer = await this.policy!(request);
+      if (answer === undefined || !this.pending.has(request.id)) return;
+      this.settle(request.id, typeof answer === 'boolean' ? { approved: answer } : answer, true);
+    } catch (error) {
+      const entry = this.pending.get(request.id);
+      this.pending.delete(request.id);
+      entry?.reject(new JuneError('approval-policy-failed', `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${error instanceof Error ? error.message : String(error)}`, { cause: error, blame: 'workflow' }));
+    }
+  }
+
+  /**
+   * Answers the request `id`.
+   * @throws {JuneError} `approval-unknown` when no request with that id is pending (nothing changes).
+   */
+  answer(id: string, decision: ApprovalDecision): void {
+    if (!this.pending.has(id)) {
+      const ids = [...this.pending.keys()];
+      throw new JuneError(
+        'approval-unknown',
+        `june: no approval request "${id}" is pending; ${ids.length ? `pending: ${ids.map((i) => `"${i}"`).join(', ')}` : 'none is pending'}. Use an id from an approval-request event or handle.pendingApprovals.`,
+        { blame: 'workflow' },
+      );
+    }
+    this.settle(id, decision, false);
+  }
+
+  private settle(id: string, decision: ApprovalDecision, automatic: boolean): void {
+    const entry = this.pending.get(id)!;
+    this.pending.delete(id);
+    const clean: ApprovalDecision = decision.reason === undefined ? { approved: decision.approved } : { approved: decision.approved, reason: decision.reason };
+    this.listener.answered(id, clean, automatic);
+    entry.resolve({ ...clean, automatic });
+  }
+
+  private withdraw(id: string, reason: unknown): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    this.listener.withdrawn(id, 'the run was aborted');
+    entry.reject(new RunAbortedError(reason));
+  }
+}

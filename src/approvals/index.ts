@@ -1,0 +1,3 @@
+export { ApprovalBroker } from './approval-broker.js';
+export type { ApprovalListener } from './approval-broker.js';
+export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';

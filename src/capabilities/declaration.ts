@@ -1,0 +1,49 @@
+import type { Tool as AiTool, ToolSet } from 'ai';
+import { builtin } from '../elements/builtin.js';
+import type { JuneElement, JuneNode } from '../elements/element.js';
+
+const DECLARE = Symbol.for('june.declare');
+
+/**
+ * A workflow exposed as one tool: what a composite `<Tool>` or a `defineAgent` agent declares.
+ * The interpreter turns it into an AI SDK tool whose `execute` starts a child run.
+ */
+export interface CompositeToolSpec {
+  /** The name the calling model sees. */
+  name: string;
+  description?: string;
+  /** A zod schema (or any AI SDK `FlexibleSchema`) for the model's input. */
+  inputSchema: unknown;
+  /** Renders the workflow for one call's parsed input. */
+  render: (input: any) => JuneNode | Promise<JuneNode>;
+  /** Picks what the calling model gets from the child run's result. */
+  output?: (result: any) => unknown;
+}
+
+/**
+ * What a capability component declares: tools it knows now, or a composite tool. Internal
+ * extension point used by `<Bash>`, defined agents and async capabilities.
+ */
+export interface CapabilityDeclaration {
+  /** How the declaration is written in errors and provenance, e.g. `<Bash>`. */
+  notation: string;
+  /** Tools known at once, by name. */
+  tools?: ToolSet;
+  /** A tool that runs a workflow of its own. */
+  composite?: CompositeToolSpec;
+}
+
+/** Makes a component that declares capabilities from its props. Internal. */
+export function declarationComponent<P>(displayName: string, declare: (props: P, element: JuneElement<P>) => CapabilityDeclaration) {
+  const component = builtin('declaration', displayName, (_props: P): JuneNode => null);
+  Object.defineProperty(component, DECLARE, { value: declare });
+  return component;
+}
+
+/** The declare function of a declaration component. Internal. */
+export function declarationOf(type: unknown): ((props: any, element: JuneElement) => CapabilityDeclaration) | undefined {
+  return typeof type === 'function' ? (type as unknown as Record<symbol, any>)[DECLARE] : undefined;
+}
+
+/** An AI SDK tool as June stores it: any tool, static or dynamic. */
+export type AnyTool = AiTool<any, any>;

@@ -1,0 +1,197 @@
+import type { ToolSet } from 'ai';
+import type { JuneElement } from '../elements/element.js';
+import { locationSuffix } from '../elements/notation.js';
+import { WorkflowError } from '../errors/june-error.js';
+import { collectCapabilities, type CollectedDeclaration, type Frame } from './collect.js';
+import { declarationOf, type AnyTool, type CompositeToolSpec } from './declaration.js';
+import type { CapabilityProvenance, ResolvedCapability, ResolvedScope } from './scope.js';
+import type { JuneNode } from '../elements/element.js';
+
+/** How the caller turns a composite declaration into an AI SDK tool (the interpreter runs it). */
+export type CompositeToolFactory = (spec: CompositeToolSpec, declaration: CollectedDeclaration) => AnyTool;
+
+/** Input of {@link resolveCapabilities}. */
+export interface ResolveInput {
+  /** The agent's children. */
+  children: JuneNode;
+  /** The agent's `tools` prop. */
+  toolsProp?: ToolSet;
+  /**
+   * The enclosing agent's resolved scope, for `<Inherit>`. `undefined` when no agent
+   * encloses this one (then `<Inherit>` fails).
+   */
+  parent?: ResolvedScope;
+  /** Makes composite tools executable; without it they resolve with no `execute`. */
+  compositeTool?: CompositeToolFactory;
+  /** How to name the agent in messages. @default "<Agent>" */
+  agentNotation?: string;
+}
+
+/** Output of {@link resolveCapabilities}: the scope, and the children that are not capabilities. */
+export interface ResolveOutput {
+  scope: ResolvedScope;
+  others: JuneNode[];
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Resolves one agent's capabilities, in the order June documents: collect declarations
+ * (through fragments, arrays, bundles and wrappers), look up grants in the parent's resolved
+ * scope, apply wrappers innermost first, add the `tools` prop, then check that every name is
+ * valid and unique. Pure and synchronous: no model is called.
+ *
+ * @throws {WorkflowError} `capability-collision` (names both declarations with their
+ *   bundles and wrappers), `tool-name-invalid`, `tool-value-invalid`, `inherit-unknown-name`,
+ *   `inherit-duplicate-name`, `inherit-outside-agent`, and every error of `collectCapabilities`.
+ */
+export function resolveCapabilities(input: ResolveInput): ResolveOutput {
+  const agentNotation = input.agentNotation ?? '<Agent>';
+  const { declarations, others } = collectCapabilities(input.children, agentNotation);
+  const byName = new Map<string, ResolvedCapability>();
+  const inherited = new Map<string, CollectedDeclaration>();
+
+  const add = (entry: ResolvedCapability) => {
+    const existing = byName.get(entry.name);
+    if (existing) {
+      throw new WorkflowError(
+        'capability-collision',
+        `june: two capabilities of ${agentNotation} expose the tool name "${entry.name}": ${existing.provenance.source} and ${entry.provenance.source}. A tool name appears once per agent: rename one, put one in a <Namespace>, or remove one.`,
+      );
+    }
+    byName.set(entry.name, entry);
+  };
+
+  for (const declaration of declarations) {
+    for (const base of declare(declaration, input, inherited)) {
+      const { name, tool } = applyFrames(base.name, base.tool, declaration.frames);
+      checkName(name, declaration);
+      const source = [declaration.notation, ...declaration.frames.map((f) => f.notation)].join(' in ');
+      const provenance: CapabilityProvenance = { name, source };
+      if (base.granted) provenance.granted = base.granted;
+      if (base.composite) provenance.composite = true;
+      add({ name, tool, provenance, declared: true });
+    }
+  }
+
+  for (const [name, tool] of Object.entries(input.toolsProp ?? {})) {
+    if (!TOOL_NAME.test(name)) {
+      throw new WorkflowError('tool-name-invalid', `june: the tools prop of ${agentNotation} has a tool named ${JSON.stringify(name)}; tool names are letters, digits, "_" and "-", 1 to 64 characters.`);
+    }
+    add({ name, tool: tool as AnyTool, provenance: { name, source: `tools={{ ${name} }}` }, declared: false });
+  }
+
+  const tools: ToolSet = {};
+  for (const [name, entry] of byName) tools[name] = entry.tool;
+  const scope: ResolvedScope = { tools, byName };
+  if (declarations.length > 0) scope.capabilities = [...byName.values()].map((entry) => entry.provenance);
+  return { scope, others };
+}
+
+interface BaseTool {
+  name: string;
+  tool: AnyTool;
+  granted?: string;
+  composite?: boolean;
+}
+
+function declare(declaration: CollectedDeclaration, input: ResolveInput, inherited: Map<string, CollectedDeclaration>): BaseTool[] {
+  const { element } = declaration;
+  switch (declaration.kind) {
+    case 'tool':
+      return [declareTool(element, declaration, input)];
+    case 'inherit':
+      return declareInherit(element, declaration, input, inherited);
+    case 'declaration': {
+      const declared = declarationOf(element.type)!(element.props, element);
+      if (declared.composite) {
+        return [{ name: declared.composite.name, tool: compositeTool(declared.composite, declaration, input), composite: true }];
+      }
+      return Object.entries(declared.tools ?? {}).map(([name, tool]) => ({ name, tool: tool as AnyTool }));
+    }
+  }
+}
+
+function declareTool(element: JuneElement, declaration: CollectedDeclaration, input: ResolveInput): BaseTool {
+  const props = element.props as { name?: unknown; value?: unknown; children?: unknown; description?: string; input?: unknown; output?: (r: unknown) => unknown };
+  const where = `${declaration.notation}${locationSuffix(element.source)}`;
+  if (typeof props.name !== 'string') {
+    throw new WorkflowError('tool-name-invalid', `june: <Tool>${locationSuffix(element.source)} has no name; give it name="..." (letters, digits, "_" and "-").`);
+  }
+  if (typeof props.children === 'function') {
+    if (props.value !== undefined) {
+      throw new WorkflowError('tool-value-invalid', `june: ${where} has both a value and a function child; give an AI SDK tool as value, or a workflow as its child, not both.`);
+    }
+    if (props.input === undefined) {
+      throw new WorkflowError('tool-value-invalid', `june: ${where} runs a workflow but has no input schema; add input={z.object({ ... })}.`);
+    }
+    const spec: CompositeToolSpec = {
+      name: props.name,
+      description: props.description,
+      inputSchema: props.input,
+      render: props.children as CompositeToolSpec['render'],
+      output: props.output,
+    };
+    return { name: props.name, tool: compositeTool(spec, declaration, input), composite: true };
+  }
+  const value = props.value;
+  if (typeof value !== 'object' || value === null || !('inputSchema' in value)) {
+    throw new WorkflowError('tool-value-invalid', `june: ${where} has no AI SDK tool as its value (got ${value === null ? 'null' : typeof value}); pass value={tool({ description, inputSchema, execute })}.`);
+  }
+  return { name: props.name, tool: value as AnyTool };
+}
+
+function compositeTool(spec: CompositeToolSpec, declaration: CollectedDeclaration, input: ResolveInput): AnyTool {
+  if (input.compositeTool) return input.compositeTool(spec, declaration);
+  return { description: spec.description, inputSchema: spec.inputSchema } as AnyTool;
+}
+
+function declareInherit(element: JuneElement, declaration: CollectedDeclaration, input: ResolveInput, inherited: Map<string, CollectedDeclaration>): BaseTool[] {
+  const names = (element.props as { capabilities?: unknown }).capabilities;
+  const where = `${declaration.notation}${locationSuffix(element.source)}`;
+  if (!input.parent) {
+    throw new WorkflowError('inherit-outside-agent', `june: ${where} stands in an agent that no other agent encloses, so there is nothing to inherit. Declare the tools in this agent, or nest it in the agent that has them.`);
+  }
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
+    throw new WorkflowError('inherit-capabilities-invalid', `june: <Inherit>${locationSuffix(element.source)} needs capabilities={["toolName", ...]}, an array of the parent's tool names.`);
+  }
+  const parent = input.parent;
+  return (names as string[]).map((name) => {
+    const earlier = inherited.get(name);
+    if (earlier) {
+      const both = earlier === declaration ? `${where} lists it twice` : `${earlier.notation} and ${where} both list it`;
+      throw new WorkflowError('inherit-duplicate-name', `june: the tool "${name}" is inherited twice: ${both}. Name each tool once.`);
+    }
+    inherited.set(name, declaration);
+    const granted = parent.byName.get(name);
+    if (!granted) {
+      const has = [...parent.byName.keys()];
+      throw new WorkflowError(
+        'inherit-unknown-name',
+        `june: ${where} names "${name}", but the enclosing <Agent> has no tool of that name; it has ${has.length ? has.map((n) => `"${n}"`).join(', ') : 'no tools'}. Use a name the parent declares (after its namespaces).`,
+      );
+    }
+    return { name, tool: granted.tool, granted: `${granted.provenance.source} in the enclosing <Agent>` };
+  });
+}
+
+function applyFrames(name: string, tool: AnyTool, frames: Frame[]): { name: string; tool: AnyTool } {
+  let result = { name, tool };
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const frame = frames[i]!;
+    if (frame.kind === 'namespace') result = { name: `${frame.name}_${result.name}`, tool: result.tool };
+    else if (frame.kind === 'require-approval' && (result.tool as { needsApproval?: unknown }).needsApproval !== true) {
+      result = { name: result.name, tool: { ...result.tool, needsApproval: true } as AnyTool };
+    }
+  }
+  return result;
+}
+
+function checkName(name: string, declaration: CollectedDeclaration): void {
+  if (!TOOL_NAME.test(name)) {
+    throw new WorkflowError(
+      'tool-name-invalid',
+      `june: ${declaration.notation}${locationSuffix(declaration.element.source)} exposes the tool name ${JSON.stringify(name)}; tool names are letters, digits, "_" and "-", 1 to 64 characters.`,
+    );
+  }
+}

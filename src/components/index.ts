@@ -1,0 +1,14 @@
+export { Agent } from './agent.js';
+export type { AgentProps } from './agent.js';
+export { Step } from './step.js';
+export type { StepProps, StepContext } from './step.js';
+export { Tool } from './tool.js';
+export type { ToolProps } from './tool.js';
+export { Inherit } from './inherit.js';
+export type { InheritProps } from './inherit.js';
+export { Namespace } from './namespace.js';
+export type { NamespaceProps } from './namespace.js';
+export { RequireApproval } from './require-approval.js';
+export type { RequireApprovalProps } from './require-approval.js';
+export { defineCapabilities } from './define-capabilities.js';
+export type { DefineCapabilitiesOptions } from './define-capabilities.js';

@@ -1,0 +1,25 @@
+import { isElement, type JuneElement, type JuneNode } from './element.js';
+
+/**
+ * Flattens a children value into elements, in document order: arrays and other iterables
+ * are walked, `null`/`undefined`/booleans dropped. Text is returned as a string so callers
+ * can say where it is not allowed. Fragments are NOT opened here (callers decide).
+ */
+export function flattenChildren(node: JuneNode, out: Array<JuneElement | string> = []): Array<JuneElement | string> {
+  if (node === null || node === undefined || typeof node === 'boolean') return out;
+  if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') {
+    const text = String(node);
+    if (text.trim() !== '') out.push(text);
+    return out;
+  }
+  if (isElement(node)) {
+    out.push(node);
+    return out;
+  }
+  if (typeof (node as Iterable<JuneNode>)[Symbol.iterator] === 'function') {
+    for (const child of node as Iterable<JuneNode>) flattenChildren(child, out);
+    return out;
+  }
+  out.push(String(node));
+  return out;
+}

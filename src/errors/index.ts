@@ -1,0 +1,2 @@
+export { JuneError, WorkflowError, ModelBehaviorError, SystemError, RunAbortedError } from './june-error.js';
+export type { JuneErrorBlame, JuneErrorOptions } from './june-error.js';

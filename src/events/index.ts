@@ -1,0 +1,2 @@
+export { EventStream } from './event-stream.js';
+export type { RunEvent, RunEventType } from './run-event.js';

@@ -1,0 +1,25 @@
+/**
+ * June: AI agent workflows as JSX, run on the Vercel AI SDK.
+ * @packageDocumentation
+ */
+export { Agent, Step, Tool, Inherit, Namespace, RequireApproval, defineCapabilities } from './components/index.js';
+export type {
+  AgentProps,
+  StepProps,
+  StepContext,
+  ToolProps,
+  InheritProps,
+  NamespaceProps,
+  RequireApprovalProps,
+  DefineCapabilitiesOptions,
+} from './components/index.js';
+export { run, inspect } from './interpreter/index.js';
+export type { RunHandle, RunOptions, RunResult, InspectReport, InspectedAgent, InspectedTool, CompositeToolResult } from './interpreter/index.js';
+export { JuneError, WorkflowError, ModelBehaviorError, SystemError, RunAbortedError } from './errors/index.js';
+export type { JuneErrorBlame } from './errors/index.js';
+export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approvals/index.js';
+export type { RunEvent, RunEventType } from './events/index.js';
+export type { Trace, TraceNode, TraceNodeKind, TraceStatus, TraceApproval, TraceError } from './trace/index.js';
+export type { CapabilityProvenance } from './capabilities/index.js';
+export { Fragment, isElement } from './elements/index.js';
+export type { Component, JuneElement, JuneNode, JSX } from './elements/index.js';

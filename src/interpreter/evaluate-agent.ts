@@ -1,0 +1,87 @@
+import type { JuneElement, JuneNode } from '../elements/element.js';
+import { locationSuffix } from '../elements/notation.js';
+import type { AgentProps } from '../components/agent.js';
+import { resolveCapabilities } from '../capabilities/resolve.js';
+import type { ToolSet } from 'ai';
+import { WorkflowError } from '../errors/june-error.js';
+import { closeNode, openNode } from '../trace/trace-builder.js';
+import type { AgentFrame, EvalContext, RunRoot } from './run-state.js';
+import { compositeToolFactory } from './composite-tool.js';
+import { settleOnError } from './settle.js';
+
+type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
+
+/**
+ * Renders an `<Agent>`: resolves its capabilities (before anything else, so a step never sees
+ * a partial set), records them on its trace node, then evaluates its other children in order
+ * with a fresh conversation.
+ *
+ * @throws {WorkflowError} `agent-model-missing`, and every capability resolution error.
+ */
+export async function evaluateAgent(element: JuneElement, ctx: EvalContext, evaluate: Evaluate): Promise<void> {
+  const props = element.props as AgentProps;
+  const name = props.name ?? 'agent';
+  const notation = `${props.name !== undefined ? `<Agent name=${JSON.stringify(props.name)}>` : '<Agent>'}`;
+  const where = `${notation}${locationSuffix(element.source)}`;
+  if (props.model === undefined || props.model === null) {
+    throw new WorkflowError('agent-model-missing', `june: ${where} has no model; pass model={...}, e.g. model={openai('gpt-5-mini')} from june/sdk/openai.`);
+  }
+  const node = openNode('agent', name, ctx.parentTrace, { model: modelName(props.model) });
+  const root = ctx.run.root;
+  try {
+    let frame: AgentFrame | undefined;
+    const { scope, others } = resolveCapabilities({
+      children: props.children,
+      toolsProp: props.tools,
+      parent: ctx.agent ? ctx.agent.scope : ctx.run.callerScope,
+      agentNotation: where,
+      compositeTool: compositeToolFactory(() => frame!, ctx.run, evaluate),
+    });
+    if (scope.capabilities) node.capabilities = scope.capabilities;
+    frame = {
+      element,
+      name,
+      path: ctx.agent ? `${ctx.agent.path} > ${name}` : [...ctx.run.prefix, name].join(':'),
+      notation: where,
+      scope,
+      tools: root.mode === 'run' ? instrument(scope.tools, root) : scope.tools,
+      messages: [...(props.messages ?? [])],
+      trace: node,
+    };
+    if (root.mode !== 'validate') root.agents.push(frame);
+    root.emit({ type: 'agent-start', runId: ctx.run.runId, agent: name, tools: Object.keys(scope.tools), ...(scope.capabilities ? { capabilities: scope.capabilities } : {}) });
+    await evaluate(others, { run: ctx.run, agent: frame, parentTrace: node });
+    closeNode(node, 'succeeded');
+    root.emit({ type: 'agent-finish', runId: ctx.run.runId, agent: name, status: 'succeeded' });
+  } catch (error) {
+    const status = settleOnError(node, error);
+    root.emit({ type: 'agent-finish', runId: ctx.run.runId, agent: name, status });
+    throw error;
+  }
+}
+
+function modelName(model: unknown): string {
+  if (typeof model === 'string') return model;
+  const m = model as { provider?: string; modelId?: string };
+  return m.modelId ? (m.provider ? `${m.provider}:${m.modelId}` : m.modelId) : 'model';
+}
+
+/** Wraps each tool's `execute` so the run knows which executions are still in flight. */
+function instrument(tools: ToolSet, root: RunRoot): ToolSet {
+  const out: ToolSet = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = tool.execute;
+    if (!execute) {
+      out[name] = tool;
+      continue;
+    }
+    out[name] = {
+      ...tool,
+      execute: (input: unknown, options: any) => {
+        const value = execute.call(tool, input as never, options);
+        return value instanceof Promise ? root.track(value) : value;
+      },
+    } as typeof tool;
+  }
+  return out;
+}

@@ -1,0 +1,171 @@
+import type { ModelMessage, TextStreamPart, ToolSet } from 'ai';
+import type { JuneElement, JuneNode } from '../elements/element.js';
+import { locationSuffix, notation } from '../elements/notation.js';
+import type { AgentProps } from '../components/agent.js';
+import type { StepProps } from '../components/step.js';
+import { WorkflowError } from '../errors/june-error.js';
+import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
+import { runStep } from '../steps/run-step.js';
+import { closeNode, openNode, plainJson, traceError } from '../trace/trace-builder.js';
+import type { TraceNode, TraceStatus } from '../trace/trace-node.js';
+import type { EvalContext, RunFrame } from './run-state.js';
+import { settleOnError } from './settle.js';
+
+type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
+
+/**
+ * Checks a `<Step>` where it stands: inside an agent, with a unique id and, if it has
+ * children, one function. Done before any model call.
+ *
+ * @throws {WorkflowError} `step-outside-agent`, `step-id-invalid`, `step-id-duplicate`,
+ *   `step-children-not-function`, `step-prompt-invalid`.
+ */
+export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & { id: string } {
+  const props = element.props as StepProps;
+  const shown = `${notation(element, ['id'])}${locationSuffix(element.source)}`;
+  if (!ctx.agent) {
+    throw new WorkflowError('step-outside-agent', `june: ${shown} has no <Agent> around it; a step runs with an agent's model and tools, so put it in an <Agent>'s children.`);
+  }
+  if (typeof props.id !== 'string' || props.id === '' || props.id.includes(':')) {
+    throw new WorkflowError('step-id-invalid', `june: ${shown} needs an id: a non-empty string without ":" (e.g. id="summary").`);
+  }
+  const earlier = ctx.run.stepElements.get(props.id);
+  if (earlier && earlier !== element) {
+    throw new WorkflowError(
+      'step-id-duplicate',
+      `june: two steps have the id "${props.id}": ${notation(earlier, ['id'])}${locationSuffix(earlier.source)} and ${shown}. Step ids are unique within a run; rename one.`,
+    );
+  }
+  if (props.children !== undefined && typeof props.children !== 'function') {
+    throw new WorkflowError('step-children-not-function', `june: ${shown} has children that are not a function; a step's only child is (result) => JSX, rendered after the step.`);
+  }
+  if (typeof props.prompt !== 'string' && typeof props.prompt !== 'function') {
+    throw new WorkflowError('step-prompt-invalid', `june: ${shown} needs prompt="..." or prompt={({ steps }) => "..."}.`);
+  }
+  ctx.run.stepElements.set(props.id, element);
+  return props as StepProps & { id: string };
+}
+
+/** Runs a `<Step>`: one tool loop with the agent's tools, then its render-prop child. */
+export async function evaluateStep(element: JuneElement, ctx: EvalContext, evaluate: Evaluate): Promise<void> {
+  const props = checkStep(element, ctx);
+  const root = ctx.run.root;
+  if (root.mode !== 'run') return;
+  const agent = ctx.agent!;
+  const run = ctx.run;
+  const path = [...run.prefix, props.id].join(':');
+  const node = openNode('step', props.id, agent.trace, { step: path });
+  let status: TraceStatus = 'succeeded';
+  let result: unknown;
+  let usage = emptyUsage();
+  try {
+    const prompt = typeof props.prompt === 'function' ? await props.prompt({ steps: { ...run.steps } }) : props.prompt;
+    node.prompt = prompt;
+    root.emit({ type: 'step-start', runId: run.runId, step: path, agent: agent.name, prompt });
+    const agentProps = agent.element.props as AgentProps;
+    const { model, name: _n, instructions, tools: _t, stopWhen, output, messages: _m, providerOptions, children: _c, ...callSettings } = agentProps;
+    const userMessage: ModelMessage = { role: 'user', content: prompt };
+    const parts = partHandler(run, path, node);
+    const out = await runStep({
+      model: root.modelOverride ?? model,
+      system: instructions,
+      tools: agent.tools,
+      messages: [...agent.messages, userMessage],
+      output: props.output ?? output,
+      stopWhen,
+      callSettings,
+      providerOptions: { ...providerOptions, june: { ...(providerOptions?.june ?? {}), step: path } },
+      abortSignal: run.signal,
+      onPart: parts,
+      approve: (requests) =>
+        Promise.all(
+          requests.map(async (request) => {
+            const decision = await root.broker.request({ id: request.approvalId, tool: request.toolName, input: plainJson(request.input), step: path, toolCallId: request.toolCallId }, run.signal);
+            return { approvalId: request.approvalId, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+          }),
+        ),
+    });
+    result = out.result;
+    usage = plainUsage(out.usage);
+    agent.messages.push(userMessage, ...out.responseMessages);
+    run.steps[props.id] = result;
+    run.usage = sumUsage(run.usage, usage);
+    node.result = plainJson(result);
+    node.messages = plainJson(out.responseMessages) as unknown[];
+    node.usage = usage;
+    closeNode(node, 'succeeded');
+  } catch (error) {
+    status = settleOnError(node, error);
+    root.emit({ type: 'step-finish', runId: run.runId, step: path, status, usage });
+    throw error;
+  }
+  root.emit({ type: 'step-finish', runId: run.runId, step: path, status, result: plainJson(result), usage });
+  if (props.children) {
+    const rendered = await props.children(result);
+    await evaluate(rendered, { ...ctx, renderedBy: undefined });
+  }
+}
+
+/** Turns the AI SDK's stream parts into trace nodes and run events. */
+function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: TextStreamPart<ToolSet>) => void {
+  const root = run.root;
+  const tools = new Map<string, TraceNode>();
+  let model: TraceNode | undefined;
+  const toolNode = (toolCallId: string, toolName: string, input?: unknown) => {
+    let node = tools.get(toolCallId);
+    if (!node) {
+      node = openNode('tool', toolName, stepNode, { toolCallId, input: plainJson(input) });
+      tools.set(toolCallId, node);
+    }
+    return node;
+  };
+  return (part) => {
+    switch (part.type) {
+      case 'start-step':
+        model = openNode('model', 'model', stepNode);
+        break;
+      case 'finish-step':
+        if (model) {
+          model.name = part.response.modelId || 'model';
+          model.usage = plainUsage(part.usage);
+          model.finishReason = part.finishReason;
+          closeNode(model, 'succeeded');
+        }
+        break;
+      case 'text-delta':
+        root.emit({ type: 'text-delta', runId: run.runId, step, delta: part.text });
+        break;
+      case 'tool-call':
+        toolNode(part.toolCallId, part.toolName, part.input);
+        root.emit({ type: 'tool-call', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, input: plainJson(part.input) });
+        break;
+      case 'tool-approval-request': {
+        const node = toolNode(part.toolCall.toolCallId, part.toolCall.toolName, part.toolCall.input);
+        node.approval = { id: part.approvalId, status: 'pending' };
+        node.status = 'waiting';
+        root.approvalNodes.set(part.approvalId, node);
+        break;
+      }
+      case 'tool-result': {
+        if (part.preliminary) break;
+        const node = toolNode(part.toolCallId, part.toolName, part.input);
+        node.output = plainJson(part.output);
+        closeNode(node, 'succeeded');
+        root.emit({ type: 'tool-result', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, output: node.output });
+        break;
+      }
+      case 'tool-error': {
+        const node = toolNode(part.toolCallId, part.toolName, part.input);
+        const error = traceError(part.error);
+        closeNode(node, run.signal.aborted ? 'aborted' : 'failed', part.error);
+        root.emit({ type: 'tool-error', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, error });
+        break;
+      }
+      case 'tool-output-denied': {
+        const node = toolNode(part.toolCallId, part.toolName);
+        closeNode(node, 'denied');
+        break;
+      }
+    }
+  };
+}

@@ -1,0 +1,5 @@
+export { run } from './run.js';
+export type { RunHandle, RunOptions, RunResult } from './run.js';
+export { inspect } from './inspect.js';
+export type { InspectReport, InspectedAgent, InspectedTool } from './inspect.js';
+export type { CompositeToolResult } from './composite-tool.js';

@@ -1,0 +1,70 @@
+import type { LanguageModelUsage } from 'ai';
+import type { JuneNode } from '../elements/element.js';
+import { JuneError } from '../errors/june-error.js';
+import { closeNode } from '../trace/trace-builder.js';
+import type { Trace } from '../trace/trace-node.js';
+import type { EvalContext, RunFrame } from './run-state.js';
+import { settleOnError } from './settle.js';
+
+type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
+
+/** What a finished run (outermost or child) gives back. */
+export interface FrameOutcome {
+  steps: Record<string, unknown>;
+  output: unknown;
+  usage: LanguageModelUsage;
+  trace: Trace;
+}
+
+/** The default output of a run: its only step's result, or an object of every step's result. */
+export function defaultOutput(steps: Record<string, unknown>): unknown {
+  const ids = Object.keys(steps);
+  return ids.length === 1 ? steps[ids[0]!] : { ...steps };
+}
+
+/** The trace of a frame as plain data (a snapshot, safe to serialize). */
+export function frameTrace(frame: RunFrame, workflow?: string): Trace {
+  const root = frame.trace;
+  return {
+    version: 1,
+    runId: frame.runId,
+    ...(workflow ? { workflow } : {}),
+    status: root.status,
+    startedAt: root.startedAt,
+    ...(root.endedAt ? { endedAt: root.endedAt } : {}),
+    root,
+  };
+}
+
+/**
+ * Evaluates `node` as one run (the outermost one or a child run) and settles its trace:
+ * `succeeded`, `failed` or `aborted`, whatever happens. Emits `run-start` / `run-finish`.
+ *
+ * @throws whatever evaluation throws, after the trace is settled; the error carries the
+ *   run's trace as `error.trace` when it is a {@link JuneError}.
+ */
+export async function evaluateFrame(
+  frame: RunFrame,
+  node: JuneNode,
+  evaluate: Evaluate,
+  pick: ((result: { steps: Record<string, unknown>; usage: LanguageModelUsage }) => unknown) | undefined,
+  workflow?: string,
+  parentToolCallId?: string,
+): Promise<FrameOutcome> {
+  const root = frame.root;
+  root.emit({ type: 'run-start', runId: frame.runId, ...(parentToolCallId ? { parentToolCallId } : {}), ...(workflow ? { workflow } : {}) });
+  try {
+    await evaluate(node, { run: frame, parentTrace: frame.trace });
+    const output = pick ? await pick({ steps: { ...frame.steps }, usage: frame.usage }) : defaultOutput(frame.steps);
+    frame.trace.usage = frame.usage;
+    closeNode(frame.trace, 'succeeded');
+    root.emit({ type: 'run-finish', runId: frame.runId, status: 'succeeded', usage: frame.usage });
+    return { steps: frame.steps, output, usage: frame.usage, trace: frameTrace(frame, workflow) };
+  } catch (error) {
+    frame.trace.usage = frame.usage;
+    const status = settleOnError(frame.trace, error);
+    root.emit({ type: 'run-finish', runId: frame.runId, status, usage: frame.usage, error: frame.trace.error! });
+    if (JuneError.isInstance(error) && !('trace' in error)) Object.defineProperty(error, 'trace', { value: frameTrace(frame, workflow), enumerable: false });
+    throw error;
+  }
+}

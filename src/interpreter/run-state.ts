@@ -1,0 +1,126 @@
+import type { LanguageModel, LanguageModelUsage } from 'ai';
+import { ApprovalBroker } from '../approvals/approval-broker.js';
+import type { ApprovalPolicy } from '../approvals/approval-request.js';
+import type { ResolvedScope } from '../capabilities/scope.js';
+import type { JuneElement, JuneNode } from '../elements/element.js';
+import { EventStream } from '../events/event-stream.js';
+import type { RunEvent } from '../events/run-event.js';
+import { emptyUsage } from '../models/usage.js';
+import type { TraceNode } from '../trace/trace-node.js';
+
+/** How the interpreter walks a tree: run it, inspect it (no model), or check it statically. */
+export type EvaluationMode = 'run' | 'inspect' | 'validate';
+
+/**
+ * State shared by the outermost run and all its child runs: one event stream, one approval
+ * channel, one abort, the tool executions still in flight.
+ */
+export class RunRoot {
+  readonly events = new EventStream<RunEvent>();
+  readonly controller = new AbortController();
+  readonly broker: ApprovalBroker;
+  readonly inflight = new Set<Promise<unknown>>();
+  /** Tool nodes by approval id, to record answers in the trace. */
+  readonly approvalNodes = new Map<string, TraceNode>();
+  /** Every agent rendered, in order (for `inspect()`). */
+  readonly agents: AgentFrame[] = [];
+  /**
+   * What user components rendered during the static check, reused (once) by the run so each
+   * component renders once. Keyed by element identity.
+   */
+  readonly rendered: Map<JuneElement, JuneNode>;
+  private childCount = 0;
+
+  constructor(
+    readonly runId: string,
+    readonly mode: EvaluationMode,
+    readonly modelOverride: LanguageModel | undefined,
+    policy: ApprovalPolicy | undefined,
+    rendered?: Map<JuneElement, JuneNode>,
+  ) {
+    this.rendered = rendered ?? new Map();
+    this.broker = new ApprovalBroker(
+      {
+        requested: (request) => {
+          const node = this.approvalNodes.get(request.id);
+          if (node) node.status = 'waiting';
+          this.emit({ type: 'approval-request', runId: this.runId, request });
+        },
+        answered: (id, decision, automatic) => {
+          const node = this.approvalNodes.get(id);
+          if (node?.approval) {
+            node.approval = { id, status: decision.approved ? 'approved' : 'denied', ...(decision.reason !== undefined ? { reason: decision.reason } : {}), ...(automatic ? { automatic } : {}) };
+            node.status = 'running';
+          }
+          this.emit({ type: 'approval-response', runId: this.runId, id, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}), automatic });
+        },
+        withdrawn: (id, reason) => {
+          const node = this.approvalNodes.get(id);
+          if (node?.approval) node.approval = { id, status: 'withdrawn' };
+          this.emit({ type: 'approval-withdraw', runId: this.runId, id, reason });
+        },
+      },
+      policy,
+    );
+  }
+
+  emit(event: RunEvent): void {
+    this.events.push(event);
+  }
+
+  /** Keeps a tool execution's promise until it settles, so an abort can wait for cleanup. */
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.inflight.add(promise);
+    const forget = () => this.inflight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  /** A fresh id for a child run: `<root runId>.<n>`. */
+  childRunId(): string {
+    return `${this.runId}.${++this.childCount}`;
+  }
+}
+
+/** One run: the outermost one, or a child run started by a composite tool call. */
+export interface RunFrame {
+  root: RunRoot;
+  runId: string;
+  /** Composite tool names from the outermost run down to this one. */
+  prefix: string[];
+  signal: AbortSignal;
+  steps: Record<string, unknown>;
+  stepElements: Map<string, JuneElement>;
+  usage: LanguageModelUsage;
+  trace: TraceNode;
+  /** For a child run: the calling agent's scope, which `<Inherit>` reads. */
+  callerScope?: ResolvedScope;
+}
+
+/** One rendered `<Agent>`: its resolved scope, settings and conversation. */
+export interface AgentFrame {
+  element: JuneElement;
+  name: string;
+  /** Names of the enclosing agents and this one, joined by ` > `. */
+  path: string;
+  notation: string;
+  scope: ResolvedScope;
+  /** The scope's tools, instrumented for this run (cleanup tracking). */
+  tools: ResolvedScope['tools'];
+  messages: import('ai').ModelMessage[];
+  trace: TraceNode;
+}
+
+/** Everything evaluation of one node needs. */
+export interface EvalContext {
+  run: RunFrame;
+  agent?: AgentFrame;
+  parentTrace: TraceNode;
+  /** The user component whose output is being evaluated, for error messages. */
+  renderedBy?: string;
+}
+
+/** A new run frame. */
+export function createRunFrame(root: RunRoot, runId: string, prefix: string[], signal: AbortSignal, trace: TraceNode, callerScope?: ResolvedScope): RunFrame {
+  return { root, runId, prefix, signal, steps: {}, stepElements: new Map(), usage: emptyUsage(), trace, ...(callerScope ? { callerScope } : {}) };
+}

@@ -1,0 +1,26 @@
+import { JuneError } from '../errors/june-error.js';
+import { closeNode } from '../trace/trace-builder.js';
+import type { TraceNode, TraceStatus } from '../trace/trace-node.js';
+
+/** The trace status an error settles a node with: `aborted` for an abort, else `failed`. */
+export function statusOf(error: unknown): TraceStatus {
+  return JuneError.isInstance(error) && error.code === 'run-aborted' ? 'aborted' : 'failed';
+}
+
+/**
+ * Closes `node` and every descendant still open after `error`: the error is recorded on
+ * `node` itself, descendants get the same status. Returns the status.
+ */
+export function settleOnError(node: TraceNode, error: unknown): TraceStatus {
+  const status = statusOf(error);
+  closeOpen(node, status);
+  closeNode(node, status, error);
+  return status;
+}
+
+function closeOpen(node: TraceNode, status: TraceStatus): void {
+  for (const child of node.children) {
+    closeOpen(child, status);
+    if (!child.endedAt) closeNode(child, status);
+  }
+}

@@ -1,0 +1,1 @@
+export { emptyUsage, sumUsage, plainUsage } from './usage.js';

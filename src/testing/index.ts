@@ -1,0 +1,6 @@
+export { scriptedModel } from './scripted-model.js';
+export type { ScriptedModel, ScriptedModelOptions, ScriptedCall, ScriptedTurnRef } from './scripted-model.js';
+export { loadScript } from './load-script.js';
+export { modelScriptSchema } from './script-format.js';
+export type { ModelScript, ScriptTurn, ScriptToolCall, ScriptUsage } from './script-format.js';
+export { mockUsage } from './mock-usage.js';

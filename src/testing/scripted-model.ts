@@ -1,0 +1,188 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamResult,
+} from '@ai-sdk/provider';
+import { simulateReadableStream } from 'ai';
+import { SystemError, WorkflowError } from '../errors/index.js';
+import { loadScript } from './load-script.js';
+import { scriptLabel, validateScript, type ModelScript, type ScriptTurn } from './script-format.js';
+import { turnAnswer, turnStreamParts, type TurnAnswer } from './turn-answer.js';
+
+/** Options of {@link scriptedModel}. */
+export interface ScriptedModelOptions {
+  /**
+   * The model id shown in traces and results.
+   * @default the script file's name without `.json`, or `"scripted"` for a script object
+   */
+  name?: string;
+}
+
+/** One model call answered from the script: its step path, its 1-based turn, its prompt. */
+export interface ScriptedCall {
+  step: string;
+  turn: number;
+  prompt: LanguageModelV3Prompt;
+}
+
+/** A scripted turn, by step path and 1-based turn number. */
+export interface ScriptedTurnRef {
+  step: string;
+  turn: number;
+}
+
+/**
+ * A `LanguageModelV3` that answers from a {@link ModelScript}, made by {@link scriptedModel}.
+ *
+ * Each call reads its step path from `providerOptions.june.step` (June sets it on every call)
+ * and takes that step's next turn. `calls` records the calls; `unusedTurns()` and
+ * `assertAllTurnsUsed()` find turns that never ran.
+ *
+ * @example
+ * ```ts
+ * const model = scriptedModel({ steps: { greet: [{ text: 'Hello!' }] } });
+ * // ... run the workflow with <Agent model={model}> ...
+ * model.assertAllTurnsUsed();
+ * ```
+ */
+export class ScriptedModel implements LanguageModelV3 {
+  readonly specificationVersion = 'v3';
+  readonly provider = 'june.scripted';
+  readonly modelId: string;
+  readonly supportedUrls: Record<string, RegExp[]> = {};
+  /** Every call that took a turn, in call order (failed turns included). */
+  readonly calls: ScriptedCall[] = [];
+  readonly #script: ModelScript;
+  readonly #source: string | undefined;
+  readonly #used = new Map<string, number>();
+
+  /** Use {@link scriptedModel}; this takes a script that is already valid. */
+  constructor(script: ModelScript, source: string | undefined, name: string) {
+    this.#script = script;
+    this.#source = source;
+    this.modelId = name;
+  }
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const { answer, responseId } = this.#answer(options);
+    return {
+      content: answer.content,
+      finishReason: answer.finishReason,
+      usage: answer.usage,
+      warnings: [],
+      response: { id: responseId, modelId: this.modelId },
+    };
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const { answer, responseId } = this.#answer(options);
+    const chunks = turnStreamParts(answer, { id: responseId, modelId: this.modelId });
+    return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
+  }
+
+  /** The turns no call has taken yet, in script order. */
+  unusedTurns(): ScriptedTurnRef[] {
+    return Object.entries(this.#script.steps).flatMap(([step, turns]) => {
+      const used = this.#used.get(step) ?? 0;
+      return turns.slice(used).map((_, index) => ({ step, turn: used + index + 1 }));
+    });
+  }
+
+  /**
+   * Fails if any turn never ran, so a test notices a script that no longer matches its workflow.
+   *
+   * @throws {WorkflowError} `script-turns-unused` listing each step path and its unused turns.
+   */
+  assertAllTurnsUsed(): void {
+    const unused = this.unusedTurns();
+    if (unused.length === 0) return;
+    const list = unused.map(({ step, turn }) => `step "${step}" turn ${turn}`).join(', ');
+    const [turns, them] = unused.length === 1 ? ['turn', 'it'] : ['turns', 'them'];
+    throw new WorkflowError(
+      'script-turns-unused',
+      `june: ${scriptLabel(this.#source)} has ${unused.length} ${turns} that never ran: ${list}. ` +
+        `Remove ${them} from the script, or find why the workflow stopped before ${them}.`,
+    );
+  }
+
+  #answer(options: LanguageModelV3CallOptions): { answer: TurnAnswer; responseId: string } {
+    options.abortSignal?.throwIfAborted();
+    const step = stepPathOf(options);
+    const turns = this.#script.steps[step];
+    if (turns === undefined) {
+      const known = Object.keys(this.#script.steps).map((path) => `"${path}"`).join(', ');
+      throw new WorkflowError(
+        'script-step-missing',
+        `june: ${scriptLabel(this.#source)} has no turns for step "${step}"; it has turns for ${known}. ` +
+          `Add "${step}" under "steps" in the script, or check the step's id.`,
+      );
+    }
+    const number = (this.#used.get(step) ?? 0) + 1;
+    const turn: ScriptTurn | undefined = turns[number - 1];
+    if (turn === undefined) {
+      throw new WorkflowError(
+        'script-turns-exhausted',
+        `june: ${scriptLabel(this.#source)} ran out of turns for step "${step}": the model was called for ` +
+          `turn ${number}, but the step has ${turns.length} ${turns.length === 1 ? 'turn' : 'turns'}. ` +
+          `Add a turn to steps["${step}"] in the script.`,
+      );
+    }
+    this.#used.set(step, number);
+    this.calls.push({ step, turn: number, prompt: options.prompt });
+    if (turn.error !== undefined) throw new SystemError('scripted-model-error', turn.error);
+    checkTools(turn, { step, turn: number }, this.#source, options);
+    return { answer: turnAnswer(turn, { step, turn: number, prompt: options.prompt }), responseId: `resp_${step}_${number}` };
+  }
+}
+
+/**
+ * Makes a scripted model: a real `LanguageModelV3` (both `doGenerate` and `doStream`) whose
+ * answers come from a script of turns keyed by step path, for running workflows offline.
+ *
+ * @param script - a {@link ModelScript}, or the path of a JSON file holding one.
+ * @param options - `name`, the model id.
+ * @throws {WorkflowError} `script-invalid` / `script-unreadable` when the script is wrong or
+ *   missing. Calls fail with `scripted-call-outside-step` (no `providerOptions.june.step`),
+ *   `script-step-missing`, `script-turns-exhausted`, `script-tool-unavailable` (a turn calls
+ *   a tool the agent does not have), or {@link SystemError} `scripted-model-error` for a
+ *   turn's `error`.
+ * @example
+ * ```ts
+ * import { scriptedModel } from 'june/testing';
+ * const model = scriptedModel('test/fixtures/scripts/release.json');
+ * const result = await run(<Agent model={model}><Step id="release" prompt="Ship it" /></Agent>).result;
+ * model.assertAllTurnsUsed();
+ * ```
+ */
+export function scriptedModel(script: ModelScript | string, options: ScriptedModelOptions = {}): ScriptedModel {
+  if (typeof script === 'string') {
+    const name = options.name ?? script.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
+    return new ScriptedModel(loadScript(script), script, name);
+  }
+  return new ScriptedModel(validateScript(script, undefined), undefined, options.name ?? 'scripted');
+}
+
+function stepPathOf(options: LanguageModelV3CallOptions): string {
+  const step = options.providerOptions?.june?.step;
+  if (typeof step === 'string' && step !== '') return step;
+  throw new WorkflowError(
+    'scripted-call-outside-step',
+    'june: the scripted model was called outside a June step: the call has no providerOptions.june.step. ' +
+      'Use the model as an <Agent model> in a workflow, or pass providerOptions: { june: { step: "<step id>" } } ' +
+      'when calling the AI SDK yourself.',
+  );
+}
+
+function checkTools(turn: ScriptTurn, place: ScriptedTurnRef, source: string | undefined, options: LanguageModelV3CallOptions): void {
+  const available = (options.tools ?? []).map((tool) => tool.name);
+  const missing = turn.toolCalls?.find((call) => !available.includes(call.tool));
+  if (missing === undefined) return;
+  const has = available.length === 0 ? 'it has no tools' : `it has ${available.map((name) => `"${name}"`).join(', ')}`;
+  throw new WorkflowError(
+    'script-tool-unavailable',
+    `june: ${scriptLabel(source)} calls the tool "${missing.tool}" at step "${place.step}", turn ${place.turn}, ` +
+      `but the agent has no such tool; ${has}. Change the tool in the script, or give the agent the tool.`,
+  );
+}

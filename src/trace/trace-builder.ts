@@ -1,0 +1,39 @@
+import type { TraceError, TraceNode, TraceNodeKind, TraceStatus } from './trace-node.js';
+import { JuneError } from '../errors/june-error.js';
+
+let counter = 0;
+
+/** Opens a node under `parent` (when given), status `running`. */
+export function openNode(kind: TraceNodeKind, name: string, parent?: TraceNode, fields: Partial<TraceNode> = {}): TraceNode {
+  const node: TraceNode = { id: `n${++counter}`, kind, name, status: 'running', startedAt: new Date().toISOString(), children: [], ...fields };
+  parent?.children.push(node);
+  return node;
+}
+
+/** Closes a node with its final status; the duration is measured from `startedAt`, in ms. */
+export function closeNode(node: TraceNode, status: TraceStatus, error?: unknown): void {
+  if (node.endedAt) return;
+  const ended = new Date();
+  node.status = status;
+  node.endedAt = ended.toISOString();
+  node.durationMs = ended.getTime() - Date.parse(node.startedAt);
+  if (error !== undefined) node.error = traceError(error);
+}
+
+/** An error as plain data for a trace. */
+export function traceError(error: unknown): TraceError {
+  if (error instanceof Error) {
+    return JuneError.isInstance(error) ? { name: error.name, message: error.message, code: error.code } : { name: error.name, message: error.message };
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+/** Copies a value into plain JSON (drops functions, revives nothing). Used for tool input/output. */
+export function plainJson(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v)));
+  } catch {
+    return String(value);
+  }
+}

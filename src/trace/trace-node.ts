@@ -1,0 +1,72 @@
+import type { LanguageModelUsage } from 'ai';
+import type { CapabilityProvenance } from '../capabilities/scope.js';
+
+/** The kinds of node in a trace tree. */
+export type TraceNodeKind = 'run' | 'agent' | 'step' | 'model' | 'tool';
+
+/** Where a node stands: running, or how it ended. `denied` is a tool call a person refused. */
+export type TraceStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'aborted' | 'denied';
+
+/** An error as a trace keeps it: plain data. */
+export interface TraceError {
+  name: string;
+  message: string;
+  code?: string;
+}
+
+/** The approval a tool call waited for, and its answer. */
+export interface TraceApproval {
+  id: string;
+  status: 'pending' | 'approved' | 'denied' | 'withdrawn';
+  reason?: string;
+  /** True when an `onApproval` policy (or `june run --approve`) answered, not a person. */
+  automatic?: boolean;
+}
+
+/**
+ * One node of a trace tree: plain JSON. It never holds a function, a tool object, a
+ * component's props, a command's `cwd` or `env`, or an API key.
+ *
+ * Timestamps are ISO 8601 strings; `durationMs` is in milliseconds; `usage` in tokens.
+ */
+export interface TraceNode {
+  id: string;
+  kind: TraceNodeKind;
+  name: string;
+  status: TraceStatus;
+  startedAt: string;
+  endedAt?: string;
+  durationMs?: number;
+  usage?: LanguageModelUsage;
+  error?: TraceError;
+  children: TraceNode[];
+  /** Agent nodes: where each tool came from (absent when only the `tools` prop was used). */
+  capabilities?: CapabilityProvenance[];
+  /** Step nodes: the step path (`research:findings`), the prompt, the result, the messages it added. */
+  step?: string;
+  prompt?: string;
+  result?: unknown;
+  messages?: unknown[];
+  /** Model nodes. */
+  model?: string;
+  finishReason?: string;
+  /** Tool nodes. */
+  toolCallId?: string;
+  input?: unknown;
+  output?: unknown;
+  approval?: TraceApproval;
+}
+
+/**
+ * A run's whole trace, as `june run` writes it to `.june/runs/<runId>.json`.
+ * `version` changes when the shape does.
+ */
+export interface Trace {
+  version: 1;
+  runId: string;
+  workflow?: string;
+  status: TraceStatus;
+  startedAt: string;
+  endedAt?: string;
+  root: TraceNode;
+}
