@@ -3,6 +3,8 @@
  * @packageDocumentation
  */
 export { Agent, Step, Tool, Inherit, Namespace, RequireApproval, defineCapabilities } from './components/index.js';
+export { defineAgent, DEFINED_AGENT_STEP_ID } from './components/index.js';
+export type { DefineAgentOptions, DefinedAgent, ValueToolProps, CompositeToolProps, CompositeToolRunResult } from './components/index.js';
 export type {
   AgentProps,
   StepProps,

@@ -3,15 +3,20 @@ import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approv
 
 interface Pending {
   request: ApprovalRequest;
+  /** The run (or child run) whose step asked. */
+  runId: string;
   resolve: (decision: ApprovalDecision & { automatic: boolean }) => void;
   reject: (error: unknown) => void;
 }
 
-/** What the broker tells the run about, so it can emit events and update the trace. */
+/**
+ * What the broker tells the run about, so it can emit events and update the trace. `runId`
+ * is the run (or child run) whose step asked.
+ */
 export interface ApprovalListener {
-  requested(request: ApprovalRequest): void;
-  answered(id: string, decision: ApprovalDecision, automatic: boolean): void;
-  withdrawn(id: string, reason: string): void;
+  requested(request: ApprovalRequest, runId: string): void;
+  answered(id: string, decision: ApprovalDecision, automatic: boolean, runId: string): void;
+  withdrawn(id: string, reason: string, runId: string): void;
 }
 
 /**
@@ -32,17 +37,18 @@ export class ApprovalBroker {
   }
 
   /**
-   * Asks for an answer: the policy first (if any), else whoever holds the run handle.
-   * Rejects with {@link RunAbortedError} when `signal` aborts first (the request is withdrawn).
+   * Asks for an answer for a step of the run `runId`: the policy first (if any), else whoever
+   * holds the run handle. Rejects with {@link RunAbortedError} when `signal` aborts first (the
+   * request is withdrawn).
    */
-  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision & { automatic: boolean }> {
+  request(request: ApprovalRequest, signal: AbortSignal, runId: string): Promise<ApprovalDecision & { automatic: boolean }> {
     if (signal.aborted) return Promise.reject(new RunAbortedError(signal.reason));
     const answer = new Promise<ApprovalDecision & { automatic: boolean }>((resolve, reject) => {
-      this.pending.set(request.id, { request, resolve, reject });
+      this.pending.set(request.id, { request, runId, resolve, reject });
     });
     const onAbort = () => this.withdraw(request.id, signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    this.listener.requested(request);
+    this.listener.requested(request, runId);
     if (this.policy) void this.applyPolicy(request);
     return answer.finally(() => signal.removeEventListener('abort', onAbort));
   }
@@ -79,7 +85,7 @@ export class ApprovalBroker {
     const entry = this.pending.get(id)!;
     this.pending.delete(id);
     const clean: ApprovalDecision = decision.reason === undefined ? { approved: decision.approved } : { approved: decision.approved, reason: decision.reason };
-    this.listener.answered(id, clean, automatic);
+    this.listener.answered(id, clean, automatic, entry.runId);
     entry.resolve({ ...clean, automatic });
   }
 
@@ -87,7 +93,7 @@ export class ApprovalBroker {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
-    this.listener.withdrawn(id, 'the run was aborted');
+    this.listener.withdrawn(id, 'the run was aborted', entry.runId);
     entry.reject(new RunAbortedError(reason));
   }
 }

@@ -29,7 +29,14 @@ export interface CollectedChildren {
 
 const NAMESPACE_NAME = /^[A-Za-z][A-Za-z0-9-]*$/;
 
-/** The docs' notation for a capability element (the props that identify it, nothing else). */
+/**
+ * The docs' notation for a capability element (the props that identify it, nothing else).
+ *
+ * @example
+ * ```tsx
+ * capabilityNotation(<Inherit capabilities={['files']} />); // '<Inherit capabilities={["files"]}>'
+ * ```
+ */
 export function capabilityNotation(element: JuneElement): string {
   switch (kindOf(element.type)) {
     case 'tool':
@@ -42,7 +49,51 @@ export function capabilityNotation(element: JuneElement): string {
   }
 }
 
-/** True for elements that only make sense while an agent resolves its capabilities. */
+/**
+ * A declaration followed by the bundles and wrappers it came through, outermost first, as
+ * provenance and errors write it.
+ *
+ * @example
+ * ```ts
+ * chainNotation('<Tool name="close">', frames); // '<Tool name="close"> in <Namespace name="github"> in <RequireApproval>'
+ * ```
+ */
+export function chainNotation(declaration: string, frames: readonly Frame[]): string {
+  if (frames.length === 0) return declaration;
+  let suffix = chainSuffixes.get(frames);
+  if (suffix === undefined) {
+    suffix = '';
+    for (const frame of frames) suffix += ` in ${frame.notation}`;
+    chainSuffixes.set(frames, suffix);
+  }
+  return declaration + suffix;
+}
+
+/** Sibling declarations share one frames array; their common suffix is built once. */
+const chainSuffixes = new WeakMap<readonly Frame[], string>();
+
+/**
+ * Where a declaration stands, for error messages: its notation and source location, then
+ * its bundles and wrappers, outermost first.
+ *
+ * @example
+ * ```ts
+ * declarationPlace(declaration); // '<Tool name="search"> at triage.tsx:9:9 in <Namespace name="github">'
+ * ```
+ */
+export function declarationPlace(declaration: CollectedDeclaration): string {
+  return chainNotation(`${declaration.notation}${locationSuffix(declaration.element.source)}`, declaration.frames);
+}
+
+/**
+ * True for elements that only make sense while an agent resolves its capabilities.
+ *
+ * @example
+ * ```tsx
+ * isCapabilityElement(<Tool name="a" value={a} />); // true
+ * isCapabilityElement(<Step id="s" prompt="go" />); // false
+ * ```
+ */
 export function isCapabilityElement(element: JuneElement): boolean {
   const kind = kindOf(element.type);
   return kind === 'tool' || kind === 'inherit' || kind === 'declaration' || kind === 'bundle' || kind === 'namespace' || kind === 'require-approval';
@@ -53,8 +104,16 @@ export function isCapabilityElement(element: JuneElement): boolean {
  * fragments, arrays, conditions, bundles and wrappers) and the other children, in order.
  * Bundles are called here, with their props. Pure: no model, no I/O.
  *
- * @throws {WorkflowError} `bundle-content-invalid`, `wrapper-content-invalid`, `bundle-cycle`,
- *   `namespace-name-invalid`, `agent-child-invalid` (text among an agent's children).
+ * @throws {WorkflowError} `bundle-content-invalid` (a bundle returned a step, an agent, text,
+ *   a component of yours or a promise), `wrapper-content-invalid`, `bundle-cycle` (with the
+ *   chain `<A> > <B> > <A>`), `namespace-name-invalid`, `agent-child-invalid` (text among an
+ *   agent's children).
+ * @example
+ * ```tsx
+ * const { declarations, others } = collectCapabilities([<Files writable />, <Step id="fix" prompt="Fix it" />]);
+ * declarations.map((d) => d.notation); // ['<Tool name="readFile">', '<Tool name="writeFile">']
+ * others.length; // 1 (the step)
+ * ```
  */
 export function collectCapabilities(children: JuneNode, agentNotation = '<Agent>'): CollectedChildren {
   const result: CollectedChildren = { declarations: [], others: [] };
@@ -83,9 +142,11 @@ function walk(node: JuneNode, frames: Frame[], out: CollectedChildren, agentNota
       case 'namespace': {
         const name = (child.props as { name?: unknown }).name;
         if (typeof name !== 'string' || !NAMESPACE_NAME.test(name)) {
+          const shown = typeof name === 'string' ? capabilityNotation(child) : '<Namespace>';
+          const got = typeof name === 'string' ? `has the invalid name ${JSON.stringify(name)}` : `has no name (got ${name === null ? 'null' : typeof name})`;
           throw new WorkflowError(
             'namespace-name-invalid',
-            `june: <Namespace name=${JSON.stringify(name)}>${locationSuffix(child.source)} has an invalid name; a namespace name is letters, digits and hyphens, starting with a letter (e.g. "github").`,
+            `june: ${chainNotation(`${shown}${locationSuffix(child.source)}`, frames)} in ${agentNotation} ${got}; a namespace name is letters, digits and hyphens, starting with a letter (e.g. name="github"). Rename it.`,
           );
         }
         walk((child.props as { children?: JuneNode }).children, [...frames, { kind: 'namespace', name, notation: capabilityNotation(child) }], out, agentNotation);
@@ -95,15 +156,21 @@ function walk(node: JuneNode, frames: Frame[], out: CollectedChildren, agentNota
         walk((child.props as { children?: JuneNode }).children, [...frames, { kind: 'require-approval', notation: '<RequireApproval>' }], out, agentNotation);
         break;
       case 'bundle': {
-        const seen = frames.filter((f): f is Extract<Frame, { kind: 'bundle' }> => f.kind === 'bundle');
         const frame: Frame = { kind: 'bundle', notation: capabilityNotation(child), type: child.type };
-        if (seen.some((f) => f.type === child.type)) {
-          const start = seen.findIndex((f) => f.type === child.type);
-          const chain = [...seen.slice(start), frame].map((f) => f.notation).join(' > ');
-          throw new WorkflowError('bundle-cycle', `june: a bundle contains itself: ${chain}. A bundle may not render itself, directly or through other bundles.`);
+        const start = frames.findIndex((f) => f.kind === 'bundle' && f.type === child.type);
+        if (start !== -1) {
+          const chain = [...frames.slice(start), frame].filter((f) => f.kind === 'bundle').map((f) => f.notation).join(' > ');
+          throw new WorkflowError('bundle-cycle', `june: a bundle contains itself: ${chain} (in ${agentNotation}). A bundle may not render itself, directly or through other bundles; break the cycle.`);
         }
         const body = bundleBody(child.type)!;
-        walk(body(child.props), [...frames, frame], out, agentNotation);
+        const returned = body(child.props);
+        if (isThenable(returned)) {
+          throw new WorkflowError(
+            'bundle-content-invalid',
+            `june: the bundle ${chainNotation(`${frame.notation}${locationSuffix(child.source)}`, frames)} returned a Promise, but a bundle is a synchronous, pure function of its props. Return the capabilities themselves; put work that waits in the capability it returns.`,
+          );
+        }
+        walk(returned, [...frames, frame], out, agentNotation);
         break;
       }
       default:
@@ -122,14 +189,19 @@ function describe(element: JuneElement): string {
 
 function containerError(frames: Frame[], what: string): WorkflowError {
   const innermost = frames[frames.length - 1]!;
+  const container = chainNotation(innermost.notation, frames.slice(0, -1));
   if (innermost.kind === 'bundle') {
     return new WorkflowError(
       'bundle-content-invalid',
-      `june: the bundle ${innermost.notation} returned ${what}, but a bundle holds only capabilities (<Tool>, bundles, wrappers, <Inherit>). Put steps, agents and your own components in the <Agent>'s children.`,
+      `june: the bundle ${container} returned ${what}, but a bundle holds only capabilities (<Tool>, bundles, wrappers, <Inherit>). Put steps, agents and your own components in the <Agent>'s children.`,
     );
   }
   return new WorkflowError(
     'wrapper-content-invalid',
-    `june: ${innermost.notation} holds ${what}, but a wrapper holds only capabilities (<Tool>, bundles, wrappers, <Inherit>). Move it out of the wrapper, into the <Agent>'s children.`,
+    `june: ${container} holds ${what}, but a wrapper holds only capabilities (<Tool>, bundles, wrappers, <Inherit>). Move it out of the wrapper, into the <Agent>'s children.`,
   );
+}
+
+function isThenable(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -45,5 +45,17 @@ export function declarationOf(type: unknown): ((props: any, element: JuneElement
   return typeof type === 'function' ? (type as unknown as Record<symbol, any>)[DECLARE] : undefined;
 }
 
+/**
+ * One tool a declaration gives, before the wrappers around it apply: its own name, the tool,
+ * and for provenance what an `<Inherit>` took it from (`granted`) and whether it runs a
+ * workflow (`composite`).
+ */
+export interface DeclaredTool {
+  name: string;
+  tool: AnyTool;
+  granted?: string;
+  composite?: boolean;
+}
+
 /** An AI SDK tool as June stores it: any tool, static or dynamic. */
 export type AnyTool = AiTool<any, any>;

@@ -1,11 +1,11 @@
 import type { ToolSet } from 'ai';
-import type { JuneElement } from '../elements/element.js';
+import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix } from '../elements/notation.js';
 import { WorkflowError } from '../errors/june-error.js';
-import { collectCapabilities, type CollectedDeclaration, type Frame } from './collect.js';
-import { declarationOf, type AnyTool, type CompositeToolSpec } from './declaration.js';
+import { chainNotation, collectCapabilities, declarationPlace, type CollectedDeclaration, type Frame } from './collect.js';
+import { declareInherit } from './declare-inherit.js';
+import { declarationOf, type AnyTool, type CompositeToolSpec, type DeclaredTool } from './declaration.js';
 import type { CapabilityProvenance, ResolvedCapability, ResolvedScope } from './scope.js';
-import type { JuneNode } from '../elements/element.js';
 
 /** How the caller turns a composite declaration into an AI SDK tool (the interpreter runs it). */
 export type CompositeToolFactory = (spec: CompositeToolSpec, declaration: CollectedDeclaration) => AnyTool;
@@ -42,8 +42,21 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * valid and unique. Pure and synchronous: no model is called.
  *
  * @throws {WorkflowError} `capability-collision` (names both declarations with their
- *   bundles and wrappers), `tool-name-invalid`, `tool-value-invalid`, `inherit-unknown-name`,
- *   `inherit-duplicate-name`, `inherit-outside-agent`, and every error of `collectCapabilities`.
+ *   bundles and wrappers, and what an `<Inherit>` brought), `tool-name-invalid`,
+ *   `tool-value-invalid`, every error of `declareInherit` (`inherit-*`) and of
+ *   `collectCapabilities`.
+ * @example
+ * ```tsx
+ * const { scope, others } = resolveCapabilities({
+ *   children: (
+ *     <Namespace name="github">
+ *       <Tool name="search" value={searchIssues} />
+ *     </Namespace>
+ *   ),
+ * });
+ * Object.keys(scope.tools); // ['github_search']
+ * scope.capabilities; // [{ name: 'github_search', source: '<Tool name="search"> in <Namespace name="github">' }]
+ * ```
  */
 export function resolveCapabilities(input: ResolveInput): ResolveOutput {
   const agentNotation = input.agentNotation ?? '<Agent>';
@@ -56,7 +69,7 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
     if (existing) {
       throw new WorkflowError(
         'capability-collision',
-        `june: two capabilities of ${agentNotation} expose the tool name "${entry.name}": ${existing.provenance.source} and ${entry.provenance.source}. A tool name appears once per agent: rename one, put one in a <Namespace>, or remove one.`,
+        `june: two capabilities of ${agentNotation} expose the tool name "${entry.name}": ${describeEntry(existing)} and ${describeEntry(entry)}. A tool name appears once per agent: rename one, put one in a <Namespace>, or remove one.`,
       );
     }
     byName.set(entry.name, entry);
@@ -66,17 +79,16 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
     for (const base of declare(declaration, input, inherited)) {
       const { name, tool } = applyFrames(base.name, base.tool, declaration.frames);
       checkName(name, declaration);
-      const source = [declaration.notation, ...declaration.frames.map((f) => f.notation)].join(' in ');
-      const provenance: CapabilityProvenance = { name, source };
+      const provenance: CapabilityProvenance = { name, source: chainNotation(declaration.notation, declaration.frames) };
       if (base.granted) provenance.granted = base.granted;
       if (base.composite) provenance.composite = true;
-      add({ name, tool, provenance, declared: true });
+      add({ name, tool, provenance, declared: true, location: locationSuffix(declaration.element.source) });
     }
   }
 
   for (const [name, tool] of Object.entries(input.toolsProp ?? {})) {
     if (!TOOL_NAME.test(name)) {
-      throw new WorkflowError('tool-name-invalid', `june: the tools prop of ${agentNotation} has a tool named ${JSON.stringify(name)}; tool names are letters, digits, "_" and "-", 1 to 64 characters.`);
+      throw new WorkflowError('tool-name-invalid', `june: the tools prop of ${agentNotation} has a tool named ${JSON.stringify(name)}; tool names are letters, digits, "_" and "-", 1 to 64 characters. Rename it.`);
     }
     add({ name, tool: tool as AnyTool, provenance: { name, source: `tools={{ ${name} }}` }, declared: false });
   }
@@ -88,20 +100,13 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
   return { scope, others };
 }
 
-interface BaseTool {
-  name: string;
-  tool: AnyTool;
-  granted?: string;
-  composite?: boolean;
-}
-
-function declare(declaration: CollectedDeclaration, input: ResolveInput, inherited: Map<string, CollectedDeclaration>): BaseTool[] {
+function declare(declaration: CollectedDeclaration, input: ResolveInput, inherited: Map<string, CollectedDeclaration>): DeclaredTool[] {
   const { element } = declaration;
   switch (declaration.kind) {
     case 'tool':
       return [declareTool(element, declaration, input)];
     case 'inherit':
-      return declareInherit(element, declaration, input, inherited);
+      return declareInherit(declaration, input.parent, inherited);
     case 'declaration': {
       const declared = declarationOf(element.type)!(element.props, element);
       if (declared.composite) {
@@ -112,11 +117,11 @@ function declare(declaration: CollectedDeclaration, input: ResolveInput, inherit
   }
 }
 
-function declareTool(element: JuneElement, declaration: CollectedDeclaration, input: ResolveInput): BaseTool {
+function declareTool(element: JuneElement, declaration: CollectedDeclaration, input: ResolveInput): DeclaredTool {
   const props = element.props as { name?: unknown; value?: unknown; children?: unknown; description?: string; input?: unknown; output?: (r: unknown) => unknown };
-  const where = `${declaration.notation}${locationSuffix(element.source)}`;
+  const where = declarationPlace(declaration);
   if (typeof props.name !== 'string') {
-    throw new WorkflowError('tool-name-invalid', `june: <Tool>${locationSuffix(element.source)} has no name; give it name="..." (letters, digits, "_" and "-").`);
+    throw new WorkflowError('tool-name-invalid', `june: ${chainNotation(`<Tool>${locationSuffix(element.source)}`, declaration.frames)} has no name; give it name="..." (letters, digits, "_" and "-").`);
   }
   if (typeof props.children === 'function') {
     if (props.value !== undefined) {
@@ -146,52 +151,32 @@ function compositeTool(spec: CompositeToolSpec, declaration: CollectedDeclaratio
   return { description: spec.description, inputSchema: spec.inputSchema } as AnyTool;
 }
 
-function declareInherit(element: JuneElement, declaration: CollectedDeclaration, input: ResolveInput, inherited: Map<string, CollectedDeclaration>): BaseTool[] {
-  const names = (element.props as { capabilities?: unknown }).capabilities;
-  const where = `${declaration.notation}${locationSuffix(element.source)}`;
-  if (!input.parent) {
-    throw new WorkflowError('inherit-outside-agent', `june: ${where} stands in an agent that no other agent encloses, so there is nothing to inherit. Declare the tools in this agent, or nest it in the agent that has them.`);
-  }
-  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
-    throw new WorkflowError('inherit-capabilities-invalid', `june: <Inherit>${locationSuffix(element.source)} needs capabilities={["toolName", ...]}, an array of the parent's tool names.`);
-  }
-  const parent = input.parent;
-  return (names as string[]).map((name) => {
-    const earlier = inherited.get(name);
-    if (earlier) {
-      const both = earlier === declaration ? `${where} lists it twice` : `${earlier.notation} and ${where} both list it`;
-      throw new WorkflowError('inherit-duplicate-name', `june: the tool "${name}" is inherited twice: ${both}. Name each tool once.`);
-    }
-    inherited.set(name, declaration);
-    const granted = parent.byName.get(name);
-    if (!granted) {
-      const has = [...parent.byName.keys()];
-      throw new WorkflowError(
-        'inherit-unknown-name',
-        `june: ${where} names "${name}", but the enclosing <Agent> has no tool of that name; it has ${has.length ? has.map((n) => `"${n}"`).join(', ') : 'no tools'}. Use a name the parent declares (after its namespaces).`,
-      );
-    }
-    return { name, tool: granted.tool, granted: `${granted.provenance.source} in the enclosing <Agent>` };
-  });
-}
-
 function applyFrames(name: string, tool: AnyTool, frames: Frame[]): { name: string; tool: AnyTool } {
-  let result = { name, tool };
+  // Innermost first: each namespace puts its prefix in front of what the inner ones made, so
+  // the outermost ends up first; any <RequireApproval> makes the tool wait.
+  let prefixed = name;
+  let approval = false;
   for (let i = frames.length - 1; i >= 0; i--) {
     const frame = frames[i]!;
-    if (frame.kind === 'namespace') result = { name: `${frame.name}_${result.name}`, tool: result.tool };
-    else if (frame.kind === 'require-approval' && (result.tool as { needsApproval?: unknown }).needsApproval !== true) {
-      result = { name: result.name, tool: { ...result.tool, needsApproval: true } as AnyTool };
-    }
+    if (frame.kind === 'namespace') prefixed = `${frame.name}_${prefixed}`;
+    else if (frame.kind === 'require-approval') approval = true;
   }
-  return result;
+  const waits = approval && (tool as { needsApproval?: unknown }).needsApproval !== true;
+  return { name: prefixed, tool: waits ? ({ ...tool, needsApproval: true } as AnyTool) : tool };
 }
 
 function checkName(name: string, declaration: CollectedDeclaration): void {
   if (!TOOL_NAME.test(name)) {
     throw new WorkflowError(
       'tool-name-invalid',
-      `june: ${declaration.notation}${locationSuffix(declaration.element.source)} exposes the tool name ${JSON.stringify(name)}; tool names are letters, digits, "_" and "-", 1 to 64 characters.`,
+      `june: ${declarationPlace(declaration)} exposes the tool name ${JSON.stringify(name)}; tool names are letters, digits, "_" and "-", 1 to 64 characters.`,
     );
   }
+}
+
+/** One side of a collision: its provenance, where it stands, and what an `<Inherit>` brought. */
+function describeEntry(entry: ResolvedCapability): string {
+  const { source, granted } = entry.provenance;
+  const notes = [entry.location?.trim() ?? '', granted ? `it brought ${granted}` : ''].filter(Boolean);
+  return notes.length ? `${source} (${notes.join('; ')})` : source;
 }

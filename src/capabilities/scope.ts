@@ -26,6 +26,8 @@ export interface ResolvedCapability {
   provenance: CapabilityProvenance;
   /** False for tools that came from the `tools` prop (they record no provenance). */
   declared: boolean;
+  /** Where it was declared (` at file.tsx:12:7` from the development runtime), for messages; `''` when unknown. */
+  location?: string;
 }
 
 /**

@@ -1,50 +1,148 @@
+import type { LanguageModelUsage } from 'ai';
 import type { JuneNode } from '../elements/element.js';
+import type { CollectedDeclaration } from '../capabilities/collect.js';
 import type { AnyTool, CompositeToolSpec } from '../capabilities/declaration.js';
 import type { CompositeToolFactory } from '../capabilities/resolve.js';
+import type { ResolvedScope } from '../capabilities/scope.js';
 import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import { sumUsage } from '../models/usage.js';
 import { openNode } from '../trace/trace-builder.js';
-import { createRunFrame, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
-import { evaluateFrame, type FrameOutcome } from './run-frame.js';
+import type { Trace, TraceNode } from '../trace/trace-node.js';
+import { createRunFrame, RunRoot, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
+import { evaluateFrame, frameTrace } from './run-frame.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
-/** What a composite tool's `execute` returns: what the model gets, and the child run's trace and usage. */
-export type CompositeToolResult = Pick<FrameOutcome, 'output' | 'trace' | 'usage'>;
+/**
+ * What a composite tool's `execute` returns, and what its tool call records in the trace
+ * (the tool node's `output`, the `tool-result` event):
+ * - `output`: what the calling model gets (a string as text, anything else as JSON);
+ * - `trace`: the child run's own trace tree;
+ * - `usage`: the tokens the child run used, its own child runs included.
+ * The calling model sees only `output`.
+ *
+ * @example
+ * ```tsx
+ * for await (const event of run(<Report />).events) {
+ *   if (event.type !== 'tool-result' || event.tool !== 'research') continue;
+ *   const { output, trace, usage } = event.output as CompositeToolResult;
+ *   console.log(output, trace.status, usage.totalTokens);
+ * }
+ * ```
+ */
+export interface CompositeToolResult {
+  output: unknown;
+  trace: Trace;
+  usage: LanguageModelUsage;
+}
 
 /**
- * Makes the factory that turns composite declarations of one agent into AI SDK tools. Each
- * call of such a tool renders its workflow as a child run of `run`: same approval channel
- * and event stream, the call's abort signal, `<Inherit>` reading the calling agent's scope,
- * and step paths prefixed with the tool's name (`research:findings`).
+ * Makes the factory that turns the composite declarations of one agent (composite
+ * `<Tool>`s, defined agents) into AI SDK tools. Each call of such a tool:
+ *
+ * - renders the workflow for the call's input and checks it (as `run()` checks a tree)
+ *   before its first model call, then runs it as a child run of `run`;
+ * - shares the run's approval channel and event stream; its step paths start with the tool's
+ *   name as the model calls it (`research:findings`, `a:b:s` when nested);
+ * - stops with the call's abort signal (which aborts with the run), and settles only once the
+ *   child run has settled: its model calls and tool executions have ended;
+ * - lets `<Inherit>` in the workflow's top agents read the calling agent's scope;
+ * - adds the child run's usage to the calling run's usage, whatever the outcome.
+ *
+ * A failure becomes a {@link JuneError} `composite-tool-failed`,
+ * `june: the tool "research" failed: <message>`, which the AI SDK hands to the calling model
+ * as a tool error (the calling step goes on). An abort rethrows as `run-aborted`. Either
+ * way the calling tool node's `output` keeps the child's `{ trace, usage }`.
+ *
+ * @example
+ * ```ts
+ * // in evaluateAgent, once per agent:
+ * resolveCapabilities({ children, parent, compositeTool: compositeToolFactory(() => frame, ctx.run, evaluate) });
+ * ```
  */
 export function compositeToolFactory(getAgent: () => AgentFrame, run: RunFrame, evaluate: Evaluate): CompositeToolFactory {
-  return (spec: CompositeToolSpec): AnyTool => ({
-    description: spec.description,
-    inputSchema: spec.inputSchema as AnyTool['inputSchema'],
-    execute: async (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }): Promise<CompositeToolResult> => {
-      const signal = options.abortSignal ?? run.signal;
-      const root = run.root;
-      const runId = root.childRunId();
-      const frame = createRunFrame(root, runId, [...run.prefix, spec.name], signal, openNode('run', spec.name, undefined, { toolCallId: options.toolCallId }), getAgent().scope);
-      try {
-        const workflow = await spec.render(input);
-        const outcome = await evaluateFrame(frame, workflow, evaluate, spec.output, spec.name, options.toolCallId);
-        return { output: outcome.output ?? null, trace: outcome.trace, usage: outcome.usage };
-      } catch (error) {
-        if (signal.aborted) throw new RunAbortedError(signal.reason);
-        const message = error instanceof Error ? error.message.replace(/^june: /, '') : String(error);
-        const failure = new JuneError('composite-tool-failed', `june: the tool "${spec.name}" failed: ${message}`, { cause: error, blame: JuneError.isInstance(error) ? error.blame : 'system' });
-        const trace = (error as { trace?: unknown }).trace;
-        if (trace) Object.defineProperty(failure, 'trace', { value: trace, enumerable: false });
-        throw failure;
-      } finally {
-        run.usage = sumUsage(run.usage, frame.usage);
-      }
-    },
-    toModelOutput: ({ output }: { output: unknown }) => {
-      const value = (output as CompositeToolResult).output;
-      return typeof value === 'string' ? { type: 'text', value } : { type: 'json', value: (value ?? null) as never };
-    },
-  }) as AnyTool;
+  return (spec: CompositeToolSpec, declaration: CollectedDeclaration): AnyTool => {
+    const name = toolNameOf(spec.name, declaration);
+    return {
+      ...(spec.description !== undefined ? { description: spec.description } : {}),
+      inputSchema: spec.inputSchema as AnyTool['inputSchema'],
+      execute: (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) =>
+        callComposite({ spec, name, input, toolCallId: options.toolCallId, signal: options.abortSignal ?? run.signal, caller: getAgent().scope, run, evaluate }),
+      toModelOutput: ({ output }: { output: unknown }) => {
+        const value = (output as CompositeToolResult).output;
+        return typeof value === 'string' ? { type: 'text', value } : { type: 'json', value: (value ?? null) as never };
+      },
+    } as AnyTool;
+  };
+}
+
+interface CompositeCall {
+  spec: CompositeToolSpec;
+  /** The tool's name as the calling model sees it (after namespaces). */
+  name: string;
+  input: unknown;
+  toolCallId: string;
+  signal: AbortSignal;
+  caller: ResolvedScope;
+  run: RunFrame;
+  evaluate: Evaluate;
+}
+
+async function callComposite(call: CompositeCall): Promise<CompositeToolResult> {
+  const { run, name, signal, evaluate } = call;
+  const root = run.root;
+  const prefix = [...run.prefix, name];
+  const frame = createRunFrame(root, root.childRunId(), prefix, signal, openNode('run', name, undefined, { toolCallId: call.toolCallId }), call.caller);
+  const renderThenEvaluate: Evaluate = async (_node, ctx) => {
+    const workflow = await call.spec.render(call.input);
+    await checkWorkflow(workflow, root, prefix, signal, call.caller, evaluate);
+    await evaluate(workflow, ctx);
+  };
+  try {
+    const outcome = await evaluateFrame(frame, null, renderThenEvaluate, call.spec.output, name, call.toolCallId);
+    return { output: outcome.output ?? null, trace: outcome.trace, usage: outcome.usage };
+  } catch (error) {
+    const trace = frameTrace(frame, name);
+    const node = findToolNode(run.trace, call.toolCallId);
+    if (node) node.output = { trace, usage: frame.usage };
+    if (signal.aborted) throw withTrace(new RunAbortedError(signal.reason), trace);
+    const message = error instanceof Error ? error.message.replace(/^june: /, '') : String(error);
+    const blame = JuneError.isInstance(error) ? error.blame : 'system';
+    throw withTrace(new JuneError('composite-tool-failed', `june: the tool "${name}" failed: ${message}`, { cause: error, blame }), trace);
+  } finally {
+    run.usage = sumUsage(run.usage, frame.usage);
+  }
+}
+
+/**
+ * Checks a call's workflow as `run()` checks a tree, before its first model call: steps have
+ * an agent and unique ids, agents have models, capabilities resolve (`<Inherit>` against the
+ * calling agent). Components render here once; the child run reuses what they returned.
+ */
+async function checkWorkflow(workflow: JuneNode, root: RunRoot, prefix: string[], signal: AbortSignal, caller: ResolvedScope, evaluate: Evaluate): Promise<void> {
+  const check = new RunRoot('validate', 'validate', undefined, undefined, root.rendered);
+  const frame = createRunFrame(check, 'validate', prefix, signal, openNode('run', 'validate'), caller);
+  await evaluate(workflow, { run: frame, parentTrace: frame.trace });
+}
+
+/** The tool name the calling model sees: the declared name behind each `<Namespace>` around it. */
+function toolNameOf(declared: string, declaration: CollectedDeclaration): string {
+  const namespaces = declaration.frames.flatMap((frame) => (frame.kind === 'namespace' ? [frame.name] : []));
+  return [...namespaces, declared].join('_');
+}
+
+/** The calling run's trace node of one tool call (the latest, should an id repeat), once the step has recorded it. */
+function findToolNode(node: TraceNode, toolCallId: string): TraceNode | undefined {
+  let found: TraceNode | undefined;
+  const visit = (current: TraceNode) => {
+    if (current.kind === 'tool' && current.toolCallId === toolCallId) found = current;
+    current.children.forEach(visit);
+  };
+  visit(node);
+  return found;
+}
+
+function withTrace<E extends JuneError>(error: E, trace: Trace): E {
+  Object.defineProperty(error, 'trace', { value: trace, enumerable: false });
+  return error;
 }

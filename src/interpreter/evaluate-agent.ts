@@ -5,7 +5,7 @@ import { resolveCapabilities } from '../capabilities/resolve.js';
 import type { ToolSet } from 'ai';
 import { WorkflowError } from '../errors/june-error.js';
 import { closeNode, openNode } from '../trace/trace-builder.js';
-import type { AgentFrame, EvalContext, RunRoot } from './run-state.js';
+import type { AgentFrame, EvalContext, RunFrame, RunRoot } from './run-state.js';
 import { compositeToolFactory } from './composite-tool.js';
 import { settleOnError } from './settle.js';
 
@@ -28,6 +28,7 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
   }
   const node = openNode('agent', name, ctx.parentTrace, { model: modelName(props.model) });
   const root = ctx.run.root;
+  let started = false;
   try {
     let frame: AgentFrame | undefined;
     const { scope, others } = resolveCapabilities({
@@ -44,18 +45,19 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
       path: ctx.agent ? `${ctx.agent.path} > ${name}` : [...ctx.run.prefix, name].join(':'),
       notation: where,
       scope,
-      tools: root.mode === 'run' ? instrument(scope.tools, root) : scope.tools,
+      tools: root.mode === 'run' ? instrument(scope.tools, root, ctx.run) : scope.tools,
       messages: [...(props.messages ?? [])],
       trace: node,
     };
     if (root.mode !== 'validate') root.agents.push(frame);
     root.emit({ type: 'agent-start', runId: ctx.run.runId, agent: name, tools: Object.keys(scope.tools), ...(scope.capabilities ? { capabilities: scope.capabilities } : {}) });
+    started = true;
     await evaluate(others, { run: ctx.run, agent: frame, parentTrace: node });
     closeNode(node, 'succeeded');
     root.emit({ type: 'agent-finish', runId: ctx.run.runId, agent: name, status: 'succeeded' });
   } catch (error) {
     const status = settleOnError(node, error);
-    root.emit({ type: 'agent-finish', runId: ctx.run.runId, agent: name, status });
+    if (started) root.emit({ type: 'agent-finish', runId: ctx.run.runId, agent: name, status });
     throw error;
   }
 }
@@ -67,7 +69,7 @@ function modelName(model: unknown): string {
 }
 
 /** Wraps each tool's `execute` so the run knows which executions are still in flight. */
-function instrument(tools: ToolSet, root: RunRoot): ToolSet {
+function instrument(tools: ToolSet, root: RunRoot, run: RunFrame): ToolSet {
   const out: ToolSet = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute;
@@ -79,7 +81,7 @@ function instrument(tools: ToolSet, root: RunRoot): ToolSet {
       ...tool,
       execute: (input: unknown, options: any) => {
         const value = execute.call(tool, input as never, options);
-        return value instanceof Promise ? root.track(value) : value;
+        return value instanceof Promise ? root.track(value, run) : value;
       },
     } as typeof tool;
   }

@@ -58,15 +58,22 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
   let status: TraceStatus = 'succeeded';
   let result: unknown;
   let usage = emptyUsage();
+  let started = false;
   try {
     const prompt = typeof props.prompt === 'function' ? await props.prompt({ steps: { ...run.steps } }) : props.prompt;
+    if (typeof prompt !== 'string') {
+      const shown = `${notation(element, ['id'])}${locationSuffix(element.source)}`;
+      throw new WorkflowError('step-prompt-invalid', `june: the prompt function of ${shown} returned ${prompt === null ? 'null' : typeof prompt}; it must return a string (or a promise of one).`);
+    }
     node.prompt = prompt;
     root.emit({ type: 'step-start', runId: run.runId, step: path, agent: agent.name, prompt });
+    started = true;
     const agentProps = agent.element.props as AgentProps;
     const { model, name: _n, instructions, tools: _t, stopWhen, output, messages: _m, providerOptions, children: _c, ...callSettings } = agentProps;
     const userMessage: ModelMessage = { role: 'user', content: prompt };
     const parts = partHandler(run, path, node);
     const out = await runStep({
+      step: path,
       model: root.modelOverride ?? model,
       system: instructions,
       tools: agent.tools,
@@ -80,7 +87,7 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
       approve: (requests) =>
         Promise.all(
           requests.map(async (request) => {
-            const decision = await root.broker.request({ id: request.approvalId, tool: request.toolName, input: plainJson(request.input), step: path, toolCallId: request.toolCallId }, run.signal);
+            const decision = await root.broker.request({ id: request.approvalId, tool: request.toolName, input: plainJson(request.input), step: path, toolCallId: request.toolCallId }, run.signal, run.runId);
             return { approvalId: request.approvalId, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
           }),
         ),
@@ -95,8 +102,12 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
     node.usage = usage;
     closeNode(node, 'succeeded');
   } catch (error) {
+    // the model calls that finished before the failure were paid for: count them
+    usage = node.children.reduce((sum, child) => (child.kind === 'model' && child.usage ? sumUsage(sum, child.usage) : sum), emptyUsage());
+    node.usage = usage;
+    run.usage = sumUsage(run.usage, usage);
     status = settleOnError(node, error);
-    root.emit({ type: 'step-finish', runId: run.runId, step: path, status, usage });
+    if (started) root.emit({ type: 'step-finish', runId: run.runId, step: path, status, usage });
     throw error;
   }
   root.emit({ type: 'step-finish', runId: run.runId, step: path, status, result: plainJson(result), usage });

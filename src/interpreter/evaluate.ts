@@ -47,9 +47,10 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
     case undefined: {
       const root = ctx.run.root;
       let rendered: JuneNode;
-      if (root.mode !== 'validate' && root.rendered.has(element)) {
+      if (root.rendered.has(element)) {
+        // the static check rendered it (an element used twice renders once there): reuse that, once
         rendered = root.rendered.get(element);
-        root.rendered.delete(element);
+        if (root.mode !== 'validate') root.rendered.delete(element);
       } else {
         rendered = await element.type(element.props);
         if (root.mode === 'validate') root.rendered.set(element, rendered);

@@ -1,6 +1,6 @@
 import type { LanguageModelUsage } from 'ai';
 import type { JuneNode } from '../elements/element.js';
-import { JuneError } from '../errors/june-error.js';
+import type { JuneError } from '../errors/june-error.js';
 import { closeNode } from '../trace/trace-builder.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
@@ -40,8 +40,11 @@ export function frameTrace(frame: RunFrame, workflow?: string): Trace {
  * Evaluates `node` as one run (the outermost one or a child run) and settles its trace:
  * `succeeded`, `failed` or `aborted`, whatever happens. Emits `run-start` / `run-finish`.
  *
- * @throws whatever evaluation throws, after the trace is settled; the error carries the
- *   run's trace as `error.trace` when it is a {@link JuneError}.
+ * When the run is aborted, it waits for its tool executions (child runs included) to settle,
+ * so `run-finish` comes after their cleanup.
+ *
+ * @throws whatever evaluation throws, after the trace is settled; the error (a {@link JuneError},
+ *   or an `Error` thrown by the workflow's own code) carries the run's trace as `error.trace`.
  */
 export async function evaluateFrame(
   frame: RunFrame,
@@ -61,10 +64,24 @@ export async function evaluateFrame(
     root.emit({ type: 'run-finish', runId: frame.runId, status: 'succeeded', usage: frame.usage });
     return { steps: frame.steps, output, usage: frame.usage, trace: frameTrace(frame, workflow) };
   } catch (error) {
+    if (frame.signal.aborted) await settleInflight(frame);
     frame.trace.usage = frame.usage;
     const status = settleOnError(frame.trace, error);
     root.emit({ type: 'run-finish', runId: frame.runId, status, usage: frame.usage, error: frame.trace.error! });
-    if (JuneError.isInstance(error) && !('trace' in error)) Object.defineProperty(error, 'trace', { value: frameTrace(frame, workflow), enumerable: false });
+    if (error instanceof Error && !('trace' in error) && Object.isExtensible(error)) Object.defineProperty(error, 'trace', { value: frameTrace(frame, workflow), enumerable: false });
     throw error;
   }
+}
+
+/**
+ * Waits until every tool execution of `frame` has settled (a composite call settles only
+ * after its own child run's executions), so an aborted run ends after their cleanup.
+ *
+ * @example
+ * ```ts
+ * if (frame.signal.aborted) await settleInflight(frame);
+ * ```
+ */
+export async function settleInflight(frame: RunFrame): Promise<void> {
+  while (frame.inflight.size > 0) await Promise.allSettled([...frame.inflight]);
 }

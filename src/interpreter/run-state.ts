@@ -41,23 +41,23 @@ export class RunRoot {
     this.rendered = rendered ?? new Map();
     this.broker = new ApprovalBroker(
       {
-        requested: (request) => {
+        requested: (request, runId) => {
           const node = this.approvalNodes.get(request.id);
           if (node) node.status = 'waiting';
-          this.emit({ type: 'approval-request', runId: this.runId, request });
+          this.emit({ type: 'approval-request', runId, request });
         },
-        answered: (id, decision, automatic) => {
+        answered: (id, decision, automatic, runId) => {
           const node = this.approvalNodes.get(id);
           if (node?.approval) {
             node.approval = { id, status: decision.approved ? 'approved' : 'denied', ...(decision.reason !== undefined ? { reason: decision.reason } : {}), ...(automatic ? { automatic } : {}) };
             node.status = 'running';
           }
-          this.emit({ type: 'approval-response', runId: this.runId, id, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}), automatic });
+          this.emit({ type: 'approval-response', runId, id, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}), automatic });
         },
-        withdrawn: (id, reason) => {
+        withdrawn: (id, reason, runId) => {
           const node = this.approvalNodes.get(id);
           if (node?.approval) node.approval = { id, status: 'withdrawn' };
-          this.emit({ type: 'approval-withdraw', runId: this.runId, id, reason });
+          this.emit({ type: 'approval-withdraw', runId, id, reason });
         },
       },
       policy,
@@ -68,10 +68,17 @@ export class RunRoot {
     this.events.push(event);
   }
 
-  /** Keeps a tool execution's promise until it settles, so an abort can wait for cleanup. */
-  track<T>(promise: Promise<T>): Promise<T> {
+  /**
+   * Keeps a tool execution's promise until it settles, so an abort can wait for cleanup:
+   * here, and in `frame.inflight` for the run (outermost or child) whose agent runs the tool.
+   */
+  track<T>(promise: Promise<T>, frame?: RunFrame): Promise<T> {
     this.inflight.add(promise);
-    const forget = () => this.inflight.delete(promise);
+    frame?.inflight.add(promise);
+    const forget = () => {
+      this.inflight.delete(promise);
+      frame?.inflight.delete(promise);
+    };
     promise.then(forget, forget);
     return promise;
   }
@@ -93,6 +100,11 @@ export interface RunFrame {
   stepElements: Map<string, JuneElement>;
   usage: LanguageModelUsage;
   trace: TraceNode;
+  /**
+   * Tool executions of this run's agents still in flight (a composite call among them stands
+   * for its own child run's), so a child run that is aborted can wait for its cleanup.
+   */
+  inflight: Set<Promise<unknown>>;
   /** For a child run: the calling agent's scope, which `<Inherit>` reads. */
   callerScope?: ResolvedScope;
 }
@@ -122,5 +134,5 @@ export interface EvalContext {
 
 /** A new run frame. */
 export function createRunFrame(root: RunRoot, runId: string, prefix: string[], signal: AbortSignal, trace: TraceNode, callerScope?: ResolvedScope): RunFrame {
-  return { root, runId, prefix, signal, steps: {}, stepElements: new Map(), usage: emptyUsage(), trace, ...(callerScope ? { callerScope } : {}) };
+  return { root, runId, prefix, signal, steps: {}, stepElements: new Map(), usage: emptyUsage(), trace, inflight: new Set(), ...(callerScope ? { callerScope } : {}) };
 }

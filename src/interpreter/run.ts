@@ -41,7 +41,8 @@ export interface RunHandle<OUTPUT = unknown> {
   readonly runId: string;
   /**
    * Settles when the run ends: resolves with its results, or rejects with a `JuneError`
-   * (`run-aborted` when aborted) that carries the run's trace as `error.trace`.
+   * (`run-aborted` when aborted), or with an error your own code threw (a component, a
+   * prompt function); either carries the run's trace as `error.trace`.
    */
   readonly result: Promise<RunResult<OUTPUT>>;
   /** Every event of the run (and its child runs) from the start, in order; ends with the run. */
@@ -84,8 +85,11 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
   const result = (async (): Promise<RunResult<OUTPUT>> => {
     await Promise.resolve();
     try {
-      await validateTree(element, rendered);
-      const outcome = await evaluateFrame(frame, element, evaluate, options.output, name);
+      const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
+        await validateTree(element, rendered, root.controller.signal);
+        await evaluate(node, ctx);
+      };
+      const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
       return outcome as RunResult<OUTPUT>;
     } catch (error) {
       if (root.controller.signal.aborted) {
@@ -121,9 +125,9 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
  * returned), agents resolve their capabilities, steps are checked but not run, and
  * render-prop children are not followed.
  */
-async function validateTree(element: JuneElement, rendered: Map<JuneElement, JuneNode>): Promise<void> {
+async function validateTree(element: JuneElement, rendered: Map<JuneElement, JuneNode>, signal: AbortSignal): Promise<void> {
   const root = new RunRoot('validate', 'validate', undefined, undefined, rendered);
-  const frame = createRunFrame(root, 'validate', [], root.controller.signal, openNode('run', 'validate'));
+  const frame = createRunFrame(root, 'validate', [], signal, openNode('run', 'validate'));
   await evaluate(element, { run: frame, parentTrace: frame.trace });
 }
 

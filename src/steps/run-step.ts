@@ -1,4 +1,6 @@
 import {
+  NoObjectGeneratedError,
+  NoOutputGeneratedError,
   streamText,
   stepCountIs,
   type CallSettings,
@@ -11,7 +13,7 @@ import {
   type ToolApprovalResponse,
   type ToolSet,
 } from 'ai';
-import { RunAbortedError } from '../errors/june-error.js';
+import { JuneError, ModelBehaviorError, RunAbortedError, SystemError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage } from '../models/usage.js';
 
 /** A tool call the model made that needs a person's answer before it runs. */
@@ -24,6 +26,8 @@ export interface PendingToolApproval {
 
 /** What {@link runStep} needs: one agent's settings and one step's conversation. */
 export interface StepRunInput {
+  /** The step path (`research:findings`), for error messages. */
+  step: string;
   model: LanguageModel;
   system?: string;
   tools: ToolSet;
@@ -55,7 +59,10 @@ export interface StepRunOutput {
  * `tool-approval-response` message, and calls `streamText` again with the history, so
  * approved calls run and denied ones reach the model as denied.
  *
- * @throws {RunAbortedError} when `abortSignal` aborts; the model's or provider's error otherwise.
+ * @throws {RunAbortedError} when `abortSignal` aborts.
+ * @throws {SystemError} `model-call-failed` when a model call fails (the provider's error is the `cause`);
+ *   a {@link JuneError} from the model (e.g. a scripted model's) is thrown as it is.
+ * @throws {ModelBehaviorError} `step-output-invalid` when the answer does not parse as the step's `output`.
  */
 export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
   const history = [...input.messages];
@@ -77,7 +84,7 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
       onError: () => {},
     });
     try {
-      for await (const part of stream.fullStream) {
+      for await (const part of untilAborted(stream.fullStream, input.abortSignal)) {
         if (part.type === 'error') failure ??= { error: part.error };
         else if (part.type === 'abort') failure ??= { error: new RunAbortedError(input.abortSignal.reason) };
         else if (part.type === 'tool-approval-request') {
@@ -89,7 +96,7 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
       failure ??= { error };
     }
     if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
-    if (failure) throw failure.error;
+    if (failure) throw modelFailure(failure.error, input.step);
 
     const response = await stream.response;
     usage = sumUsage(usage, await stream.totalUsage);
@@ -97,7 +104,7 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
     responseMessages.push(...response.messages);
 
     if (approvals.length === 0) {
-      const result = input.output ? await stream.output : await stream.text;
+      const result = input.output ? await parsedOutput(stream.output, input.step) : await stream.text;
       return { result, responseMessages, usage };
     }
     const answers = await input.approve(approvals);
@@ -110,5 +117,55 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
     const message: ModelMessage = { role: 'tool', content };
     history.push(message);
     responseMessages.push(message);
+  }
+}
+
+/** A failed model call as a {@link SystemError} naming the step (a {@link JuneError} stays as it is). */
+function modelFailure(error: unknown, step: string): unknown {
+  if (JuneError.isInstance(error)) return error;
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+  return new SystemError(
+    'model-call-failed',
+    `june: the model call of step "${step}" failed: ${message}. Check the agent's model and its provider's settings (API key, base URL, model id); error.cause holds the provider's error.`,
+    { cause: error },
+  );
+}
+
+/** The step's parsed `output`; an answer that does not parse is the model's fault, named as such. */
+async function parsedOutput(output: PromiseLike<unknown>, step: string): Promise<unknown> {
+  try {
+    return await output;
+  } catch (error) {
+    if (!NoObjectGeneratedError.isInstance(error) && !NoOutputGeneratedError.isInstance(error)) throw error;
+    throw new ModelBehaviorError(
+      'step-output-invalid',
+      `june: the model's answer to step "${step}" does not match the step's output: ${error.message.replace(/\.$/, '')}. Ask for the fields in the prompt, or loosen the output's schema.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The items of `stream` until it ends or `signal` aborts. A model that ignores its abort
+ * signal cannot hold an aborted run; tool executions are waited for by the run itself.
+ */
+async function* untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = stream[Symbol.asyncIterator]();
+  let onAbort!: () => void;
+  const aborted = new Promise<'aborted'>((resolve) => (onAbort = () => resolve('aborted')));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    while (true) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === 'aborted') {
+        iterator.return?.().catch(() => {});
+        return;
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }

@@ -2,7 +2,8 @@ import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 
 /** The kinds of node in a trace tree. */
-export type TraceNodeKind = 'run' | 'agent' | 'step' | 'model' | 'tool';
+/** `catch` nodes are the attempts (and fallback) of a `<Catch>`. */
+export type TraceNodeKind = 'run' | 'agent' | 'step' | 'model' | 'tool' | 'catch';
 
 /** Where a node stands: running, or how it ended. `denied` is a tool call a person refused. */
 export type TraceStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'aborted' | 'denied';

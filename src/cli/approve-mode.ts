@@ -1,0 +1,26 @@
+import type { ApprovalPolicy } from '../approvals/index.js';
+
+/** How `june run` answers approval requests (`--approve`). */
+export type ApproveMode = 'ask' | 'all' | 'none';
+
+/** The values `--approve` accepts. */
+export const approveModes: readonly ApproveMode[] = ['ask', 'all', 'none'];
+
+/** The reason a request denied by `--approve none` gives the model. */
+export const approveNoneReason = 'denied by --approve none';
+
+/**
+ * The `onApproval` policy for `--approve all` (approve every request) and `--approve none`
+ * (deny every request, telling the model {@link approveNoneReason}); `undefined` for `ask`,
+ * which leaves requests to a person. A policy's answers are recorded in the trace as automatic.
+ *
+ * @example
+ * ```ts
+ * run(<Release />, { onApproval: approvalPolicy('none') });
+ * ```
+ */
+export function approvalPolicy(mode: ApproveMode): ApprovalPolicy | undefined {
+  if (mode === 'all') return () => true;
+  if (mode === 'none') return () => ({ approved: false, reason: approveNoneReason });
+  return undefined;
+}

@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { processIO } from './cli-io.js';
+import { main } from './program.js';
+
+process.exitCode = await main(process.argv.slice(2), processIO());

@@ -1,0 +1,67 @@
+import type { LanguageModelUsage } from 'ai';
+
+/**
+ * A duration for people: `850 ms` under a second, `1.2 s` under a minute, `2 min 5 s` after.
+ *
+ * @param durationMs - milliseconds.
+ * @example
+ * ```ts
+ * formatDuration(1234); // '1.2 s'
+ * ```
+ */
+export function formatDuration(durationMs: number): string {
+  if (durationMs < 1000) return `${Math.round(durationMs)} ms`;
+  if (durationMs < 60_000) return `${(durationMs / 1000).toFixed(1)} s`;
+  const seconds = Math.round(durationMs / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/**
+ * Token usage for people: `1,234 tokens (1,100 in, 134 out)`; `no tokens` when no model call
+ * reported any.
+ *
+ * @example
+ * ```ts
+ * formatTokens({ inputTokens: 100, outputTokens: 20, totalTokens: 120 } as LanguageModelUsage); // '120 tokens (100 in, 20 out)'
+ * ```
+ */
+export function formatTokens(usage: LanguageModelUsage | undefined): string {
+  const input = usage?.inputTokens;
+  const output = usage?.outputTokens;
+  const total = usage?.totalTokens ?? (input === undefined && output === undefined ? undefined : (input ?? 0) + (output ?? 0));
+  if (total === undefined) return 'no tokens';
+  const n = (value: number) => value.toLocaleString('en-US');
+  const split = input !== undefined || output !== undefined ? ` (${n(input ?? 0)} in, ${n(output ?? 0)} out)` : '';
+  return `${n(total)} ${total === 1 ? 'token' : 'tokens'}${split}`;
+}
+
+/**
+ * A JSON value on one line, cut to `maxChars` characters with `…` at the end.
+ *
+ * @param maxChars - the longest result, in characters. @default 120
+ * @example
+ * ```ts
+ * compactJson({ env: 'staging' }); // '{"env":"staging"}'
+ * ```
+ */
+export function compactJson(value: unknown, maxChars = 120): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+}
+
+/**
+ * An error message on one line: newlines and runs of spaces become one space.
+ *
+ * @example
+ * ```ts
+ * oneLine('Transform failed with 1 error:\nwf.tsx:3:1: ERROR: ...'); // 'Transform failed with 1 error: wf.tsx:3:1: ERROR: ...'
+ * ```
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

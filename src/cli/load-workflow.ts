@@ -1,0 +1,130 @@
+import { statSync } from 'node:fs';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { register } from 'tsx/esm/api';
+import type { Component } from '../elements/index.js';
+import { WorkflowError } from '../errors/index.js';
+import { inspect, run } from '../interpreter/index.js';
+import { oneLine } from './format.js';
+import { workflowTsconfig } from './workflow-tsconfig.js';
+
+/** The parts of June's API the CLI drives a workflow with. */
+export interface JuneApi {
+  run: typeof run;
+  inspect: typeof inspect;
+}
+
+/** A workflow file, loaded. */
+export interface LoadedWorkflow {
+  /** The file's default export: the root component. */
+  component: Component;
+  /** The file, absolute. */
+  file: string;
+  /** The file for messages: its path from the current directory (`examples/release.tsx`), or its absolute path when outside it. */
+  label: string;
+  /** The workflow's name in traces: its path from the current directory, or its file name when outside it. */
+  name: string;
+  /** The tsconfig.json it was compiled with. */
+  tsconfig: string;
+  /**
+   * `run` and `inspect` from the copy of June the workflow itself imports, so a run has one
+   * copy of June's modules; June's own when the workflow's folder has no `june` to import.
+   */
+  june: JuneApi;
+}
+
+let loads = 0;
+
+/**
+ * Loads a `.tsx` (or `.ts`, `.jsx`, `.js`) workflow with tsx and returns its default export.
+ * It compiles with the nearest tsconfig.json above the file, or with June's JSX settings
+ * when there is none (see {@link workflowTsconfig}).
+ *
+ * @param file - the workflow's path, relative to `cwd` or absolute.
+ * @param cwd - the current directory. @default process.cwd()
+ * @throws {WorkflowError} `cli-workflow-missing` when the file does not exist or is a folder;
+ *   `workflow-load-failed` when it fails to compile or throws while it loads;
+ *   `workflow-default-missing` when it has no default export;
+ *   `workflow-default-invalid` when the default export is not a function component.
+ * @example
+ * ```ts
+ * const workflow = await loadWorkflow('examples/release.tsx');
+ * const handle = workflow.june.run(workflow.component);
+ * ```
+ */
+export async function loadWorkflow(file: string, cwd: string = process.cwd()): Promise<LoadedWorkflow> {
+  const absolute = resolve(cwd, file);
+  const label = labelOf(absolute, cwd);
+  checkFile(file, absolute);
+  const tsconfig = workflowTsconfig(absolute);
+  const url = pathToFileURL(absolute).href;
+  let exports: Record<string, unknown>;
+  let june: JuneApi;
+  try {
+    const api = register({ namespace: `june-workflow-${++loads}`, tsconfig: tsconfig.path });
+    try {
+      exports = moduleExports(await api.import(url, import.meta.url));
+    } catch (error) {
+      throw new WorkflowError('workflow-load-failed', `june: cannot load ${label}: ${oneLine(errorText(error))}`, { cause: error });
+    }
+    june = await juneOf(api.import, url);
+  } finally {
+    tsconfig.dispose();
+  }
+  const name = label === absolute ? basename(absolute) : label;
+  return { component: defaultComponent(exports, label), file: absolute, label, name, tsconfig: tsconfig.path, june };
+}
+
+function checkFile(given: string, absolute: string): void {
+  let isFile: boolean;
+  try {
+    isFile = statSync(absolute).isFile();
+  } catch {
+    throw new WorkflowError('cli-workflow-missing', `june: cannot find the workflow file ${given} (looked for ${absolute}). Check the path: it is relative to the current directory.`);
+  }
+  if (!isFile) throw new WorkflowError('cli-workflow-missing', `june: ${given} is a folder, not a workflow file. Pass a .tsx file, e.g. ${given.replace(/[\\/]$/, '')}/workflow.tsx.`);
+}
+
+/** A module's exports; a file compiled as CommonJS (no "type": "module" above it) has them under `default`. */
+function moduleExports(namespace: Record<string, unknown>): Record<string, unknown> {
+  const inner = namespace.default;
+  if (typeof inner === 'object' && inner !== null && (inner as Record<string, unknown>).__esModule === true) return inner as Record<string, unknown>;
+  return namespace;
+}
+
+function defaultComponent(exports: Record<string, unknown>, label: string): Component {
+  const example = 'export default function Workflow() { return <Agent model={...}>...</Agent>; }';
+  if (!('default' in exports) || exports.default === undefined) {
+    const named = Object.keys(exports).filter((key) => key !== 'default' && key !== '__esModule' && typeof exports[key] === 'function');
+    const has =
+      named.length === 1 ? ` It exports ${named[0]}: did you mean export default ${named[0]}?` : named.length ? ` It exports ${named.join(', ')}; make the workflow's root component the default export.` : '';
+    throw new WorkflowError('workflow-default-missing', `june: ${label} has no default export; june runs the component it exports by default.${has} For example: ${example}`);
+  }
+  const value = exports.default;
+  if (typeof value === 'function') return value as Component;
+  const isElement = typeof value === 'object' && value !== null && (value as Record<string, unknown>).$$typeof === Symbol.for('june.element');
+  const hint = isElement ? 'export the component itself (export default Workflow), not an element (<Workflow />)' : `export a function component, e.g. ${example}`;
+  const type = typeof value;
+  const got = value === null ? 'null' : isElement ? 'an element' : Array.isArray(value) ? 'an array' : `${type === 'object' || type === 'undefined' ? 'an' : 'a'} ${type}`;
+  throw new WorkflowError('workflow-default-invalid', `june: the default export of ${label} is ${got}, not a component; ${hint}.`);
+}
+
+async function juneOf(load: (specifier: string, parent: string) => Promise<any>, parent: string): Promise<JuneApi> {
+  try {
+    const found = moduleExports(await load('june', parent));
+    if (typeof found.run === 'function' && typeof found.inspect === 'function') return found as unknown as JuneApi;
+  } catch {
+    // The workflow's folder cannot import `june` (it may import nothing of June's at all).
+  }
+  return { run, inspect };
+}
+
+function labelOf(absolute: string, cwd: string): string {
+  const path = relative(cwd, absolute);
+  if (path === '' || path.startsWith('..') || isAbsolute(path)) return absolute;
+  return path.split(sep).join('/');
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,104 @@
+import { Command, CommanderError, Option } from 'commander';
+import { approveModes, type ApproveMode } from './approve-mode.js';
+import type { CliIO } from './cli-io.js';
+import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
+import { oneLine } from './format.js';
+import { packageVersion } from './package-version.js';
+
+/**
+ * Runs the `june` command line and returns its exit code (it never calls `process.exit`
+ * itself): 0 success, 1 a workflow that failed to load or run, 2 bad usage, 130 Ctrl-C.
+ * Every error is one line on stderr starting with `june: `.
+ *
+ * @param argv - the arguments after the program name, e.g. `['run', 'release.tsx', '--approve', 'all']`.
+ * @example
+ * ```ts
+ * process.exitCode = await main(process.argv.slice(2), processIO());
+ * ```
+ */
+export async function main(argv: string[], io: CliIO): Promise<ExitCodeValue> {
+  let code: ExitCodeValue = ExitCode.success;
+  const program = createProgram(io, (result) => {
+    code = result;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.success : ExitCode.usage;
+    const message = oneLine(error instanceof Error ? error.message : String(error));
+    io.stderr.write(`${message.startsWith('june: ') ? message : `june: ${message}`}\n`);
+    return exitCodeOf(error);
+  }
+}
+
+/**
+ * The `june` program (commander): `run`, `inspect` and `studio`. Errors in flags throw a
+ * `CommanderError` (after one `june: ` line on stderr) instead of exiting; each command's
+ * exit code goes to `done`.
+ *
+ * @example
+ * ```ts
+ * const program = createProgram(processIO(), (code) => (process.exitCode = code));
+ * await program.parseAsync(['inspect', 'examples/release.tsx'], { from: 'user' });
+ * ```
+ */
+export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): Command {
+  // Commands load their modules (the interpreter, the AI SDK, tsx, prompts) when they run,
+  // so --help, --version and a mistyped flag answer at once.
+  const program = new Command('june')
+    .description('Run AI agent workflows written as JSX.')
+    .version(packageVersion(), '-v, --version')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`${sentence(oneLine(text.replace(/^error: /, 'june: ')))} See june --help.\n`),
+    });
+
+  // Subcommands made with .command() inherit exitOverride() and the output settings above.
+  program
+    .command('run')
+    .description('Run a workflow: its default export, with progress, approvals at the terminal, and a trace in .june/runs/.')
+    .argument('<file>', 'the workflow, a .tsx file whose default export is a component')
+    .option('--props <json>', 'props for the root component, as a JSON object')
+    .option('--script <file>', 'answer every model call from this model script (offline)')
+    .addOption(new Option('--approve <mode>', 'approval requests: ask at the terminal, approve all, or deny all').choices(approveModes).default('ask'))
+    .option('--trace <file>', 'also write the trace to this file')
+    .option('--json', 'print each run event as one line of JSON (no prompts)')
+    .action(async (file: string, options: { props?: string; script?: string; approve: ApproveMode; trace?: string; json?: boolean }) => {
+      const { runCommand } = await import('./run-command.js');
+      done(await runCommand(file, options, io));
+    });
+
+  program
+    .command('inspect')
+    .description("Show every agent's tools: where each came from and whether it needs approval. No model is called.")
+    .argument('<file>', 'the workflow, a .tsx file whose default export is a component')
+    .option('--props <json>', 'props for the root component, as a JSON object')
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, options: { props?: string; json?: boolean }) => {
+      const { inspectCommand } = await import('./inspect-command.js');
+      done(await inspectCommand(file, options, io));
+    });
+
+  // June Studio lives in src/studio; studio-command.ts loads it when the command runs.
+  program
+    .command('studio')
+    .description('Serve June Studio on 127.0.0.1: the runs in .june/runs/, their trace trees, and an agent inspector.')
+    .argument('[dir]', 'the folder of run traces (default: .june/runs)')
+    .option('--port <port>', 'the TCP port; 0 picks a free one (default: 4000)')
+    .option('--host <host>', 'the address to listen on (default: 127.0.0.1)')
+    .action(async (dir: string | undefined, options: { port?: string; host?: string }) => {
+      const { studioCommand } = await import('./studio-command.js');
+      done(await studioCommand(dir, options, io));
+    });
+
+  return program;
+}
+
+/** Ends a message with a full stop unless it ends with one, or with a closing parenthesis. */
+function sentence(text: string): string {
+  return /[.)]$/.test(text) ? text : `${text}.`;
+}

@@ -1,0 +1,192 @@
+import type { ApprovalRequest } from '../approvals/index.js';
+import type { RunEvent } from '../events/index.js';
+import type { TraceStatus } from '../trace/index.js';
+import { compactJson, formatDuration, formatTokens } from './format.js';
+import type { TerminalStyle } from './terminal-style.js';
+
+/** Where the printer writes: a stream's `write`. */
+export interface TextOutput {
+  write(text: string): unknown;
+}
+
+/** Options of {@link ProgressPrinter}. */
+export interface ProgressPrinterOptions {
+  /** True when a person answers approvals at the terminal: the prompt shows the request, so the printer does not. */
+  approvalsPrompted?: boolean;
+  /** The longest tool input or output shown, in characters (a terminal's width, say). @default 120 */
+  jsonChars?: number;
+}
+
+const mark: Record<TraceStatus, string> = { succeeded: '✓', failed: '✗', aborted: '■', denied: '✗', running: '…', waiting: '…' };
+
+/**
+ * Prints a run's events as progress lines: agents and their tools, steps with their prompt,
+ * the model's text as it streams, tool calls with their input, tool results, approvals, and
+ * each step's status, duration and tokens. Child runs (composite tools) are indented under
+ * the tool call that started them. Colour comes from `style` (none when piped).
+ *
+ * The run's first and last lines (what runs, and how it ended) are the command's to print.
+ *
+ * @example
+ * ```ts
+ * const printer = new ProgressPrinter(process.stdout, terminalStyle(process.stdout));
+ * for await (const event of handle.events) printer.event(event);
+ * printer.end();
+ * ```
+ */
+export class ProgressPrinter {
+  readonly #out: TextOutput;
+  readonly #style: TerminalStyle;
+  readonly #approvalsPrompted: boolean;
+  readonly #jsonChars: number;
+  /** The indent of the text line being streamed, or undefined at the start of a line. */
+  #textIndent: string | undefined;
+  #textStep: string | undefined;
+  #held: string[] | undefined;
+  readonly #requests = new Map<string, ApprovalRequest>();
+  readonly #toolNames = new Map<string, string>();
+  readonly #stepStarts = new Map<string, number>();
+
+  constructor(out: TextOutput, style: TerminalStyle, options: ProgressPrinterOptions = {}) {
+    this.#out = out;
+    this.#style = style;
+    this.#approvalsPrompted = options.approvalsPrompted ?? false;
+    this.#jsonChars = options.jsonChars ?? 120;
+  }
+
+  /** Holds output back (while a prompt is on screen) until {@link release}. */
+  hold(): void {
+    this.#held ??= [];
+  }
+
+  /** Writes what was held back and prints as it comes again. */
+  release(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    if (held.length) this.#out.write(held.join(''));
+  }
+
+  /** Ends a text line left open by streamed text, so the next output starts on its own line. */
+  end(): void {
+    if (this.#textIndent !== undefined) this.#write('\n');
+    this.#textIndent = undefined;
+    this.#textStep = undefined;
+  }
+
+  /** Prints a full line at the run's depth (`runId`), after ending any streamed text. */
+  line(text: string, runId?: string, extraIndent = ''): void {
+    this.end();
+    this.#write(`${indentOf(runId)}${extraIndent}${text}\n`);
+  }
+
+  /** Prints one event. */
+  event(event: RunEvent): void {
+    const s = this.#style;
+    const inner = '  ';
+    switch (event.type) {
+      case 'run-start':
+        if (event.parentToolCallId !== undefined) {
+          const tool = this.#toolNames.get(event.parentToolCallId) ?? 'tool';
+          this.line(s.dim(`↳ ${tool} runs its workflow (run ${event.runId})`), parentOf(event.runId), inner);
+        }
+        break;
+      case 'agent-start':
+        this.line(`${s.bold(event.agent === 'agent' ? 'agent' : `agent ${event.agent}`)}${s.dim(event.tools.length ? ` · tools: ${event.tools.join(', ')}` : ' · no tools')}`, event.runId);
+        break;
+      case 'step-start':
+        this.#stepStarts.set(`${event.runId} ${event.step}`, Date.now());
+        this.line(`${s.bold(`▸ ${event.step}`)} ${s.dim(compactText(event.prompt))}`, event.runId);
+        break;
+      case 'text-delta':
+        this.#text(event.step, event.delta, `${indentOf(event.runId)}${inner}`);
+        break;
+      case 'tool-call':
+        this.#toolNames.set(event.toolCallId, event.tool);
+        this.line(`${s.tool(`→ ${event.tool}`)} ${s.dim(compactJson(event.input, this.#jsonChars))}`, event.runId, inner);
+        break;
+      case 'tool-result':
+        this.line(`${s.tool(`← ${event.tool}`)} ${s.dim(compactJson(modelOutputOf(event.output), this.#jsonChars))}`, event.runId, inner);
+        break;
+      case 'tool-error':
+        this.line(s.failure(`✗ ${event.tool} failed: ${event.error.message}`), event.runId, inner);
+        break;
+      case 'approval-request':
+        this.#requests.set(event.request.id, event.request);
+        if (!this.#approvalsPrompted) {
+          this.line(`${s.attention(`? ${event.request.tool} needs approval`)} ${s.dim(`in step ${event.request.step}: ${compactJson(event.request.input, this.#jsonChars)}`)}`, event.runId, inner);
+        }
+        break;
+      case 'approval-response': {
+        const tool = this.#requests.get(event.id)?.tool ?? 'the tool call';
+        const how = event.automatic ? ' (automatic)' : '';
+        const text = event.approved ? s.success(`✓ approved ${tool}${how}`) : s.failure(`✗ denied ${tool}${event.reason ? `: ${event.reason}` : ''}${how}`);
+        this.line(text, event.runId, inner);
+        break;
+      }
+      case 'approval-withdraw': {
+        const tool = this.#requests.get(event.id)?.tool ?? 'a tool call';
+        this.line(s.dim(`approval for ${tool} withdrawn: ${event.reason}`), event.runId, inner);
+        break;
+      }
+      case 'step-finish': {
+        const started = this.#stepStarts.get(`${event.runId} ${event.step}`);
+        const took = started === undefined ? '' : ` · ${formatDuration(Date.now() - started)}`;
+        const text = `${mark[event.status]} ${event.step}${event.status === 'succeeded' ? '' : ` ${event.status}`}${took} · ${formatTokens(event.usage)}`;
+        this.line(event.status === 'succeeded' ? s.success(text) : s.failure(text), event.runId);
+        break;
+      }
+      case 'error': {
+        const retry = (event as { willRetry?: boolean; attempt?: number }).willRetry === true;
+        if (retry) this.line(s.attention(`✗ ${event.error.message} (retrying)`), event.runId);
+        else if (parentOf(event.runId) !== undefined) this.line(s.failure(`✗ ${event.error.message}`), event.runId);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  #text(step: string, delta: string, indent: string): void {
+    if (this.#textIndent !== undefined && this.#textStep !== step) this.end();
+    this.#textStep = step;
+    delta.split('\n').forEach((segment, index) => {
+      if (index > 0) {
+        this.#write('\n');
+        this.#textIndent = undefined;
+      }
+      if (segment === '') return;
+      if (this.#textIndent === undefined) {
+        this.#textIndent = indent;
+        this.#write(indent);
+      }
+      this.#write(segment);
+    });
+  }
+
+  #write(text: string): void {
+    if (this.#held) this.#held.push(text);
+    else this.#out.write(text);
+  }
+}
+
+/** Four spaces per level of child run: `abc` is 0, `abc.1` is 1, `abc.1.2` is 2. */
+function indentOf(runId: string | undefined): string {
+  const depth = runId === undefined ? 0 : runId.split('.').length - 1;
+  return '    '.repeat(depth);
+}
+
+function parentOf(runId: string): string | undefined {
+  const at = runId.lastIndexOf('.');
+  return at === -1 ? undefined : runId.slice(0, at);
+}
+
+function compactText(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
+}
+
+/** What the model got from a tool: a composite tool's `output`, without its trace. */
+function modelOutputOf(output: unknown): unknown {
+  if (typeof output === 'object' && output !== null && 'output' in output && 'trace' in output) return (output as { output: unknown }).output;
+  return output;
+}

@@ -1,0 +1,178 @@
+import { join, resolve } from 'node:path';
+import type { ApprovalRequest } from '../approvals/index.js';
+import { JuneError } from '../errors/index.js';
+import type { RunHandle, RunResult } from '../interpreter/index.js';
+import { scriptedModel, type ScriptedModel } from '../testing/index.js';
+import type { Trace } from '../trace/index.js';
+import { ApprovalPrompter } from './approval-prompter.js';
+import { approvalPolicy, type ApproveMode } from './approve-mode.js';
+import type { CliIO } from './cli-io.js';
+import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
+import { formatDuration, formatTokens } from './format.js';
+import { loadWorkflow } from './load-workflow.js';
+import { parseProps } from './parse-props.js';
+import { ProgressPrinter } from './progress-printer.js';
+import { runFailureMessage } from './run-failure-message.js';
+import { terminalStyle } from './terminal-style.js';
+import { TraceWriter } from './trace-writer.js';
+
+/** The flags of `june run`. */
+export interface RunCommandOptions {
+  /** `--props`: the root component's props, as a JSON object. */
+  props?: string;
+  /** `--script`: a model script file; every model call of the run is answered from it. */
+  script?: string;
+  /** `--approve`: ask a person (`ask`), approve all (`all`) or deny all (`none`). @default 'ask' */
+  approve?: ApproveMode;
+  /** `--trace`: a file to write the trace to, besides `.june/runs/<runId>.json`. */
+  trace?: string;
+  /** `--json`: print each run event as a line of JSON instead of progress (no prompts). */
+  json?: boolean;
+}
+
+/** The folder, under the current directory, where `june run` keeps traces. */
+export const runsFolder = join('.june', 'runs');
+
+/**
+ * `june run <file>`: loads the workflow, runs its default export, prints progress (or JSON
+ * events), answers approvals as `--approve` says, and writes the trace to
+ * `.june/runs/<runId>.json` (and `--trace`) as the run goes, whatever way it ends.
+ *
+ * @returns the exit code: 0 when the run succeeded, 1 when it failed or could not ask for an
+ *   approval, 130 when interrupted with Ctrl-C (after aborting and writing the trace).
+ * @throws {JuneError} before the run starts: `cli-props-invalid`, `cli-workflow-missing`,
+ *   `script-unreadable`, `script-invalid` (bad usage) and the workflow's load errors
+ *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`).
+ * @example
+ * ```ts
+ * process.exitCode = await runCommand('examples/release.tsx', { script: 'examples/release.script.json', approve: 'all' }, processIO());
+ * ```
+ */
+export async function runCommand(file: string, options: RunCommandOptions, io: CliIO): Promise<ExitCodeValue> {
+  const props = options.props === undefined ? undefined : parseProps(options.props);
+  const model = options.script === undefined ? undefined : scriptedModel(options.script);
+  const workflow = await loadWorkflow(file);
+  const approve = options.approve ?? 'ask';
+  const json = options.json === true;
+  const promptOutput = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
+  const prompting = approve === 'ask' && !json && io.stdin.isTTY === true && promptOutput !== undefined;
+  const style = terminalStyle(io.stdout);
+  const jsonChars = io.stdout.isTTY && io.stdout.columns ? Math.max(40, io.stdout.columns - 16) : 120;
+  const printer = new ProgressPrinter(io.stdout, style, { approvalsPrompted: prompting, jsonChars });
+
+  const startedAt = Date.now();
+  const onApproval = approvalPolicy(approve);
+  const handle = workflow.june.run(workflow.component, {
+    workflow: workflow.name,
+    ...(props ? { props } : {}),
+    ...(model ? { model } : {}),
+    ...(onApproval ? { onApproval } : {}),
+  });
+  const tracePath = join(runsFolder, `${handle.runId}.json`);
+  const writer = new TraceWriter({
+    paths: [resolve(tracePath), ...(options.trace === undefined ? [] : [resolve(options.trace)])],
+    snapshot: () => handle.trace(),
+  });
+
+  let interrupted = false;
+  let refusal: string | undefined;
+  const interrupt = () => {
+    if (interrupted) process.exit(ExitCode.interrupted);
+    interrupted = true;
+    printer.end();
+    io.stderr.write('june: interrupted; aborting the run and writing its trace (press Ctrl-C again to quit at once)\n');
+    handle.abort('interrupted with Ctrl-C');
+  };
+  const refuse = (request: ApprovalRequest) => {
+    if (refusal !== undefined) return;
+    const why = json ? '--json does not prompt' : 'there is no terminal to ask at';
+    refusal = `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
+    handle.abort(refusal);
+  };
+  const prompter = prompting
+    ? new ApprovalPrompter({ answerer: handle, printer, style, input: io.stdin, output: promptOutput!, onInterrupt: interrupt })
+    : undefined;
+
+  if (!json) {
+    const scripted = options.script === undefined ? '' : ` · model script ${options.script}`;
+    io.stdout.write(`${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${handle.runId}${scripted}`)}\n`);
+  }
+  process.on('SIGINT', interrupt);
+  // Keeps the process alive while the run waits on something that holds no handle of its
+  // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  try {
+    const events = (async () => {
+      for await (const event of handle.events) {
+        if (json) io.stdout.write(`${JSON.stringify(event)}\n`);
+        else printer.event(event);
+        if (event.type !== 'text-delta') writer.schedule();
+        if (event.type === 'approval-request') {
+          if (prompter) prompter.ask(event.request);
+          else if (approve === 'ask') refuse(event.request);
+        } else if (event.type === 'approval-withdraw') prompter?.withdraw(event.id);
+      }
+    })();
+    const outcome = await handle.result.then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    await events;
+    await prompter?.close();
+    printer.end();
+
+    const trace = 'result' in outcome ? outcome.result.trace : finalTrace(outcome.error, handle);
+    await writer.close(trace).catch((error: unknown) => {
+      io.stderr.write(`june: warning: cannot write the trace ${tracePath}: ${(error as Error).message}\n`);
+    });
+    const durationMs = Date.now() - startedAt;
+    if ('result' in outcome) {
+      if (!json) io.stdout.write(summary(style.success(`✓ succeeded in ${formatDuration(durationMs)}`), outcome.result.usage, tracePath, style.dim));
+      if (model) warnUnusedTurns(model, io);
+      return ExitCode.success;
+    }
+    const status = trace.status === 'aborted' ? '■ aborted' : '✗ failed';
+    if (!json) io.stdout.write(summary(style.failure(`${status} after ${formatDuration(durationMs)}`), trace.root.usage, tracePath, style.dim));
+    if (interrupted) return ExitCode.interrupted;
+    io.stderr.write(`${refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, workflow)}\n`);
+    return refusal !== undefined ? ExitCode.failed : exitCodeOf(outcome.error);
+  } finally {
+    clearInterval(keepAlive);
+    process.off('SIGINT', interrupt);
+  }
+}
+
+/** The run's last lines: how it ended, how long it took, its tokens, and where its trace is. */
+function summary(status: string, usage: RunResult['usage'] | undefined, tracePath: string, dim: (text: string) => string): string {
+  return `${status}${dim(` · ${formatTokens(usage)}`)}\n${dim(`trace: ${tracePath}`)}\n`;
+}
+
+/**
+ * The trace of a run that did not succeed: the one its error carries, else a snapshot. A run
+ * that failed before it started (a tree error found by the static check) has a root still
+ * marked `running`; it is closed here as `failed`, with the error.
+ */
+function finalTrace(error: unknown, handle: RunHandle): Trace {
+  const carried = (error as { trace?: Trace } | undefined)?.trace;
+  const trace = carried ? structuredClone(carried) : handle.trace();
+  if (trace.status === 'running' || trace.root.status === 'running') {
+    const endedAt = new Date().toISOString();
+    const status = JuneError.isInstance(error) && error.code === 'run-aborted' ? 'aborted' : 'failed';
+    const message = error instanceof Error ? error.message : String(error);
+    trace.status = status;
+    trace.endedAt = endedAt;
+    trace.root.status = status;
+    trace.root.endedAt = endedAt;
+    trace.root.durationMs = Date.parse(endedAt) - Date.parse(trace.root.startedAt);
+    trace.root.error = { name: error instanceof Error ? error.name : 'Error', message, ...(JuneError.isInstance(error) ? { code: error.code } : {}) };
+  }
+  return trace;
+}
+
+function warnUnusedTurns(model: ScriptedModel, io: CliIO): void {
+  try {
+    model.assertAllTurnsUsed();
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message.replace(/^june: /, 'june: warning: ')}\n`);
+  }
+}

@@ -1,0 +1,41 @@
+import { relative } from 'node:path';
+import { JuneError } from '../errors/index.js';
+import { oneLine } from './format.js';
+import type { LoadedWorkflow } from './load-workflow.js';
+
+/**
+ * The one line `june run` prints on stderr for a run that failed: June's own message (it
+ * starts with `june: `), or, for an error thrown by the workflow's own code,
+ * `june: the workflow failed: <message> (at <file>:<line>:<column>)` with the first place in
+ * the workflow's folder the stack names. An error that shows the file was compiled for
+ * React's JSX says which tsconfig to fix.
+ *
+ * @example
+ * ```ts
+ * process.stderr.write(`${runFailureMessage(error, workflow)}\n`);
+ * ```
+ */
+export function runFailureMessage(error: unknown, workflow: Pick<LoadedWorkflow, 'file' | 'label' | 'tsconfig'>): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/\bReact is not defined\b/.test(message)) {
+    return oneLine(
+      `june: ${workflow.label} was compiled for React's JSX (React is not defined). Set "jsx": "react-jsx" and "jsxImportSource": "june" ` +
+        `in the compilerOptions of ${relative(process.cwd(), workflow.tsconfig) || workflow.tsconfig}, and make sure its "include" covers the file.`,
+    );
+  }
+  if (JuneError.isInstance(error)) return oneLine(message);
+  const at = placeInWorkflow(error, workflow.file);
+  return oneLine(`june: the workflow failed: ${message}${at ? ` (at ${at})` : ''}`);
+}
+
+function placeInWorkflow(error: unknown, file: string): string | undefined {
+  const stack = error instanceof Error ? error.stack ?? '' : '';
+  const folder = file.slice(0, file.lastIndexOf('/') + 1);
+  for (const line of stack.split('\n').slice(1)) {
+    const match = /\(?((?:file:\/\/)?\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
+    if (!match) continue;
+    const path = match[1]!.replace(/^file:\/\//, '');
+    if (path.startsWith(folder) && !path.includes('/node_modules/')) return `${relative(process.cwd(), path) || path}:${match[2]}:${match[3]}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,40 @@
+import { WorkflowError } from '../errors/index.js';
+import type { CliIO } from './cli-io.js';
+import { ExitCode, type ExitCodeValue } from './exit-code.js';
+
+/** The flags of `june studio`. */
+export interface StudioCommandOptions {
+  /** `--port`: the TCP port, as typed; `0` picks a free one. @default Studio's own (4000) */
+  port?: string;
+  /** `--host`: the address to listen on. @default '127.0.0.1' */
+  host?: string;
+}
+
+/**
+ * `june studio [dir]`: serves June Studio (`startStudio()` from `src/studio`) over the run
+ * traces in `dir`, prints its URL, and serves until Ctrl-C.
+ *
+ * @param dir - the folder of trace files. @default '.june/runs'
+ * @throws {WorkflowError} `cli-option-invalid` when `--port` is not a whole number from 0 to 65535.
+ * @throws {SystemError} Studio's own errors (`studio-listen-failed` when the port is taken...).
+ * @example
+ * ```ts
+ * await studioCommand('.june/runs', { port: '0' }, processIO());
+ * ```
+ */
+export async function studioCommand(dir: string | undefined, options: StudioCommandOptions, io: CliIO): Promise<ExitCodeValue> {
+  const port = options.port === undefined ? undefined : Number(options.port);
+  if (port !== undefined && !(options.port!.trim() !== '' && Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new WorkflowError('cli-option-invalid', `june: --port must be a whole number from 0 to 65535 (0 picks a free one), got ${JSON.stringify(options.port)}.`);
+  }
+  const { startStudio } = await import('../studio/index.js');
+  const studio = await startStudio({
+    ...(dir !== undefined ? { dir } : {}),
+    ...(port !== undefined ? { port } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+  });
+  io.stdout.write(`June Studio: ${studio.url} (Ctrl-C to stop)\n`);
+  await new Promise((stop) => process.once('SIGINT', stop));
+  await studio.close();
+  return ExitCode.success;
+}

@@ -1,0 +1,86 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Trace } from '../trace/index.js';
+
+/** Options of {@link TraceWriter}. */
+export interface TraceWriterOptions {
+  /** The files to write, absolute or relative to the current directory; folders are created. */
+  paths: string[];
+  /** Reads the trace as it stands (a plain JSON snapshot). */
+  snapshot: () => Trace;
+  /** The shortest time between two writes, in milliseconds. @default 200 */
+  minIntervalMs?: number;
+}
+
+/**
+ * Writes a run's trace to files as the run goes: {@link TraceWriter.schedule} after
+ * something happens writes at most once per `minIntervalMs`, and {@link TraceWriter.close}
+ * writes the final trace. Each write goes to a temporary file renamed over the old one, so a
+ * reader (Studio) never sees half a file.
+ *
+ * @example
+ * ```ts
+ * const writer = new TraceWriter({ paths: ['.june/runs/x.json'], snapshot: () => handle.trace() });
+ * for await (const event of handle.events) writer.schedule();
+ * await writer.close(handle.trace());
+ * ```
+ */
+export class TraceWriter {
+  readonly #paths: string[];
+  readonly #snapshot: () => Trace;
+  readonly #minIntervalMs: number;
+  #lastWriteAt = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  #closed = false;
+  #failure: unknown;
+
+  constructor(options: TraceWriterOptions) {
+    this.#paths = options.paths;
+    this.#snapshot = options.snapshot;
+    this.#minIntervalMs = options.minIntervalMs ?? 200;
+  }
+
+  /** Asks for a write: now if the last one was long enough ago, else once the interval has passed. */
+  schedule(): void {
+    if (this.#closed || this.#timer) return;
+    const waitMs = this.#lastWriteAt + this.#minIntervalMs - Date.now();
+    if (waitMs <= 0) return this.#enqueue(this.#snapshot());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#enqueue(this.#snapshot());
+    }, waitMs);
+  }
+
+  /**
+   * Cancels any scheduled write, writes `trace` to every path and stops.
+   *
+   * @throws the file system's error when a file cannot be written (the last write, or an
+   *   earlier one that failed).
+   */
+  async close(trace: Trace): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#enqueue(trace);
+    await this.#writing;
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  #enqueue(trace: Trace): void {
+    this.#lastWriteAt = Date.now();
+    const text = `${JSON.stringify(trace, null, 2)}\n`;
+    this.#writing = this.#writing.then(() => this.#write(text)).catch((error: unknown) => {
+      this.#failure ??= error;
+    });
+  }
+
+  async #write(text: string): Promise<void> {
+    for (const path of this.#paths) {
+      await mkdir(dirname(path), { recursive: true });
+      const temp = `${path}.${process.pid}.tmp`;
+      await writeFile(temp, text);
+      await rename(temp, path);
+    }
+  }
+}

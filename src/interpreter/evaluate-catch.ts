@@ -1,0 +1,59 @@
+import type { CatchProps } from '../components/catch.js';
+import type { JuneElement, JuneNode } from '../elements/element.js';
+import { locationSuffix } from '../elements/notation.js';
+import { WorkflowError } from '../errors/june-error.js';
+import { closeNode, openNode, traceError } from '../trace/trace-builder.js';
+import type { EvalContext } from './run-state.js';
+import { settleOnError, statusOf } from './settle.js';
+
+type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
+
+/**
+ * Evaluates a `<Catch>`: its children, again on failure up to `retries` times (each attempt
+ * a trace node of its own, each failure an `error` event and each retry a `retry` event),
+ * then `fallback`. Steps of a failed attempt are forgotten, so a retry may reuse their ids.
+ * Aborts are never caught.
+ */
+export async function evaluateCatch(element: JuneElement, ctx: EvalContext, evaluate: Evaluate): Promise<void> {
+  const props = element.props as CatchProps;
+  const retries = props.retries ?? 0;
+  if (!Number.isInteger(retries) || retries < 0) {
+    throw new WorkflowError('catch-retries-invalid', `june: <Catch retries={${String(props.retries)}}>${locationSuffix(element.source)} needs a whole number of retries, 0 or more.`);
+  }
+  if (props.fallback !== undefined && typeof props.fallback !== 'function') {
+    throw new WorkflowError('catch-fallback-invalid', `june: <Catch>${locationSuffix(element.source)} has a fallback that is not a function; pass fallback={(error) => <... />}.`);
+  }
+  const { run } = ctx;
+  const root = run.root;
+  if (root.mode !== 'run') return evaluate(props.children, ctx);
+  for (let attempt = 1; ; attempt++) {
+    const steps = { ...run.steps };
+    const stepElements = new Map(run.stepElements);
+    const node = openNode('catch', `attempt ${attempt}`, ctx.parentTrace);
+    try {
+      await evaluate(props.children, { ...ctx, parentTrace: node });
+      closeNode(node, 'succeeded');
+      return;
+    } catch (error) {
+      settleOnError(node, error);
+      if (statusOf(error) === 'aborted' || run.signal.aborted) throw error;
+      run.steps = steps;
+      run.stepElements = stepElements;
+      root.emit({ type: 'error', runId: run.runId, error: traceError(error), attempt, willRetry: attempt <= retries });
+      if (attempt <= retries) {
+        root.emit({ type: 'retry', runId: run.runId, attempt: attempt + 1, retries });
+        continue;
+      }
+      if (!props.fallback) throw error;
+      const fallbackNode = openNode('catch', 'fallback', ctx.parentTrace);
+      try {
+        await evaluate(await props.fallback(error), { ...ctx, parentTrace: fallbackNode, renderedBy: undefined });
+        closeNode(fallbackNode, 'succeeded');
+        return;
+      } catch (fallbackError) {
+        settleOnError(fallbackNode, fallbackError);
+        throw fallbackError;
+      }
+    }
+  }
+}

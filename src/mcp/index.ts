@@ -1,0 +1,2 @@
+export { defineMCPServer } from './define-mcp-server.js';
+export type { MCPServerOptions, MCPHttpServerOptions, MCPStdioServerOptions } from './define-mcp-server.js';

@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EventChannel } from './event-channel.js';
+import type { RunDirectory } from './run-directory.js';
+import { serveStaticFile } from './static-files.js';
+import type { RunList } from './studio-api.js';
+
+/** What {@link handleStudioRequest} serves from. */
+export interface StudioRoutes {
+  runs: RunDirectory;
+  channel: EventChannel;
+  /** The built UI. */
+  assetsDir: string;
+  /** The runs directory as the user gave it, shown in the UI. */
+  dirLabel: string;
+  /** Host names a request may address (`Host` header); `undefined` accepts any. */
+  allowedHosts?: ReadonlySet<string>;
+}
+
+/**
+ * Answers one Studio request. Routes:
+ *
+ * - `GET /api/runs` → `RunList` (JSON): every run, newest first, unreadable files included;
+ * - `GET /api/runs/<runId>` → the run's trace file (JSON), 404 `{ error }` when there is no
+ *   such file, 422 `{ error, unreadable }` when it is not a readable trace;
+ * - `GET /api/events` → the live channel (Server-Sent Events, see `StudioEvent`);
+ * - `GET /<file>` → the built UI (`/` is `index.html`).
+ *
+ * Other methods get 405. A request whose `Host` is not one of `allowedHosts` gets 403
+ * (a page on another site cannot read traces through DNS rebinding). It never rejects:
+ * an unexpected failure becomes a 500 with the message.
+ *
+ * @example
+ * ```ts
+ * createServer((request, response) => void handleStudioRequest(routes, request, response));
+ * ```
+ */
+export async function handleStudioRequest(routes: StudioRoutes, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  try {
+    const hostname = hostnameOf(request.headers.host);
+    if (routes.allowedHosts && !routes.allowedHosts.has(hostname)) {
+      return sendJson(response, 403, {
+        error: `june: Studio answers requests for ${[...routes.allowedHosts].join(', ')}, not for the host "${hostname}"; open it by the URL it printed.`,
+      });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.setHeader('allow', 'GET, HEAD');
+      return sendJson(response, 405, { error: `june: Studio only reads; ${request.method} is not allowed (use GET).` });
+    }
+    const url = new URL(request.url ?? '/', 'http://studio.invalid');
+    const path = url.pathname;
+    if (path === '/api/runs') {
+      const body: RunList = { dir: routes.dirLabel, runs: await routes.runs.list() };
+      return sendJson(response, 200, body);
+    }
+    if (path === '/api/events') return routes.channel.connect(request, response);
+    if (path.startsWith('/api/runs/')) {
+      const runId = safeDecode(path.slice('/api/runs/'.length));
+      const found = runId === undefined ? { missing: true as const } : await routes.runs.readTrace(runId);
+      if ('text' in found) return sendText(response, 200, found.text, 'application/json; charset=utf-8');
+      if ('unreadable' in found) return sendJson(response, 422, { error: `june: the trace of run "${runId}" is unreadable: ${found.unreadable}.`, unreadable: found.unreadable });
+      return sendJson(response, 404, { error: `june: no run "${runId}" in ${routes.dirLabel}; the list at /api/runs has the runs there.` });
+    }
+    if (path.startsWith('/api/')) return sendJson(response, 404, { error: `june: no Studio API at ${path}; the API is /api/runs, /api/runs/<runId> and /api/events.` });
+    if (await serveStaticFile(response, routes.assetsDir, path, request.method === 'HEAD')) return;
+    sendText(response, 404, `june: Studio has no page at ${path}.\n`, 'text/plain; charset=utf-8');
+  } catch (error) {
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    sendJson(response, 500, { error: `june: Studio failed to answer ${request.method} ${request.url}: ${(error as Error).message}` });
+  }
+}
+
+function hostnameOf(host: string | undefined): string {
+  if (!host) return '';
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1).toLowerCase();
+  return host.replace(/:\d+$/, '').toLowerCase();
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  sendText(response, status, JSON.stringify(body), 'application/json; charset=utf-8');
+}
+
+function sendText(response: ServerResponse, status: number, text: string, type: string): void {
+  response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  response.end(text);
+}

@@ -1,0 +1,243 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readTraceFile } from './read-trace-file.js';
+import { isUnreadable, type RunListEntry, type StudioEvent } from './studio-api.js';
+import { summarizeTrace } from './summarize-trace.js';
+
+/** Options of {@link RunDirectory}. */
+export interface RunDirectoryOptions {
+  /** The directory of trace files (`<runId>.json`); it may not exist yet. */
+  dir: string;
+  /** How often to look at the directory even when `fs.watch` reports nothing, in ms. @default 1000 */
+  pollIntervalMs?: number;
+  /**
+   * How long a file that does not parse may still be in the middle of a write, in ms: within
+   * this time of its last change it keeps its last readable entry (or stays unlisted) and is
+   * read again, instead of showing as unreadable. @default 500
+   */
+  settleMs?: number;
+  /** Called for each change found: a run that appeared or changed, or a file that went away. */
+  onChange?: (event: StudioEvent) => void;
+}
+
+/** What {@link RunDirectory.readTrace} gives for a run id. */
+export type TraceLookup = { text: string } | { unreadable: string } | { missing: true };
+
+interface FileState {
+  mtimeMs: number;
+  size: number;
+  entry?: RunListEntry;
+  unsettled?: boolean;
+}
+
+const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+const WATCH_DEBOUNCE_MS = 100;
+const READ_CONCURRENCY = 8;
+
+/**
+ * Studio's view of a runs directory: a summary per trace file, kept current by `fs.watch`
+ * on the directory plus a poll every `pollIntervalMs` (for file systems where watching
+ * misses changes, and for a directory created after Studio started). One scan runs at a
+ * time; a file is read again only when its size or modification time changed. Nothing a
+ * file holds can make it throw: a bad file becomes an `unreadable` entry.
+ *
+ * @example
+ * ```ts
+ * const runs = new RunDirectory({ dir: '.june/runs', onChange: (event) => console.log(event.type) });
+ * await runs.start();
+ * console.log(await runs.list());
+ * runs.close();
+ * ```
+ */
+export class RunDirectory {
+  readonly dir: string;
+  readonly #pollIntervalMs: number;
+  readonly #settleMs: number;
+  readonly #onChange: (event: StudioEvent) => void;
+  readonly #files = new Map<string, FileState>();
+  #scanning: Promise<void> | undefined;
+  #again = false;
+  #closed = false;
+  #watcher: FSWatcher | undefined;
+  #watchedIno: number | undefined;
+  #poll: NodeJS.Timeout | undefined;
+  #debounce: NodeJS.Timeout | undefined;
+  #settle: NodeJS.Timeout | undefined;
+
+  constructor(options: RunDirectoryOptions) {
+    this.dir = options.dir;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.#settleMs = options.settleMs ?? 500;
+    this.#onChange = options.onChange ?? (() => {});
+  }
+
+  /** Scans once, then starts watching and polling. */
+  async start(): Promise<void> {
+    await this.scan();
+    this.#poll = setInterval(() => void this.scan(), this.#pollIntervalMs);
+    this.#poll.unref();
+  }
+
+  /** The runs, newest first (by start time; unreadable files by modification time), after a scan. */
+  async list(): Promise<RunListEntry[]> {
+    await this.scan();
+    const entries = [...this.#files.values()].flatMap((file) => (file.entry ? [file.entry] : []));
+    return entries.sort((a, b) => sortTime(b) - sortTime(a) || a.runId.localeCompare(b.runId));
+  }
+
+  /**
+   * The text of one run's trace file, checked. A file that does not parse yet but changed
+   * within `settleMs` is read again (a bounded wait) before it counts as unreadable.
+   * Returns `{ missing: true }` for an id that names no file (or is not a valid run id).
+   */
+  async readTrace(runId: string): Promise<TraceLookup> {
+    if (!RUN_ID.test(runId)) return { missing: true };
+    const path = join(this.dir, `${runId}.json`);
+    const deadline = Date.now() + this.#settleMs;
+    for (;;) {
+      let mtimeMs: number;
+      try {
+        const info = await stat(path);
+        if (!info.isFile()) return { missing: true };
+        mtimeMs = info.mtimeMs;
+        const checked = await this.#checkedText(runId, info);
+        if (checked !== undefined) return { text: checked };
+      } catch {
+        return { missing: true };
+      }
+      const content = await readTraceFile(path);
+      if ('trace' in content) return { text: content.text };
+      if (Date.now() >= deadline || Date.now() - mtimeMs >= this.#settleMs) return { unreadable: content.unreadable };
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Looks at the directory now (joins a scan in progress, and runs once more after it). */
+  scan(): Promise<void> {
+    if (this.#scanning) {
+      this.#again = true;
+      return this.#scanning;
+    }
+    this.#scanning = (async () => {
+      do {
+        this.#again = false;
+        await this.#scanOnce();
+      } while (this.#again && !this.#closed);
+    })().finally(() => {
+      this.#scanning = undefined;
+    });
+    return this.#scanning;
+  }
+
+  /** Stops watching and polling. */
+  close(): void {
+    this.#closed = true;
+    clearInterval(this.#poll);
+    clearTimeout(this.#debounce);
+    clearTimeout(this.#settle);
+    this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+
+  /**
+   * The file's text without parsing it again, when a scan already found this very version
+   * (same size and modification time, before and after the read) to be a readable trace.
+   */
+  async #checkedText(runId: string, before: { mtimeMs: number; size: number }): Promise<string | undefined> {
+    const cached = this.#files.get(`${runId}.json`);
+    if (!cached?.entry || cached.unsettled || isUnreadable(cached.entry) || cached.mtimeMs !== before.mtimeMs || cached.size !== before.size) return undefined;
+    const path = join(this.dir, `${runId}.json`);
+    const text = await readFile(path, 'utf8');
+    const after = await stat(path);
+    return after.mtimeMs === before.mtimeMs && after.size === before.size ? text : undefined;
+  }
+
+  async #scanOnce(): Promise<void> {
+    if (this.#closed) return;
+    let names: string[] = [];
+    try {
+      names = (await readdir(this.dir)).filter((name) => name.endsWith('.json') && RUN_ID.test(name.slice(0, -5)));
+      await this.#watch();
+    } catch {
+      // No directory (yet): every run it had is gone; the poll looks again.
+    }
+    const seen = new Set(names);
+    for (let i = 0; i < names.length; i += READ_CONCURRENCY) {
+      await Promise.all(names.slice(i, i + READ_CONCURRENCY).map((name) => this.#refresh(name)));
+    }
+    for (const [name, file] of this.#files) {
+      if (seen.has(name)) continue;
+      this.#files.delete(name);
+      if (file.entry) this.#onChange({ type: 'run-removed', runId: file.entry.runId });
+    }
+  }
+
+  async #refresh(name: string): Promise<void> {
+    const path = join(this.dir, name);
+    let info;
+    try {
+      info = await stat(path);
+    } catch {
+      return; // gone between readdir and stat: the next scan removes it
+    }
+    if (!info.isFile()) return;
+    const cached = this.#files.get(name);
+    if (cached && !cached.unsettled && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return;
+    const content = await readTraceFile(path);
+    const updatedAt = info.mtime.toISOString();
+    let entry: RunListEntry;
+    if ('trace' in content) {
+      entry = summarizeTrace(content.trace, name, updatedAt);
+    } else if (Date.now() - info.mtimeMs < this.#settleMs) {
+      this.#files.set(name, { mtimeMs: info.mtimeMs, size: info.size, ...(cached?.entry ? { entry: cached.entry } : {}), unsettled: true });
+      this.#scheduleSettle();
+      return;
+    } else {
+      entry = { runId: name.slice(0, -5), file: name, unreadable: content.unreadable, updatedAt };
+    }
+    this.#files.set(name, { mtimeMs: info.mtimeMs, size: info.size, entry });
+    if (!cached?.entry || JSON.stringify(cached.entry) !== JSON.stringify(entry)) this.#onChange({ type: 'run', run: entry });
+  }
+
+  async #watch(): Promise<void> {
+    const ino = (await stat(this.dir)).ino;
+    if (this.#closed || (this.#watcher && this.#watchedIno === ino)) return;
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    try {
+      const watcher = watch(this.dir, { persistent: false }, () => this.#scheduleScan());
+      watcher.on('error', () => {
+        watcher.close();
+        if (this.#watcher === watcher) this.#watcher = undefined;
+      });
+      this.#watcher = watcher;
+      this.#watchedIno = ino;
+    } catch {
+      // Watching is not supported here: the poll keeps the list current.
+    }
+  }
+
+  #scheduleScan(): void {
+    if (this.#debounce || this.#closed) return;
+    this.#debounce = setTimeout(() => {
+      this.#debounce = undefined;
+      void this.scan();
+    }, WATCH_DEBOUNCE_MS);
+    this.#debounce.unref();
+  }
+
+  #scheduleSettle(): void {
+    if (this.#settle || this.#closed) return;
+    this.#settle = setTimeout(() => {
+      this.#settle = undefined;
+      void this.scan();
+    }, this.#settleMs + 20);
+    this.#settle.unref();
+  }
+}
+
+function sortTime(entry: RunListEntry): number {
+  const time = Date.parse(isUnreadable(entry) ? entry.updatedAt : entry.startedAt);
+  return Number.isNaN(time) ? 0 : time;
+}

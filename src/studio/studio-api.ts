@@ -1,0 +1,96 @@
+import type { TraceStatus } from '../trace/trace-node.js';
+
+/**
+ * One readable run in Studio's list, from its trace file. Served by `GET /api/runs`.
+ *
+ * - `runId`: the file's name without `.json` (what `GET /api/runs/<runId>` takes).
+ * - `durationMs`: from `startedAt` to `endedAt`, in milliseconds; absent while running.
+ * - `totalTokens`: the run's total tokens (child runs included); while running, the sum of
+ *   the model calls so far; absent when no model call reported usage.
+ * - `nodeCount`: trace nodes in the file, composite child runs included.
+ * - `updatedAt`: when the file last changed (ISO 8601).
+ *
+ * @example
+ * ```ts
+ * const summary: RunSummary = {
+ *   runId: '20261129-185225-4f2a', file: '20261129-185225-4f2a.json', workflow: 'Release', status: 'succeeded',
+ *   startedAt: '2026-11-29T18:52:25.000Z', endedAt: '2026-11-29T18:52:27.500Z', durationMs: 2500,
+ *   totalTokens: 1234, nodeCount: 9, updatedAt: '2026-11-29T18:52:27.510Z',
+ * };
+ * ```
+ */
+export interface RunSummary {
+  runId: string;
+  file: string;
+  workflow?: string;
+  status: TraceStatus;
+  startedAt: string;
+  endedAt?: string;
+  durationMs?: number;
+  totalTokens?: number;
+  nodeCount: number;
+  updatedAt: string;
+}
+
+/**
+ * A trace file Studio could not read: not JSON, half-written, or not a June trace.
+ * `unreadable` says why, in a sentence.
+ *
+ * @example
+ * ```ts
+ * const entry: UnreadableRun = {
+ *   runId: 'broken', file: 'broken.json', updatedAt: '2026-11-29T18:52:27.510Z',
+ *   unreadable: 'not valid JSON (Unexpected end of JSON input); a file the run is still writing reads like this',
+ * };
+ * ```
+ */
+export interface UnreadableRun {
+  runId: string;
+  file: string;
+  unreadable: string;
+  updatedAt: string;
+}
+
+/** One entry of Studio's run list: a run, or a file it could not read (it has `unreadable`). */
+export type RunListEntry = RunSummary | UnreadableRun;
+
+/**
+ * The body of `GET /api/runs`: the directory it reads (as given to `startStudio`) and its
+ * runs, newest first.
+ *
+ * @example
+ * ```ts
+ * const { runs }: RunList = await (await fetch(`${studio.url}api/runs`)).json();
+ * ```
+ */
+export interface RunList {
+  dir: string;
+  runs: RunListEntry[];
+}
+
+/**
+ * What the live channel (`GET /api/events`, Server-Sent Events) sends, as each event's JSON
+ * `data`; the SSE event name is the `type`:
+ *
+ * - `run`: a run appeared or its file changed (a running run writes its file as it goes);
+ * - `run-removed`: its file is gone.
+ *
+ * @example
+ * ```ts
+ * const events = new EventSource('/api/events');
+ * events.addEventListener('run', (e) => console.log(JSON.parse(e.data).run.status));
+ * ```
+ */
+export type StudioEvent = { type: 'run'; run: RunListEntry } | { type: 'run-removed'; runId: string };
+
+/**
+ * True for an entry Studio could not read.
+ *
+ * @example
+ * ```ts
+ * const readable = runs.filter((entry) => !isUnreadable(entry));
+ * ```
+ */
+export function isUnreadable(entry: RunListEntry): entry is UnreadableRun {
+  return 'unreadable' in entry;
+}

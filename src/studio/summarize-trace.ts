@@ -1,0 +1,45 @@
+import type { Trace, TraceNode } from '../trace/trace-node.js';
+import { childTraceOf } from './child-trace.js';
+import type { RunSummary } from './studio-api.js';
+import { totalTokens } from './total-tokens.js';
+
+/**
+ * Sums up a valid trace (see `traceProblem`) for Studio's run list.
+ *
+ * @param trace - the parsed trace.
+ * @param file - the file's name (`<runId>.json`); its name without `.json` is the `runId`.
+ * @param updatedAt - when the file last changed, ISO 8601.
+ * @example
+ * ```ts
+ * const summary = summarizeTrace(trace, '20261129-185225-4f2a.json', new Date().toISOString());
+ * ```
+ */
+export function summarizeTrace(trace: Trace, file: string, updatedAt: string): RunSummary {
+  const durationMs = trace.endedAt ? Date.parse(trace.endedAt) - Date.parse(trace.startedAt) : undefined;
+  const tokens = totalTokens(trace.root);
+  return {
+    runId: file.replace(/\.json$/, ''),
+    file,
+    ...(typeof trace.workflow === 'string' ? { workflow: trace.workflow } : {}),
+    status: trace.status,
+    startedAt: trace.startedAt,
+    ...(trace.endedAt ? { endedAt: trace.endedAt } : {}),
+    ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
+    ...(tokens !== undefined ? { totalTokens: tokens } : {}),
+    nodeCount: countNodes(trace.root),
+    updatedAt,
+  };
+}
+
+function countNodes(root: TraceNode): number {
+  let count = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    count++;
+    for (const child of node.children) stack.push(child);
+    const child = childTraceOf(node);
+    if (child) stack.push(child.root);
+  }
+  return count;
+}

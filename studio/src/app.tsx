@@ -1,0 +1,29 @@
+import { RunView } from './run-view.js';
+import { RunsList } from './runs-list.js';
+import { useHashRoute } from './use-hash-route.js';
+import { useLiveRuns } from './use-live-runs.js';
+
+/** June Studio: the run list, or one run's trace tree and inspector. */
+export function App() {
+  const route = useHashRoute();
+  const live = useLiveRuns();
+  return (
+    <div class="app">
+      <header class="topbar">
+        <a class="brand" href="#/">
+          <span class="brand-dot" aria-hidden="true" />
+          June Studio
+        </a>
+        {live.dir && <span class="topbar-dir" title="The directory Studio reads">{live.dir}</span>}
+        <span class={`live ${live.live ? 'live-on' : 'live-off'}`} data-testid="live" title={live.live ? 'Following the runs directory' : 'Reconnecting...'}>
+          {live.live ? 'live' : 'reconnecting'}
+        </span>
+      </header>
+      {route.view === 'runs' ? (
+        <RunsList live={live} />
+      ) : (
+        <RunView key={route.runId} runId={route.runId} entry={live.runs?.get(route.runId)} />
+      )}
+    </div>
+  );
+}

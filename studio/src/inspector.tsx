@@ -1,0 +1,98 @@
+import type { TraceNode } from '../../src/trace/trace-node.js';
+import { AgentInspector } from './agent-inspector.js';
+import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
+import { Facts, Section } from './section.js';
+import { StatusBadge } from './status-badge.js';
+import { StepInspector } from './step-inspector.js';
+import { ToolInspector } from './tool-inspector.js';
+import { isChildRun, labelOf, type TreeItem } from './trace-tree.js';
+
+/** The selected node in detail: what every node has, then what its kind adds. */
+export function Inspector({ item, now, onSelect }: { item: TreeItem; now: number; onSelect(key: string): void }) {
+  const { node } = item;
+  const running = node.status === 'running' || node.status === 'waiting';
+  return (
+    <aside class="inspector" data-testid="inspector" data-kind={node.kind} data-name={node.name} aria-label="Inspector">
+      <header class="inspector-head">
+        <span class={`kind kind-${node.kind}`}>{isChildRun(item) ? 'child run' : node.kind}</span>
+        <h2>{labelOf(node)}</h2>
+        <StatusBadge status={node.status} />
+      </header>
+      <Facts
+        rows={[
+          ['Started', formatTime(node.startedAt)],
+          ['Ended', formatTime(node.endedAt)],
+          ['Duration', formatDuration(elapsedMs(node.startedAt, node.durationMs, running, now))],
+          ['Tokens', tokensText(node, item.tokens)],
+        ]}
+      />
+      {node.error && <ErrorSection error={node.error} />}
+      {node.kind === 'run' && <RunFacts item={item} onSelect={onSelect} />}
+      {node.kind === 'agent' && <AgentInspector item={item} onSelect={onSelect} />}
+      {node.kind === 'step' && <StepInspector node={node} />}
+      {node.kind === 'model' && <ModelFacts node={node} />}
+      {node.kind === 'tool' && <ToolInspector item={item} onSelect={onSelect} />}
+    </aside>
+  );
+}
+
+function tokensText(node: TraceNode, total: number | undefined): string | undefined {
+  if (total === undefined) return undefined;
+  const usage = node.usage;
+  if (usage && usage.totalTokens === total && (usage.inputTokens !== undefined || usage.outputTokens !== undefined)) {
+    return `${formatTokens(total)} (${formatTokens(usage.inputTokens ?? 0)} in, ${formatTokens(usage.outputTokens ?? 0)} out)`;
+  }
+  return formatTokens(total);
+}
+
+function ErrorSection({ error }: { error: NonNullable<TraceNode['error']> }) {
+  return (
+    <Section title="Error" testId="error">
+      <Facts rows={[['Name', error.name], ['Code', error.code]]} />
+      <pre class="text error-text">{error.message}</pre>
+    </Section>
+  );
+}
+
+function RunFacts({ item, onSelect }: { item: TreeItem; onSelect(key: string): void }) {
+  const trace = item.trace;
+  const call = isChildRun(item) ? item.parent : undefined;
+  return (
+    <Section title={call ? 'Child run' : 'Run'} testId="run">
+      <Facts
+        rows={[
+          ['Run id', trace && <span class="mono">{trace.runId}</span>],
+          ['Workflow', trace?.workflow],
+          [
+            'Called by',
+            call && (
+              <button class="link" onClick={() => onSelect(call.key)}>
+                the tool call {call.node.name} <span class="mono">{call.node.toolCallId}</span>
+              </button>
+            ),
+          ],
+        ]}
+      />
+      {call && <p class="muted">A composite tool runs a workflow of its own for each call; this is that run, nested under its call.</p>}
+    </Section>
+  );
+}
+
+function ModelFacts({ node }: { node: TraceNode }) {
+  const usage = node.usage;
+  return (
+    <Section title="Model call" testId="model">
+      <Facts
+        rows={[
+          ['Model', node.model ?? node.name],
+          ['Finish reason', node.finishReason],
+          ['Input tokens', formatTokens(usage?.inputTokens)],
+          ['Cached input', formatTokens(usage?.inputTokenDetails?.cacheReadTokens)],
+          ['Output tokens', formatTokens(usage?.outputTokens)],
+          ['Reasoning', formatTokens(usage?.outputTokenDetails?.reasoningTokens)],
+          ['Total tokens', formatTokens(usage?.totalTokens)],
+        ]}
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,86 @@
+import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js';
+import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
+import { StatusBadge } from './status-badge.js';
+import { runHref } from './use-hash-route.js';
+import type { LiveRuns } from './use-live-runs.js';
+import { useNow } from './use-now.js';
+
+/** How long a running run's file may go unchanged before the list says so, in ms. */
+const STALE_MS = 60_000;
+
+/** The runs in the directory, newest first, updated live. */
+export function RunsList({ live }: { live: LiveRuns }) {
+  const runs = live.runs ? sortRuns([...live.runs.values()]) : undefined;
+  const now = useNow(runs?.some((run) => !isUnreadable(run) && run.status === 'running') ?? false);
+  if (live.error && !runs) return <p class="notice notice-error">Studio could not list the runs: {live.error}</p>;
+  if (!runs) return <p class="notice">Loading runs...</p>;
+  if (runs.length === 0) {
+    return (
+      <div class="empty">
+        <h2>No runs yet</h2>
+        <p>
+          Studio shows the traces in <code>{live.dir}</code>. Run a workflow (<code>npx june run workflow.tsx</code>) and it appears here as it
+          starts.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <main class="runs">
+      <table class="runs-table" data-testid="runs">
+        <thead>
+          <tr>
+            <th>Workflow</th>
+            <th>Run</th>
+            <th>Started</th>
+            <th class="num">Duration</th>
+            <th>Status</th>
+            <th class="num">Tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) =>
+            isUnreadable(run) ? (
+              <tr key={run.runId} class="run-row run-unreadable" data-run-id={run.runId}>
+                <td>
+                  <a href={runHref(run.runId)}>{run.file}</a>
+                  <div class="run-reason">{run.unreadable}</div>
+                </td>
+                <td class="mono">{run.runId}</td>
+                <td class="nowrap">{formatTime(run.updatedAt)}</td>
+                <td class="num" />
+                <td>
+                  <StatusBadge status="unreadable" />
+                </td>
+                <td class="num" />
+              </tr>
+            ) : (
+              <tr key={run.runId} class="run-row" data-run-id={run.runId} data-status={run.status}>
+                <td>
+                  <a href={runHref(run.runId)}>{run.workflow ?? run.runId}</a>
+                </td>
+                <td class="mono">{run.runId}</td>
+                <td class="nowrap">{formatTime(run.startedAt)}</td>
+                <td class="num">{formatDuration(elapsedMs(run.startedAt, run.durationMs, run.status === 'running' || run.status === 'waiting', now))}</td>
+                <td>
+                  <StatusBadge status={run.status} />
+                  {run.status === 'running' && now - Date.parse(run.updatedAt) > STALE_MS && (
+                    <span class="stale muted" title="A run that stopped without ending (a crash, a kill) stays running in its file">
+                      no change for {formatDuration(now - Date.parse(run.updatedAt))}
+                    </span>
+                  )}
+                </td>
+                <td class="num">{formatTokens(run.totalTokens)}</td>
+              </tr>
+            ),
+          )}
+        </tbody>
+      </table>
+    </main>
+  );
+}
+
+function sortRuns(runs: RunListEntry[]): RunListEntry[] {
+  const time = (run: RunListEntry) => Date.parse(isUnreadable(run) ? run.updatedAt : run.startedAt) || 0;
+  return runs.sort((a, b) => time(b) - time(a) || a.runId.localeCompare(b.runId));
+}

@@ -1,0 +1,60 @@
+import { childTraceOf } from '../../src/studio/child-trace.js';
+import { formatTokens } from './format.js';
+import { JsonView } from './json-view.js';
+import { Facts, Section } from './section.js';
+import { StatusBadge } from './status-badge.js';
+import { enclosingAgent, type TreeItem } from './trace-tree.js';
+
+/** A tool call: its input, the approval it waited for and the answer, its output (a composite's child run), its error. */
+export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key: string): void }) {
+  const { node } = item;
+  const childRun = childTraceOf(node);
+  const childItem = childRun ? item.children.find((child) => child.trace === childRun) : undefined;
+  const composite = childRun !== undefined || enclosingAgent(item)?.node.capabilities?.some((capability) => capability.name === node.name && capability.composite);
+  const approval = node.approval;
+  return (
+    <>
+      <Facts rows={[['Tool call id', node.toolCallId && <span class="mono">{node.toolCallId}</span>]]} />
+      <Section title="Input" testId="input">
+        {node.input !== undefined ? <JsonView value={node.input} /> : <p class="muted">No input recorded.</p>}
+      </Section>
+      {approval && (
+        <Section title="Approval" testId="approval">
+          <Facts
+            rows={[
+              ['Request', <span class="mono">{approval.id}</span>],
+              ['Answer', approval.status === 'pending' ? 'waiting for an answer' : approval.status],
+              ['Answered by', approval.status === 'pending' ? undefined : approval.automatic ? 'a policy (automatic)' : 'a person'],
+              ['Reason', approval.reason],
+            ]}
+          />
+        </Section>
+      )}
+      <Section title="Output" testId="output">
+        {childRun ? (
+          <JsonView value={(node.output as { output?: unknown }).output} />
+        ) : node.output !== undefined ? (
+          <JsonView value={node.output} />
+        ) : (
+          <p class="muted">{node.status === 'running' || node.status === 'waiting' ? 'The call is running.' : 'No output.'}</p>
+        )}
+      </Section>
+      {composite && (
+        <Section title="Child run" testId="child-run">
+          {childRun && childItem ? (
+            <div class="child-run">
+              <button class="link" onClick={() => onSelect(childItem.key)}>
+                {childRun.workflow ?? childRun.root.name}
+              </button>{' '}
+              <span class="mono muted">{childRun.runId}</span> <StatusBadge status={childRun.status} />{' '}
+              {childItem.tokens !== undefined && <span class="muted">{formatTokens(childItem.tokens)} tokens</span>}
+              <p class="muted">Nested under this call in the tree.</p>
+            </div>
+          ) : (
+            <p class="muted">This tool runs a workflow of its own; its child run shows here when the call ends.</p>
+          )}
+        </Section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { childTraceOf } from '../../src/studio/child-trace.js';
+import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
+
+/**
+ * One node of the tree Studio draws: a trace node, where it stands, and its tokens (the model
+ * calls below it, child runs included). A composite tool call's child run is the call's last child.
+ */
+export interface TreeItem {
+  /** Stable across reloads of a running trace (its path: `r.0.2`, `r.0.2.c` for a child run). */
+  key: string;
+  node: TraceNode;
+  depth: number;
+  parent: TreeItem | undefined;
+  children: TreeItem[];
+  tokens: number | undefined;
+  /** Run nodes: the trace they are the root of (the outermost run or a child run). */
+  trace?: Trace;
+}
+
+/** A whole trace as a tree of items, with an index by key. */
+export interface TraceTree {
+  root: TreeItem;
+  byKey: Map<string, TreeItem>;
+}
+
+/** Builds the tree Studio draws from a trace, child runs of composite tool calls nested under their call. */
+export function buildTraceTree(trace: Trace): TraceTree {
+  const byKey = new Map<string, TreeItem>();
+  const visit = (node: TraceNode, key: string, depth: number, parent: TreeItem | undefined, runTrace?: Trace): TreeItem => {
+    const item: TreeItem = { key, node, depth, parent, children: [], tokens: undefined, ...(runTrace ? { trace: runTrace } : {}) };
+    byKey.set(key, item);
+    node.children.forEach((child, index) => item.children.push(visit(child, `${key}.${index}`, depth + 1, item)));
+    const childRun = childTraceOf(node);
+    if (childRun) item.children.push(visit(childRun.root, `${key}.c`, depth + 1, item, childRun));
+    // Tokens add up level by level: the model calls below, child runs included (see totalTokens).
+    const own = typeof node.usage?.totalTokens === 'number' ? node.usage.totalTokens : undefined;
+    if (node.kind === 'model') item.tokens = own;
+    else {
+      for (const child of item.children) if (child.tokens !== undefined) item.tokens = (item.tokens ?? 0) + child.tokens;
+      item.tokens ??= own;
+    }
+    return item;
+  };
+  return { root: visit(trace.root, 'r', 0, undefined, trace), byKey };
+}
+
+/** The rows on screen: the tree in document order, without the descendants of collapsed items. */
+export function visibleRows(tree: TraceTree, collapsed: ReadonlySet<string>): TreeItem[] {
+  const rows: TreeItem[] = [];
+  const stack = [tree.root];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    rows.push(item);
+    if (collapsed.has(item.key)) continue;
+    for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i]!);
+  }
+  return rows;
+}
+
+/** True for the root of a composite tool call's child run. */
+export function isChildRun(item: TreeItem): boolean {
+  return item.node.kind === 'run' && item.parent !== undefined;
+}
+
+/** The nearest agent above an item (the agent a step or tool call belongs to). */
+export function enclosingAgent(item: TreeItem): TreeItem | undefined {
+  for (let at = item.parent; at; at = at.parent) if (at.node.kind === 'agent') return at;
+  return undefined;
+}
+
+/** The tool calls an agent made itself: under its steps, not in nested agents or child runs. */
+export function toolCallsOf(agent: TreeItem): TreeItem[] {
+  const calls: TreeItem[] = [];
+  const stack = [...agent.children];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item.node.kind === 'agent' || item.node.kind === 'run') continue;
+    if (item.node.kind === 'tool') calls.push(item);
+    else stack.push(...item.children);
+  }
+  return calls.sort((a, b) => a.node.startedAt.localeCompare(b.node.startedAt));
+}
+
+/** What a row calls a node: the model id for model calls, else its name. */
+export function labelOf(node: TraceNode): string {
+  return node.kind === 'model' ? (node.model ?? node.name) : node.name;
+}

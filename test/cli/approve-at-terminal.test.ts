@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bin, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
+
+const example = join(repoRoot, 'examples', 'release.tsx');
+const script = join(repoRoot, 'examples', 'release.script.json');
+
+/**
+ * Runs `june` on a pseudo-terminal (util-linux `script`), answering each prompt once the
+ * screen shows it.
+ */
+function juneOnTerminal(args: string[], cwd: string, answers: Array<{ when: string; type: string }>): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, bin, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd, env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } });
+  let screen = '';
+  const pending = [...answers];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    screen += chunk;
+    while (pending.length && screen.includes(pending[0]!.when)) child.stdin.write(pending.shift()!.type);
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, screen }));
+  });
+}
+
+describe('june run --approve ask on a terminal', () => {
+  let project: ReturnType<typeof tempProject>;
+  beforeEach(() => {
+    project = tempProject();
+  });
+  afterEach(() => project.remove());
+
+  it('shows the tool, step and input, and runs the call on "y"', async () => {
+    const { code, screen } = await juneOnTerminal(['run', example, '--script', script], project.dir, [{ when: '(y/N)', type: 'y\r' }]);
+
+    expect(code).toBe(0);
+    expect(screen).toMatch(/deploy.*needs approval.* in step .*release.*, with input:/);
+    expect(screen).toContain('"env": "staging"');
+    expect(screen).toContain('Deployed to staging');
+    const deploy = nodesOf(onlyTrace(project.dir)).find((node) => node.kind === 'tool' && node.name === 'deploy')!;
+    expect(deploy.approval).toMatchObject({ status: 'approved' });
+    expect(deploy.approval?.automatic).toBeUndefined();
+  });
+
+  it('on "n" asks for a reason, which the model is given with the denial', async () => {
+    const { code, screen } = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: '(y/N)', type: 'n\r' },
+      { when: 'Reason for the model', type: 'not on a Friday\r' },
+    ]);
+
+    expect(code).toBe(0);
+    expect(screen).toContain('denied deploy: not on a Friday');
+    const trace = onlyTrace(project.dir);
+    const deploy = nodesOf(trace).find((node) => node.kind === 'tool' && node.name === 'deploy')!;
+    expect(deploy.status).toBe('denied');
+    expect(deploy.approval).toMatchObject({ status: 'denied', reason: 'not on a Friday' });
+    const step = nodesOf(trace).find((node) => node.kind === 'step')!;
+    expect(JSON.stringify(step.messages)).toContain('{"type":"execution-denied","reason":"not on a Friday"}');
+  });
+});

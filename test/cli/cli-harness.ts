@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Trace } from 'june';
+
+/** The repository's root folder. */
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The built CLI (`npm test` builds it first, through the `pretest` script). */
+export const bin = join(repoRoot, 'dist', 'src', 'cli', 'bin.js');
+
+/** What a `june` process did. */
+export interface JuneProcess {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A running `june` process. */
+export interface RunningJune {
+  pid: number;
+  /** What it printed so far. */
+  output(): { stdout: string; stderr: string };
+  done: Promise<JuneProcess>;
+}
+
+/**
+ * Starts `node dist/src/cli/bin.js ...args` in `cwd`, with no terminal (stdin, stdout and
+ * stderr are pipes) and no OpenAI settings unless `env` gives some (a fake server on
+ * 127.0.0.1), so nothing can reach the network.
+ */
+export function startJune(args: string[], cwd: string, extraEnv: Record<string, string> = {}): RunningJune {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first (npm test does it through pretest).`);
+  const env = { ...process.env };
+  delete env.OPENAI_API_KEY;
+  delete env.OPENAI_BASE_URL;
+  delete env.FORCE_COLOR;
+  Object.assign(env, extraEnv);
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<JuneProcess>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { pid: child.pid!, output: () => ({ stdout, stderr }), done };
+}
+
+/** Runs `june ...args` in `cwd` to the end. */
+export function june(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<JuneProcess> {
+  return startJune(args, cwd, extraEnv).done;
+}
+
+/**
+ * A temporary project outside the repository, as a user would have one: a package.json with
+ * `"type": "module"`, no tsconfig.json, and `june`, `ai` and `zod` in node_modules (links to
+ * this repository and its dependencies). Workflows written here import `june` by name.
+ */
+export function tempProject(): { dir: string; write(name: string, text: string): string; folder(name: string): string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'june-cli-test-'));
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(repoRoot, join(dir, 'node_modules', 'june'), 'dir');
+  for (const name of ['ai', 'zod']) symlinkSync(join(repoRoot, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  return {
+    dir,
+    write(name, text) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    },
+    folder(name) {
+      mkdirSync(join(dir, name), { recursive: true });
+      return join(dir, name);
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The traces `june run` wrote under `<cwd>/.june/runs/`, by file name. */
+export function traces(cwd: string): Map<string, Trace> {
+  const folder = join(cwd, '.june', 'runs');
+  if (!existsSync(folder)) return new Map();
+  return new Map(readdirSync(folder).filter((name) => name.endsWith('.json')).map((name) => [name, JSON.parse(readFileSync(join(folder, name), 'utf8')) as Trace]));
+}
+
+/** The one trace a run wrote in `cwd`; fails when there is not exactly one. */
+export function onlyTrace(cwd: string): Trace {
+  const all = [...traces(cwd).values()];
+  if (all.length !== 1) throw new Error(`expected one trace in ${cwd}/.june/runs, found ${all.length}`);
+  return all[0]!;
+}
+
+/** Every node of a trace tree, depth first. */
+export function nodesOf(trace: Trace): Trace['root'][] {
+  const out: Trace['root'][] = [];
+  const walk = (node: Trace['root']) => {
+    out.push(node);
+    node.children.forEach(walk);
+  };
+  walk(trace.root);
+  return out;
+}

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { june, repoRoot, tempProject, traces } from './cli-harness.js';
+
+const example = join(repoRoot, 'examples', 'release.tsx');
+let project: ReturnType<typeof tempProject>;
+beforeAll(() => {
+  project = tempProject();
+});
+afterAll(() => project.remove());
+
+describe('bad usage exits 2 with one june: line and runs nothing', () => {
+  it.each([
+    ['an unknown flag', ['run', example, '--jsn'], /^june: unknown option '--jsn' \(Did you mean --json\?\) See june --help\.$/],
+    ['a bad --approve value', ['run', example, '--approve', 'maybe'], /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none\. See june --help\.$/],
+    ['no workflow file', ['run'], /^june: missing required argument 'file'\. See june --help\.$/],
+    ['an unknown command', ['deploy'], /^june: unknown command 'deploy'\. See june --help\.$/],
+    ['--props that is not JSON', ['run', example, '--props', '{name:'], /^june: --props is not valid JSON \(.+\)\. Pass a JSON object, e\.g\. --props '\{"version":"1\.2\.0"\}'\.$/],
+    ['--props that is not an object', ['run', example, '--props', '["a"]'], /^june: --props must be a JSON object of props, got an array\./],
+    ['--props for inspect', ['inspect', example, '--props', 'null'], /^june: --props must be a JSON object of props, got null\./],
+    ['a missing workflow file', ['run', 'missing.tsx'], /^june: cannot find the workflow file missing\.tsx \(looked for .*missing\.tsx\)\. Check the path/],
+    ['a folder instead of a file', ['inspect', '.'], /^june: \. is a folder, not a workflow file\./],
+    ['a missing script', ['run', example, '--script', 'missing.json'], /^june: cannot read the model script missing\.json/],
+  ])('%s', async (_case, args, message) => {
+    const result = await june(args, project.dir);
+
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+    expect(result.stdout).toBe('');
+    expect(traces(project.dir).size).toBe(0);
+  });
+
+  it('--help prints the commands and exits 0', async () => {
+    const result = await june(['--help'], project.dir);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/run \[options\] <file>/);
+    expect(result.stdout).toMatch(/inspect \[options\] <file>/);
+  });
+});

@@ -1,0 +1,46 @@
+import { run, type CompositeToolResult } from 'june';
+import { scriptedModel } from 'june/testing';
+import { describe, expect, it } from 'vitest';
+import Article from '../../examples/article.js';
+import Report from '../../examples/report.js';
+import { findNode } from './support.js';
+
+// The examples run offline from their scripts, as `june run <example> --script <script>` does.
+describe('examples', () => {
+  it('report.tsx: the writer calls research, whose own agent searches', async () => {
+    const model = scriptedModel('examples/report.script.json');
+    const result = await run(<Report />, { model }).result;
+
+    expect(result.output).toMatch(/^Suspense lets a component wait/);
+    const research = findNode(result.trace.root, 'tool', 'research');
+    expect(research.input).toEqual({ question: 'How does React Suspense work?' });
+    const { output, trace } = research.output as CompositeToolResult;
+    expect(output).toMatch(/^Findings: /);
+    const searches = trace.root.children[0]!.children[0]!.children.filter((node) => node.kind === 'tool');
+    expect(searches.map((node) => node.input)).toEqual([{ query: 'suspense fallback' }, { query: 'suspense data loading' }]);
+    expect(searches[0]!.output).toContain('nearest <Suspense> fallback');
+    expect(findNode(result.trace.root, 'agent', 'agent').capabilities).toEqual([{ name: 'research', source: '<Tool name="research">', composite: true }]);
+    model.assertAllTurnsUsed();
+  });
+
+  it('article.tsx: the writer calls the defined researcher, step researcher:answer', async () => {
+    const model = scriptedModel('examples/article.script.json');
+    const result = await run(<Article />, { model }).result;
+
+    expect(result.output).toMatch(/^# Waiting, gracefully: React Suspense/);
+    const call = findNode(result.trace.root, 'tool', 'researcher');
+    const { output, trace } = call.output as CompositeToolResult;
+    expect(output).toMatch(/^Suspense shows the nearest <Suspense> fallback/);
+    const agent = findNode(trace.root, 'agent', 'researcher');
+    expect(agent.capabilities).toEqual([{ name: 'search', source: '<Tool name="search">' }]);
+    expect(findNode(agent, 'step', 'answer').prompt).toBe('Research: How does React Suspense work, and what does it wait for?');
+    expect(findNode(result.trace.root, 'agent', 'agent').capabilities).toEqual([{ name: 'researcher', source: '<researcher>', composite: true }]);
+    expect(model.calls.map((c) => c.step)).toEqual(['write', 'researcher:answer', 'researcher:answer', 'researcher:answer', 'write']);
+    // The researcher's model got its instructions and a prompt built from the input alone.
+    expect(model.calls[1]!.prompt).toEqual([
+      { role: 'system', content: 'You research carefully and cite what you find.' },
+      { role: 'user', content: [{ type: 'text', text: 'Research: How does React Suspense work, and what does it wait for?' }] },
+    ]);
+    model.assertAllTurnsUsed();
+  });
+});

@@ -1,0 +1,112 @@
+// Streaming mock models for interpreter tests: `MockLanguageModelV3` (from 'ai/test') whose
+// `doStream` answers each call with the next scripted turn, built fresh per call.
+//
+//   const model = streamModel([
+//     { toolCalls: [{ id: 'c1', name: 'weather', input: { city: 'Oslo' } }], usage: [10, 2] },
+//     { text: ['It is ', '4C.'], usage: [20, 3] },
+//   ]);
+//   ... run ...
+//   model.doStreamCalls[1].prompt   // what the model saw on its second call
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai-sdk/provider';
+import { MockLanguageModelV3 } from 'ai/test';
+import { mockUsage } from 'june/testing';
+
+/** One scripted model turn. */
+export interface MockTurn {
+  /** The answer's text; an array streams one delta per element, a string one delta per word. */
+  text?: string | string[];
+  toolCalls?: Array<{ id: string; name: string; input: unknown }>;
+  /** [input tokens, output tokens] @default [10, 5] */
+  usage?: [number, number];
+  /** The call fails with this error instead of answering. */
+  error?: Error;
+}
+
+/** A turn, or a function of the call (its options and 0-based index) that returns one. */
+export type MockScript = MockTurn | ((options: LanguageModelV3CallOptions, index: number) => MockTurn | Promise<MockTurn>);
+
+/** The stream parts of one turn, as a provider would send them. */
+export function turnParts(turn: MockTurn): LanguageModelV3StreamPart[] {
+  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'response-metadata', id: 'resp', modelId: 'mock-model-id', timestamp: new Date(0) }];
+  if (turn.text !== undefined) {
+    const deltas = Array.isArray(turn.text) ? turn.text : turn.text.split(/(?<=\s)(?=\S)/);
+    parts.push({ type: 'text-start', id: 't' });
+    for (const delta of deltas) parts.push({ type: 'text-delta', id: 't', delta });
+    parts.push({ type: 'text-end', id: 't' });
+  }
+  for (const call of turn.toolCalls ?? []) {
+    parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) });
+  }
+  const [input, output] = turn.usage ?? [10, 5];
+  parts.push({
+    type: 'finish',
+    finishReason: turn.toolCalls?.length ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
+    usage: mockUsage(input, output),
+  });
+  return parts;
+}
+
+function partStream(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageModelV3StreamPart> {
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}
+
+/**
+ * A streaming mock model that answers call n with `script[n]` (a turn or a function of the
+ * call). A call past the end of the script fails, naming the call.
+ */
+export function streamModel(script: MockScript[]): MockLanguageModelV3 {
+  const model: MockLanguageModelV3 = new MockLanguageModelV3({
+    doStream: async (options): Promise<LanguageModelV3StreamResult> => {
+      const index = model.doStreamCalls.length - 1;
+      const entry = script[index];
+      if (entry === undefined) throw new Error(`mock model: unscripted call #${index + 1} (the script has ${script.length} turns)`);
+      const turn = typeof entry === 'function' ? await entry(options, index) : entry;
+      if (turn.error) throw turn.error;
+      return { stream: partStream(turnParts(turn)) };
+    },
+  });
+  return model;
+}
+
+/**
+ * A model whose calls stream `parts` and then hang until the call's abort signal fires, when
+ * the stream fails with the abort reason (as `fetch` does).
+ */
+export function hangingModel(parts: LanguageModelV3StreamPart[]): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    doStream: async ({ abortSignal }) => ({
+      stream: new ReadableStream<LanguageModelV3StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          const fail = () => controller.error(abortSignal?.reason ?? new Error('aborted'));
+          if (abortSignal?.aborted) fail();
+          else abortSignal?.addEventListener('abort', fail, { once: true });
+        },
+      }),
+    }),
+  });
+}
+
+/** The text of every user message in a prompt, in order. */
+export function userTexts(prompt: LanguageModelV3Prompt): string[] {
+  return prompt.flatMap((message) =>
+    message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+  );
+}
+
+/** The text of every assistant message in a prompt, in order. */
+export function assistantTexts(prompt: LanguageModelV3Prompt): string[] {
+  return prompt.flatMap((message) =>
+    message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+  );
+}
+
+/** Every tool-result part of a prompt, in order. */
+export function toolResults(prompt: LanguageModelV3Prompt) {
+  return prompt.flatMap((message) => (message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : []));
+}

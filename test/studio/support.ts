@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { startStudio, type Studio, type StudioOptions } from '../../src/studio/index.js';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Builds Studio's UI from studio/ (vite) into a temporary folder and returns it. Builds are
+ * cached by a hash of the sources, so test files share one build and a stale dist/ never
+ * hides a change.
+ */
+export async function studioUi(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const dir of ['studio', 'src/studio']) {
+    for (const name of (await readdir(join(repo, dir), { recursive: true })).sort()) {
+      const file = join(repo, dir, name);
+      if ((await stat(file)).isFile()) hash.update(relative(repo, file)).update(await readFile(file));
+    }
+  }
+  const outDir = join(tmpdir(), `june-studio-ui-${hash.digest('hex').slice(0, 16)}`);
+  if (existsSync(join(outDir, 'index.html'))) return outDir;
+  const building = `${outDir}.${process.pid}-${Math.random().toString(16).slice(2)}`;
+  const { build } = await import('vite');
+  await build({ configFile: join(repo, 'studio/vite.config.ts'), logLevel: 'warn', build: { outDir: building, emptyOutDir: true } });
+  try {
+    await rename(building, outDir);
+  } catch {
+    await rm(building, { recursive: true, force: true }); // another test file built it first
+  }
+  return outDir;
+}
+
+/** Starts Studio on 127.0.0.1, a free port, with the UI built from the sources. */
+export async function openStudio(dir: string, options: StudioOptions = {}): Promise<Studio> {
+  return startStudio({ dir, port: 0, assetsDir: await studioUi(), ...options });
+}
+
+/** A new empty folder for trace files. */
+export async function runsDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'june-studio-runs-'));
+}
+
+/** Headless Chromium (Debian's `chromium` package), one per test file. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+const contexts = new WeakMap<Browser, Promise<BrowserContext>>();
+
+/** A new page (in one shared context per browser); uncaught errors in the UI land in `errors`. */
+export async function newPage(browser: Browser, errors: string[]): Promise<Page> {
+  if (!contexts.has(browser)) contexts.set(browser, browser.newContext({ viewport: { width: 1360, height: 800 } }));
+  const page = await (await contexts.get(browser)!).newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  return page;
+}
+
+/**
+ * Saves a screenshot for the docs as docs/images/studio-<name>.png. The header shows the
+ * default directory (`.june/runs`) instead of the test's temporary one.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(join(repo, 'docs/images'), { recursive: true });
+  await page.evaluate(() => {
+    const label = document.querySelector('.topbar-dir');
+    if (label) label.textContent = '.june/runs';
+  });
+  await page.screenshot({ path: join(repo, `docs/images/studio-${name}.png`) });
+}
+
+/** Polls `check` until it stops throwing, for at most `timeoutMs`. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+/** Reads Server-Sent Events from Studio's live channel; `next(match)` waits for one that matches. */
+export async function listen(url: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${url}api/events`, { signal: controller.signal });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: Array<{ event: string; data: any }> = [];
+  let buffer = '';
+  let ended = false;
+  const pump = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) });
+        }
+      }
+    } catch {
+      // aborted
+    } finally {
+      ended = true;
+    }
+  })();
+  return {
+    events,
+    get ended() {
+      return ended;
+    },
+    next: (match: (event: { event: string; data: any }) => boolean, timeoutMs = 5000) => eventually(() => {
+      const found = events.find(match);
+      if (!found) throw new Error(`no matching event among ${JSON.stringify(events.map((e) => e.event))}`);
+      return found;
+    }, timeoutMs),
+    close: async () => {
+      controller.abort();
+      await pump;
+    },
+  };
+}
