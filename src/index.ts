@@ -3,7 +3,12 @@
  * @packageDocumentation
  */
 export { Agent, Step, Tool, Inherit, Namespace, RequireApproval, defineCapabilities } from './components/index.js';
-export { defineAgent, DEFINED_AGENT_STEP_ID } from './components/index.js';
+export { defineAgent, DEFINED_AGENT_STEP_ID, Catch } from './components/index.js';
+export type { CatchProps } from './components/index.js';
+export { defineToolSource } from './resources/index.js';
+export type { DefineToolSourceOptions, ToolSource, ToolSourceConnection } from './resources/index.js';
+export { defineMCPServer } from './mcp/index.js';
+export type { MCPServerOptions, MCPHttpServerOptions, MCPStdioServerOptions } from './mcp/index.js';
 export type { DefineAgentOptions, DefinedAgent, ValueToolProps, CompositeToolProps, CompositeToolRunResult } from './components/index.js';
 export type {
   AgentProps,

@@ -31,6 +31,27 @@ export interface CapabilityDeclaration {
   tools?: ToolSet;
   /** A tool that runs a workflow of its own. */
   composite?: CompositeToolSpec;
+  /** Tools that arrive later, from a source the run connects to (see `defineToolSource`). */
+  source?: ToolSource;
+}
+
+/** What a tool source's `connect` gives back: its tools, and how to release what it opened. */
+export interface ToolSourceConnection {
+  /** The tools, by name, as the source names them (wrappers and namespaces still apply). */
+  tools: ToolSet;
+  /** Called once when the run ends, however it ends (success, failure or abort). */
+  close?: () => void | Promise<void>;
+}
+
+/**
+ * A source of tools that takes time to reach: a server to connect to, a list to fetch.
+ * Connected at most once per run (by identity), shared by every agent that declares it.
+ */
+export interface ToolSource {
+  /** How it is named in errors and provenance: `GitHub` shows as `<GitHub>`. */
+  readonly name: string;
+  /** Opens the source. `signal` aborts when the run does: reject promptly then, releasing anything half-opened. */
+  connect(options: { signal: AbortSignal }): Promise<ToolSourceConnection>;
 }
 
 /** Makes a component that declares capabilities from its props. Internal. */

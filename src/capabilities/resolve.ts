@@ -4,7 +4,7 @@ import { locationSuffix } from '../elements/notation.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { chainNotation, collectCapabilities, declarationPlace, type CollectedDeclaration, type Frame } from './collect.js';
 import { declareInherit } from './declare-inherit.js';
-import { declarationOf, type AnyTool, type CompositeToolSpec, type DeclaredTool } from './declaration.js';
+import { declarationOf, type AnyTool, type CompositeToolSpec, type DeclaredTool, type ToolSource } from './declaration.js';
 import type { CapabilityProvenance, ResolvedCapability, ResolvedScope } from './scope.js';
 
 /** How the caller turns a composite declaration into an AI SDK tool (the interpreter runs it). */
@@ -25,12 +25,26 @@ export interface ResolveInput {
   compositeTool?: CompositeToolFactory;
   /** How to name the agent in messages. @default "<Agent>" */
   agentNotation?: string;
+  /**
+   * Tools of the tool sources already connected, by source. A declared source missing here
+   * contributes no tools and is listed in the output's `waits`.
+   */
+  connected?: ReadonlyMap<ToolSource, ToolSet>;
+}
+
+/** A tool source the agent declares whose tools are not known yet. */
+export interface PendingToolSource {
+  source: ToolSource;
+  /** The declaration with its bundles and wrappers: `<Filesystem> in <Namespace name="fs">`. */
+  notation: string;
 }
 
 /** Output of {@link resolveCapabilities}: the scope, and the children that are not capabilities. */
 export interface ResolveOutput {
   scope: ResolvedScope;
   others: JuneNode[];
+  /** Tool sources to connect before the scope is complete; resolve again with `connected`. */
+  waits: PendingToolSource[];
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -63,6 +77,7 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
   const { declarations, others } = collectCapabilities(input.children, agentNotation);
   const byName = new Map<string, ResolvedCapability>();
   const inherited = new Map<string, CollectedDeclaration>();
+  const waits: PendingToolSource[] = [];
 
   const add = (entry: ResolvedCapability) => {
     const existing = byName.get(entry.name);
@@ -76,7 +91,7 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
   };
 
   for (const declaration of declarations) {
-    for (const base of declare(declaration, input, inherited)) {
+    for (const base of declare(declaration, input, inherited, waits)) {
       const { name, tool } = applyFrames(base.name, base.tool, declaration.frames);
       checkName(name, declaration);
       const provenance: CapabilityProvenance = { name, source: chainNotation(declaration.notation, declaration.frames) };
@@ -97,10 +112,10 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
   for (const [name, entry] of byName) tools[name] = entry.tool;
   const scope: ResolvedScope = { tools, byName };
   if (declarations.length > 0) scope.capabilities = [...byName.values()].map((entry) => entry.provenance);
-  return { scope, others };
+  return { scope, others, waits };
 }
 
-function declare(declaration: CollectedDeclaration, input: ResolveInput, inherited: Map<string, CollectedDeclaration>): DeclaredTool[] {
+function declare(declaration: CollectedDeclaration, input: ResolveInput, inherited: Map<string, CollectedDeclaration>, waits: PendingToolSource[]): DeclaredTool[] {
   const { element } = declaration;
   switch (declaration.kind) {
     case 'tool':
@@ -112,7 +127,15 @@ function declare(declaration: CollectedDeclaration, input: ResolveInput, inherit
       if (declared.composite) {
         return [{ name: declared.composite.name, tool: compositeTool(declared.composite, declaration, input), composite: true }];
       }
-      return Object.entries(declared.tools ?? {}).map(([name, tool]) => ({ name, tool: tool as AnyTool }));
+      let tools = declared.tools;
+      if (declared.source) {
+        tools = input.connected?.get(declared.source);
+        if (!tools) {
+          waits.push({ source: declared.source, notation: chainNotation(declaration.notation, declaration.frames) });
+          return [];
+        }
+      }
+      return Object.entries(tools ?? {}).map(([name, tool]) => ({ name, tool: tool as AnyTool }));
     }
   }
 }

@@ -14,3 +14,5 @@ export { defineCapabilities } from './define-capabilities.js';
 export type { DefineCapabilitiesOptions } from './define-capabilities.js';
 export { defineAgent, DEFINED_AGENT_STEP_ID } from './define-agent.js';
 export type { DefineAgentOptions, DefinedAgent } from './define-agent.js';
+export { Catch } from './catch.js';
+export type { CatchProps } from './catch.js';

@@ -1,9 +1,10 @@
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
-import { resolveCapabilities } from '../capabilities/resolve.js';
+import { resolveCapabilities, type PendingToolSource, type ResolveInput } from '../capabilities/resolve.js';
+import type { ToolSource } from '../capabilities/declaration.js';
 import type { ToolSet } from 'ai';
-import { WorkflowError } from '../errors/june-error.js';
+import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { closeNode, openNode } from '../trace/trace-builder.js';
 import type { AgentFrame, EvalContext, RunFrame, RunRoot } from './run-state.js';
 import { compositeToolFactory } from './composite-tool.js';
@@ -31,13 +32,18 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
   let started = false;
   try {
     let frame: AgentFrame | undefined;
-    const { scope, others } = resolveCapabilities({
+    const input: ResolveInput = {
       children: props.children,
       toolsProp: props.tools,
       parent: ctx.agent ? ctx.agent.scope : ctx.run.callerScope,
       agentNotation: where,
       compositeTool: compositeToolFactory(() => frame!, ctx.run, evaluate),
-    });
+    };
+    let resolved = resolveCapabilities(input);
+    if (resolved.waits.length > 0 && root.mode === 'run') {
+      resolved = resolveCapabilities({ ...input, connected: await connectSources(resolved.waits, ctx) });
+    }
+    const { scope, others } = resolved;
     if (scope.capabilities) node.capabilities = scope.capabilities;
     frame = {
       element,
@@ -48,6 +54,7 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
       tools: root.mode === 'run' ? instrument(scope.tools, root, ctx.run) : scope.tools,
       messages: [...(props.messages ?? [])],
       trace: node,
+      ...(resolved.waits.length > 0 ? { waiting: resolved.waits.map((w) => w.notation) } : {}),
     };
     if (root.mode !== 'validate') root.agents.push(frame);
     root.emit({ type: 'agent-start', runId: ctx.run.runId, agent: name, tools: Object.keys(scope.tools), ...(scope.capabilities ? { capabilities: scope.capabilities } : {}) });
@@ -60,6 +67,27 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
     if (started) root.emit({ type: 'agent-finish', runId: ctx.run.runId, agent: name, status });
     throw error;
   }
+}
+
+/**
+ * Waits for the tool sources an agent declares (shared per run), so its steps see every tool.
+ * @throws {SystemError} `capability-connect-failed` naming the declaration, when a source's
+ *   `connect` fails with an error that is not a JuneError (a JuneError is kept as it is).
+ */
+async function connectSources(waits: PendingToolSource[], ctx: EvalContext): Promise<Map<ToolSource, ToolSet>> {
+  const connected = new Map<ToolSource, ToolSet>();
+  await Promise.all(
+    waits.map(async ({ source, notation }) => {
+      try {
+        connected.set(source, (await ctx.run.root.sources.acquire(source, ctx.run.signal)).tools);
+      } catch (error) {
+        if (JuneError.isInstance(error)) throw error;
+        const why = error instanceof Error ? error.message : String(error);
+        throw new SystemError('capability-connect-failed', `june: ${notation} could not be resolved: ${why}. Check the service it connects to, or wrap the agent in <Catch retries={n}> to try again.`, { cause: error });
+      }
+    }),
+  );
+  return connected;
 }
 
 function modelName(model: unknown): string {

@@ -7,6 +7,7 @@ import { RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import type { EvalContext } from './run-state.js';
 import { evaluateAgent } from './evaluate-agent.js';
 import { evaluateStep } from './evaluate-step.js';
+import { evaluateCatch } from './evaluate-catch.js';
 
 /**
  * Evaluates nodes depth first, in document order: agents open scopes, steps run, user
@@ -36,7 +37,7 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
     case 'step':
       return evaluateStep(element, ctx, evaluate);
     case 'catch':
-      throw new WorkflowError('catch-unsupported', 'june: <Catch> is not available in this version of June.');
+      return evaluateCatch(element, ctx, evaluate);
     case 'tool':
     case 'inherit':
     case 'declaration':

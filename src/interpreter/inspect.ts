@@ -24,6 +24,11 @@ export interface InspectedAgent {
   path: string;
   name: string;
   tools: InspectedTool[];
+  /**
+   * Tool sources (`defineToolSource`, `defineMCPServer`) the agent declares: their tools are
+   * known only once a run connects, so `inspect()` lists the declarations instead.
+   */
+  toolSources?: string[];
 }
 
 /** What {@link inspect} returns: plain data, made for `toMatchSnapshot()`. */
@@ -55,6 +60,7 @@ export async function inspect(workflow: JuneElement | Component, options: { prop
       path: agent.path,
       name: agent.name,
       tools: [...agent.scope.byName.values()].map((entry) => tool(entry.provenance, approvalFlag(entry.tool))),
+      ...(agent.waiting ? { toolSources: agent.waiting } : {}),
     })),
   };
 }

@@ -4,6 +4,7 @@ import type { ApprovalPolicy } from '../approvals/approval-request.js';
 import type { ResolvedScope } from '../capabilities/scope.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { EventStream } from '../events/event-stream.js';
+import { ToolSourcePool } from '../resources/tool-source-pool.js';
 import type { RunEvent } from '../events/run-event.js';
 import { emptyUsage } from '../models/usage.js';
 import type { TraceNode } from '../trace/trace-node.js';
@@ -20,6 +21,8 @@ export class RunRoot {
   readonly controller = new AbortController();
   readonly broker: ApprovalBroker;
   readonly inflight = new Set<Promise<unknown>>();
+  /** Tool sources this run connected to, closed when the run ends. */
+  readonly sources: ToolSourcePool;
   /** Tool nodes by approval id, to record answers in the trace. */
   readonly approvalNodes = new Map<string, TraceNode>();
   /** Every agent rendered, in order (for `inspect()`). */
@@ -39,6 +42,7 @@ export class RunRoot {
     rendered?: Map<JuneElement, JuneNode>,
   ) {
     this.rendered = rendered ?? new Map();
+    this.sources = new ToolSourcePool(this.controller.signal);
     this.broker = new ApprovalBroker(
       {
         requested: (request, runId) => {
@@ -121,6 +125,8 @@ export interface AgentFrame {
   tools: ResolvedScope['tools'];
   messages: import('ai').ModelMessage[];
   trace: TraceNode;
+  /** Tool sources declared but not connected (outside a run: `inspect()` does not connect). */
+  waiting?: string[];
 }
 
 /** Everything evaluation of one node needs. */

@@ -101,6 +101,7 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
       throw error;
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
+      await root.sources.closeAll();
       root.events.close();
     }
   })();

@@ -1,28 +1,7 @@
-import type { ToolSet } from 'ai';
-import { declarationComponent } from '../capabilities/declaration.js';
+import { declarationComponent, type ToolSource, type ToolSourceConnection } from '../capabilities/declaration.js';
 import type { JuneNode } from '../elements/element.js';
 
-/** What a tool source's `connect` gives back: its tools, and how to release what it opened. */
-export interface ToolSourceConnection {
-  /** The tools, by name, as the source names them (wrappers and namespaces still apply). */
-  tools: ToolSet;
-  /** Called once when the run ends, however it ends (success, failure or abort). */
-  close?: () => void | Promise<void>;
-}
-
-/**
- * A source of tools that takes time to reach: a server to connect to, a list to fetch.
- * Resolved at most once per run, shared by every agent that declares it.
- */
-export interface ToolSource {
-  /** How it is named in errors and provenance: `<GitHub>`. */
-  readonly name: string;
-  /**
-   * Opens the source. `signal` aborts when the run does; reject promptly then (and release
-   * anything half-opened).
-   */
-  connect(options: { signal: AbortSignal }): Promise<ToolSourceConnection>;
-}
+export type { ToolSource, ToolSourceConnection };
 
 /** Options of {@link defineToolSource}. */
 export interface DefineToolSourceOptions {

@@ -1,5 +1,5 @@
 import { RunAbortedError } from '../errors/june-error.js';
-import type { ToolSource, ToolSourceConnection } from './define-tool-source.js';
+import type { ToolSource, ToolSourceConnection } from '../capabilities/declaration.js';
 
 /**
  * The tool sources one run has opened: each source connects at most once per run (keyed by
