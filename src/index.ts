@@ -6,8 +6,10 @@ export { Agent, Step, Tool, Inherit, Namespace, RequireApproval, defineCapabilit
 export { defineAgent, DEFINED_AGENT_STEP_ID, Catch } from './components/index.js';
 export type { CatchProps } from './components/index.js';
 export { defineToolSource } from './resources/index.js';
-export type { DefineToolSourceOptions, ToolSource, ToolSourceConnection } from './resources/index.js';
+export type { DefineToolSourceOptions, ToolSource, ToolSourceComponent, ToolSourceConnection } from './resources/index.js';
 export { defineMCPServer } from './mcp/index.js';
+export { fileJournalStore, memoryJournalStore, loadJournal } from './journal/index.js';
+export type { JournalStore, JournalRecord, FileJournalStoreOptions, MemoryJournalStore } from './journal/index.js';
 export type { MCPServerOptions, MCPHttpServerOptions, MCPStdioServerOptions } from './mcp/index.js';
 export type { DefineAgentOptions, DefinedAgent, ValueToolProps, CompositeToolProps, CompositeToolRunResult } from './components/index.js';
 export type {

@@ -15,7 +15,8 @@ interface Pending {
  */
 export interface ApprovalListener {
   requested(request: ApprovalRequest, runId: string): void;
-  answered(id: string, decision: ApprovalDecision, automatic: boolean, runId: string): void;
+  /** `replayed`: the answer came from the run's journal (a resumed or replayed run). */
+  answered(id: string, decision: ApprovalDecision, automatic: boolean, runId: string, replayed?: boolean): void;
   withdrawn(id: string, reason: string, runId: string): void;
 }
 
@@ -39,10 +40,16 @@ export class ApprovalBroker {
   /**
    * Asks for an answer for a step of the run `runId`: the policy first (if any), else whoever
    * holds the run handle. Rejects with {@link RunAbortedError} when `signal` aborts first (the
-   * request is withdrawn).
+   * request is withdrawn). With `replayed` (an answer the run's journal recorded) the request
+   * is answered at once with it, as automatic and replayed, and never pending.
    */
-  request(request: ApprovalRequest, signal: AbortSignal, runId: string): Promise<ApprovalDecision & { automatic: boolean }> {
+  request(request: ApprovalRequest, signal: AbortSignal, runId: string, replayed?: ApprovalDecision): Promise<ApprovalDecision & { automatic: boolean }> {
     if (signal.aborted) return Promise.reject(new RunAbortedError(signal.reason));
+    if (replayed) {
+      const clean: ApprovalDecision = replayed.reason === undefined ? { approved: replayed.approved } : { approved: replayed.approved, reason: replayed.reason };
+      this.listener.answered(request.id, clean, true, runId, true);
+      return Promise.resolve({ ...clean, automatic: true });
+    }
     const answer = new Promise<ApprovalDecision & { automatic: boolean }>((resolve, reject) => {
       this.pending.set(request.id, { request, runId, resolve, reject });
     });

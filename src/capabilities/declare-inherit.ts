@@ -13,7 +13,8 @@ import type { ResolvedScope } from './scope.js';
  * @throws {WorkflowError} `inherit-outside-agent` when `parent` is undefined;
  *   `inherit-capabilities-invalid` when `capabilities` is not an array of strings;
  *   `inherit-duplicate-name` when a name is taken twice (naming both `<Inherit>`s);
- *   `inherit-unknown-name` when the parent has no tool of a name (listing the ones it has).
+ *   `inherit-unknown-name` when the parent has no tool of a name (listing the ones it has);
+ *   a name missing from a parent whose tool sources are still `pending` is skipped instead.
  * @example
  * ```ts
  * const inherited = new Map();
@@ -31,7 +32,7 @@ export function declareInherit(declaration: CollectedDeclaration, parent: Resolv
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
     throw new WorkflowError('inherit-capabilities-invalid', `june: ${chainNotation(`<Inherit>${locationSuffix(element.source)}`, declaration.frames)} needs capabilities={["toolName", ...]}, an array of the parent's tool names.`);
   }
-  return (names as string[]).map((name) => {
+  return (names as string[]).flatMap((name) => {
     const earlier = inherited.get(name);
     if (earlier) {
       const both = earlier === declaration ? `${where} lists it twice` : `${declarationPlace(earlier)} and ${where} both list it`;
@@ -39,13 +40,17 @@ export function declareInherit(declaration: CollectedDeclaration, parent: Resolv
     }
     inherited.set(name, declaration);
     const granted = parent.byName.get(name);
-    if (!granted) throw unknownGrant(name, where, [...parent.byName.keys()]);
-    return {
+    if (!granted) {
+      // the parent's tool sources are not connected (inspect, the static check): a run checks the name
+      if (parent.pending?.length) return [];
+      throw unknownGrant(name, where, [...parent.byName.keys()]);
+    }
+    return [{
       name,
       tool: granted.tool,
       granted: `${granted.provenance.source} in the enclosing <Agent>`,
-      ...(granted.provenance.composite ? { composite: true } : {}),
-    };
+      ...(granted.provenance.composite ? { composite: true as const } : {}),
+    }];
   });
 }
 

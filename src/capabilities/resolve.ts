@@ -112,6 +112,8 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
   for (const [name, entry] of byName) tools[name] = entry.tool;
   const scope: ResolvedScope = { tools, byName };
   if (declarations.length > 0) scope.capabilities = [...byName.values()].map((entry) => entry.provenance);
+  const pending = [...waits.map((wait) => wait.notation), ...(declarations.some((d) => d.kind === 'inherit') ? (input.parent?.pending ?? []) : [])];
+  if (pending.length > 0) scope.pending = pending;
   return { scope, others, waits };
 }
 

@@ -39,6 +39,11 @@ export interface ResolvedScope {
   tools: ToolSet;
   byName: ReadonlyMap<string, ResolvedCapability>;
   capabilities?: CapabilityProvenance[];
+  /**
+   * Tool sources whose tools are not known yet (outside a run, which does not connect), by
+   * notation. An `<Inherit>` of a name missing from such a scope is checked when a run resolves it.
+   */
+  pending?: string[];
 }
 
 /** `true`, `false`, or `'dynamic'` (a function decides per call) for a tool's `needsApproval`. */

@@ -46,7 +46,8 @@ export async function inspectCommand(file: string, options: InspectCommandOption
 /**
  * An {@link InspectReport} as a tree: each agent's path, then its tools, one a line, with
  * where each came from, what `<Inherit>` granted it, whether it runs a workflow, and
- * whether it waits for approval.
+ * whether it waits for approval; then the tool sources it declares (MCP servers), whose
+ * tools only a run lists.
  *
  * ```
  * agent
@@ -64,11 +65,15 @@ export function formatInspectReport(report: InspectReport, style: TerminalStyle)
   const lines: string[] = [];
   for (const agent of report.agents) {
     lines.push(style.bold(agent.path));
-    if (agent.tools.length === 0) lines.push(`└─ ${style.dim('(no tools)')}`);
+    const sources = agent.toolSources ?? [];
+    if (agent.tools.length === 0 && sources.length === 0) lines.push(`└─ ${style.dim('(no tools)')}`);
     const width = Math.max(0, ...agent.tools.map((tool) => tool.name.length));
     agent.tools.forEach((tool, index) => {
-      const branch = index === agent.tools.length - 1 ? '└─' : '├─';
+      const branch = index === agent.tools.length - 1 && sources.length === 0 ? '└─' : '├─';
       lines.push(`${branch} ${style.tool(tool.name.padEnd(width))}  ${details(tool, style)}`);
+    });
+    sources.forEach((source, index) => {
+      lines.push(`${index === sources.length - 1 ? '└─' : '├─'} ${source}  ${style.dim('tool source: its tools are listed when a run connects')}`);
     });
   }
   return `${lines.join('\n')}\n`;

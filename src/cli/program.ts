@@ -64,10 +64,12 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     .argument('<file>', 'the workflow, a .tsx file whose default export is a component')
     .option('--props <json>', 'props for the root component, as a JSON object')
     .option('--script <file>', 'answer every model call from this model script (offline)')
-    .addOption(new Option('--approve <mode>', 'approval requests: ask at the terminal, approve all, or deny all').choices(approveModes).default('ask'))
+    .addOption(new Option('--approve <mode>', 'approval requests: ask at the terminal, approve all, deny all, or wait (leave them pending, to --resume later)').choices(approveModes).default('ask'))
     .option('--trace <file>', 'also write the trace to this file')
     .option('--json', 'print each run event as one line of JSON (no prompts)')
-    .action(async (file: string, options: { props?: string; script?: string; approve: ApproveMode; trace?: string; json?: boolean }) => {
+    .option('--resume <runId>', 'take up a stopped run again from its journal (.june/runs/<runId>/journal.jsonl): nothing that finished runs again')
+    .option('--replay <runId|file>', 'answer every model call from a recorded journal (a run id, or a journal.jsonl file)')
+    .action(async (file: string, options: { props?: string; script?: string; approve: ApproveMode; trace?: string; json?: boolean; resume?: string; replay?: string }) => {
       const { runCommand } = await import('./run-command.js');
       done(await runCommand(file, options, io));
     });

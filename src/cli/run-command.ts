@@ -1,8 +1,9 @@
 import { join, resolve } from 'node:path';
 import type { ApprovalRequest } from '../approvals/index.js';
-import { JuneError } from '../errors/index.js';
+import { JuneError, WorkflowError } from '../errors/index.js';
 import type { RunHandle, RunResult } from '../interpreter/index.js';
-import { scriptedModel, type ScriptedModel } from '../testing/index.js';
+import { fileJournalStore, loadJournal, readRunJournal, scriptAfterJournal, type JournalRecord, type JournalStore } from '../journal/index.js';
+import { loadScript, scriptedModel, type ScriptedModel } from '../testing/index.js';
 import type { Trace } from '../trace/index.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import { approvalPolicy, type ApproveMode } from './approve-mode.js';
@@ -22,12 +23,16 @@ export interface RunCommandOptions {
   props?: string;
   /** `--script`: a model script file; every model call of the run is answered from it. */
   script?: string;
-  /** `--approve`: ask a person (`ask`), approve all (`all`) or deny all (`none`). @default 'ask' */
+  /** `--approve`: ask a person (`ask`), approve all (`all`), deny all (`none`), or leave requests pending (`wait`). @default 'ask' */
   approve?: ApproveMode;
   /** `--trace`: a file to write the trace to, besides `.june/runs/<runId>.json`. */
   trace?: string;
   /** `--json`: print each run event as a line of JSON instead of progress (no prompts). */
   json?: boolean;
+  /** `--resume`: the id of a run to take up again from its journal (in `.june/runs/<runId>/`). */
+  resume?: string;
+  /** `--replay`: a run id or a `journal.jsonl` file whose recorded model calls answer every model call. */
+  replay?: string;
 }
 
 /** The folder, under the current directory, where `june run` keeps traces. */
@@ -36,22 +41,33 @@ export const runsFolder = join('.june', 'runs');
 /**
  * `june run <file>`: loads the workflow, runs its default export, prints progress (or JSON
  * events), answers approvals as `--approve` says, and writes the trace to
- * `.june/runs/<runId>.json` (and `--trace`) as the run goes, whatever way it ends.
+ * `.june/runs/<runId>.json` (and `--trace`) as the run goes, whatever way it ends. The run's
+ * journal goes to `.june/runs/<runId>/journal.jsonl`; `--resume <runId>` takes a stopped run
+ * up again from it (its props too, unless `--props`; with `--script`, without the turns the
+ * journal already answered), and `--replay` answers every model call from a recorded one.
  *
  * @returns the exit code: 0 when the run succeeded, 1 when it failed or could not ask for an
  *   approval, 130 when interrupted with Ctrl-C (after aborting and writing the trace).
  * @throws {JuneError} before the run starts: `cli-props-invalid`, `cli-workflow-missing`,
- *   `script-unreadable`, `script-invalid` (bad usage) and the workflow's load errors
- *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`).
+ *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`),
+ *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
+ *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`) and
+ *   the journal's (`journal-missing`, `journal-corrupt`, `journal-mismatch`,
+ *   `journal-unreadable`, `journal-version-unsupported`).
  * @example
  * ```ts
  * process.exitCode = await runCommand('examples/release.tsx', { script: 'examples/release.script.json', approve: 'all' }, processIO());
  * ```
  */
 export async function runCommand(file: string, options: RunCommandOptions, io: CliIO): Promise<ExitCodeValue> {
-  const props = options.props === undefined ? undefined : parseProps(options.props);
-  const model = options.script === undefined ? undefined : scriptedModel(options.script);
+  const given = options.props === undefined ? undefined : parseProps(options.props);
+  const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
   const workflow = await loadWorkflow(file);
+  // every run keeps a journal; --resume and --replay read one first (a bad one stops here, before any trace is written)
+  const journal = fileJournalStore({ dir: runsFolder });
+  const recorded = await recordedJournal(options, journal, workflow.name);
+  const props = given ?? (recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined);
+  const model = options.script !== undefined && options.resume !== undefined && recorded ? resumedScript(options.script, recorded) : scriptModel;
   const approve = options.approve ?? 'ask';
   const json = options.json === true;
   const promptOutput = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
@@ -67,6 +83,9 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     ...(props ? { props } : {}),
     ...(model ? { model } : {}),
     ...(onApproval ? { onApproval } : {}),
+    journal,
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
   });
   const tracePath = join(runsFolder, `${handle.runId}.json`);
   const writer = new TraceWriter({
@@ -95,7 +114,8 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
 
   if (!json) {
     const scripted = options.script === undefined ? '' : ` · model script ${options.script}`;
-    io.stdout.write(`${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${handle.runId}${scripted}`)}\n`);
+    const from = options.resume !== undefined ? ' · resumed from its journal' : options.replay !== undefined ? ` · replaying ${options.replay}` : '';
+    io.stdout.write(`${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${handle.runId}${from}${scripted}`)}\n`);
   }
   process.on('SIGINT', interrupt);
   // Keeps the process alive while the run waits on something that holds no handle of its
@@ -133,6 +153,10 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     }
     const status = trace.status === 'aborted' ? '■ aborted' : '✗ failed';
     if (!json) io.stdout.write(summary(style.failure(`${status} after ${formatDuration(durationMs)}`), trace.root.usage, tracePath, style.dim));
+    if (!json && trace.status === 'aborted') {
+      const script = options.script === undefined ? '' : ` --script ${options.script}`;
+      io.stdout.write(`${style.dim(`resume: june run ${file}${script} --resume ${handle.runId}`)}\n`);
+    }
     if (interrupted) return ExitCode.interrupted;
     io.stderr.write(`${refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, workflow)}\n`);
     return refusal !== undefined ? ExitCode.failed : exitCodeOf(outcome.error);
@@ -140,6 +164,32 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     clearInterval(keepAlive);
     process.off('SIGINT', interrupt);
   }
+}
+
+/**
+ * The journal `--resume` or `--replay` names, read and checked (`undefined` without them).
+ * `--replay` takes a run id, or a file (a path with a `/`, or ending in `.jsonl`).
+ */
+async function recordedJournal(options: RunCommandOptions, store: JournalStore, workflow: string): Promise<JournalRecord[] | undefined> {
+  if (options.resume !== undefined && options.replay !== undefined) {
+    throw new WorkflowError('cli-option-invalid', 'june: --resume and --replay do not go together: --resume takes a stopped run up again, --replay answers a new run from a recording.');
+  }
+  if (options.replay !== undefined && options.script !== undefined) {
+    throw new WorkflowError('cli-option-invalid', 'june: --replay answers every model call from the recording; leave out --script.');
+  }
+  if (options.resume !== undefined) return readRunJournal(store, options.resume, workflow);
+  if (options.replay === undefined) return undefined;
+  const isFile = /[\\/]/.test(options.replay) || options.replay.endsWith('.jsonl');
+  return isFile ? loadJournal(options.replay) : readRunJournal(store, options.replay);
+}
+
+/**
+ * The `--script` model; when resuming, without the turns the journal already answered, so
+ * the resumed run's first new model call gets the turn the stopped process would have used.
+ */
+function resumedScript(path: string, records: JournalRecord[]): ScriptedModel {
+  const name = path.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
+  return scriptedModel(scriptAfterJournal(loadScript(path), records), { name });
 }
 
 /** The run's last lines: how it ended, how long it took, its tokens, and where its trace is. */

@@ -19,8 +19,8 @@ export function runFailureMessage(error: unknown, workflow: Pick<LoadedWorkflow,
   const message = error instanceof Error ? error.message : String(error);
   if (/\bReact is not defined\b/.test(message)) {
     return oneLine(
-      `june: ${workflow.label} was compiled for React's JSX (React is not defined). Set "jsx": "react-jsx" and "jsxImportSource": "june" ` +
-        `in the compilerOptions of ${relative(process.cwd(), workflow.tsconfig) || workflow.tsconfig}, and make sure its "include" covers the file.`,
+      `june: ${workflow.label} was compiled without June's JSX settings (React is not defined), using ${relative(process.cwd(), workflow.tsconfig) || workflow.tsconfig}: ` +
+        `make sure its "include" covers the file, and that it sets "jsx": "react-jsx" and "jsxImportSource": "june" in compilerOptions.`,
     );
   }
   if (JuneError.isInstance(error)) return oneLine(message);

@@ -19,8 +19,8 @@ import type { ApprovalRequest } from '../approvals/approval-request.js';
  * - `text-delta`: a piece of the model's text, as it streams.
  * - `tool-call` / `tool-result` / `tool-error`: the model called a tool; it returned or threw.
  * - `approval-request` / `approval-response` / `approval-withdraw`: a call waits for an
- *   answer; it was answered (`automatic` when an `onApproval` policy did); the run was aborted
- *   first.
+ *   answer; it was answered (`automatic` when an `onApproval` policy did, `replayed` when the
+ *   run's journal held the answer); the run was aborted first.
  * - `error` / `retry`: a `<Catch>` caught a failure, and renders its children again; a failed
  *   run's own error is on `run-finish`.
  *
@@ -44,7 +44,7 @@ export type RunEvent =
   | { type: 'tool-result'; runId: string; step: string; toolCallId: string; tool: string; output: unknown }
   | { type: 'tool-error'; runId: string; step: string; toolCallId: string; tool: string; error: TraceError }
   | { type: 'approval-request'; runId: string; request: ApprovalRequest }
-  | { type: 'approval-response'; runId: string; id: string; approved: boolean; reason?: string; automatic: boolean }
+  | { type: 'approval-response'; runId: string; id: string; approved: boolean; reason?: string; automatic: boolean; replayed?: boolean }
   | { type: 'approval-withdraw'; runId: string; id: string; reason: string }
   /** A `<Catch>` caught a failure of attempt `attempt` (1-based); `willRetry` says whether it renders again. */
   | { type: 'error'; runId: string; error: TraceError; attempt: number; willRetry: boolean }

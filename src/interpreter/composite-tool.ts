@@ -6,6 +6,7 @@ import type { CompositeToolFactory } from '../capabilities/resolve.js';
 import type { ResolvedScope } from '../capabilities/scope.js';
 import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import { sumUsage } from '../models/usage.js';
+import { compositeToolMarker } from '../journal/journal-tools.js';
 import { openNode } from '../trace/trace-builder.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { createRunFrame, RunRoot, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
@@ -64,6 +65,7 @@ export function compositeToolFactory(getAgent: () => AgentFrame, run: RunFrame, 
   return (spec: CompositeToolSpec, declaration: CollectedDeclaration): AnyTool => {
     const name = toolNameOf(spec.name, declaration);
     return {
+      [compositeToolMarker]: true,
       ...(spec.description !== undefined ? { description: spec.description } : {}),
       inputSchema: spec.inputSchema as AnyTool['inputSchema'],
       execute: (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) =>
@@ -93,6 +95,7 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
   const root = run.root;
   const prefix = [...run.prefix, name];
   const frame = createRunFrame(root, root.childRunId(), prefix, signal, openNode('run', name, undefined, { toolCallId: call.toolCallId }), call.caller);
+  frame.calls = [...run.calls, call.toolCallId];
   const renderThenEvaluate: Evaluate = async (_node, ctx) => {
     const workflow = await call.spec.render(call.input);
     await checkWorkflow(workflow, root, prefix, signal, call.caller, evaluate);

@@ -27,8 +27,8 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
   if (props.model === undefined || props.model === null) {
     throw new WorkflowError('agent-model-missing', `june: ${where} has no model; pass model={...}, e.g. model={openai('gpt-5-mini')} from june/sdk/openai.`);
   }
-  const node = openNode('agent', name, ctx.parentTrace, { model: modelName(props.model) });
   const root = ctx.run.root;
+  const node = openNode('agent', name, ctx.parentTrace, { model: modelName(root.modelOverride ?? props.model) });
   let started = false;
   try {
     let frame: AgentFrame | undefined;

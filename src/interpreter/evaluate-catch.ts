@@ -11,8 +11,12 @@ type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 /**
  * Evaluates a `<Catch>`: its children, again on failure up to `retries` times (each attempt
  * a trace node of its own, each failure an `error` event and each retry a `retry` event),
- * then `fallback`. Steps of a failed attempt are forgotten, so a retry may reuse their ids.
- * Aborts are never caught.
+ * then `fallback`. Steps of a failed attempt are forgotten (their results, ids and messages),
+ * so a retry may reuse their ids. Aborts are never caught. Outside a run (`inspect()`, the
+ * static check) the children are walked once.
+ *
+ * @throws {WorkflowError} `catch-retries-invalid`, `catch-fallback-invalid`; the last
+ *   attempt's error when there is no fallback; whatever the fallback throws; every abort.
  */
 export async function evaluateCatch(element: JuneElement, ctx: EvalContext, evaluate: Evaluate): Promise<void> {
   const props = element.props as CatchProps;
@@ -29,6 +33,7 @@ export async function evaluateCatch(element: JuneElement, ctx: EvalContext, eval
   for (let attempt = 1; ; attempt++) {
     const steps = { ...run.steps };
     const stepElements = new Map(run.stepElements);
+    const conversationLength = ctx.agent?.messages.length ?? 0;
     const node = openNode('catch', `attempt ${attempt}`, ctx.parentTrace);
     try {
       await evaluate(props.children, { ...ctx, parentTrace: node });
@@ -37,8 +42,11 @@ export async function evaluateCatch(element: JuneElement, ctx: EvalContext, eval
     } catch (error) {
       settleOnError(node, error);
       if (statusOf(error) === 'aborted' || run.signal.aborted) throw error;
+      // forget what the failed attempt did: its steps (a retry may reuse their ids) and, for a
+      // <Catch> inside an agent, what it added to the agent's conversation
       run.steps = steps;
       run.stepElements = stepElements;
+      ctx.agent?.messages.splice(conversationLength);
       root.emit({ type: 'error', runId: run.runId, error: traceError(error), attempt, willRetry: attempt <= retries });
       if (attempt <= retries) {
         root.emit({ type: 'retry', runId: run.runId, attempt: attempt + 1, retries });

@@ -2,6 +2,7 @@ import type { ModelMessage, TextStreamPart, ToolSet } from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix, notation } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
+import type { ApprovalDecision } from '../approvals/approval-request.js';
 import type { StepProps } from '../components/step.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
@@ -22,25 +23,25 @@ type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
  */
 export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & { id: string } {
   const props = element.props as StepProps;
-  const shown = `${notation(element, ['id'])}${locationSuffix(element.source)}`;
+  const shown = () => `${notation(element, ['id'])}${locationSuffix(element.source)}`;
   if (!ctx.agent) {
-    throw new WorkflowError('step-outside-agent', `june: ${shown} has no <Agent> around it; a step runs with an agent's model and tools, so put it in an <Agent>'s children.`);
+    throw new WorkflowError('step-outside-agent', `june: ${shown()} has no <Agent> around it; a step runs with an agent's model and tools, so put it in an <Agent>'s children.`);
   }
   if (typeof props.id !== 'string' || props.id === '' || props.id.includes(':')) {
-    throw new WorkflowError('step-id-invalid', `june: ${shown} needs an id: a non-empty string without ":" (e.g. id="summary").`);
+    throw new WorkflowError('step-id-invalid', `june: ${shown()} needs an id: a non-empty string without ":" (e.g. id="summary").`);
   }
   const earlier = ctx.run.stepElements.get(props.id);
   if (earlier && earlier !== element) {
     throw new WorkflowError(
       'step-id-duplicate',
-      `june: two steps have the id "${props.id}": ${notation(earlier, ['id'])}${locationSuffix(earlier.source)} and ${shown}. Step ids are unique within a run; rename one.`,
+      `june: two steps have the id "${props.id}": ${notation(earlier, ['id'])}${locationSuffix(earlier.source)} and ${shown()}. Step ids are unique within a run; rename one.`,
     );
   }
   if (props.children !== undefined && typeof props.children !== 'function') {
-    throw new WorkflowError('step-children-not-function', `june: ${shown} has children that are not a function; a step's only child is (result) => JSX, rendered after the step.`);
+    throw new WorkflowError('step-children-not-function', `june: ${shown()} has children that are not a function; a step's only child is (result) => JSX, rendered after the step.`);
   }
   if (typeof props.prompt !== 'string' && typeof props.prompt !== 'function') {
-    throw new WorkflowError('step-prompt-invalid', `june: ${shown} needs prompt="..." or prompt={({ steps }) => "..."}.`);
+    throw new WorkflowError('step-prompt-invalid', `june: ${shown()} needs prompt="..." or prompt={({ steps }) => "..."}.`);
   }
   ctx.run.stepElements.set(props.id, element);
   return props as StepProps & { id: string };
@@ -54,7 +55,7 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
   const agent = ctx.agent!;
   const run = ctx.run;
   const path = [...run.prefix, props.id].join(':');
-  const node = openNode('step', props.id, agent.trace, { step: path });
+  const node = openNode('step', props.id, ctx.parentTrace, { step: path });
   let status: TraceStatus = 'succeeded';
   let result: unknown;
   let usage = emptyUsage();
@@ -72,11 +73,15 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
     const { model, name: _n, instructions, tools: _t, stopWhen, output, messages: _m, providerOptions, children: _c, ...callSettings } = agentProps;
     const userMessage: ModelMessage = { role: 'user', content: prompt };
     const parts = partHandler(run, path, node);
+    // with a journal, finished model and tool calls are recorded (or answered from it when resuming)
+    const journal = root.journal;
+    const place = { step: path, calls: run.calls };
+    const stepModel = root.modelOverride ?? model;
     const out = await runStep({
       step: path,
-      model: root.modelOverride ?? model,
+      model: journal ? journal.model(stepModel, place) : stepModel,
       system: instructions,
-      tools: agent.tools,
+      tools: journal ? journal.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used))) : agent.tools,
       messages: [...agent.messages, userMessage],
       output: props.output ?? output,
       stopWhen,
@@ -87,7 +92,9 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
       approve: (requests) =>
         Promise.all(
           requests.map(async (request) => {
-            const decision = await root.broker.request({ id: request.approvalId, tool: request.toolName, input: plainJson(request.input), step: path, toolCallId: request.toolCallId }, run.signal, run.runId);
+            const ask = (replayed?: ApprovalDecision) =>
+              root.broker.request({ id: request.approvalId, tool: request.toolName, input: plainJson(request.input), step: path, toolCallId: request.toolCallId }, run.signal, run.runId, replayed);
+            const decision = journal ? await journal.approval(place, request, ask) : await ask();
             return { approvalId: request.approvalId, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
           }),
         ),
@@ -110,7 +117,7 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
     if (started) root.emit({ type: 'step-finish', runId: run.runId, step: path, status, usage });
     throw error;
   }
-  root.emit({ type: 'step-finish', runId: run.runId, step: path, status, result: plainJson(result), usage });
+  root.emit({ type: 'step-finish', runId: run.runId, step: path, status, result: node.result, usage });
   if (props.children) {
     const rendered = await props.children(result);
     await evaluate(rendered, { ...ctx, renderedBy: undefined });
@@ -146,10 +153,11 @@ function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: T
       case 'text-delta':
         root.emit({ type: 'text-delta', runId: run.runId, step, delta: part.text });
         break;
-      case 'tool-call':
-        toolNode(part.toolCallId, part.toolName, part.input);
-        root.emit({ type: 'tool-call', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, input: plainJson(part.input) });
+      case 'tool-call': {
+        const node = toolNode(part.toolCallId, part.toolName, part.input);
+        root.emit({ type: 'tool-call', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, input: node.input });
         break;
+      }
       case 'tool-approval-request': {
         const node = toolNode(part.toolCall.toolCallId, part.toolCall.toolName, part.toolCall.input);
         node.approval = { id: part.approvalId, status: 'pending' };

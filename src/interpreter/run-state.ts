@@ -7,6 +7,7 @@ import { EventStream } from '../events/event-stream.js';
 import { ToolSourcePool } from '../resources/tool-source-pool.js';
 import type { RunEvent } from '../events/run-event.js';
 import { emptyUsage } from '../models/usage.js';
+import type { RunJournal } from '../journal/run-journal.js';
 import type { TraceNode } from '../trace/trace-node.js';
 
 /** How the interpreter walks a tree: run it, inspect it (no model), or check it statically. */
@@ -32,6 +33,8 @@ export class RunRoot {
    * component renders once. Keyed by element identity.
    */
   readonly rendered: Map<JuneElement, JuneNode>;
+  /** The run's journal, when it keeps one (or resumes, or replays a recording). */
+  journal?: RunJournal;
   private childCount = 0;
 
   constructor(
@@ -50,13 +53,14 @@ export class RunRoot {
           if (node) node.status = 'waiting';
           this.emit({ type: 'approval-request', runId, request });
         },
-        answered: (id, decision, automatic, runId) => {
+        answered: (id, decision, automatic, runId, replayed) => {
           const node = this.approvalNodes.get(id);
+          const marks = { ...(decision.reason !== undefined ? { reason: decision.reason } : {}), ...(replayed ? { replayed } : {}) };
           if (node?.approval) {
-            node.approval = { id, status: decision.approved ? 'approved' : 'denied', ...(decision.reason !== undefined ? { reason: decision.reason } : {}), ...(automatic ? { automatic } : {}) };
+            node.approval = { id, status: decision.approved ? 'approved' : 'denied', ...marks, ...(automatic ? { automatic } : {}) };
             node.status = 'running';
           }
-          this.emit({ type: 'approval-response', runId, id, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}), automatic });
+          this.emit({ type: 'approval-response', runId, id, approved: decision.approved, ...marks, automatic });
         },
         withdrawn: (id, reason, runId) => {
           const node = this.approvalNodes.get(id);
@@ -99,6 +103,8 @@ export interface RunFrame {
   runId: string;
   /** Composite tool names from the outermost run down to this one. */
   prefix: string[];
+  /** The ids of those composite tool calls, in the same order (the journal tells parallel calls apart by them). */
+  calls: string[];
   signal: AbortSignal;
   steps: Record<string, unknown>;
   stepElements: Map<string, JuneElement>;
@@ -140,5 +146,5 @@ export interface EvalContext {
 
 /** A new run frame. */
 export function createRunFrame(root: RunRoot, runId: string, prefix: string[], signal: AbortSignal, trace: TraceNode, callerScope?: ResolvedScope): RunFrame {
-  return { root, runId, prefix, signal, steps: {}, stepElements: new Map(), usage: emptyUsage(), trace, inflight: new Set(), ...(callerScope ? { callerScope } : {}) };
+  return { root, runId, prefix, calls: [], signal, steps: {}, stepElements: new Map(), usage: emptyUsage(), trace, inflight: new Set(), ...(callerScope ? { callerScope } : {}) };
 }

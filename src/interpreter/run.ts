@@ -4,7 +4,10 @@ import { createElement, isElement, type Component, type JuneElement, type JuneNo
 import { displayNameOf, kindOf } from '../elements/builtin.js';
 import type { RunEvent } from '../events/run-event.js';
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
-import { openNode } from '../trace/trace-builder.js';
+import { openNode, traceError } from '../trace/trace-builder.js';
+import { RunJournal } from '../journal/run-journal.js';
+import type { JournalRecord } from '../journal/journal-record.js';
+import type { JournalStore } from '../journal/journal-store.js';
 import type { Trace } from '../trace/trace-node.js';
 import { evaluate } from './evaluate.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
@@ -26,6 +29,29 @@ export interface RunOptions<OUTPUT = unknown> {
   runId?: string;
   /** A name for the workflow in traces and Studio. @default the root component's name */
   workflow?: string;
+  /**
+   * Where to keep the run's journal: every finished model call, tool call and approval, as
+   * the run goes, so it can be resumed in another process (`resume`). `june run` passes a
+   * file store (`.june/runs/<runId>/journal.jsonl`). @default no journal
+   */
+  journal?: JournalStore | false;
+  /**
+   * Takes up the run with this id again from its journal in `journal`: the workflow runs
+   * from the start, every model and tool call that finished is answered from the journal
+   * (nothing runs twice), recorded approval answers are given again, and pending approvals
+   * are asked again. The run keeps its id; new records are appended.
+   * @throws {WorkflowError} `journal-mismatch` (through `result`) when the workflow asks a
+   *   model something else than the journal recorded.
+   */
+  resume?: string;
+  /**
+   * Answers every model call from a recorded journal (its records, or a journal file's
+   * path), for regression tests; a call the recording does not have, or that asks something
+   * else, fails the run with `journal-mismatch`. Tools run for real unless `replayTools`.
+   */
+  replay?: string | readonly JournalRecord[];
+  /** With `replay`: answer tool calls from the recording too, without running them. @default false */
+  replayTools?: boolean;
 }
 
 /** What a finished run gives: every step's result, the output, token usage (all model calls, child runs included) and the trace. */
@@ -64,6 +90,8 @@ export interface RunHandle<OUTPUT = unknown> {
  * without rendering your components (step placement and ids, agent models, capability
  * resolution), so a tree error never costs a token.
  *
+ * @throws {WorkflowError} `run-workflow-invalid`, `run-props-invalid`, and `run-resume-invalid`
+ *   (`resume` with `replay`, or with another `runId`), at once; every other error through `result`.
  * @example
  * ```tsx
  * const handle = run(<Release />, { onApproval: (request) => request.tool !== 'deploy' || undefined });
@@ -73,7 +101,8 @@ export interface RunHandle<OUTPUT = unknown> {
  */
 export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options: RunOptions<OUTPUT> = {}): RunHandle<OUTPUT> {
   const element = rootElement(workflow, options.props);
-  const runId = options.runId ?? newRunId();
+  checkJournalOptions(options);
+  const runId = options.runId ?? options.resume ?? newRunId();
   const name = options.workflow ?? displayNameOf(element.type);
   const rendered = new Map<JuneElement, JuneNode>();
   const root = new RunRoot(runId, 'run', options.model, options.onApproval, rendered);
@@ -85,19 +114,36 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
   const result = (async (): Promise<RunResult<OUTPUT>> => {
     await Promise.resolve();
     try {
+      if (options.journal || options.resume !== undefined || options.replay !== undefined) {
+        root.journal = await RunJournal.open({
+          runId,
+          workflow: name,
+          ...(options.props ? { props: options.props } : {}),
+          ...(options.journal ? { store: options.journal } : {}),
+          resume: options.resume !== undefined,
+          ...(options.replay !== undefined ? { replay: options.replay, replayTools: options.replayTools === true } : {}),
+          stop: (reason) => root.controller.abort(reason),
+        });
+      }
       const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
         await validateTree(element, rendered, root.controller.signal);
         await evaluate(node, ctx);
       };
       const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
+      await root.journal?.finish('succeeded');
       return outcome as RunResult<OUTPUT>;
     } catch (error) {
       if (root.controller.signal.aborted) {
         await Promise.allSettled([...root.inflight]);
-        const aborted = JuneError.isInstance(error) && error.code === 'run-aborted' ? error : new RunAbortedError(root.controller.signal.reason);
+        // a journal that stopped the run (a mismatch, a failed write) gives the run's error
+        const stopped = root.journal?.failure;
+        const aborted = stopped instanceof Error ? stopped : JuneError.isInstance(error) && error.code === 'run-aborted' ? error : new RunAbortedError(root.controller.signal.reason);
+        if (stopped instanceof Error) Object.assign(frame.trace, { status: 'failed', error: traceError(stopped) });
         if (!('trace' in aborted)) Object.defineProperty(aborted, 'trace', { value: frameTrace(frame, name), enumerable: false });
+        await root.journal?.finish(stopped instanceof Error ? 'failed' : 'aborted', aborted);
         throw aborted;
       }
+      await root.journal?.finish('failed', error);
       throw error;
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
@@ -130,6 +176,15 @@ async function validateTree(element: JuneElement, rendered: Map<JuneElement, Jun
   const root = new RunRoot('validate', 'validate', undefined, undefined, rendered);
   const frame = createRunFrame(root, 'validate', [], signal, openNode('run', 'validate'));
   await evaluate(element, { run: frame, parentTrace: frame.trace });
+}
+
+function checkJournalOptions(options: RunOptions<any>): void {
+  if (options.resume !== undefined && options.replay !== undefined) {
+    throw new WorkflowError('run-resume-invalid', 'june: run() takes resume or replay, not both: resume takes a run up again in its own journal; replay answers a new run from a recording.');
+  }
+  if (options.resume !== undefined && options.runId !== undefined && options.runId !== options.resume) {
+    throw new WorkflowError('run-resume-invalid', `june: a resumed run keeps its id: runId is "${options.runId}" but resume is "${options.resume}"; leave out runId.`);
+  }
 }
 
 function rootElement(workflow: JuneElement | Component, props: Record<string, unknown> | undefined): JuneElement {

@@ -1,23 +1,27 @@
 import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
-import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import type { ToolSet } from 'ai';
-import { SystemError, WorkflowError } from '../errors/june-error.js';
-import { defineToolSource } from '../resources/define-tool-source.js';
+import { RunAbortedError, SystemError, WorkflowError } from '../errors/june-error.js';
+import { defineToolSource, type ToolSourceComponent } from '../resources/define-tool-source.js';
+import type { ToolSourceConnection } from '../capabilities/declaration.js';
+import { StdioServerTransport } from './stdio-server-transport.js';
 
 /** An MCP server started as a child process and spoken to over stdio. */
 export interface MCPStdioServerOptions {
   /** The name in errors and provenance: `"Filesystem"` shows as `<Filesystem>`. */
   name: string;
-  /** The program to start, e.g. `"npx"` or `"node"`. */
+  /** The program to start, e.g. `"npx"` or `process.execPath`. */
   command: string;
+  /** Its arguments, e.g. `['-y', '@modelcontextprotocol/server-everything', 'stdio']`. @default [] */
   args?: string[];
   /**
    * Variables for the server process, on top of HOME, LOGNAME, PATH, SHELL, TERM and USER
    * (the only ones it inherits). Never written to a trace.
    */
   env?: Record<string, string>;
-  /** The server's working directory. Never written to a trace. */
+  /** The server's working directory. Never written to a trace. @default the current directory */
   cwd?: string;
+  /** Where the server's stderr goes: `"inherit"` shows it in your terminal. @default "ignore" */
+  stderr?: 'ignore' | 'inherit';
   /** Milliseconds to wait for the server to start and answer `initialize`. @default 30000 */
   timeoutMs?: number;
 }
@@ -26,27 +30,33 @@ export interface MCPStdioServerOptions {
 export interface MCPHttpServerOptions {
   /** The name in errors and provenance: `"Docs"` shows as `<Docs>`. */
   name: string;
+  /** The server's endpoint, `http:` or `https:`, e.g. `"https://example.com/mcp"`. */
   url: string;
   /** Headers sent with every request (e.g. `Authorization`). Never written to a trace. */
   headers?: Record<string, string>;
-  /** @default "http" */
+  /** `"http"` for Streamable HTTP, `"sse"` for the older HTTP+SSE transport. @default "http" */
   transport?: 'http' | 'sse';
   /** Milliseconds to wait for the `initialize` answer. @default 30000 */
   timeoutMs?: number;
 }
 
-/** Options of {@link defineMCPServer}. */
+/** Options of {@link defineMCPServer}: a `command` to start (stdio) or a `url` to reach (HTTP). */
 export type MCPServerOptions = MCPStdioServerOptions | MCPHttpServerOptions;
+
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * Defines an MCP server as a capability: its tools become ordinary tools of every agent that
  * declares it (namespaces, approvals, grants and collisions apply as to any tool). One run
  * starts the server (or opens the connection) once, however many agents declare it, and
- * closes it when the run ends. Built on {@link defineToolSource} with `@ai-sdk/mcp`.
+ * closes it when the run ends, however it ends: a stdio server's whole process group is
+ * ended and waited for. `env`, `cwd` and `headers` are never written to a trace.
+ * Built on {@link defineToolSource} with `@ai-sdk/mcp`.
  *
- * @throws {WorkflowError} `mcp-server-invalid` when neither `command` nor `url` is given.
- * @throws {SystemError} (when the run resolves it) `mcp-connect-failed` when the server
- *   cannot be started or reached, naming the server.
+ * @throws {WorkflowError} `mcp-server-invalid` when there is not exactly one of `command` and
+ *   `url`, the url is not http(s), or `timeoutMs` is not a positive number.
+ * @throws {SystemError} (when a run connects) `mcp-connect-failed` when the server cannot be
+ *   started or reached, or does not answer within `timeoutMs`, naming the server.
  * @example
  * ```tsx
  * const Filesystem = defineMCPServer({
@@ -54,52 +64,108 @@ export type MCPServerOptions = MCPStdioServerOptions | MCPHttpServerOptions;
  *   command: 'npx',
  *   args: ['@modelcontextprotocol/server-filesystem', './notes'],
  * });
- * // <Agent model={model}><Namespace name="fs"><Filesystem /></Namespace> ...</Agent>
+ * const Docs = defineMCPServer({ name: 'Docs', url: 'https://docs.example.com/mcp', headers: { Authorization: `Bearer ${token}` } });
+ * // <Agent model={model}><Namespace name="fs"><Filesystem /></Namespace><Docs /> ...</Agent>
  * ```
  */
-export function defineMCPServer(options: MCPServerOptions) {
-  const hasCommand = 'command' in options && typeof options.command === 'string';
-  const hasUrl = 'url' in options && typeof options.url === 'string';
-  if (!hasCommand && !hasUrl) {
-    throw new WorkflowError('mcp-server-invalid', `june: defineMCPServer({ name: ${JSON.stringify(options.name)} }) needs a command (stdio) or a url (HTTP).`);
+export function defineMCPServer(options: MCPServerOptions): ToolSourceComponent {
+  const label = `defineMCPServer({ name: ${JSON.stringify(options?.name)} })`;
+  const hasCommand = typeof (options as Partial<MCPStdioServerOptions>)?.command === 'string';
+  const hasUrl = typeof (options as Partial<MCPHttpServerOptions>)?.url === 'string';
+  if (hasCommand === hasUrl) {
+    throw new WorkflowError('mcp-server-invalid', `june: ${label} needs ${hasCommand ? 'either' : 'one of'} a command (a server started over stdio) or a url (a server reached over HTTP)${hasCommand ? ', not both' : ''}.`);
   }
-  return defineToolSource({
-    name: options.name,
-    connect: async ({ signal }) => {
-      let client: MCPClient | undefined;
-      const closeOnAbort = () => void client?.close();
-      signal.addEventListener('abort', closeOnAbort, { once: true });
-      try {
-        client = await createMCPClient({
-          transport: hasCommand
-            ? new Experimental_StdioMCPTransport({
-                command: (options as MCPStdioServerOptions).command,
-                args: (options as MCPStdioServerOptions).args ?? [],
-                ...((options as MCPStdioServerOptions).env ? { env: (options as MCPStdioServerOptions).env } : {}),
-                ...((options as MCPStdioServerOptions).cwd ? { cwd: (options as MCPStdioServerOptions).cwd } : {}),
-                stderr: 'ignore',
-              })
-            : {
-                type: (options as MCPHttpServerOptions).transport ?? 'http',
-                url: (options as MCPHttpServerOptions).url,
-                ...((options as MCPHttpServerOptions).headers ? { headers: (options as MCPHttpServerOptions).headers } : {}),
-              },
-          clientName: 'june',
-          initializationOptions: { signal, timeout: options.timeoutMs ?? 30_000 },
-        });
-        signal.throwIfAborted();
-        const tools = (await client.tools()) as ToolSet;
-        signal.throwIfAborted();
-        const opened = client;
-        return { tools, close: () => opened.close() };
-      } catch (error) {
-        await client?.close().catch(() => {});
-        if (signal.aborted) throw signal.reason;
-        const why = error instanceof Error ? error.message : String(error);
-        throw new SystemError('mcp-connect-failed', `june: the MCP server <${options.name}> could not be ${hasCommand ? 'started' : 'reached'}: ${why}`, { cause: error });
-      } finally {
-        signal.removeEventListener('abort', closeOnAbort);
-      }
-    },
-  });
+  if (hasUrl) checkUrl((options as MCPHttpServerOptions).url, label);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw new WorkflowError('mcp-server-invalid', `june: ${label} has timeoutMs ${String(options.timeoutMs)}; use a number of milliseconds above 0 (default ${DEFAULT_TIMEOUT_MS}).`);
+  }
+  return defineToolSource({ name: options.name, connect: ({ signal }) => connectServer(options, timeoutMs, signal) });
+}
+
+async function connectServer(options: MCPServerOptions, timeoutMs: number, signal: AbortSignal): Promise<ToolSourceConnection> {
+  const stdio =
+    'command' in options
+      ? new StdioServerTransport({ command: options.command, args: options.args ?? [], env: options.env, cwd: options.cwd, stderr: options.stderr ?? 'ignore' })
+      : undefined;
+  let client: MCPClient | undefined;
+  const closeOnAbort = () => void (client ? client.close() : stdio?.close())?.catch(() => {});
+  signal.addEventListener('abort', closeOnAbort, { once: true });
+  try {
+    client = await createMCPClient({
+      transport: stdio ?? httpTransport(options as MCPHttpServerOptions),
+      clientName: 'june',
+      initializationOptions: { signal, timeout: timeoutMs },
+    });
+    signal.throwIfAborted();
+    const tools = (await client.tools()) as ToolSet;
+    signal.throwIfAborted();
+    const opened = client;
+    return { tools, close: () => opened.close() };
+  } catch (error) {
+    // wait until a started server is gone, whatever failed
+    await client?.close().catch(() => {});
+    await stdio?.close().catch(() => {});
+    if (signal.aborted) throw new RunAbortedError(signal.reason);
+    throw connectFailed(options, timeoutMs, error, stdio?.exitDescription);
+  } finally {
+    signal.removeEventListener('abort', closeOnAbort);
+  }
+}
+
+function httpTransport(options: MCPHttpServerOptions) {
+  return { type: options.transport ?? 'http', url: options.url, ...(options.headers ? { headers: options.headers } : {}) } as const;
+}
+
+function connectFailed(options: MCPServerOptions, timeoutMs: number, error: unknown, exit: string | undefined): SystemError {
+  const why = describeError(error);
+  const timedOut = /timed out/i.test(why);
+  const server = `the MCP server <${options.name}>`;
+  let message: string;
+  if ('command' in options) {
+    const happened = timedOut
+      ? `did not answer within ${timeoutMs} ms`
+      : exit
+        ? `exited (${exit}) before answering: ${why}`
+        : `could not be started: ${why}`;
+    message = `june: ${server} (command ${JSON.stringify(options.command)}) ${happened}. Check its command and args${timedOut ? ', or raise timeoutMs' : ''}; set stderr: 'inherit' to see what the server prints.`;
+  } else {
+    const happened = timedOut ? `did not answer within ${timeoutMs} ms` : `could not be reached: ${why}`;
+    message = `june: ${server} at ${shownUrl(options.url)} ${happened}. Check the url${timedOut ? ', or raise timeoutMs' : ''}, the headers it needs, and that the server is running.`;
+  }
+  return new SystemError('mcp-connect-failed', message, { cause: error });
+}
+
+/** An error's message, with the system error code found along its causes: `fetch failed (ECONNREFUSED)`. */
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  let cause: unknown = error;
+  for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && !message.includes(code)) return `${message} (${code})`;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return message;
+}
+
+function checkUrl(url: string, label: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new WorkflowError('mcp-server-invalid', `june: ${label} has the url ${JSON.stringify(shownUrl(url))}; use an http: or https: URL such as "https://example.com/mcp".`);
+  }
+}
+
+/** A url as messages show it: without credentials, query or fragment (they may hold secrets). */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return url.replace(/[?#].*$/, '');
+  }
 }

@@ -1,3 +1,3 @@
 export { defineToolSource } from './define-tool-source.js';
-export type { DefineToolSourceOptions, ToolSource, ToolSourceConnection } from './define-tool-source.js';
+export type { DefineToolSourceOptions, ToolSource, ToolSourceComponent, ToolSourceConnection } from './define-tool-source.js';
 

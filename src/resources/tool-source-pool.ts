@@ -5,54 +5,74 @@ import type { ToolSource, ToolSourceConnection } from '../capabilities/declarati
  * The tool sources one run has opened: each source connects at most once per run (keyed by
  * identity), a failed connection is forgotten (so a retry connects afresh), and every
  * connection is closed when the run ends.
+ *
+ * @example
+ * ```ts
+ * const pool = new ToolSourcePool(runSignal);
+ * const { tools } = await pool.acquire(Weather.source, runSignal);
+ * // ... when the run ends, however it ends:
+ * await pool.closeAll();
+ * ```
  */
 export class ToolSourcePool {
   private readonly connections = new Map<ToolSource, Promise<ToolSourceConnection>>();
   private readonly opened: ToolSourceConnection[] = [];
+  /** Aborts every `connect` in flight: when the run aborts, or ends first. */
+  private readonly controller = new AbortController();
   private closed = false;
 
-  /** @param signal aborts every connection attempt (the outermost run's signal). */
-  constructor(private readonly signal: AbortSignal) {}
-
-  /** How many connections were opened (for tests and traces). */
-  get openedCount(): number {
-    return this.opened.length;
+  /** @param signal the outermost run's signal: aborting it aborts every connection attempt. */
+  constructor(signal: AbortSignal) {
+    if (signal.aborted) this.controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => this.controller.abort(signal.reason), { once: true });
   }
 
   /**
-   * The source's connection, opening it if this run has not yet. The wait rejects with
-   * {@link RunAbortedError} as soon as `waitSignal` aborts, while a shared connection goes on.
+   * The source's connection, opening it if this run has not yet (or if the last attempt
+   * failed). The wait rejects with {@link RunAbortedError} as soon as `waitSignal` aborts,
+   * while a connection other agents share goes on.
    */
   acquire(source: ToolSource, waitSignal: AbortSignal): Promise<ToolSourceConnection> {
+    if (waitSignal.aborted) return Promise.reject(new RunAbortedError(waitSignal.reason));
     let connection = this.connections.get(source);
     if (!connection) {
-      connection = source.connect({ signal: this.signal }).then(async (opened) => {
+      if (this.closed) return Promise.reject(new RunAbortedError('the run ended before the tool source connected'));
+      const signal = this.controller.signal;
+      connection = (async () => {
+        const opened = await source.connect({ signal });
         if (this.closed) {
           await opened.close?.();
-          throw new RunAbortedError('the run ended while connecting');
+          throw new RunAbortedError('the run ended while the tool source connected');
         }
         this.opened.push(opened);
         return opened;
-      });
+      })();
       this.connections.set(source, connection);
-      connection.catch(() => {
-        if (this.connections.get(source) === connection) this.connections.delete(source);
+      const current = connection;
+      current.catch(() => {
+        if (this.connections.get(source) === current) this.connections.delete(source);
       });
     }
     return raceAbort(connection, waitSignal);
   }
 
-  /** Closes every connection (once), after attempts still in flight settle. Never throws. */
+  /**
+   * Closes every connection, once: aborts the attempts still in flight, waits for them to
+   * settle, then calls each `close`. Never throws (a failing `close` is ignored).
+   */
   async closeAll(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    await Promise.allSettled([...this.connections.values()]);
+    if (this.connections.size === 0) return; // nothing connected: no error to build, nothing to abort
+    const pending = [...this.connections.values()];
+    if (!this.controller.signal.aborted) this.controller.abort(new RunAbortedError('the run ended'));
+    await Promise.allSettled(pending);
     const opened = this.opened.splice(0);
     await Promise.allSettled(opened.map(async (connection) => connection.close?.()));
   }
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new RunAbortedError(signal.reason));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new RunAbortedError(signal.reason));
     signal.addEventListener('abort', onAbort, { once: true });

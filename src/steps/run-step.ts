@@ -71,6 +71,7 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
   while (true) {
     let failure: { error: unknown } | undefined;
     const approvals: PendingToolApproval[] = [];
+    let finished: StepFinish | undefined;
     const stream = streamText({
       ...input.callSettings,
       model: input.model,
@@ -82,9 +83,23 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
       providerOptions: input.providerOptions,
       abortSignal: input.abortSignal,
       onError: () => {},
+      // What the step needs once the stream ends. The result's getters (.response, .text,
+      // .totalUsage) each tee the whole stream again and read it to the end.
+      onFinish: (event) => {
+        finished = event;
+      },
     });
+    // One reader and one abort listener: an abort cancels the reader (the pending read ends),
+    // so a model that ignores its abort signal cannot hold the run.
+    const reader = stream.fullStream.getReader();
+    const cancel = () => void reader.cancel(input.abortSignal.reason).catch(() => {});
+    if (input.abortSignal.aborted) cancel();
+    else input.abortSignal.addEventListener('abort', cancel, { once: true });
     try {
-      for await (const part of untilAborted(stream.fullStream, input.abortSignal)) {
+      while (true) {
+        const next = await reader.read();
+        if (next.done) break;
+        const part = next.value;
         if (part.type === 'error') failure ??= { error: part.error };
         else if (part.type === 'abort') failure ??= { error: new RunAbortedError(input.abortSignal.reason) };
         else if (part.type === 'tool-approval-request') {
@@ -94,17 +109,20 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
       }
     } catch (error) {
       failure ??= { error };
+    } finally {
+      input.abortSignal.removeEventListener('abort', cancel);
+      reader.releaseLock();
     }
     if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
     if (failure) throw modelFailure(failure.error, input.step);
 
-    const response = await stream.response;
-    usage = sumUsage(usage, await stream.totalUsage);
-    history.push(...response.messages);
-    responseMessages.push(...response.messages);
+    const done: StepFinish = finished ?? { response: await stream.response, totalUsage: await stream.totalUsage, text: await stream.text };
+    usage = sumUsage(usage, done.totalUsage);
+    history.push(...done.response.messages);
+    responseMessages.push(...done.response.messages);
 
     if (approvals.length === 0) {
-      const result = input.output ? await parsedOutput(stream.output, input.step) : await stream.text;
+      const result = input.output ? await parsedOutput(stream.output, input.step) : done.text;
       return { result, responseMessages, usage };
     }
     const answers = await input.approve(approvals);
@@ -119,6 +137,9 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
     responseMessages.push(message);
   }
 }
+
+/** What `onFinish` gives that a step reads. */
+type StepFinish = { response: { messages: ModelMessage[] }; totalUsage: LanguageModelUsage; text: string };
 
 /** A failed model call as a {@link SystemError} naming the step (a {@link JuneError} stays as it is). */
 function modelFailure(error: unknown, step: string): unknown {
@@ -142,30 +163,5 @@ async function parsedOutput(output: PromiseLike<unknown>, step: string): Promise
       `june: the model's answer to step "${step}" does not match the step's output: ${error.message.replace(/\.$/, '')}. Ask for the fields in the prompt, or loosen the output's schema.`,
       { cause: error },
     );
-  }
-}
-
-/**
- * The items of `stream` until it ends or `signal` aborts. A model that ignores its abort
- * signal cannot hold an aborted run; tool executions are waited for by the run itself.
- */
-async function* untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  const iterator = stream[Symbol.asyncIterator]();
-  let onAbort!: () => void;
-  const aborted = new Promise<'aborted'>((resolve) => (onAbort = () => resolve('aborted')));
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    while (true) {
-      const next = await Promise.race([iterator.next(), aborted]);
-      if (next === 'aborted') {
-        iterator.return?.().catch(() => {});
-        return;
-      }
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
   }
 }

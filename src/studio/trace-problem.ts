@@ -1,6 +1,6 @@
 import type { TraceNodeKind, TraceStatus } from '../trace/trace-node.js';
 
-const KINDS: ReadonlySet<TraceNodeKind> = new Set(['run', 'agent', 'step', 'model', 'tool']);
+const KINDS: ReadonlySet<TraceNodeKind> = new Set(['run', 'agent', 'step', 'model', 'tool', 'catch']);
 const STATUSES: ReadonlySet<TraceStatus> = new Set(['running', 'waiting', 'succeeded', 'failed', 'aborted', 'denied']);
 
 /**

@@ -2,10 +2,14 @@ import type { TraceError, TraceNode, TraceNodeKind, TraceStatus } from './trace-
 import { JuneError } from '../errors/june-error.js';
 
 let counter = 0;
+/** When each node opened, epoch ms (so closing needs no Date.parse). */
+const openedAt = new WeakMap<TraceNode, number>();
 
 /** Opens a node under `parent` (when given), status `running`. */
 export function openNode(kind: TraceNodeKind, name: string, parent?: TraceNode, fields: Partial<TraceNode> = {}): TraceNode {
-  const node: TraceNode = { id: `n${++counter}`, kind, name, status: 'running', startedAt: new Date().toISOString(), children: [], ...fields };
+  const now = Date.now();
+  const node: TraceNode = { id: `n${++counter}`, kind, name, status: 'running', startedAt: new Date(now).toISOString(), children: [], ...fields };
+  openedAt.set(node, now);
   parent?.children.push(node);
   return node;
 }
@@ -13,10 +17,10 @@ export function openNode(kind: TraceNodeKind, name: string, parent?: TraceNode, 
 /** Closes a node with its final status; the duration is measured from `startedAt`, in ms. */
 export function closeNode(node: TraceNode, status: TraceStatus, error?: unknown): void {
   if (node.endedAt) return;
-  const ended = new Date();
+  const ended = Date.now();
   node.status = status;
-  node.endedAt = ended.toISOString();
-  node.durationMs = ended.getTime() - Date.parse(node.startedAt);
+  node.endedAt = new Date(ended).toISOString();
+  node.durationMs = ended - (openedAt.get(node) ?? Date.parse(node.startedAt));
   if (error !== undefined) node.error = traceError(error);
 }
 
@@ -30,7 +34,8 @@ export function traceError(error: unknown): TraceError {
 
 /** Copies a value into plain JSON (drops functions, revives nothing). Used for tool input/output. */
 export function plainJson(value: unknown): unknown {
-  if (value === undefined) return undefined;
+  if (value === undefined || value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   try {
     return JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v)));
   } catch {

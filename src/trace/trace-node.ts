@@ -22,6 +22,8 @@ export interface TraceApproval {
   reason?: string;
   /** True when an `onApproval` policy (or `june run --approve`) answered, not a person. */
   automatic?: boolean;
+  /** True when the answer came from the run's journal (a resumed or replayed run). */
+  replayed?: boolean;
 }
 
 /**

@@ -12,7 +12,7 @@ afterAll(() => project.remove());
 describe('bad usage exits 2 with one june: line and runs nothing', () => {
   it.each([
     ['an unknown flag', ['run', example, '--jsn'], /^june: unknown option '--jsn' \(Did you mean --json\?\) See june --help\.$/],
-    ['a bad --approve value', ['run', example, '--approve', 'maybe'], /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none\. See june --help\.$/],
+    ['a bad --approve value', ['run', example, '--approve', 'maybe'], /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none, wait\. See june --help\.$/],
     ['no workflow file', ['run'], /^june: missing required argument 'file'\. See june --help\.$/],
     ['an unknown command', ['deploy'], /^june: unknown command 'deploy'\. See june --help\.$/],
     ['--props that is not JSON', ['run', example, '--props', '{name:'], /^june: --props is not valid JSON \(.+\)\. Pass a JSON object, e\.g\. --props '\{"version":"1\.2\.0"\}'\.$/],

@@ -127,7 +127,7 @@ describe('examples/coding.tsx', () => {
 
     expect(cli.status, cli.stderr).toBe(0);
     expect(nodeTest(dir).status).toBe(0);
-    const [traceFile] = readdirSync(join(cwd, '.june', 'runs'));
+    const [traceFile] = readdirSync(join(cwd, '.june', 'runs')).filter((name) => name.endsWith('.json'));
     const trace = JSON.parse(readFileSync(join(cwd, '.june', 'runs', traceFile!), 'utf8')) as Trace;
     expect(trace.status).toBe('succeeded');
     expect(trace.root.children[0]!.capabilities).toContainEqual({ name: 'bash', source: '<Bash> in <Coding>' });

@@ -65,16 +65,19 @@ export async function newPage(browser: Browser, errors: string[]): Promise<Page>
 }
 
 /**
- * Saves a screenshot for the docs as docs/images/studio-<name>.png. The header shows the
- * default directory (`.june/runs`) instead of the test's temporary one.
+ * Saves a screenshot as studio-<name>.png: into docs/images/ (the docs' pictures) when
+ * UPDATE_SCREENSHOTS=1, else into the system's temp folder, so a test run leaves the work
+ * tree as it was. The header shows the default directory (`.june/runs`) instead of the
+ * test's temporary one.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await mkdir(join(repo, 'docs/images'), { recursive: true });
+  const folder = process.env.UPDATE_SCREENSHOTS === '1' ? join(repo, 'docs/images') : join(tmpdir(), 'june-studio-screenshots');
+  await mkdir(folder, { recursive: true });
   await page.evaluate(() => {
     const label = document.querySelector('.topbar-dir');
     if (label) label.textContent = '.june/runs';
   });
-  await page.screenshot({ path: join(repo, `docs/images/studio-${name}.png`) });
+  await page.screenshot({ path: join(folder, `studio-${name}.png`) });
 }
 
 /** Polls `check` until it stops throwing, for at most `timeoutMs`. */

@@ -1,0 +1,111 @@
+// Renders the results as Markdown (bench/results.md).
+import type { ConcurrentResult } from './concurrent.js';
+import type { Contender } from './contender.js';
+import type { MachineInfo } from './machine.js';
+import { COMPOSITE_CALLS, GATE_AT_CALL, STEPS, TOOL_CALLS } from './workloads.js';
+
+export type WorkloadId = 'a' | 'b' | 'c';
+
+export interface Results {
+  date: string;
+  /** Wall time of the whole bench, s. */
+  durationS: number;
+  machine: MachineInfo;
+  versions: Record<string, string>;
+  settings: { passes: number; timeMs: number; warmupMs: number; minSamples: number; concurrentRuns: number; concurrentRounds: number };
+  contenders: Contender[];
+  unavailable: Map<string, string>;
+  /** Keyed `workload:contender`. */
+  timings: Record<string, { medianMs: number; madMs: number; samples: number; cpuMs: number }>;
+  concurrent: Record<string, ConcurrentResult | { error: string }>;
+  resolution?: { output: string; exitCode: number | null; error?: string };
+}
+
+const FLOOR = 'ai-sdk';
+const ms = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const bytes = (value: number) => value.toLocaleString('en-US');
+const ratio = (value: number, floor: number | undefined) => (floor ? ` (${(value / floor).toFixed(2)}×)` : '');
+/** Paths on this machine become relative to the repository. */
+const relative = (text: string) => text.split(process.cwd() + '/').join('').split(process.cwd()).join('.');
+
+export function renderResults(r: Results): string {
+  const lines: string[] = [];
+  const push = (...more: string[]) => lines.push(...more);
+  const time = (w: WorkloadId, id: string) => r.timings[`${w}:${id}`];
+  const isConcurrent = (v: unknown): v is ConcurrentResult => typeof v === 'object' && v !== null && 'medianMs' in v;
+
+  push('# Benchmarks: June over the bare AI SDK and its peers', '');
+  push(`Written by \`npm run bench\` (bench/index.ts) on ${r.date.slice(0, 10)}. Every model is the AI SDK's \`MockLanguageModelV3\` answering at once, the same for every contender, so the times below are the frameworks' own cost.`, '');
+  push('## Results', '');
+  push(`Median wall time of one run, in ms, and its ratio to the bare AI SDK (streamText). (d) is the wall time of ${bytes(r.settings.concurrentRuns)} runs of (a) started at once, and the memory each of them holds while all are in flight.`, '');
+  push(
+    `| contender | (a) 1 step, ${TOOL_CALLS} tool calls | (b) ${STEPS} steps | (c) composite tool ×${COMPOSITE_CALLS} | (d) ${bytes(r.settings.concurrentRuns)} concurrent | (d) live heap / run (B) | (d) peak heap / run (B) | (d) RSS / run (B) |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  const floorD = r.concurrent[FLOOR];
+  for (const c of r.contenders) {
+    if (r.unavailable.has(c.id)) {
+      push(`| ${c.label} | not run: see below | | | | | | |`);
+      continue;
+    }
+    const cells = (['a', 'b', 'c'] as const).map((w) => {
+      const t = time(w, c.id);
+      return t ? `${ms(t.medianMs)}${ratio(t.medianMs, time(w, FLOOR)?.medianMs)}` : '–';
+    });
+    const d = r.concurrent[c.id];
+    const dCells = isConcurrent(d)
+      ? [`${ms(d.medianMs)}${ratio(d.medianMs, isConcurrent(floorD) ? floorD.medianMs : undefined)}`, bytes(d.liveHeapPerRun), bytes(d.peakHeapPerRun), bytes(d.rssPerRun)]
+      : d ? ['failed: see below', '', '', ''] : ['–', '–', '–', '–'];
+    push(`| ${c.label} | ${cells.join(' | ')} | ${dCells.join(' | ')} |`);
+  }
+  push('');
+  push('CPU time of the process per run, in ms (user + system, all threads, GC included), and its ratio to the floor. On a shared machine this moves less with other processes than wall time does.', '');
+  push(`| contender | (a) | (b) | (c) |`, '|---|---:|---:|---:|');
+  for (const c of r.contenders) {
+    if (r.unavailable.has(c.id)) continue;
+    const cells = (['a', 'b', 'c'] as const).map((w) => {
+      const t = time(w, c.id);
+      return t ? `${ms(t.cpuMs)}${ratio(t.cpuMs, time(w, FLOOR)?.cpuMs)}` : '–';
+    });
+    push(`| ${c.label} | ${cells.join(' | ')} |`);
+  }
+  push('');
+  const spread = Object.entries(r.timings).map(([k, t]) => `${k} ±${ms(t.madMs)} (n=${t.samples})`);
+  if (spread.length) push(`<details><summary>Spread (median absolute deviation, ms, and samples)</summary>\n\n${spread.join(', ')}\n\n</details>`, '');
+
+  const failures = [...r.unavailable].map(([id, reason]) => `- ${r.contenders.find((c) => c.id === id)?.label ?? id}: ${relative(reason)}`);
+  for (const [id, d] of Object.entries(r.concurrent)) if (!isConcurrent(d)) failures.push(`- (d) ${id}: ${relative(d.error)}`);
+  if (failures.length) push('### Not measured', '', ...failures, '');
+
+  push('## (e) Capability resolution (June only)', '');
+  if (r.resolution) {
+    push('From bench/resolution.ts, run as it is: one agent resolving tools declared through bundles, namespaces and `<RequireApproval>`.', '');
+    push('```', relative(r.resolution.output), '```', '');
+    if (r.resolution.error) push(`It failed: ${relative(r.resolution.error)}`, '');
+    else if (r.resolution.exitCode !== 0) push(`It exited with ${r.resolution.exitCode}: its own check of linear growth (last lines above) did not pass on this run.`, '');
+  } else {
+    push('Not run (`--only` left it out).', '');
+  }
+
+  push('## What runs', '');
+  push(`- (a) One agent, one step: the model calls the tool \`lookup\` ${TOOL_CALLS} times, one call a turn, then answers (${TOOL_CALLS + 1} model calls).`);
+  push(`- (b) One agent, ${STEPS} steps sharing its conversation, each one model turn answering text; the agent has \`lookup\` too. The floor makes ${STEPS} sequential streamText calls, carrying the messages.`);
+  push(`- (c) The model calls a composite tool \`research\` ${COMPOSITE_CALLS} times (one call a turn); each call runs a nested agent with one step (one model turn). ${COMPOSITE_CALLS * 2 + 1} model calls in all.`);
+  push(`- (d) ${bytes(r.settings.concurrentRuns)} runs of (a) started at once in one process (a child process per contender, \`--expose-gc\`).`);
+  push('- (e) June only; see above.', '');
+  push('Contenders:', '');
+  for (const c of r.contenders) push(`- **${c.label}**: ${c.note}`);
+  push('');
+  push('## Method', '');
+  push(`- The model (bench/mock-model.ts) is stateless: it counts the tool results after the last user message of its prompt and calls the tool until it has enough, then answers "done". \`doStream\` and \`doGenerate\` give the same answers; June, streamText, the OpenAI Agents SDK (streamed) and Mastra use \`doStream\`. Each workload is run once per contender before timing and checked: the answer, the number of model calls and tool executions, and (b) that the last prompt carries the whole conversation.`);
+  push(`- Times: tinybench (${r.settings.timeMs} ms of samples after ${r.settings.warmupMs} ms of warm-up, at least ${r.settings.minSamples} samples) per contender and workload, a forced GC before each; ${r.settings.passes} pass(es) over the contenders in rotating order, and the median of the passes' medians is reported. CPU time is \`process.cpuUsage()\` over the same samples divided by the calls.`);
+  push(`- Memory (d): after a warm-up (20 × 10 runs), two forced GCs and a baseline \`process.memoryUsage()\`, the ${bytes(r.settings.concurrentRuns)} runs start at once and each waits in its tool call #${GATE_AT_CALL + 1} (a gate in \`lookup\`) until all have arrived: every run is in flight, mid-loop. There memory is read as is (peak heap and RSS, garbage included), then after two forced GCs (live heap: what the runs hold). Each delta over the baseline is divided by the number of runs. Then the gate opens and the runs finish; that batch's wall time, less the pause at the gate, is the (d) time.`);
+  push('');
+  push('## Machine', '');
+  push(`- The bench took ${Math.round(r.durationS)} s.`);
+  const m = r.machine;
+  push(`- CPU: ${m.cpu}, ${m.cores} cores; memory ${m.memoryGiB} GiB; ${m.platform}; Node ${m.node}`);
+  push(`- Load average (1 min) at start ${m.loadAverage.start}, at end ${m.loadAverage.end ?? '?'}: other processes on the machine share the cores, so read the ratios and the CPU-time table rather than absolute wall times when it is high.`);
+  push(`- Packages: ${Object.entries(r.versions).map(([n, v]) => `${n} ${v}`).join(', ')}`);
+  return lines.join('\n');
+}

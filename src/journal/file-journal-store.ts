@@ -1,0 +1,131 @@
+import { appendFile, mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { WorkflowError } from '../errors/index.js';
+import { decodeJournal, encodeRecord } from './journal-codec.js';
+import type { JournalStore } from './journal-store.js';
+
+/** Options of {@link fileJournalStore}. */
+export interface FileJournalStoreOptions {
+  /**
+   * The folder of runs; each run's journal is `<dir>/<runId>/journal.jsonl`. Relative to the
+   * current directory when the store is made.
+   * @default '.june/runs'
+   */
+  dir?: string;
+}
+
+const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/**
+ * A {@link JournalStore} on the file system: one JSON Lines file per run,
+ * `<dir>/<runId>/journal.jsonl` (next to the trace `<dir>/<runId>.json` that `june run` writes).
+ *
+ * Appends for one run are written one after another, each record as one whole line. A file
+ * whose last line was cut off by a crash is trimmed back to its last whole record before
+ * the next append, so the cut line never ends up in the middle. Nothing is fsynced.
+ *
+ * @throws {WorkflowError} `journal-run-id-invalid` (from every method taking a run id) for an
+ *   id that is not a file name (letters, digits, `.`, `_`, `-`).
+ * @example
+ * ```ts
+ * const store = fileJournalStore({ dir: '.june/runs' });
+ * await store.list(); // ['20261129-185225-4f2a', ...]
+ * ```
+ */
+export function fileJournalStore(options: FileJournalStoreOptions = {}): JournalStore {
+  const dir = resolve(options.dir ?? join('.june', 'runs'));
+  const queues = new Map<string, Promise<void>>();
+  const checked = new Set<string>();
+  const fileOf = (runId: string) => {
+    if (!RUN_ID.test(runId)) {
+      throw new WorkflowError('journal-run-id-invalid', `june: ${JSON.stringify(runId)} is not a run id; a run id is letters, digits, ".", "_" and "-" (e.g. 20261129-185225-4f2a).`);
+    }
+    return join(dir, runId, 'journal.jsonl');
+  };
+  const shown = (file: string) => relative(process.cwd(), file) || file;
+
+  return {
+    append(runId, record) {
+      const file = fileOf(runId);
+      const line = `${encodeRecord(record)}\n`;
+      const previous = queues.get(runId) ?? Promise.resolve();
+      const next = previous.then(async () => {
+        // the first append of this store, or the first after a failed one: the file may end in a cut-off line
+        if (!checked.has(runId)) {
+          await mkdir(join(dir, runId), { recursive: true });
+          await trimCutLine(file);
+          checked.add(runId);
+        }
+        try {
+          await appendFile(file, line);
+        } catch (error) {
+          checked.delete(runId);
+          throw error;
+        }
+      });
+      queues.set(runId, next.catch(() => {}));
+      return next;
+    },
+    async read(runId) {
+      const file = fileOf(runId);
+      await queues.get(runId);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      return decodeJournal(text, shown(file));
+    },
+    async list() {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch {
+        return [];
+      }
+      const ids = await Promise.all(
+        names.filter((name) => RUN_ID.test(name)).map(async (name) => ((await stat(join(dir, name, 'journal.jsonl')).catch(() => undefined))?.isFile() ? name : undefined)),
+      );
+      return ids.filter((id): id is string => id !== undefined).sort();
+    },
+    describe: (runId) => shown(RUN_ID.test(runId) ? join(dir, runId, 'journal.jsonl') : join(dir, runId)),
+  };
+}
+
+/**
+ * Before the first append to a file: a last line without a newline is a record a crash cut
+ * off. It is cut away (or, should it be a whole record, ended with a newline), so the next
+ * record starts on a line of its own.
+ */
+async function trimCutLine(file: string): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (text === '' || text.endsWith('\n')) return;
+  const start = text.lastIndexOf('\n') + 1;
+  if (isJson(text.slice(start))) {
+    await appendFile(file, '\n');
+    return;
+  }
+  const handle = await open(file, 'r+');
+  try {
+    await handle.truncate(Buffer.byteLength(text.slice(0, start)));
+  } finally {
+    await handle.close();
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

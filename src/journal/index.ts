@@ -1,0 +1,33 @@
+export { JOURNAL_VERSION, journalRecordTypes, placeKey, toolKey, describePlace } from './journal-record.js';
+export type {
+  JournalRecord,
+  JournalHeader,
+  JournalPlace,
+  ModelCallRecord,
+  ToolCallRecord,
+  ApprovalRequestRecord,
+  ApprovalAnswerRecord,
+  ResumeRecord,
+  RunFinishRecord,
+  RecordedError,
+} from './journal-record.js';
+export { encodeRecord, decodeJournal, recordedError, revivedError } from './journal-codec.js';
+export { journalLabel } from './journal-store.js';
+export type { JournalStore } from './journal-store.js';
+export { fileJournalStore } from './file-journal-store.js';
+export type { FileJournalStoreOptions } from './file-journal-store.js';
+export { memoryJournalStore } from './memory-journal-store.js';
+export type { MemoryJournalStore } from './memory-journal-store.js';
+export { loadJournal } from './load-journal.js';
+export { readRunJournal } from './read-run-journal.js';
+export { JournalIndex } from './journal-index.js';
+export { modelRequestOf, hashModelRequest, stableJson } from './model-request.js';
+export { firstRequestDifference } from './request-difference.js';
+export { recordReplayMiddleware } from './record-replay-middleware.js';
+export type { ModelCallJournal } from './record-replay-middleware.js';
+export { journalTools, recordedExecution, compositeToolMarker } from './journal-tools.js';
+export { journalMismatch, journalCallMissing } from './journal-mismatch.js';
+export type { ToolCallJournal } from './journal-tools.js';
+export { RunJournal } from './run-journal.js';
+export type { RunJournalOptions } from './run-journal.js';
+export { scriptAfterJournal } from './script-after-journal.js';

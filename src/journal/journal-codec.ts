@@ -1,0 +1,146 @@
+import { JuneError, SystemError } from '../errors/index.js';
+import { JOURNAL_VERSION, journalRecordTypes, type JournalRecord, type RecordedError } from './journal-record.js';
+
+/**
+ * One record as one line of JSON (no newline). Values JSON cannot hold are tagged so
+ * {@link decodeJournal} gives them back: a `Date` as `{"$date": iso}`, an `Error` as
+ * `{"$error": {name, message, code?}}`, bytes as `{"$bytes": base64}`.
+ *
+ * @example
+ * ```ts
+ * encodeRecord({ type: 'resume', at: new Date().toISOString() }); // '{"type":"resume","at":"..."}'
+ * ```
+ */
+export function encodeRecord(record: JournalRecord): string {
+  return JSON.stringify(record, function (this: Record<string, unknown>, key, value: unknown) {
+    const raw = this[key];
+    if (raw instanceof Date) return { $date: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
+    if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw).toString('base64') };
+    if (raw instanceof Error) return { $error: recordedError(raw) };
+    if (typeof value === 'bigint') return value.toString();
+    return value;
+  });
+}
+
+/**
+ * Reads the text of a journal file: one record per line, the first a header of version
+ * {@link JOURNAL_VERSION}. A last line without a newline was cut off by a crash: it is
+ * ignored unless it is a whole record. Blank lines are skipped.
+ *
+ * @param label - the journal in messages, e.g. its file path.
+ * @throws {SystemError} `journal-corrupt` naming `label` and the line, when a line is not
+ *   JSON or not a journal record, or the first record is not a header.
+ * @throws {JuneError} `journal-version-unsupported` when the header has another version.
+ * @example
+ * ```ts
+ * const records = decodeJournal(readFileSync(path, 'utf8'), path);
+ * ```
+ */
+export function decodeJournal(text: string, label: string): JournalRecord[] {
+  const lines = text.split('\n');
+  const cut = lines.pop() ?? '';
+  const records: JournalRecord[] = [];
+  const take = (line: string, number: number, lastCut: boolean) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line, revive);
+    } catch (error) {
+      if (lastCut) return;
+      throw corrupt(label, number, `it is not JSON (${(error as Error).message})`);
+    }
+    const problem = recordProblem(value, records.length === 0);
+    if (problem !== undefined) {
+      if (lastCut) return;
+      throw corrupt(label, number, problem);
+    }
+    if (records.length === 0) checkVersion(value as JournalRecord & { version: unknown }, label);
+    records.push(value as JournalRecord);
+  };
+  lines.forEach((line, i) => take(line, i + 1, false));
+  take(cut, lines.length + 1, true);
+  return records;
+}
+
+/**
+ * An error as plain data for a journal.
+ *
+ * @example
+ * ```ts
+ * recordedError(new Error('disk full')); // { name: 'Error', message: 'disk full' }
+ * ```
+ */
+export function recordedError(error: unknown): RecordedError {
+  if (JuneError.isInstance(error)) return { name: error.name, message: error.message, code: error.code, blame: error.blame };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+/**
+ * An error made again from its journal record: a `JuneError` when it had a code (with the
+ * same code, blame and message), else an `Error` with the same name and message.
+ *
+ * @example
+ * ```ts
+ * throw revivedError({ name: 'Error', message: 'no such file' });
+ * ```
+ */
+export function revivedError(recorded: RecordedError): Error {
+  if (recorded.code !== undefined) {
+    const error = new JuneError(recorded.code, recorded.message, { blame: recorded.blame ?? 'system' });
+    if (recorded.name) Object.defineProperty(error, 'name', { value: recorded.name, configurable: true, writable: true });
+    return error;
+  }
+  const error = new Error(recorded.message);
+  error.name = recorded.name;
+  return error;
+}
+
+function revive(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return value;
+  const tagged = value as Record<string, unknown>;
+  if (typeof tagged.$date === 'string' || tagged.$date === null) return new Date(tagged.$date === null ? Number.NaN : tagged.$date);
+  if (typeof tagged.$bytes === 'string') return new Uint8Array(Buffer.from(tagged.$bytes, 'base64'));
+  if (typeof tagged.$error === 'object' && tagged.$error !== null) return revivedError(tagged.$error as RecordedError);
+  return value;
+}
+
+function recordProblem(value: unknown, first: boolean): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not a JSON object';
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== 'string' || !(journalRecordTypes as readonly string[]).includes(type)) {
+    return `it has the type ${JSON.stringify(type)}, not one of ${journalRecordTypes.join(', ')}`;
+  }
+  if (first && type !== 'journal') return `the first record has the type "${type}"; a journal starts with a {"type":"journal"} header`;
+  if (!first && type === 'journal') return 'a second {"type":"journal"} header; a journal has one, on its first line';
+  const record = value as Record<string, unknown>;
+  const need = (field: string, kind: string) => (typeof record[field] === kind ? undefined : `its "${field}" is not a ${kind}`);
+  switch (type) {
+    case 'journal':
+      return need('runId', 'string');
+    case 'model-call':
+      return need('step', 'string') ?? need('index', 'number') ?? need('requestHash', 'string') ?? (Array.isArray(record.parts) || typeof record.result === 'object' ? undefined : 'it has neither "parts" nor "result"');
+    case 'tool-call':
+    case 'approval-request':
+      return need('step', 'string') ?? need('toolCallId', 'string');
+    case 'approval-answer':
+      return need('step', 'string') ?? need('toolCallId', 'string') ?? need('approved', 'boolean');
+    default:
+      return undefined;
+  }
+}
+
+function checkVersion(header: { version: unknown }, label: string): void {
+  if (header.version === JOURNAL_VERSION) return;
+  throw new JuneError(
+    'journal-version-unsupported',
+    `june: ${label} has journal version ${JSON.stringify(header.version)}; this June reads version ${JOURNAL_VERSION}. Use the June version that wrote it, or start a new run.`,
+    { blame: 'system' },
+  );
+}
+
+function corrupt(label: string, line: number, why: string): SystemError {
+  return new SystemError('journal-corrupt', `june: ${label} is corrupt at line ${line}: ${why}. Fix or remove that line, or start a new run.`);
+}

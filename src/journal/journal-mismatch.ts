@@ -1,0 +1,43 @@
+import { WorkflowError } from '../errors/index.js';
+import { describePlace, type JournalPlace } from './journal-record.js';
+import { firstRequestDifference } from './request-difference.js';
+
+/**
+ * The error of a model call that asks something else than the journal recorded at its place
+ * and index: `journal-mismatch`, with the first difference of the two requests.
+ *
+ * @param purpose - `resume` (a run taken up again) or `replay` (a recording answering a new run).
+ * @param label - the journal in words (`the journal .june/runs/<runId>/journal.jsonl`).
+ * @param index - the call's 0-based index at its place.
+ * @example
+ * ```ts
+ * throw journalMismatch('replay', 'the recording release.jsonl', { step: 'plan' }, 0, recorded.request, request);
+ * ```
+ */
+export function journalMismatch(purpose: 'resume' | 'replay', label: string, place: JournalPlace, index: number, recorded: unknown, current: unknown): WorkflowError {
+  const difference = firstRequestDifference(recorded, current);
+  const call = `model call ${index + 1} of ${describePlace(place)}`;
+  if (purpose === 'replay') {
+    return new WorkflowError('journal-mismatch', `june: the workflow no longer matches ${label}: ${call} asks something else than the recorded call; first difference at ${difference}. If the change is intended, record the run again.`);
+  }
+  return new WorkflowError(
+    'journal-mismatch',
+    `june: the workflow no longer matches ${label}: ${call} asks something else than when the run was recorded; first difference at ${difference}. Resume the run with the workflow as it was, or start a new run.`,
+  );
+}
+
+/**
+ * The error of a model call a recording does not have (the workflow now makes more calls
+ * at that place): `journal-mismatch`.
+ *
+ * @example
+ * ```ts
+ * throw journalCallMissing('the recording release.jsonl', { step: 'plan' }, 2);
+ * ```
+ */
+export function journalCallMissing(label: string, place: JournalPlace, index: number): WorkflowError {
+  return new WorkflowError(
+    'journal-mismatch',
+    `june: the workflow no longer matches ${label}: it makes model call ${index + 1} of ${describePlace(place)}, which the recording does not have (it has ${index} there). If the change is intended, record the run again.`,
+  );
+}

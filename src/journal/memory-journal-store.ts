@@ -1,0 +1,36 @@
+import { decodeJournal, encodeRecord } from './journal-codec.js';
+import type { JournalStore } from './journal-store.js';
+
+/** A {@link JournalStore} in memory, with the text of each journal for inspection. */
+export interface MemoryJournalStore extends JournalStore {
+  /** The journal of `runId` as a JSON Lines file would hold it (`''` when there is none). */
+  text(runId: string): string;
+}
+
+/**
+ * A {@link JournalStore} that keeps journals in memory, encoded as the file store encodes
+ * them (so a record read back is what a file would give). For tests, and for resuming within
+ * one process.
+ *
+ * @example
+ * ```ts
+ * const store = memoryJournalStore();
+ * const first = run(<Release />, { journal: store });
+ * // ... abort it while it waits for approval, then:
+ * const again = run(<Release />, { journal: store, resume: first.runId, onApproval: () => true });
+ * ```
+ */
+export function memoryJournalStore(): MemoryJournalStore {
+  const lines = new Map<string, string[]>();
+  const text = (runId: string) => (lines.get(runId) ?? []).map((line) => `${line}\n`).join('');
+  return {
+    async append(runId, record) {
+      const list = lines.get(runId) ?? [];
+      list.push(encodeRecord(record));
+      lines.set(runId, list);
+    },
+    read: async (runId) => decodeJournal(text(runId), `the journal of run ${runId}`),
+    list: async () => [...lines.keys()].sort(),
+    text,
+  };
+}

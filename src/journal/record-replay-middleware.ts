@@ -1,0 +1,99 @@
+import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { simulateReadableStream, type LanguageModelMiddleware } from 'ai';
+import type { JournalPlace } from './journal-record.js';
+import { hashModelRequest, modelRequestOf } from './model-request.js';
+
+/**
+ * What the middleware asks of the run's journal (a {@link RunJournal}): the next call at a
+ * place (recorded, or to be made and recorded), and how to record it.
+ */
+export interface ModelCallJournal {
+  /**
+   * The next model call at `place`: its recording (checked against `requestHash`) or, when
+   * there is none, the index it will be recorded under.
+   * @throws {WorkflowError} `journal-mismatch` when the recording asked something else, or
+   *   when the journal answers every call and has none here.
+   */
+  nextModelCall(place: JournalPlace, mode: 'stream' | 'generate', request: unknown, requestHash: string): Promise<{ index: number; parts?: LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult }>;
+  /** Records a call that finished; the returned promise settles once it is stored. */
+  recordModelCall(place: JournalPlace, call: { index: number; mode: 'stream' | 'generate'; request: unknown; requestHash: string; parts?: LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult }): Promise<void>;
+}
+
+/**
+ * A `wrapLanguageModel` middleware that journals the model calls of one step (`place`):
+ *
+ * - a call the journal holds (same place, same index, same request) is answered from it:
+ *   the recorded stream parts as a stream (or the recorded result), and the model is not called;
+ * - any other call goes to the model; once its stream has ended without an error part (and
+ *   without an abort), its parts are recorded, and the stream ends after the record is stored.
+ *
+ * @example
+ * ```ts
+ * const model = wrapLanguageModel({ model: agentModel, middleware: recordReplayMiddleware(journal, { step: 'release' }) });
+ * ```
+ */
+export function recordReplayMiddleware(journal: ModelCallJournal, place: JournalPlace): LanguageModelMiddleware {
+  return {
+    specificationVersion: 'v3',
+    wrapStream: async ({ doStream, params }) => {
+      const request = modelRequestOf(params);
+      const requestHash = hashModelRequest(request);
+      const next = await journal.nextModelCall(place, 'stream', request, requestHash);
+      if (next.parts) return { stream: simulateReadableStream({ chunks: next.parts, initialDelayInMs: null, chunkDelayInMs: null }) };
+      const result = await doStream();
+      const stream = tapped(result.stream, params.abortSignal, (parts) => journal.recordModelCall(place, { index: next.index, mode: 'stream', request, requestHash, parts }));
+      return { ...result, stream };
+    },
+    wrapGenerate: async ({ doGenerate, params }) => {
+      const request = modelRequestOf(params);
+      const requestHash = hashModelRequest(request);
+      const next = await journal.nextModelCall(place, 'generate', request, requestHash);
+      if (next.result) return structuredClone(next.result);
+      const result = await doGenerate();
+      if (!params.abortSignal?.aborted) await journal.recordModelCall(place, { index: next.index, mode: 'generate', request, requestHash, result: copyOf(result) });
+      return result;
+    },
+  };
+}
+
+/**
+ * The parts of `source`, passed on as they come and collected; when it ends cleanly (no
+ * `error` part, no abort) `done(parts)` runs before the stream closes.
+ */
+function tapped(
+  source: ReadableStream<LanguageModelV3StreamPart>,
+  signal: AbortSignal | undefined,
+  done: (parts: LanguageModelV3StreamPart[]) => Promise<void>,
+): ReadableStream<LanguageModelV3StreamPart> {
+  const reader = source.getReader();
+  const parts: LanguageModelV3StreamPart[] = [];
+  let failed = false;
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) {
+          if (!failed && !signal?.aborted) await done(parts);
+          controller.close();
+          return;
+        }
+        if (next.value.type === 'error') failed = true;
+        parts.push(copyOf(next.value));
+        controller.enqueue(next.value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+function copyOf<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
+}

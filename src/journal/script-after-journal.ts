@@ -1,0 +1,25 @@
+import type { ModelScript } from '../testing/script-format.js';
+import type { JournalRecord } from './journal-record.js';
+
+/**
+ * A model script without the turns a journal already answered: for each step path, as many
+ * turns as the journal has finished model calls there are dropped from the front (a step
+ * left with none is dropped). Resuming a run with `--script` uses it, so the first model call
+ * the resumed run makes gets the turn the stopped process would have used next.
+ *
+ * @example
+ * ```ts
+ * const rest = scriptAfterJournal(loadScript('release.script.json'), await store.read(runId));
+ * run(<Release />, { model: scriptedModel(rest), journal: store, resume: runId });
+ * ```
+ */
+export function scriptAfterJournal(script: ModelScript, records: readonly JournalRecord[]): ModelScript {
+  const answered = new Map<string, number>();
+  for (const record of records) if (record.type === 'model-call') answered.set(record.step, (answered.get(record.step) ?? 0) + 1);
+  const steps: ModelScript['steps'] = {};
+  for (const [step, turns] of Object.entries(script.steps)) {
+    const rest = turns.slice(answered.get(step) ?? 0);
+    if (rest.length > 0) steps[step] = rest;
+  }
+  return { ...script, steps };
+}

@@ -1,0 +1,61 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run } from 'june';
+import { fileJournalStore, JOURNAL_VERSION, loadJournal } from 'june/testing';
+import { describe, expect, it } from 'vitest';
+import { Release, releaseTools, releaseTurns, turnModel, unreachableModel } from './support.js';
+
+// Sample journals, one folder per schema version, written by test/durable/support.tsx's
+// Release workflow. They must keep loading (and replaying) as June changes.
+const fixtures = fileURLToPath(new URL('../fixtures/journals/', import.meta.url));
+const versions = readdirSync(fixtures).filter((name) => /^v\d+$/.test(name));
+
+describe('stored sample journals', () => {
+  it(`include one folder per schema version up to the current one (v${JOURNAL_VERSION})`, () => {
+    expect(versions).toContain(`v${JOURNAL_VERSION}`);
+  });
+
+  for (const version of versions) {
+    for (const name of readdirSync(join(fixtures, version)).filter((file) => file.endsWith('.jsonl'))) {
+      it(`${version}/${name} still loads`, async () => {
+        const records = await loadJournal(join(fixtures, version, name));
+        expect(records[0]).toMatchObject({ type: 'journal', version: Number(version.slice(1)) });
+        expect(records.length).toBeGreaterThan(1);
+      });
+    }
+  }
+
+  it('v1/release.jsonl replays: the same answer with no model and no tool run', async () => {
+    const tools = releaseTools();
+    const result = await run(<Release model={unreachableModel()} tools={tools} />, { replay: join(fixtures, 'v1', 'release.jsonl'), replayTools: true }).result;
+    expect(result.output).toBe('Released 1.2.');
+    expect(tools.ran).toEqual([]);
+  });
+
+  it.each([
+    ['waiting-for-approval.jsonl', '20260102-030405-v1wt'],
+    ['crashed-mid-write.jsonl', '20260102-030405-v1cr'],
+  ])('v1/%s resumes: the approval is asked, and only the calls that had not finished are made', async (name, runId) => {
+    const dir = mkdtempSync(join(tmpdir(), 'june-fixture-'));
+    try {
+      mkdirSync(join(dir, runId));
+      copyFileSync(join(fixtures, 'v1', name), join(dir, runId, 'journal.jsonl'));
+      const tools = releaseTools();
+      const model = turnModel(releaseTurns);
+      const asked: string[] = [];
+      const result = await run(<Release model={model} tools={tools} />, {
+        journal: fileJournalStore({ dir }),
+        resume: runId,
+        onApproval: (request) => (asked.push(request.tool), true),
+      }).result;
+      expect(result.output).toBe('Released 1.2.');
+      expect(asked).toEqual(['deploy']);
+      expect(model.calls.map((call) => `${call.step}#${call.turn}`)).toEqual(['release:ship:go#2', 'release:prepare#3', 'plan#3']);
+      expect(tools.ran).toEqual(['deploy:prod']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
