@@ -6,3 +6,5 @@ export { declarationComponent, declarationOf } from './declaration.js';
 export type { AnyTool, CapabilityDeclaration, CompositeToolSpec, ToolSource, ToolSourceConnection } from './declaration.js';
 export { approvalFlag } from './scope.js';
 export type { CapabilityProvenance, ResolvedCapability, ResolvedScope } from './scope.js';
+export { mapExecutes } from './map-executes.js';
+export type { ToolExecute } from './map-executes.js';

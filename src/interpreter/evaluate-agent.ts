@@ -3,6 +3,7 @@ import { locationSuffix } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
 import { resolveCapabilities, type PendingToolSource, type ResolveInput } from '../capabilities/resolve.js';
 import type { ToolSource } from '../capabilities/declaration.js';
+import { mapExecutes } from '../capabilities/map-executes.js';
 import type { ToolSet } from 'ai';
 import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { closeNode, openNode } from '../trace/trace-builder.js';
@@ -98,20 +99,8 @@ function modelName(model: unknown): string {
 
 /** Wraps each tool's `execute` so the run knows which executions are still in flight. */
 function instrument(tools: ToolSet, root: RunRoot, run: RunFrame): ToolSet {
-  const out: ToolSet = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    const execute = tool.execute;
-    if (!execute) {
-      out[name] = tool;
-      continue;
-    }
-    out[name] = {
-      ...tool,
-      execute: (input: unknown, options: any) => {
-        const value = execute.call(tool, input as never, options);
-        return value instanceof Promise ? root.track(value, run) : value;
-      },
-    } as typeof tool;
-  }
-  return out;
+  return mapExecutes(tools, (execute) => (input, options) => {
+    const value = execute(input, options);
+    return (value instanceof Promise ? root.track(value, run) : value) as ReturnType<typeof execute>;
+  });
 }

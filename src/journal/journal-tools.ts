@@ -1,4 +1,5 @@
 import type { ToolSet } from 'ai';
+import { mapExecutes } from '../capabilities/map-executes.js';
 import type { JournalPlace } from './journal-record.js';
 
 /**
@@ -27,23 +28,13 @@ export interface ToolCallJournal {
  * ```
  */
 export function journalTools(tools: ToolSet, place: JournalPlace, journal: ToolCallJournal): ToolSet {
-  const out: ToolSet = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    const execute = tool.execute;
-    if (!execute) {
-      out[name] = tool;
-      continue;
-    }
+  return mapExecutes(tools, (execute, name, tool) => {
     const composite = (tool as Record<symbol, unknown>)[compositeToolMarker] === true;
-    out[name] = {
-      ...tool,
-      execute: (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) =>
-        journal.toolCall(place, { tool: name, input, toolCallId: options.toolCallId, ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}), composite }, () =>
-          execute.call(tool, input as never, options as never),
-        ),
-    } as typeof tool;
-  }
-  return out;
+    return (input, options) =>
+      journal.toolCall(place, { tool: name, input, toolCallId: options.toolCallId, ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}), composite }, () =>
+        execute(input, options),
+      ) as ReturnType<typeof execute>;
+  });
 }
 
 /**
