@@ -1,4 +1,7 @@
 export { main, createProgram } from './program.js';
+export { initCommand } from './init-command.js';
+export { initFiles, initTsconfig } from './init-files.js';
+export type { InitFile } from './init-files.js';
 export { runCommand, runsFolder } from './run-command.js';
 export type { RunCommandOptions } from './run-command.js';
 export { inspectCommand, formatInspectReport } from './inspect-command.js';

@@ -33,7 +33,7 @@ export async function main(argv: string[], io: CliIO): Promise<ExitCodeValue> {
 }
 
 /**
- * The `june` program (commander): `run`, `inspect` and `studio`. Errors in flags throw a
+ * The `june` program (commander): `init`, `run`, `inspect` and `studio`. Errors in flags throw a
  * `CommanderError` (after one `june: ` line on stderr) instead of exiting; each command's
  * exit code goes to `done`.
  *
@@ -58,6 +58,15 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     });
 
   // Subcommands made with .command() inherit exitOverride() and the output settings above.
+  program
+    .command('init')
+    .description('Set up a June project: tsconfig.json and vitest.config.ts with June\'s JSX settings, a first workflow with its model script, and a snapshot test. Never overwrites a file.')
+    .argument('[dir]', 'the project folder (default: the current one)')
+    .action(async (dir: string | undefined) => {
+      const { initCommand } = await import('./init-command.js');
+      done(await initCommand(dir, io));
+    });
+
   program
     .command('run')
     .description('Run a workflow: its default export, with progress, approvals at the terminal, and a trace in .june/runs/.')
