@@ -1,4 +1,4 @@
-import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { simulateReadableStream, type LanguageModelMiddleware } from 'ai';
 import type { JournalPlace } from './journal-record.js';
 import { hashModelRequest, modelRequestOf } from './model-request.js';
@@ -25,7 +25,11 @@ export interface ModelCallJournal {
  * - a call the journal holds (same place, same index, same request) is answered from it:
  *   the recorded stream parts as a stream (or the recorded result), and the model is not called;
  * - any other call goes to the model; once its stream has ended without an error part (and
- *   without an abort), its parts are recorded, and the stream ends after the record is stored.
+ *   without an abort), its parts are recorded, and the stream ends after the record is stored;
+ * - the model's `supportedUrls` is read only when the AI SDK asks for it, and a model that
+ *   cannot say (a lazy provider with no configuration, e.g. no `OPENAI_API_KEY`) counts as
+ *   supporting no URLs, so a recorded call is answered without building the provider. An
+ *   unrecorded call still reaches the model and fails there with the provider's own error.
  *
  * @example
  * ```ts
@@ -35,6 +39,7 @@ export interface ModelCallJournal {
 export function recordReplayMiddleware(journal: ModelCallJournal, place: JournalPlace): LanguageModelMiddleware {
   return {
     specificationVersion: 'v3',
+    overrideSupportedUrls: ({ model }) => supportedUrlsWhenAsked(model),
     wrapStream: async ({ doStream, params }) => {
       const request = modelRequestOf(params);
       const requestHash = hashModelRequest(request);
@@ -53,6 +58,20 @@ export function recordReplayMiddleware(journal: ModelCallJournal, place: Journal
       if (!params.abortSignal?.aborted) await journal.recordModelCall(place, { index: next.index, mode: 'generate', request, requestHash, result: copyOf(result) });
       return result;
     },
+  };
+}
+
+/**
+ * `model.supportedUrls`, read when awaited rather than when the model is wrapped (a getter
+ * may build a provider), or `{}` when reading it fails.
+ */
+function supportedUrlsWhenAsked(model: LanguageModelV3): PromiseLike<Record<string, RegExp[]>> {
+  return {
+    then: (onFulfilled, onRejected) =>
+      Promise.resolve()
+        .then(() => model.supportedUrls)
+        .catch(() => ({}))
+        .then(onFulfilled, onRejected),
   };
 }
 
