@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
-import type { Component } from '../elements/index.js';
+import { jsxSetupFix, type Component } from '../elements/index.js';
 import { WorkflowError } from '../errors/index.js';
 import { inspect, run } from '../interpreter/index.js';
 import { oneLine } from './format.js';
@@ -44,6 +44,7 @@ let loads = 0;
  * @param cwd - the current directory. @default process.cwd()
  * @throws {WorkflowError} `cli-workflow-missing` when the file does not exist or is a folder;
  *   `workflow-load-failed` when it fails to compile or throws while it loads;
+ *   `jsx-setup-invalid` when it was compiled for React's JSX or with `"jsxImportSource": "june/jsx-runtime"`;
  *   `workflow-default-missing` when it has no default export;
  *   `workflow-default-invalid` when the default export is not a function component.
  * @example
@@ -65,7 +66,7 @@ export async function loadWorkflow(file: string, cwd: string = process.cwd()): P
     try {
       exports = moduleExports(await api.import(url, import.meta.url));
     } catch (error) {
-      throw new WorkflowError('workflow-load-failed', `june: cannot load ${label}: ${oneLine(errorText(error))}`, { cause: error });
+      throw loadError(error, label, tsconfig.generated ? undefined : tsconfig.path, cwd);
     }
     june = await juneOf(api.import, url);
   } finally {
@@ -73,6 +74,15 @@ export async function loadWorkflow(file: string, cwd: string = process.cwd()): P
   }
   const name = label === absolute ? basename(absolute) : label;
   return { component: defaultComponent(exports, label), file: absolute, label, name, tsconfig: tsconfig.path, june };
+}
+
+/** `workflow-load-failed`; `jsx-setup-invalid` when the error shows the JSX was compiled with the wrong settings. */
+function loadError(error: unknown, label: string, tsconfig: string | undefined, cwd: string): WorkflowError {
+  const text = oneLine(errorText(error));
+  const fix = jsxSetupFix(text);
+  if (fix === undefined) return new WorkflowError('workflow-load-failed', `june: cannot load ${label}: ${text}`, { cause: error });
+  const using = tsconfig === undefined ? '' : ` with ${relative(cwd, tsconfig) || tsconfig}`;
+  return new WorkflowError('jsx-setup-invalid', `june: cannot load ${label}, compiled${using}: ${fix}.`, { cause: error });
 }
 
 function checkFile(given: string, absolute: string): void {

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { jsxSetupFix } from '../elements/index.js';
 import { JuneError } from '../errors/index.js';
 import { oneLine } from './format.js';
 import type { LoadedWorkflow } from './load-workflow.js';
@@ -17,13 +18,9 @@ import type { LoadedWorkflow } from './load-workflow.js';
  */
 export function runFailureMessage(error: unknown, workflow: Pick<LoadedWorkflow, 'file' | 'label' | 'tsconfig'>): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (/\bReact is not defined\b/.test(message)) {
-    return oneLine(
-      `june: ${workflow.label} was compiled without June's JSX settings (React is not defined), using ${relative(process.cwd(), workflow.tsconfig) || workflow.tsconfig}: ` +
-        `make sure its "include" covers the file, and that it sets "jsx": "react-jsx" and "jsxImportSource": "june" in compilerOptions.`,
-    );
-  }
   if (JuneError.isInstance(error)) return oneLine(message);
+  const fix = jsxSetupFix(message);
+  if (fix !== undefined) return oneLine(`june: ${workflow.label} was compiled with ${relative(process.cwd(), workflow.tsconfig) || workflow.tsconfig}, and ${fix}.`);
   const at = placeInWorkflow(error, workflow.file);
   return oneLine(`june: the workflow failed: ${message}${at ? ` (at ${at})` : ''}`);
 }

@@ -1,9 +1,12 @@
 import { isElement, type JuneElement, type JuneNode } from './element.js';
+import { isReactElement, reactElementError } from './jsx-setup.js';
 
 /**
  * Flattens a children value into elements, in document order: arrays and other iterables
  * are walked, `null`/`undefined`/booleans dropped. Text is returned as a string so callers
  * can say where it is not allowed. Fragments are NOT opened here (callers decide).
+ *
+ * @throws {WorkflowError} `jsx-runtime-react` for an element made by React's JSX runtime.
  */
 export function flattenChildren(node: JuneNode, out: Array<JuneElement | string> = []): Array<JuneElement | string> {
   if (node === null || node === undefined || typeof node === 'boolean') return out;
@@ -20,6 +23,7 @@ export function flattenChildren(node: JuneNode, out: Array<JuneElement | string>
     for (const child of node as Iterable<JuneNode>) flattenChildren(child, out);
     return out;
   }
+  if (isReactElement(node)) throw reactElementError(node);
   out.push(String(node));
   return out;
 }

@@ -5,5 +5,6 @@ export type { BuiltinKind } from './builtin.js';
 export { Fragment } from './fragment.js';
 export { flattenChildren } from './children.js';
 export { notation, locationSuffix } from './notation.js';
+export { isReactElement, reactElementError, jsxSetupFix, jsxSettings } from './jsx-setup.js';
 export { jsx, jsxs, jsxDEV } from './jsx.js';
 export type { JSX } from './jsx-namespace.js';

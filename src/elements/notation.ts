@@ -19,7 +19,19 @@ export function notation(element: JuneElement, shownProps: readonly string[] = [
   return parts.length ? `<${name} ${parts.join(' ')}>` : `<${name}>`;
 }
 
-/** ` at file.tsx:12:7` when the element came from `jsxDEV`, else an empty string. */
+/**
+ * ` at flow.tsx:12:7` when the element came from `jsxDEV`, else an empty string. The file is
+ * shown from the current directory (`workflows/flow.tsx`) when it lies inside it, else as
+ * the compiler gave it.
+ */
 export function locationSuffix(source: SourceLocation | undefined): string {
-  return source ? ` at ${source.fileName}:${source.lineNumber}:${source.columnNumber}` : '';
+  return source ? ` at ${shownFile(source.fileName)}:${source.lineNumber}:${source.columnNumber}` : '';
+}
+
+function shownFile(fileName: string): string {
+  const cwd = typeof process === 'object' && typeof process.cwd === 'function' ? process.cwd() : undefined;
+  if (cwd === undefined) return fileName;
+  const path = fileName.startsWith('file://') ? decodeURIComponent(fileName.slice('file://'.length)) : fileName;
+  const folder = cwd.endsWith('/') || cwd.endsWith('\\') ? cwd : `${cwd}${cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/'}`;
+  return path.startsWith(folder) ? path.slice(folder.length).split('\\').join('/') : fileName;
 }

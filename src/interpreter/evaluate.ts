@@ -1,6 +1,7 @@
 import { kindOf, displayNameOf } from '../elements/builtin.js';
 import { flattenChildren } from '../elements/children.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
+import { jsxSetupFix } from '../elements/jsx-setup.js';
 import { locationSuffix } from '../elements/notation.js';
 import { capabilityNotation } from '../capabilities/collect.js';
 import { RunAbortedError, WorkflowError } from '../errors/june-error.js';
@@ -53,11 +54,25 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
         rendered = root.rendered.get(element);
         if (root.mode !== 'validate') root.rendered.delete(element);
       } else {
-        rendered = await element.type(element.props);
+        rendered = await render(element);
         if (root.mode === 'validate') root.rendered.set(element, rendered);
       }
       return evaluate(rendered, { ...ctx, renderedBy: `<${displayNameOf(element.type)}>${locationSuffix(element.source)}` });
     }
+  }
+}
+
+/**
+ * Calls a user component. A component compiled for React's classic JSX throws
+ * `React is not defined` when it builds its first element: that becomes the setup error.
+ */
+async function render(element: JuneElement): Promise<JuneNode> {
+  try {
+    return await element.type(element.props);
+  } catch (error) {
+    const fix = error instanceof ReferenceError ? jsxSetupFix(error.message) : undefined;
+    if (fix === undefined) throw error;
+    throw new WorkflowError('jsx-runtime-react', `june: the component <${displayNameOf(element.type)}>${locationSuffix(element.source)} failed to render: ${fix}.`, { cause: error });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Component, JuneElement } from '../elements/element.js';
 import { createElement, isElement } from '../elements/element.js';
+import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import { approvalFlag } from '../capabilities/scope.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import { WorkflowError } from '../errors/june-error.js';
@@ -51,6 +52,7 @@ export interface InspectReport {
  */
 export async function inspect(workflow: JuneElement | Component, options: { props?: Record<string, unknown> } = {}): Promise<InspectReport> {
   const element = typeof workflow === 'function' ? createElement(workflow, { ...(options.props ?? {}) }) : workflow;
+  if (isReactElement(element)) throw reactElementError(element);
   if (!isElement(element)) throw new WorkflowError('run-workflow-invalid', 'june: inspect() takes an element such as <Workflow /> or a component.');
   const root = new RunRoot('inspect', 'inspect', undefined, undefined);
   const frame = createRunFrame(root, 'inspect', [], root.controller.signal, openNode('run', 'inspect'));

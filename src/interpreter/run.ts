@@ -2,6 +2,7 @@ import type { LanguageModel, LanguageModelUsage } from 'ai';
 import type { ApprovalPolicy, ApprovalRequest } from '../approvals/approval-request.js';
 import { createElement, isElement, type Component, type JuneElement, type JuneNode } from '../elements/element.js';
 import { displayNameOf, kindOf } from '../elements/builtin.js';
+import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import type { RunEvent } from '../events/run-event.js';
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import { openNode, traceError } from '../trace/trace-builder.js';
@@ -189,6 +190,7 @@ function checkJournalOptions(options: RunOptions<any>): void {
 
 function rootElement(workflow: JuneElement | Component, props: Record<string, unknown> | undefined): JuneElement {
   if (typeof workflow === 'function') return createElement(workflow, { ...(props ?? {}) });
+  if (isReactElement(workflow)) throw reactElementError(workflow);
   if (!isElement(workflow)) {
     throw new WorkflowError('run-workflow-invalid', `june: run() takes an element such as <Workflow /> or a component, got ${workflow === null ? 'null' : typeof workflow}.`);
   }
