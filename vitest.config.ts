@@ -20,5 +20,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     testTimeout: 30_000,
+    // finds the Chromium of the Studio browser tests once (a system one, else a packaged one)
+    globalSetup: ['test/helpers/chromium-setup.ts'],
   },
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { startStudio, type Studio, type StudioOptions } from '../../src/studio/index.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,10 +46,13 @@ export async function runsDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'june-studio-runs-'));
 }
 
-/** Headless Chromium (Debian's `chromium` package), one per test file. */
+/**
+ * Headless Chromium, one per test file: a system Chromium where there is one, else the one
+ * packaged in `@sparticuz/chromium` (test/helpers/chromium.ts finds it).
+ */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: inject('chromium').path,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
