@@ -25,7 +25,9 @@ export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promis
     const system = onPath(['chromium', 'chromium-browser'], env.PATH ?? '');
     if (system) return { path: system, source: 'system' };
   }
-  const packaged = (await import('@sparticuz/chromium')).default;
+  // named through a variable, so the type check does not need the package installed
+  const name = '@sparticuz/chromium';
+  const packaged = ((await import(name)) as { default: { executablePath(): Promise<string> } }).default;
   return { path: await packaged.executablePath(), source: 'packaged' };
 }
 
