@@ -1,4 +1,4 @@
-import type { ModelMessage, TextStreamPart, ToolSet } from 'ai';
+import type { LanguageModelUsage, ModelMessage, TextStreamPart, ToolSet } from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix, notation } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
@@ -6,7 +6,10 @@ import type { ApprovalDecision } from '../approvals/approval-request.js';
 import type { StepProps } from '../components/step.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
-import { runStep } from '../steps/run-step.js';
+import { runStep, type PendingToolApproval } from '../steps/run-step.js';
+import { explainDenials } from '../steps/explain-denials.js';
+import { observeUsage } from '../steps/observe-usage.js';
+import { withMiddleware } from '../steps/with-middleware.js';
 import { closeNode, openNode, plainJson, traceError } from '../trace/trace-builder.js';
 import type { TraceNode, TraceStatus } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
@@ -60,6 +63,8 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
   let result: unknown;
   let usage = emptyUsage();
   let started = false;
+  // each model call's usage as soon as it finished (the AI SDK's comes after the tools ran)
+  const callUsages: LanguageModelUsage[] = [];
   try {
     const prompt = typeof props.prompt === 'function' ? await props.prompt({ steps: { ...run.steps } }) : props.prompt;
     if (typeof prompt !== 'string') {
@@ -76,10 +81,11 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
     // with a journal, finished model and tool calls are recorded (or answered from it when resuming)
     const journal = root.journal;
     const place = { step: path, calls: run.calls };
-    const stepModel = root.modelOverride ?? model;
+    // denials explained to the model below the journal (which keeps the request as June made it)
+    const explained = withMiddleware(root.modelOverride ?? model, explainDenials);
     const out = await runStep({
       step: path,
-      model: journal ? journal.model(stepModel, place) : stepModel,
+      model: withMiddleware(journal ? journal.model(explained, place) : explained, observeUsage((used) => callUsages.push(used))),
       system: instructions,
       tools: journal ? journal.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used))) : agent.tools,
       messages: [...agent.messages, userMessage],
@@ -107,10 +113,13 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
     node.result = plainJson(result);
     node.messages = plainJson(out.responseMessages) as unknown[];
     node.usage = usage;
+    withdrawUnasked(out.unaskedApprovals, root.approvalNodes);
     closeNode(node, 'succeeded');
   } catch (error) {
-    // the model calls that finished before the failure were paid for: count them
-    usage = node.children.reduce((sum, child) => (child.kind === 'model' && child.usage ? sumUsage(sum, child.usage) : sum), emptyUsage());
+    // the model calls that finished before the failure were paid for: count them, even when
+    // the failure (an abort) came while the tools they asked for ran
+    usage = callUsages.reduce(sumUsage, emptyUsage());
+    node.children.filter((child) => child.kind === 'model').forEach((child, i) => (child.usage ??= callUsages[i]));
     node.usage = usage;
     run.usage = sumUsage(run.usage, usage);
     status = settleOnError(node, error);
@@ -121,6 +130,16 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
   if (props.children) {
     const rendered = await props.children(result);
     await evaluate(rendered, { ...ctx, renderedBy: undefined });
+  }
+}
+
+/** Closes the tool nodes of approval requests nobody was asked (the step's `stopWhen` ended it first). */
+function withdrawUnasked(requests: PendingToolApproval[] | undefined, nodes: Map<string, TraceNode>): void {
+  for (const request of requests ?? []) {
+    const node = nodes.get(request.approvalId);
+    if (!node) continue;
+    node.approval = { id: request.approvalId, status: 'withdrawn', reason: "the step's stopWhen ended it before anyone was asked" };
+    closeNode(node, 'aborted');
   }
 }
 

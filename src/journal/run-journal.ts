@@ -1,7 +1,8 @@
 import type { LanguageModelV3, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { gateway, wrapLanguageModel, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
+import { wrapLanguageModel, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
 import { SystemError, WorkflowError } from '../errors/index.js';
+import { languageModelV3 } from '../models/language-model-v3.js';
 import { recordedError, revivedError } from './journal-codec.js';
 import { JournalIndex } from './journal-index.js';
 import { JOURNAL_VERSION, placeKey, toolKey, type JournalPlace, type JournalRecord } from './journal-record.js';
@@ -244,12 +245,6 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
     }
     return error;
   }
-}
-
-/** The model as a `LanguageModelV3`: a model id resolved as the AI SDK does; `undefined` for a v2 model. */
-function languageModelV3(model: LanguageModel): LanguageModelV3 | undefined {
-  if (typeof model === 'string') return (globalThis.AI_SDK_DEFAULT_PROVIDER ?? gateway).languageModel(model) as LanguageModelV3;
-  return model.specificationVersion === 'v3' ? model : undefined;
 }
 
 function where(place: JournalPlace): JournalPlace {

@@ -1,1 +1,2 @@
 export { emptyUsage, sumUsage, plainUsage } from './usage.js';
+export { languageModelV3 } from './language-model-v3.js';

@@ -8,6 +8,7 @@ import {
   type LanguageModelUsage,
   type ModelMessage,
   type Output,
+  type StepResult,
   type StopCondition,
   type TextStreamPart,
   type ToolApprovalResponse,
@@ -34,7 +35,11 @@ export interface StepRunInput {
   /** The conversation so far, ending with this step's user message. */
   messages: ModelMessage[];
   output?: Output.Output<any, any>;
-  /** @default stepCountIs(20) */
+  /**
+   * When the step's tool loop stops, checked over every model call of the step (approval
+   * continuations included), so `stepCountIs(n)` allows at most n model calls.
+   * @default stepCountIs(20)
+   */
   stopWhen?: StopCondition<any> | Array<StopCondition<any>>;
   callSettings: Omit<CallSettings, 'abortSignal'>;
   providerOptions?: Record<string, Record<string, any>>;
@@ -51,6 +56,11 @@ export interface StepRunOutput {
   result: unknown;
   responseMessages: ModelMessage[];
   usage: LanguageModelUsage;
+  /**
+   * The approval requests of the last turn, when `stopWhen` ended the step on it: nobody was
+   * asked and the calls did not run.
+   */
+  unaskedApprovals?: PendingToolApproval[];
 }
 
 /**
@@ -59,14 +69,24 @@ export interface StepRunOutput {
  * `tool-approval-response` message, and calls `streamText` again with the history, so
  * approved calls run and denied ones reach the model as denied.
  *
+ * `stopWhen` bounds the whole step: its conditions see every model call of the step so far,
+ * across those continuations. When they are met on a turn that asks for approvals, the step
+ * ends there: nobody is asked and those calls do not run (see `unaskedApprovals`).
+ *
  * @throws {RunAbortedError} when `abortSignal` aborts.
  * @throws {SystemError} `model-call-failed` when a model call fails (the provider's error is the `cause`);
  *   a {@link JuneError} from the model (e.g. a scripted model's) is thrown as it is.
- * @throws {ModelBehaviorError} `step-output-invalid` when the answer does not parse as the step's `output`.
+ * @throws {ModelBehaviorError} `step-output-invalid` when the answer does not parse as the step's `output`;
+ *   `step-limit-reached` when the step has an `output` and `stopWhen` ended it while the model
+ *   was still calling tools (it never answered).
  */
 export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
   const history = [...input.messages];
   const responseMessages: ModelMessage[] = [];
+  const conditions = [input.stopWhen ?? stepCountIs(20)].flat();
+  // every model call of the step so far, across approval continuations
+  const steps: Array<StepResult<ToolSet>> = [];
+  const stopWhen = conditions.map((condition): StopCondition<ToolSet> => ({ steps: current }) => condition({ steps: [...steps, ...current] }));
   let usage = emptyUsage();
   while (true) {
     let failure: { error: unknown } | undefined;
@@ -79,7 +99,7 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
       tools: input.tools,
       messages: history,
       output: input.output,
-      stopWhen: input.stopWhen ?? stepCountIs(20),
+      stopWhen,
       providerOptions: input.providerOptions,
       abortSignal: input.abortSignal,
       onError: () => {},
@@ -116,14 +136,17 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
     if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
     if (failure) throw modelFailure(failure.error, input.step);
 
-    const done: StepFinish = finished ?? { response: await stream.response, totalUsage: await stream.totalUsage, text: await stream.text };
+    const done: StepFinish = finished ?? { response: await stream.response, totalUsage: await stream.totalUsage, text: await stream.text, steps: await stream.steps };
     usage = sumUsage(usage, done.totalUsage);
     history.push(...done.response.messages);
     responseMessages.push(...done.response.messages);
+    steps.push(...done.steps);
 
-    if (approvals.length === 0) {
+    const limited = await limitReached(conditions, steps);
+    if (limited && input.output) throw limitError(input, steps);
+    if (approvals.length === 0 || limited) {
       const result = input.output ? await parsedOutput(stream.output, input.step) : done.text;
-      return { result, responseMessages, usage };
+      return { result, responseMessages, usage, ...(approvals.length > 0 ? { unaskedApprovals: approvals } : {}) };
     }
     const answers = await input.approve(approvals);
     const content: ToolApprovalResponse[] = answers.map((a) => ({
@@ -139,7 +162,24 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
 }
 
 /** What `onFinish` gives that a step reads. */
-type StepFinish = { response: { messages: ModelMessage[] }; totalUsage: LanguageModelUsage; text: string };
+type StepFinish = { response: { messages: ModelMessage[] }; totalUsage: LanguageModelUsage; text: string; steps: Array<StepResult<ToolSet>> };
+
+/** True when a stop condition holds over the step's model calls so far, and the last one called tools (else the loop ended on its own). */
+async function limitReached(conditions: Array<StopCondition<any>>, steps: Array<StepResult<ToolSet>>): Promise<boolean> {
+  if ((steps.at(-1)?.toolCalls.length ?? 0) === 0) return false;
+  const met = await Promise.all(conditions.map((condition) => condition({ steps })));
+  return met.some(Boolean);
+}
+
+/** The step has an `output`, but `stopWhen` ended it while the model was still calling tools. */
+function limitError(input: StepRunInput, steps: Array<StepResult<ToolSet>>): ModelBehaviorError {
+  const pending = steps.at(-1)!.toolCalls.map((call) => `${call.toolName} (${JSON.stringify(call.toolCallId)})`);
+  const limit = input.stopWhen === undefined ? 'its stopWhen (the default, stepCountIs(20))' : 'its stopWhen';
+  return new ModelBehaviorError(
+    'step-limit-reached',
+    `june: step "${input.step}" has no answer: ${limit} ended it after ${steps.length} model call${steps.length === 1 ? '' : 's'} while the model was still calling tools (pending: ${pending.join(', ')}). Raise the limit (e.g. stopWhen={stepCountIs(${steps.length * 2})}), or ask in the prompt for fewer tool calls.`,
+  );
+}
 
 /** A failed model call as a {@link SystemError} naming the step (a {@link JuneError} stays as it is). */
 function modelFailure(error: unknown, step: string): unknown {

@@ -74,7 +74,7 @@ describe('approvals inside a composite tool', () => {
     const result = await handle.result;
     expect(ran).toEqual([]);
     expect(toolResultsOf(callsAt(model, 'research:findings')[1]!.prompt)).toEqual([
-      expect.objectContaining({ toolName: 'search', output: { type: 'execution-denied', reason: 'no web access today' } }),
+      expect.objectContaining({ toolName: 'search', output: { type: 'execution-denied', reason: 'The tool call was denied, so it did not run. Reason: no web access today' } }),
     ]);
     const child = (findNode(result.trace.root, 'tool', 'research').output as CompositeToolResult).trace;
     expect(findNode(child.root, 'tool', 'search')).toMatchObject({ status: 'denied', approval: { id: request.id, status: 'denied', reason: 'no web access today' } });
@@ -162,6 +162,6 @@ describe('approvals inside a composite tool', () => {
     await done;
     expect(callsAt(model, 'research:findings')).toHaveLength(0);
     expect(events.filter((e) => e.type === 'run-start')).toHaveLength(1);
-    expect(toolResultsOf(callsAt(model, 'report')[1]!.prompt)[0]!.output).toEqual({ type: 'execution-denied', reason: 'not now' });
+    expect(toolResultsOf(callsAt(model, 'report')[1]!.prompt)[0]!.output).toEqual({ type: 'execution-denied', reason: 'The tool call was denied, so it did not run. Reason: not now' });
   });
 });

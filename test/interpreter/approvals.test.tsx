@@ -101,7 +101,7 @@ describe('approvals', () => {
     expect(calls).toEqual([]);
     expect(model.doStreamCalls[1]!.prompt.at(-1)).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'deploy', output: { type: 'execution-denied', reason: 'prod is frozen this week' } }],
+      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'deploy', output: { type: 'execution-denied', reason: 'The tool call was denied, so it did not run. Reason: prod is frozen this week' } }],
     });
     const events = await collect(handle.events);
     expect(events.find((event) => event.type === 'approval-response')).toEqual({
@@ -154,7 +154,7 @@ describe('approvals', () => {
     const results = toolResults(model.doStreamCalls[1]!.prompt);
     expect(Object.fromEntries(results.map((part) => [part.toolCallId, part.output]))).toEqual({
       c1: { type: 'text', value: 'deployed to staging' },
-      c2: { type: 'execution-denied', reason: 'not prod' },
+      c2: { type: 'execution-denied', reason: 'The tool call was denied, so it did not run. Reason: not prod' },
       c3: { type: 'text', value: 'deployed to eu' },
     });
   });

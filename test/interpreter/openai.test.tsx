@@ -101,7 +101,7 @@ test('a workflow runs through openai("gpt-5-mini"): streamed text, a tool call, 
   expect(server.pendingReplies).toBe(0);
 });
 
-test('a denial through openai("gpt-5-mini") reaches the server as the function call’s output', async () => {
+test('a denial through openai("gpt-5-mini") reaches the server as a function call output that says it was denied, and why', async () => {
   const deploy = tool({ inputSchema: z.object({ env: z.string() }), needsApproval: true, execute: async () => 'deployed' });
   server.reply({ toolCalls: [{ name: 'deploy', call_id: 'call_deploy', arguments: { env: 'prod' } }] }, { text: 'Not deployed.' });
   const handle = run(
@@ -112,7 +112,7 @@ test('a denial through openai("gpt-5-mini") reaches the server as the function c
   );
   for await (const event of handle.events) if (event.type === 'approval-request') handle.deny(event.request.id, 'prod is frozen');
   expect((await handle.result).output).toBe('Not deployed.');
-  expect(server.requests[1]!.body.input).toContainEqual({ type: 'function_call_output', call_id: 'call_deploy', output: 'prod is frozen' });
+  expect(server.requests[1]!.body.input).toContainEqual({ type: 'function_call_output', call_id: 'call_deploy', output: 'The tool call was denied, so it did not run. Reason: prod is frozen' });
 });
 
 test('a server error fails the run with model-call-failed naming the step', async () => {

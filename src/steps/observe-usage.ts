@@ -1,0 +1,48 @@
+import type { LanguageModelV3Middleware, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type { LanguageModelUsage } from 'ai';
+import { emptyUsage, sumUsage } from '../models/usage.js';
+
+/**
+ * A model middleware that hands each call's usage, in tokens, to `onUsage` as soon as the
+ * provider reports it (its stream's `finish` part, or a generate result).
+ *
+ * The AI SDK reports a step's usage only once the tools it called have run, so a run
+ * aborted during such a tool would otherwise lose the tokens of a call that did finish.
+ *
+ * @example
+ * ```ts
+ * const usages: LanguageModelUsage[] = [];
+ * const model = wrapLanguageModel({ model: inner, middleware: observeUsage((usage) => usages.push(usage)) });
+ * ```
+ */
+export function observeUsage(onUsage: (usage: LanguageModelUsage) => void): LanguageModelV3Middleware {
+  return {
+    specificationVersion: 'v3',
+    wrapGenerate: async ({ doGenerate }) => {
+      const result = await doGenerate();
+      onUsage(usageOf(result.usage));
+      return result;
+    },
+    wrapStream: async ({ doStream }) => {
+      const { stream, ...rest } = await doStream();
+      const tap = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+        transform(part, controller) {
+          if (part.type === 'finish') onUsage(usageOf(part.usage));
+          controller.enqueue(part);
+        },
+      });
+      return { stream: stream.pipeThrough(tap), ...rest };
+    },
+  };
+}
+
+/** A provider's usage as the AI SDK reports it (without the provider's `raw` counts). */
+function usageOf(usage: LanguageModelV3Usage): LanguageModelUsage {
+  return sumUsage(emptyUsage(), {
+    inputTokens: usage.inputTokens.total,
+    inputTokenDetails: { noCacheTokens: usage.inputTokens.noCache, cacheReadTokens: usage.inputTokens.cacheRead, cacheWriteTokens: usage.inputTokens.cacheWrite },
+    outputTokens: usage.outputTokens.total,
+    outputTokenDetails: { textTokens: usage.outputTokens.text, reasoningTokens: usage.outputTokens.reasoning },
+    totalTokens: usage.inputTokens.total === undefined && usage.outputTokens.total === undefined ? undefined : (usage.inputTokens.total ?? 0) + (usage.outputTokens.total ?? 0),
+  });
+}
