@@ -1,5 +1,6 @@
 import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
+import { unwatchUnanswered, watchUnanswered, type WaitingRun } from './unanswered-at-exit.js';
 
 interface Pending {
   request: ApprovalRequest;
@@ -23,14 +24,21 @@ export interface ApprovalListener {
 /**
  * Holds a run's pending approval requests (of the outermost run and every child run) and
  * matches answers to them. Several requests may be pending at once, answered in any order.
+ * Given the run's id, it says on stderr which requests still wait when the process is about
+ * to exit with nothing left that could answer them (see {@link watchUnanswered}).
  */
 export class ApprovalBroker {
   private readonly pending = new Map<string, Pending>();
+  private readonly waiting: WaitingRun | undefined;
 
   constructor(
     private readonly listener: ApprovalListener,
     private readonly policy?: ApprovalPolicy,
-  ) {}
+    runId?: string,
+  ) {
+    const broker = this;
+    this.waiting = runId === undefined ? undefined : { runId, get requests() { return broker.requests; } };
+  }
 
   /** The requests waiting for an answer, oldest first. */
   get requests(): ApprovalRequest[] {
@@ -53,6 +61,7 @@ export class ApprovalBroker {
     const answer = new Promise<ApprovalDecision & { automatic: boolean }>((resolve, reject) => {
       this.pending.set(request.id, { request, runId, resolve, reject });
     });
+    if (this.pending.size === 1 && this.waiting) watchUnanswered(this.waiting);
     const onAbort = () => this.withdraw(request.id, signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     this.listener.requested(request, runId);
@@ -67,7 +76,7 @@ export class ApprovalBroker {
       this.settle(request.id, typeof answer === 'boolean' ? { approved: answer } : answer, true);
     } catch (error) {
       const entry = this.pending.get(request.id);
-      this.pending.delete(request.id);
+      this.remove(request.id);
       entry?.reject(new JuneError('approval-policy-failed', `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${error instanceof Error ? error.message : String(error)}`, { cause: error, blame: 'workflow' }));
     }
   }
@@ -90,7 +99,7 @@ export class ApprovalBroker {
 
   private settle(id: string, decision: ApprovalDecision, automatic: boolean): void {
     const entry = this.pending.get(id)!;
-    this.pending.delete(id);
+    this.remove(id);
     const clean: ApprovalDecision = decision.reason === undefined ? { approved: decision.approved } : { approved: decision.approved, reason: decision.reason };
     this.listener.answered(id, clean, automatic, entry.runId);
     entry.resolve({ ...clean, automatic });
@@ -99,8 +108,13 @@ export class ApprovalBroker {
   private withdraw(id: string, reason: unknown): void {
     const entry = this.pending.get(id);
     if (!entry) return;
-    this.pending.delete(id);
+    this.remove(id);
     this.listener.withdrawn(id, 'the run was aborted', entry.runId);
     entry.reject(new RunAbortedError(reason));
+  }
+
+  private remove(id: string): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0 && this.waiting) unwatchUnanswered(this.waiting);
   }
 }

@@ -69,6 +69,7 @@ export class RunRoot {
         },
       },
       policy,
+      mode === 'run' ? runId : undefined,
     );
   }
 
