@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^june\/tools$/, replacement: here('./src/tools/index.ts') },
       { find: /^june\/sdk\/openai$/, replacement: here('./src/sdk/openai.ts') },
       { find: /^june\/testing$/, replacement: here('./src/testing/index.ts') },
+      { find: /^june\/studio$/, replacement: here('./src/studio/index.ts') },
     ],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'june' } },

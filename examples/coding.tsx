@@ -26,6 +26,8 @@ import { Bash } from 'june/tools';
 
 /** The project the agent starts from: one bug, one test that catches it. */
 export const exerciseFiles: Readonly<Record<string, string>> = {
+  // CommonJS, also when the scratch directory is inside an ESM package ("type": "module")
+  'package.json': '{ "type": "commonjs" }\n',
   'sum.js': 'exports.sum = function sum(a, b) {\n  return a - b;\n};\n',
   'sum.test.js': [
     "const test = require('node:test');",
