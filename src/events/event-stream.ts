@@ -1,38 +1,94 @@
 /**
+ * How an {@link EventStream} keeps its history short: consecutive events that `canJoin` are
+ * kept as one, made by `join` when a late reader reaches it (or the next event cannot join).
+ */
+export interface EventJoining<T> {
+  /** Whether `next` may be kept together with `first` (the first of a run of joinable events). */
+  canJoin(first: T, next: T): boolean;
+  /** One event standing for `events` (two or more, in order). */
+  join(events: T[]): T;
+}
+
+/** A reader that has caught up with the history and now gets each event as it is pushed. */
+interface LiveReader<T> {
+  queue: T[];
+  head: number;
+  wake?: () => void;
+}
+
+/**
  * A buffered, multi-reader async stream: every reader sees every event from the start, in
  * order, and ends when the stream closes. Internal to the run handle.
+ *
+ * A reader that is reading when an event is pushed gets that event as it is. The history a
+ * late reader replays keeps runs of joinable events (`joining`) as one event, so a long run's
+ * history grows with its events of substance, not with every token: a reader that starts
+ * late gets the same text in fewer, larger pieces.
  */
 export class EventStream<T> implements AsyncIterable<T> {
-  private readonly buffer: T[] = [];
+  /** Finished history: what a late reader replays first. */
+  private readonly history: T[] = [];
+  /** The last run of joinable events, not yet joined (logically the history's last entry). */
+  private tail: T[] = [];
+  private readonly live = new Set<LiveReader<T>>();
   private closed = false;
-  private wakers: Array<() => void> = [];
+
+  constructor(private readonly joining?: EventJoining<T>) {}
 
   push(event: T): void {
     if (this.closed) return;
-    this.buffer.push(event);
-    this.wake();
+    const first = this.tail[0];
+    if (first !== undefined && !(this.joining?.canJoin(first, event) ?? false)) this.settleTail();
+    this.tail.push(event);
+    for (const reader of this.live) {
+      reader.queue.push(event);
+      wake(reader);
+    }
   }
 
   close(): void {
     this.closed = true;
-    this.wake();
+    for (const reader of this.live) wake(reader);
   }
 
-  private wake(): void {
-    const wakers = this.wakers;
-    this.wakers = [];
-    for (const wake of wakers) wake();
+  private settleTail(): void {
+    if (this.tail.length === 0) return;
+    this.history.push(this.tail.length === 1 ? this.tail[0]! : this.joining!.join(this.tail));
+    this.tail = [];
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    // replay the history; once caught up, take events as they come
     let index = 0;
     while (true) {
-      if (index < this.buffer.length) {
-        yield this.buffer[index++]!;
-        continue;
+      if (index === this.history.length) this.settleTail();
+      if (index === this.history.length) break;
+      yield this.history[index++]!;
+    }
+    const reader: LiveReader<T> = { queue: [], head: 0 };
+    this.live.add(reader);
+    try {
+      while (true) {
+        if (reader.head < reader.queue.length) {
+          const event = reader.queue[reader.head++]!;
+          if (reader.head === reader.queue.length) {
+            reader.queue = [];
+            reader.head = 0;
+          }
+          yield event;
+          continue;
+        }
+        if (this.closed) return;
+        await new Promise<void>((resolve) => (reader.wake = resolve));
       }
-      if (this.closed) return;
-      await new Promise<void>((resolve) => this.wakers.push(resolve));
+    } finally {
+      this.live.delete(reader);
     }
   }
+}
+
+function wake<T>(reader: LiveReader<T>): void {
+  const resolve = reader.wake;
+  reader.wake = undefined;
+  resolve?.();
 }

@@ -3,7 +3,7 @@ import { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { ApprovalPolicy } from '../approvals/approval-request.js';
 import type { ResolvedScope } from '../capabilities/scope.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
-import { EventStream } from '../events/event-stream.js';
+import { EventStream, type EventJoining } from '../events/event-stream.js';
 import { ToolSourcePool } from '../resources/tool-source-pool.js';
 import type { RunEvent } from '../events/run-event.js';
 import { emptyUsage } from '../models/usage.js';
@@ -18,7 +18,7 @@ export type EvaluationMode = 'run' | 'inspect' | 'validate';
  * channel, one abort, the tool executions still in flight.
  */
 export class RunRoot {
-  readonly events = new EventStream<RunEvent>();
+  readonly events = new EventStream<RunEvent>(joinTextDeltas);
   readonly controller = new AbortController();
   readonly broker: ApprovalBroker;
   readonly inflight = new Set<Promise<unknown>>();
@@ -97,6 +97,15 @@ export class RunRoot {
     return `${this.runId}.${++this.childCount}`;
   }
 }
+
+/**
+ * Keeps a late reader's history short: consecutive text deltas of one step (of one run) are
+ * replayed as one delta holding their text.
+ */
+const joinTextDeltas: EventJoining<RunEvent> = {
+  canJoin: (first, next) => first.type === 'text-delta' && next.type === 'text-delta' && first.step === next.step && first.runId === next.runId,
+  join: (events) => ({ ...(events[0] as Extract<RunEvent, { type: 'text-delta' }>), delta: events.map((e) => (e as Extract<RunEvent, { type: 'text-delta' }>).delta).join('') }),
+};
 
 /** One run: the outermost one, or a child run started by a composite tool call. */
 export interface RunFrame {

@@ -1,5 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { simulateReadableStream, type LanguageModelMiddleware } from 'ai';
+import type { LanguageModelMiddleware } from 'ai';
+import { pacedStream } from '../models/paced-stream.js';
 import type { JournalPlace } from './journal-record.js';
 import { hashModelRequest, modelRequestOf } from './model-request.js';
 
@@ -44,7 +45,7 @@ export function recordReplayMiddleware(journal: ModelCallJournal, place: Journal
       const request = modelRequestOf(params);
       const requestHash = hashModelRequest(request);
       const next = await journal.nextModelCall(place, 'stream', request, requestHash);
-      if (next.parts) return { stream: simulateReadableStream({ chunks: next.parts, initialDelayInMs: null, chunkDelayInMs: null }) };
+      if (next.parts) return { stream: pacedStream(next.parts) };
       const result = await doStream();
       const stream = tapped(result.stream, params.abortSignal, (parts) => journal.recordModelCall(place, { index: next.index, mode: 'stream', request, requestHash, parts }));
       return { ...result, stream };

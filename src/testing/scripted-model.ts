@@ -5,7 +5,7 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
-import { simulateReadableStream } from 'ai';
+import { pacedStream } from '../models/paced-stream.js';
 import { SystemError, WorkflowError } from '../errors/index.js';
 import { loadScript } from './load-script.js';
 import { scriptLabel, validateScript, type ModelScript, type ScriptTurn } from './script-format.js';
@@ -79,7 +79,7 @@ export class ScriptedModel implements LanguageModelV3 {
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const { answer, responseId } = this.#answer(options);
     const chunks = turnStreamParts(answer, { id: responseId, modelId: this.modelId });
-    return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
+    return { stream: pacedStream(chunks) };
   }
 
   /** The turns no call has taken yet, in script order. */

@@ -121,7 +121,7 @@ describe('events', () => {
     expect((await handle.result).output).toBe('Could not save.');
   });
 
-  test('every reader of handle.events sees every event from the start, even after the run ended', async () => {
+  test('every reader of handle.events sees every event from the start; a late one gets the text deltas it missed joined', async () => {
     const handle = run(
       <Agent model={streamModel([{ text: 'a b c' }])}>
         <Step id="s" prompt="?" />
@@ -131,7 +131,9 @@ describe('events', () => {
     await handle.result;
     const late = await collect(handle.events);
     expect(second).toEqual(first);
-    expect(late).toEqual(first);
+    expect(first.filter((event) => event.type === 'text-delta').map((event) => event.delta)).toEqual(['a ', 'b ', 'c']);
+    const joined = first.filter((event, i) => event.type !== 'text-delta' || first[i - 1]?.type !== 'text-delta').map((event) => (event.type === 'text-delta' ? { ...event, delta: 'a b c' } : event));
+    expect(late).toEqual(joined);
     expect(first.at(-1)?.type).toBe('run-finish');
   });
 
