@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { pacedStream } from '../../src/models/paced-stream.js';
 
+async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const reader = stream.getReader();
+  const seen: T[] = [];
+  for (let next = await reader.read(); !next.done; next = await reader.read()) seen.push(next.value);
+  return seen;
+}
+
 describe('pacedStream', () => {
   it('gives every chunk in order, letting the event loop turn between batches', async () => {
     const chunks = Array.from({ length: 1000 }, (_, i) => i);
@@ -10,16 +17,12 @@ describe('pacedStream', () => {
       if (turns < 100) setImmediate(tick);
     };
     setImmediate(tick);
-    const seen: number[] = [];
-    for await (const chunk of pacedStream(chunks, 100)) seen.push(chunk);
-    expect(seen).toEqual(chunks);
+    expect(await readAll(pacedStream(chunks, 100))).toEqual(chunks);
     // other work ran while the stream was read: it does not hand everything over in one go
     expect(turns).toBeGreaterThanOrEqual(9);
   });
 
   it('closes at once when there is nothing to give', async () => {
-    const seen: unknown[] = [];
-    for await (const chunk of pacedStream([])) seen.push(chunk);
-    expect(seen).toEqual([]);
+    expect(await readAll(pacedStream([]))).toEqual([]);
   });
 });
