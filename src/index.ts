@@ -8,8 +8,8 @@ export type { CatchProps } from './components/index.js';
 export { defineToolSource } from './resources/index.js';
 export type { DefineToolSourceOptions, ToolSource, ToolSourceComponent, ToolSourceConnection } from './resources/index.js';
 export { defineMCPServer } from './mcp/index.js';
-export { fileJournalStore, memoryJournalStore, loadJournal } from './journal/index.js';
-export type { JournalStore, JournalRecord, FileJournalStoreOptions, MemoryJournalStore } from './journal/index.js';
+export { fileJournalStore, memoryJournalStore, loadJournal, toolCallContext } from './journal/index.js';
+export type { JournalStore, JournalRecord, JournalHeader, FileJournalStoreOptions, MemoryJournalStore, ToolCallContext } from './journal/index.js';
 export type { MCPServerOptions, MCPHttpServerOptions, MCPStdioServerOptions } from './mcp/index.js';
 export type { DefineAgentOptions, DefinedAgent, ValueToolProps, CompositeToolProps, CompositeToolRunResult } from './components/index.js';
 export type {

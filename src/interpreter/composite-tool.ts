@@ -7,6 +7,7 @@ import type { ResolvedScope } from '../capabilities/scope.js';
 import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import { sumUsage } from '../models/usage.js';
 import { compositeToolMarker } from '../journal/journal-tools.js';
+import { toolCallContext } from '../journal/tool-call-context.js';
 import { openNode } from '../trace/trace-builder.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { createRunFrame, RunRoot, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
@@ -95,7 +96,8 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
   const root = run.root;
   const prefix = [...run.prefix, name];
   const frame = createRunFrame(root, root.childRunId(), prefix, signal, openNode('run', name, undefined, { toolCallId: call.toolCallId }), call.caller);
-  frame.calls = [...run.calls, call.toolCallId];
+  // the call's place-based id (the journal's key for the child run), not the provider's toolCallId
+  frame.calls = [...run.calls, toolCallContext()?.call ?? call.toolCallId];
   const renderThenEvaluate: Evaluate = async (_node, ctx) => {
     const workflow = await call.spec.render(call.input);
     await checkWorkflow(workflow, root, prefix, signal, call.caller, evaluate);

@@ -10,6 +10,7 @@ import { runStep, type PendingToolApproval } from '../steps/run-step.js';
 import { explainDenials } from '../steps/explain-denials.js';
 import { observeUsage } from '../steps/observe-usage.js';
 import { withMiddleware } from '../steps/with-middleware.js';
+import { toolCallTools } from '../journal/journal-tools.js';
 import { closeNode, openNode, plainJson, traceError } from '../trace/trace-builder.js';
 import type { TraceNode, TraceStatus } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
@@ -87,7 +88,7 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
       step: path,
       model: withMiddleware(journal ? journal.model(explained, place) : explained, observeUsage((used) => callUsages.push(used))),
       system: instructions,
-      tools: journal ? journal.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used))) : agent.tools,
+      tools: journal ? journal.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used))) : toolCallTools(agent.tools, place, root.runId),
       messages: [...agent.messages, userMessage],
       output: props.output ?? output,
       stopWhen,

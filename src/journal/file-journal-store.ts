@@ -1,8 +1,8 @@
-import { appendFile, mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import { decodeJournal, encodeRecord } from './journal-codec.js';
-import type { JournalStore } from './journal-store.js';
+import { journalExists, type JournalStore } from './journal-store.js';
 
 /** Options of {@link fileJournalStore}. */
 export interface FileJournalStoreOptions {
@@ -20,7 +20,10 @@ const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
  * A {@link JournalStore} on the file system: one JSON Lines file per run,
  * `<dir>/<runId>/journal.jsonl` (next to the trace `<dir>/<runId>.json` that `june run` writes).
  *
- * Appends for one run are written one after another, each record as one whole line. A file
+ * A new run's journal is created with an exclusive create of its file (`wx`): when the file
+ * exists, `create` fails with `journal-exists` and writes nothing, so of two runs with one
+ * id (in one process or in two) exactly one gets the journal. Appends for one run are
+ * written one after another, each record as one whole line. A file
  * whose last line was cut off by a crash is trimmed back to its last whole record before
  * the next append, so the cut line never ends up in the middle. Nothing is fsynced.
  *
@@ -44,7 +47,20 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
   };
   const shown = (file: string) => relative(process.cwd(), file) || file;
 
-  return {
+  const store: JournalStore = {
+    async create(runId, header) {
+      const file = fileOf(runId);
+      const line = `${encodeRecord(header)}\n`;
+      await queues.get(runId);
+      await mkdir(join(dir, runId), { recursive: true });
+      try {
+        await writeFile(file, line, { flag: 'wx' });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw journalExists(store, runId);
+        throw error;
+      }
+      checked.add(runId);
+    },
     append(runId, record) {
       const file = fileOf(runId);
       const line = `${encodeRecord(record)}\n`;
@@ -92,6 +108,7 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
     },
     describe: (runId) => shown(RUN_ID.test(runId) ? join(dir, runId, 'journal.jsonl') : join(dir, runId)),
   };
+  return store;
 }
 
 /**

@@ -1,4 +1,4 @@
-export { JOURNAL_VERSION, journalRecordTypes, placeKey, toolKey, describePlace } from './journal-record.js';
+export { JOURNAL_VERSION, JOURNAL_VERSIONS, journalRecordTypes, placeKey, toolKey, callIdOf, describePlace } from './journal-record.js';
 export type {
   JournalRecord,
   JournalHeader,
@@ -12,7 +12,7 @@ export type {
   RecordedError,
 } from './journal-record.js';
 export { encodeRecord, decodeJournal, recordedError, revivedError } from './journal-codec.js';
-export { journalLabel } from './journal-store.js';
+export { journalLabel, journalExists } from './journal-store.js';
 export type { JournalStore } from './journal-store.js';
 export { fileJournalStore } from './file-journal-store.js';
 export type { FileJournalStoreOptions } from './file-journal-store.js';
@@ -25,8 +25,14 @@ export { modelRequestOf, hashModelRequest, stableJson } from './model-request.js
 export { firstRequestDifference } from './request-difference.js';
 export { recordReplayMiddleware } from './record-replay-middleware.js';
 export type { ModelCallJournal } from './record-replay-middleware.js';
-export { journalTools, recordedExecution, compositeToolMarker } from './journal-tools.js';
-export { journalMismatch, journalCallMissing } from './journal-mismatch.js';
+export { journalTools, toolCallTools, recordedExecution, compositeToolMarker } from './journal-tools.js';
+export type { JournaledToolCall } from './journal-tools.js';
+export { CallIds, toolCallsOf } from './call-ids.js';
+export type { AskedToolCall } from './call-ids.js';
+export { upgradeJournal } from './journal-upgrade.js';
+export { toolCallContext, inToolCall } from './tool-call-context.js';
+export type { ToolCallContext } from './tool-call-context.js';
+export { journalMismatch, journalCallMissing, journalCallChanged } from './journal-mismatch.js';
 export type { ToolCallJournal } from './journal-tools.js';
 export { RunJournal } from './run-journal.js';
 export type { RunJournalOptions } from './run-journal.js';

@@ -1,5 +1,6 @@
 import { JuneError, SystemError } from '../errors/index.js';
-import { JOURNAL_VERSION, journalRecordTypes, type JournalRecord, type RecordedError } from './journal-record.js';
+import { JOURNAL_VERSION, JOURNAL_VERSIONS, journalRecordTypes, type JournalRecord, type RecordedError } from './journal-record.js';
+import { upgradeJournal } from './journal-upgrade.js';
 
 /**
  * One record as one line of JSON (no newline). Values JSON cannot hold are tagged so
@@ -23,9 +24,11 @@ export function encodeRecord(record: JournalRecord): string {
 }
 
 /**
- * Reads the text of a journal file: one record per line, the first a header of version
- * {@link JOURNAL_VERSION}. A last line without a newline was cut off by a crash: it is
- * ignored unless it is a whole record. Blank lines are skipped.
+ * Reads the text of a journal file: one record per line, the first a header of a version
+ * this June reads ({@link JOURNAL_VERSIONS}); records of an older version are upgraded to
+ * the current one ({@link upgradeJournal}; the header keeps its version). A last line
+ * without a newline was cut off by a crash: it is ignored unless it is a whole record.
+ * Blank lines are skipped.
  *
  * @param label - the journal in messages, e.g. its file path.
  * @throws {SystemError} `journal-corrupt` naming `label` and the line, when a line is not
@@ -59,7 +62,7 @@ export function decodeJournal(text: string, label: string): JournalRecord[] {
   };
   lines.forEach((line, i) => take(line, i + 1, false));
   take(cut, lines.length + 1, true);
-  return records;
+  return upgradeJournal(records);
 }
 
 /**
@@ -133,10 +136,10 @@ function recordProblem(value: unknown, first: boolean): string | undefined {
 }
 
 function checkVersion(header: { version: unknown }, label: string): void {
-  if (header.version === JOURNAL_VERSION) return;
+  if (JOURNAL_VERSIONS.includes(header.version as number)) return;
   throw new JuneError(
     'journal-version-unsupported',
-    `june: ${label} has journal version ${JSON.stringify(header.version)}; this June reads version ${JOURNAL_VERSION}. Use the June version that wrote it, or start a new run.`,
+    `june: ${label} has journal version ${JSON.stringify(header.version)}; this June reads versions ${JOURNAL_VERSIONS.join(' to ')} (it writes ${JOURNAL_VERSION}). Use the June version that wrote it, or start a new run.`,
     { blame: 'system' },
   );
 }

@@ -2,77 +2,75 @@ import {
   placeKey,
   toolKey,
   type ApprovalAnswerRecord,
+  type ApprovalRequestRecord,
   type JournalHeader,
+  type JournalPlace,
   type JournalRecord,
   type ModelCallRecord,
   type ToolCallRecord,
 } from './journal-record.js';
 
 /**
- * The records of a journal, looked up by place: model calls by place and index, tool calls
- * and approval answers by place and tool call id (taken in order, each once).
+ * The records of a journal, looked up by place: model calls by place and index; tool calls,
+ * approval requests and approval answers by place and call id (the key of {@link toolKey}).
+ * Should a key occur twice, the first record stands.
  *
  * @example
  * ```ts
  * const index = new JournalIndex(records);
  * index.modelCall({ step: 'release' }, 0)?.parts;
+ * index.answer(toolKey({ step: 'release' }, 'release#1.0'))?.approved;
  * ```
  */
 export class JournalIndex {
   readonly header: JournalHeader;
-  readonly #models = new Map<string, Map<number, ModelCallRecord>>();
-  readonly #tools = new Map<string, ToolCallRecord[]>();
-  readonly #answers = new Map<string, ApprovalAnswerRecord[]>();
-  readonly #requests = new Set<string>();
+  readonly #models = new Map<string, ModelCallRecord>();
+  readonly #tools = new Map<string, ToolCallRecord>();
+  readonly #answers = new Map<string, ApprovalAnswerRecord>();
+  readonly #requests = new Map<string, ApprovalRequestRecord>();
 
   /** @param records - a journal, header first (as the codec reads it). */
   constructor(records: readonly JournalRecord[]) {
     this.header = records[0] as JournalHeader;
     for (const record of records) {
       switch (record.type) {
-        case 'model-call': {
-          const key = placeKey(record);
-          const calls = this.#models.get(key) ?? new Map<number, ModelCallRecord>();
-          if (!calls.has(record.index)) calls.set(record.index, record);
-          this.#models.set(key, calls);
+        case 'model-call':
+          first(this.#models, `${placeKey(record)}|${record.index}`, record);
           break;
-        }
         case 'tool-call':
-          push(this.#tools, toolKey(record, record.toolCallId), record);
+          first(this.#tools, toolKey(record, record.call), record);
           break;
         case 'approval-answer':
-          push(this.#answers, toolKey(record, record.toolCallId), record);
+          first(this.#answers, toolKey(record, record.call), record);
           break;
         case 'approval-request':
-          this.#requests.add(toolKey(record, record.toolCallId));
+          first(this.#requests, toolKey(record, record.call), record);
           break;
       }
     }
   }
 
   /** The model call recorded at `place` with 0-based `index`. */
-  modelCall(place: { step: string; calls?: string[] }, index: number): ModelCallRecord | undefined {
-    return this.#models.get(placeKey(place))?.get(index);
+  modelCall(place: JournalPlace, index: number): ModelCallRecord | undefined {
+    return this.#models.get(`${placeKey(place)}|${index}`);
   }
 
-  /** Takes the next recorded execution of the tool call `key` (from {@link toolKey}). */
-  takeToolCall(key: string): ToolCallRecord | undefined {
-    return this.#tools.get(key)?.shift();
+  /** The recorded execution of the tool call `key` (from {@link toolKey}). */
+  toolCall(key: string): ToolCallRecord | undefined {
+    return this.#tools.get(key);
   }
 
-  /** Takes the next recorded answer to the approval of the tool call `key`. */
-  takeAnswer(key: string): ApprovalAnswerRecord | undefined {
-    return this.#answers.get(key)?.shift();
+  /** The recorded answer to the approval of the tool call `key`. */
+  answer(key: string): ApprovalAnswerRecord | undefined {
+    return this.#answers.get(key);
   }
 
-  /** True when the journal holds an approval request for the tool call `key`. */
-  hasRequest(key: string): boolean {
-    return this.#requests.has(key);
+  /** The recorded approval request of the tool call `key`. */
+  request(key: string): ApprovalRequestRecord | undefined {
+    return this.#requests.get(key);
   }
 }
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key) ?? [];
-  list.push(value);
-  map.set(key, list);
+function first<T>(map: Map<string, T>, key: string, value: T): void {
+  if (!map.has(key)) map.set(key, value);
 }

@@ -41,3 +41,20 @@ export function journalCallMissing(label: string, place: JournalPlace, index: nu
     `june: the workflow no longer matches ${label}: it makes model call ${index + 1} of ${describePlace(place)}, which the recording does not have (it has ${index} there). If the change is intended, record the run again.`,
   );
 }
+
+/**
+ * The error of a tool call whose recorded facts no longer fit it (another tool, another
+ * input, or a denied call about to run): `journal-mismatch`, raised before the tool runs.
+ *
+ * @param why - what differs, in words.
+ * @example
+ * ```ts
+ * throw journalCallChanged('the journal .june/runs/r1/journal.jsonl', { step: 'plan' }, { call: 'plan#0.0', tool: 'refund' }, 'its input was {"amount":5} when the run was recorded, now {"amount":9}');
+ * ```
+ */
+export function journalCallChanged(label: string, place: JournalPlace, call: { call: string; tool: string }, why: string): WorkflowError {
+  return new WorkflowError(
+    'journal-mismatch',
+    `june: the workflow no longer matches ${label}: the tool call ${call.call} ("${call.tool}") of ${describePlace(place)} does not fit what was recorded: ${why}. Nothing ran; resume the run with the workflow as it was, or start a new run.`,
+  );
+}

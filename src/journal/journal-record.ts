@@ -1,18 +1,30 @@
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 
-/** The journal schema version this June writes and reads. */
-export const JOURNAL_VERSION = 1;
+/**
+ * The journal schema version this June writes. It reads this one and every older one
+ * ({@link JOURNAL_VERSIONS}); older records are upgraded as they are read.
+ *
+ * - 1: tool calls, approvals and composite calls keyed by the provider's `toolCallId`.
+ * - 2: keyed by place and ordinal: each tool call has a `call` id (see {@link JournalPlace}).
+ */
+export const JOURNAL_VERSION = 2;
+
+/** The journal schema versions this June reads. */
+export const JOURNAL_VERSIONS: readonly number[] = [1, 2];
 
 /**
  * Where a call happened in the run's tree:
  * - `step`: the step path (`research:findings` inside the composite tool `research`);
- * - `calls`: the ids of the composite tool calls that lead there, outermost first (absent in
- *   the outermost run). Two parallel calls of one composite tool share a step path; their
- *   call ids tell them apart.
+ * - `calls`: the call ids (see {@link callIdOf}) of the composite tool calls that lead
+ *   there, outermost first (absent in the outermost run). Two calls of one composite tool
+ *   share a step path; their call ids tell them apart.
+ *
+ * A tool call's identity is its place and its call id, never the provider's `toolCallId`
+ * (providers may repeat those, e.g. restart them every turn).
  *
  * @example
  * ```ts
- * const place: JournalPlace = { step: 'research:findings', calls: ['call_1'] };
+ * const place: JournalPlace = { step: 'research:findings', calls: ['plan#0.1'] };
  * ```
  */
 export interface JournalPlace {
@@ -31,7 +43,8 @@ export interface RecordedError {
 /** The first record of every journal: what ran, with which props, under which schema version. */
 export interface JournalHeader {
   type: 'journal';
-  version: typeof JOURNAL_VERSION;
+  /** The schema version the journal was started with (a resume may write newer records, see {@link ResumeRecord}). */
+  version: number;
   runId: string;
   /** The workflow's name (a file path for `june run`, else the root component's name). */
   workflow?: string;
@@ -58,9 +71,14 @@ export interface ModelCallRecord extends JournalPlace {
   at: string;
 }
 
-/** A tool execution that finished: its output, or the error it threw (`error` set). */
+/**
+ * A tool execution that finished: its output, or the error it threw (`error` set). `call`
+ * is the call's id at its place ({@link callIdOf}); `toolCallId` is the provider's id, kept
+ * for reading.
+ */
 export interface ToolCallRecord extends JournalPlace {
   type: 'tool-call';
+  call: string;
   toolCallId: string;
   tool: string;
   input: unknown;
@@ -72,6 +90,7 @@ export interface ToolCallRecord extends JournalPlace {
 /** A tool call that asked for approval. */
 export interface ApprovalRequestRecord extends JournalPlace {
   type: 'approval-request';
+  call: string;
   toolCallId: string;
   tool: string;
   input: unknown;
@@ -81,6 +100,7 @@ export interface ApprovalRequestRecord extends JournalPlace {
 /** The answer to an approval request; `automatic` when a policy (`--approve`) gave it. */
 export interface ApprovalAnswerRecord extends JournalPlace {
   type: 'approval-answer';
+  call: string;
   toolCallId: string;
   approved: boolean;
   reason?: string;
@@ -88,9 +108,13 @@ export interface ApprovalAnswerRecord extends JournalPlace {
   at: string;
 }
 
-/** A process took the run up again (`--resume`); later records are that process's. */
+/**
+ * A process took the run up again (`--resume`); later records are that process's, of schema
+ * `version` (absent: the header's version).
+ */
 export interface ResumeRecord {
   type: 'resume';
+  version?: number;
   at: string;
 }
 
@@ -104,13 +128,14 @@ export interface RunFinishRecord {
 
 /**
  * One line of a journal (JSON Lines, version {@link JOURNAL_VERSION}). The first record is
- * always a {@link JournalHeader}; the others follow in the order they happened.
+ * always a {@link JournalHeader}; the others follow in causal order (a record is stored
+ * before anything it led to happens).
  *
  * @example
  * ```ts
  * const records: JournalRecord[] = [
- *   { type: 'journal', version: 1, runId: 'r1', workflow: 'release.tsx', startedAt: new Date().toISOString() },
- *   { type: 'approval-request', step: 'release', toolCallId: 'call_1', tool: 'deploy', input: { env: 'prod' }, at: new Date().toISOString() },
+ *   { type: 'journal', version: 2, runId: 'r1', workflow: 'release.tsx', startedAt: new Date().toISOString() },
+ *   { type: 'approval-request', step: 'release', call: 'release#0.0', toolCallId: 'call_1', tool: 'deploy', input: { env: 'prod' }, at: new Date().toISOString() },
  * ];
  * ```
  */
@@ -139,15 +164,30 @@ export function placeKey(place: JournalPlace): string {
 }
 
 /**
- * The key of one tool call at a place.
+ * The key of one tool call at a place, by its call id.
  *
  * @example
  * ```ts
- * toolKey({ step: 'release' }, 'call_1'); // '|release|call_1'
+ * toolKey({ step: 'release' }, 'release#0.0'); // '|release|release#0.0'
  * ```
  */
-export function toolKey(place: JournalPlace, toolCallId: string): string {
-  return `${placeKey(place)}|${toolCallId}`;
+export function toolKey(place: JournalPlace, call: string): string {
+  return `${placeKey(place)}|${call}`;
+}
+
+/**
+ * The id of a tool call at its place: the step's id (the last part of its path), the 0-based
+ * index of the model call that asked for it at that place, and the tool call's 0-based
+ * position among that answer's tool calls. The same on every resume, since recorded model
+ * answers are given again.
+ *
+ * @example
+ * ```ts
+ * callIdOf('release:prepare', 1, 0); // 'prepare#1.0'
+ * ```
+ */
+export function callIdOf(step: string, modelIndex: number, position: number): string {
+  return `${step.slice(step.lastIndexOf(':') + 1)}#${modelIndex}.${position}`;
 }
 
 /**

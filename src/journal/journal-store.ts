@@ -1,14 +1,21 @@
-import type { JournalRecord } from './journal-record.js';
+import { WorkflowError } from '../errors/index.js';
+import type { JournalHeader, JournalRecord } from './journal-record.js';
 
 /**
  * Where run journals are kept: an append-only list of records per run id. June writes
  * through it as a run goes and reads it back to resume or replay a run. The default is
  * {@link fileJournalStore} (`.june/runs/<runId>/journal.jsonl`); a database or a durable
- * execution engine can stand behind the same three methods.
+ * execution engine can stand behind the same four methods.
  *
  * Contract:
- * - `append` keeps records in the order of the calls for one run id, each whole; June
- *   awaits it before it goes on (a record is stored before what follows it happens);
+ * - `create` starts the journal of a new run with its header, atomically: when `runId`
+ *   already has a journal it stores nothing and rejects with a `JuneError` `journal-exists`
+ *   (of two runs that create the same id at once, exactly one succeeds), so two runs never
+ *   share a journal. June calls it once per new run, before any other record;
+ * - `append` adds a record to an existing journal, whole, after the ones stored before it.
+ *   June calls it for one run only once the previous append has settled (it awaits each
+ *   record before anything that depends on it happens), so a store needs no ordering of
+ *   its own;
  * - `read` gives every record of a run in order, or `[]` when the run has no journal; it
  *   throws a `JuneError` `journal-corrupt` (naming where and which line) for a bad record;
  * - `list` gives the run ids that have a journal;
@@ -23,6 +30,7 @@ import type { JournalRecord } from './journal-record.js';
  * ```
  */
 export interface JournalStore {
+  create(runId: string, header: JournalHeader): Promise<void>;
   append(runId: string, record: JournalRecord): Promise<void>;
   read(runId: string): Promise<JournalRecord[]>;
   list(): Promise<string[]>;
@@ -39,4 +47,16 @@ export interface JournalStore {
  */
 export function journalLabel(store: JournalStore | undefined, runId: string): string {
   return `the journal ${store?.describe ? store.describe(runId) : `of run ${runId}`}`;
+}
+
+/**
+ * The error a store gives when a new run's id already has a journal.
+ *
+ * @example
+ * ```ts
+ * if (journals.has(runId)) throw journalExists(store, runId);
+ * ```
+ */
+export function journalExists(store: JournalStore | undefined, runId: string): WorkflowError {
+  return new WorkflowError('journal-exists', `june: ${journalLabel(store, runId)} already exists; pass resume: "${runId}" to take that run up again, or leave out runId for a new run.`);
 }

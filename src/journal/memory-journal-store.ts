@@ -1,5 +1,5 @@
 import { decodeJournal, encodeRecord } from './journal-codec.js';
-import type { JournalStore } from './journal-store.js';
+import { journalExists, type JournalStore } from './journal-store.js';
 
 /** A {@link JournalStore} in memory, with the text of each journal for inspection. */
 export interface MemoryJournalStore extends JournalStore {
@@ -23,7 +23,11 @@ export interface MemoryJournalStore extends JournalStore {
 export function memoryJournalStore(): MemoryJournalStore {
   const lines = new Map<string, string[]>();
   const text = (runId: string) => (lines.get(runId) ?? []).map((line) => `${line}\n`).join('');
-  return {
+  const store: MemoryJournalStore = {
+    async create(runId, header) {
+      if (lines.has(runId)) throw journalExists(store, runId);
+      lines.set(runId, [encodeRecord(header)]);
+    },
     async append(runId, record) {
       const list = lines.get(runId) ?? [];
       list.push(encodeRecord(record));
@@ -33,4 +37,5 @@ export function memoryJournalStore(): MemoryJournalStore {
     list: async () => [...lines.keys()].sort(),
     text,
   };
+  return store;
 }

@@ -25,8 +25,11 @@ export interface ModelCallJournal {
  *
  * - a call the journal holds (same place, same index, same request) is answered from it:
  *   the recorded stream parts as a stream (or the recorded result), and the model is not called;
- * - any other call goes to the model; once its stream has ended without an error part (and
- *   without an abort), its parts are recorded, and the stream ends after the record is stored;
+ * - any other call goes to the model; its stream passes on as it comes until its first tool
+ *   call, which is held back with everything after it: once the stream has ended without an
+ *   error part (and without an abort), its parts are recorded, and only after the record is
+ *   stored do the tool calls reach the AI SDK (write-ahead: nothing a model call asked for
+ *   happens before the call is in the journal). A generate call is recorded before it returns;
  * - the model's `supportedUrls` is read only when the AI SDK asks for it, and a model that
  *   cannot say (a lazy provider with no configuration, e.g. no `OPENAI_API_KEY`) counts as
  *   supporting no URLs, so a recorded call is answered without building the provider. An
@@ -77,8 +80,12 @@ function supportedUrlsWhenAsked(model: LanguageModelV3): PromiseLike<Record<stri
 }
 
 /**
- * The parts of `source`, passed on as they come and collected; when it ends cleanly (no
- * `error` part, no abort) `done(parts)` runs before the stream closes.
+ * The parts of `source`, passed on as they come and collected, up to the first `tool-call`
+ * part: from there on they are held back. When the stream ends cleanly (no `error` part, no
+ * abort) `done(parts)` runs (the call is recorded) and only then are the held parts passed
+ * on, so no tool call reaches the AI SDK (which executes it, asks for its approval, starts a
+ * child run) before the model call that asked for it is stored. A stream that fails passes
+ * its held parts on without the tool calls: a failed call's tool calls never run.
  */
 function tapped(
   source: ReadableStream<LanguageModelV3StreamPart>,
@@ -87,19 +94,28 @@ function tapped(
 ): ReadableStream<LanguageModelV3StreamPart> {
   const reader = source.getReader();
   const parts: LanguageModelV3StreamPart[] = [];
+  const held: LanguageModelV3StreamPart[] = [];
   let failed = false;
   return new ReadableStream<LanguageModelV3StreamPart>({
     async pull(controller) {
       try {
-        const next = await reader.read();
-        if (next.done) {
-          if (!failed && !signal?.aborted) await done(parts);
-          controller.close();
-          return;
+        while (true) {
+          const next = await reader.read();
+          if (next.done) {
+            const clean = !failed && !signal?.aborted;
+            if (clean) await done(parts);
+            for (const part of held) if (clean || part.type !== 'tool-call') controller.enqueue(part);
+            controller.close();
+            return;
+          }
+          if (next.value.type === 'error') failed = true;
+          parts.push(copyOf(next.value));
+          if (held.length === 0 && next.value.type !== 'tool-call') {
+            controller.enqueue(next.value);
+            return;
+          }
+          held.push(next.value);
         }
-        if (next.value.type === 'error') failed = true;
-        parts.push(copyOf(next.value));
-        controller.enqueue(next.value);
       } catch (error) {
         controller.error(error);
       }

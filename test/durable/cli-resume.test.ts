@@ -141,7 +141,7 @@ describe('june run --resume after the process was stopped while it waited for ap
     expect((await first.done).signal).toBe('SIGKILL');
     expect(lines(cwd, 'counts.log')).toEqual(['lookup', 'check']);
     const beforeResume = await journalOf(cwd, runId);
-    expect(beforeResume.at(-1)).toMatchObject({ type: 'approval-request', step: 'release:ship:go', calls: ['c_release', 'c_ship'], toolCallId: 'c_deploy' });
+    expect(beforeResume.at(-1)).toMatchObject({ type: 'approval-request', step: 'release:ship:go', calls: ['plan#1.0', 'prepare#1.0'], call: 'go#0.0', toolCallId: 'c_deploy' });
 
     const second = await june(['run', '../release.tsx', '--script', '../release.script.json', '--resume', runId, '--approve', 'all', '--json'], cwd);
     // no "turns that never ran" warning: the resumed process used exactly the turns the first had not

@@ -79,9 +79,9 @@ describe('corrupt and cut-off journals', () => {
   });
 
   it('a journal of another schema version fails with journal-version-unsupported', () => {
-    const error = errorOf(() => decodeJournal('{"type":"journal","version":2,"runId":"r"}\n', 'j.jsonl'));
+    const error = errorOf(() => decodeJournal('{"type":"journal","version":3,"runId":"r"}\n', 'j.jsonl'));
     expect(error.code).toBe('journal-version-unsupported');
-    expect(error.message).toBe('june: j.jsonl has journal version 2; this June reads version 1. Use the June version that wrote it, or start a new run.');
+    expect(error.message).toBe('june: j.jsonl has journal version 3; this June reads versions 1 to 2 (it writes 2). Use the June version that wrote it, or start a new run.');
   });
 
   it('a last line cut off by a crash is ignored, and cut away before the next record is appended', async () => {

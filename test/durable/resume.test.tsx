@@ -68,7 +68,7 @@ describe('resuming a run that waits for approval three composite levels down', (
     const all = await crashed.copy.read(handle.runId);
     expect(all.filter((record) => record.type === 'model-call')).toHaveLength(8);
     expect(all.filter((record) => record.type === 'tool-call').map((record) => (record as { tool: string }).tool)).toEqual(['lookup', 'check', 'deploy', 'ship', 'release']);
-    expect(all.find((record) => record.type === 'tool-call' && record.tool === 'deploy')).toMatchObject({ step: 'release:ship:go', calls: ['c_release', 'c_ship'], toolCallId: 'c_deploy' });
+    expect(all.find((record) => record.type === 'tool-call' && record.tool === 'deploy')).toMatchObject({ step: 'release:ship:go', calls: ['plan#1.0', 'prepare#1.0'], call: 'go#0.0', toolCallId: 'c_deploy' });
     expect(typesOf(all).slice(9, 10)).toEqual(['resume']);
     expect(all.at(-1)).toMatchObject({ type: 'run-finish', status: 'succeeded' });
   });
@@ -107,7 +107,7 @@ describe('resuming a run that waits for approval three composite levels down', (
     const deploy = findTool(result.trace.root, 'deploy');
     expect(deploy.status).toBe('denied');
     expect(deploy.approval).toMatchObject({ status: 'denied', reason: 'not today', automatic: true });
-    expect((await store.read(handle.runId)).filter((record) => record.type === 'approval-answer')).toMatchObject([{ approved: false, reason: 'not today', calls: ['c_release', 'c_ship'] }]);
+    expect((await store.read(handle.runId)).filter((record) => record.type === 'approval-answer')).toMatchObject([{ approved: false, reason: 'not today', calls: ['plan#1.0', 'prepare#1.0'], call: 'go#0.0' }]);
   });
 
   it('a recorded answer is given again, marked as replayed, and a tool that never finished runs again', async () => {
@@ -158,7 +158,7 @@ describe('resuming a run that waits for approval three composite levels down', (
     expect(findTool(result.trace.root, 'release').output).toMatchObject({ output: 'Prepared and shipped.' });
   });
 
-  it('two parallel calls of one composite tool share step paths; the journal tells them apart by call id', async () => {
+  it('two parallel calls of one composite tool share step paths; the journal tells them apart by their place (model call and position)', async () => {
     const turns = { ...releaseTurns, plan: [{ toolCalls: [{ id: 'c_r1', tool: 'release', input: { version: '1.2' } }, { id: 'c_r2', tool: 'release', input: { version: '1.3' } }] }, { text: 'Both released.' }] };
     const store = memoryJournalStore();
     const tools = releaseTools();
@@ -179,7 +179,7 @@ describe('resuming a run that waits for approval three composite levels down', (
     expect([...tools.ran].sort()).toEqual(['check:1.2', 'check:1.2', 'deploy:prod', 'deploy:prod']);
     // both children used the same tool call ids (c_check, c_ship, c_deploy): told apart by the composite call ids
     const deploys = (await store.read(handle.runId)).filter((record) => record.type === 'tool-call' && record.tool === 'deploy');
-    expect(deploys.map((record) => (record as { calls?: string[] }).calls?.[0]).sort()).toEqual(['c_r1', 'c_r2']);
+    expect(deploys.map((record) => (record as { calls?: string[] }).calls?.[0]).sort()).toEqual(['plan#0.0', 'plan#0.1']);
   });
 
   it('a workflow that changed fails the resume with journal-mismatch showing both prompts, before any model call', async () => {
@@ -220,7 +220,7 @@ describe('resuming a run that waits for approval three composite levels down', (
     const error = await resumed.result.catch((failure: unknown) => failure);
     expect(JuneError.isInstance(error) && error.code).toBe('journal-mismatch');
     expect((error as Error).message).toContain(
-      'model call 1 of step "release:prepare" (inside the tool call c_release) asks something else than when the run was recorded; first difference at message 1 (user): recorded "Prepare 1.2", now "Get ready to ship 1.2"',
+      'model call 1 of step "release:prepare" (inside the tool call plan#1.0) asks something else than when the run was recorded; first difference at message 1 (user): recorded "Prepare 1.2", now "Get ready to ship 1.2"',
     );
     expect(second.calls).toEqual([]);
     expect(tools.ran).toEqual(['lookup:1.2', 'check:1.2']);

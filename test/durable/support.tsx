@@ -22,12 +22,22 @@ export interface TurnCall {
  * Tool calls need explicit ids (`id`), unique in the script.
  */
 export function turnModel(steps: Record<string, ScriptTurn[]>): LanguageModelV3 & { calls: TurnCall[] } {
+  return answerModel((step, turn) => steps[step]?.[turn - 1]);
+}
+
+/**
+ * Like {@link turnModel}, with each turn made by `turnOf(step, turn, prompt)` (the prompt's
+ * first user message as text), so a composite tool's child runs can answer by their input.
+ */
+export function answerModel(turnOf: (step: string, turn: number, prompt: string) => ScriptTurn | undefined): LanguageModelV3 & { calls: TurnCall[] } {
   const calls: TurnCall[] = [];
   const answer = (options: LanguageModelV3CallOptions) => {
     const step = (options.providerOptions?.june as { step?: string } | undefined)?.step ?? '';
     const lastUser = options.prompt.map((message) => message.role).lastIndexOf('user');
     const turn = options.prompt.slice(lastUser + 1).filter((message) => message.role === 'assistant').length + 1;
-    const scripted = steps[step]?.[turn - 1];
+    const user = options.prompt[lastUser];
+    const prompt = user?.role === 'user' ? user.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
+    const scripted = turnOf(step, turn, prompt);
     if (!scripted) throw new Error(`turnModel: no turn ${turn} for step "${step}"`);
     calls.push({ step, turn });
     return scriptedModel({ $comment: 'Test fixture: one turn', steps: { [step]: [scripted] } }, { name: 'turns' });

@@ -1,0 +1,59 @@
+import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { callIdOf, placeKey, type JournalPlace } from './journal-record.js';
+
+/** A tool call a model asked for: the provider's id and the tool's name. */
+export interface AskedToolCall {
+  toolCallId: string;
+  toolName: string;
+}
+
+/**
+ * The tool calls of one model answer, in order: the `tool-call` parts of a stream, or the
+ * `tool-call` items of a generate result's content.
+ *
+ * @example
+ * ```ts
+ * toolCallsOf({ parts: recorded.parts }); // [{ toolCallId: 'call_1', toolName: 'deploy' }]
+ * ```
+ */
+export function toolCallsOf(answer: { parts?: readonly LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult }): AskedToolCall[] {
+  const items: readonly unknown[] = answer.parts ?? answer.result?.content ?? [];
+  return items.flatMap((item) => {
+    const part = item as { type?: string; toolCallId?: unknown; toolName?: unknown };
+    return part.type === 'tool-call' && typeof part.toolCallId === 'string' ? [{ toolCallId: part.toolCallId, toolName: String(part.toolName) }] : [];
+  });
+}
+
+/**
+ * Gives every tool call of a run its identity: its place and its call id ({@link callIdOf}:
+ * step, model call index, position in the answer), never the provider's `toolCallId`
+ * alone. Each model answer's tool calls are registered before the AI SDK sees them; a
+ * `toolCallId` then names the latest call with that id at that place. That is exact: within
+ * one step, a model answer's tool calls are approved and executed before the next model call
+ * is made, so an id repeated by a later turn (providers that restart ids every turn) only
+ * comes after the earlier call is done.
+ *
+ * A call whose model answer was not registered (a model the journal does not wrap) falls
+ * back to `<step id>#<toolCallId>`.
+ *
+ * @example
+ * ```ts
+ * const ids = new CallIds();
+ * ids.register({ step: 'main' }, 1, [{ toolCallId: 'helper:0', toolName: 'helper' }]);
+ * ids.of({ step: 'main' }, 'helper:0'); // 'main#1.0'
+ * ```
+ */
+export class CallIds {
+  readonly #latest = new Map<string, string>();
+
+  /** Registers the tool calls of the model call with 0-based `index` at `place`. */
+  register(place: JournalPlace, index: number, calls: readonly AskedToolCall[]): void {
+    const at = placeKey(place);
+    calls.forEach((call, position) => this.#latest.set(`${at}|${call.toolCallId}`, callIdOf(place.step, index, position)));
+  }
+
+  /** The call id of the tool call `toolCallId` at `place`. */
+  of(place: JournalPlace, toolCallId: string): string {
+    return this.#latest.get(`${placeKey(place)}|${toolCallId}`) ?? `${place.step.slice(place.step.lastIndexOf(':') + 1)}#${toolCallId}`;
+  }
+}
