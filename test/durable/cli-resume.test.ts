@@ -298,5 +298,5 @@ describe('june run --replay', () => {
         'first difference at message 1 (user): recorded "Release 1.2", now "Release 1.3". If the change is intended, record the run again.\n',
     );
     expect(lines(cwd, 'models.log')).toHaveLength(8);
-  });
+  }, 120_000); // four CLI processes
 });
