@@ -4,6 +4,14 @@ import { chainNotation, declarationPlace, type CollectedDeclaration } from './co
 import type { DeclaredTool } from './declaration.js';
 import type { ResolvedScope } from './scope.js';
 
+/** How to name, in messages, the agent an `<Inherit>` stands in and the agent it takes from. */
+export interface InheritAgents {
+  /** The agent holding the `<Inherit>`: `<Agent name="writer"> at flow.tsx:12:5`. */
+  agent?: string;
+  /** The enclosing agent it takes tools from. @default "<Agent>" */
+  parent?: string;
+}
+
 /**
  * The tools an `<Inherit capabilities={[...]}>` takes from the enclosing agent's resolved
  * scope: each the parent's own tool under the parent's name, wrappers and approvals
@@ -22,10 +30,15 @@ import type { ResolvedScope } from './scope.js';
  * // files: { name: 'files', tool: <the parent's tool>, granted: '<Tool name="files"> in the enclosing <Agent>' }
  * ```
  */
-export function declareInherit(declaration: CollectedDeclaration, parent: ResolvedScope | undefined, inherited: Map<string, CollectedDeclaration>): DeclaredTool[] {
+export function declareInherit(
+  declaration: CollectedDeclaration,
+  parent: ResolvedScope | undefined,
+  inherited: Map<string, CollectedDeclaration>,
+  agents: InheritAgents = {},
+): DeclaredTool[] {
   const { element } = declaration;
   const names = (element.props as { capabilities?: unknown }).capabilities;
-  const where = declarationPlace(declaration);
+  const where = `${declarationPlace(declaration)}${agents.agent ? ` in ${agents.agent}` : ''}`;
   if (!parent) {
     throw new WorkflowError('inherit-outside-agent', `june: ${where} stands in an agent that no other agent encloses, so there is nothing to inherit. Declare the tools in this agent, or nest it in the agent that has them.`);
   }
@@ -43,7 +56,7 @@ export function declareInherit(declaration: CollectedDeclaration, parent: Resolv
     if (!granted) {
       // the parent's tool sources are not connected (inspect, the static check): a run checks the name
       if (parent.pending?.length) return [];
-      throw unknownGrant(name, where, [...parent.byName.keys()]);
+      throw unknownGrant(name, where, [...parent.byName.keys()], agents.parent);
     }
     return [{
       name,
@@ -56,13 +69,13 @@ export function declareInherit(declaration: CollectedDeclaration, parent: Resolv
 
 const LISTED_NAMES_MAX = 30;
 
-function unknownGrant(name: string, where: string, has: string[]): WorkflowError {
+function unknownGrant(name: string, where: string, has: string[], parentAgent = '<Agent>'): WorkflowError {
   const shown = has.slice(0, LISTED_NAMES_MAX).map((n) => `"${n}"`).join(', ');
   const more = has.length > LISTED_NAMES_MAX ? ` and ${has.length - LISTED_NAMES_MAX} more` : '';
   const namespaced = has.find((n) => n.endsWith(`_${name}`));
   const hint = namespaced ? ` Did you mean "${namespaced}"? A grant uses the name as the parent sees it, after its namespaces.` : ' Use a name the parent has, as it sees it (after its namespaces), or declare the tool in the parent.';
   return new WorkflowError(
     'inherit-unknown-name',
-    `june: ${where} names "${name}", but the enclosing <Agent> has no tool of that name; it has ${has.length ? `${shown}${more}` : 'no tools'}.${hint}`,
+    `june: ${where} names "${name}", but the enclosing ${parentAgent} has no tool of that name; it has ${has.length ? `${shown}${more}` : 'no tools'}.${hint}`,
   );
 }

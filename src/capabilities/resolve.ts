@@ -25,6 +25,8 @@ export interface ResolveInput {
   compositeTool?: CompositeToolFactory;
   /** How to name the agent in messages. @default "<Agent>" */
   agentNotation?: string;
+  /** How to name the enclosing agent (`parent`'s) in messages. @default "<Agent>" */
+  parentNotation?: string;
   /**
    * Tools of the tool sources already connected, by source. A declared source missing here
    * contributes no tools and is listed in the output's `waits`.
@@ -123,7 +125,10 @@ function declare(declaration: CollectedDeclaration, input: ResolveInput, inherit
     case 'tool':
       return [declareTool(element, declaration, input)];
     case 'inherit':
-      return declareInherit(declaration, input.parent, inherited);
+      return declareInherit(declaration, input.parent, inherited, {
+        ...(input.agentNotation !== undefined ? { agent: input.agentNotation } : {}),
+        ...(input.parentNotation !== undefined ? { parent: input.parentNotation } : {}),
+      });
     case 'declaration': {
       const declared = declarationOf(element.type)!(element.props, element);
       if (declared.composite) {

@@ -136,8 +136,10 @@ export class ProgressPrinter {
         break;
       }
       case 'error': {
-        const retry = (event as { willRetry?: boolean; attempt?: number }).willRetry === true;
+        const retry = event.willRetry === true;
+        const attempts = `${event.attempt} attempt${event.attempt === 1 ? '' : 's'}`;
         if (retry) this.line(s.attention(`✗ ${event.error.message} (retrying)`), event.runId);
+        else if (event.fallback) this.line(s.attention(`✗ ${event.error.message} (<Catch> gave up after ${attempts}; rendering its fallback)`), event.runId);
         else if (parentOf(event.runId) !== undefined) this.line(s.failure(`✗ ${event.error.message}`), event.runId);
         break;
       }

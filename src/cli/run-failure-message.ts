@@ -18,7 +18,12 @@ import type { LoadedWorkflow } from './load-workflow.js';
  */
 export function runFailureMessage(error: unknown, workflow: Pick<LoadedWorkflow, 'file' | 'label' | 'tsconfig'>): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (JuneError.isInstance(error)) return oneLine(message);
+  if (JuneError.isInstance(error)) {
+    // June's wrapper around the workflow's own error (a prompt function that threw): where it threw
+    const cause = (error as { cause?: unknown }).cause;
+    const at = cause instanceof Error && !JuneError.isInstance(cause) ? placeInWorkflow(cause, workflow.file) : undefined;
+    return oneLine(`${message}${at ? ` (at ${at})` : ''}`);
+  }
   const fix = jsxSetupFix(message);
   if (fix !== undefined) return oneLine(`june: ${workflow.label} was compiled with ${relative(process.cwd(), workflow.tsconfig) || workflow.tsconfig}, and ${fix}.`);
   const at = placeInWorkflow(error, workflow.file);

@@ -46,8 +46,11 @@ export type RunEvent =
   | { type: 'approval-request'; runId: string; request: ApprovalRequest }
   | { type: 'approval-response'; runId: string; id: string; approved: boolean; reason?: string; automatic: boolean; replayed?: boolean }
   | { type: 'approval-withdraw'; runId: string; id: string; reason: string }
-  /** A `<Catch>` caught a failure of attempt `attempt` (1-based); `willRetry` says whether it renders again. */
-  | { type: 'error'; runId: string; error: TraceError; attempt: number; willRetry: boolean }
+  /**
+   * A `<Catch>` caught a failure of attempt `attempt` (1-based); `willRetry` says whether it
+   * renders again; `fallback` that it gave up and renders its fallback instead.
+   */
+  | { type: 'error'; runId: string; error: TraceError; attempt: number; willRetry: boolean; fallback?: true }
   /** A `<Catch>` renders its children again: attempt `attempt` of at most `retries + 1`. */
   | { type: 'retry'; runId: string; attempt: number; retries: number };
 

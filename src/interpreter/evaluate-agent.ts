@@ -38,6 +38,7 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
       toolsProp: props.tools,
       parent: ctx.agent ? ctx.agent.scope : ctx.run.callerScope,
       agentNotation: where,
+      ...(ctx.agent ? { parentNotation: ctx.agent.notation } : {}),
       compositeTool: compositeToolFactory(() => frame!, ctx.run, evaluate),
     };
     let resolved = resolveCapabilities(input);

@@ -47,7 +47,8 @@ export async function evaluateCatch(element: JuneElement, ctx: EvalContext, eval
       run.steps = steps;
       run.stepElements = stepElements;
       ctx.agent?.messages.splice(conversationLength);
-      root.emit({ type: 'error', runId: run.runId, error: traceError(error), attempt, willRetry: attempt <= retries });
+      const gaveUp = attempt > retries && props.fallback !== undefined;
+      root.emit({ type: 'error', runId: run.runId, error: traceError(error), attempt, willRetry: attempt <= retries, ...(gaveUp ? { fallback: true as const } : {}) });
       if (attempt <= retries) {
         root.emit({ type: 'retry', runId: run.runId, attempt: attempt + 1, retries });
         continue;

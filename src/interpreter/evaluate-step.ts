@@ -4,7 +4,7 @@ import { locationSuffix, notation } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
 import type { StepProps } from '../components/step.js';
-import { WorkflowError } from '../errors/june-error.js';
+import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { runStep, type PendingToolApproval } from '../steps/run-step.js';
 import { explainDenials } from '../steps/explain-denials.js';
@@ -27,7 +27,7 @@ type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
  */
 export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & { id: string } {
   const props = element.props as StepProps;
-  const shown = () => `${notation(element, ['id'])}${locationSuffix(element.source)}`;
+  const shown = () => stepPlace(element, ctx.agent?.path);
   if (!ctx.agent) {
     throw new WorkflowError('step-outside-agent', `june: ${shown()} has no <Agent> around it; a step runs with an agent's model and tools, so put it in an <Agent>'s children.`);
   }
@@ -36,9 +36,11 @@ export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & {
   }
   const earlier = ctx.run.stepElements.get(props.id);
   if (earlier && earlier !== element) {
+    // without source locations (compiled with "jsx": "react-jsx") the agents' paths tell the two apart
+    const hint = element.source ? '' : ' (compile with "jsx": "react-jsxdev" to see their files and lines)';
     throw new WorkflowError(
       'step-id-duplicate',
-      `june: two steps have the id "${props.id}": ${notation(earlier, ['id'])}${locationSuffix(earlier.source)} and ${shown()}. Step ids are unique within a run; rename one.`,
+      `june: two steps have the id "${props.id}": ${stepPlace(earlier, stepAgents.get(earlier))} and ${shown()}. Step ids are unique within a run; rename one${hint}.`,
     );
   }
   if (props.children !== undefined && typeof props.children !== 'function') {
@@ -48,7 +50,40 @@ export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & {
     throw new WorkflowError('step-prompt-invalid', `june: ${shown()} needs prompt="..." or prompt={({ steps }) => "..."}.`);
   }
   ctx.run.stepElements.set(props.id, element);
+  stepAgents.set(element, ctx.agent.path);
   return props as StepProps & { id: string };
+}
+
+/** The path of the agent each checked step stands in, for messages about steps without a source location. */
+const stepAgents = new WeakMap<JuneElement, string>();
+
+/** `<Step id="a"> at flow.tsx:9:7`, or, with no source location, `<Step id="a"> in the agent "triage > helper"`. */
+function stepPlace(element: JuneElement, agentPath: string | undefined): string {
+  const at = element.source ? locationSuffix(element.source) : agentPath !== undefined ? ` in the agent "${agentPath}"` : '';
+  return `${notation(element, ['id'])}${at}`;
+}
+
+/**
+ * The step's prompt: the string, or what its prompt function returns for the results so far.
+ * @throws {WorkflowError} `step-prompt-failed` when the function throws (the error as `cause`),
+ *   `step-prompt-invalid` when it returns something other than a string.
+ */
+async function promptOf(element: JuneElement, steps: Record<string, unknown>): Promise<string> {
+  const { prompt } = element.props as StepProps;
+  if (typeof prompt !== 'function') return prompt;
+  const shown = `${notation(element, ['id'])}${locationSuffix(element.source)}`;
+  let text: unknown;
+  try {
+    text = await prompt({ steps: { ...steps } });
+  } catch (error) {
+    if (JuneError.isInstance(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new WorkflowError('step-prompt-failed', `june: the prompt function of ${shown} threw: ${message}`, { cause: error });
+  }
+  if (typeof text !== 'string') {
+    throw new WorkflowError('step-prompt-invalid', `june: the prompt function of ${shown} returned ${text === null ? 'null' : typeof text}; it must return a string (or a promise of one).`);
+  }
+  return text;
 }
 
 /** Runs a `<Step>`: one tool loop with the agent's tools, then its render-prop child. */
@@ -67,11 +102,7 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
   // each model call's usage as soon as it finished (the AI SDK's comes after the tools ran)
   const callUsages: LanguageModelUsage[] = [];
   try {
-    const prompt = typeof props.prompt === 'function' ? await props.prompt({ steps: { ...run.steps } }) : props.prompt;
-    if (typeof prompt !== 'string') {
-      const shown = `${notation(element, ['id'])}${locationSuffix(element.source)}`;
-      throw new WorkflowError('step-prompt-invalid', `june: the prompt function of ${shown} returned ${prompt === null ? 'null' : typeof prompt}; it must return a string (or a promise of one).`);
-    }
+    const prompt = await promptOf(element, run.steps);
     node.prompt = prompt;
     root.emit({ type: 'step-start', runId: run.runId, step: path, agent: agent.name, prompt });
     started = true;

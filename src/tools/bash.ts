@@ -1,5 +1,8 @@
 import { declarationComponent } from '../capabilities/declaration.js';
-import { bashTool, type BashToolOptions } from './bash-tool.js';
+import { locationSuffix } from '../elements/notation.js';
+import type { JuneElement } from '../elements/element.js';
+import { JuneError, WorkflowError } from '../errors/june-error.js';
+import { bashTool, type BashTool, type BashToolOptions } from './bash-tool.js';
 
 /** Props of {@link Bash}: the options of `bashTool()`, plus the tool's name. */
 export interface BashProps extends BashToolOptions {
@@ -22,7 +25,20 @@ export interface BashProps extends BashToolOptions {
  * </Agent>
  * ```
  */
-export const Bash = declarationComponent('Bash', ({ name = 'bash', ...options }: BashProps) => ({
+export const Bash = declarationComponent('Bash', ({ name = 'bash', ...options }: BashProps, element) => ({
   notation: '<Bash>',
-  tools: { [name]: bashTool(options) },
+  tools: { [name]: bashOf(options, element) },
 }));
+
+/** `bashTool(options)`, with an option error blaming the `<Bash>` element, not `bashTool()`. */
+function bashOf(options: BashToolOptions, element: JuneElement<BashProps>): BashTool {
+  try {
+    return bashTool(options);
+  } catch (error) {
+    if (!JuneError.isInstance(error) || error.code !== 'invalid-bash-option') throw error;
+    const message = error.message
+      .replace('june: bashTool(): ', `june: <Bash>${locationSuffix(element.source)}: `)
+      .replace(/change bashTool\(\{ (\w+) \}\)/, 'change its $1 prop');
+    throw new WorkflowError('invalid-bash-option', message, { cause: error });
+  }
+}

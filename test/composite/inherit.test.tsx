@@ -151,6 +151,7 @@ describe('<Inherit> inside a composite tool', () => {
       </Agent>,
     ).result;
     const seen = toolResultsOf(callsAt(model, 'report')[1]!.prompt)[0]!.output as { value: string };
-    expect(seen.value).toMatch(/names "readFile", but the enclosing <Agent> has no tool of that name; it has "search"\./);
+    // names the agent the <Inherit> stands in, and the agent it takes from
+    expect(seen.value).toMatch(/<Inherit capabilities=\{\["readFile"\]\}> at \S+:144:17 in <Agent> at \S+:143:15 names "readFile", but the enclosing <Agent> at \S+:141:13 has no tool of that name; it has "search"\./);
   });
 });

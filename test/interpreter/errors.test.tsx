@@ -268,7 +268,7 @@ describe('failed runs', () => {
     expect(error.trace.status).toBe('failed');
   });
 
-  test('an error thrown by your own component or prompt function rejects the result and carries the trace', async () => {
+  test('an error thrown by your own component rejects the result, a prompt function\'s as step-prompt-failed naming its step; both carry the trace', async () => {
     function Broken(): JuneNode {
       throw new Error('component bug');
     }
@@ -291,10 +291,12 @@ describe('failed runs', () => {
         />
       </Agent>,
     ).result.catch((caught: unknown) => caught);
-    expect(promptError).toMatchObject({ message: 'prompt bug' });
+    // a prompt function's error names its step; the error it threw is the cause
+    expect(promptError).toMatchObject({ code: 'step-prompt-failed', message: expect.stringMatching(/^june: the prompt function of <Step id="s"> at test\/interpreter\/errors\.test\.tsx:\d+:\d+ threw: prompt bug$/) });
+    expect((promptError as Error).cause).toMatchObject({ message: 'prompt bug' });
     const trace = (promptError as { trace: Trace }).trace;
     expect(trace.status).toBe('failed');
-    expect(allNodes(trace.root).find((node) => node.kind === 'step')).toMatchObject({ status: 'failed', error: { message: 'prompt bug' } });
+    expect(allNodes(trace.root).find((node) => node.kind === 'step')).toMatchObject({ status: 'failed', error: { code: 'step-prompt-failed' } });
     expect(model.doStreamCalls).toHaveLength(0);
   });
 
