@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../cli/cli-harness.js';
+import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
 import { docSnippets, type DocSnippet } from './doc-snippets.js';
 
 // Every snippet in README.md and docs/ marked `<!-- doc-test -->` (see doc-snippets.ts) is
 // written into a project of its own outside the repository, set up as the docs tell a user
 // to (tsconfig with jsxImportSource "june", vitest config), with June, ai and zod installed
 // (links to this repository, built by pretest) and a copy of examples/. The snippets are
-// type-checked together, then each runs, offline: with no OpenAI settings, against the
-// scripted model or `--script`.
+// type-checked together, then each runs, offline: with no OpenAI settings (or a fake
+// Responses server on 127.0.0.1), against the scripted model or `--script`.
 
 const snippets = docSnippets(repoRoot);
 const runnable = snippets.filter((snippet) => snippet.file === undefined);
@@ -25,8 +26,8 @@ interface Ran {
   output: string;
 }
 
-function inProject(command: string, args: string[]): Promise<Ran> {
-  const env = { PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '', NO_COLOR: '1' };
+function inProject(command: string, args: string[], extraEnv: Record<string, string> = {}): Promise<Ran> {
+  const env = { PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '', NO_COLOR: '1', ...extraEnv };
   const child = spawn(command, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -45,9 +46,11 @@ function setUpProject(): string {
   for (const name of ['ai', 'zod', '@ai-sdk', '@types', 'vitest', 'tsx']) symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');
   symlinkSync(join(repoRoot, 'dist', 'src', 'cli', 'bin.js'), join(modules, '.bin', 'june'));
   cpSync(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
-  cpSync(join(repoRoot, 'test', 'docs', 'support'), dir, { recursive: true });
-  // what the snippets import as './release.js'
-  writeFileSync(join(dir, 'release.tsx'), "export { default } from './examples/release.js';\n");
+  // what the snippets import as './release-tools.js' and './release.js', also from test/
+  for (const folder of [dir, join(dir, 'test')]) {
+    cpSync(join(repoRoot, 'test', 'docs', 'support'), folder, { recursive: true });
+    writeFileSync(join(folder, 'release.tsx'), `export { default } from '${folder === dir ? '.' : '..'}/examples/release.js';\n`);
+  }
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', jsx: 'react-jsx', jsxImportSource: 'june', types: ['node'], strict: true, skipLibCheck: true, noEmit: true };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['**/*.ts', '**/*.tsx'] }, null, 2));
@@ -55,12 +58,12 @@ function setUpProject(): string {
   return dir;
 }
 
-/** The snippet's file name in the project, e.g. `offline-scripts-42.test.tsx`. */
+/** The snippet's file name in the project, e.g. `test/offline-scripts-42.test.tsx`. */
 function fileName(snippet: DocSnippet): string {
   const [page, line] = snippet.where.split(':');
   const base = `${page!.replace(/^docs\//, '').replace(/\.md$/, '')}-${line}`;
-  const test = /from ['"]vitest['"]/.test(snippet.code) ? '.test' : '';
-  return `${base}${test}.${snippet.lang === 'ts' ? 'ts' : 'tsx'}`;
+  const test = /from ['"]vitest['"]/.test(snippet.code);
+  return `${test ? 'test/' : ''}${base}${test ? '.test' : ''}.${snippet.lang === 'ts' ? 'ts' : 'tsx'}`;
 }
 
 beforeAll(() => {
@@ -71,6 +74,7 @@ beforeAll(() => {
       writeFileSync(join(project, snippet.file), snippet.code);
     } else if (snippet.lang === 'ts' || snippet.lang === 'tsx') {
       names.set(snippet, fileName(snippet));
+      mkdirSync(dirname(join(project, fileName(snippet))), { recursive: true });
       writeFileSync(join(project, fileName(snippet)), snippet.code);
     }
   }
@@ -83,24 +87,29 @@ describe('the docs’ runnable snippets', () => {
     for (const snippet of runnable) expect(['ts', 'tsx', 'sh'], snippet.where).toContain(snippet.lang);
   });
 
-  it('type-check, as the docs set a project up', { timeout: 120_000 }, async () => {
+  // the type check and the runs go on side by side (each is a process of its own)
+  it.concurrent('type-check, as the docs set a project up', { timeout: 240_000 }, async () => {
     const tsc = await inProject(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
     // name each error by the doc line it comes from
     const byFile = new Map([...names].map(([snippet, name]) => [name, snippet.where]));
-    const errors = tsc.output.replace(/^([\w.-]+)\((\d+),\d+\)/gm, (whole, file: string, line: string) => {
+    const errors = tsc.output.replace(/^([\w./-]+)\((\d+),\d+\)/gm, (whole, file: string, line: string) => {
       const where = byFile.get(file);
       return where ? `${where.split(':')[0]}:${Number(where.split(':')[1]) + Number(line)}` : whole;
     });
     expect(errors).toBe('');
   });
 
-  it.each(runnable.map((snippet) => [snippet.where, snippet] as const))('%s runs', { timeout: 120_000 }, async (_where, snippet) => {
-    const ran =
-      snippet.lang === 'sh'
-        ? await inProject('bash', ['-e', '-c', snippet.code])
-        : /\.test\.tsx?$/.test(names.get(snippet)!)
-          ? await inProject(process.execPath, [join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run', names.get(snippet)!])
-          : await inProject(process.execPath, ['--import', 'tsx', names.get(snippet)!]);
+  it.concurrent.each(runnable.map((snippet) => [snippet.where, snippet] as const))('%s runs', { timeout: 240_000 }, async (_where, snippet) => {
+    const server = snippet.openai ? await startFakeOpenAI() : undefined;
+    server?.reply(...Array.from({ length: 20 }, () => ({ text: 'OK.', usage: { inputTokens: 10, outputTokens: 2 } })));
+    const env: Record<string, string> = server ? { OPENAI_BASE_URL: server.baseURL } : {};
+    const name = names.get(snippet)!;
+    const ran = await (snippet.lang === 'sh'
+      ? inProject('bash', ['-e', '-c', snippet.code], env)
+      : name.endsWith('.test.ts') || name.endsWith('.test.tsx')
+        ? inProject(process.execPath, [join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run', name], env)
+        : inProject(process.execPath, ['--import', 'tsx', name], env)
+    ).finally(() => server?.close());
     expect(ran.code, ran.output).toBe(snippet.exit);
     if (snippet.prints !== undefined) expect(ran.output).toContain(snippet.prints);
   });

@@ -4,10 +4,13 @@
 //   <!-- doc-test -->                                   typecheck it, then run it
 //   <!-- doc-test: prints=openai-not-configured -->     ... and its output must contain this
 //   <!-- doc-test: file=test/fixtures/scripts/a.json --> write it to this path for the others
-//   <!-- doc-test: exit=1 -->                           a `sh` snippet that must exit with 1
+//   <!-- doc-test: exit=1 -->                           it must exit with 1
+//   <!-- doc-test: openai -->                           with OPENAI_BASE_URL set to a fake
+//                                                       Responses server that answers "OK."
 //
-// `ts` / `tsx` snippets run with tsx, or with vitest when they import from 'vitest'; `sh`
-// snippets run with bash (stopping at the first failing command). A snippet with `file=` is
+// `ts` / `tsx` snippets run with tsx, or with vitest when they import from 'vitest' (from a
+// `test/` folder, as the docs' tests are); `sh` snippets run with bash (stopping at the first
+// failing command). A snippet with `file=` is
 // not run: it is written before the others run, so a test and its script can be shown apart.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -25,10 +28,12 @@ export interface DocSnippet {
   prints?: string;
   /** `exit=`: the exit code it must end with. @default 0 */
   exit: number;
+  /** `openai`: run it with OPENAI_BASE_URL set to a fake Responses server. */
+  openai: boolean;
 }
 
 const MARKER = /^<!--\s*doc-test(?::\s*(.*?))?\s*-->\s*$/;
-const OPTION = /^(file|prints|exit)=(\S+)$/;
+const OPTION = /^(file|prints|exit)=(\S+)$|^(openai)$/;
 
 /** The marked snippets of `README.md` and every `docs/*.md` under `root`, in file order. */
 export function docSnippets(root: string): DocSnippet[] {
@@ -50,13 +55,14 @@ export function snippetsOf(page: string, text: string): DocSnippet[] {
     if (!fence) throw new Error(`${page}:${index + 1}: a doc-test marker must be followed by a fenced snippet on the next line`);
     const end = lines.findIndex((next, at) => at > index + 1 && next.startsWith(fence[1]!));
     if (end < 0) throw new Error(`${page}:${index + 2}: the fenced snippet is never closed`);
-    const snippet: DocSnippet = { where: `${page}:${index + 2}`, lang: fence[2] ?? '', code: lines.slice(index + 2, end).join('\n') + '\n', exit: 0 };
+    const snippet: DocSnippet = { where: `${page}:${index + 2}`, lang: fence[2] ?? '', code: lines.slice(index + 2, end).join('\n') + '\n', exit: 0, openai: false };
     for (const option of (marker[1] ?? '').split(/\s+/).filter(Boolean)) {
-      const [, key, value] = OPTION.exec(option) ?? [];
-      if (key === 'file') snippet.file = value!;
+      const [, key, value, flag] = OPTION.exec(option) ?? [];
+      if (flag === 'openai') snippet.openai = true;
+      else if (key === 'file') snippet.file = value!;
       else if (key === 'prints') snippet.prints = value!;
       else if (key === 'exit') snippet.exit = Number(value);
-      else throw new Error(`${page}:${index + 1}: unknown doc-test option ${JSON.stringify(option)}; use file=PATH, prints=TEXT or exit=N`);
+      else throw new Error(`${page}:${index + 1}: unknown doc-test option ${JSON.stringify(option)}; use file=PATH, prints=TEXT, exit=N or openai`);
     }
     out.push(snippet);
   });
