@@ -20,7 +20,9 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'june' } },
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
-    testTimeout: 30_000,
+    // generous: the CLI tests spawn june processes, which take seconds each on a loaded 2-core machine
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // finds the Chromium of the Studio browser tests once (a system one, else a packaged one)
     globalSetup: ['test/helpers/chromium-setup.ts'],
   },
