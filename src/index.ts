@@ -22,7 +22,7 @@ export type {
   RequireApprovalProps,
   DefineCapabilitiesOptions,
 } from './components/index.js';
-export { run, inspect } from './interpreter/index.js';
+export { run, inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
 export type { RunHandle, RunOptions, RunResult, InspectReport, InspectedAgent, InspectedTool, CompositeToolResult } from './interpreter/index.js';
 export { JuneError, WorkflowError, ModelBehaviorError, SystemError, RunAbortedError } from './errors/index.js';
 export type { JuneErrorBlame } from './errors/index.js';

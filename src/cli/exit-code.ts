@@ -2,10 +2,11 @@ import { JuneError } from '../errors/index.js';
 
 /**
  * The exit codes of the `june` command: `0` success, `1` a workflow that failed to load or
- * run, `2` bad usage (a bad flag, bad `--props`, a missing file), `130` interrupted with
- * Ctrl-C (after the run was aborted and its trace written).
+ * run, `2` bad usage (a bad flag, bad `--props`, a missing file), and after a stop signal
+ * (once the run was aborted and its trace written): `130` interrupted with Ctrl-C (SIGINT),
+ * `143` SIGTERM, `129` SIGHUP (128 + the signal's number, as shells report it).
  */
-export const ExitCode = { success: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+export const ExitCode = { success: 0, failed: 1, usage: 2, interrupted: 130, terminated: 143, hangup: 129 } as const;
 
 /** One of {@link ExitCode}'s values. */
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -14,6 +14,7 @@ import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { runFailureMessage } from './run-failure-message.js';
+import { abandonedTrace, onStopSignals, stopSignals, type StopSignal } from './stop-signals.js';
 import { terminalStyle } from './terminal-style.js';
 import { TraceWriter } from './trace-writer.js';
 
@@ -47,7 +48,9 @@ export const runsFolder = join('.june', 'runs');
  * journal already answered), and `--replay` answers every model call from a recorded one.
  *
  * @returns the exit code: 0 when the run succeeded, 1 when it failed or could not ask for an
- *   approval, 130 when interrupted with Ctrl-C (after aborting and writing the trace).
+ *   approval; after a stop signal (the run aborted, its trace written): 130 for Ctrl-C
+ *   (SIGINT), 143 for SIGTERM, 129 for SIGHUP. A second signal quits at once, leaving the
+ *   trace settled as `aborted`.
  * @throws {JuneError} before the run starts: `cli-props-invalid`, `cli-workflow-missing`,
  *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`),
  *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
@@ -93,15 +96,21 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     snapshot: () => handle.trace(),
   });
 
-  let interrupted = false;
+  let stoppedBy: StopSignal | undefined;
   let refusal: string | undefined;
-  const interrupt = () => {
-    if (interrupted) process.exit(ExitCode.interrupted);
-    interrupted = true;
+  const stop = (signal: StopSignal) => {
+    if (stoppedBy) {
+      // a second signal: quit now, leaving a settled trace (the journal is resumable as it is)
+      writer.closeNow(abandonedTrace(handle.trace(), stopSignals[stoppedBy].reason, signal));
+      process.exit(stopSignals[stoppedBy].exitCode);
+    }
+    stoppedBy = signal;
     printer.end();
-    io.stderr.write('june: interrupted; aborting the run and writing its trace (press Ctrl-C again to quit at once)\n');
-    handle.abort('interrupted with Ctrl-C');
+    const what = signal === 'SIGINT' ? 'interrupted' : `${signal} received`;
+    io.stderr.write(`june: ${what}; aborting the run and writing its trace (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'signal again'} to quit at once)\n`);
+    handle.abort(stopSignals[signal].reason);
   };
+  const interrupt = () => stop('SIGINT');
   const refuse = (request: ApprovalRequest) => {
     if (refusal !== undefined) return;
     const why = json ? '--json does not prompt' : 'there is no terminal to ask at';
@@ -117,7 +126,7 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     const from = options.resume !== undefined ? ' · resumed from its journal' : options.replay !== undefined ? ` · replaying ${options.replay}` : '';
     io.stdout.write(`${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${handle.runId}${from}${scripted}`)}\n`);
   }
-  process.on('SIGINT', interrupt);
+  const stopListening = onStopSignals(stop);
   // Keeps the process alive while the run waits on something that holds no handle of its
   // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -157,12 +166,12 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
       const script = options.script === undefined ? '' : ` --script ${options.script}`;
       io.stdout.write(`${style.dim(`resume: june run ${file}${script} --resume ${handle.runId}`)}\n`);
     }
-    if (interrupted) return ExitCode.interrupted;
+    if (stoppedBy) return stopSignals[stoppedBy].exitCode;
     io.stderr.write(`${refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, workflow)}\n`);
     return refusal !== undefined ? ExitCode.failed : exitCodeOf(outcome.error);
   } finally {
     clearInterval(keepAlive);
-    process.off('SIGINT', interrupt);
+    stopListening();
   }
 }
 

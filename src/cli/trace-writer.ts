@@ -1,3 +1,4 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Trace } from '../trace/index.js';
@@ -65,6 +66,27 @@ export class TraceWriter {
     this.#enqueue(trace);
     await this.#writing;
     if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /**
+   * Writes `trace` to every path at once, synchronously, and stops: for a process about to
+   * exit (a write still in flight is never finished, so this one stays). Never throws.
+   */
+  closeNow(trace: Trace): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const text = `${JSON.stringify(trace, null, 2)}\n`;
+    for (const path of this.#paths) {
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+        const temp = `${path}.${process.pid}.last.tmp`;
+        writeFileSync(temp, text);
+        renameSync(temp, path);
+      } catch {
+        // quitting: a trace that cannot be written is left as it was
+      }
+    }
   }
 
   #enqueue(trace: Trace): void {

@@ -73,8 +73,22 @@ export class SystemError extends JuneError {
 
 /** The run was aborted (`handle.abort()`, the `signal` option, or Ctrl-C in `june run`). */
 export class RunAbortedError extends JuneError {
-  constructor(reason?: unknown) {
+  /**
+   * What had not stopped when the abort's grace period ran out (`'the tool "deploy" in step "ship"'`),
+   * abandoned so the run could settle; empty when everything stopped in time.
+   */
+  readonly unstopped: readonly string[];
+
+  /**
+   * @param reason - why the run was aborted (an `Error`, a string, or anything else).
+   * @param abandoned - what did not stop within `graceMs` (ms) of the abort, when the run settled without it.
+   */
+  constructor(reason?: unknown, abandoned?: { unstopped: readonly string[]; graceMs: number }) {
     const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
-    super('run-aborted', `june: the run was aborted${why ? `: ${why}` : ''}`, { cause: reason, blame: 'system' });
+    const left = abandoned
+      ? `; ${abandoned.graceMs} ms after the abort ${abandoned.unstopped.length > 0 ? abandoned.unstopped.join(', ') : 'the run'} had not stopped and ${abandoned.unstopped.length === 1 ? 'was' : 'were'} abandoned (make tools and components end when their abort signal fires, or raise abortGraceMs)`
+      : '';
+    super('run-aborted', `june: the run was aborted${why ? `: ${why}` : ''}${left}`, { cause: reason, blame: 'system' });
+    this.unstopped = abandoned?.unstopped ?? [];
   }
 }

@@ -100,8 +100,8 @@ function modelName(model: unknown): string {
 
 /** Wraps each tool's `execute` so the run knows which executions are still in flight. */
 function instrument(tools: ToolSet, root: RunRoot, run: RunFrame): ToolSet {
-  return mapExecutes(tools, (execute) => (input, options) => {
+  return mapExecutes(tools, (execute, name) => (input, options) => {
     const value = execute(input, options);
-    return (value instanceof Promise ? root.track(value, run) : value) as ReturnType<typeof execute>;
+    return (value instanceof Promise ? root.track(value, run, { tool: name, toolCallId: options?.toolCallId }) : value) as ReturnType<typeof execute>;
   });
 }

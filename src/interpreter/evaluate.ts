@@ -54,7 +54,7 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
         rendered = root.rendered.get(element);
         if (root.mode !== 'validate') root.rendered.delete(element);
       } else {
-        rendered = await render(element);
+        rendered = await render(element, root);
         if (root.mode === 'validate') root.rendered.set(element, rendered);
       }
       return evaluate(rendered, { ...ctx, renderedBy: `<${displayNameOf(element.type)}>${locationSuffix(element.source)}` });
@@ -65,14 +65,19 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
 /**
  * Calls a user component. A component compiled for React's classic JSX throws
  * `React is not defined` when it builds its first element: that becomes the setup error.
+ * While it renders it is listed in `root.rendering`, so an abort it ignores can name it.
  */
-async function render(element: JuneElement): Promise<JuneNode> {
+async function render(element: JuneElement, root: EvalContext['run']['root']): Promise<JuneNode> {
+  const entry = { component: `<${displayNameOf(element.type)}>${locationSuffix(element.source)}` };
+  root.rendering.add(entry);
   try {
     return await element.type(element.props);
   } catch (error) {
     const fix = error instanceof ReferenceError ? jsxSetupFix(error.message) : undefined;
     if (fix === undefined) throw error;
     throw new WorkflowError('jsx-runtime-react', `june: the component <${displayNameOf(element.type)}>${locationSuffix(element.source)} failed to render: ${fix}.`, { cause: error });
+  } finally {
+    root.rendering.delete(entry);
   }
 }
 

@@ -1,4 +1,6 @@
 export { run } from './run.js';
+export { DEFAULT_ABORT_GRACE_MS, closeAbandoned, unstoppedWork } from './abort-grace.js';
+export type { PendingWork } from './abort-grace.js';
 export type { RunHandle, RunOptions, RunResult } from './run.js';
 export { inspect } from './inspect.js';
 export type { InspectReport, InspectedAgent, InspectedTool } from './inspect.js';

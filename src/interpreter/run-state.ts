@@ -22,6 +22,8 @@ export class RunRoot {
   readonly controller = new AbortController();
   readonly broker: ApprovalBroker;
   readonly inflight = new Set<Promise<unknown>>();
+  /** The tool calls among `inflight` (to name the ones an abort could not stop). */
+  readonly calls = new Map<Promise<unknown>, TrackedCall>();
   /** Tool sources this run connected to, closed when the run ends. */
   readonly sources: ToolSourcePool;
   /** Tool nodes by approval id, to record answers in the trace. */
@@ -33,6 +35,8 @@ export class RunRoot {
    * component renders once. Keyed by element identity.
    */
   readonly rendered: Map<JuneElement, JuneNode>;
+  /** Async user components rendering now, as `<Name> at file:line` (named when an abort cannot stop them). */
+  rendering = new Set<{ component: string }>();
   /** The run's journal, when it keeps one (or resumes, or replays a recording). */
   journal?: RunJournal;
   private childCount = 0;
@@ -81,12 +85,14 @@ export class RunRoot {
    * Keeps a tool execution's promise until it settles, so an abort can wait for cleanup:
    * here, and in `frame.inflight` for the run (outermost or child) whose agent runs the tool.
    */
-  track<T>(promise: Promise<T>, frame?: RunFrame): Promise<T> {
+  track<T>(promise: Promise<T>, frame?: RunFrame, call?: TrackedCall): Promise<T> {
     this.inflight.add(promise);
     frame?.inflight.add(promise);
+    if (call) this.calls.set(promise, call);
     const forget = () => {
       this.inflight.delete(promise);
       frame?.inflight.delete(promise);
+      this.calls.delete(promise);
     };
     promise.then(forget, forget);
     return promise;
@@ -106,6 +112,12 @@ const joinTextDeltas: EventJoining<RunEvent> = {
   canJoin: (first, next) => first.type === 'text-delta' && next.type === 'text-delta' && first.step === next.step && first.runId === next.runId,
   join: (events) => ({ ...(events[0] as Extract<RunEvent, { type: 'text-delta' }>), delta: events.map((e) => (e as Extract<RunEvent, { type: 'text-delta' }>).delta).join('') }),
 };
+
+/** A tool execution in flight: the tool's name and the call's id. */
+export interface TrackedCall {
+  tool: string;
+  toolCallId: string | undefined;
+}
 
 /** One run: the outermost one, or a child run started by a composite tool call. */
 export interface RunFrame {

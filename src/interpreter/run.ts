@@ -12,7 +12,9 @@ import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import type { Trace } from '../trace/trace-node.js';
 import { evaluate } from './evaluate.js';
+import { abortGraceOf, closeAbandoned, settleWithinGrace, unstoppedWork } from './abort-grace.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
+import { settleOnError } from './settle.js';
 import { createRunFrame, RunRoot } from './run-state.js';
 
 /** Options of {@link run}. */
@@ -54,6 +56,15 @@ export interface RunOptions<OUTPUT = unknown> {
   replay?: string | readonly JournalRecord[];
   /** With `replay`: answer tool calls from the recording too, without running them. @default false */
   replayTools?: boolean;
+  /**
+   * After an abort, how long to wait for tool executions, model calls and components to stop,
+   * in ms. Work still running then (a tool that ignores its `abortSignal`, a component that
+   * never returns) is abandoned: the run settles as `aborted` anyway, the trace closes its
+   * nodes and the error names what did not stop (`error.unstopped`).
+   * @default 5000 (`DEFAULT_ABORT_GRACE_MS`)
+   * @throws {WorkflowError} `run-abort-grace-invalid` (at once) when not a number of ms, 0 or more.
+   */
+  abortGraceMs?: number;
 }
 
 /** What a finished run gives: every step's result, the output, token usage (all model calls, child runs included) and the trace. */
@@ -81,7 +92,10 @@ export interface RunHandle<OUTPUT = unknown> {
   approve(id: string): void;
   /** Denies a pending request; the model sees the denial and `reason`. @throws {JuneError} `approval-unknown` */
   deny(id: string, reason?: string): void;
-  /** Aborts model calls, tool executions, child runs and pending approvals; `result` rejects with `run-aborted` after cleanup. */
+  /**
+   * Aborts model calls, tool executions, child runs and pending approvals; `result` rejects
+   * with `run-aborted` after their cleanup, or after `abortGraceMs` with what did not stop.
+   */
   abort(reason?: string): void;
   /** A snapshot of the trace so far (plain JSON). */
   trace(): Trace;
@@ -113,7 +127,9 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  const result = (async (): Promise<RunResult<OUTPUT>> => {
+  const graceMs = abortGraceOf(options.abortGraceMs);
+  let abandoned = false;
+  const work = (async (): Promise<RunResult<OUTPUT>> => {
     await Promise.resolve();
     try {
       if (options.journal || options.resume !== undefined || options.replay !== undefined) {
@@ -128,13 +144,14 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
         });
       }
       const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
-        await validateTree(element, rendered, root.controller.signal);
+        await validateTree(element, root);
         await evaluate(node, ctx);
       };
       const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
-      await root.journal?.finish('succeeded');
+      if (!abandoned) await root.journal?.finish('succeeded');
       return outcome as RunResult<OUTPUT>;
     } catch (error) {
+      if (abandoned) throw error;
       if (root.controller.signal.aborted) {
         await Promise.allSettled([...root.inflight]);
         // a journal that stopped the run (a mismatch, a failed write) gives the run's error
@@ -153,6 +170,25 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
       root.events.close();
     }
   })();
+  work.catch(() => {});
+  // An abort settles the run within graceMs even when a tool or component ignores its signal.
+  const abandon = async (): Promise<never> => {
+    abandoned = true;
+    const calls = [...root.calls.values()];
+    const unstopped = unstoppedWork(frame.trace, { calls, components: [...root.rendering].map((entry) => entry.component) });
+    const error = new RunAbortedError(root.controller.signal.reason, { unstopped, graceMs });
+    closeAbandoned(frame.trace, graceMs, new Set(calls.flatMap((call) => (call.toolCallId === undefined ? [] : [call.toolCallId]))));
+    frame.trace.usage = frame.usage;
+    settleOnError(frame.trace, error);
+    root.emit({ type: 'run-finish', runId, status: 'aborted', usage: frame.usage, error: frame.trace.error! });
+    Object.defineProperty(error, 'trace', { value: frameTrace(frame, name), enumerable: false });
+    options.signal?.removeEventListener('abort', onAbort);
+    await root.journal?.finish('aborted', error).catch(() => {});
+    await root.sources.closeAll();
+    root.events.close();
+    throw error;
+  };
+  const result = settleWithinGrace(work, root.controller.signal, graceMs, abandon);
   result.catch(() => {});
 
   return {
@@ -174,8 +210,10 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
  * returned), agents resolve their capabilities, steps are checked but not run, and
  * render-prop children are not followed.
  */
-async function validateTree(element: JuneElement, rendered: Map<JuneElement, JuneNode>, signal: AbortSignal): Promise<void> {
-  const root = new RunRoot('validate', 'validate', undefined, undefined, rendered);
+async function validateTree(element: JuneElement, run: RunRoot): Promise<void> {
+  const root = new RunRoot('validate', 'validate', undefined, undefined, run.rendered);
+  root.rendering = run.rendering;
+  const signal = run.controller.signal;
   const frame = createRunFrame(root, 'validate', [], signal, openNode('run', 'validate'));
   await evaluate(element, { run: frame, parentTrace: frame.trace });
 }

@@ -18,9 +18,12 @@ export function settleOnError(node: TraceNode, error: unknown): TraceStatus {
   return status;
 }
 
+/** Closes the open descendants of `node`, without recursion (a trace may be deep). */
 function closeOpen(node: TraceNode, status: TraceStatus): void {
-  for (const child of node.children) {
-    closeOpen(child, status);
+  const stack = [...node.children];
+  while (stack.length > 0) {
+    const child = stack.pop()!;
+    stack.push(...child.children);
     if (!child.endedAt) closeNode(child, status);
   }
 }
