@@ -100,8 +100,9 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     .description('Serve June Studio on 127.0.0.1: the runs in .june/runs/, their trace trees, and an agent inspector.')
     .argument('[dir]', 'the folder of run traces (default: .june/runs)')
     .option('--port <port>', 'the TCP port; 0 picks a free one (default: 4000)')
-    .option('--host <host>', 'the address to listen on (default: 127.0.0.1)')
-    .action(async (dir: string | undefined, options: { port?: string; host?: string }) => {
+    .option('--host <host>', 'the address to listen on (default: 127.0.0.1); beyond loopback, Studio prints an access token')
+    .option('--allow-host <name>', 'another host name requests may address, e.g. the DNS name Studio is reached by (repeatable)', (name: string, names: string[] = []) => [...names, name])
+    .action(async (dir: string | undefined, options: { port?: string; host?: string; allowHost?: string[] }) => {
       const { studioCommand } = await import('./studio-command.js');
       done(await studioCommand(dir, options, io));
     });

@@ -8,11 +8,14 @@ export interface StudioCommandOptions {
   port?: string;
   /** `--host`: the address to listen on. @default '127.0.0.1' */
   host?: string;
+  /** `--allow-host` (repeatable): more host names requests may address. */
+  allowHost?: string[];
 }
 
 /**
  * `june studio [dir]`: serves June Studio (`startStudio()` from `src/studio`) over the run
- * traces in `dir`, prints its URL, and serves until Ctrl-C.
+ * traces in `dir`, prints its URL (and, bound beyond loopback, its access token), and serves
+ * until Ctrl-C.
  *
  * @param dir - the folder of trace files. @default '.june/runs'
  * @throws {WorkflowError} `cli-option-invalid` when `--port` is not a whole number from 0 to 65535.
@@ -32,8 +35,12 @@ export async function studioCommand(dir: string | undefined, options: StudioComm
     ...(dir !== undefined ? { dir } : {}),
     ...(port !== undefined ? { port } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.allowHost?.length ? { allowHosts: options.allowHost } : {}),
   });
   io.stdout.write(`June Studio: ${studio.url} (Ctrl-C to stop)\n`);
+  if (studio.token !== undefined) {
+    io.stdout.write(`Access token: ${studio.token} (every API request needs it; the URL above carries it to the page)\n`);
+  }
   await new Promise((stop) => process.once('SIGINT', stop));
   await studio.close();
   return ExitCode.success;

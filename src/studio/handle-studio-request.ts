@@ -3,6 +3,7 @@ import type { EventChannel } from './event-channel.js';
 import type { RunDirectory } from './run-directory.js';
 import { serveStaticFile } from './static-files.js';
 import type { RunList } from './studio-api.js';
+import { carriesToken, hostName, tokenCookie, type StudioAccess } from './studio-access.js';
 
 /** What {@link handleStudioRequest} serves from. */
 export interface StudioRoutes {
@@ -12,8 +13,8 @@ export interface StudioRoutes {
   assetsDir: string;
   /** The runs directory as the user gave it, shown in the UI. */
   dirLabel: string;
-  /** Host names a request may address (`Host` header); `undefined` accepts any. */
-  allowedHosts?: ReadonlySet<string>;
+  /** Host names a request may address (`Host` header), and the access token API requests need, if any. */
+  access: StudioAccess;
 }
 
 /**
@@ -25,9 +26,10 @@ export interface StudioRoutes {
  * - `GET /api/events` → the live channel (Server-Sent Events, see `StudioEvent`);
  * - `GET /<file>` → the built UI (`/` is `index.html`).
  *
- * Other methods get 405. A request whose `Host` is not one of `allowedHosts` gets 403
- * (a page on another site cannot read traces through DNS rebinding). It never rejects:
- * an unexpected failure becomes a 500 with the message.
+ * Other methods get 405. A request whose `Host` is not one of `access.allowedHosts` gets 403
+ * (a page on another site cannot read traces through DNS rebinding); with `access.token`,
+ * an API request without it gets 401 (a page opened with `?token=` gets it as a cookie).
+ * It never rejects: an unexpected failure becomes a 500 with the message.
  *
  * @example
  * ```ts
@@ -36,10 +38,11 @@ export interface StudioRoutes {
  */
 export async function handleStudioRequest(routes: StudioRoutes, request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
-    const hostname = hostnameOf(request.headers.host);
-    if (routes.allowedHosts && !routes.allowedHosts.has(hostname)) {
+    const hostname = hostName(request.headers.host ?? '');
+    const { allowedHosts, token } = routes.access;
+    if (!allowedHosts.has(hostname)) {
       return sendJson(response, 403, {
-        error: `june: Studio answers requests for ${[...routes.allowedHosts].join(', ')}, not for the host "${hostname}"; open it by the URL it printed.`,
+        error: `june: Studio answers requests for ${[...allowedHosts].join(', ')}, not for the host ${JSON.stringify(hostname.slice(0, 80))}; open it by the URL it printed, or start it with --allow-host for that name.`,
       });
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -48,6 +51,15 @@ export async function handleStudioRequest(routes: StudioRoutes, request: Incomin
     }
     const url = new URL(request.url ?? '/', 'http://studio.invalid');
     const path = url.pathname;
+    if (token !== undefined && path.startsWith('/api/') && !carriesToken(request, url, token)) {
+      return sendJson(response, 401, {
+        error: 'june: Studio needs its access token on every API request: open the URL it printed at start (it ends in ?token=...), or send "Authorization: Bearer <token>".',
+      });
+    }
+    if (token !== undefined && url.searchParams.has('token') && carriesToken(request, url, token)) {
+      // the page was opened by its printed URL: its own API requests carry the token as a cookie
+      response.setHeader('set-cookie', `${tokenCookie(request.socket.localPort)}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+    }
     if (path === '/api/runs') {
       const body: RunList = { dir: routes.dirLabel, runs: await routes.runs.list() };
       return sendJson(response, 200, body);
@@ -70,12 +82,6 @@ export async function handleStudioRequest(routes: StudioRoutes, request: Incomin
     }
     sendJson(response, 500, { error: `june: Studio failed to answer ${request.method} ${request.url}: ${(error as Error).message}` });
   }
-}
-
-function hostnameOf(host: string | undefined): string {
-  if (!host) return '';
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1).toLowerCase();
-  return host.replace(/:\d+$/, '').toLowerCase();
 }
 
 function safeDecode(text: string): string | undefined {

@@ -8,7 +8,7 @@ export type TraceFileContent = { trace: Trace; text: string } | { unreadable: st
 /**
  * Reads and checks one trace file. Never throws: a file that cannot be read, is empty, is
  * not JSON or is not a June trace comes back as `{ unreadable }` with the reason in a
- * sentence.
+ * sentence that describes the file and never quotes it.
  *
  * @example
  * ```ts
@@ -30,10 +30,22 @@ export async function readTraceFile(path: string): Promise<TraceFileContent> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
-    return { unreadable: `not valid JSON (${message}); a file cut short or still being written reads like this` };
+    return { unreadable: `not valid JSON (${jsonFault(error, text)}); a file cut short or still being written reads like this` };
   }
   const problem = traceProblem(value);
   if (problem) return { unreadable: `not a June trace: ${problem}` };
   return { trace: value as Trace, text };
+}
+
+/**
+ * Where a text stops being JSON, described without quoting it: the parser's own message
+ * quotes the text (a file linked to a secret would show its first characters).
+ */
+function jsonFault(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : '';
+  const length = `${text.length.toLocaleString('en-US')} characters`;
+  if (/end of JSON input|Unterminated/i.test(message)) return `it ends early, after ${length}`;
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position !== undefined) return `it stops being JSON at character ${Number(position).toLocaleString('en-US')} of ${length}`;
+  return `an unexpected character in ${length}`;
 }

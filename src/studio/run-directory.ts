@@ -1,7 +1,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
+import type { Trace } from '../trace/trace-node.js';
 import { join } from 'node:path';
 import { readTraceFile } from './read-trace-file.js';
+import { OUTSIDE_REASON, resolveInside } from './resolve-inside.js';
 import { isUnreadable, type RunListEntry, type StudioEvent } from './studio-api.js';
 import { summarizeTrace } from './summarize-trace.js';
 
@@ -93,15 +95,15 @@ export class RunDirectory {
    */
   async readTrace(runId: string): Promise<TraceLookup> {
     if (!RUN_ID.test(runId)) return { missing: true };
-    const path = join(this.dir, `${runId}.json`);
     const deadline = Date.now() + this.#settleMs;
     for (;;) {
-      let mtimeMs: number;
+      const found = await resolveInside(this.dir, `${runId}.json`);
+      if (!found) return { missing: true };
+      if ('outside' in found) return { unreadable: OUTSIDE_REASON };
+      const { path, info } = found;
+      const mtimeMs = info.mtimeMs;
       try {
-        const info = await stat(path);
-        if (!info.isFile()) return { missing: true };
-        mtimeMs = info.mtimeMs;
-        const checked = await this.#checkedText(runId, info);
+        const checked = await this.#checkedText(runId, path, info);
         if (checked !== undefined) return { text: checked };
       } catch {
         return { missing: true };
@@ -144,10 +146,9 @@ export class RunDirectory {
    * The file's text without parsing it again, when a scan already found this very version
    * (same size and modification time, before and after the read) to be a readable trace.
    */
-  async #checkedText(runId: string, before: { mtimeMs: number; size: number }): Promise<string | undefined> {
+  async #checkedText(runId: string, path: string, before: { mtimeMs: number; size: number }): Promise<string | undefined> {
     const cached = this.#files.get(`${runId}.json`);
     if (!cached?.entry || cached.unsettled || isUnreadable(cached.entry) || cached.mtimeMs !== before.mtimeMs || cached.size !== before.size) return undefined;
-    const path = join(this.dir, `${runId}.json`);
     const text = await readFile(path, 'utf8');
     const after = await stat(path);
     return after.mtimeMs === before.mtimeMs && after.size === before.size ? text : undefined;
@@ -164,7 +165,8 @@ export class RunDirectory {
     }
     const seen = new Set(names);
     for (let i = 0; i < names.length; i += READ_CONCURRENCY) {
-      await Promise.all(names.slice(i, i + READ_CONCURRENCY).map((name) => this.#refresh(name)));
+      // a file never stops the server: whatever goes wrong with one is left for the next scan
+      await Promise.all(names.slice(i, i + READ_CONCURRENCY).map((name) => this.#refresh(name).catch(() => {})));
     }
     for (const [name, file] of this.#files) {
       if (seen.has(name)) continue;
@@ -174,22 +176,17 @@ export class RunDirectory {
   }
 
   async #refresh(name: string): Promise<void> {
-    const path = join(this.dir, name);
-    let info;
-    try {
-      info = await stat(path);
-    } catch {
-      return; // gone between readdir and stat: the next scan removes it
-    }
-    if (!info.isFile()) return;
+    const found = await resolveInside(this.dir, name);
+    if (!found) return; // gone between readdir and now, or not a file: the next scan removes it
+    const info = 'outside' in found ? found.outside : found.info;
     const cached = this.#files.get(name);
     if (cached && !cached.unsettled && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return;
-    const content = await readTraceFile(path);
+    const content = 'outside' in found ? { unreadable: OUTSIDE_REASON } : await readTraceFile(found.path);
     const updatedAt = info.mtime.toISOString();
     let entry: RunListEntry;
     if ('trace' in content) {
-      entry = summarizeTrace(content.trace, name, updatedAt);
-    } else if (Date.now() - info.mtimeMs < this.#settleMs) {
+      entry = summarized(content.trace, name, updatedAt);
+    } else if (!('outside' in found) && Date.now() - info.mtimeMs < this.#settleMs) {
       this.#files.set(name, { mtimeMs: info.mtimeMs, size: info.size, ...(cached?.entry ? { entry: cached.entry } : {}), unsettled: true });
       this.#scheduleSettle();
       return;
@@ -234,6 +231,18 @@ export class RunDirectory {
       void this.scan();
     }, this.#settleMs + 20);
     this.#settle.unref();
+  }
+}
+
+/**
+ * The run list's entry for a trace; should summing it up fail in a way no check foresaw,
+ * the file is listed as unreadable (with the kind of failure, never its content).
+ */
+function summarized(trace: Trace, name: string, updatedAt: string): RunListEntry {
+  try {
+    return summarizeTrace(trace, name, updatedAt);
+  } catch (error) {
+    return { runId: name.slice(0, -5), file: name, unreadable: `Studio could not sum it up (${error instanceof Error ? error.name : typeof error})`, updatedAt };
   }
 }
 

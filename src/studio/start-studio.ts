@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { SystemError } from '../errors/index.js';
 import { EventChannel } from './event-channel.js';
 import { handleStudioRequest } from './handle-studio-request.js';
+import { studioAccess } from './studio-access.js';
 import { RunDirectory } from './run-directory.js';
 import { defaultAssetsDir } from './studio-assets.js';
 
@@ -16,10 +17,22 @@ export interface StudioOptions {
   port?: number;
   /**
    * The address to listen on. Studio shows prompts, tool inputs and outputs, so it stays on
-   * this machine unless you say otherwise (e.g. `0.0.0.0` inside a container).
+   * this machine unless you say otherwise (e.g. `0.0.0.0` inside a container). Beyond
+   * loopback, every API request needs the access token (see `token`).
    * @default "127.0.0.1"
    */
   host?: string;
+  /**
+   * More host names that requests may address (the `Host` header), besides the ones of the
+   * bound address: e.g. the DNS name Studio is reached by. @default none
+   */
+  allowHosts?: string[];
+  /**
+   * The access token every API request must carry (`Authorization: Bearer`, `?token=`, or
+   * the cookie the page gets when opened by `url`). @default a random one when `host` is
+   * not a loopback address; none on loopback
+   */
+  token?: string;
   /** The built UI. @default the package's `dist/studio` (built by `npm run build:studio`) */
   assetsDir?: string;
   /** How often to look at `dir` even when `fs.watch` reports nothing, in ms. @default 1000 */
@@ -28,13 +41,13 @@ export interface StudioOptions {
 
 /** A running Studio server, from {@link startStudio}. */
 export interface Studio {
-  /** Where to open it, ending in `/`: `http://127.0.0.1:4000/`. */
+  /** Where to open it: `http://127.0.0.1:4000/`, with `?token=...` when it needs its token. */
   readonly url: string;
+  /** The access token API requests need, when it needs one. */
+  readonly token?: string;
   /** Stops the server: ends live connections, stops watching; resolves when it is closed. */
   close(): Promise<void>;
 }
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /**
  * Starts June Studio: a local web UI over the trace files in `dir` (`<runId>.json`, as
@@ -48,7 +61,11 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
  * The HTTP API, for scripts: `GET /api/runs` (`RunList`), `GET /api/runs/<runId>` (the
  * trace), `GET /api/events` (Server-Sent Events, `StudioEvent`).
  *
+ * Requests must address one of the bound address's host names (or `allowHosts`), and
+ * beyond loopback carry the access token, which `url` includes.
+ *
  * @throws {SystemError} `studio-port-invalid` when `port` is not an integer from 0 to 65535;
+ *   `studio-host-invalid` when an `allowHosts` entry is not a host name;
  *   `studio-ui-missing` when `assetsDir` has no `index.html`; `studio-listen-failed` when
  *   the port is taken or the address cannot be used.
  * @example
@@ -73,6 +90,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     );
   }
 
+  const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
   const runs = new RunDirectory({
     dir: resolve(dirLabel),
@@ -80,7 +98,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     onChange: (event) => channel.send(event),
   });
   await runs.start();
-  const routes = { runs, channel, assetsDir, dirLabel, ...(LOOPBACK.has(host) ? { allowedHosts: LOOPBACK } : {}) };
+  const routes = { runs, channel, assetsDir, dirLabel, access };
   const server = createServer((request, response) => void handleStudioRequest(routes, request, response));
 
   try {
@@ -103,7 +121,8 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}/`,
+    url: `http://${shownHost}:${address.port}/${access.token !== undefined ? `?token=${access.token}` : ''}`,
+    ...(access.token !== undefined ? { token: access.token } : {}),
     close: () =>
       (closing ??= new Promise<void>((resolveClose) => {
         runs.close();

@@ -7,20 +7,38 @@ import { childTraceOf } from './child-trace.js';
  * by level). A model call counts its own `usage.totalTokens`; a node with no model call
  * below it falls back to its own usage. `undefined` when nothing reported a count.
  *
+ * Walks without recursion (children before their parent), so any depth is fine.
+ *
  * @example
  * ```ts
  * totalTokens(trace.root); // 1234: every model call so far, also while the run is running
  * ```
  */
 export function totalTokens(node: TraceNode): number | undefined {
-  const own = node.usage?.totalTokens;
-  if (node.kind === 'model') return typeof own === 'number' ? own : undefined;
+  const sums = new Map<TraceNode, number | undefined>();
+  const stack: Array<{ node: TraceNode; below: TraceNode[] | undefined }> = [{ node, below: undefined }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.below === undefined) {
+      // first visit: queue what lies below (children, then a composite call's child run)
+      const childRun = top.node.kind === 'model' ? undefined : childTraceOf(top.node);
+      top.below = top.node.kind === 'model' ? [] : childRun ? [...top.node.children, childRun.root] : top.node.children;
+      for (const child of top.below) stack.push({ node: child, below: undefined });
+      continue;
+    }
+    stack.pop();
+    sums.set(top.node, ownTokens(top.node, top.below, sums));
+  }
+  return sums.get(node);
+}
+
+function ownTokens(node: TraceNode, below: TraceNode[], sums: Map<TraceNode, number | undefined>): number | undefined {
+  const own = typeof node.usage?.totalTokens === 'number' ? node.usage.totalTokens : undefined;
+  if (node.kind === 'model') return own;
   let sum: number | undefined;
-  const add = (tokens: number | undefined) => {
+  for (const child of below) {
+    const tokens = sums.get(child);
     if (tokens !== undefined) sum = (sum ?? 0) + tokens;
-  };
-  for (const child of node.children) add(totalTokens(child));
-  const childRun = childTraceOf(node);
-  if (childRun) add(totalTokens(childRun.root));
-  return sum ?? (typeof own === 'number' ? own : undefined);
+  }
+  return sum ?? own;
 }

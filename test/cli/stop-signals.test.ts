@@ -141,7 +141,7 @@ describe('june run stopped by a signal', () => {
       } catch {
         return false; // a trace file being replaced
       }
-    }, 'the MCP tool was called', 30_000);
+    }, 'the MCP tool was called', 60_000);
     const servers = processesWith(marker);
     expect(servers).toHaveLength(1);
 
@@ -156,7 +156,7 @@ describe('june run stopped by a signal', () => {
     expect(trace.root.error?.message).toBe('june: the run was aborted: stopped by SIGHUP (its terminal closed)');
     expect(openNodes(trace)).toEqual([]);
     expect(nodesOf(trace).find((node) => node.kind === 'tool')).toMatchObject({ name: 'trigger-long-running-operation', status: 'aborted' });
-  }, 60_000);
+  }, 120_000);
 
   it('a second SIGINT while a tool ignores the abort: exits 130 at once, leaving the trace settled and naming what still ran', async () => {
     const cwd = project.folder('twice');
