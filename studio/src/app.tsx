@@ -1,5 +1,6 @@
 import { RunView } from './run-view.js';
 import { RunsList } from './runs-list.js';
+import { ShowErrors } from './show-errors.js';
 import { useHashRoute } from './use-hash-route.js';
 import { useLiveRuns } from './use-live-runs.js';
 
@@ -20,9 +21,13 @@ export function App() {
         </span>
       </header>
       {route.view === 'runs' ? (
-        <RunsList live={live} />
+        <ShowErrors key="runs" what="the runs">
+          <RunsList live={live} />
+        </ShowErrors>
       ) : (
-        <RunView key={route.runId} runId={route.runId} entry={live.runs?.get(route.runId)} />
+        <ShowErrors key={route.runId} what="this run">
+          <RunView key={route.runId} runId={route.runId} entry={live.runs?.get(route.runId)} />
+        </ShowErrors>
       )}
     </div>
   );

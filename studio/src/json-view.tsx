@@ -8,7 +8,7 @@ const LIMIT = 20_000;
  */
 export function JsonView({ value, testId }: { value: unknown; testId?: string }) {
   const [all, setAll] = useState(false);
-  const text = typeof value === 'string' ? value : value === undefined ? 'undefined' : JSON.stringify(value, null, 2);
+  const text = typeof value === 'string' ? value : value === undefined ? 'undefined' : showable(value);
   const long = text.length > LIMIT && !all;
   return (
     <div class="value">
@@ -22,4 +22,13 @@ export function JsonView({ value, testId }: { value: unknown; testId?: string })
       )}
     </div>
   );
+}
+
+/** A value as indented JSON; one nested too deeply for `JSON.stringify` says so instead of failing. */
+function showable(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch (error) {
+    return `(Studio cannot show this value: ${error instanceof RangeError ? 'it is nested too deeply' : (error as Error).message})`;
+  }
 }

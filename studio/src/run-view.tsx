@@ -4,15 +4,20 @@ import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js'
 import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
 import { Inspector } from './inspector.js';
 import { StatusBadge } from './status-badge.js';
-import { buildTraceTree, visibleRows } from './trace-tree.js';
+import type { Trace } from '../../src/trace/trace-node.js';
+import { buildTraceTree, visibleRows, type TraceTree } from './trace-tree.js';
 import { TreeView } from './tree-view.js';
 import { useNow } from './use-now.js';
 import { useTrace } from './use-trace.js';
 
 /** One run: its trace tree on the left, the selected node in the inspector on the right. Follows a running run live. */
 export function RunView({ runId, entry }: { runId: string; entry: RunListEntry | undefined }) {
-  const { trace, error, loading } = useTrace(runId, entry?.updatedAt);
-  const tree = useMemo(() => (trace ? buildTraceTree(trace) : undefined), [trace]);
+  const loaded = useTrace(runId, entry?.updatedAt);
+  const built = useMemo(() => buildSafely(loaded.trace), [loaded.trace]);
+  const { loading } = loaded;
+  const tree = built.tree;
+  const trace = tree ? loaded.trace : undefined;
+  const error = built.error ?? loaded.error;
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const [selectedKey, setSelectedKey] = useState('r');
   const rows = useMemo(() => (tree ? visibleRows(tree, collapsed) : []), [tree, collapsed]);
@@ -94,6 +99,16 @@ export function RunView({ runId, entry }: { runId: string; entry: RunListEntry |
       </div>
     </main>
   );
+}
+
+/** The tree of a trace, or why it could not be built (a trace Studio's server let through, but the page cannot draw). */
+function buildSafely(trace: Trace | undefined): { tree?: TraceTree; error?: string } {
+  if (!trace) return {};
+  try {
+    return { tree: buildTraceTree(trace) };
+  } catch (error) {
+    return { error: error instanceof RangeError ? 'the trace is nested too deeply to draw' : `the trace could not be drawn (${(error as Error).message})` };
+  }
 }
 
 function RunHeader({ runId, children }: { runId: string; children?: ComponentChildren }) {

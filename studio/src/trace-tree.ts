@@ -23,25 +23,37 @@ export interface TraceTree {
   byKey: Map<string, TreeItem>;
 }
 
-/** Builds the tree Studio draws from a trace, child runs of composite tool calls nested under their call. */
+/**
+ * Builds the tree Studio draws from a trace, child runs of composite tool calls nested under
+ * their call. Walks without recursion (items first, then tokens from the leaves up), so a
+ * trace of any depth builds.
+ */
 export function buildTraceTree(trace: Trace): TraceTree {
   const byKey = new Map<string, TreeItem>();
-  const visit = (node: TraceNode, key: string, depth: number, parent: TreeItem | undefined, runTrace?: Trace): TreeItem => {
-    const item: TreeItem = { key, node, depth, parent, children: [], tokens: undefined, ...(runTrace ? { trace: runTrace } : {}) };
-    byKey.set(key, item);
-    node.children.forEach((child, index) => item.children.push(visit(child, `${key}.${index}`, depth + 1, item)));
+  const root: TreeItem = { key: 'r', node: trace.root, depth: 0, parent: undefined, children: [], tokens: undefined, trace };
+  const order: TreeItem[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    byKey.set(item.key, item);
+    order.push(item);
+    const { node, key, depth } = item;
+    node.children.forEach((child, index) => item.children.push({ key: `${key}.${index}`, node: child, depth: depth + 1, parent: item, children: [], tokens: undefined }));
     const childRun = childTraceOf(node);
-    if (childRun) item.children.push(visit(childRun.root, `${key}.c`, depth + 1, item, childRun));
-    // Tokens add up level by level: the model calls below, child runs included (see totalTokens).
-    const own = typeof node.usage?.totalTokens === 'number' ? node.usage.totalTokens : undefined;
-    if (node.kind === 'model') item.tokens = own;
+    if (childRun) item.children.push({ key: `${key}.c`, node: childRun.root, depth: depth + 1, parent: item, children: [], tokens: undefined, trace: childRun });
+    for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i]!);
+  }
+  // Tokens add up level by level: the model calls below, child runs included (see totalTokens).
+  for (let i = order.length - 1; i >= 0; i--) {
+    const item = order[i]!;
+    const own = typeof item.node.usage?.totalTokens === 'number' ? item.node.usage.totalTokens : undefined;
+    if (item.node.kind === 'model') item.tokens = own;
     else {
       for (const child of item.children) if (child.tokens !== undefined) item.tokens = (item.tokens ?? 0) + child.tokens;
       item.tokens ??= own;
     }
-    return item;
-  };
-  return { root: visit(trace.root, 'r', 0, undefined, trace), byKey };
+  }
+  return { root, byKey };
 }
 
 /** The rows on screen: the tree in document order, without the descendants of collapsed items. */

@@ -6,6 +6,8 @@ import { isChildRun, labelOf, type TreeItem } from './trace-tree.js';
 /** The height of one row, in px (rows are fixed-height so the list can be virtual). */
 export const ROW_HEIGHT = 28;
 const OVERSCAN = 12;
+/** Levels of indentation shown; deeper rows stay at this indent and say their level. */
+const MAX_INDENT = 40;
 
 interface TreeViewProps {
   rows: TreeItem[];
@@ -132,7 +134,12 @@ function TreeRow({ item, top, expanded, selected, now, onSelect, onToggle }: Tre
       style={{ transform: `translateY(${top}px)` }}
       onClick={() => onSelect(item.key)}
     >
-      <span class="tree-label" style={{ paddingLeft: `${item.depth * 16}px` }}>
+      <span class="tree-label" style={{ paddingLeft: `${Math.min(item.depth, MAX_INDENT) * 16}px` }}>
+        {item.depth > MAX_INDENT && (
+          <span class="hint depth-hint" title="Nesting level">
+            level {item.depth.toLocaleString('en-US')}
+          </span>
+        )}
         {expanded === undefined ? (
           <span class="toggle" />
         ) : (
