@@ -78,7 +78,8 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     .option('--json', 'print each run event as one line of JSON (no prompts)')
     .option('--resume <runId>', 'take up a stopped run again from its journal (.june/runs/<runId>/journal.jsonl): nothing that finished runs again')
     .option('--replay <runId|file>', 'answer every model call from a recorded journal (a run id, or a journal.jsonl file)')
-    .action(async (file: string, options: { props?: string; script?: string; approve: ApproveMode; trace?: string; json?: boolean; resume?: string; replay?: string }) => {
+    .option('--strict', 'fail the run on a workflow error at any depth (even one a model saw as a tool error) and on --script turns that never ran')
+    .action(async (file: string, options: { props?: string; script?: string; approve: ApproveMode; trace?: string; json?: boolean; resume?: string; replay?: string; strict?: boolean }) => {
       const { runCommand } = await import('./run-command.js');
       done(await runCommand(file, options, io));
     });

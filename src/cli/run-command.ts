@@ -34,6 +34,8 @@ export interface RunCommandOptions {
   resume?: string;
   /** `--replay`: a run id or a `journal.jsonl` file whose recorded model calls answer every model call. */
   replay?: string;
+  /** `--strict`: fail the run on a workflow error at any depth and on script turns that never ran (see `RunOptions.strict`). */
+  strict?: boolean;
 }
 
 /** The folder, under the current directory, where `june run` keeps traces. */
@@ -89,6 +91,7 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     journal,
     ...(options.resume !== undefined ? { resume: options.resume } : {}),
     ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
+    ...(options.strict ? { strict: true } : {}),
   });
   const tracePath = join(runsFolder, `${handle.runId}.json`);
   const writer = new TraceWriter({
@@ -156,7 +159,8 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     });
     const durationMs = Date.now() - startedAt;
     if ('result' in outcome) {
-      if (!json) io.stdout.write(summary(style.success(`✓ succeeded in ${formatDuration(durationMs)}`), outcome.result.usage, tracePath, style.dim));
+      const failed = failuresText(outcome.result.trace.root.failures);
+      if (!json) io.stdout.write(summary(`${style.success(`✓ succeeded in ${formatDuration(durationMs)}`)}${failed ? style.attention(` · ${failed}`) : ''}`, outcome.result.usage, tracePath, style.dim));
       if (model) warnUnusedTurns(model, io);
       return ExitCode.success;
     }
@@ -226,6 +230,15 @@ function finalTrace(error: unknown, handle: RunHandle): Trace {
     trace.root.error = { name: error instanceof Error ? error.name : 'Error', message, ...(JuneError.isInstance(error) ? { code: error.code } : {}) };
   }
   return trace;
+}
+
+/** `1 tool failed · 2 failures caught` for what failed inside a run that succeeded; empty when nothing did. */
+function failuresText(failures: Trace['root']['failures']): string {
+  if (!failures) return '';
+  const parts = [];
+  if (failures.tools > 0) parts.push(`${failures.tools} tool${failures.tools === 1 ? '' : 's'} failed`);
+  if (failures.caught > 0) parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
+  return parts.join(' · ');
 }
 
 function warnUnusedTurns(model: ScriptedModel, io: CliIO): void {

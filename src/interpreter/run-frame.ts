@@ -2,6 +2,7 @@ import type { LanguageModelUsage } from 'ai';
 import type { JuneNode } from '../elements/element.js';
 import type { JuneError } from '../errors/june-error.js';
 import { closeNode } from '../trace/trace-builder.js';
+import { traceFailures } from '../trace/trace-failures.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
 import { settleOnError } from './settle.js';
@@ -60,17 +61,25 @@ export async function evaluateFrame(
     await evaluate(node, { run: frame, parentTrace: frame.trace });
     const output = pick ? await pick({ steps: { ...frame.steps }, usage: frame.usage }) : defaultOutput(frame.steps);
     frame.trace.usage = frame.usage;
+    countFailures(frame);
     closeNode(frame.trace, 'succeeded');
     root.emit({ type: 'run-finish', runId: frame.runId, status: 'succeeded', usage: frame.usage });
     return { steps: frame.steps, output, usage: frame.usage, trace: frameTrace(frame, workflow) };
   } catch (error) {
     if (frame.signal.aborted) await settleInflight(frame);
     frame.trace.usage = frame.usage;
+    countFailures(frame);
     const status = settleOnError(frame.trace, error);
     root.emit({ type: 'run-finish', runId: frame.runId, status, usage: frame.usage, error: frame.trace.error! });
     if (error instanceof Error && !('trace' in error) && Object.isExtensible(error)) Object.defineProperty(error, 'trace', { value: frameTrace(frame, workflow), enumerable: false });
     throw error;
   }
+}
+
+/** Records on the run node what failed inside it (see {@link traceFailures}). */
+function countFailures(frame: RunFrame): void {
+  const failures = traceFailures(frame.trace);
+  if (failures) frame.trace.failures = failures;
 }
 
 /**

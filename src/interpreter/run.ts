@@ -16,6 +16,7 @@ import { abortGraceOf, closeAbandoned, settleWithinGrace, unstoppedWork } from '
 import { evaluateFrame, frameTrace } from './run-frame.js';
 import { settleOnError } from './settle.js';
 import { createRunFrame, RunRoot } from './run-state.js';
+import { strictFailure } from './strict-failure.js';
 
 /** Options of {@link run}. */
 export interface RunOptions<OUTPUT = unknown> {
@@ -65,6 +66,13 @@ export interface RunOptions<OUTPUT = unknown> {
    * @throws {WorkflowError} `run-abort-grace-invalid` (at once) when not a number of ms, 0 or more.
    */
   abortGraceMs?: number;
+  /**
+   * Fails the run (`run-strict-failed`) when it would succeed with a workflow error inside
+   * it, at any depth: a composite tool whose body had a tree error (its calling model saw a
+   * tool error and went on), a failure a `<Catch>` caught; or, when `model` is a scripted
+   * model, with script turns that never ran. For tests and CI. @default false
+   */
+  strict?: boolean;
 }
 
 /** What a finished run gives: every step's result, the output, token usage (all model calls, child runs included) and the trace. */
@@ -146,6 +154,8 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
       const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
         await validateTree(element, root);
         await evaluate(node, ctx);
+        const strict = options.strict ? strictFailure(frame.trace, options.model) : undefined;
+        if (strict) throw strict;
       };
       const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
       if (!abandoned) await root.journal?.finish('succeeded');

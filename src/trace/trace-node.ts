@@ -1,4 +1,5 @@
 import type { LanguageModelUsage } from 'ai';
+import type { TraceFailures } from './trace-failures.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 
 /** The kinds of node in a trace tree. */
@@ -58,6 +59,11 @@ export interface TraceNode {
   input?: unknown;
   output?: unknown;
   approval?: TraceApproval;
+  /**
+   * Run nodes: what failed inside the run without failing it (tool calls, child runs,
+   * attempts a `<Catch>` caught), counted over the whole tree; absent when nothing did.
+   */
+  failures?: TraceFailures;
 }
 
 /**

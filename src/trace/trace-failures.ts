@@ -1,0 +1,82 @@
+import type { TraceError, TraceNode } from './trace-node.js';
+
+/**
+ * What failed inside a run without failing it, counted over the whole tree, child runs
+ * included: `tools`, tool calls that failed (a tool that threw, a composite tool whose child
+ * run failed: the calling model saw an error and went on); `caught`, failures a `<Catch>`
+ * caught (each failed attempt).
+ */
+export interface TraceFailures {
+  tools: number;
+  caught: number;
+}
+
+/** One failure found in a trace: the node's kind and name, and its error. */
+export interface TraceFailure {
+  kind: 'tool' | 'catch';
+  name: string;
+  error: TraceError;
+  /** The errors under it, deepest last: a composite tool's child run, down to the first failure. */
+  causes: TraceError[];
+}
+
+/**
+ * Every failure under `root` that did not fail the run: failed tool calls and caught
+ * attempts, in document order, child runs of composite tools included.
+ *
+ * @example
+ * ```ts
+ * const failures = traceFailureList(result.trace.root);
+ * failures.filter((failure) => failure.kind === 'tool').length; // tools that failed
+ * ```
+ */
+export function traceFailureList(root: TraceNode): TraceFailure[] {
+  const found: TraceFailure[] = [];
+  const visit = (node: TraceNode) => {
+    if ((node.kind === 'tool' || (node.kind === 'catch' && node.name !== 'fallback')) && node.status === 'failed' && node.error) {
+      found.push({ kind: node.kind, name: node.name, error: node.error, causes: errorsUnder(node) });
+    }
+    node.children.forEach(visit);
+    const child = childRoot(node);
+    if (child) visit(child);
+  };
+  root.children.forEach(visit);
+  const own = childRoot(root);
+  if (own) visit(own);
+  return found;
+}
+
+/**
+ * The counts of {@link traceFailureList}, or `undefined` when nothing failed.
+ *
+ * @example
+ * ```ts
+ * traceFailures(trace.root); // { tools: 1, caught: 0 }
+ * ```
+ */
+export function traceFailures(root: TraceNode): TraceFailures | undefined {
+  const list = traceFailureList(root);
+  if (list.length === 0) return undefined;
+  return { tools: list.filter((failure) => failure.kind === 'tool').length, caught: list.filter((failure) => failure.kind === 'catch').length };
+}
+
+/** The root of a composite tool call's child run (its output is `{ output, trace, usage }`). */
+function childRoot(node: TraceNode): TraceNode | undefined {
+  if (node.kind !== 'tool') return undefined;
+  const trace = (node.output as { trace?: { root?: TraceNode } } | null | undefined)?.trace;
+  return typeof trace === 'object' && trace !== null && typeof trace.root === 'object' && trace.root !== null ? trace.root : undefined;
+}
+
+/** The errors recorded under a failed node, depth first (a child run's, then its step's...). */
+function errorsUnder(node: TraceNode): TraceError[] {
+  const errors: TraceError[] = [];
+  const visit = (current: TraceNode) => {
+    const child = childRoot(current);
+    for (const next of [...(child ? [child] : []), ...current.children]) {
+      if (next.error) errors.push(next.error);
+      visit(next);
+    }
+  };
+  visit(node);
+  return errors;
+}
