@@ -1,4 +1,5 @@
-import { appendFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { appendFile, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import { decodeJournal, encodeRecord } from './journal-codec.js';
@@ -20,9 +21,11 @@ const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
  * A {@link JournalStore} on the file system: one JSON Lines file per run,
  * `<dir>/<runId>/journal.jsonl` (next to the trace `<dir>/<runId>.json` that `june run` writes).
  *
- * A new run's journal is created with an exclusive create of its file (`wx`): when the file
- * exists, `create` fails with `journal-exists` and writes nothing, so of two runs with one
- * id (in one process or in two) exactly one gets the journal. Appends for one run are
+ * A new run's journal is created atomically: its header is written to a file of its own,
+ * which is then hard-linked to `journal.jsonl` (a link never replaces a file). When the
+ * journal exists, `create` fails with `journal-exists` and changes nothing, so of two runs
+ * with one id (in one process or in two) exactly one gets the journal, and a crash never
+ * leaves a journal without its header. Appends for one run are
  * written one after another, each record as one whole line. A file
  * whose last line was cut off by a crash is trimmed back to its last whole record before
  * the next append, so the cut line never ends up in the middle. Nothing is fsynced.
@@ -53,11 +56,17 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
       const line = `${encodeRecord(header)}\n`;
       await queues.get(runId);
       await mkdir(join(dir, runId), { recursive: true });
+      // the header goes to a file of this call's own, which is then linked in place: the
+      // journal appears whole, header included, or not at all (a link never replaces a file)
+      const draft = join(dir, runId, `.journal-${process.pid}-${randomBytes(6).toString('hex')}`);
+      await writeFile(draft, line, { flag: 'wx' });
       try {
-        await writeFile(file, line, { flag: 'wx' });
+        await link(draft, file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw journalExists(store, runId);
         throw error;
+      } finally {
+        await rm(draft, { force: true });
       }
       checked.add(runId);
     },
