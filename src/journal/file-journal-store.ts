@@ -35,7 +35,7 @@ const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
  * @example
  * ```ts
  * const store = fileJournalStore({ dir: '.june/runs' });
- * await store.list(); // ['20261129-185225-4f2a', ...]
+ * await store.list(); // ['20261129-185225-4f2a9c1e7b30', ...]
  * ```
  */
 export function fileJournalStore(options: FileJournalStoreOptions = {}): JournalStore {
@@ -44,7 +44,7 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
   const checked = new Set<string>();
   const fileOf = (runId: string) => {
     if (!RUN_ID.test(runId)) {
-      throw new WorkflowError('journal-run-id-invalid', `june: ${JSON.stringify(runId)} is not a run id; a run id is letters, digits, ".", "_" and "-" (e.g. 20261129-185225-4f2a).`);
+      throw new WorkflowError('journal-run-id-invalid', `june: ${JSON.stringify(runId)} is not a run id; a run id is letters, digits, ".", "_" and "-" (e.g. 20261129-185225-4f2a9c1e7b30).`);
     }
     return join(dir, runId, 'journal.jsonl');
   };

@@ -12,7 +12,7 @@ import { journalLabel, type JournalStore } from './journal-store.js';
  * @throws {SystemError} `journal-corrupt` from the store, naming the file and line.
  * @example
  * ```ts
- * const records = await readRunJournal(fileJournalStore(), '20261129-185225-4f2a', 'release.tsx');
+ * const records = await readRunJournal(fileJournalStore(), '20261129-185225-4f2a9c1e7b30', 'release.tsx');
  * ```
  */
 export async function readRunJournal(store: JournalStore, runId: string, workflow?: string): Promise<JournalRecord[]> {

@@ -4,5 +4,5 @@ export { loadScript } from './load-script.js';
 export { modelScriptSchema } from './script-format.js';
 export type { ModelScript, ScriptTurn, ScriptToolCall, ScriptUsage } from './script-format.js';
 export { mockUsage } from './mock-usage.js';
-export { fileJournalStore, memoryJournalStore, loadJournal, readRunJournal, decodeJournal, encodeRecord, scriptAfterJournal, JOURNAL_VERSION } from '../journal/index.js';
+export { fileJournalStore, memoryJournalStore, loadJournal, readRunJournal, decodeJournal, encodeRecord, scriptAfterJournal, JOURNAL_VERSION, journalExists } from '../journal/index.js';
 export type { JournalStore, JournalRecord, JournalHeader, JournalPlace, FileJournalStoreOptions, MemoryJournalStore, ModelCallRecord, ToolCallRecord, ApprovalRequestRecord, ApprovalAnswerRecord, ResumeRecord, RunFinishRecord, RecordedError } from '../journal/index.js';
