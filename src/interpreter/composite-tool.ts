@@ -98,6 +98,7 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
   const frame = createRunFrame(root, root.childRunId(), prefix, signal, openNode('run', name, undefined, { toolCallId: call.toolCallId }), call.caller);
   // the call's place-based id (the journal's key for the child run), not the provider's toolCallId
   frame.calls = [...run.calls, toolCallContext()?.call ?? call.toolCallId];
+  showLive(run, call.toolCallId, frame, name);
   const renderThenEvaluate: Evaluate = async (_node, ctx) => {
     const workflow = await call.spec.render(call.input);
     await checkWorkflow(workflow, root, prefix, signal, call.caller, evaluate);
@@ -115,8 +116,29 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     const blame = JuneError.isInstance(error) ? error.blame : 'system';
     throw withTrace(new JuneError('composite-tool-failed', `june: the tool "${name}" failed: ${message}`, { cause: error, blame }), trace);
   } finally {
+    run.liveCalls.delete(call.toolCallId);
     run.usage = sumUsage(run.usage, frame.usage);
   }
+}
+
+/**
+ * Shows the child run while it runs: the calling tool node's `output` is `{ trace, usage }`
+ * read live from the child's frame (a snapshot such as `handle.trace()` copies it as it
+ * stands), so a follower sees where a nested run is, down to a tool that waits for approval.
+ * The call's own output replaces it when the call settles.
+ */
+function showLive(run: RunFrame, toolCallId: string, frame: RunFrame, name: string): void {
+  const live = {
+    get trace(): Trace {
+      return frameTrace(frame, name);
+    },
+    get usage(): LanguageModelUsage {
+      return frame.usage;
+    },
+  };
+  const node = findToolNode(run.trace, toolCallId);
+  if (node && !node.endedAt && node.output === undefined) node.output = live;
+  else run.liveCalls.set(toolCallId, live);
 }
 
 /**

@@ -185,6 +185,12 @@ function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: T
     if (!node) {
       node = openNode('tool', toolName, stepNode, { toolCallId, input: plainJson(input) });
       tools.set(toolCallId, node);
+      // a composite call that started before its node: its child run, live
+      const live = run.liveCalls.get(toolCallId);
+      if (live !== undefined) {
+        node.output = live;
+        run.liveCalls.delete(toolCallId);
+      }
     }
     return node;
   };

@@ -137,6 +137,11 @@ export interface RunFrame {
    * for its own child run's), so a child run that is aborted can wait for its cleanup.
    */
   inflight: Set<Promise<unknown>>;
+  /**
+   * The live `{ trace, usage }` of composite calls whose tool node the step has not opened
+   * yet, by tool call id: the step gives it to the node as its `output` when it opens it.
+   */
+  liveCalls: Map<string, unknown>;
   /** For a child run: the calling agent's scope, which `<Inherit>` reads. */
   callerScope?: ResolvedScope;
 }
@@ -168,5 +173,5 @@ export interface EvalContext {
 
 /** A new run frame. */
 export function createRunFrame(root: RunRoot, runId: string, prefix: string[], signal: AbortSignal, trace: TraceNode, callerScope?: ResolvedScope): RunFrame {
-  return { root, runId, prefix, calls: [], signal, steps: {}, stepElements: new Map(), usage: emptyUsage(), trace, inflight: new Set(), ...(callerScope ? { callerScope } : {}) };
+  return { root, runId, prefix, calls: [], signal, steps: {}, stepElements: new Map(), usage: emptyUsage(), trace, inflight: new Set(), liveCalls: new Map(), ...(callerScope ? { callerScope } : {}) };
 }
