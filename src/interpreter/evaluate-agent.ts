@@ -9,6 +9,7 @@ import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { closeNode, openNode } from '../trace/trace-builder.js';
 import type { AgentFrame, EvalContext, RunFrame, RunRoot } from './run-state.js';
 import { compositeToolFactory } from './composite-tool.js';
+import { jsonToolOutput } from './json-tool-output.js';
 import { settleOnError } from './settle.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -98,10 +99,14 @@ function modelName(model: unknown): string {
   return m.modelId ? (m.provider ? `${m.provider}:${m.modelId}` : m.modelId) : 'model';
 }
 
-/** Wraps each tool's `execute` so the run knows which executions are still in flight. */
+/**
+ * Wraps each tool's `execute` so the run knows which executions are still in flight, and so
+ * its output has one JSON form for the model, the events, the trace and the journal.
+ */
 function instrument(tools: ToolSet, root: RunRoot, run: RunFrame): ToolSet {
   return mapExecutes(tools, (execute, name) => (input, options) => {
     const value = execute(input, options);
-    return (value instanceof Promise ? root.track(value, run, { tool: name, toolCallId: options?.toolCallId }) : value) as ReturnType<typeof execute>;
+    const tracked = value instanceof Promise ? root.track(value, run, { tool: name, toolCallId: options?.toolCallId }) : value;
+    return jsonToolOutput(tracked, name) as ReturnType<typeof execute>;
   });
 }

@@ -2,6 +2,7 @@ import type { LanguageModelV3, LanguageModelV3GenerateResult, LanguageModelV3Str
 import { wrapLanguageModel, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
 import { SystemError, WorkflowError } from '../errors/index.js';
+import { plainJson } from '../json/json-form.js';
 import { languageModelV3 } from '../models/language-model-v3.js';
 import { recordedError, revivedError } from './journal-codec.js';
 import { JournalIndex } from './journal-index.js';
@@ -185,7 +186,7 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   async approval(place: JournalPlace, request: { toolCallId: string; toolName: string; input: unknown }, ask: Ask): Promise<ApprovalDecision & { automatic: boolean }> {
     const call = this.callId(place, request.toolCallId);
     const key = toolKey(place, call);
-    const requested = { type: 'approval-request' as const, ...where(place), call, toolCallId: request.toolCallId, tool: request.toolName, input: plain(request.input), at: now() };
+    const requested = { type: 'approval-request' as const, ...where(place), call, toolCallId: request.toolCallId, tool: request.toolName, input: plainJson(request.input), at: now() };
     const recordedRequest = this.#index?.request(key);
     this.#checkCall(place, { call, tool: request.toolName, input: request.input, toolCallId: request.toolCallId }, recordedRequest);
     const answer = this.#index?.answer(key);
@@ -276,7 +277,7 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
         call: call.call,
         toolCallId: call.toolCallId,
         tool: call.tool,
-        input: plain(call.input),
+        input: plainJson(call.input),
         ...('output' in outcome ? { output: outcome.output } : { error: recordedError(outcome.error) }),
         at: now(),
       });
@@ -288,8 +289,8 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   #checkCall(place: JournalPlace, call: JournaledToolCall, recorded: { tool: string; input: unknown } | undefined): void {
     if (!recorded) return;
     if (recorded.tool !== call.tool) throw this.#stop(journalCallChanged(this.#label, place, call, `it was a call of "${recorded.tool}" when the run was recorded, now of "${call.tool}"`));
-    if (recorded.input !== undefined && stableJson(recorded.input) !== stableJson(plain(call.input))) {
-      throw this.#stop(journalCallChanged(this.#label, place, call, `its input was ${stableJson(recorded.input)} when the run was recorded, now ${stableJson(plain(call.input))}`));
+    if (recorded.input !== undefined && stableJson(recorded.input) !== stableJson(plainJson(call.input))) {
+      throw this.#stop(journalCallChanged(this.#label, place, call, `its input was ${stableJson(recorded.input)} when the run was recorded, now ${stableJson(plainJson(call.input))}`));
     }
   }
 
@@ -322,7 +323,7 @@ function header(options: RunJournalOptions): JournalHeader {
     version: JOURNAL_VERSION,
     runId: options.runId,
     workflow: options.workflow,
-    ...(options.props !== undefined ? { props: JSON.parse(JSON.stringify(options.props)) as Record<string, unknown> } : {}),
+    ...(options.props !== undefined ? { props: plainJson(options.props) as Record<string, unknown> } : {}),
     startedAt: now(),
   };
 }
@@ -346,15 +347,6 @@ function writeFailed(store: JournalStore, runId: string, error: unknown): System
 
 function where(place: JournalPlace): JournalPlace {
   return place.calls?.length ? { step: place.step, calls: [...place.calls] } : { step: place.step };
-}
-
-function plain(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  try {
-    return JSON.parse(JSON.stringify(value));
-  } catch {
-    return String(value);
-  }
 }
 
 function now(): string {

@@ -1,6 +1,9 @@
 import type { TraceError, TraceNode, TraceNodeKind, TraceStatus } from './trace-node.js';
 import { JuneError } from '../errors/june-error.js';
 
+/** Tool inputs and outputs, results and messages in a trace: their one JSON form (see `jsonForm`). */
+export { plainJson } from '../json/json-form.js';
+
 let counter = 0;
 /** When each node opened, epoch ms (so closing needs no Date.parse). */
 const openedAt = new WeakMap<TraceNode, number>();
@@ -30,15 +33,4 @@ export function traceError(error: unknown): TraceError {
     return JuneError.isInstance(error) ? { name: error.name, message: error.message, code: error.code } : { name: error.name, message: error.message };
   }
   return { name: 'Error', message: String(error) };
-}
-
-/** Copies a value into plain JSON (drops functions, revives nothing). Used for tool input/output. */
-export function plainJson(value: unknown): unknown {
-  if (value === undefined || value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  try {
-    return JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v)));
-  } catch {
-    return String(value);
-  }
 }
