@@ -10,7 +10,7 @@ export type { DefineToolSourceOptions, ToolSource, ToolSourceComponent, ToolSour
 export { defineMCPServer } from './mcp/index.js';
 export { fileJournalStore, memoryJournalStore, loadJournal, toolCallContext } from './journal/index.js';
 export type { JournalStore, JournalRecord, JournalHeader, FileJournalStoreOptions, MemoryJournalStore, ToolCallContext } from './journal/index.js';
-export type { MCPServerOptions, MCPHttpServerOptions, MCPStdioServerOptions } from './mcp/index.js';
+export type { MCPServerOptions, MCPHttpServerOptions, MCPStdioServerOptions, MCPToolSelection } from './mcp/index.js';
 export type { DefineAgentOptions, DefinedAgent, ValueToolProps, CompositeToolProps, CompositeToolRunResult } from './components/index.js';
 export type {
   AgentProps,

@@ -52,6 +52,10 @@ export interface ToolSource {
   readonly name: string;
   /** Opens the source. `signal` aborts when the run does: reject promptly then, releasing anything half-opened. */
   connect(options: { signal: AbortSignal }): Promise<ToolSourceConnection>;
+  /** Only these of its tools, by the source's own names. @default every tool */
+  readonly pick?: readonly string[];
+  /** New names for some of its tools: the source's own name to the name the model sees (before namespaces). */
+  readonly rename?: Readonly<Record<string, string>>;
 }
 
 /** Makes a component that declares capabilities from its props. Internal. */
@@ -76,6 +80,8 @@ export interface DeclaredTool {
   tool: AnyTool;
   granted?: string;
   composite?: boolean;
+  /** The tool's own name at its source, when the agent knows it by another (see `sourceTools`). */
+  original?: string;
 }
 
 /** An AI SDK tool as June stores it: any tool, static or dynamic. */

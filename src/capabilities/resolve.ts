@@ -4,6 +4,7 @@ import { locationSuffix } from '../elements/notation.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { chainNotation, collectCapabilities, declarationPlace, type CollectedDeclaration, type Frame } from './collect.js';
 import { declareInherit } from './declare-inherit.js';
+import { sourceTools } from './source-tools.js';
 import { declarationOf, type AnyTool, type CompositeToolSpec, type DeclaredTool, type ToolSource } from './declaration.js';
 import type { CapabilityProvenance, ResolvedCapability, ResolvedScope } from './scope.js';
 
@@ -99,6 +100,7 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
       const provenance: CapabilityProvenance = { name, source: chainNotation(declaration.notation, declaration.frames) };
       if (base.granted) provenance.granted = base.granted;
       if (base.composite) provenance.composite = true;
+      if (base.original !== undefined) provenance.original = base.original;
       add({ name, tool, provenance, declared: true, location: locationSuffix(declaration.element.source) });
     }
   }
@@ -142,6 +144,7 @@ function declare(declaration: CollectedDeclaration, input: ResolveInput, inherit
           return [];
         }
       }
+      if (declared.source) return sourceTools(tools ?? {}, declared.source, chainNotation(declaration.notation, declaration.frames));
       return Object.entries(tools ?? {}).map(([name, tool]) => ({ name, tool: tool as AnyTool }));
     }
   }
@@ -206,7 +209,7 @@ function checkName(name: string, declaration: CollectedDeclaration): void {
 
 /** One side of a collision: its provenance, where it stands, and what an `<Inherit>` brought. */
 function describeEntry(entry: ResolvedCapability): string {
-  const { source, granted } = entry.provenance;
-  const notes = [entry.location?.trim() ?? '', granted ? `it brought ${granted}` : ''].filter(Boolean);
+  const { source, granted, original } = entry.provenance;
+  const notes = [original !== undefined ? `its tool ${JSON.stringify(original)}` : '', entry.location?.trim() ?? '', granted ? `it brought ${granted}` : ''].filter(Boolean);
   return notes.length ? `${source} (${notes.join('; ')})` : source;
 }

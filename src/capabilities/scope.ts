@@ -10,12 +10,15 @@ import type { AnyTool } from './declaration.js';
  * - `granted`: for a tool taken by `<Inherit>`, what it was taken from:
  *   `<Tool name="files"> in the enclosing <Agent>`.
  * - `composite`: the tool runs a workflow of its own.
+ * - `original`: the tool's own name at its source, when the agent knows it by another (a
+ *   source's `rename`, or a name such as `files.read` made callable as `files_read`).
  */
 export interface CapabilityProvenance {
   name: string;
   source: string;
   granted?: string;
   composite?: true;
+  original?: string;
 }
 
 /** One tool of a resolved scope, with what June knows about it. */

@@ -40,8 +40,21 @@ export interface MCPHttpServerOptions {
   timeoutMs?: number;
 }
 
-/** Options of {@link defineMCPServer}: a `command` to start (stdio) or a `url` to reach (HTTP). */
-export type MCPServerOptions = MCPStdioServerOptions | MCPHttpServerOptions;
+/**
+ * Which of a server's tools an agent gets, and under which names (as for any tool source):
+ * `pick` keeps only the named tools, `rename` gives some a new name. A tool name MCP allows
+ * but a model cannot call (`files.read`) becomes `files_read` unless renamed; calls still
+ * use the server's own name.
+ */
+export interface MCPToolSelection {
+  /** Only these tools, by the server's names. @default every tool */
+  pick?: readonly string[];
+  /** The server's name to the name the model sees (`{ "files.read": "read_file" }`). @default no renames */
+  rename?: Readonly<Record<string, string>>;
+}
+
+/** Options of {@link defineMCPServer}: a `command` to start (stdio) or a `url` to reach (HTTP), and which tools to take. */
+export type MCPServerOptions = (MCPStdioServerOptions | MCPHttpServerOptions) & MCPToolSelection;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -80,7 +93,12 @@ export function defineMCPServer(options: MCPServerOptions): ToolSourceComponent 
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
     throw new WorkflowError('mcp-server-invalid', `june: ${label} has timeoutMs ${String(options.timeoutMs)}; use a number of milliseconds above 0 (default ${DEFAULT_TIMEOUT_MS}).`);
   }
-  return defineToolSource({ name: options.name, connect: ({ signal }) => connectServer(options, timeoutMs, signal) });
+  return defineToolSource({
+    name: options.name,
+    connect: ({ signal }) => connectServer(options, timeoutMs, signal),
+    ...(options.pick !== undefined ? { pick: options.pick } : {}),
+    ...(options.rename !== undefined ? { rename: options.rename } : {}),
+  });
 }
 
 async function connectServer(options: MCPServerOptions, timeoutMs: number, signal: AbortSignal): Promise<ToolSourceConnection> {

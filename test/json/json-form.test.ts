@@ -17,7 +17,7 @@ describe('jsonForm: one JSON form for values that are not plain JSON', () => {
     ['undefined fields and array items', { a: undefined, list: [1, undefined] }, { list: [1, null] }],
     ['NaN and Infinity', { n: Number.NaN, big: Infinity, list: [-Infinity] }, { n: null, big: null, list: [null] }],
     ['Dates', { at: new Date(0), bad: new Date(Number.NaN) }, { at: '1970-01-01T00:00:00.000Z', bad: null }],
-    ['a Map with string keys', new Map([['a', 1], ['b', 2n]]), { a: 1, b: '2' }],
+    ['a Map with string keys', new Map<string, unknown>([['a', 1], ['b', 2n]]), { a: 1, b: '2' }],
     ['a Map with other keys', new Map<unknown, unknown>([[1, 'one'], [{ k: 2 }, 'two']]), [[1, 'one'], [{ k: 2 }, 'two']]],
     ['a Set', new Set(['a', new Date(0)]), ['a', '1970-01-01T00:00:00.000Z']],
     ['typed arrays', { u8: new Uint8Array([1, 2]), f: new Float64Array([0.5, Number.NaN]), big: new BigInt64Array([3n]) }, { u8: [1, 2], f: [0.5, null], big: ['3'] }],

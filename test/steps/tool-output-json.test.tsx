@@ -22,7 +22,7 @@ function allNodes(node: TraceNode): TraceNode[] {
 /** A run whose only tool returns `value`, with the scripted model and a journal. */
 async function runWith(value: () => unknown) {
   const model = scriptedModel({ steps: { s: [{ toolCalls: [{ tool: 'stat', id: 'c1' }] }, { text: 'Done.' }] } });
-  const stat = tool({ inputSchema: z.object({}), execute: async () => value() as never });
+  const stat = tool({ inputSchema: z.object({}), execute: async (): Promise<unknown> => value() });
   const store = memoryJournalStore();
   const handle = run(
     <Agent model={model}>
