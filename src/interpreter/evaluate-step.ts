@@ -178,22 +178,26 @@ function withdrawUnasked(requests: PendingToolApproval[] | undefined, nodes: Map
 /** Turns the AI SDK's stream parts into trace nodes and run events. */
 function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: TextStreamPart<ToolSet>) => void {
   const root = run.root;
-  const tools = new Map<string, TraceNode>();
-  let model: TraceNode | undefined;
-  const toolNode = (toolCallId: string, toolName: string, input?: unknown) => {
-    let node = tools.get(toolCallId);
-    if (!node) {
-      node = openNode('tool', toolName, stepNode, { toolCallId, input: plainJson(input) });
-      tools.set(toolCallId, node);
-      // a composite call that started before its node: its child run, live
-      const live = run.liveCalls.get(toolCallId);
-      if (live !== undefined) {
-        node.output = live;
-        run.liveCalls.delete(toolCallId);
-      }
+  // tool nodes by call id; a provider may repeat an id (across turns, or within one), so
+  // each id keeps its nodes in order, and a part goes to the first one still open
+  const tools = new Map<string, TraceNode[]>();
+  const openTool = (toolCallId: string, toolName: string, input?: unknown) => {
+    const node = openNode('tool', toolName, stepNode, { toolCallId, input: plainJson(input) });
+    tools.set(toolCallId, [...(tools.get(toolCallId) ?? []), node]);
+    // a composite call that started before its node: its child run, live
+    const live = run.liveCalls.get(toolCallId);
+    if (live !== undefined) {
+      node.output = live;
+      run.liveCalls.delete(toolCallId);
     }
     return node;
   };
+  const toolNode = (toolCallId: string, toolName: string, input?: unknown) => {
+    const nodes = tools.get(toolCallId) ?? [];
+    const open = nodes.filter((node) => !node.endedAt);
+    return open.find((node) => node.name === toolName) ?? open[0] ?? openTool(toolCallId, toolName, input);
+  };
+  let model: TraceNode | undefined;
   return (part) => {
     switch (part.type) {
       case 'start-step':
@@ -211,7 +215,7 @@ function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: T
         root.emit({ type: 'text-delta', runId: run.runId, step, delta: part.text });
         break;
       case 'tool-call': {
-        const node = toolNode(part.toolCallId, part.toolName, part.input);
+        const node = openTool(part.toolCallId, part.toolName, part.input);
         root.emit({ type: 'tool-call', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, input: node.input });
         break;
       }
