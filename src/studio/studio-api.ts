@@ -28,6 +28,8 @@ export interface RunSummary {
   endedAt?: string;
   durationMs?: number;
   totalTokens?: number;
+  /** What failed inside the run without failing it: the run node's `failures` (tools, caught attempts). */
+  failures?: { tools: number; caught: number };
   nodeCount: number;
   updatedAt: string;
 }

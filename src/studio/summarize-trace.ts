@@ -26,6 +26,7 @@ export function summarizeTrace(trace: Trace, file: string, updatedAt: string): R
     ...(trace.endedAt ? { endedAt: trace.endedAt } : {}),
     ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
     ...(tokens !== undefined ? { totalTokens: tokens } : {}),
+    ...(trace.root.failures ? { failures: { tools: trace.root.failures.tools, caught: trace.root.failures.caught } } : {}),
     nodeCount: countNodes(trace.root),
     updatedAt,
   };

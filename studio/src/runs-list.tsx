@@ -64,6 +64,7 @@ export function RunsList({ live }: { live: LiveRuns }) {
                 <td class="num">{formatDuration(elapsedMs(run.startedAt, run.durationMs, run.status === 'running' || run.status === 'waiting', now))}</td>
                 <td>
                   <StatusBadge status={run.status} />
+                  {run.failures && <span class="run-failures">{failuresText(run.failures)}</span>}
                   {run.status === 'running' && now - Date.parse(run.updatedAt) > STALE_MS && (
                     <span class="stale muted" title="A run that stopped without ending (a crash, a kill) stays running in its file">
                       no change for {formatDuration(now - Date.parse(run.updatedAt))}
@@ -83,4 +84,12 @@ export function RunsList({ live }: { live: LiveRuns }) {
 function sortRuns(runs: RunListEntry[]): RunListEntry[] {
   const time = (run: RunListEntry) => Date.parse(isUnreadable(run) ? run.updatedAt : run.startedAt) || 0;
   return runs.sort((a, b) => time(b) - time(a) || a.runId.localeCompare(b.runId));
+}
+
+/** `1 tool failed · 1 failure caught`: what failed inside a run without failing it. */
+function failuresText(failures: { tools: number; caught: number }): string {
+  const parts: string[] = [];
+  if (failures.tools > 0) parts.push(`${failures.tools} tool${failures.tools === 1 ? '' : 's'} failed`);
+  if (failures.caught > 0) parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
+  return parts.join(' · ');
 }
