@@ -37,7 +37,7 @@ const wait = tool({
   execute: (_input, { abortSignal }) =>
     new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(new Error('stopped')))),
 });
-const model = scriptedModel({ steps: { wait: [{ toolCalls: [{ tool: 'wait' }] }, { text: 'never' }] } });
+const model = scriptedModel({ steps: { wait: [{ toolCalls: [{ tool: 'wait' }], usage: { inputTokens: 100, outputTokens: 10 } }, { text: 'never' }] } });
 
 export default function Wait() {
   return (
@@ -92,9 +92,12 @@ describe('june run', () => {
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('june: interrupted; aborting the run');
     expect(result.stdout).toContain('■ aborted after');
+    // the model call that asked for the tool finished: its tokens are kept
+    expect(result.stdout).toContain('110 tokens (100 in, 10 out)');
     const trace = onlyTrace(cwd);
     expect(trace.status).toBe('aborted');
     expect(trace.root.error?.code).toBe('run-aborted');
+    expect(trace.root.usage?.totalTokens).toBe(110);
   });
 });
 
