@@ -107,7 +107,7 @@ describe('the docs’ runnable snippets', () => {
     const ran = await (snippet.lang === 'sh'
       ? inProject('bash', ['-e', '-c', snippet.code], env)
       : name.endsWith('.test.ts') || name.endsWith('.test.tsx')
-        ? inProject(process.execPath, [join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run', name], env)
+        ? inProject(process.execPath, [join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run', name, '--testTimeout=120000'], env) // a busy machine is slow
         : inProject(process.execPath, ['--import', 'tsx', name], env)
     ).finally(() => server?.close());
     expect(ran.code, ran.output).toBe(snippet.exit);

@@ -25,7 +25,7 @@ describe('June Studio: a 10,000-node trace', () => {
     await writeTrace(dir, trace);
     studio = await openStudio(dir);
     page = await newPage(browser, errors);
-  });
+  }, 120_000); // a browser start and a UI build, on a busy machine
   afterAll(async () => {
     await browser?.close();
     await studio?.close();

@@ -21,7 +21,7 @@ describe('June Studio: a run', () => {
     research = await recordResearch(dir);
     studio = await openStudio(dir);
     page = await newPage(browser, errors);
-  });
+  }, 120_000); // a browser start and a UI build, on a busy machine
   afterEach(() => {
     expect(errors).toEqual([]);
   });

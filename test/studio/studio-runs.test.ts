@@ -24,7 +24,7 @@ describe('June Studio: the runs list', () => {
     await writeFile(join(dir, 'crashed-run.json'), text.slice(0, 400)); // a run that died mid-write
     studio = await openStudio(dir);
     page = await newPage(browser, errors);
-  });
+  }, 120_000); // a browser start and a UI build, on a busy machine
   afterEach(() => {
     expect(errors).toEqual([]);
   });
