@@ -79,7 +79,10 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     .option('--resume <runId>', 'take up a stopped run again from its journal (.june/runs/<runId>/journal.jsonl): nothing that finished runs again')
     .option('--replay <runId|file>', 'answer every model call from a recorded journal (a run id, or a journal.jsonl file)')
     .option('--strict', 'fail the run on a workflow error at any depth (even one a model saw as a tool error) and on --script turns that never ran')
-    .action(async (file: string, options: { props?: string; script?: string; approve: ApproveMode; trace?: string; json?: boolean; resume?: string; replay?: string; strict?: boolean }) => {
+    .option('--secret-props <json|@file>', 'props whose values are secrets, merged over --props: never stored in clear (the journal keeps [redacted]; pass them again to --resume)')
+    .option('--redact-env <name>', 'keep the value of this environment variable out of the trace, journal and output (repeatable)', collect, [])
+    .option('--redact-pattern <regex>', 'keep every match of this regular expression out of the trace, journal and output (repeatable)', collect, [])
+    .action(async (file: string, options: RunCommandFlags) => {
       const { runCommand } = await import('./run-command.js');
       done(await runCommand(file, options, io));
     });
@@ -109,6 +112,14 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     });
 
   return program;
+}
+
+/** The flags `june run` parses (see `RunCommandOptions`). */
+type RunCommandFlags = { props?: string; script?: string; approve: ApproveMode; trace?: string; json?: boolean; resume?: string; replay?: string; strict?: boolean; secretProps?: string; redactEnv: string[]; redactPattern: string[] };
+
+/** Collects a repeatable flag's values. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 /** Ends a message with a full stop unless it ends with one, or with a closing parenthesis. */

@@ -12,6 +12,7 @@ import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
 import { formatDuration, formatTokens } from './format.js';
 import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
+import { cliRedaction, resumedProps, type RedactionFlags } from './cli-redaction.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { runFailureMessage } from './run-failure-message.js';
 import { abandonedTrace, onStopSignals, stopSignals, type StopSignal } from './stop-signals.js';
@@ -19,7 +20,7 @@ import { terminalStyle } from './terminal-style.js';
 import { TraceWriter } from './trace-writer.js';
 
 /** The flags of `june run`. */
-export interface RunCommandOptions {
+export interface RunCommandOptions extends RedactionFlags {
   /** `--props`: the root component's props, as a JSON object. */
   props?: string;
   /** `--script`: a model script file; every model call of the run is answered from it. */
@@ -66,12 +67,13 @@ export const runsFolder = join('.june', 'runs');
  */
 export async function runCommand(file: string, options: RunCommandOptions, io: CliIO): Promise<ExitCodeValue> {
   const given = options.props === undefined ? undefined : parseProps(options.props);
+  const { secretProps, redact } = cliRedaction(options);
   const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
   const workflow = await loadWorkflow(file);
   // every run keeps a journal; --resume and --replay read one first (a bad one stops here, before any trace is written)
   const journal = fileJournalStore({ dir: runsFolder });
   const recorded = await recordedJournal(options, journal, workflow.name);
-  const props = given ?? (recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined);
+  const props = given ? { ...given, ...secretProps } : resumedProps(recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined, secretProps);
   const model = options.script !== undefined && options.resume !== undefined && recorded ? resumedScript(options.script, recorded) : scriptModel;
   const approve = options.approve ?? 'ask';
   const json = options.json === true;
@@ -89,6 +91,7 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     ...(model ? { model } : {}),
     ...(onApproval ? { onApproval } : {}),
     journal,
+    ...(redact ? { redact } : {}),
     ...(options.resume !== undefined ? { resume: options.resume } : {}),
     ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
     ...(options.strict ? { strict: true } : {}),

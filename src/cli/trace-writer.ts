@@ -5,7 +5,7 @@ import type { Trace } from '../trace/index.js';
 
 /** Options of {@link TraceWriter}. */
 export interface TraceWriterOptions {
-  /** The files to write, absolute or relative to the current directory; folders are created. */
+  /** The files to write, absolute or relative to the current directory; folders are created (mode 0700, files 0600). */
   paths: string[];
   /** Reads the trace as it stands (a plain JSON snapshot). */
   snapshot: () => Trace;
@@ -99,9 +99,10 @@ export class TraceWriter {
 
   async #write(text: string): Promise<void> {
     for (const path of this.#paths) {
-      await mkdir(dirname(path), { recursive: true });
+      // private to their user: folders 0700 and files 0600 when created (a trace may hold what a tool printed)
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       const temp = `${path}.${process.pid}.tmp`;
-      await writeFile(temp, text);
+      await writeFile(temp, text, { mode: 0o600 });
       await rename(temp, path);
     }
   }

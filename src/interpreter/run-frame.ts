@@ -23,10 +23,10 @@ export function defaultOutput(steps: Record<string, unknown>): unknown {
   return ids.length === 1 ? steps[ids[0]!] : { ...steps };
 }
 
-/** The trace of a frame as plain data (a snapshot, safe to serialize). */
+/** The trace of a frame as plain data (a snapshot, safe to serialize), redacted as the run says. */
 export function frameTrace(frame: RunFrame, workflow?: string): Trace {
   const root = frame.trace;
-  return {
+  return frame.root.redactor.value<Trace>({
     version: 1,
     runId: frame.runId,
     ...(workflow ? { workflow } : {}),
@@ -34,7 +34,7 @@ export function frameTrace(frame: RunFrame, workflow?: string): Trace {
     startedAt: root.startedAt,
     ...(root.endedAt ? { endedAt: root.endedAt } : {}),
     root,
-  };
+  });
 }
 
 /**

@@ -9,6 +9,11 @@ import type { RunEvent } from '../events/run-event.js';
 import { emptyUsage } from '../models/usage.js';
 import type { RunJournal } from '../journal/run-journal.js';
 import type { TraceNode } from '../trace/trace-node.js';
+import { configuredSecrets } from '../redaction/configured-secrets.js';
+import type { Redactor } from '../redaction/redactor.js';
+
+/** The most streamed text held back while redacting (a word longer than this is let through), in characters. */
+const MAX_HELD_TEXT = 4096;
 
 /** How the interpreter walks a tree: run it, inspect it (no model), or check it statically. */
 export type EvaluationMode = 'run' | 'inspect' | 'validate';
@@ -39,6 +44,8 @@ export class RunRoot {
   rendering = new Set<{ component: string }>();
   /** The run's journal, when it keeps one (or resumes, or replays a recording). */
   journal?: RunJournal;
+  /** What the run keeps out of its events, trace snapshots, journal and errors (the `redact` option and configured credentials). */
+  redactor: Redactor = configuredSecrets;
   private childCount = 0;
 
   constructor(
@@ -77,8 +84,32 @@ export class RunRoot {
     );
   }
 
+  /**
+   * Sends an event to the run's stream, redacted. With something to redact, streamed text is
+   * held back from its last whitespace on (until more text or another event comes), so a
+   * secret split across two deltas is still found.
+   */
   emit(event: RunEvent): void {
-    this.events.push(event);
+    if (this.redactor.empty) return this.events.push(event);
+    if (event.type === 'text-delta') return this.#text(event);
+    this.#flushText();
+    this.events.push(this.redactor.value(event));
+  }
+
+  #heldText = new Map<string, Extract<RunEvent, { type: 'text-delta' }>>();
+
+  #text(event: Extract<RunEvent, { type: 'text-delta' }>): void {
+    const key = `${event.runId} ${event.step}`;
+    const text = (this.#heldText.get(key)?.delta ?? '') + event.delta;
+    const cut = text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1;
+    if (cut < text.length) this.#heldText.set(key, { ...event, delta: text.slice(cut) });
+    else this.#heldText.delete(key);
+    if (cut > 0) this.events.push({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
+  }
+
+  #flushText(): void {
+    for (const held of this.#heldText.values()) this.events.push({ ...held, delta: this.redactor.text(held.delta) });
+    this.#heldText.clear();
   }
 
   /**

@@ -11,6 +11,8 @@ import { RunJournal } from '../journal/run-journal.js';
 import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import type { Trace } from '../trace/trace-node.js';
+import { configuredSecrets } from '../redaction/configured-secrets.js';
+import { Redactor, type RedactOptions } from '../redaction/redactor.js';
 import { evaluate } from './evaluate.js';
 import { abortGraceOf, closeAbandoned, settleWithinGrace, unstoppedWork } from './abort-grace.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
@@ -73,6 +75,16 @@ export interface RunOptions<OUTPUT = unknown> {
    * model, with script turns that never ran. For tests and CI. @default false
    */
   strict?: boolean;
+  /**
+   * Values and patterns kept out of every record of the run: each occurrence becomes
+   * `[redacted]` in its events, trace, journal (so in `june run`'s output, trace files and
+   * Studio) and in the messages of the error `result` rejects with. Credentials June is
+   * given (URL credentials, MCP headers, `env` values of MCP servers and `<Bash>`, the
+   * OpenAI key) are removed without this option. A resumed run sees `[redacted]` where a
+   * recorded tool output held a redacted value. See docs/redaction.md.
+   * @example { values: [process.env.DEPLOY_TOKEN!], patterns: [/sk-[A-Za-z0-9_-]{20,}/] }
+   */
+  redact?: RedactOptions;
 }
 
 /** What a finished run gives: every step's result, the output, token usage (all model calls, child runs included) and the trace. */
@@ -130,6 +142,7 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
   const name = options.workflow ?? displayNameOf(element.type);
   const rendered = new Map<JuneElement, JuneNode>();
   const root = new RunRoot(runId, 'run', options.model, options.onApproval, rendered);
+  if (options.redact) root.redactor = new Redactor(options.redact, configuredSecrets);
   const frame = createRunFrame(root, runId, [], root.controller.signal, openNode('run', name));
   const onAbort = () => root.controller.abort(options.signal!.reason);
   if (options.signal?.aborted) onAbort();
@@ -149,6 +162,7 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
           resume: options.resume !== undefined,
           ...(options.replay !== undefined ? { replay: options.replay, replayTools: options.replayTools === true } : {}),
           stop: (reason) => root.controller.abort(reason),
+          redactor: root.redactor,
         });
       }
       const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
@@ -170,10 +184,10 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
         if (stopped instanceof Error) Object.assign(frame.trace, { status: 'failed', error: traceError(stopped) });
         if (!('trace' in aborted)) Object.defineProperty(aborted, 'trace', { value: frameTrace(frame, name), enumerable: false });
         await root.journal?.finish(stopped instanceof Error ? 'failed' : 'aborted', aborted);
-        throw aborted;
+        throw root.redactor.error(aborted);
       }
       await root.journal?.finish('failed', error);
-      throw error;
+      throw root.redactor.error(error);
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       await root.sources.closeAll();
@@ -196,7 +210,7 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
     await root.journal?.finish('aborted', error).catch(() => {});
     await root.sources.closeAll();
     root.events.close();
-    throw error;
+    throw root.redactor.error(error);
   };
   const result = settleWithinGrace(work, root.controller.signal, graceMs, abandon);
   result.catch(() => {});
@@ -211,7 +225,10 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
     approve: (id) => root.broker.answer(id, { approved: true }),
     deny: (id, reason) => root.broker.answer(id, reason === undefined ? { approved: false } : { approved: false, reason }),
     abort: (reason) => root.controller.abort(reason === undefined ? undefined : new Error(reason)),
-    trace: () => structuredClone(frameTrace(frame, name)),
+    trace: () => {
+      const snapshot = frameTrace(frame, name);
+      return snapshot.root === frame.trace ? structuredClone(snapshot) : snapshot; // a redacted snapshot is a copy already
+    },
   };
 }
 

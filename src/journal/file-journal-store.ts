@@ -21,6 +21,7 @@ const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
  * A {@link JournalStore} on the file system: one JSON Lines file per run,
  * `<dir>/<runId>/journal.jsonl` (next to the trace `<dir>/<runId>.json` that `june run` writes).
  *
+ * Journals are private to their user: folders are created with mode 0700, files with 0600.
  * A new run's journal is created atomically: its header is written to a file of its own,
  * which is then hard-linked to `journal.jsonl` (a link never replaces a file). When the
  * journal exists, `create` fails with `journal-exists` and changes nothing, so of two runs
@@ -55,11 +56,11 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
       const file = fileOf(runId);
       const line = `${encodeRecord(header)}\n`;
       await queues.get(runId);
-      await mkdir(join(dir, runId), { recursive: true });
+      await mkdir(join(dir, runId), { recursive: true, mode: 0o700 });
       // the header goes to a file of this call's own, which is then linked in place: the
       // journal appears whole, header included, or not at all (a link never replaces a file)
       const draft = join(dir, runId, `.journal-${process.pid}-${randomBytes(6).toString('hex')}`);
-      await writeFile(draft, line, { flag: 'wx' });
+      await writeFile(draft, line, { flag: 'wx', mode: 0o600 });
       try {
         await link(draft, file);
       } catch (error) {
@@ -77,12 +78,12 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
       const next = previous.then(async () => {
         // the first append of this store, or the first after a failed one: the file may end in a cut-off line
         if (!checked.has(runId)) {
-          await mkdir(join(dir, runId), { recursive: true });
+          await mkdir(join(dir, runId), { recursive: true, mode: 0o700 });
           await trimCutLine(file);
           checked.add(runId);
         }
         try {
-          await appendFile(file, line);
+          await appendFile(file, line, { mode: 0o600 });
         } catch (error) {
           checked.delete(runId);
           throw error;

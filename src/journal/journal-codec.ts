@@ -1,4 +1,4 @@
-import { JuneError, SystemError } from '../errors/index.js';
+import { errorData, JuneError, SystemError } from '../errors/index.js';
 import { JOURNAL_VERSION, JOURNAL_VERSIONS, journalRecordTypes, type JournalRecord, type RecordedError } from './journal-record.js';
 import { upgradeJournal } from './journal-upgrade.js';
 
@@ -66,7 +66,7 @@ export function decodeJournal(text: string, label: string): JournalRecord[] {
 }
 
 /**
- * An error as plain data for a journal.
+ * An error as plain data for a journal ({@link errorData}: credentials removed).
  *
  * @example
  * ```ts
@@ -74,9 +74,7 @@ export function decodeJournal(text: string, label: string): JournalRecord[] {
  * ```
  */
 export function recordedError(error: unknown): RecordedError {
-  if (JuneError.isInstance(error)) return { name: error.name, message: error.message, code: error.code, blame: error.blame };
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
+  return errorData(error);
 }
 
 /**

@@ -15,6 +15,8 @@ import { loadJournal } from './load-journal.js';
 import { readRunJournal } from './read-run-journal.js';
 import { recordReplayMiddleware, type ModelCallJournal } from './record-replay-middleware.js';
 import { journalCallChanged, journalCallMissing, journalMismatch } from './journal-mismatch.js';
+import { hashModelRequest } from './model-request.js';
+import type { Redactor } from '../redaction/redactor.js';
 
 /** Options of {@link RunJournal.open}. */
 export interface RunJournalOptions {
@@ -32,6 +34,12 @@ export interface RunJournalOptions {
   replayTools?: boolean;
   /** Stops the run (once) when the journal cannot go on: a mismatch, a failed write. */
   stop: (reason: unknown) => void;
+  /**
+   * What to keep out of the records (the run's `redact` option, configured credentials).
+   * Model requests are compared by the hash of their redacted form, so a resumed run whose
+   * recorded tool outputs were redacted still matches its journal.
+   */
+  redactor?: Redactor;
 }
 
 type Ask = (replayed?: ApprovalDecision) => Promise<ApprovalDecision & { automatic: boolean }>;
@@ -227,6 +235,7 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
     const index = this.#next.get(key) ?? 0;
     const recorded = this.#index?.modelCall(place, index);
     if (recorded) {
+      requestHash = this.#redactedHash(request, requestHash);
       if (recorded.requestHash !== requestHash || recorded.mode !== mode) throw this.#stop(journalMismatch(this.#replayOnly ? 'replay' : 'resume', this.#label, place, index, recorded.request, request));
       this.#next.set(key, index + 1);
       this.#calls.register(place, index, toolCallsOf(recorded));
@@ -245,7 +254,7 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
     if (this.failure !== undefined) throw this.failure;
     this.#next.set(placeKey(place), call.index + 1);
     this.#calls.register(place, call.index, toolCallsOf(call));
-    await this.#write({ type: 'model-call', ...where(place), index: call.index, mode: call.mode, requestHash: call.requestHash, request: call.request, ...(call.parts ? { parts: call.parts } : {}), ...(call.result ? { result: call.result } : {}), at: now() });
+    await this.#write({ type: 'model-call', ...where(place), index: call.index, mode: call.mode, requestHash: this.#redactedHash(call.request, call.requestHash), request: call.request, ...(call.parts ? { parts: call.parts } : {}), ...(call.result ? { result: call.result } : {}), at: now() });
     if (this.failure !== undefined) throw this.failure;
   }
 
@@ -289,17 +298,25 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   #checkCall(place: JournalPlace, call: JournaledToolCall, recorded: { tool: string; input: unknown } | undefined): void {
     if (!recorded) return;
     if (recorded.tool !== call.tool) throw this.#stop(journalCallChanged(this.#label, place, call, `it was a call of "${recorded.tool}" when the run was recorded, now of "${call.tool}"`));
-    if (recorded.input !== undefined && stableJson(recorded.input) !== stableJson(plainJson(call.input))) {
-      throw this.#stop(journalCallChanged(this.#label, place, call, `its input was ${stableJson(recorded.input)} when the run was recorded, now ${stableJson(plainJson(call.input))}`));
+    // the journal keeps inputs redacted: compare like with like
+    const input = this.#options.redactor ? this.#options.redactor.value(plainJson(call.input)) : plainJson(call.input);
+    if (recorded.input !== undefined && stableJson(recorded.input) !== stableJson(input)) {
+      throw this.#stop(journalCallChanged(this.#label, place, call, `its input was ${stableJson(recorded.input)} when the run was recorded, now ${stableJson(input)}`));
     }
+  }
+
+  /** The hash of the request as the journal keeps it: redacted, when redaction changes it. */
+  #redactedHash(request: unknown, requestHash: string): string {
+    const redactor = this.#options.redactor;
+    return !redactor || redactor.empty ? requestHash : hashModelRequest(redactor.value(request));
   }
 
   /** Stores `record` after every record written before it; the promise settles once it is stored (or the write failed and stopped the run). */
   #write(record: JournalRecord): Promise<void> {
-    const { store, runId } = this.#options;
+    const { store, runId, redactor } = this.#options;
     if (!store) return Promise.resolve();
     const write = this.#queue.then(() =>
-      store.append(runId, record).catch((error: unknown) => {
+      store.append(runId, redactor ? redactor.value(record) : record).catch((error: unknown) => {
         this.#stop(writeFailed(store, runId, error));
       }),
     );
@@ -316,9 +333,9 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   }
 }
 
-/** The header of a new run's journal. */
+/** The header of a new run's journal (its props redacted as the run says). */
 function header(options: RunJournalOptions): JournalHeader {
-  return {
+  const first: JournalHeader = {
     type: 'journal',
     version: JOURNAL_VERSION,
     runId: options.runId,
@@ -326,6 +343,7 @@ function header(options: RunJournalOptions): JournalHeader {
     ...(options.props !== undefined ? { props: plainJson(options.props) as Record<string, unknown> } : {}),
     startedAt: now(),
   };
+  return options.redactor ? options.redactor.value(first) : first;
 }
 
 /** Creates the journal of a new run through the store's atomic `create`. */

@@ -3,6 +3,7 @@ import type { ToolSet } from 'ai';
 import { RunAbortedError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { defineToolSource, type ToolSourceComponent } from '../resources/define-tool-source.js';
 import type { ToolSourceConnection } from '../capabilities/declaration.js';
+import { configuredSecrets, registerEnvSecrets, registerHeaderSecrets, registerUrlSecrets } from '../redaction/configured-secrets.js';
 import { StdioServerTransport } from './stdio-server-transport.js';
 
 /** An MCP server started as a child process and spoken to over stdio. */
@@ -89,6 +90,7 @@ export function defineMCPServer(options: MCPServerOptions): ToolSourceComponent 
     throw new WorkflowError('mcp-server-invalid', `june: ${label} needs ${hasCommand ? 'either' : 'one of'} a command (a server started over stdio) or a url (a server reached over HTTP)${hasCommand ? ', not both' : ''}.`);
   }
   if (hasUrl) checkUrl((options as MCPHttpServerOptions).url, label);
+  registerSecrets(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
     throw new WorkflowError('mcp-server-invalid', `june: ${label} has timeoutMs ${String(options.timeoutMs)}; use a number of milliseconds above 0 (default ${DEFAULT_TIMEOUT_MS}).`);
@@ -131,12 +133,21 @@ async function connectServer(options: MCPServerOptions, timeoutMs: number, signa
   }
 }
 
+/** Keeps the url's credentials, the headers' and the env's values out of every record. */
+function registerSecrets(options: MCPServerOptions): void {
+  if ('url' in options) {
+    registerUrlSecrets(options.url);
+    registerHeaderSecrets(options.headers);
+  } else registerEnvSecrets(options.env);
+}
+
 function httpTransport(options: MCPHttpServerOptions) {
   return { type: options.transport ?? 'http', url: options.url, ...(options.headers ? { headers: options.headers } : {}) } as const;
 }
 
 function connectFailed(options: MCPServerOptions, timeoutMs: number, error: unknown, exit: string | undefined): SystemError {
-  const why = describeError(error);
+  // the underlying error may quote the url with its credentials, or a header
+  const why = describeError(configuredSecrets.error(error));
   const timedOut = /timed out/i.test(why);
   const server = `the MCP server <${options.name}>`;
   let message: string;

@@ -5,6 +5,7 @@ import {
   type OpenAIProviderSettings,
 } from '@ai-sdk/openai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { registerSecretValue } from '../redaction/configured-secrets.js';
 import { lazyLanguageModel } from './lazy-language-model.js';
 import { OPENAI_PLACEHOLDER_API_KEY, openAISettingsFromEnv, type OpenAIEnvSettings } from './openai-settings-from-env.js';
 
@@ -38,6 +39,8 @@ let cached: (OpenAIEnvSettings & { provider: OpenAIProvider }) | undefined;
 function providerFromEnv(): OpenAIProvider {
   const settings = openAISettingsFromEnv(process.env);
   if (cached === undefined || cached.baseURL !== settings.baseURL || cached.apiKey !== settings.apiKey) {
+    // a provider's error body may echo the key: it is kept out of every record
+    if (settings.apiKey !== OPENAI_PLACEHOLDER_API_KEY) registerSecretValue(settings.apiKey);
     cached = { ...settings, provider: createUpstreamOpenAI(settings) };
   }
   return cached.provider;
@@ -115,6 +118,7 @@ export const openai: LazyOpenAIProvider = Object.assign(
 export function createOpenAI(options: OpenAIProviderSettings = {}): OpenAIProvider {
   const hasBaseURL = options.baseURL !== undefined || isSet(process.env.OPENAI_BASE_URL);
   const hasKey = options.apiKey !== undefined || isSet(process.env.OPENAI_API_KEY);
+  registerSecretValue(options.apiKey ?? process.env.OPENAI_API_KEY);
   return createUpstreamOpenAI(hasBaseURL && !hasKey ? { ...options, apiKey: OPENAI_PLACEHOLDER_API_KEY } : options);
 }
 

@@ -2,6 +2,7 @@ import { tool, type Tool, type ToolExecutionOptions } from 'ai';
 import { z } from 'zod';
 import { SystemError, WorkflowError } from '../errors/index.js';
 import { BASH_TOOL_DEFAULT_INHERIT_ENV, buildBashEnv } from './bash-env.js';
+import { registerEnvSecrets } from '../redaction/configured-secrets.js';
 import { runBashCommand } from './run-bash-command.js';
 
 /**
@@ -152,6 +153,7 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
   const cwd = options.cwd ?? process.cwd();
   if (typeof cwd !== 'string' || cwd === '') throw invalidOption('cwd must be a non-empty path string: pass a directory');
   checkEnv(options.env, options.inheritEnv);
+  registerEnvSecrets(options.env);
   const env = buildBashEnv(options.inheritEnv ?? BASH_TOOL_DEFAULT_INHERIT_ENV, options.env);
 
   const inputSchema = z.object({

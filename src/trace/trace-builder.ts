@@ -1,5 +1,5 @@
 import type { TraceError, TraceNode, TraceNodeKind, TraceStatus } from './trace-node.js';
-import { JuneError } from '../errors/june-error.js';
+import { errorData } from '../errors/error-data.js';
 
 /** Tool inputs and outputs, results and messages in a trace: their one JSON form (see `jsonForm`). */
 export { plainJson } from '../json/json-form.js';
@@ -17,20 +17,21 @@ export function openNode(kind: TraceNodeKind, name: string, parent?: TraceNode, 
   return node;
 }
 
-/** Closes a node with its final status; the duration is measured from `startedAt`, in ms. */
-export function closeNode(node: TraceNode, status: TraceStatus, error?: unknown): void {
+/**
+ * Closes a node with its final status; the duration is measured from `startedAt`, in ms.
+ * When an error is passed (even a thrown `undefined`), the node records it.
+ */
+export function closeNode(node: TraceNode, status: TraceStatus, ...error: [thrown?: unknown]): void {
   if (node.endedAt) return;
   const ended = Date.now();
   node.status = status;
   node.endedAt = new Date(ended).toISOString();
   node.durationMs = ended - (openedAt.get(node) ?? Date.parse(node.startedAt));
-  if (error !== undefined) node.error = traceError(error);
+  if (error.length > 0) node.error = traceError(error[0]);
 }
 
-/** An error as plain data for a trace. */
+/** An error as plain data for a trace (see {@link errorData}: credentials removed, no blame). */
 export function traceError(error: unknown): TraceError {
-  if (error instanceof Error) {
-    return JuneError.isInstance(error) ? { name: error.name, message: error.message, code: error.code } : { name: error.name, message: error.message };
-  }
-  return { name: 'Error', message: String(error) };
+  const { blame: _blame, ...data } = errorData(error);
+  return data;
 }
