@@ -1,4 +1,5 @@
 import { confirm, input } from '@inquirer/prompts';
+import { visibleText } from './visible-text.js';
 import type { ApprovalRequest } from '../approvals/index.js';
 import type { ProgressPrinter } from './progress-printer.js';
 import type { TerminalStyle } from './terminal-style.js';
@@ -71,11 +72,13 @@ export class ApprovalPrompter {
     printer.end();
     printer.hold();
     const context = { input: this.#options.input, output, signal: controller.signal };
+    const tool = visibleText(request.tool);
     try {
-      const json = JSON.stringify(request.input, null, 2) ?? 'undefined';
-      output.write(`${style.attention(`? ${style.bold(request.tool)} needs approval`)} in step ${style.bold(request.step)}, with input:\n`);
+      // the input's newlines are JSON's own layout (a string's newlines are escaped by JSON)
+      const json = visibleText(JSON.stringify(request.input, null, 2) ?? 'undefined', { keepNewlines: true });
+      output.write(`${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`);
       output.write(`${json.replace(/^/gm, '    ')}\n`);
-      const approved = await confirm({ message: `Allow this ${request.tool} call?`, default: false }, context);
+      const approved = await confirm({ message: `Allow this ${tool} call?`, default: false }, context);
       if (approved) {
         answer(() => answerer.approve(request.id));
         return;
@@ -87,7 +90,7 @@ export class ApprovalPrompter {
       if (name === 'ExitPromptError') this.#options.onInterrupt();
       else if (name !== 'AbortPromptError') {
         const why = `the approval prompt failed: ${(error as Error).message}`;
-        output.write(`${style.failure(`june: ${why}; denying the ${request.tool} call.`)}\n`);
+        output.write(`${style.failure(`june: ${visibleText(why)}; denying the ${tool} call.`)}\n`);
         answer(() => answerer.deny(request.id, why));
       }
     } finally {

@@ -12,12 +12,13 @@ export const ExitCode = { success: 0, failed: 1, usage: 2, interrupted: 130, ter
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** Error codes that mean the command was used wrongly, not that the workflow failed. */
-const usageCodes = new Set(['cli-init-conflict', 'cli-option-invalid', 'cli-props-invalid', 'cli-workflow-missing', 'script-unreadable', 'script-invalid']);
+const usageCodes = new Set(['cli-init-conflict', 'cli-option-invalid', 'cli-props-invalid', 'cli-workflow-missing', 'script-unreadable', 'script-invalid', 'journal-unreadable']);
 
 /**
  * The exit code for an error that stopped a command: {@link ExitCode.usage} for bad usage
  * (the codes `cli-init-conflict`, `cli-option-invalid`, `cli-props-invalid`, `cli-workflow-missing`,
- * `script-unreadable`, `script-invalid`), else {@link ExitCode.failed}.
+ * `script-unreadable`, `script-invalid`, and `journal-unreadable`: a `--replay` file or a
+ * `--resume` journal that cannot be read), else {@link ExitCode.failed}.
  *
  * @example
  * ```ts

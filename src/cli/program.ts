@@ -4,6 +4,7 @@ import type { CliIO } from './cli-io.js';
 import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
 import { oneLine } from './format.js';
 import { packageVersion } from './package-version.js';
+import { visibleText } from './visible-text.js';
 
 /**
  * Runs the `june` command line and returns its exit code (it never calls `process.exit`
@@ -26,7 +27,7 @@ export async function main(argv: string[], io: CliIO): Promise<ExitCodeValue> {
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.success : ExitCode.usage;
-    const message = oneLine(error instanceof Error ? error.message : String(error));
+    const message = visibleText(oneLine(error instanceof Error ? error.message : String(error)));
     io.stderr.write(`${message.startsWith('june: ') ? message : `june: ${message}`}\n`);
     return exitCodeOf(error);
   }

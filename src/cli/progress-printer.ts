@@ -3,6 +3,7 @@ import type { RunEvent } from '../events/index.js';
 import type { TraceStatus } from '../trace/index.js';
 import { compactJson, formatDuration, formatTokens } from './format.js';
 import type { TerminalStyle } from './terminal-style.js';
+import { visibleText as v } from './visible-text.js';
 
 /** Where the printer writes: a stream's `write`. */
 export interface TextOutput {
@@ -87,60 +88,60 @@ export class ProgressPrinter {
       case 'run-start':
         if (event.parentToolCallId !== undefined) {
           const tool = this.#toolNames.get(event.parentToolCallId) ?? 'tool';
-          this.line(s.dim(`↳ ${tool} runs its workflow (run ${event.runId})`), parentOf(event.runId), inner);
+          this.line(s.dim(`↳ ${v(tool)} runs its workflow (run ${v(event.runId)})`), parentOf(event.runId), inner);
         }
         break;
       case 'agent-start':
-        this.line(`${s.bold(event.agent === 'agent' ? 'agent' : `agent ${event.agent}`)}${s.dim(event.tools.length ? ` · tools: ${event.tools.join(', ')}` : ' · no tools')}`, event.runId);
+        this.line(`${s.bold(event.agent === 'agent' ? 'agent' : `agent ${v(event.agent)}`)}${s.dim(event.tools.length ? ` · tools: ${v(event.tools.join(', '))}` : ' · no tools')}`, event.runId);
         break;
       case 'step-start':
         this.#stepStarts.set(`${event.runId} ${event.step}`, Date.now());
-        this.line(`${s.bold(`▸ ${event.step}`)} ${s.dim(compactText(event.prompt))}`, event.runId);
+        this.line(`${s.bold(`▸ ${v(event.step)}`)} ${s.dim(v(compactText(event.prompt)))}`, event.runId);
         break;
       case 'text-delta':
-        this.#text(event.step, event.delta, `${indentOf(event.runId)}${inner}`);
+        this.#text(event.step, v(event.delta, { keepNewlines: true }), `${indentOf(event.runId)}${inner}`);
         break;
       case 'tool-call':
         this.#toolNames.set(event.toolCallId, event.tool);
-        this.line(`${s.tool(`→ ${event.tool}`)} ${s.dim(compactJson(event.input, this.#jsonChars))}`, event.runId, inner);
+        this.line(`${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`, event.runId, inner);
         break;
       case 'tool-result':
-        this.line(`${s.tool(`← ${event.tool}`)} ${s.dim(compactJson(modelOutputOf(event.output), this.#jsonChars))}`, event.runId, inner);
+        this.line(`${s.tool(`← ${v(event.tool)}`)} ${s.dim(v(compactJson(modelOutputOf(event.output), this.#jsonChars)))}`, event.runId, inner);
         break;
       case 'tool-error':
-        this.line(s.failure(`✗ ${event.tool} failed: ${event.error.message}`), event.runId, inner);
+        this.line(s.failure(`✗ ${v(event.tool)} failed: ${v(event.error.message)}`), event.runId, inner);
         break;
       case 'approval-request':
         this.#requests.set(event.request.id, event.request);
         if (!this.#approvalsPrompted) {
-          this.line(`${s.attention(`? ${event.request.tool} needs approval`)} ${s.dim(`in step ${event.request.step}: ${compactJson(event.request.input, this.#jsonChars)}`)}`, event.runId, inner);
+          this.line(`${s.attention(`? ${v(event.request.tool)} needs approval`)} ${s.dim(`in step ${v(event.request.step)}: ${v(compactJson(event.request.input, this.#jsonChars))}`)}`, event.runId, inner);
         }
         break;
       case 'approval-response': {
-        const tool = this.#requests.get(event.id)?.tool ?? 'the tool call';
+        const tool = v(this.#requests.get(event.id)?.tool ?? 'the tool call');
         const how = event.automatic ? ' (automatic)' : '';
-        const text = event.approved ? s.success(`✓ approved ${tool}${how}`) : s.failure(`✗ denied ${tool}${event.reason ? `: ${event.reason}` : ''}${how}`);
+        const text = event.approved ? s.success(`✓ approved ${tool}${how}`) : s.failure(`✗ denied ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`);
         this.line(text, event.runId, inner);
         break;
       }
       case 'approval-withdraw': {
-        const tool = this.#requests.get(event.id)?.tool ?? 'a tool call';
-        this.line(s.dim(`approval for ${tool} withdrawn: ${event.reason}`), event.runId, inner);
+        const tool = v(this.#requests.get(event.id)?.tool ?? 'a tool call');
+        this.line(s.dim(`approval for ${tool} withdrawn: ${v(event.reason)}`), event.runId, inner);
         break;
       }
       case 'step-finish': {
         const started = this.#stepStarts.get(`${event.runId} ${event.step}`);
         const took = started === undefined ? '' : ` · ${formatDuration(Date.now() - started)}`;
-        const text = `${mark[event.status]} ${event.step}${event.status === 'succeeded' ? '' : ` ${event.status}`}${took} · ${formatTokens(event.usage)}`;
+        const text = `${mark[event.status]} ${v(event.step)}${event.status === 'succeeded' ? '' : ` ${event.status}`}${took} · ${formatTokens(event.usage)}`;
         this.line(event.status === 'succeeded' ? s.success(text) : s.failure(text), event.runId);
         break;
       }
       case 'error': {
         const retry = event.willRetry === true;
         const attempts = `${event.attempt} attempt${event.attempt === 1 ? '' : 's'}`;
-        if (retry) this.line(s.attention(`✗ ${event.error.message} (retrying)`), event.runId);
-        else if (event.fallback) this.line(s.attention(`✗ ${event.error.message} (<Catch> gave up after ${attempts}; rendering its fallback)`), event.runId);
-        else if (parentOf(event.runId) !== undefined) this.line(s.failure(`✗ ${event.error.message}`), event.runId);
+        if (retry) this.line(s.attention(`✗ ${v(event.error.message)} (retrying)`), event.runId);
+        else if (event.fallback) this.line(s.attention(`✗ ${v(event.error.message)} (<Catch> gave up after ${attempts}; rendering its fallback)`), event.runId);
+        else if (parentOf(event.runId) !== undefined) this.line(s.failure(`✗ ${v(event.error.message)}`), event.runId);
         break;
       }
       default:

@@ -17,6 +17,7 @@ import { ProgressPrinter } from './progress-printer.js';
 import { runFailureMessage } from './run-failure-message.js';
 import { abandonedTrace, onStopSignals, stopSignals, type StopSignal } from './stop-signals.js';
 import { terminalStyle } from './terminal-style.js';
+import { terminalJson, visibleText } from './visible-text.js';
 import { TraceWriter } from './trace-writer.js';
 
 /** The flags of `june run`. */
@@ -139,7 +140,7 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
   try {
     const events = (async () => {
       for await (const event of handle.events) {
-        if (json) io.stdout.write(`${JSON.stringify(event)}\n`);
+        if (json) io.stdout.write(`${terminalJson(event)}\n`);
         else printer.event(event);
         if (event.type !== 'text-delta') writer.schedule();
         if (event.type === 'approval-request') {
@@ -174,7 +175,7 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
       io.stdout.write(`${style.dim(`resume: june run ${file}${script} --resume ${handle.runId}`)}\n`);
     }
     if (stoppedBy) return stopSignals[stoppedBy].exitCode;
-    io.stderr.write(`${refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, workflow)}\n`);
+    io.stderr.write(`${visibleText(refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, workflow))}\n`);
     return refusal !== undefined ? ExitCode.failed : exitCodeOf(outcome.error);
   } finally {
     clearInterval(keepAlive);
@@ -248,6 +249,6 @@ function warnUnusedTurns(model: ScriptedModel, io: CliIO): void {
   try {
     model.assertAllTurnsUsed();
   } catch (error) {
-    io.stderr.write(`${(error as Error).message.replace(/^june: /, 'june: warning: ')}\n`);
+    io.stderr.write(`${visibleText((error as Error).message.replace(/^june: /, 'june: warning: '))}\n`);
   }
 }

@@ -3,6 +3,7 @@ import { appendFile, link, mkdir, open, readdir, readFile, rm, stat, writeFile }
 import { join, relative, resolve } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import { decodeJournal, encodeRecord } from './journal-codec.js';
+import { fileProblem } from './file-problem.js';
 import { journalExists, type JournalStore } from './journal-store.js';
 
 /** Options of {@link fileJournalStore}. */
@@ -32,7 +33,8 @@ const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
  * the next append, so the cut line never ends up in the middle. Nothing is fsynced.
  *
  * @throws {WorkflowError} `journal-run-id-invalid` (from every method taking a run id) for an
- *   id that is not a file name (letters, digits, `.`, `_`, `-`).
+ *   id that is not a file name (letters, digits, `.`, `_`, `-`); `journal-unreadable` (from
+ *   `read`) when the journal is a directory or cannot be read.
  * @example
  * ```ts
  * const store = fileJournalStore({ dir: '.june/runs' });
@@ -100,7 +102,7 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
         text = await readFile(file, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw error;
+        throw new WorkflowError('journal-unreadable', `june: cannot read the journal ${shown(file)}: ${fileProblem(error)}. Move it away (or fix its permissions), or start a new run.`, { cause: error });
       }
       return decodeJournal(text, shown(file));
     },

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import { decodeJournal } from './journal-codec.js';
+import { fileProblem } from './file-problem.js';
 import type { JournalRecord } from './journal-record.js';
 
 /**
@@ -26,8 +27,7 @@ export async function loadJournal(path: string): Promise<JournalRecord[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new WorkflowError('journal-unreadable', `june: cannot read the journal ${shown}: ${reason}. Check the path; a relative path is read from the current directory.`, { cause: error });
+    throw new WorkflowError('journal-unreadable', `june: cannot read the journal ${shown}: ${fileProblem(error)}. Check the path (a journal is a run's journal.jsonl file); a relative path is read from the current directory.`, { cause: error });
   }
   const records = decodeJournal(text, shown);
   if (records.length === 0) {

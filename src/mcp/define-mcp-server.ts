@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
 import type { ToolSet } from 'ai';
 import { RunAbortedError, SystemError, WorkflowError } from '../errors/june-error.js';
@@ -151,7 +152,10 @@ function connectFailed(options: MCPServerOptions, timeoutMs: number, error: unkn
   const timedOut = /timed out/i.test(why);
   const server = `the MCP server <${options.name}>`;
   let message: string;
-  if ('command' in options) {
+  if ('command' in options && options.cwd !== undefined && !isDirectory(options.cwd)) {
+    // spawn reports a missing cwd as the command missing (`spawn /usr/bin/node ENOENT`); the path itself is not shown
+    message = `june: ${server} (command ${JSON.stringify(options.command)}) could not be started: its cwd is not an existing directory. Create that directory, or change cwd (relative paths are read from the current directory).`;
+  } else if ('command' in options) {
     const happened = timedOut
       ? `did not answer within ${timeoutMs} ms`
       : exit
@@ -163,6 +167,14 @@ function connectFailed(options: MCPServerOptions, timeoutMs: number, error: unkn
     message = `june: ${server} at ${shownUrl(options.url)} ${happened}. Check the url${timedOut ? ', or raise timeoutMs' : ''}, the headers it needs, and that the server is running.`;
   }
   return new SystemError('mcp-connect-failed', message, { cause: error });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** An error's message, with the system error code found along its causes: `fetch failed (ECONNREFUSED)`. */

@@ -22,7 +22,8 @@ export interface StudioRoutes {
  *
  * - `GET /api/runs` → `RunList` (JSON): every run, newest first, unreadable files included;
  * - `GET /api/runs/<runId>` → the run's trace file (JSON), 404 `{ error }` when there is no
- *   such file, 422 `{ error, unreadable }` when it is not a readable trace;
+ *   such file, 422 `{ error, unreadable }` when it is not a readable trace, 400 `{ error }`
+ *   when the id is not valid percent-encoding;
  * - `GET /api/events` → the live channel (Server-Sent Events, see `StudioEvent`);
  * - `GET /<file>` → the built UI (`/` is `index.html`).
  *
@@ -67,7 +68,10 @@ export async function handleStudioRequest(routes: StudioRoutes, request: Incomin
     if (path === '/api/events') return routes.channel.connect(request, response);
     if (path.startsWith('/api/runs/')) {
       const runId = safeDecode(path.slice('/api/runs/'.length));
-      const found = runId === undefined ? { missing: true as const } : await routes.runs.readTrace(runId);
+      if (runId === undefined) {
+        return sendJson(response, 400, { error: `june: the run id in ${path} is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.` });
+      }
+      const found = await routes.runs.readTrace(runId);
       if ('text' in found) return sendText(response, 200, found.text, 'application/json; charset=utf-8');
       if ('unreadable' in found) return sendJson(response, 422, { error: `june: the trace of run "${runId}" is unreadable: ${found.unreadable}.`, unreadable: found.unreadable });
       return sendJson(response, 404, { error: `june: no run "${runId}" in ${routes.dirLabel}; the list at /api/runs has the runs there.` });
