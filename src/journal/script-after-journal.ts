@@ -4,7 +4,8 @@ import type { JournalRecord } from './journal-record.js';
 /**
  * A model script without the turns a journal already answered: for each step path, as many
  * turns as the journal has finished model calls there are dropped from the front (a step
- * left with none is dropped). Resuming a run with `--script` uses it, so the first model call
+ * left with none is dropped). A call recorded twice (same place, same index) counts once, as
+ * the journal's index reads it. Resuming a run with `--script` uses it, so the first model call
  * the resumed run makes gets the turn the stopped process would have used next.
  *
  * @example
@@ -15,7 +16,14 @@ import type { JournalRecord } from './journal-record.js';
  */
 export function scriptAfterJournal(script: ModelScript, records: readonly JournalRecord[]): ModelScript {
   const answered = new Map<string, number>();
-  for (const record of records) if (record.type === 'model-call') answered.set(record.step, (answered.get(record.step) ?? 0) + 1);
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (record.type !== 'model-call') continue;
+    const call = JSON.stringify([record.step, record.calls ?? [], record.index]);
+    if (seen.has(call)) continue;
+    seen.add(call);
+    answered.set(record.step, (answered.get(record.step) ?? 0) + 1);
+  }
   const steps: ModelScript['steps'] = {};
   for (const [step, turns] of Object.entries(script.steps)) {
     const rest = turns.slice(answered.get(step) ?? 0);

@@ -115,7 +115,7 @@ export class ScriptedModel implements LanguageModelV3 {
       const known = Object.keys(this.#script.steps).map((path) => `"${path}"`).join(', ');
       throw new WorkflowError(
         'script-step-missing',
-        `june: ${scriptLabel(this.#source)} has no turns for step "${step}"; it has turns for ${known}. ` +
+        `june: ${scriptLabel(this.#source)} has no turns for step "${step}"; ${known ? `it has turns for ${known}` : 'it has no turns left for any step'}. ` +
           `Add "${step}" under "steps" in the script, or check the step's id.`,
       );
     }

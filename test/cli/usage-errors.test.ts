@@ -21,6 +21,8 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     ['a missing workflow file', ['run', 'missing.tsx'], /^june: cannot find the workflow file missing\.tsx \(looked for .*missing\.tsx\)\. Check the path/],
     ['a folder instead of a file', ['inspect', '.'], /^june: \. is a folder, not a workflow file\./],
     ['a missing script', ['run', example, '--script', 'missing.json'], /^june: cannot read the model script missing\.json/],
+    ['a missing --replay file', ['run', example, '--replay', 'missing.jsonl'], /^june: cannot read the journal missing\.jsonl: there is no such file\. /],
+    ['a --redact-env variable that is not set', ['run', example, '--redact-env', 'JUNE_TEST_UNSET'], /^june: --redact-env JUNE_TEST_UNSET: the environment variable JUNE_TEST_UNSET is not set/],
   ])('%s', async (_case, args, message) => {
     const result = await june(args, project.dir);
 
