@@ -40,7 +40,10 @@ describe('a model call recorded twice', () => {
 
   test('a script left with no turns says so, not "it has turns for ."', async () => {
     const model = scriptedModel({ $comment: 'Test fixture', steps: {} });
-    const error = await model.doStream({ prompt: [], providerOptions: { june: { step: 'greet' } } }).catch((e: unknown) => e as Error);
-    expect(error.message).toBe('june: the model script has no turns for step "greet"; it has no turns left for any step. Add "greet" under "steps" in the script, or check the step\'s id.');
+    const error = await model.doStream({ prompt: [], providerOptions: { june: { step: 'greet' } } }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toBe('june: the model script has no turns for step "greet"; it has no turns left for any step. Add "greet" under "steps" in the script, or check the step\'s id.');
   });
 });

@@ -11,7 +11,7 @@ test('a tool that throws undefined: its node, event and journal record say "unde
   const boom = tool({
     description: 'Fails badly',
     inputSchema: z.object({}),
-    execute: async () => {
+    execute: async (): Promise<string> => {
       throw undefined;
     },
   });
