@@ -23,7 +23,7 @@ export type {
   DefineCapabilitiesOptions,
 } from './components/index.js';
 export { run, inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
-export type { RunHandle, RunOptions, RunResult, InspectReport, InspectedAgent, InspectedTool, CompositeToolResult } from './interpreter/index.js';
+export type { RunHandle, RunOptions, RunResult, InspectOptions, InspectReport, InspectedAgent, InspectedTool, CompositeToolResult } from './interpreter/index.js';
 export { JuneError, WorkflowError, ModelBehaviorError, SystemError, RunAbortedError } from './errors/index.js';
 export type { JuneErrorBlame } from './errors/index.js';
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approvals/index.js';

@@ -65,6 +65,11 @@ export interface CompositeToolResult {
 export function compositeToolFactory(getAgent: () => AgentFrame, run: RunFrame, evaluate: Evaluate): CompositeToolFactory {
   return (spec: CompositeToolSpec, declaration: CollectedDeclaration): AnyTool => {
     const name = toolNameOf(spec.name, declaration);
+    const inputs = run.root.compositeInputs;
+    const path = [...run.prefix, name];
+    if (run.root.mode === 'inspect' && inputs && (Object.hasOwn(inputs, path.join(':')) || Object.hasOwn(inputs, name))) {
+      run.root.compositeBodies.push({ name, prefix: path, render: spec.render, caller: () => getAgent().scope });
+    }
     return {
       [compositeToolMarker]: true,
       ...(spec.description !== undefined ? { description: spec.description } : {}),

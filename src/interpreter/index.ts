@@ -3,5 +3,5 @@ export { DEFAULT_ABORT_GRACE_MS, closeAbandoned, unstoppedWork } from './abort-g
 export type { PendingWork } from './abort-grace.js';
 export type { RunHandle, RunOptions, RunResult } from './run.js';
 export { inspect } from './inspect.js';
-export type { InspectReport, InspectedAgent, InspectedTool } from './inspect.js';
+export type { InspectOptions, InspectReport, InspectedAgent, InspectedTool } from './inspect.js';
 export type { CompositeToolResult } from './composite-tool.js';

@@ -7,6 +7,7 @@ import { WorkflowError } from '../errors/june-error.js';
 import { openNode } from '../trace/trace-builder.js';
 import { evaluate } from './evaluate.js';
 import { createRunFrame, RunRoot } from './run-state.js';
+import { inspectComposites } from './inspect-composites.js';
 
 /** One tool of an inspected agent: its name, whether it waits for approval, and where it came from. */
 export interface InspectedTool {
@@ -32,6 +33,20 @@ export interface InspectedAgent {
   toolSources?: string[];
 }
 
+/** Options of {@link inspect}. */
+export interface InspectOptions {
+  /** Props for the root component, when `workflow` is a component. */
+  props?: Record<string, unknown>;
+  /**
+   * Sample inputs for composite tools (a `<Tool>` with a function child, a `defineAgent`
+   * agent), by the name the calling model sees (`research`) or by path
+   * (`research:summarize`): each named tool's body is rendered for its input and its agents
+   * are added to the report (`research:agent`). Without it, composite bodies are not looked
+   * into, since what they render depends on the input.
+   */
+  compositeInputs?: Record<string, unknown>;
+}
+
 /** What {@link inspect} returns: plain data, made for `toMatchSnapshot()`. */
 export interface InspectReport {
   agents: InspectedAgent[];
@@ -40,8 +55,11 @@ export interface InspectReport {
 /**
  * Resolves the capabilities of every agent the tree renders, without calling a model: your
  * components render, steps are checked but not run, and a step's render-prop child is not
- * followed (it needs the step's result).
+ * followed (it needs the step's result). It does not see: composite tool bodies unless
+ * `compositeInputs` gives a sample input, a `<Catch>` fallback, the tools of tool sources
+ * (MCP servers: listed as `toolSources`), nor what a `needsApproval` function decides.
  *
+ * @throws {WorkflowError} `inspect-composite-unknown` when `compositeInputs` names no composite tool.
  * @throws {WorkflowError} every tree and capability error a run would throw before its first model call.
  * @example
  * ```tsx
@@ -50,13 +68,15 @@ export interface InspectReport {
  * });
  * ```
  */
-export async function inspect(workflow: JuneElement | Component, options: { props?: Record<string, unknown> } = {}): Promise<InspectReport> {
+export async function inspect(workflow: JuneElement | Component, options: InspectOptions = {}): Promise<InspectReport> {
   const element = typeof workflow === 'function' ? createElement(workflow, { ...(options.props ?? {}) }) : workflow;
   if (isReactElement(element)) throw reactElementError(element);
   if (!isElement(element)) throw new WorkflowError('run-workflow-invalid', 'june: inspect() takes an element such as <Workflow /> or a component.');
   const root = new RunRoot('inspect', 'inspect', undefined, undefined);
   const frame = createRunFrame(root, 'inspect', [], root.controller.signal, openNode('run', 'inspect'));
+  if (options.compositeInputs) root.compositeInputs = options.compositeInputs;
   await evaluate(element, { run: frame, parentTrace: frame.trace });
+  if (options.compositeInputs) await inspectComposites(root, options.compositeInputs, evaluate);
   return {
     agents: root.agents.map((agent) => ({
       path: agent.path,

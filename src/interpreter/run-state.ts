@@ -46,6 +46,12 @@ export class RunRoot {
   journal?: RunJournal;
   /** What the run keeps out of its events, trace snapshots, journal and errors (the `redact` option and configured credentials). */
   redactor: Redactor = configuredSecrets;
+  /**
+   * `inspect()` with `compositeInputs`: the sample inputs by tool name (or path), and the
+   * composite tools found so far whose body inspect() renders for one.
+   */
+  compositeInputs?: Record<string, unknown>;
+  readonly compositeBodies: CompositeBody[] = [];
   private childCount = 0;
 
   constructor(
@@ -200,6 +206,17 @@ export interface EvalContext {
   parentTrace: TraceNode;
   /** The user component whose output is being evaluated, for error messages. */
   renderedBy?: string;
+}
+
+/** A composite tool found by `inspect()`, whose body it renders for a sample input. */
+export interface CompositeBody {
+  /** The tool's name as its calling model sees it. */
+  name: string;
+  /** Step-path prefix of its child run: the names of the composite tools leading to it. */
+  prefix: string[];
+  render: (input: any) => JuneNode | Promise<JuneNode>;
+  /** The calling agent's scope, which `<Inherit>` in the body reads. */
+  caller: () => ResolvedScope;
 }
 
 /** A new run frame. */

@@ -1,5 +1,5 @@
 import { tool } from 'ai';
-import { Agent, Inherit, JuneError, Step, Tool, run } from 'june';
+import { Agent, Inherit, JuneError, Step, Tool, inspect, run } from 'june';
 import { scriptedModel } from 'june/testing';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -70,5 +70,40 @@ describe('failures inside a run that succeeded', () => {
     ).result.catch((caught: unknown) => caught);
     expect((error as JuneError).code).toBe('run-strict-failed');
     expect((error as JuneError).message).toMatch(/^june: strict: .*hello/);
+  });
+});
+
+describe('inspect() with sample inputs for composite tools', () => {
+  test('does not look into composite bodies by default', async () => {
+    const report = await inspect(<Report />);
+    expect(report.agents.map((agent) => agent.path)).toEqual(['agent']);
+  });
+
+  test("renders a composite tool's body for its sample input, finding its tree errors before any model call", async () => {
+    const error = await inspect(<Report />, { compositeInputs: { research: { question: 'What changed?' } } }).catch((caught: unknown) => caught);
+    expect((error as JuneError).code).toBe('inherit-unknown-name');
+  });
+
+  test("reports the body's agents by path, with what they inherit", async () => {
+    function Fixed() {
+      return (
+        <Agent model={script()}>
+          <Tool name="readFile" value={readFile} />
+          <Tool name="research" input={z.object({ question: z.string() })}>
+            {({ question }: { question: string }) => (
+              <Agent model={script()}>
+                <Inherit capabilities={['readFile']} />
+                <Step id="findings" prompt={question} />
+              </Agent>
+            )}
+          </Tool>
+        </Agent>
+      );
+    }
+    const report = await inspect(<Fixed />, { compositeInputs: { research: { question: 'What changed?' } } });
+    expect(report.agents.map((agent) => agent.path)).toEqual(['agent', 'research:agent']);
+    expect(report.agents[1]!.tools).toEqual([{ name: 'readFile', needsApproval: false, source: '<Inherit capabilities={["readFile"]}>', granted: '<Tool name="readFile"> in the enclosing <Agent>' }]);
+    const unknown = await inspect(<Fixed />, { compositeInputs: { reserch: {} } }).catch((caught: unknown) => caught);
+    expect((unknown as JuneError).code).toBe('inspect-composite-unknown');
   });
 });
