@@ -126,6 +126,7 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
       callSettings,
       providerOptions: { ...providerOptions, june: { ...(providerOptions?.june ?? {}), step: path } },
       abortSignal: run.signal,
+      stream: root.stream,
       onPart: parts,
       approve: (requests) =>
         Promise.all(

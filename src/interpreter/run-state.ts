@@ -52,6 +52,8 @@ export class RunRoot {
    */
   compositeInputs?: Record<string, unknown>;
   readonly compositeBodies: CompositeBody[] = [];
+  /** Whether model calls stream (`streamText`) or answer whole (`generateText`); see `RunOptions.stream`. */
+  stream = true;
   private childCount = 0;
 
   constructor(

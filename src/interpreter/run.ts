@@ -85,6 +85,14 @@ export interface RunOptions<OUTPUT = unknown> {
    * @example { values: [process.env.DEPLOY_TOKEN!], patterns: [/sk-[A-Za-z0-9_-]{20,}/] }
    */
   redact?: RedactOptions;
+  /**
+   * Whether model calls stream. `false` is batch mode, for runs whose text nobody watches
+   * as it comes (a queue worker, `june run --json`): each model call goes through the
+   * provider's non-streaming call (`generateText`), which costs less, and every event still
+   * comes, a turn's text as one `text-delta` once the model has answered. Approvals, tools,
+   * composite tools, journals and abort work the same. @default true
+   */
+  stream?: boolean;
 }
 
 /** What a finished run gives: every step's result, the output, token usage (all model calls, child runs included) and the trace. */
@@ -143,6 +151,7 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
   const rendered = new Map<JuneElement, JuneNode>();
   const root = new RunRoot(runId, 'run', options.model, options.onApproval, rendered);
   if (options.redact) root.redactor = new Redactor(options.redact, configuredSecrets);
+  root.stream = options.stream !== false;
   const frame = createRunFrame(root, runId, [], root.controller.signal, openNode('run', name));
   const onAbort = () => root.controller.abort(options.signal!.reason);
   if (options.signal?.aborted) onAbort();

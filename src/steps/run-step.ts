@@ -14,8 +14,10 @@ import {
   type ToolApprovalResponse,
   type ToolSet,
 } from 'ai';
-import { JuneError, ModelBehaviorError, RunAbortedError, SystemError } from '../errors/june-error.js';
+import { ModelBehaviorError, RunAbortedError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage } from '../models/usage.js';
+import { generateRound } from './generate-round.js';
+import { modelFailure } from './model-failure.js';
 
 /** A tool call the model made that needs a person's answer before it runs. */
 export interface PendingToolApproval {
@@ -44,7 +46,18 @@ export interface StepRunInput {
   callSettings: Omit<CallSettings, 'abortSignal'>;
   providerOptions?: Record<string, Record<string, any>>;
   abortSignal: AbortSignal;
-  /** Every part of every model stream, as it arrives (text deltas, tool calls, results...). */
+  /**
+   * Stream the model's answers (`streamText`), or take each one whole (`generateText`, the
+   * provider's non-streaming call; for runs whose text nobody reads as it comes).
+   * @default true
+   */
+  stream?: boolean;
+  /**
+   * Every part of every model stream, as it arrives (text deltas, tool calls, results...).
+   * Without streaming the same parts come, made from each whole answer: a turn's text as one
+   * delta when the model has answered, its tool calls before they run, each result as its
+   * tool finishes.
+   */
   onPart: (part: TextStreamPart<ToolSet>) => void;
   /** Answers the approval requests of one model turn, all of them, in any order. */
   approve: (requests: PendingToolApproval[]) => Promise<Array<{ approvalId: string; approved: boolean; reason?: string }>>;
@@ -64,7 +77,7 @@ export interface StepRunOutput {
 }
 
 /**
- * Runs one step: an AI SDK `streamText` tool loop. When a turn asks for approvals, the loop
+ * Runs one step: an AI SDK `streamText` tool loop (`generateText` with `stream: false`). When a turn asks for approvals, the loop
  * stops (the AI SDK's behaviour), June waits for every answer, appends the AI SDK's own
  * `tool-approval-response` message, and calls `streamText` again with the history, so
  * approved calls run and denied ones reach the model as denied.
@@ -88,55 +101,10 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
   const steps: Array<StepResult<ToolSet>> = [];
   const stopWhen = conditions.map((condition): StopCondition<ToolSet> => ({ steps: current }) => condition({ steps: [...steps, ...current] }));
   let usage = emptyUsage();
+  let denied: PendingToolApproval[] = [];
   while (true) {
-    let failure: { error: unknown } | undefined;
-    const approvals: PendingToolApproval[] = [];
-    let finished: StepFinish | undefined;
-    const stream = streamText({
-      ...input.callSettings,
-      model: input.model,
-      system: input.system,
-      tools: input.tools,
-      messages: history,
-      output: input.output,
-      stopWhen,
-      providerOptions: input.providerOptions,
-      abortSignal: input.abortSignal,
-      onError: () => {},
-      // What the step needs once the stream ends. The result's getters (.response, .text,
-      // .totalUsage) each tee the whole stream again and read it to the end.
-      onFinish: (event) => {
-        finished = event;
-      },
-    });
-    // One reader and one abort listener: an abort cancels the reader (the pending read ends),
-    // so a model that ignores its abort signal cannot hold the run.
-    const reader = stream.fullStream.getReader();
-    const cancel = () => void reader.cancel(input.abortSignal.reason).catch(() => {});
-    if (input.abortSignal.aborted) cancel();
-    else input.abortSignal.addEventListener('abort', cancel, { once: true });
-    try {
-      while (true) {
-        const next = await reader.read();
-        if (next.done) break;
-        const part = next.value;
-        if (part.type === 'error') failure ??= { error: part.error };
-        else if (part.type === 'abort') failure ??= { error: new RunAbortedError(input.abortSignal.reason) };
-        else if (part.type === 'tool-approval-request') {
-          approvals.push({ approvalId: part.approvalId, toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input });
-        }
-        input.onPart(part);
-      }
-    } catch (error) {
-      failure ??= { error };
-    } finally {
-      input.abortSignal.removeEventListener('abort', cancel);
-      reader.releaseLock();
-    }
-    if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
-    if (failure) throw modelFailure(failure.error, input.step);
-
-    const done: StepFinish = finished ?? { response: await stream.response, totalUsage: await stream.totalUsage, text: await stream.text, steps: await stream.steps };
+    const round = input.stream === false ? await generateRound(input, history, stopWhen, denied) : await streamRound(input, history, stopWhen);
+    const { approvals, done } = round;
     usage = sumUsage(usage, done.totalUsage);
     history.push(...done.response.messages);
     responseMessages.push(...done.response.messages);
@@ -145,7 +113,7 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
     const limited = await limitReached(conditions, steps);
     if (limited && input.output) throw limitError(input, steps);
     if (approvals.length === 0 || limited) {
-      const result = input.output ? await parsedOutput(stream.output, input.step) : done.text;
+      const result = input.output ? await parsedOutput(round.output(), input.step) : done.text;
       return { result, responseMessages, usage, ...(approvals.length > 0 ? { unaskedApprovals: approvals } : {}) };
     }
     const answers = await input.approve(approvals);
@@ -158,11 +126,74 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
     const message: ModelMessage = { role: 'tool', content };
     history.push(message);
     responseMessages.push(message);
+    denied = approvals.filter((request) => answers.some((a) => a.approvalId === request.approvalId && !a.approved));
   }
 }
 
+/**
+ * One `streamText` call of a step (a tool loop until it ends or asks for approvals): every
+ * part goes to `onPart` as it arrives.
+ */
+async function streamRound(input: StepRunInput, history: ModelMessage[], stopWhen: Array<StopCondition<ToolSet>>): Promise<StepRound> {
+  let failure: { error: unknown } | undefined;
+  const approvals: PendingToolApproval[] = [];
+  let finished: StepFinish | undefined;
+  const stream = streamText({
+    ...input.callSettings,
+    model: input.model,
+    system: input.system,
+    tools: input.tools,
+    messages: history,
+    output: input.output,
+    stopWhen,
+    providerOptions: input.providerOptions,
+    abortSignal: input.abortSignal,
+    onError: () => {},
+    // What the step needs once the stream ends. The result's getters (.response, .text,
+    // .totalUsage) each tee the whole stream again and read it to the end.
+    onFinish: (event) => {
+      finished = event;
+    },
+  });
+  // One reader and one abort listener: an abort cancels the reader (the pending read ends),
+  // so a model that ignores its abort signal cannot hold the run.
+  const reader = stream.fullStream.getReader();
+  const cancel = () => void reader.cancel(input.abortSignal.reason).catch(() => {});
+  if (input.abortSignal.aborted) cancel();
+  else input.abortSignal.addEventListener('abort', cancel, { once: true });
+  try {
+    while (true) {
+      const next = await reader.read();
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === 'error') failure ??= { error: part.error };
+      else if (part.type === 'abort') failure ??= { error: new RunAbortedError(input.abortSignal.reason) };
+      else if (part.type === 'tool-approval-request') {
+        approvals.push({ approvalId: part.approvalId, toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input });
+      }
+      input.onPart(part);
+    }
+  } catch (error) {
+    failure ??= { error };
+  } finally {
+    input.abortSignal.removeEventListener('abort', cancel);
+    reader.releaseLock();
+  }
+  if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
+  if (failure) throw modelFailure(failure.error, input.step);
+  const done: StepFinish = finished ?? { response: await stream.response, totalUsage: await stream.totalUsage, text: await stream.text, steps: await stream.steps };
+  return { approvals, done, output: () => stream.output };
+}
+
 /** What `onFinish` gives that a step reads. */
-type StepFinish = { response: { messages: ModelMessage[] }; totalUsage: LanguageModelUsage; text: string; steps: Array<StepResult<ToolSet>> };
+export type StepFinish = { response: { messages: ModelMessage[] }; totalUsage: LanguageModelUsage; text: string; steps: Array<StepResult<ToolSet>> };
+
+/** One call of the AI SDK's tool loop within a step: what it finished with, the approvals it asks for, its parsed `output`. */
+export interface StepRound {
+  approvals: PendingToolApproval[];
+  done: StepFinish;
+  output: () => PromiseLike<unknown>;
+}
 
 /** True when a stop condition holds over the step's model calls so far, and the last one called tools (else the loop ended on its own). */
 async function limitReached(conditions: Array<StopCondition<any>>, steps: Array<StepResult<ToolSet>>): Promise<boolean> {
@@ -178,17 +209,6 @@ function limitError(input: StepRunInput, steps: Array<StepResult<ToolSet>>): Mod
   return new ModelBehaviorError(
     'step-limit-reached',
     `june: step "${input.step}" has no answer: ${limit} ended it after ${steps.length} model call${steps.length === 1 ? '' : 's'} while the model was still calling tools (pending: ${pending.join(', ')}). Raise the limit (e.g. stopWhen={stepCountIs(${steps.length * 2})}), or ask in the prompt for fewer tool calls.`,
-  );
-}
-
-/** A failed model call as a {@link SystemError} naming the step (a {@link JuneError} stays as it is). */
-function modelFailure(error: unknown, step: string): unknown {
-  if (JuneError.isInstance(error)) return error;
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-  return new SystemError(
-    'model-call-failed',
-    `june: the model call of step "${step}" failed: ${message}. Check the agent's model and its provider's settings (API key, base URL, model id); error.cause holds the provider's error.`,
-    { cause: error },
   );
 }
 

@@ -1,0 +1,108 @@
+import type { LanguageModelV3Content } from '@ai-sdk/provider';
+import { generateText, type ModelMessage, type StopCondition, type TextStreamPart, type ToolSet } from 'ai';
+import { RunAbortedError } from '../errors/june-error.js';
+import type { PendingToolApproval, StepRound, StepRunInput } from './run-step.js';
+import { modelFailure } from './model-failure.js';
+import { withMiddleware } from './with-middleware.js';
+
+type Part = TextStreamPart<ToolSet>;
+
+/**
+ * One `generateText` call of a step (the provider's non-streaming call, a tool loop until it
+ * ends or asks for approvals), giving `onPart` the parts a stream would have given, made
+ * from each whole answer:
+ *
+ * - `start-step` before each model call; once the model has answered, its text as one
+ *   `text-delta` per text part, and a `tool-call` per call (its input as the model sent it,
+ *   read as JSON), before any tool runs;
+ * - `tool-result` / `tool-error` as each tool finishes; `tool-approval-request`, and the
+ *   results of calls that never ran (an invalid input), when the turn ends; then `finish-step`;
+ * - `tool-output-denied` first, for the calls denied before this round (`denied`).
+ *
+ * @throws {RunAbortedError} when `abortSignal` aborts (without waiting for a model that
+ *   ignores it).
+ * @throws what {@link modelFailure} makes of a failed model call.
+ */
+export async function generateRound(input: StepRunInput, history: ModelMessage[], stopWhen: Array<StopCondition<ToolSet>>, denied: PendingToolApproval[]): Promise<StepRound> {
+  const emit = (part: unknown) => input.onPart(part as Part);
+  for (const call of denied) emit({ type: 'tool-output-denied', toolCallId: call.toolCallId, toolName: call.toolName });
+  const approvals: PendingToolApproval[] = [];
+  const settled = new Set<string>();
+  const generating = generateText({
+    ...input.callSettings,
+    model: withMiddleware(input.model, {
+      specificationVersion: 'v3',
+      wrapGenerate: async ({ doGenerate }) => {
+        const result = await doGenerate();
+        emitAnswer(result.content, emit);
+        return result;
+      },
+    }),
+    system: input.system,
+    tools: input.tools,
+    messages: history,
+    output: input.output,
+    stopWhen,
+    providerOptions: input.providerOptions,
+    abortSignal: input.abortSignal,
+    experimental_onStepStart: () => emit({ type: 'start-step' }),
+    experimental_onToolCallFinish: (event) => {
+      settled.add(event.toolCall.toolCallId);
+      const { toolCallId, toolName, input: callInput } = event.toolCall;
+      emit(event.success ? { type: 'tool-result', toolCallId, toolName, input: callInput, output: event.output } : { type: 'tool-error', toolCallId, toolName, input: callInput, error: event.error });
+    },
+    onStepFinish: (step) => {
+      for (const part of step.content) {
+        if (part.type === 'tool-approval-request') {
+          approvals.push({ approvalId: part.approvalId, toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input });
+          emit(part);
+        } else if ((part.type === 'tool-result' || part.type === 'tool-error') && !settled.has(part.toolCallId)) {
+          settled.add(part.toolCallId);
+          emit(part);
+        }
+      }
+      emit({ type: 'finish-step', response: step.response, usage: step.usage, finishReason: step.finishReason });
+    },
+  });
+  const result = await untilAborted(generating, input.abortSignal).catch((error: unknown) => {
+    if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
+    throw modelFailure(error, input.step);
+  });
+  return { approvals, done: result, output: async () => result.output };
+}
+
+/** A turn's text (one delta per text part) and tool calls, in the order the model gave them. */
+function emitAnswer(content: LanguageModelV3Content[], emit: (part: unknown) => void): void {
+  content.forEach((part, index) => {
+    if (part.type === 'text' && part.text !== '') {
+      const id = `text_${index}`;
+      emit({ type: 'text-start', id });
+      emit({ type: 'text-delta', id, text: part.text });
+      emit({ type: 'text-end', id });
+    } else if (part.type === 'tool-call') {
+      emit({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: jsonOrText(part.input), ...(part.providerExecuted ? { providerExecuted: true } : {}) });
+    }
+  });
+}
+
+function jsonOrText(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (the promise goes on unobserved). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(new RunAbortedError(signal.reason));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new RunAbortedError(signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
