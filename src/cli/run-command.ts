@@ -30,8 +30,10 @@ export interface RunCommandOptions extends RedactionFlags {
   approve?: ApproveMode;
   /** `--trace`: a file to write the trace to, besides `.june/runs/<runId>.json`. */
   trace?: string;
-  /** `--json`: print each run event as a line of JSON instead of progress (no prompts). */
+  /** `--json`: print each run event as a line of JSON instead of progress (no prompts); implies `stream: false`. */
   json?: boolean;
+  /** `--no-stream` (`false`): model answers come whole (`run()`'s `stream: false`), text one delta per turn. @default true */
+  stream?: boolean;
   /** `--resume`: the id of a run to take up again from its journal (in `.june/runs/<runId>/`). */
   resume?: string;
   /** `--replay`: a run id or a `journal.jsonl` file whose recorded model calls answer every model call. */
@@ -93,6 +95,8 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     ...(onApproval ? { onApproval } : {}),
     journal,
     ...(redact ? { redact } : {}),
+    // nobody reads --json output token by token: batch mode costs less
+    ...(json || options.stream === false ? { stream: false } : {}),
     ...(options.resume !== undefined ? { resume: options.resume } : {}),
     ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
     ...(options.strict ? { strict: true } : {}),

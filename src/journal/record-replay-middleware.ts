@@ -54,7 +54,8 @@ export function recordReplayMiddleware(journal: ModelCallJournal, place: Journal
       return { ...result, stream };
     },
     wrapGenerate: async ({ doGenerate, params }) => {
-      const request = modelRequestOf(params);
+      // asked as streamText asks (it adds includeRawChunks), so a call recorded in one mode answers the other
+      const request = modelRequestOf({ includeRawChunks: false, ...params });
       const requestHash = hashModelRequest(request);
       const next = await journal.nextModelCall(place, 'generate', request, requestHash);
       if (next.result) return structuredClone(next.result);

@@ -17,6 +17,7 @@ import { recordReplayMiddleware, type ModelCallJournal } from './record-replay-m
 import { journalCallChanged, journalCallMissing, journalMismatch } from './journal-mismatch.js';
 import { hashModelRequest } from './model-request.js';
 import type { Redactor } from '../redaction/redactor.js';
+import { recordedAnswer } from './recorded-answer.js';
 
 /** Options of {@link RunJournal.open}. */
 export interface RunJournalOptions {
@@ -236,11 +237,12 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
     const recorded = this.#index?.modelCall(place, index);
     if (recorded) {
       requestHash = this.#redactedHash(request, requestHash);
-      if (recorded.requestHash !== requestHash || recorded.mode !== mode) throw this.#stop(journalMismatch(this.#replayOnly ? 'replay' : 'resume', this.#label, place, index, recorded.request, request));
+      if (recorded.requestHash !== requestHash) throw this.#stop(journalMismatch(this.#replayOnly ? 'replay' : 'resume', this.#label, place, index, recorded.request, request));
       this.#next.set(key, index + 1);
       this.#calls.register(place, index, toolCallsOf(recorded));
       if (this.#copy) await this.#write({ ...recorded, at: now() });
-      return recorded.mode === 'stream' ? { index, parts: recorded.parts ?? [] } : { index, result: recorded.result! };
+      // recorded streaming, asked in batch mode (or the other way round): the same answer in the form asked for
+      return { index, ...recordedAnswer(mode, recorded.parts, recorded.result) };
     }
     if (this.#replayOnly) throw this.#stop(journalCallMissing(this.#label, place, index));
     return { index };

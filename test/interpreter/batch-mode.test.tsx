@@ -8,7 +8,7 @@ const lookup = tool({ description: 'Looks up a version', inputSchema: z.object({
 const deployed: string[] = [];
 const deploy = tool({ description: 'Deploys', inputSchema: z.object({ env: z.string() }), execute: async ({ env }) => (deployed.push(env), `deployed to ${env}`) });
 const wipe = tool({ description: 'Wipes a database', inputSchema: z.object({ db: z.string() }), execute: async () => 'wiped' });
-const broken = tool({ description: 'Always fails', inputSchema: z.object({}), execute: async () => { throw new Error('disk full'); } });
+const broken = tool({ description: 'Always fails', inputSchema: z.object({}), execute: async (): Promise<string> => { throw new Error('disk full'); } });
 
 const script = {
   steps: {
@@ -68,6 +68,10 @@ function comparable(value: unknown, runId: string): unknown {
   });
 }
 
+type Node = { kind: string; name: string; status: string; children: Node[] };
+/** The trace's tree: each node's kind, name and status. */
+const shape = (node: Node): unknown => [node.kind, node.name, node.status, node.children.map(shape)];
+
 async function runOnce(stream: boolean) {
   const handle = run(<Release />, { onApproval: policy, stream });
   const events: RunEvent[] = [];
@@ -119,5 +123,18 @@ describe('batch mode (stream: false)', () => {
     expect(comparable(again.trace, replayed.runId)).toMatchObject({ status: 'succeeded' });
     expect(JSON.stringify(comparable(again.trace, replayed.runId))).toContain('deployed to staging');
     expect(deployed).toEqual([]);
+  });
+
+  it('replays a journal recorded while streaming in batch mode, and the other way round', async () => {
+    for (const [recordedStreaming, replayStreaming] of [[true, false], [false, true]] as const) {
+      const store = memoryJournalStore();
+      const recorded = run(<Release />, { onApproval: policy, stream: recordedStreaming, journal: store });
+      const first = await recorded.result;
+      const replayed = run(<Release />, { stream: replayStreaming, replay: await store.read(recorded.runId), replayTools: true });
+      const again = await replayed.result;
+      expect(again.steps).toEqual(first.steps);
+      expect(again.usage).toEqual(first.usage);
+      expect(shape(again.trace.root)).toEqual(shape(first.trace.root));
+    }
   });
 });
