@@ -9,6 +9,8 @@ export interface WorkloadRunners {
   steps(): Promise<string>;
   /** (c) a composite tool (a nested one-step agent) called COMPOSITE_CALLS times. */
   composite(): Promise<string>;
+  /** (f) STEPS steps in one agent sharing the conversation, each one tool call then an answer. */
+  toolSteps(): Promise<string>;
 }
 
 /** A framework measured by the bench. */

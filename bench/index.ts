@@ -14,7 +14,8 @@ import { contenders as allContenders } from './contenders/index.js';
 import { machineInfo, packageVersion } from './machine.js';
 import { time, median, type Timing } from './measure.js';
 import { modelStats } from './mock-model.js';
-import { renderResults, type Results, type WorkloadId } from './report.js';
+import { renderResults, type Results, type SeriesKind, type WorkloadId } from './report.js';
+import type { SeriesPoint } from './series.js';
 import { COMPOSITE_CALLS, CONCURRENT_RUNS, lookupExecutions, STEPS, TOOL_CALLS } from './workloads.js';
 import os from 'node:os';
 
@@ -22,15 +23,15 @@ const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = flag('quick');
-const only = new Set((option('only') ?? 'a,b,c,d,e').split(','));
+const only = new Set((option('only') ?? 'a,b,c,d,e,f,series').split(','));
 const picked = option('contenders')?.split(',');
 const settings = {
   /** Passes over the contenders per workload (their order rotates); the median of the passes' medians is reported. */
   passes: quick ? 1 : 4,
-  timeMs: quick ? 150 : 200,
-  warmupMs: quick ? 50 : 60,
+  timeMs: quick ? 30 : 200,
+  warmupMs: quick ? 10 : 60,
   minSamples: 3,
-  concurrentRuns: quick ? 100 : CONCURRENT_RUNS,
+  concurrentRuns: quick ? 20 : CONCURRENT_RUNS,
   concurrentRounds: Number(option('rounds') ?? 1),
 };
 
@@ -62,6 +63,7 @@ async function verify(contender: Contender, runners: WorkloadRunners): Promise<v
   await check('oneStep', { a: { calls: TOOL_CALLS + 1 } }, TOOL_CALLS);
   await check('steps', { b: { calls: STEPS, minPrompt: 2 * STEPS - 1 } }, 0);
   await check('composite', { 'c-outer': { calls: COMPOSITE_CALLS + 1 }, 'c-inner': { calls: COMPOSITE_CALLS } }, 0);
+  await check('toolSteps', { f: { calls: 2 * STEPS, minPrompt: 2 * STEPS } }, STEPS);
 }
 
 for (const contender of contenders) {
@@ -79,7 +81,7 @@ for (const contender of contenders) {
 }
 
 const timings: Results['timings'] = {};
-const workloads: Array<[WorkloadId, keyof WorkloadRunners]> = [['a', 'oneStep'], ['b', 'steps'], ['c', 'composite']];
+const workloads: Array<[WorkloadId, keyof WorkloadRunners]> = [['a', 'oneStep'], ['b', 'steps'], ['c', 'composite'], ['f', 'toolSteps']];
 for (const [workload, key] of workloads) {
   if (!only.has(workload)) continue;
   const ids = contenders.map((c) => c.id).filter((id) => loaded.has(id));
@@ -135,6 +137,29 @@ if (only.has('d')) {
   }
 }
 
+/** The growth series (bench/series.tsx), one child process per point. */
+const series: NonNullable<Results['series']> = [];
+if (only.has('series')) {
+  const plan: Array<[SeriesKind, string[], number[]]> = quick
+    ? [['long', ['june', 'june-batch'], [5, 20]], ['text', ['june'], [0.05, 0.2]], ['journal', ['june'], [5, 20]]]
+    : [['long', ['ai-sdk', 'june', 'june-batch'], [100, 500, 1500]], ['text', ['ai-sdk', 'june', 'june-batch'], [0.5, 2, 5]], ['journal', ['june'], [25, 100, 200]]];
+  for (const [kind, who, sizes] of plan) {
+    for (const id of who) {
+      for (const size of sizes) {
+        const out = await child('./series.tsx', [kind, id, String(size)], ['--expose-gc'], 600_000);
+        try {
+          const point = JSON.parse(out.stdout.trim().split('\n').pop() ?? '') as SeriesPoint;
+          series.push({ kind, contender: id, size, point });
+          log(`(${kind}) ${id} ${size}: ${point.cpuMs.toFixed(0)} ms cpu, ${(point.peakRss / 2 ** 20).toFixed(0)} MB peak RSS`);
+        } catch {
+          series.push({ kind, contender: id, size, error: `exit ${out.code}: ${(out.stderr.trim().split('\n').pop() ?? '').slice(0, 300)}` });
+          log(`(${kind}) ${id} ${size} failed`);
+        }
+      }
+    }
+  }
+}
+
 let resolution: Results['resolution'];
 if (only.has('e')) {
   const out = await child('./resolution.ts', [], [], 120_000);
@@ -149,7 +174,7 @@ const versions: Record<string, string> = {};
 for (const name of ['june', 'ai', '@ai-sdk/provider', 'zod', 'tinybench', ...new Set(allContenders.flatMap((c) => c.packages))]) {
   versions[name] = packageVersion(name) ?? 'not installed';
 }
-const results: Results = { machine, versions, settings, contenders, unavailable, timings, concurrent, resolution, date: new Date().toISOString(), durationS: (performance.now() - benchStart) / 1000 };
+const results: Results = { machine, versions, settings, contenders, unavailable, timings, concurrent, series, resolution, date: new Date().toISOString(), durationS: (performance.now() - benchStart) / 1000 };
 const markdown = renderResults(results);
 process.stdout.write(`${markdown}\n`);
 if (!flag('no-write')) {

@@ -2,9 +2,12 @@
 import type { ConcurrentResult } from './concurrent.js';
 import type { Contender } from './contender.js';
 import type { MachineInfo } from './machine.js';
+import type { SeriesPoint } from './series.js';
+import { readFileSync } from 'node:fs';
 import { COMPOSITE_CALLS, GATE_AT_CALL, STEPS, TOOL_CALLS } from './workloads.js';
 
-export type WorkloadId = 'a' | 'b' | 'c';
+export type WorkloadId = 'a' | 'b' | 'c' | 'f';
+export type SeriesKind = 'long' | 'text' | 'journal';
 
 export interface Results {
   date: string;
@@ -19,6 +22,7 @@ export interface Results {
   timings: Record<string, { medianMs: number; madMs: number; samples: number; cpuMs: number }>;
   concurrent: Record<string, ConcurrentResult | { error: string }>;
   resolution?: { output: string; exitCode: number | null; error?: string };
+  series?: Array<{ kind: SeriesKind; contender: string; size: number; point?: SeriesPoint; error?: string }>;
 }
 
 const FLOOR = 'ai-sdk';
@@ -39,16 +43,16 @@ export function renderResults(r: Results): string {
   push('## Results', '');
   push(`Median wall time of one run, in ms, and its ratio to the bare AI SDK (streamText). (d) is the wall time of ${bytes(r.settings.concurrentRuns)} runs of (a) started at once, and the memory each of them holds while all are in flight.`, '');
   push(
-    `| contender | (a) 1 step, ${TOOL_CALLS} tool calls | (b) ${STEPS} steps | (c) composite tool ×${COMPOSITE_CALLS} | (d) ${bytes(r.settings.concurrentRuns)} concurrent | (d) live heap / run (B) | (d) peak heap / run (B) | (d) RSS / run (B) |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    `| contender | (a) 1 step, ${TOOL_CALLS} tool calls | (b) ${STEPS} steps | (c) composite tool ×${COMPOSITE_CALLS} | (f) ${STEPS} steps, a tool call each | (d) ${bytes(r.settings.concurrentRuns)} concurrent | (d) live heap / run (B) | (d) peak heap / run (B) | (d) RSS / run (B) |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   const floorD = r.concurrent[FLOOR];
   for (const c of r.contenders) {
     if (r.unavailable.has(c.id)) {
-      push(`| ${c.label} | not run: see below | | | | | | |`);
+      push(`| ${c.label} | not run: see below | | | | | | | |`);
       continue;
     }
-    const cells = (['a', 'b', 'c'] as const).map((w) => {
+    const cells = (['a', 'b', 'c', 'f'] as const).map((w) => {
       const t = time(w, c.id);
       return t ? `${ms(t.medianMs)}${ratio(t.medianMs, time(w, FLOOR)?.medianMs)}` : '–';
     });
@@ -60,16 +64,17 @@ export function renderResults(r: Results): string {
   }
   push('');
   push('CPU time of the process per run, in ms (user + system, all threads, GC included), and its ratio to the floor. On a shared machine this moves less with other processes than wall time does.', '');
-  push(`| contender | (a) | (b) | (c) |`, '|---|---:|---:|---:|');
+  push(`| contender | (a) | (b) | (c) | (f) |`, '|---|---:|---:|---:|---:|');
   for (const c of r.contenders) {
     if (r.unavailable.has(c.id)) continue;
-    const cells = (['a', 'b', 'c'] as const).map((w) => {
+    const cells = (['a', 'b', 'c', 'f'] as const).map((w) => {
       const t = time(w, c.id);
       return t ? `${ms(t.cpuMs)}${ratio(t.cpuMs, time(w, FLOOR)?.cpuMs)}` : '–';
     });
     push(`| ${c.label} | ${cells.join(' | ')} |`);
   }
   push('');
+  renderTargets(r, push);
   const spread = Object.entries(r.timings).map(([k, t]) => `${k} ±${ms(t.madMs)} (n=${t.samples})`);
   if (spread.length) push(`<details><summary>Spread (median absolute deviation, ms, and samples)</summary>\n\n${spread.join(', ')}\n\n</details>`, '');
 
@@ -77,6 +82,12 @@ export function renderResults(r: Results): string {
   for (const [id, d] of Object.entries(r.concurrent)) if (!isConcurrent(d)) failures.push(`- (d) ${id}: ${relative(d.error)}`);
   if (failures.length) push('### Not measured', '', ...failures, '');
 
+  renderSeries(r, push);
+  try {
+    push(readFileSync(new URL('./profile-notes.md', import.meta.url), 'utf8').trim(), '');
+  } catch {
+    // no notes
+  }
   push('## (e) Capability resolution (June only)', '');
   if (r.resolution) {
     push('From bench/resolution.ts, run as it is: one agent resolving tools declared through bundles, namespaces and `<RequireApproval>`.', '');
@@ -92,6 +103,7 @@ export function renderResults(r: Results): string {
   push(`- (b) One agent, ${STEPS} steps sharing its conversation, each one model turn answering text; the agent has \`lookup\` too. The floor makes ${STEPS} sequential streamText calls, carrying the messages.`);
   push(`- (c) The model calls a composite tool \`research\` ${COMPOSITE_CALLS} times (one call a turn); each call runs a nested agent with one step (one model turn). ${COMPOSITE_CALLS * 2 + 1} model calls in all.`);
   push(`- (d) ${bytes(r.settings.concurrentRuns)} runs of (a) started at once in one process (a child process per contender, \`--expose-gc\`).`);
+  push(`- (f) One agent, ${STEPS} steps sharing its conversation, each one tool call then an answer (${2 * STEPS} model calls).`);
   push('- (e) June only; see above.', '');
   push('Contenders:', '');
   for (const c of r.contenders) push(`- **${c.label}**: ${c.note}`);
@@ -108,4 +120,62 @@ export function renderResults(r: Results): string {
   push(`- Load average (1 min) at start ${m.loadAverage.start}, at end ${m.loadAverage.end ?? '?'}: other processes on the machine share the cores, so read the ratios and the CPU-time table rather than absolute wall times when it is high.`);
   push(`- Packages: ${Object.entries(r.versions).map(([n, v]) => `${n} ${v}`).join(', ')}`);
   return lines.join('\n');
+}
+
+
+/** June over its two floors: streaming over streamText (CPU), batch mode over generateText (CPU), and (d). */
+function renderTargets(r: Results, push: (...more: string[]) => void): void {
+  const cpu = (w: WorkloadId, id: string) => r.timings[`${w}:${id}`]?.cpuMs;
+  const d = (id: string) => {
+    const v = r.concurrent[id];
+    return v && 'medianMs' in v ? v : undefined;
+  };
+  const cell = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${(a / b).toFixed(2)}×` : '–');
+  push('June over its floors, from the tables above: CPU per run on (a), (b), (c), (f); wall time and live heap per run on (d).', '');
+  push('| | (a) | (b) | (c) | (f) | (d) time | (d) live heap |', '|---|---:|---:|---:|---:|---:|---:|');
+  const row = (label: string, id: string, floor: string) =>
+    push(`| ${label} | ${(['a', 'b', 'c', 'f'] as const).map((w) => cell(cpu(w, id), cpu(w, floor))).join(' | ')} | ${cell(d(id)?.medianMs, d(floor)?.medianMs)} | ${cell(d(id)?.liveHeapPerRun, d(floor)?.liveHeapPerRun)} |`);
+  row('June run() / streamText', 'june', FLOOR);
+  row('June batch / generateText', 'june-batch', 'ai-sdk-generate');
+  row('June batch / OpenAI Agents SDK', 'june-batch', 'openai-agents');
+  push('');
+}
+
+/** The growth series: per step (long runs), per MB (long text), per tool turn (journals). */
+function renderSeries(r: Results, push: (...more: string[]) => void): void {
+  if (!r.series?.length) return;
+  const label = (id: string) => r.contenders.find((c) => c.id === id)?.label ?? id;
+  const mb = (b: number) => (b / 2 ** 20).toFixed(1);
+  const section = (kind: SeriesKind, title: string, intro: string, unit: string, per: (size: number) => number, extra?: (p: SeriesPoint, size: number) => string) => {
+    const rows = r.series!.filter((s) => s.kind === kind);
+    if (!rows.length) return;
+    push(`## ${title}`, '', intro, '');
+    push(`| contender | size | CPU (ms) | CPU per ${unit} (ms) | wall (ms) | peak RSS (MB) | heap held at the end (MB) | heap held per ${unit} (KB)${extra ? ' | journal (KB) | journal per turn (B)' : ''} |`);
+    push(`|---|---:|---:|---:|---:|---:|---:|---:${extra ? '|---:|---:' : ''}|`);
+    for (const s of rows) {
+      if (!s.point) {
+        push(`| ${label(s.contender)} | ${s.size} | failed: ${relative(s.error ?? '')} |`);
+        continue;
+      }
+      const p = s.point;
+      const n = per(s.size);
+      push(`| ${label(s.contender)} | ${s.size} | ${ms(p.cpuMs)} | ${(p.cpuMs / n).toFixed(3)} | ${ms(p.ms)} | ${mb(p.peakRss)} | ${mb(p.heldHeap)} | ${(p.heldHeap / 1024 / n).toFixed(1)}${extra ? ` | ${extra(p, s.size)}` : ''} |`);
+    }
+    push('');
+    // growth: per-unit at the largest size over per-unit at the smallest, per contender
+    const growth: string[] = [];
+    for (const id of new Set(rows.map((s) => s.contender))) {
+      const points = rows.filter((s) => s.contender === id && s.point).sort((a, b) => a.size - b.size);
+      if (points.length < 2) continue;
+      const [first, last] = [points[0]!, points.at(-1)!];
+      const cpuGrowth = last.point!.cpuMs / per(last.size) / (first.point!.cpuMs / per(first.size));
+      const heapGrowth = last.point!.heldHeap / per(last.size) / (first.point!.heldHeap / per(first.size));
+      const journal = kind === 'journal' && last.point!.journalBytes && first.point!.journalBytes ? `, journal bytes per turn ${(last.point!.journalBytes / last.size / (first.point!.journalBytes / first.size)).toFixed(2)}×` : '';
+      growth.push(`${label(id)}: CPU per ${unit} ${cpuGrowth.toFixed(2)}×, heap held per ${unit} ${heapGrowth.toFixed(2)}×${journal}`);
+    }
+    if (growth.length) push(`Per-${unit} cost at ${rows.at(-1)!.size} over at ${rows[0]!.size}: ${growth.join('; ')}.`, '');
+  };
+  section('long', 'Long runs', 'One agent, N sequential steps sharing its conversation, each one model turn answering text; one child process per point (`bench/series.tsx long`). Heap held: after two forced GCs at the end, with the run\'s result (and so its trace) still referenced.', 'step', (n) => n);
+  section('text', 'Long answers', 'One step whose answer is N MB of text, streamed by June\'s scripted model in 64-byte words (`bench/series.tsx text`).', 'MB', (n) => n);
+  section('journal', 'Journal size', 'One step whose model calls a tool N times, one call a turn, then answers; the journal is kept in memory and measured (`bench/series.tsx journal`).', 'turn', (n) => n, (p, size) => `${((p.journalBytes ?? 0) / 1024).toFixed(0)} | ${Math.round((p.journalBytes ?? 0) / size).toLocaleString('en-US')}`);
 }

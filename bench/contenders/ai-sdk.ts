@@ -27,6 +27,7 @@ function runners(call: Call): WorkloadRunners {
   const tools: ToolSet = { [LOOKUP.name]: lookupTool };
   const modelA = benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS });
   const modelB = benchModel({ role: 'b' });
+  const modelF = benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 });
   const inner = benchModel({ role: 'c-inner' });
   const outer = benchModel({ role: 'c-outer', toolName: RESEARCH.name, callsPerStep: COMPOSITE_CALLS, input: researchInput });
   const research = tool({
@@ -34,19 +35,21 @@ function runners(call: Call): WorkloadRunners {
     inputSchema: z.object({ question: z.string() }),
     execute: async ({ question }) => (await call({ model: inner, system: INSTRUCTIONS, messages: [{ role: 'user', content: researchPrompt(question) }] })).text,
   });
+  const sharedSteps = async (model: ReturnType<typeof benchModel>) => {
+    const messages: ModelMessage[] = [];
+    let text = '';
+    for (let i = 0; i < STEPS; i++) {
+      messages.push({ role: 'user', content: stepPrompt(i) });
+      const out = await call({ model, system: INSTRUCTIONS, tools, messages });
+      messages.push(...out.messages);
+      text = out.text;
+    }
+    return text;
+  };
   return {
     oneStep: async () => (await call({ model: modelA, system: INSTRUCTIONS, tools, messages: [{ role: 'user', content: PROMPT_A }] })).text,
-    steps: async () => {
-      const messages: ModelMessage[] = [];
-      let text = '';
-      for (let i = 0; i < STEPS; i++) {
-        messages.push({ role: 'user', content: stepPrompt(i) });
-        const out = await call({ model: modelB, system: INSTRUCTIONS, tools, messages });
-        messages.push(...out.messages);
-        text = out.text;
-      }
-      return text;
-    },
+    steps: () => sharedSteps(modelB),
+    toolSteps: () => sharedSteps(modelF),
     composite: async () => (await call({ model: outer, system: INSTRUCTIONS, tools: { [RESEARCH.name]: research }, messages: [{ role: 'user', content: PROMPT_C }] })).text,
   };
 }

@@ -10,11 +10,12 @@ import {
 } from '../workloads.js';
 
 /** The runners, built from elements made once (as a user's module would). */
-export function juneRunners(): WorkloadRunners {
+export function juneRunners(options: { stream?: boolean } = {}): WorkloadRunners {
   const lookupTool = tool({ description: LOOKUP.description, inputSchema: z.object({ n: z.number() }), execute: lookup });
   const stopWhen = stepCountIs(MAX_TURNS);
   const modelA = benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS });
   const modelB = benchModel({ role: 'b' });
+  const modelF = benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 });
   const inner = benchModel({ role: 'c-inner' });
   const outer = benchModel({ role: 'c-outer', toolName: RESEARCH.name, callsPerStep: COMPOSITE_CALLS, input: researchInput });
 
@@ -26,6 +27,12 @@ export function juneRunners(): WorkloadRunners {
   );
   const steps = (
     <Agent model={modelB} instructions={INSTRUCTIONS} stopWhen={stopWhen}>
+      <Tool name={LOOKUP.name} value={lookupTool} />
+      {Array.from({ length: STEPS }, (_, i) => <Step id={`s${i + 1}`} prompt={stepPrompt(i)} />)}
+    </Agent>
+  );
+  const toolSteps = (
+    <Agent model={modelF} instructions={INSTRUCTIONS} stopWhen={stopWhen}>
       <Tool name={LOOKUP.name} value={lookupTool} />
       {Array.from({ length: STEPS }, (_, i) => <Step id={`s${i + 1}`} prompt={stepPrompt(i)} />)}
     </Agent>
@@ -42,10 +49,12 @@ export function juneRunners(): WorkloadRunners {
       <Step id="report" prompt={PROMPT_C} />
     </Agent>
   );
+  const stream = options.stream !== false;
   return {
-    oneStep: async () => (await run(oneStep).result).output as string,
-    steps: async () => ((await run(steps).result).steps[`s${STEPS}`]) as string,
-    composite: async () => (await run(composite).result).output as string,
+    oneStep: async () => (await run(oneStep, { stream }).result).output as string,
+    steps: async () => ((await run(steps, { stream }).result).steps[`s${STEPS}`]) as string,
+    composite: async () => (await run(composite, { stream }).result).output as string,
+    toolSteps: async () => ((await run(toolSteps, { stream }).result).steps[`s${STEPS}`]) as string,
   };
 }
 
@@ -55,4 +64,12 @@ export const june: Contender = {
   packages: ['june'],
   note: '<Agent><Tool/><Step/></Agent> through run(); handle.result awaited. (b) is 20 <Step>s in one <Agent>; (c) a composite <Tool> whose child is an <Agent> with one <Step>.',
   load: async () => juneRunners(),
+};
+
+export const juneBatch: Contender = {
+  id: 'june-batch',
+  label: 'June run(), batch mode',
+  packages: ['june'],
+  note: 'The same elements through run(el, { stream: false }): every model call through doGenerate (generateText), every event still emitted.',
+  load: async () => juneRunners({ stream: false }),
 };

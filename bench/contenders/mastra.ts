@@ -20,6 +20,7 @@ export const mastra: Contender = {
     const lookupTool = createTool({ id: LOOKUP.name, description: LOOKUP.description, inputSchema: z.object({ n: z.number() }), execute: async (input) => lookup(input) });
     const agentA = new Agent({ id: 'agent-a', name: 'agent', instructions: INSTRUCTIONS, model: benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS }), tools: { [LOOKUP.name]: lookupTool } });
     const agentB = new Agent({ id: 'agent-b', name: 'agent', instructions: INSTRUCTIONS, model: benchModel({ role: 'b' }), tools: { [LOOKUP.name]: lookupTool } });
+    const agentF = new Agent({ id: 'agent-f', name: 'agent', instructions: INSTRUCTIONS, model: benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 }), tools: { [LOOKUP.name]: lookupTool } });
     const inner = new Agent({ id: 'researcher', name: 'researcher', instructions: INSTRUCTIONS, model: benchModel({ role: 'c-inner' }) });
 
     // Typed loosely: Mastra's Agent generics differ per agent (id, tools).
@@ -37,19 +38,21 @@ export const mastra: Contender = {
     });
     const outer = new Agent({ id: 'agent-c', name: 'agent', instructions: INSTRUCTIONS, model: benchModel({ role: 'c-outer', toolName: RESEARCH.name, callsPerStep: COMPOSITE_CALLS, input: researchInput }), tools: { [RESEARCH.name]: research } });
 
+    const sharedSteps = async (agent: unknown) => {
+      const messages: unknown[] = [];
+      let text = '';
+      for (let i = 0; i < STEPS; i++) {
+        messages.push({ role: 'user', content: stepPrompt(i) });
+        const output = await streamed(agent, messages);
+        messages.push(...((await output.response).messages ?? []));
+        text = await output.text;
+      }
+      return text;
+    };
     const runners: WorkloadRunners = {
       oneStep: async () => (await streamed(agentA, PROMPT_A)).text,
-      steps: async () => {
-        const messages: unknown[] = [];
-        let text = '';
-        for (let i = 0; i < STEPS; i++) {
-          messages.push({ role: 'user', content: stepPrompt(i) });
-          const output = await streamed(agentB, messages);
-          messages.push(...((await output.response).messages ?? []));
-          text = await output.text;
-        }
-        return text;
-      },
+      steps: () => sharedSteps(agentB),
+      toolSteps: () => sharedSteps(agentF),
       composite: async () => (await streamed(outer, PROMPT_C)).text,
     };
     return runners;

@@ -23,6 +23,7 @@ export const openaiAgents: Contender = {
     const lookupTool = tool({ name: LOOKUP.name, description: LOOKUP.description, parameters: z.object({ n: z.number() }), execute: lookup });
     const agentA = new Agent({ name: 'agent', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS })), tools: [lookupTool] });
     const agentB = new Agent({ name: 'agent', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'b' })), tools: [lookupTool] });
+    const agentF = new Agent({ name: 'agent', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 })), tools: [lookupTool] });
     const inner = new Agent({ name: 'researcher', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'c-inner' })) });
     const research = inner.asTool({
       toolName: RESEARCH.name,
@@ -39,18 +40,20 @@ export const openaiAgents: Contender = {
       await result.completed;
       return result;
     };
+    const sharedSteps = async (agent: typeof agentA) => {
+      let history: AgentInputItem[] = [];
+      let text = '';
+      for (let i = 0; i < STEPS; i++) {
+        const result = await streamed(agent, [...history, user(stepPrompt(i))]);
+        history = result.history;
+        text = String(result.finalOutput);
+      }
+      return text;
+    };
     const runners: WorkloadRunners = {
       oneStep: async () => String((await streamed(agentA, PROMPT_A)).finalOutput),
-      steps: async () => {
-        let history: AgentInputItem[] = [];
-        let text = '';
-        for (let i = 0; i < STEPS; i++) {
-          const result = await streamed(agentB, [...history, user(stepPrompt(i))]);
-          history = result.history;
-          text = String(result.finalOutput);
-        }
-        return text;
-      },
+      steps: () => sharedSteps(agentB),
+      toolSteps: () => sharedSteps(agentF),
       composite: async () => String((await streamed(outer, PROMPT_C)).finalOutput),
     };
     return runners;
