@@ -21,7 +21,7 @@ export function runFailureMessage(error: unknown, workflow: Pick<LoadedWorkflow,
   if (JuneError.isInstance(error)) {
     // June's wrapper around the workflow's own error (a prompt function that threw): where it threw
     const cause = (error as { cause?: unknown }).cause;
-    const at = cause instanceof Error && !JuneError.isInstance(cause) ? placeInWorkflow(cause, workflow.file) : undefined;
+    const at = error.code === 'step-prompt-failed' && cause instanceof Error ? placeInWorkflow(cause, workflow.file) : undefined;
     return oneLine(`${message}${at ? ` (at ${at})` : ''}`);
   }
   const fix = jsxSetupFix(message);
