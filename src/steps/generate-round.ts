@@ -3,6 +3,7 @@ import { generateText, type ModelMessage, type StopCondition, type TextStreamPar
 import { RunAbortedError } from '../errors/june-error.js';
 import type { PendingToolApproval, StepRound, StepRunInput } from './run-step.js';
 import { modelFailure } from './model-failure.js';
+import { roundCallOptions } from './round-call-options.js';
 import { withMiddleware } from './with-middleware.js';
 
 type Part = TextStreamPart<ToolSet>;
@@ -29,7 +30,7 @@ export async function generateRound(input: StepRunInput, history: ModelMessage[]
   const approvals: PendingToolApproval[] = [];
   const settled = new Set<string>();
   const generating = generateText({
-    ...input.callSettings,
+    ...roundCallOptions(input, history, stopWhen),
     model: withMiddleware(input.model, {
       specificationVersion: 'v3',
       wrapGenerate: async ({ doGenerate }) => {
@@ -38,13 +39,6 @@ export async function generateRound(input: StepRunInput, history: ModelMessage[]
         return result;
       },
     }),
-    system: input.system,
-    tools: input.tools,
-    messages: history,
-    output: input.output,
-    stopWhen,
-    providerOptions: input.providerOptions,
-    abortSignal: input.abortSignal,
     experimental_onStepStart: () => emit({ type: 'start-step' }),
     experimental_onToolCallFinish: (event) => {
       settled.add(event.toolCall.toolCallId);

@@ -18,6 +18,7 @@ import { ModelBehaviorError, RunAbortedError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage } from '../models/usage.js';
 import { generateRound } from './generate-round.js';
 import { modelFailure } from './model-failure.js';
+import { roundCallOptions } from './round-call-options.js';
 
 /** A tool call the model made that needs a person's answer before it runs. */
 export interface PendingToolApproval {
@@ -139,15 +140,8 @@ async function streamRound(input: StepRunInput, history: ModelMessage[], stopWhe
   const approvals: PendingToolApproval[] = [];
   let finished: StepFinish | undefined;
   const stream = streamText({
-    ...input.callSettings,
+    ...roundCallOptions(input, history, stopWhen),
     model: input.model,
-    system: input.system,
-    tools: input.tools,
-    messages: history,
-    output: input.output,
-    stopWhen,
-    providerOptions: input.providerOptions,
-    abortSignal: input.abortSignal,
     onError: () => {},
     // What the step needs once the stream ends. The result's getters (.response, .text,
     // .totalUsage) each tee the whole stream again and read it to the end.
