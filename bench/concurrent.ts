@@ -34,13 +34,17 @@ const rounds = Number(roundsArg);
 const contender = contenders.find((c) => c.id === id);
 if (!contender) throw new Error(`bench: no contender "${id}"`);
 const gc = exposeGc();
-const collect = () => { gc(); gc(); };
+const collect = () => {
+  gc();
+  gc();
+};
 
 const runners = await contender.load();
 const batch = async (count: number) => {
   const before = lookupExecutions();
   const outputs = await Promise.all(Array.from({ length: count }, () => runners.oneStep()));
-  if (outputs.some((o) => o !== 'done') || lookupExecutions() - before !== count * TOOL_CALLS) throw new Error(`bench: ${id} did not complete ${count} runs of workload (a)`);
+  if (outputs.some((o) => o !== 'done') || lookupExecutions() - before !== count * TOOL_CALLS)
+    throw new Error(`bench: ${id} did not complete ${count} runs of workload (a)`);
 };
 for (let i = 0; i < 20; i++) await batch(10); // warm-up: load code, JIT
 
@@ -60,7 +64,8 @@ gate.release();
 const outputs = await all;
 const gatedMs = performance.now() - started - pausedMs;
 setGate(undefined);
-if (outputs.some((o) => o !== 'done')) throw new Error(`bench: ${id} did not complete ${runs} gated runs`);
+if (outputs.some((o) => o !== 'done'))
+  throw new Error(`bench: ${id} did not complete ${runs} gated runs`);
 
 // The gated batch is timed too (its GC pause taken out); extra rounds run ungated.
 const roundsMs: number[] = [gatedMs];

@@ -17,7 +17,11 @@ for (let seed = 1; seed <= runs; seed++) {
   repeated += result.repeated;
   const same = JSON.stringify(result.output) === JSON.stringify(result.straight);
   if (result.problems.length > 0 || !same) broken++;
-  console.log(`run ${seed}: ${result.kills} kills, ${result.attempts} processes, ${result.repeated} in-flight calls ran again, ${same ? 'same output' : 'OUTPUT DIFFERS'}${result.problems.map((p) => `\n  ${p}`).join('')}`);
+  console.log(
+    `run ${seed}: ${result.kills} kills, ${result.attempts} processes, ${result.repeated} in-flight calls ran again, ${same ? 'same output' : 'OUTPUT DIFFERS'}${result.problems.map((p) => `\n  ${p}`).join('')}`,
+  );
 }
-console.log(`\n${runs} runs, ${kills} kills (window ${window} ms): ${repeated} in-flight calls ran again (allowed: one per kill), ${broken} runs broke a promise`);
+console.log(
+  `\n${runs} runs, ${kills} kills (window ${window} ms): ${repeated} in-flight calls ran again (allowed: one per kill), ${broken} runs broke a promise`,
+);
 process.exitCode = broken > 0 ? 1 : 0;

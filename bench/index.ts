@@ -16,12 +16,19 @@ import { time, median, type Timing } from './measure.js';
 import { modelStats } from './mock-model.js';
 import { renderResults, type Results, type SeriesKind, type WorkloadId } from './report.js';
 import type { SeriesPoint } from './series.js';
-import { COMPOSITE_CALLS, CONCURRENT_RUNS, lookupExecutions, STEPS, TOOL_CALLS } from './workloads.js';
+import {
+  COMPOSITE_CALLS,
+  CONCURRENT_RUNS,
+  lookupExecutions,
+  STEPS,
+  TOOL_CALLS,
+} from './workloads.js';
 import os from 'node:os';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
-const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const option = (name: string) =>
+  args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = flag('quick');
 const only = new Set((option('only') ?? 'a,b,c,d,e,f,series').split(','));
 const picked = option('contenders')?.split(',');
@@ -46,23 +53,37 @@ const unavailable = new Map<string, string>();
 
 /** Runs each workload once and checks the answer and the model calls, so a broken wiring never gets timed. */
 async function verify(contender: Contender, runners: WorkloadRunners): Promise<void> {
-  const check = async (workload: keyof WorkloadRunners, expect: Record<string, { calls: number; minPrompt?: number }>, lookups: number) => {
+  const check = async (
+    workload: keyof WorkloadRunners,
+    expect: Record<string, { calls: number; minPrompt?: number }>,
+    lookups: number,
+  ) => {
     for (const key of Object.keys(modelStats)) delete modelStats[key];
     const before = lookupExecutions();
     const answer = await runners[workload]();
     const problems: string[] = [];
     if (answer !== 'done') problems.push(`answered ${JSON.stringify(answer)}, not "done"`);
-    if (lookupExecutions() - before !== lookups) problems.push(`ran lookup ${lookupExecutions() - before} times, not ${lookups}`);
+    if (lookupExecutions() - before !== lookups)
+      problems.push(`ran lookup ${lookupExecutions() - before} times, not ${lookups}`);
     for (const [role, want] of Object.entries(expect)) {
       const got = modelStats[role];
-      if (got?.calls !== want.calls) problems.push(`made ${got?.calls ?? 0} "${role}" model calls, not ${want.calls}`);
-      if (want.minPrompt !== undefined && (got?.lastPromptMessages ?? 0) < want.minPrompt) problems.push(`sent a last "${role}" prompt of ${got?.lastPromptMessages} messages (the conversation was not carried)`);
+      if (got?.calls !== want.calls)
+        problems.push(`made ${got?.calls ?? 0} "${role}" model calls, not ${want.calls}`);
+      if (want.minPrompt !== undefined && (got?.lastPromptMessages ?? 0) < want.minPrompt)
+        problems.push(
+          `sent a last "${role}" prompt of ${got?.lastPromptMessages} messages (the conversation was not carried)`,
+        );
     }
-    if (problems.length) throw new Error(`${contender.label}, workload ${workload}: ${problems.join('; ')}`);
+    if (problems.length)
+      throw new Error(`${contender.label}, workload ${workload}: ${problems.join('; ')}`);
   };
   await check('oneStep', { a: { calls: TOOL_CALLS + 1 } }, TOOL_CALLS);
   await check('steps', { b: { calls: STEPS, minPrompt: 2 * STEPS - 1 } }, 0);
-  await check('composite', { 'c-outer': { calls: COMPOSITE_CALLS + 1 }, 'c-inner': { calls: COMPOSITE_CALLS } }, 0);
+  await check(
+    'composite',
+    { 'c-outer': { calls: COMPOSITE_CALLS + 1 }, 'c-inner': { calls: COMPOSITE_CALLS } },
+    0,
+  );
   await check('toolSteps', { f: { calls: 2 * STEPS, minPrompt: 2 * STEPS } }, STEPS);
 }
 
@@ -73,15 +94,22 @@ for (const contender of contenders) {
     loaded.set(contender.id, runners);
     log(`loaded ${contender.label}`);
   } catch (error) {
-    let reason = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
-    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') reason += ` (install the dev dependencies: npm i -D ${contender.packages.filter((p) => p !== 'ai').join(' ')})`;
+    let reason =
+      error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
+      reason += ` (install the dev dependencies: npm i -D ${contender.packages.filter((p) => p !== 'ai').join(' ')})`;
     unavailable.set(contender.id, reason);
     log(`cannot run ${contender.label}: ${reason}`);
   }
 }
 
 const timings: Results['timings'] = {};
-const workloads: Array<[WorkloadId, keyof WorkloadRunners]> = [['a', 'oneStep'], ['b', 'steps'], ['c', 'composite'], ['f', 'toolSteps']];
+const workloads: Array<[WorkloadId, keyof WorkloadRunners]> = [
+  ['a', 'oneStep'],
+  ['b', 'steps'],
+  ['c', 'composite'],
+  ['f', 'toolSteps'],
+];
 for (const [workload, key] of workloads) {
   if (!only.has(workload)) continue;
   const ids = contenders.map((c) => c.id).filter((id) => loaded.has(id));
@@ -99,14 +127,25 @@ for (const [workload, key] of workloads) {
       samples: list.reduce((n, t) => n + t.samples, 0),
       cpuMs: median(list.map((t) => t.cpuMs)),
     };
-    log(`(${workload}) ${id}: ${timings[`${workload}:${id}`]!.medianMs.toFixed(3)} ms median, ${timings[`${workload}:${id}`]!.cpuMs.toFixed(3)} ms cpu`);
+    log(
+      `(${workload}) ${id}: ${timings[`${workload}:${id}`]!.medianMs.toFixed(3)} ms median, ${timings[`${workload}:${id}`]!.cpuMs.toFixed(3)} ms cpu`,
+    );
   }
 }
 
 /** Runs a bench script in a child node with this process's loaders (tsx) and the given flags. */
-function child(script: string, scriptArgs: string[], extraFlags: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function child(
+  script: string,
+  scriptArgs: string[],
+  extraFlags: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [...extraFlags, ...process.execArgv, here(script), ...scriptArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      process.execPath,
+      [...extraFlags, ...process.execArgv, here(script), ...scriptArgs],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d) => (stdout += d));
@@ -123,12 +162,19 @@ const concurrent: Results['concurrent'] = {};
 if (only.has('d')) {
   for (const contender of contenders) {
     if (!loaded.has(contender.id)) continue;
-    const out = await child('./concurrent.ts', [contender.id, String(settings.concurrentRuns), String(settings.concurrentRounds)], ['--expose-gc'], 300_000);
+    const out = await child(
+      './concurrent.ts',
+      [contender.id, String(settings.concurrentRuns), String(settings.concurrentRounds)],
+      ['--expose-gc'],
+      300_000,
+    );
     const last = out.stdout.trim().split('\n').pop() ?? '';
     try {
       const result = JSON.parse(last) as ConcurrentResult;
       concurrent[contender.id] = result;
-      log(`(d) ${contender.id}: ${result.medianMs.toFixed(0)} ms, ${result.liveHeapPerRun} B live heap/run`);
+      log(
+        `(d) ${contender.id}: ${result.medianMs.toFixed(0)} ms, ${result.liveHeapPerRun} B live heap/run`,
+      );
     } catch {
       const error = `exit ${out.code}: ${(out.stderr.trim().split('\n').pop() ?? '').slice(0, 300)}`;
       concurrent[contender.id] = { error };
@@ -141,8 +187,16 @@ if (only.has('d')) {
 const series: NonNullable<Results['series']> = [];
 if (only.has('series')) {
   const plan: Array<[SeriesKind, string[], number[]]> = quick
-    ? [['long', ['june', 'june-batch'], [5, 20]], ['text', ['june'], [0.05, 0.2]], ['journal', ['june'], [5, 20]]]
-    : [['long', ['ai-sdk', 'june', 'june-batch'], [100, 500, 1500]], ['text', ['ai-sdk', 'june', 'june-batch'], [0.5, 2, 5]], ['journal', ['june'], [25, 100, 200]]];
+    ? [
+        ['long', ['june', 'june-batch'], [5, 20]],
+        ['text', ['june'], [0.05, 0.2]],
+        ['journal', ['june'], [5, 20]],
+      ]
+    : [
+        ['long', ['ai-sdk', 'june', 'june-batch'], [100, 500, 1500]],
+        ['text', ['ai-sdk', 'june', 'june-batch'], [0.5, 2, 5]],
+        ['journal', ['june'], [25, 100, 200]],
+      ];
   for (const [kind, who, sizes] of plan) {
     for (const id of who) {
       for (const size of sizes) {
@@ -150,9 +204,16 @@ if (only.has('series')) {
         try {
           const point = JSON.parse(out.stdout.trim().split('\n').pop() ?? '') as SeriesPoint;
           series.push({ kind, contender: id, size, point });
-          log(`(${kind}) ${id} ${size}: ${point.cpuMs.toFixed(0)} ms cpu, ${(point.peakRss / 2 ** 20).toFixed(0)} MB peak RSS`);
+          log(
+            `(${kind}) ${id} ${size}: ${point.cpuMs.toFixed(0)} ms cpu, ${(point.peakRss / 2 ** 20).toFixed(0)} MB peak RSS`,
+          );
         } catch {
-          series.push({ kind, contender: id, size, error: `exit ${out.code}: ${(out.stderr.trim().split('\n').pop() ?? '').slice(0, 300)}` });
+          series.push({
+            kind,
+            contender: id,
+            size,
+            error: `exit ${out.code}: ${(out.stderr.trim().split('\n').pop() ?? '').slice(0, 300)}`,
+          });
           log(`(${kind}) ${id} ${size} failed`);
         }
       }
@@ -165,16 +226,39 @@ if (only.has('e')) {
   const out = await child('./resolution.ts', [], [], 120_000);
   // It exits 1 when its own linearity check fails; that verdict is in its output.
   const ran = out.stdout.includes('resolve');
-  resolution = { output: out.stdout.trim(), exitCode: out.code, ...(!ran ? { error: `exit ${out.code}: ${out.stderr.trim().split('\n').pop() ?? ''}` } : {}) };
+  resolution = {
+    output: out.stdout.trim(),
+    exitCode: out.code,
+    ...(!ran ? { error: `exit ${out.code}: ${out.stderr.trim().split('\n').pop() ?? ''}` } : {}),
+  };
   log(`(e) resolution: exit ${out.code}${resolution.error ? `, ${resolution.error}` : ''}`);
 }
 
 machine.loadAverage.end = Math.round(os.loadavg()[0]! * 100) / 100;
 const versions: Record<string, string> = {};
-for (const name of ['june', 'ai', '@ai-sdk/provider', 'zod', 'tinybench', ...new Set(allContenders.flatMap((c) => c.packages))]) {
+for (const name of [
+  'june',
+  'ai',
+  '@ai-sdk/provider',
+  'zod',
+  'tinybench',
+  ...new Set(allContenders.flatMap((c) => c.packages)),
+]) {
   versions[name] = packageVersion(name) ?? 'not installed';
 }
-const results: Results = { machine, versions, settings, contenders, unavailable, timings, concurrent, series, resolution, date: new Date().toISOString(), durationS: (performance.now() - benchStart) / 1000 };
+const results: Results = {
+  machine,
+  versions,
+  settings,
+  contenders,
+  unavailable,
+  timings,
+  concurrent,
+  series,
+  resolution,
+  date: new Date().toISOString(),
+  durationS: (performance.now() - benchStart) / 1000,
+};
 const markdown = renderResults(results);
 process.stdout.write(`${markdown}\n`);
 if (!flag('no-write')) {

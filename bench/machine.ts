@@ -38,14 +38,22 @@ function resolveEntry(name: string): string {
 
 /** The installed version of a package, or undefined when it is not installed. */
 export function packageVersion(name: string): string | undefined {
-  if (name === 'june') return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  if (name === 'june')
+    return (
+      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   try {
     // Resolve the entry, then walk up to the package's own package.json (exports may hide it).
     let dir = resolveEntry(name);
     while (dir !== '/') {
       dir = dir.slice(0, dir.lastIndexOf('/'));
       try {
-        const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { name?: string; version?: string };
+        const pkg = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as {
+          name?: string;
+          version?: string;
+        };
         if (pkg.name === name) return pkg.version;
       } catch {}
     }

@@ -30,17 +30,35 @@ export interface Timing {
 }
 
 /** Times `fn` with tinybench: `warmupMs` of warm-up, then samples for `timeMs` (at least `minSamples`). */
-export async function time(name: string, fn: () => Promise<unknown>, { timeMs, warmupMs, minSamples }: { timeMs: number; warmupMs: number; minSamples: number }): Promise<Timing> {
+export async function time(
+  name: string,
+  fn: () => Promise<unknown>,
+  { timeMs, warmupMs, minSamples }: { timeMs: number; warmupMs: number; minSamples: number },
+): Promise<Timing> {
   fullGc();
   let calls = 0;
-  const bench = new Bench({ time: timeMs, warmupTime: warmupMs, iterations: minSamples, warmupIterations: 2, throws: true });
+  const bench = new Bench({
+    time: timeMs,
+    warmupTime: warmupMs,
+    iterations: minSamples,
+    warmupIterations: 2,
+    throws: true,
+  });
   bench.add(name, () => (calls++, fn()));
   const cpu0 = process.cpuUsage();
   await bench.run();
   const cpu = process.cpuUsage(cpu0);
-  const result = bench.tasks[0]!.result as unknown as { latency?: { p50: number; mad: number; samplesCount: number }; error?: unknown };
-  if (!result.latency) throw (result.error ?? new Error(`bench: ${name} produced no samples`));
-  return { medianMs: result.latency.p50, cpuMs: (cpu.user + cpu.system) / 1000 / calls, madMs: result.latency.mad, samples: result.latency.samplesCount };
+  const result = bench.tasks[0]!.result as unknown as {
+    latency?: { p50: number; mad: number; samplesCount: number };
+    error?: unknown;
+  };
+  if (!result.latency) throw result.error ?? new Error(`bench: ${name} produced no samples`);
+  return {
+    medianMs: result.latency.p50,
+    cpuMs: (cpu.user + cpu.system) / 1000 / calls,
+    madMs: result.latency.mad,
+    samples: result.latency.samplesCount,
+  };
 }
 
 export function median(values: number[]): number {

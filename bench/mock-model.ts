@@ -49,17 +49,26 @@ export function toolResultsSinceUser(prompt: LanguageModelV3CallOptions['prompt'
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i]!;
     if (message.role === 'user') break;
-    if (message.role === 'tool') for (const part of message.content) if (part.type === 'tool-result') count++;
+    if (message.role === 'tool')
+      for (const part of message.content) if (part.type === 'tool-result') count++;
   }
   return count;
 }
 
-function answer(options: BenchModelOptions, prompt: LanguageModelV3CallOptions['prompt']): LanguageModelV3Content {
+function answer(
+  options: BenchModelOptions,
+  prompt: LanguageModelV3CallOptions['prompt'],
+): LanguageModelV3Content {
   const done = toolResultsSinceUser(prompt);
   const calls = options.callsPerStep ?? 0;
   if (done < calls && options.toolName) {
     const input = options.input ? options.input(done) : { n: done };
-    return { type: 'tool-call', toolCallId: `call-${done}`, toolName: options.toolName, input: JSON.stringify(input) };
+    return {
+      type: 'tool-call',
+      toolCallId: `call-${done}`,
+      toolName: options.toolName,
+      input: JSON.stringify(input),
+    };
   }
   return { type: 'text', text: options.text ?? 'done' };
 }
@@ -70,13 +79,20 @@ function streamParts(content: LanguageModelV3Content): LanguageModelV3StreamPart
     { type: 'response-metadata', id: 'resp', modelId: 'mock-model-id', timestamp },
   ];
   if (content.type === 'text') {
-    parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: content.text }, { type: 'text-end', id: 't' });
+    parts.push(
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: content.text },
+      { type: 'text-end', id: 't' },
+    );
   } else if (content.type === 'tool-call') {
     parts.push(content);
   }
   parts.push({
     type: 'finish',
-    finishReason: content.type === 'tool-call' ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
+    finishReason:
+      content.type === 'tool-call'
+        ? { unified: 'tool-calls', raw: 'tool_calls' }
+        : { unified: 'stop', raw: 'stop' },
     usage,
   });
   return parts;
@@ -104,7 +120,10 @@ export function benchModel(options: BenchModelOptions = {}): MockLanguageModelV3
       const content = answer(options, call.prompt);
       return {
         content: [content],
-        finishReason: content.type === 'tool-call' ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
+        finishReason:
+          content.type === 'tool-call'
+            ? { unified: 'tool-calls', raw: 'tool_calls' }
+            : { unified: 'stop', raw: 'stop' },
         usage,
         warnings: [],
         response: { id: 'resp', modelId: 'mock-model-id', timestamp },

@@ -15,10 +15,26 @@ import { join } from 'node:path';
 import type { WorkloadRunners } from './contender.js';
 import { contenders } from './contenders/index.js';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
-const [ids = 'ai-sdk,june', workload = 'oneStep', runsArg = '100', blocksArg = '6', outDir = join(tmpdir(), 'june-bench-profiles')] = process.argv.slice(2);
+const [
+  ids = 'ai-sdk,june',
+  workload = 'oneStep',
+  runsArg = '100',
+  blocksArg = '6',
+  outDir = join(tmpdir(), 'june-bench-profiles'),
+] = process.argv.slice(2);
 const runs = Number(runsArg);
 const blocks = Number(blocksArg);
 const picked = ids.split(',').map((id) => {
@@ -35,8 +51,12 @@ for (const contender of picked) {
   fns.set(contender.id, fn);
 }
 
-const where = (url: string) => url.replace(/^file:\/\/.*?\/node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench|jsx-runtime)\//, '$1/');
-const label = (node: ProfileNode) => `${where(node.callFrame.url) || '(native)'}:${node.callFrame.functionName || '(anonymous)'}${node.callFrame.url ? `:${node.callFrame.lineNumber + 1}` : ''}`;
+const where = (url: string) =>
+  url
+    .replace(/^file:\/\/.*?\/node_modules\//, '')
+    .replace(/^file:\/\/.*?\/(src|bench|jsx-runtime)\//, '$1/');
+const label = (node: ProfileNode) =>
+  `${where(node.callFrame.url) || '(native)'}:${node.callFrame.functionName || '(anonymous)'}${node.callFrame.url ? `:${node.callFrame.lineNumber + 1}` : ''}`;
 
 const session = new Session();
 session.connect();
@@ -44,8 +64,12 @@ await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 100 });
 
 /** selfUs / totalUs: sample counts per function and in all (converted to CPU time when printed). */
-const totals = new Map<string, { selfUs: Map<string, number>; totalUs: number; wallMs: number; cpuMs: number; runs: number }>();
-for (const id of fns.keys()) totals.set(id, { selfUs: new Map(), totalUs: 0, wallMs: 0, cpuMs: 0, runs: 0 });
+const totals = new Map<
+  string,
+  { selfUs: Map<string, number>; totalUs: number; wallMs: number; cpuMs: number; runs: number }
+>();
+for (const id of fns.keys())
+  totals.set(id, { selfUs: new Map(), totalUs: 0, wallMs: 0, cpuMs: 0, runs: 0 });
 const lastProfile = new Map<string, Profile>();
 
 for (let block = 0; block < blocks; block++) {
@@ -74,7 +98,8 @@ for (let block = 0; block < blocks; block++) {
 session.disconnect();
 
 mkdirSync(outDir, { recursive: true });
-for (const [id, profile] of lastProfile) writeFileSync(join(outDir, `${id}-${workload}.cpuprofile`), JSON.stringify(profile));
+for (const [id, profile] of lastProfile)
+  writeFileSync(join(outDir, `${id}-${workload}.cpuprofile`), JSON.stringify(profile));
 
 /** CPU ms per run for `samples` samples of contender `id`: its CPU time shared out by samples. */
 const ms = (id: string, samples: number) => {
@@ -83,9 +108,12 @@ const ms = (id: string, samples: number) => {
 };
 const f3 = (v: number) => v.toFixed(3).padStart(8);
 for (const [id, t] of totals) {
-  console.log(`\n${id} ${workload}: ${t.runs} runs, ${(t.wallMs / t.runs).toFixed(3)} ms/run wall, ${(t.cpuMs / t.runs).toFixed(3)} ms/run cpu, ${t.totalUs} samples`);
+  console.log(
+    `\n${id} ${workload}: ${t.runs} runs, ${(t.wallMs / t.runs).toFixed(3)} ms/run wall, ${(t.cpuMs / t.runs).toFixed(3)} ms/run cpu, ${t.totalUs} samples`,
+  );
   console.log('  self cpu ms/run  function (top 20)');
-  for (const [l, n] of [...t.selfUs].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${f3(ms(id, n))}  ${l}`);
+  for (const [l, n] of [...t.selfUs].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    console.log(`  ${f3(ms(id, n))}  ${l}`);
 }
 
 const ids2 = [...totals.keys()];
@@ -94,18 +122,47 @@ if (ids2.length === 2) {
   const base = totals.get(baseId)!;
   const other = totals.get(otherId)!;
   const keys = new Set([...base.selfUs.keys(), ...other.selfUs.keys()]);
-  const diff = [...keys].map((k) => [k, ms(otherId, other.selfUs.get(k) ?? 0) - ms(baseId, base.selfUs.get(k) ?? 0)] as const);
+  const diff = [...keys].map(
+    (k) =>
+      [k, ms(otherId, other.selfUs.get(k) ?? 0) - ms(baseId, base.selfUs.get(k) ?? 0)] as const,
+  );
   const baseCpu = base.cpuMs / base.runs;
   const otherCpu = other.cpuMs / other.runs;
-  console.log(`\n${otherId} over ${baseId}: ${(otherCpu - baseCpu).toFixed(3)} cpu ms/run (${((100 * otherCpu) / baseCpu - 100).toFixed(1)}%)`);
-  const group = (k: string) => (k.startsWith('src/') || k.startsWith('jsx-runtime/') ? 'june src/' : k.startsWith('ai/') ? 'ai' : k.startsWith('node:internal/webstreams') ? 'web streams' : k.startsWith('zod/') ? 'zod' : k.includes('garbage collector') ? 'GC' : k.includes('runMicrotasks') ? 'microtasks' : 'other');
+  console.log(
+    `\n${otherId} over ${baseId}: ${(otherCpu - baseCpu).toFixed(3)} cpu ms/run (${((100 * otherCpu) / baseCpu - 100).toFixed(1)}%)`,
+  );
+  const group = (k: string) =>
+    k.startsWith('src/') || k.startsWith('jsx-runtime/')
+      ? 'june src/'
+      : k.startsWith('ai/')
+        ? 'ai'
+        : k.startsWith('node:internal/webstreams')
+          ? 'web streams'
+          : k.startsWith('zod/')
+            ? 'zod'
+            : k.includes('garbage collector')
+              ? 'GC'
+              : k.includes('runMicrotasks')
+                ? 'microtasks'
+                : 'other';
   const groups = new Map<string, number>();
   for (const [k, d] of diff) groups.set(group(k), (groups.get(group(k)) ?? 0) + d);
-  console.log('  by group (cpu ms/run): ' + [...groups].sort((a, b) => b[1] - a[1]).map(([g, d]) => `${g} ${d >= 0 ? '+' : ''}${d.toFixed(3)}`).join(', '));
+  console.log(
+    '  by group (cpu ms/run): ' +
+      [...groups]
+        .sort((a, b) => b[1] - a[1])
+        .map(([g, d]) => `${g} ${d >= 0 ? '+' : ''}${d.toFixed(3)}`)
+        .join(', '),
+  );
   console.log('  largest differences (cpu ms/run):');
-  for (const [k, d] of [...diff].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${d >= 0 ? '+' : ''}${d.toFixed(3).padStart(7)}  ${k}`);
+  for (const [k, d] of [...diff].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(`  ${d >= 0 ? '+' : ''}${d.toFixed(3).padStart(7)}  ${k}`);
   console.log(`  ${otherId}'s own functions (self cpu ms/run):`);
-  const own = [...other.selfUs].filter(([k]) => k.startsWith('src/') || k.startsWith('jsx-runtime/')).sort((a, b) => b[1] - a[1]);
+  const own = [...other.selfUs]
+    .filter(([k]) => k.startsWith('src/') || k.startsWith('jsx-runtime/'))
+    .sort((a, b) => b[1] - a[1]);
   for (const [k, n] of own.slice(0, 25)) console.log(`  ${f3(ms(otherId, n))}  ${k}`);
-  console.log(`  in all: ${own.reduce((sum, [, n]) => sum + ms(otherId, n), 0).toFixed(3)} cpu ms/run`);
+  console.log(
+    `  in all: ${own.reduce((sum, [, n]) => sum + ms(otherId, n), 0).toFixed(3)} cpu ms/run`,
+  );
 }

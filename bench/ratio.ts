@@ -6,7 +6,13 @@ import type { WorkloadRunners } from './contender.js';
 import { contenders } from './contenders/index.js';
 import { fullGc, median } from './measure.js';
 
-const [baseId = 'ai-sdk', otherId = 'june', workload = 'oneStep', runsArg = '50', blocksArg = '10'] = process.argv.slice(2);
+const [
+  baseId = 'ai-sdk',
+  otherId = 'june',
+  workload = 'oneStep',
+  runsArg = '50',
+  blocksArg = '10',
+] = process.argv.slice(2);
 const runs = Number(runsArg);
 const load = async (id: string) => {
   const contender = contenders.find((c) => c.id === id);
@@ -35,4 +41,6 @@ for (let b = 0; b < Number(blocksArg); b++) {
   cpu.push(out[1]!.cpu / out[0]!.cpu);
   abs.push([out[0]!.wall, out[1]!.wall]);
 }
-console.log(`${otherId} / ${baseId} on ${workload}: wall ${median(wall).toFixed(3)} (blocks: ${wall.map((r) => r.toFixed(2)).join(' ')}), cpu ${median(cpu).toFixed(3)}; ms/run wall ${median(abs.map((a) => a[0])).toFixed(3)} vs ${median(abs.map((a) => a[1])).toFixed(3)}`);
+console.log(
+  `${otherId} / ${baseId} on ${workload}: wall ${median(wall).toFixed(3)} (blocks: ${wall.map((r) => r.toFixed(2)).join(' ')}), cpu ${median(cpu).toFixed(3)}; ms/run wall ${median(abs.map((a) => a[0])).toFixed(3)} vs ${median(abs.map((a) => a[1])).toFixed(3)}`,
+);

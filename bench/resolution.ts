@@ -24,7 +24,15 @@ import { tool } from 'ai';
 import { Bench } from 'tinybench';
 import { z } from 'zod';
 import { resolveCapabilities } from '../src/capabilities/index.js';
-import { Agent, defineCapabilities, Inherit, Namespace, RequireApproval, Step, Tool } from '../src/components/index.js';
+import {
+  Agent,
+  defineCapabilities,
+  Inherit,
+  Namespace,
+  RequireApproval,
+  Step,
+  Tool,
+} from '../src/components/index.js';
 import type { JuneElement, JuneNode } from '../src/elements/element.js';
 import { jsx } from '../src/elements/jsx.js';
 import { inspect } from '../src/interpreter/index.js';
@@ -36,13 +44,19 @@ const TOOLS_PER_BUNDLE = 10;
 const RELATIVE_RATIO_MAX = 2;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-const echo = tool({ description: 'Echo', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => text });
+const echo = tool({
+  description: 'Echo',
+  inputSchema: z.object({ text: z.string() }),
+  execute: async ({ text }) => text,
+});
 const model = { specificationVersion: 'v3', provider: 'bench', modelId: 'never-called' } as never;
 
 /** Ten tools, named after the group; a bundle called with props. */
 const Group = defineCapabilities(
   ({ group }: { group: number }) =>
-    Array.from({ length: TOOLS_PER_BUNDLE }, (_, i) => jsx(Tool, { name: `tool${group}x${i}`, value: echo }, `${group}-${i}`)),
+    Array.from({ length: TOOLS_PER_BUNDLE }, (_, i) =>
+      jsx(Tool, { name: `tool${group}x${i}`, value: echo }, `${group}-${i}`),
+    ),
   { name: 'Group' },
 );
 
@@ -58,7 +72,10 @@ const Everything = defineCapabilities(
 );
 
 function agentChildren(tools: number): JuneNode {
-  return [jsx(Everything, { groups: tools / TOOLS_PER_BUNDLE }, 'caps'), jsx(Step, { id: 'work', prompt: 'go' }, 'step')];
+  return [
+    jsx(Everything, { groups: tools / TOOLS_PER_BUNDLE }, 'caps'),
+    jsx(Step, { id: 'work', prompt: 'go' }, 'step'),
+  ];
 }
 
 function agentWithTools(tools: number): JuneElement {
@@ -69,20 +86,37 @@ function agentWithTools(tools: number): JuneElement {
 function nestedChain(depth: number): JuneElement {
   let inner: JuneElement | null = null;
   for (let level = depth - 1; level >= 1; level--) {
-    inner = jsx(Agent, { model, children: [jsx(Inherit, { capabilities: ['shared'] }, 'grant'), jsx(Step, { id: `s${level}`, prompt: 'go' }, 'step'), inner] });
+    inner = jsx(Agent, {
+      model,
+      children: [
+        jsx(Inherit, { capabilities: ['shared'] }, 'grant'),
+        jsx(Step, { id: `s${level}`, prompt: 'go' }, 'step'),
+        inner,
+      ],
+    });
   }
-  return jsx(Agent, { model, children: [jsx(Tool, { name: 'shared', value: echo }, 'tool'), inner] });
+  return jsx(Agent, {
+    model,
+    children: [jsx(Tool, { name: 'shared', value: echo }, 'tool'), inner],
+  });
 }
 
 /** The linear baseline: what resolving `size` namespaced tools allocates, without June. */
 function baseline(size: number): unknown {
-  const byName = new Map<string, { name: string; tool: unknown; provenance: { name: string; source: string } }>();
+  const byName = new Map<
+    string,
+    { name: string; tool: unknown; provenance: { name: string; source: string } }
+  >();
   const provenance: Array<{ name: string; source: string }> = [];
   for (let i = 0; i < size; i++) {
     const props = Object.freeze({ name: `tool${i}`, value: echo });
     const name = `ns${i}_${props.name}`;
     if (!TOOL_NAME.test(name) || byName.has(name)) throw new Error('baseline');
-    const entry = { name, tool: props.value, provenance: { name, source: `<Tool name="${props.name}"> in <Namespace name="ns${i}">` } };
+    const entry = {
+      name,
+      tool: props.value,
+      provenance: { name, source: `<Tool name="${props.name}"> in <Namespace name="ns${i}">` },
+    };
     byName.set(name, entry);
     provenance.push(entry.provenance);
   }
@@ -99,7 +133,13 @@ async function main(): Promise<void> {
   // A few iterations at least, else as many as fit in 400 ms: the 10,000-tool cases take
   // tenths of a second each. Timed in CPU time, so other work on the machine (which stretches
   // long iterations far more than short ones in wall-clock time) does not count.
-  const bench = new Bench({ time: 400, iterations: 5, warmupTime: 100, warmupIterations: 2, now: cpuTimeMs });
+  const bench = new Bench({
+    time: 400,
+    iterations: 5,
+    warmupTime: 100,
+    warmupIterations: 2,
+    now: cpuTimeMs,
+  });
   for (const size of SIZES) {
     const children = agentChildren(size);
     const element = agentWithTools(size);
@@ -121,8 +161,10 @@ async function main(): Promise<void> {
   // Check the trees once, so the numbers below measure trees that resolve.
   const report = await inspect(agentWithTools(100));
   const tools = report.agents[0]!.tools;
-  if (tools.length !== 100 || tools.filter((t) => t.needsApproval === true).length !== 50) throw new Error('bench tree resolved wrongly');
-  if ((await inspect(chain)).agents.length !== NESTED_AGENTS) throw new Error('bench chain resolved wrongly');
+  if (tools.length !== 100 || tools.filter((t) => t.needsApproval === true).length !== 50)
+    throw new Error('bench tree resolved wrongly');
+  if ((await inspect(chain)).agents.length !== NESTED_AGENTS)
+    throw new Error('bench chain resolved wrongly');
 
   await bench.run();
 
@@ -134,8 +176,12 @@ async function main(): Promise<void> {
   };
   const perTool = (kind: string, size: number) => (medianMs(`${kind} ${size}`) * 1000) / size;
 
-  console.log('Capability resolution: one agent, tools through bundles, namespaces and <RequireApproval> (CPU time)\n');
-  console.log('tools     resolve (µs/tool)   inspect (µs/tool)   inspect total (ms)   baseline (µs/tool)');
+  console.log(
+    'Capability resolution: one agent, tools through bundles, namespaces and <RequireApproval> (CPU time)\n',
+  );
+  console.log(
+    'tools     resolve (µs/tool)   inspect (µs/tool)   inspect total (ms)   baseline (µs/tool)',
+  );
   for (const size of SIZES) {
     console.log(
       `${String(size).padEnd(10)}${perTool('resolve', size).toFixed(3).padEnd(20)}${perTool('inspect', size).toFixed(3).padEnd(20)}` +
@@ -143,7 +189,9 @@ async function main(): Promise<void> {
     );
   }
   const chainMs = medianMs(`inspect ${NESTED_AGENTS} nested agents`);
-  console.log(`\n${NESTED_AGENTS} nested agents, each inheriting from its parent: ${chainMs.toFixed(3)} ms (${((chainMs * 1000) / NESTED_AGENTS).toFixed(2)} µs per agent)`);
+  console.log(
+    `\n${NESTED_AGENTS} nested agents, each inheriting from its parent: ${chainMs.toFixed(3)} ms (${((chainMs * 1000) / NESTED_AGENTS).toFixed(2)} µs per agent)`,
+  );
 
   let linear = true;
   const baselineRatio = perTool('baseline', 10_000) / perTool('baseline', 100);
@@ -154,7 +202,9 @@ async function main(): Promise<void> {
     const relative = ratio / baselineRatio;
     const verdict = relative < RELATIVE_RATIO_MAX ? 'linear' : 'NOT linear';
     if (relative >= RELATIVE_RATIO_MAX) linear = false;
-    console.log(`${kind}: ${ratio.toFixed(2)}, ${relative.toFixed(2)} times the baseline's (${verdict})`);
+    console.log(
+      `${kind}: ${ratio.toFixed(2)}, ${relative.toFixed(2)} times the baseline's (${verdict})`,
+    );
   }
   if (!linear) process.exitCode = 1;
 }

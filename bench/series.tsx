@@ -44,13 +44,24 @@ async function longRun(steps: number): Promise<unknown> {
     const messages: ModelMessage[] = [];
     for (let i = 0; i < steps; i++) {
       messages.push({ role: 'user', content: stepPrompt(i) });
-      const result = streamText({ model, system: INSTRUCTIONS, messages, stopWhen: stepCountIs(30) });
+      const result = streamText({
+        model,
+        system: INSTRUCTIONS,
+        messages,
+        stopWhen: stepCountIs(30),
+      });
       for await (const _part of result.fullStream);
       messages.push(...(await result.response).messages);
     }
     return messages;
   }
-  const element = <Agent model={model} instructions={INSTRUCTIONS}>{Array.from({ length: steps }, (_, i) => <Step id={`s${i + 1}`} prompt={stepPrompt(i)} />)}</Agent>;
+  const element = (
+    <Agent model={model} instructions={INSTRUCTIONS}>
+      {Array.from({ length: steps }, (_, i) => (
+        <Step id={`s${i + 1}`} prompt={stepPrompt(i)} />
+      ))}
+    </Agent>
+  );
   return run(element, { stream }).result;
 }
 
@@ -59,18 +70,32 @@ async function longText(megabytes: number): Promise<unknown> {
   const text = word.repeat(Math.round((megabytes * 1024 * 1024) / word.length));
   const model = scriptedModel({ steps: { answer: [{ text }] } });
   if (who === 'ai-sdk') {
-    const result = streamText({ model, prompt: 'Write.', providerOptions: { june: { step: 'answer' } } });
+    const result = streamText({
+      model,
+      prompt: 'Write.',
+      providerOptions: { june: { step: 'answer' } },
+    });
     for await (const _part of result.fullStream);
     return result.text;
   }
-  const result = await run(<Agent model={model}><Step id="answer" prompt="Write." /></Agent>, { stream }).result;
-  if ((result.output as string).length !== text.length) throw new Error('bench: the answer lost text');
+  const result = await run(
+    <Agent model={model}>
+      <Step id="answer" prompt="Write." />
+    </Agent>,
+    { stream },
+  ).result;
+  if ((result.output as string).length !== text.length)
+    throw new Error('bench: the answer lost text');
   return result;
 }
 
 async function journalRun(turns: number): Promise<{ result: unknown; bytes: number }> {
   const model = benchModel({ toolName: LOOKUP.name, callsPerStep: turns });
-  const lookupTool = tool({ description: LOOKUP.description, inputSchema: z.object({ n: z.number() }), execute: lookup });
+  const lookupTool = tool({
+    description: LOOKUP.description,
+    inputSchema: z.object({ n: z.number() }),
+    execute: lookup,
+  });
   const store = memoryJournalStore();
   const handle = run(
     <Agent model={model} instructions={INSTRUCTIONS} stopWhen={stepCountIs(turns + 2)}>

@@ -19,7 +19,10 @@ export const PROMPT_C = 'Research ten questions, one at a time.';
 export const researchPrompt = (question: string) => `Research: ${question}`;
 
 export const LOOKUP = { name: 'lookup', description: 'Looks up a number.' } as const;
-export const RESEARCH = { name: 'research', description: 'Researches one question with a nested agent.' } as const;
+export const RESEARCH = {
+  name: 'research',
+  description: 'Researches one question with a nested agent.',
+} as const;
 
 /** The input the model sends to `research` on its n-th call. */
 export const researchInput = (n: number) => ({ question: `question ${n}` });

@@ -49,7 +49,9 @@ function inside(dir: string, path: string): string {
   const full = resolve(dir, path);
   const rel = relative(dir, full);
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    throw new Error(`the path ${JSON.stringify(path)} is not a file inside the project directory; use a relative path such as "sum.js"`);
+    throw new Error(
+      `the path ${JSON.stringify(path)} is not a file inside the project directory; use a relative path such as "sum.js"`,
+    );
   }
   return full;
 }
@@ -79,8 +81,12 @@ export function readFileIn(dir: string) {
 /** A tool that replaces (or creates) a text file inside `dir`, by a path relative to it. */
 export function writeFileIn(dir: string) {
   return tool({
-    description: 'Replace a text file of the project, or create it. The path is relative to the project directory.',
-    inputSchema: z.object({ path: z.string().describe('e.g. "sum.js"'), text: z.string().describe('the whole new content') }),
+    description:
+      'Replace a text file of the project, or create it. The path is relative to the project directory.',
+    inputSchema: z.object({
+      path: z.string().describe('e.g. "sum.js"'),
+      text: z.string().describe('the whole new content'),
+    }),
     execute: async ({ path, text }) => {
       const full = inside(dir, path);
       await onFile('write', path, async () => {
@@ -125,7 +131,8 @@ export interface FixFailingTestProps {
 export default async function FixFailingTest({ dir }: FixFailingTestProps) {
   const scratch = dir === undefined ? await mkdtemp(join(tmpdir(), 'june-coding-')) : resolve(dir);
   await mkdir(scratch, { recursive: true });
-  for (const [name, text] of Object.entries(exerciseFiles)) await writeFile(join(scratch, name), text);
+  for (const [name, text] of Object.entries(exerciseFiles))
+    await writeFile(join(scratch, name), text);
 
   return (
     <Agent

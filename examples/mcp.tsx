@@ -14,7 +14,9 @@ import { openai } from 'june/sdk/openai';
 
 // The server's entry script, installed with `npm i -D @modelcontextprotocol/server-everything`.
 // (Without installing it: command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything', 'stdio'].)
-const serverScript = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const serverScript = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-everything/dist/index.js',
+);
 
 /** The everything server as a capability: one process per run, however many agents declare it. */
 export const Everything = defineMCPServer({
@@ -25,7 +27,11 @@ export const Everything = defineMCPServer({
 
 export default function McpTools() {
   return (
-    <Agent model={openai('gpt-5-mini')} name="assistant" instructions="Answer with the tools you have; say what they returned.">
+    <Agent
+      model={openai('gpt-5-mini')}
+      name="assistant"
+      instructions="Answer with the tools you have; say what they returned."
+    >
       <RequireApproval>
         <Namespace name="everything">
           <Everything />

@@ -16,7 +16,8 @@ import { z } from 'zod';
 const folder = dirname(fileURLToPath(import.meta.url));
 
 const readFile = tool({
-  description: 'Read a text file of the release (a path relative to the release folder, e.g. CHANGELOG.md)',
+  description:
+    'Read a text file of the release (a path relative to the release folder, e.g. CHANGELOG.md)',
   inputSchema: z.object({ path: z.string() }),
   execute: async ({ path }) => readText(resolve(folder, path), 'utf8'),
 });

@@ -27,9 +27,16 @@ const searchWeb = tool({
   inputSchema: z.object({ query: z.string() }),
   execute: async ({ query }) => {
     // The two notes that share the most words with the query.
-    const words = query.toLowerCase().split(/\W+/).filter((word) => word.length > 3);
-    const score = (note: string) => words.filter((word) => note.toLowerCase().includes(word)).length;
-    const hits = notes.filter((note) => score(note) > 0).sort((a, b) => score(b) - score(a)).slice(0, 2);
+    const words = query
+      .toLowerCase()
+      .split(/\W+/)
+      .filter((word) => word.length > 3);
+    const score = (note: string) =>
+      words.filter((word) => note.toLowerCase().includes(word)).length;
+    const hits = notes
+      .filter((note) => score(note) > 0)
+      .sort((a, b) => score(b) - score(a))
+      .slice(0, 2);
     return hits.length ? hits.join('\n') : `no results for ${query}`;
   },
 });

@@ -2,16 +2,52 @@
  * June: AI agent workflows as JSX, run on the Vercel AI SDK.
  * @packageDocumentation
  */
-export { Agent, Step, Tool, Inherit, Namespace, RequireApproval, defineCapabilities } from './components/index.js';
+export {
+  Agent,
+  Step,
+  Tool,
+  Inherit,
+  Namespace,
+  RequireApproval,
+  defineCapabilities,
+} from './components/index.js';
 export { defineAgent, DEFINED_AGENT_STEP_ID, Catch } from './components/index.js';
 export type { CatchProps } from './components/index.js';
 export { defineToolSource } from './resources/index.js';
-export type { DefineToolSourceOptions, ToolSource, ToolSourceComponent, ToolSourceConnection } from './resources/index.js';
+export type {
+  DefineToolSourceOptions,
+  ToolSource,
+  ToolSourceComponent,
+  ToolSourceConnection,
+} from './resources/index.js';
 export { defineMCPServer } from './mcp/index.js';
-export { fileJournalStore, memoryJournalStore, loadJournal, toolCallContext } from './journal/index.js';
-export type { JournalStore, JournalRecord, JournalHeader, FileJournalStoreOptions, MemoryJournalStore, ToolCallContext } from './journal/index.js';
-export type { MCPServerOptions, MCPHttpServerOptions, MCPStdioServerOptions, MCPToolSelection } from './mcp/index.js';
-export type { DefineAgentOptions, DefinedAgent, ValueToolProps, CompositeToolProps, CompositeToolRunResult } from './components/index.js';
+export {
+  fileJournalStore,
+  memoryJournalStore,
+  loadJournal,
+  toolCallContext,
+} from './journal/index.js';
+export type {
+  JournalStore,
+  JournalRecord,
+  JournalHeader,
+  FileJournalStoreOptions,
+  MemoryJournalStore,
+  ToolCallContext,
+} from './journal/index.js';
+export type {
+  MCPServerOptions,
+  MCPHttpServerOptions,
+  MCPStdioServerOptions,
+  MCPToolSelection,
+} from './mcp/index.js';
+export type {
+  DefineAgentOptions,
+  DefinedAgent,
+  ValueToolProps,
+  CompositeToolProps,
+  CompositeToolRunResult,
+} from './components/index.js';
 export type {
   AgentProps,
   StepProps,
@@ -23,12 +59,34 @@ export type {
   DefineCapabilitiesOptions,
 } from './components/index.js';
 export { run, inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
-export type { RunHandle, RunOptions, RunResult, InspectOptions, InspectReport, InspectedAgent, InspectedTool, CompositeToolResult } from './interpreter/index.js';
-export { JuneError, WorkflowError, ModelBehaviorError, SystemError, RunAbortedError } from './errors/index.js';
+export type {
+  RunHandle,
+  RunOptions,
+  RunResult,
+  InspectOptions,
+  InspectReport,
+  InspectedAgent,
+  InspectedTool,
+  CompositeToolResult,
+} from './interpreter/index.js';
+export {
+  JuneError,
+  WorkflowError,
+  ModelBehaviorError,
+  SystemError,
+  RunAbortedError,
+} from './errors/index.js';
 export type { JuneErrorBlame } from './errors/index.js';
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approvals/index.js';
 export type { RunEvent, RunEventType } from './events/index.js';
-export type { Trace, TraceNode, TraceNodeKind, TraceStatus, TraceApproval, TraceError } from './trace/index.js';
+export type {
+  Trace,
+  TraceNode,
+  TraceNodeKind,
+  TraceStatus,
+  TraceApproval,
+  TraceError,
+} from './trace/index.js';
 export type { CapabilityProvenance } from './capabilities/index.js';
 export { Fragment, isElement } from './elements/index.js';
 export type { Component, JuneElement, JuneNode, JSX } from './elements/index.js';

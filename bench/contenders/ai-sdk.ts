@@ -5,11 +5,27 @@ import { z } from 'zod';
 import type { Contender, WorkloadRunners } from '../contender.js';
 import { benchModel } from '../mock-model.js';
 import {
-  COMPOSITE_CALLS, INSTRUCTIONS, LOOKUP, MAX_TURNS, PROMPT_A, PROMPT_C, RESEARCH, STEPS, TOOL_CALLS,
-  lookup, researchInput, researchPrompt, stepPrompt,
+  COMPOSITE_CALLS,
+  INSTRUCTIONS,
+  LOOKUP,
+  MAX_TURNS,
+  PROMPT_A,
+  PROMPT_C,
+  RESEARCH,
+  STEPS,
+  TOOL_CALLS,
+  lookup,
+  researchInput,
+  researchPrompt,
+  stepPrompt,
 } from '../workloads.js';
 
-type Call = (args: { system?: string; tools?: ToolSet; messages: ModelMessage[]; model: ReturnType<typeof benchModel> }) => Promise<{ text: string; messages: ModelMessage[] }>;
+type Call = (args: {
+  system?: string;
+  tools?: ToolSet;
+  messages: ModelMessage[];
+  model: ReturnType<typeof benchModel>;
+}) => Promise<{ text: string; messages: ModelMessage[] }>;
 
 const streamed: Call = async ({ system, tools, messages, model }) => {
   const result = streamText({ model, system, tools, messages, stopWhen: stepCountIs(MAX_TURNS) });
@@ -18,22 +34,44 @@ const streamed: Call = async ({ system, tools, messages, model }) => {
 };
 
 const generated: Call = async ({ system, tools, messages, model }) => {
-  const result = await generateText({ model, system, tools, messages, stopWhen: stepCountIs(MAX_TURNS) });
+  const result = await generateText({
+    model,
+    system,
+    tools,
+    messages,
+    stopWhen: stepCountIs(MAX_TURNS),
+  });
   return { text: result.text, messages: result.response.messages };
 };
 
 function runners(call: Call): WorkloadRunners {
-  const lookupTool = tool({ description: LOOKUP.description, inputSchema: z.object({ n: z.number() }), execute: lookup });
+  const lookupTool = tool({
+    description: LOOKUP.description,
+    inputSchema: z.object({ n: z.number() }),
+    execute: lookup,
+  });
   const tools: ToolSet = { [LOOKUP.name]: lookupTool };
   const modelA = benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS });
   const modelB = benchModel({ role: 'b' });
   const modelF = benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 });
   const inner = benchModel({ role: 'c-inner' });
-  const outer = benchModel({ role: 'c-outer', toolName: RESEARCH.name, callsPerStep: COMPOSITE_CALLS, input: researchInput });
+  const outer = benchModel({
+    role: 'c-outer',
+    toolName: RESEARCH.name,
+    callsPerStep: COMPOSITE_CALLS,
+    input: researchInput,
+  });
   const research = tool({
     description: RESEARCH.description,
     inputSchema: z.object({ question: z.string() }),
-    execute: async ({ question }) => (await call({ model: inner, system: INSTRUCTIONS, messages: [{ role: 'user', content: researchPrompt(question) }] })).text,
+    execute: async ({ question }) =>
+      (
+        await call({
+          model: inner,
+          system: INSTRUCTIONS,
+          messages: [{ role: 'user', content: researchPrompt(question) }],
+        })
+      ).text,
   });
   const sharedSteps = async (model: ReturnType<typeof benchModel>) => {
     const messages: ModelMessage[] = [];
@@ -47,10 +85,26 @@ function runners(call: Call): WorkloadRunners {
     return text;
   };
   return {
-    oneStep: async () => (await call({ model: modelA, system: INSTRUCTIONS, tools, messages: [{ role: 'user', content: PROMPT_A }] })).text,
+    oneStep: async () =>
+      (
+        await call({
+          model: modelA,
+          system: INSTRUCTIONS,
+          tools,
+          messages: [{ role: 'user', content: PROMPT_A }],
+        })
+      ).text,
     steps: () => sharedSteps(modelB),
     toolSteps: () => sharedSteps(modelF),
-    composite: async () => (await call({ model: outer, system: INSTRUCTIONS, tools: { [RESEARCH.name]: research }, messages: [{ role: 'user', content: PROMPT_C }] })).text,
+    composite: async () =>
+      (
+        await call({
+          model: outer,
+          system: INSTRUCTIONS,
+          tools: { [RESEARCH.name]: research },
+          messages: [{ role: 'user', content: PROMPT_C }],
+        })
+      ).text,
   };
 }
 

@@ -5,4 +5,11 @@ import { mastra } from './mastra.js';
 import { openaiAgents } from './openai-agents.js';
 
 /** Every contender, the floor first. */
-export const contenders: Contender[] = [aiSdkStream, aiSdkGenerate, june, juneBatch, openaiAgents, mastra];
+export const contenders: Contender[] = [
+  aiSdkStream,
+  aiSdkGenerate,
+  june,
+  juneBatch,
+  openaiAgents,
+  mastra,
+];

@@ -5,19 +5,39 @@ import { z } from 'zod';
 import type { Contender, WorkloadRunners } from '../contender.js';
 import { benchModel } from '../mock-model.js';
 import {
-  COMPOSITE_CALLS, INSTRUCTIONS, LOOKUP, MAX_TURNS, PROMPT_A, PROMPT_C, RESEARCH, STEPS, TOOL_CALLS,
-  lookup, researchInput, researchPrompt, stepPrompt,
+  COMPOSITE_CALLS,
+  INSTRUCTIONS,
+  LOOKUP,
+  MAX_TURNS,
+  PROMPT_A,
+  PROMPT_C,
+  RESEARCH,
+  STEPS,
+  TOOL_CALLS,
+  lookup,
+  researchInput,
+  researchPrompt,
+  stepPrompt,
 } from '../workloads.js';
 
 /** The runners, built from elements made once (as a user's module would). */
 export function juneRunners(options: { stream?: boolean } = {}): WorkloadRunners {
-  const lookupTool = tool({ description: LOOKUP.description, inputSchema: z.object({ n: z.number() }), execute: lookup });
+  const lookupTool = tool({
+    description: LOOKUP.description,
+    inputSchema: z.object({ n: z.number() }),
+    execute: lookup,
+  });
   const stopWhen = stepCountIs(MAX_TURNS);
   const modelA = benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS });
   const modelB = benchModel({ role: 'b' });
   const modelF = benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 });
   const inner = benchModel({ role: 'c-inner' });
-  const outer = benchModel({ role: 'c-outer', toolName: RESEARCH.name, callsPerStep: COMPOSITE_CALLS, input: researchInput });
+  const outer = benchModel({
+    role: 'c-outer',
+    toolName: RESEARCH.name,
+    callsPerStep: COMPOSITE_CALLS,
+    input: researchInput,
+  });
 
   const oneStep = (
     <Agent model={modelA} instructions={INSTRUCTIONS} stopWhen={stopWhen}>
@@ -28,18 +48,26 @@ export function juneRunners(options: { stream?: boolean } = {}): WorkloadRunners
   const steps = (
     <Agent model={modelB} instructions={INSTRUCTIONS} stopWhen={stopWhen}>
       <Tool name={LOOKUP.name} value={lookupTool} />
-      {Array.from({ length: STEPS }, (_, i) => <Step id={`s${i + 1}`} prompt={stepPrompt(i)} />)}
+      {Array.from({ length: STEPS }, (_, i) => (
+        <Step id={`s${i + 1}`} prompt={stepPrompt(i)} />
+      ))}
     </Agent>
   );
   const toolSteps = (
     <Agent model={modelF} instructions={INSTRUCTIONS} stopWhen={stopWhen}>
       <Tool name={LOOKUP.name} value={lookupTool} />
-      {Array.from({ length: STEPS }, (_, i) => <Step id={`s${i + 1}`} prompt={stepPrompt(i)} />)}
+      {Array.from({ length: STEPS }, (_, i) => (
+        <Step id={`s${i + 1}`} prompt={stepPrompt(i)} />
+      ))}
     </Agent>
   );
   const composite = (
     <Agent model={outer} instructions={INSTRUCTIONS} stopWhen={stopWhen}>
-      <Tool name={RESEARCH.name} description={RESEARCH.description} input={z.object({ question: z.string() })}>
+      <Tool
+        name={RESEARCH.name}
+        description={RESEARCH.description}
+        input={z.object({ question: z.string() })}
+      >
         {({ question }: { question: string }) => (
           <Agent model={inner} instructions={INSTRUCTIONS} stopWhen={stopWhen}>
             <Step id="findings" prompt={researchPrompt(question)} />
@@ -52,9 +80,9 @@ export function juneRunners(options: { stream?: boolean } = {}): WorkloadRunners
   const stream = options.stream !== false;
   return {
     oneStep: async () => (await run(oneStep, { stream }).result).output as string,
-    steps: async () => ((await run(steps, { stream }).result).steps[`s${STEPS}`]) as string,
+    steps: async () => (await run(steps, { stream }).result).steps[`s${STEPS}`] as string,
     composite: async () => (await run(composite, { stream }).result).output as string,
-    toolSteps: async () => ((await run(toolSteps, { stream }).result).steps[`s${STEPS}`]) as string,
+    toolSteps: async () => (await run(toolSteps, { stream }).result).steps[`s${STEPS}`] as string,
   };
 }
 

@@ -3,8 +3,19 @@
 import type { Contender, WorkloadRunners } from '../contender.js';
 import { benchModel } from '../mock-model.js';
 import {
-  COMPOSITE_CALLS, INSTRUCTIONS, LOOKUP, MAX_TURNS, PROMPT_A, PROMPT_C, RESEARCH, STEPS, TOOL_CALLS,
-  lookup, researchInput, researchPrompt, stepPrompt,
+  COMPOSITE_CALLS,
+  INSTRUCTIONS,
+  LOOKUP,
+  MAX_TURNS,
+  PROMPT_A,
+  PROMPT_C,
+  RESEARCH,
+  STEPS,
+  TOOL_CALLS,
+  lookup,
+  researchInput,
+  researchPrompt,
+  stepPrompt,
 } from '../workloads.js';
 
 export const mastra: Contender = {
@@ -17,14 +28,51 @@ export const mastra: Contender = {
     const { createTool } = await import('@mastra/core/tools');
     const { z } = await import('zod');
 
-    const lookupTool = createTool({ id: LOOKUP.name, description: LOOKUP.description, inputSchema: z.object({ n: z.number() }), execute: async (input) => lookup(input) });
-    const agentA = new Agent({ id: 'agent-a', name: 'agent', instructions: INSTRUCTIONS, model: benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS }), tools: { [LOOKUP.name]: lookupTool } });
-    const agentB = new Agent({ id: 'agent-b', name: 'agent', instructions: INSTRUCTIONS, model: benchModel({ role: 'b' }), tools: { [LOOKUP.name]: lookupTool } });
-    const agentF = new Agent({ id: 'agent-f', name: 'agent', instructions: INSTRUCTIONS, model: benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 }), tools: { [LOOKUP.name]: lookupTool } });
-    const inner = new Agent({ id: 'researcher', name: 'researcher', instructions: INSTRUCTIONS, model: benchModel({ role: 'c-inner' }) });
+    const lookupTool = createTool({
+      id: LOOKUP.name,
+      description: LOOKUP.description,
+      inputSchema: z.object({ n: z.number() }),
+      execute: async (input) => lookup(input),
+    });
+    const agentA = new Agent({
+      id: 'agent-a',
+      name: 'agent',
+      instructions: INSTRUCTIONS,
+      model: benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS }),
+      tools: { [LOOKUP.name]: lookupTool },
+    });
+    const agentB = new Agent({
+      id: 'agent-b',
+      name: 'agent',
+      instructions: INSTRUCTIONS,
+      model: benchModel({ role: 'b' }),
+      tools: { [LOOKUP.name]: lookupTool },
+    });
+    const agentF = new Agent({
+      id: 'agent-f',
+      name: 'agent',
+      instructions: INSTRUCTIONS,
+      model: benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 }),
+      tools: { [LOOKUP.name]: lookupTool },
+    });
+    const inner = new Agent({
+      id: 'researcher',
+      name: 'researcher',
+      instructions: INSTRUCTIONS,
+      model: benchModel({ role: 'c-inner' }),
+    });
 
     // Typed loosely: Mastra's Agent generics differ per agent (id, tools).
-    type Streams = { stream(messages: unknown, options: { maxSteps: number }): Promise<{ fullStream: AsyncIterable<unknown>; text: Promise<string>; response: Promise<{ messages?: unknown[] }> }> };
+    type Streams = {
+      stream(
+        messages: unknown,
+        options: { maxSteps: number },
+      ): Promise<{
+        fullStream: AsyncIterable<unknown>;
+        text: Promise<string>;
+        response: Promise<{ messages?: unknown[] }>;
+      }>;
+    };
     const streamed = async (agent: unknown, messages: unknown) => {
       const output = await (agent as Streams).stream(messages, { maxSteps: MAX_TURNS });
       for await (const _chunk of output.fullStream);
@@ -36,7 +84,18 @@ export const mastra: Contender = {
       inputSchema: z.object({ question: z.string() }),
       execute: async ({ question }) => (await streamed(inner, researchPrompt(question))).text,
     });
-    const outer = new Agent({ id: 'agent-c', name: 'agent', instructions: INSTRUCTIONS, model: benchModel({ role: 'c-outer', toolName: RESEARCH.name, callsPerStep: COMPOSITE_CALLS, input: researchInput }), tools: { [RESEARCH.name]: research } });
+    const outer = new Agent({
+      id: 'agent-c',
+      name: 'agent',
+      instructions: INSTRUCTIONS,
+      model: benchModel({
+        role: 'c-outer',
+        toolName: RESEARCH.name,
+        callsPerStep: COMPOSITE_CALLS,
+        input: researchInput,
+      }),
+      tools: { [RESEARCH.name]: research },
+    });
 
     const sharedSteps = async (agent: unknown) => {
       const messages: unknown[] = [];

@@ -5,8 +5,19 @@ import type { AgentInputItem } from '@openai/agents';
 import type { Contender, WorkloadRunners } from '../contender.js';
 import { benchModel } from '../mock-model.js';
 import {
-  COMPOSITE_CALLS, INSTRUCTIONS, LOOKUP, MAX_TURNS, PROMPT_A, PROMPT_C, RESEARCH, STEPS, TOOL_CALLS,
-  lookup, researchInput, researchPrompt, stepPrompt,
+  COMPOSITE_CALLS,
+  INSTRUCTIONS,
+  LOOKUP,
+  MAX_TURNS,
+  PROMPT_A,
+  PROMPT_C,
+  RESEARCH,
+  STEPS,
+  TOOL_CALLS,
+  lookup,
+  researchInput,
+  researchPrompt,
+  stepPrompt,
 } from '../workloads.js';
 
 export const openaiAgents: Contender = {
@@ -20,11 +31,35 @@ export const openaiAgents: Contender = {
     const { z } = await import('zod');
     setTraceProcessors([]);
 
-    const lookupTool = tool({ name: LOOKUP.name, description: LOOKUP.description, parameters: z.object({ n: z.number() }), execute: lookup });
-    const agentA = new Agent({ name: 'agent', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS })), tools: [lookupTool] });
-    const agentB = new Agent({ name: 'agent', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'b' })), tools: [lookupTool] });
-    const agentF = new Agent({ name: 'agent', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 })), tools: [lookupTool] });
-    const inner = new Agent({ name: 'researcher', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'c-inner' })) });
+    const lookupTool = tool({
+      name: LOOKUP.name,
+      description: LOOKUP.description,
+      parameters: z.object({ n: z.number() }),
+      execute: lookup,
+    });
+    const agentA = new Agent({
+      name: 'agent',
+      instructions: INSTRUCTIONS,
+      model: aisdk(benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS })),
+      tools: [lookupTool],
+    });
+    const agentB = new Agent({
+      name: 'agent',
+      instructions: INSTRUCTIONS,
+      model: aisdk(benchModel({ role: 'b' })),
+      tools: [lookupTool],
+    });
+    const agentF = new Agent({
+      name: 'agent',
+      instructions: INSTRUCTIONS,
+      model: aisdk(benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 })),
+      tools: [lookupTool],
+    });
+    const inner = new Agent({
+      name: 'researcher',
+      instructions: INSTRUCTIONS,
+      model: aisdk(benchModel({ role: 'c-inner' })),
+    });
     const research = inner.asTool({
       toolName: RESEARCH.name,
       toolDescription: RESEARCH.description,
@@ -32,7 +67,19 @@ export const openaiAgents: Contender = {
       inputBuilder: ({ params }) => researchPrompt((params as { question: string }).question),
       onStream: () => {},
     });
-    const outer = new Agent({ name: 'agent', instructions: INSTRUCTIONS, model: aisdk(benchModel({ role: 'c-outer', toolName: RESEARCH.name, callsPerStep: COMPOSITE_CALLS, input: researchInput })), tools: [research] });
+    const outer = new Agent({
+      name: 'agent',
+      instructions: INSTRUCTIONS,
+      model: aisdk(
+        benchModel({
+          role: 'c-outer',
+          toolName: RESEARCH.name,
+          callsPerStep: COMPOSITE_CALLS,
+          input: researchInput,
+        }),
+      ),
+      tools: [research],
+    });
 
     const streamed = async (agent: typeof agentA, input: string | AgentInputItem[]) => {
       const result = await run(agent, input, { stream: true, maxTurns: MAX_TURNS });

@@ -11,7 +11,9 @@ import { openai } from 'june/sdk/openai';
 import { z } from 'zod';
 
 /** An in-memory workspace, so the example runs anywhere. */
-const files = new Map<string, string>([['src/sum.ts', 'export const sum = (a: number, b: number) => a - b;\n']]);
+const files = new Map<string, string>([
+  ['src/sum.ts', 'export const sum = (a: number, b: number) => a - b;\n'],
+]);
 
 const readFile = tool({
   description: 'Read a file of the workspace',
@@ -47,7 +49,10 @@ export const Files = defineCapabilities(
 );
 
 /** A bundle made of another bundle: what a coding agent needs. */
-export const Workspace = defineCapabilities(({ writable }: { writable: boolean }) => <Files writable={writable} />, { name: 'Workspace' });
+export const Workspace = defineCapabilities(
+  ({ writable }: { writable: boolean }) => <Files writable={writable} />,
+  { name: 'Workspace' },
+);
 
 export default function FixBug({ writable = true }: { writable?: boolean }) {
   return (

@@ -11,7 +11,8 @@ import { openai } from 'june/sdk/openai';
 import { z } from 'zod';
 
 const notes: Record<string, string> = {
-  'pricing.md': 'Plans: Free (1 project), Team ($12 per seat per month), Enterprise (contact sales).',
+  'pricing.md':
+    'Plans: Free (1 project), Team ($12 per seat per month), Enterprise (contact sales).',
 };
 
 const readNote = tool({
@@ -39,7 +40,12 @@ export default function PricingPage() {
         <Step id="draft" prompt="Read pricing.md and draft a short pricing page." />
       </Agent>
 
-      <Step id="review" prompt={({ steps }) => `Review this draft and publish it if it is accurate:\n\n${String(steps.draft)}`} />
+      <Step
+        id="review"
+        prompt={({ steps }) =>
+          `Review this draft and publish it if it is accurate:\n\n${String(steps.draft)}`
+        }
+      />
     </Agent>
   );
 }

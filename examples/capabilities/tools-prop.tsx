@@ -29,7 +29,10 @@ export default function Trip() {
   return (
     <Agent model={openai('gpt-5-mini')} tools={weatherTools}>
       <Tool name="savePackingList" value={packingList} />
-      <Step id="pack" prompt="I am going to Lisbon tomorrow. Check the weather and save a packing list." />
+      <Step
+        id="pack"
+        prompt="I am going to Lisbon tomorrow. Check the weather and save a packing list."
+      />
     </Agent>
   );
 }

@@ -42,7 +42,10 @@ export default function Support() {
       <Namespace name="kb">
         <Tool name="search" value={searchKnowledgeBase} />
       </Namespace>
-      <Step id="support" prompt="Find the login ticket, look for an answer, and refund order A-17 (500 cents) as a goodwill gesture." />
+      <Step
+        id="support"
+        prompt="Find the login ticket, look for an answer, and refund order A-17 (500 cents) as a goodwill gesture."
+      />
     </Agent>
   );
 }

@@ -17,7 +17,13 @@ interface Pending {
 export interface ApprovalListener {
   requested(request: ApprovalRequest, runId: string): void;
   /** `replayed`: the answer came from the run's journal (a resumed or replayed run). */
-  answered(id: string, decision: ApprovalDecision, automatic: boolean, runId: string, replayed?: boolean): void;
+  answered(
+    id: string,
+    decision: ApprovalDecision,
+    automatic: boolean,
+    runId: string,
+    replayed?: boolean,
+  ): void;
   withdrawn(id: string, reason: string, runId: string): void;
 }
 
@@ -37,7 +43,15 @@ export class ApprovalBroker {
     runId?: string,
   ) {
     const broker = this;
-    this.waiting = runId === undefined ? undefined : { runId, get requests() { return broker.requests; } };
+    this.waiting =
+      runId === undefined
+        ? undefined
+        : {
+            runId,
+            get requests() {
+              return broker.requests;
+            },
+          };
   }
 
   /** The requests waiting for an answer, oldest first. */
@@ -51,10 +65,18 @@ export class ApprovalBroker {
    * request is withdrawn). With `replayed` (an answer the run's journal recorded) the request
    * is answered at once with it, as automatic and replayed, and never pending.
    */
-  request(request: ApprovalRequest, signal: AbortSignal, runId: string, replayed?: ApprovalDecision): Promise<ApprovalDecision & { automatic: boolean }> {
+  request(
+    request: ApprovalRequest,
+    signal: AbortSignal,
+    runId: string,
+    replayed?: ApprovalDecision,
+  ): Promise<ApprovalDecision & { automatic: boolean }> {
     if (signal.aborted) return Promise.reject(new RunAbortedError(signal.reason));
     if (replayed) {
-      const clean: ApprovalDecision = replayed.reason === undefined ? { approved: replayed.approved } : { approved: replayed.approved, reason: replayed.reason };
+      const clean: ApprovalDecision =
+        replayed.reason === undefined
+          ? { approved: replayed.approved }
+          : { approved: replayed.approved, reason: replayed.reason };
       this.listener.answered(request.id, clean, true, runId, true);
       return Promise.resolve({ ...clean, automatic: true });
     }
@@ -77,7 +99,13 @@ export class ApprovalBroker {
     } catch (error) {
       const entry = this.pending.get(request.id);
       this.remove(request.id);
-      entry?.reject(new JuneError('approval-policy-failed', `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${error instanceof Error ? error.message : String(error)}`, { cause: error, blame: 'workflow' }));
+      entry?.reject(
+        new JuneError(
+          'approval-policy-failed',
+          `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error, blame: 'workflow' },
+        ),
+      );
     }
   }
 
@@ -100,7 +128,10 @@ export class ApprovalBroker {
   private settle(id: string, decision: ApprovalDecision, automatic: boolean): void {
     const entry = this.pending.get(id)!;
     this.remove(id);
-    const clean: ApprovalDecision = decision.reason === undefined ? { approved: decision.approved } : { approved: decision.approved, reason: decision.reason };
+    const clean: ApprovalDecision =
+      decision.reason === undefined
+        ? { approved: decision.approved }
+        : { approved: decision.approved, reason: decision.reason };
     this.listener.answered(id, clean, automatic, entry.runId);
     entry.resolve({ ...clean, automatic });
   }

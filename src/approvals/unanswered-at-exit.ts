@@ -53,8 +53,14 @@ export function unwatchUnanswered(run: WaitingRun): void {
  */
 export function unansweredMessage(run: WaitingRun): string {
   const [first] = run.requests;
-  const calls = run.requests.map((request) => `"${request.id}" (the tool "${request.tool}" in step "${request.step}", input ${compact(request.input)})`);
-  const what = calls.length === 1 ? `approval request ${calls[0]}` : `${calls.length} approval requests: ${calls.join(', ')}`;
+  const calls = run.requests.map(
+    (request) =>
+      `"${request.id}" (the tool "${request.tool}" in step "${request.step}", input ${compact(request.input)})`,
+  );
+  const what =
+    calls.length === 1
+      ? `approval request ${calls[0]}`
+      : `${calls.length} approval requests: ${calls.join(', ')}`;
   return (
     `june: the process is about to exit, but run ${run.runId} waits for an answer to ${what}, and nothing is left that could answer. ` +
     `Answer each request from its approval-request event or handle.pendingApprovals, with handle.approve("${first!.id}") or handle.deny("${first!.id}", reason), ` +

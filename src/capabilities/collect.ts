@@ -82,7 +82,10 @@ const chainSuffixes = new WeakMap<readonly Frame[], string>();
  * ```
  */
 export function declarationPlace(declaration: CollectedDeclaration): string {
-  return chainNotation(`${declaration.notation}${locationSuffix(declaration.element.source)}`, declaration.frames);
+  return chainNotation(
+    `${declaration.notation}${locationSuffix(declaration.element.source)}`,
+    declaration.frames,
+  );
 }
 
 /**
@@ -96,7 +99,14 @@ export function declarationPlace(declaration: CollectedDeclaration): string {
  */
 export function isCapabilityElement(element: JuneElement): boolean {
   const kind = kindOf(element.type);
-  return kind === 'tool' || kind === 'inherit' || kind === 'declaration' || kind === 'bundle' || kind === 'namespace' || kind === 'require-approval';
+  return (
+    kind === 'tool' ||
+    kind === 'inherit' ||
+    kind === 'declaration' ||
+    kind === 'bundle' ||
+    kind === 'namespace' ||
+    kind === 'require-approval'
+  );
 }
 
 /**
@@ -115,17 +125,28 @@ export function isCapabilityElement(element: JuneElement): boolean {
  * others.length; // 1 (the step)
  * ```
  */
-export function collectCapabilities(children: JuneNode, agentNotation = '<Agent>'): CollectedChildren {
+export function collectCapabilities(
+  children: JuneNode,
+  agentNotation = '<Agent>',
+): CollectedChildren {
   const result: CollectedChildren = { declarations: [], others: [] };
   walk(children, [], result, agentNotation);
   return result;
 }
 
-function walk(node: JuneNode, frames: Frame[], out: CollectedChildren, agentNotation: string): void {
+function walk(
+  node: JuneNode,
+  frames: Frame[],
+  out: CollectedChildren,
+  agentNotation: string,
+): void {
   for (const child of flattenChildren(node)) {
     if (typeof child === 'string') {
       if (frames.length === 0) {
-        throw new WorkflowError('agent-child-invalid', `june: ${agentNotation} has the text ${JSON.stringify(child)} among its children; an agent's children are capabilities, steps and components. Put text in a <Step prompt>.`);
+        throw new WorkflowError(
+          'agent-child-invalid',
+          `june: ${agentNotation} has the text ${JSON.stringify(child)} among its children; an agent's children are capabilities, steps and components. Put text in a <Step prompt>.`,
+        );
       }
       throw containerError(frames, JSON.stringify(child));
     }
@@ -137,30 +158,58 @@ function walk(node: JuneNode, frames: Frame[], out: CollectedChildren, agentNota
       case 'tool':
       case 'inherit':
       case 'declaration':
-        out.declarations.push({ kind, element: child, notation: capabilityNotation(child), frames });
+        out.declarations.push({
+          kind,
+          element: child,
+          notation: capabilityNotation(child),
+          frames,
+        });
         break;
       case 'namespace': {
         const name = (child.props as { name?: unknown }).name;
         if (typeof name !== 'string' || !NAMESPACE_NAME.test(name)) {
           const shown = typeof name === 'string' ? capabilityNotation(child) : '<Namespace>';
-          const got = typeof name === 'string' ? `has the invalid name ${JSON.stringify(name)}` : `has no name (got ${name === null ? 'null' : typeof name})`;
+          const got =
+            typeof name === 'string'
+              ? `has the invalid name ${JSON.stringify(name)}`
+              : `has no name (got ${name === null ? 'null' : typeof name})`;
           throw new WorkflowError(
             'namespace-name-invalid',
             `june: ${chainNotation(`${shown}${locationSuffix(child.source)}`, frames)} in ${agentNotation} ${got}; a namespace name is letters, digits and hyphens, starting with a letter (e.g. name="github"). Rename it.`,
           );
         }
-        walk((child.props as { children?: JuneNode }).children, [...frames, { kind: 'namespace', name, notation: capabilityNotation(child) }], out, agentNotation);
+        walk(
+          (child.props as { children?: JuneNode }).children,
+          [...frames, { kind: 'namespace', name, notation: capabilityNotation(child) }],
+          out,
+          agentNotation,
+        );
         break;
       }
       case 'require-approval':
-        walk((child.props as { children?: JuneNode }).children, [...frames, { kind: 'require-approval', notation: '<RequireApproval>' }], out, agentNotation);
+        walk(
+          (child.props as { children?: JuneNode }).children,
+          [...frames, { kind: 'require-approval', notation: '<RequireApproval>' }],
+          out,
+          agentNotation,
+        );
         break;
       case 'bundle': {
-        const frame: Frame = { kind: 'bundle', notation: capabilityNotation(child), type: child.type };
+        const frame: Frame = {
+          kind: 'bundle',
+          notation: capabilityNotation(child),
+          type: child.type,
+        };
         const start = frames.findIndex((f) => f.kind === 'bundle' && f.type === child.type);
         if (start !== -1) {
-          const chain = [...frames.slice(start), frame].filter((f) => f.kind === 'bundle').map((f) => f.notation).join(' > ');
-          throw new WorkflowError('bundle-cycle', `june: a bundle contains itself: ${chain} (in ${agentNotation}). A bundle may not render itself, directly or through other bundles; break the cycle.`);
+          const chain = [...frames.slice(start), frame]
+            .filter((f) => f.kind === 'bundle')
+            .map((f) => f.notation)
+            .join(' > ');
+          throw new WorkflowError(
+            'bundle-cycle',
+            `june: a bundle contains itself: ${chain} (in ${agentNotation}). A bundle may not render itself, directly or through other bundles; break the cycle.`,
+          );
         }
         const body = bundleBody(child.type)!;
         const returned = body(child.props);
@@ -183,7 +232,8 @@ function walk(node: JuneNode, frames: Frame[], out: CollectedChildren, agentNota
 function describe(element: JuneElement): string {
   const kind = kindOf(element.type);
   if (kind === 'step') return `${notation(element, ['id'])}${locationSuffix(element.source)}`;
-  if (kind === undefined) return `the component <${displayNameOf(element.type)}>${locationSuffix(element.source)}`;
+  if (kind === undefined)
+    return `the component <${displayNameOf(element.type)}>${locationSuffix(element.source)}`;
   return `${notation(element)}${locationSuffix(element.source)}`;
 }
 
@@ -203,5 +253,9 @@ function containerError(frames: Frame[], what: string): WorkflowError {
 }
 
 function isThenable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -59,14 +59,19 @@ export interface ToolSource {
 }
 
 /** Makes a component that declares capabilities from its props. Internal. */
-export function declarationComponent<P>(displayName: string, declare: (props: P, element: JuneElement<P>) => CapabilityDeclaration) {
+export function declarationComponent<P>(
+  displayName: string,
+  declare: (props: P, element: JuneElement<P>) => CapabilityDeclaration,
+) {
   const component = builtin('declaration', displayName, (_props: P): JuneNode => null);
   Object.defineProperty(component, DECLARE, { value: declare });
   return component;
 }
 
 /** The declare function of a declaration component. Internal. */
-export function declarationOf(type: unknown): ((props: any, element: JuneElement) => CapabilityDeclaration) | undefined {
+export function declarationOf(
+  type: unknown,
+): ((props: any, element: JuneElement) => CapabilityDeclaration) | undefined {
   return typeof type === 'function' ? (type as unknown as Record<symbol, any>)[DECLARE] : undefined;
 }
 

@@ -40,16 +40,28 @@ export function declareInherit(
   const names = (element.props as { capabilities?: unknown }).capabilities;
   const where = `${declarationPlace(declaration)}${agents.agent ? ` in ${agents.agent}` : ''}`;
   if (!parent) {
-    throw new WorkflowError('inherit-outside-agent', `june: ${where} stands in an agent that no other agent encloses, so there is nothing to inherit. Declare the tools in this agent, or nest it in the agent that has them.`);
+    throw new WorkflowError(
+      'inherit-outside-agent',
+      `june: ${where} stands in an agent that no other agent encloses, so there is nothing to inherit. Declare the tools in this agent, or nest it in the agent that has them.`,
+    );
   }
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
-    throw new WorkflowError('inherit-capabilities-invalid', `june: ${chainNotation(`<Inherit>${locationSuffix(element.source)}`, declaration.frames)} needs capabilities={["toolName", ...]}, an array of the parent's tool names.`);
+    throw new WorkflowError(
+      'inherit-capabilities-invalid',
+      `june: ${chainNotation(`<Inherit>${locationSuffix(element.source)}`, declaration.frames)} needs capabilities={["toolName", ...]}, an array of the parent's tool names.`,
+    );
   }
   return (names as string[]).flatMap((name) => {
     const earlier = inherited.get(name);
     if (earlier) {
-      const both = earlier === declaration ? `${where} lists it twice` : `${declarationPlace(earlier)} and ${where} both list it`;
-      throw new WorkflowError('inherit-duplicate-name', `june: the tool "${name}" is inherited twice: ${both}. Name each tool once.`);
+      const both =
+        earlier === declaration
+          ? `${where} lists it twice`
+          : `${declarationPlace(earlier)} and ${where} both list it`;
+      throw new WorkflowError(
+        'inherit-duplicate-name',
+        `june: the tool "${name}" is inherited twice: ${both}. Name each tool once.`,
+      );
     }
     inherited.set(name, declaration);
     const granted = parent.byName.get(name);
@@ -58,22 +70,34 @@ export function declareInherit(
       if (parent.pending?.length) return [];
       throw unknownGrant(name, where, [...parent.byName.keys()], agents.parent);
     }
-    return [{
-      name,
-      tool: granted.tool,
-      granted: `${granted.provenance.source} in the enclosing <Agent>`,
-      ...(granted.provenance.composite ? { composite: true as const } : {}),
-    }];
+    return [
+      {
+        name,
+        tool: granted.tool,
+        granted: `${granted.provenance.source} in the enclosing <Agent>`,
+        ...(granted.provenance.composite ? { composite: true as const } : {}),
+      },
+    ];
   });
 }
 
 const LISTED_NAMES_MAX = 30;
 
-function unknownGrant(name: string, where: string, has: string[], parentAgent = '<Agent>'): WorkflowError {
-  const shown = has.slice(0, LISTED_NAMES_MAX).map((n) => `"${n}"`).join(', ');
+function unknownGrant(
+  name: string,
+  where: string,
+  has: string[],
+  parentAgent = '<Agent>',
+): WorkflowError {
+  const shown = has
+    .slice(0, LISTED_NAMES_MAX)
+    .map((n) => `"${n}"`)
+    .join(', ');
   const more = has.length > LISTED_NAMES_MAX ? ` and ${has.length - LISTED_NAMES_MAX} more` : '';
   const namespaced = has.find((n) => n.endsWith(`_${name}`));
-  const hint = namespaced ? ` Did you mean "${namespaced}"? A grant uses the name as the parent sees it, after its namespaces.` : ' Use a name the parent has, as it sees it (after its namespaces), or declare the tool in the parent.';
+  const hint = namespaced
+    ? ` Did you mean "${namespaced}"? A grant uses the name as the parent sees it, after its namespaces.`
+    : ' Use a name the parent has, as it sees it (after its namespaces), or declare the tool in the parent.';
   return new WorkflowError(
     'inherit-unknown-name',
     `june: ${where} names "${name}", but the enclosing ${parentAgent} has no tool of that name; it has ${has.length ? `${shown}${more}` : 'no tools'}.${hint}`,

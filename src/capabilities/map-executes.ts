@@ -17,11 +17,23 @@ export type ToolExecute = NonNullable<AnyTool['execute']>;
  * });
  * ```
  */
-export function mapExecutes(tools: ToolSet, wrap: (execute: ToolExecute, name: string, tool: AnyTool) => ToolExecute): ToolSet {
+export function mapExecutes(
+  tools: ToolSet,
+  wrap: (execute: ToolExecute, name: string, tool: AnyTool) => ToolExecute,
+): ToolSet {
   const out: ToolSet = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute as ToolExecute | undefined;
-    out[name] = execute ? ({ ...tool, execute: wrap((input, options) => execute.call(tool, input, options), name, tool as AnyTool) } as typeof tool) : tool;
+    out[name] = execute
+      ? ({
+          ...tool,
+          execute: wrap(
+            (input, options) => execute.call(tool, input, options),
+            name,
+            tool as AnyTool,
+          ),
+        } as typeof tool)
+      : tool;
   }
   return out;
 }

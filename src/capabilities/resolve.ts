@@ -2,14 +2,29 @@ import type { ToolSet } from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix } from '../elements/notation.js';
 import { WorkflowError } from '../errors/june-error.js';
-import { chainNotation, collectCapabilities, declarationPlace, type CollectedDeclaration, type Frame } from './collect.js';
+import {
+  chainNotation,
+  collectCapabilities,
+  declarationPlace,
+  type CollectedDeclaration,
+  type Frame,
+} from './collect.js';
 import { declareInherit } from './declare-inherit.js';
 import { sourceTools } from './source-tools.js';
-import { declarationOf, type AnyTool, type CompositeToolSpec, type DeclaredTool, type ToolSource } from './declaration.js';
+import {
+  declarationOf,
+  type AnyTool,
+  type CompositeToolSpec,
+  type DeclaredTool,
+  type ToolSource,
+} from './declaration.js';
 import type { CapabilityProvenance, ResolvedCapability, ResolvedScope } from './scope.js';
 
 /** How the caller turns a composite declaration into an AI SDK tool (the interpreter runs it). */
-export type CompositeToolFactory = (spec: CompositeToolSpec, declaration: CollectedDeclaration) => AnyTool;
+export type CompositeToolFactory = (
+  spec: CompositeToolSpec,
+  declaration: CollectedDeclaration,
+) => AnyTool;
 
 /** Input of {@link resolveCapabilities}. */
 export interface ResolveInput {
@@ -97,31 +112,57 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
     for (const base of declare(declaration, input, inherited, waits)) {
       const { name, tool } = applyFrames(base.name, base.tool, declaration.frames);
       checkName(name, declaration);
-      const provenance: CapabilityProvenance = { name, source: chainNotation(declaration.notation, declaration.frames) };
+      const provenance: CapabilityProvenance = {
+        name,
+        source: chainNotation(declaration.notation, declaration.frames),
+      };
       if (base.granted) provenance.granted = base.granted;
       if (base.composite) provenance.composite = true;
       if (base.original !== undefined) provenance.original = base.original;
-      add({ name, tool, provenance, declared: true, location: locationSuffix(declaration.element.source) });
+      add({
+        name,
+        tool,
+        provenance,
+        declared: true,
+        location: locationSuffix(declaration.element.source),
+      });
     }
   }
 
   for (const [name, tool] of Object.entries(input.toolsProp ?? {})) {
     if (!TOOL_NAME.test(name)) {
-      throw new WorkflowError('tool-name-invalid', `june: the tools prop of ${agentNotation} has a tool named ${JSON.stringify(name)}; tool names are letters, digits, "_" and "-", 1 to 64 characters. Rename it.`);
+      throw new WorkflowError(
+        'tool-name-invalid',
+        `june: the tools prop of ${agentNotation} has a tool named ${JSON.stringify(name)}; tool names are letters, digits, "_" and "-", 1 to 64 characters. Rename it.`,
+      );
     }
-    add({ name, tool: tool as AnyTool, provenance: { name, source: `tools={{ ${name} }}` }, declared: false });
+    add({
+      name,
+      tool: tool as AnyTool,
+      provenance: { name, source: `tools={{ ${name} }}` },
+      declared: false,
+    });
   }
 
   const tools: ToolSet = {};
   for (const [name, entry] of byName) tools[name] = entry.tool;
   const scope: ResolvedScope = { tools, byName };
-  if (declarations.length > 0) scope.capabilities = [...byName.values()].map((entry) => entry.provenance);
-  const pending = [...waits.map((wait) => wait.notation), ...(declarations.some((d) => d.kind === 'inherit') ? (input.parent?.pending ?? []) : [])];
+  if (declarations.length > 0)
+    scope.capabilities = [...byName.values()].map((entry) => entry.provenance);
+  const pending = [
+    ...waits.map((wait) => wait.notation),
+    ...(declarations.some((d) => d.kind === 'inherit') ? (input.parent?.pending ?? []) : []),
+  ];
   if (pending.length > 0) scope.pending = pending;
   return { scope, others, waits };
 }
 
-function declare(declaration: CollectedDeclaration, input: ResolveInput, inherited: Map<string, CollectedDeclaration>, waits: PendingToolSource[]): DeclaredTool[] {
+function declare(
+  declaration: CollectedDeclaration,
+  input: ResolveInput,
+  inherited: Map<string, CollectedDeclaration>,
+  waits: PendingToolSource[],
+): DeclaredTool[] {
   const { element } = declaration;
   switch (declaration.kind) {
     case 'tool':
@@ -134,34 +175,68 @@ function declare(declaration: CollectedDeclaration, input: ResolveInput, inherit
     case 'declaration': {
       const declared = declarationOf(element.type)!(element.props, element);
       if (declared.composite) {
-        return [{ name: declared.composite.name, tool: compositeTool(declared.composite, declaration, input), composite: true }];
+        return [
+          {
+            name: declared.composite.name,
+            tool: compositeTool(declared.composite, declaration, input),
+            composite: true,
+          },
+        ];
       }
       let tools = declared.tools;
       if (declared.source) {
         tools = input.connected?.get(declared.source);
         if (!tools) {
-          waits.push({ source: declared.source, notation: chainNotation(declaration.notation, declaration.frames) });
+          waits.push({
+            source: declared.source,
+            notation: chainNotation(declaration.notation, declaration.frames),
+          });
           return [];
         }
       }
-      if (declared.source) return sourceTools(tools ?? {}, declared.source, chainNotation(declaration.notation, declaration.frames));
+      if (declared.source)
+        return sourceTools(
+          tools ?? {},
+          declared.source,
+          chainNotation(declaration.notation, declaration.frames),
+        );
       return Object.entries(tools ?? {}).map(([name, tool]) => ({ name, tool: tool as AnyTool }));
     }
   }
 }
 
-function declareTool(element: JuneElement, declaration: CollectedDeclaration, input: ResolveInput): DeclaredTool {
-  const props = element.props as { name?: unknown; value?: unknown; children?: unknown; description?: string; input?: unknown; output?: (r: unknown) => unknown };
+function declareTool(
+  element: JuneElement,
+  declaration: CollectedDeclaration,
+  input: ResolveInput,
+): DeclaredTool {
+  const props = element.props as {
+    name?: unknown;
+    value?: unknown;
+    children?: unknown;
+    description?: string;
+    input?: unknown;
+    output?: (r: unknown) => unknown;
+  };
   const where = declarationPlace(declaration);
   if (typeof props.name !== 'string') {
-    throw new WorkflowError('tool-name-invalid', `june: ${chainNotation(`<Tool>${locationSuffix(element.source)}`, declaration.frames)} has no name; give it name="..." (letters, digits, "_" and "-").`);
+    throw new WorkflowError(
+      'tool-name-invalid',
+      `june: ${chainNotation(`<Tool>${locationSuffix(element.source)}`, declaration.frames)} has no name; give it name="..." (letters, digits, "_" and "-").`,
+    );
   }
   if (typeof props.children === 'function') {
     if (props.value !== undefined) {
-      throw new WorkflowError('tool-value-invalid', `june: ${where} has both a value and a function child; give an AI SDK tool as value, or a workflow as its child, not both.`);
+      throw new WorkflowError(
+        'tool-value-invalid',
+        `june: ${where} has both a value and a function child; give an AI SDK tool as value, or a workflow as its child, not both.`,
+      );
     }
     if (props.input === undefined) {
-      throw new WorkflowError('tool-value-invalid', `june: ${where} runs a workflow but has no input schema; add input={z.object({ ... })}.`);
+      throw new WorkflowError(
+        'tool-value-invalid',
+        `june: ${where} runs a workflow but has no input schema; add input={z.object({ ... })}.`,
+      );
     }
     const spec: CompositeToolSpec = {
       name: props.name,
@@ -174,17 +249,28 @@ function declareTool(element: JuneElement, declaration: CollectedDeclaration, in
   }
   const value = props.value;
   if (typeof value !== 'object' || value === null || !('inputSchema' in value)) {
-    throw new WorkflowError('tool-value-invalid', `june: ${where} has no AI SDK tool as its value (got ${value === null ? 'null' : typeof value}); pass value={tool({ description, inputSchema, execute })}.`);
+    throw new WorkflowError(
+      'tool-value-invalid',
+      `june: ${where} has no AI SDK tool as its value (got ${value === null ? 'null' : typeof value}); pass value={tool({ description, inputSchema, execute })}.`,
+    );
   }
   return { name: props.name, tool: value as AnyTool };
 }
 
-function compositeTool(spec: CompositeToolSpec, declaration: CollectedDeclaration, input: ResolveInput): AnyTool {
+function compositeTool(
+  spec: CompositeToolSpec,
+  declaration: CollectedDeclaration,
+  input: ResolveInput,
+): AnyTool {
   if (input.compositeTool) return input.compositeTool(spec, declaration);
   return { description: spec.description, inputSchema: spec.inputSchema } as AnyTool;
 }
 
-function applyFrames(name: string, tool: AnyTool, frames: Frame[]): { name: string; tool: AnyTool } {
+function applyFrames(
+  name: string,
+  tool: AnyTool,
+  frames: Frame[],
+): { name: string; tool: AnyTool } {
   // Innermost first: each namespace puts its prefix in front of what the inner ones made, so
   // the outermost ends up first; any <RequireApproval> makes the tool wait.
   let prefixed = name;
@@ -210,6 +296,10 @@ function checkName(name: string, declaration: CollectedDeclaration): void {
 /** One side of a collision: its provenance, where it stands, and what an `<Inherit>` brought. */
 function describeEntry(entry: ResolvedCapability): string {
   const { source, granted, original } = entry.provenance;
-  const notes = [original !== undefined ? `its tool ${JSON.stringify(original)}` : '', entry.location?.trim() ?? '', granted ? `it brought ${granted}` : ''].filter(Boolean);
+  const notes = [
+    original !== undefined ? `its tool ${JSON.stringify(original)}` : '',
+    entry.location?.trim() ?? '',
+    granted ? `it brought ${granted}` : '',
+  ].filter(Boolean);
   return notes.length ? `${source} (${notes.join('; ')})` : source;
 }

@@ -75,10 +75,17 @@ export class ApprovalPrompter {
     const tool = visibleText(request.tool);
     try {
       // the input's newlines are JSON's own layout (a string's newlines are escaped by JSON)
-      const json = visibleText(JSON.stringify(request.input, null, 2) ?? 'undefined', { keepNewlines: true });
-      output.write(`${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`);
+      const json = visibleText(JSON.stringify(request.input, null, 2) ?? 'undefined', {
+        keepNewlines: true,
+      });
+      output.write(
+        `${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`,
+      );
       output.write(`${json.replace(/^/gm, '    ')}\n`);
-      const approved = await confirm({ message: `Allow this ${tool} call?`, default: false }, context);
+      const approved = await confirm(
+        { message: `Allow this ${tool} call?`, default: false },
+        context,
+      );
       if (approved) {
         answer(() => answerer.approve(request.id));
         return;

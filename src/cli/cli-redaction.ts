@@ -27,13 +27,22 @@ export interface RedactionFlags {
  * // { secretProps: { token: 'abc' }, redact: { values: ['abc'], patterns: [/sk-[A-Za-z0-9]+/] } }
  * ```
  */
-export function cliRedaction(flags: RedactionFlags, env: NodeJS.ProcessEnv = process.env): { secretProps?: Record<string, unknown>; redact?: RedactOptions } {
-  const secretProps = flags.secretProps === undefined ? undefined : parseProps(secretPropsText(flags.secretProps), '--secret-props');
+export function cliRedaction(
+  flags: RedactionFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): { secretProps?: Record<string, unknown>; redact?: RedactOptions } {
+  const secretProps =
+    flags.secretProps === undefined
+      ? undefined
+      : parseProps(secretPropsText(flags.secretProps), '--secret-props');
   const values = secretProps ? stringsIn(secretProps) : [];
   for (const name of flags.redactEnv ?? []) {
     const value = env[name];
     if (value === undefined || value === '') {
-      throw new WorkflowError('cli-option-invalid', `june: --redact-env ${name}: the environment variable ${name} is not set; set it, or leave out the flag.`);
+      throw new WorkflowError(
+        'cli-option-invalid',
+        `june: --redact-env ${name}: the environment variable ${name} is not set; set it, or leave out the flag.`,
+      );
     }
     values.push(value);
   }
@@ -41,7 +50,10 @@ export function cliRedaction(flags: RedactionFlags, env: NodeJS.ProcessEnv = pro
     try {
       return new RegExp(source);
     } catch (error) {
-      throw new WorkflowError('cli-option-invalid', `june: --redact-pattern ${JSON.stringify(source)} is not a regular expression (${(error as Error).message}); pass one such as 'sk-[A-Za-z0-9]{20,}'.`);
+      throw new WorkflowError(
+        'cli-option-invalid',
+        `june: --redact-pattern ${JSON.stringify(source)} is not a regular expression (${(error as Error).message}); pass one such as 'sk-[A-Za-z0-9]{20,}'.`,
+      );
     }
   });
   const redact = values.length > 0 || patterns.length > 0 ? { values, patterns } : undefined;
@@ -55,11 +67,19 @@ export function cliRedaction(flags: RedactionFlags, env: NodeJS.ProcessEnv = pro
  * @throws {WorkflowError} `cli-option-invalid` when a recorded prop was secret and
  *   `--secret-props` does not give it again.
  */
-export function resumedProps(recorded: Record<string, unknown> | undefined, secretProps: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function resumedProps(
+  recorded: Record<string, unknown> | undefined,
+  secretProps: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
   if (!recorded) return secretProps;
-  const missing = Object.keys(recorded).filter((name) => recorded[name] === REDACTED && !(secretProps && name in secretProps));
+  const missing = Object.keys(recorded).filter(
+    (name) => recorded[name] === REDACTED && !(secretProps && name in secretProps),
+  );
   if (missing.length > 0) {
-    throw new WorkflowError('cli-option-invalid', `june: the run was started with the secret props ${missing.join(', ')}, which its journal does not keep; pass them again with --secret-props.`);
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: the run was started with the secret props ${missing.join(', ')}, which its journal does not keep; pass them again with --secret-props.`,
+    );
   }
   return { ...recorded, ...secretProps };
 }
@@ -70,7 +90,10 @@ function secretPropsText(value: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new WorkflowError('cli-props-invalid', `june: --secret-props ${value}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass a JSON object, or @ and the path of a file holding one.`);
+    throw new WorkflowError(
+      'cli-props-invalid',
+      `june: --secret-props ${value}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass a JSON object, or @ and the path of a file holding one.`,
+    );
   }
 }
 

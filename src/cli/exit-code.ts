@@ -6,13 +6,28 @@ import { JuneError } from '../errors/index.js';
  * (once the run was aborted and its trace written): `130` interrupted with Ctrl-C (SIGINT),
  * `143` SIGTERM, `129` SIGHUP (128 + the signal's number, as shells report it).
  */
-export const ExitCode = { success: 0, failed: 1, usage: 2, interrupted: 130, terminated: 143, hangup: 129 } as const;
+export const ExitCode = {
+  success: 0,
+  failed: 1,
+  usage: 2,
+  interrupted: 130,
+  terminated: 143,
+  hangup: 129,
+} as const;
 
 /** One of {@link ExitCode}'s values. */
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** Error codes that mean the command was used wrongly, not that the workflow failed. */
-const usageCodes = new Set(['cli-init-conflict', 'cli-option-invalid', 'cli-props-invalid', 'cli-workflow-missing', 'script-unreadable', 'script-invalid', 'journal-unreadable']);
+const usageCodes = new Set([
+  'cli-init-conflict',
+  'cli-option-invalid',
+  'cli-props-invalid',
+  'cli-workflow-missing',
+  'script-unreadable',
+  'script-invalid',
+  'journal-unreadable',
+]);
 
 /**
  * The exit code for an error that stopped a command: {@link ExitCode.usage} for bad usage
@@ -26,5 +41,7 @@ const usageCodes = new Set(['cli-init-conflict', 'cli-option-invalid', 'cli-prop
  * ```
  */
 export function exitCodeOf(error: unknown): ExitCodeValue {
-  return JuneError.isInstance(error) && usageCodes.has(error.code) ? ExitCode.usage : ExitCode.failed;
+  return JuneError.isInstance(error) && usageCodes.has(error.code)
+    ? ExitCode.usage
+    : ExitCode.failed;
 }

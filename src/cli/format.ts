@@ -28,10 +28,15 @@ export function formatDuration(durationMs: number): string {
 export function formatTokens(usage: LanguageModelUsage | undefined): string {
   const input = usage?.inputTokens;
   const output = usage?.outputTokens;
-  const total = usage?.totalTokens ?? (input === undefined && output === undefined ? undefined : (input ?? 0) + (output ?? 0));
+  const total =
+    usage?.totalTokens ??
+    (input === undefined && output === undefined ? undefined : (input ?? 0) + (output ?? 0));
   if (total === undefined) return 'no tokens';
   const n = (value: number) => value.toLocaleString('en-US');
-  const split = input !== undefined || output !== undefined ? ` (${n(input ?? 0)} in, ${n(output ?? 0)} out)` : '';
+  const split =
+    input !== undefined || output !== undefined
+      ? ` (${n(input ?? 0)} in, ${n(output ?? 0)} out)`
+      : '';
   return `${n(total)} ${total === 1 ? 'token' : 'tokens'}${split}`;
 }
 

@@ -32,7 +32,9 @@ const needed = [
 export async function initCommand(dir: string | undefined, io: CliIO): Promise<ExitCodeValue> {
   const folder = resolve(dir ?? '.');
   const label = relative(process.cwd(), folder) || '.';
-  const existing = initFiles.filter((file) => existsSync(join(folder, file.path))).map((file) => file.path);
+  const existing = initFiles
+    .filter((file) => existsSync(join(folder, file.path)))
+    .map((file) => file.path);
   if (existing.length > 0) {
     const these = existing.length === 1 ? `${existing[0]} exists` : `${existing.join(', ')} exist`;
     throw new WorkflowError(
@@ -46,14 +48,20 @@ export async function initCommand(dir: string | undefined, io: CliIO): Promise<E
   const packageJson = join(folder, 'package.json');
   const moduleNote = packageTypeNote(packageJson);
   if (!existsSync(packageJson)) {
-    const name = basename(folder).toLowerCase().replace(/[^a-z0-9._-]+/g, '-') || 'workflows';
+    const name =
+      basename(folder)
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '-') || 'workflows';
     const text = `${JSON.stringify({ name, private: true, type: 'module', scripts: { test: 'vitest run' } }, null, 2)}\n`;
     written.unshift({ path: 'package.json', purpose: 'the project, as ES modules', text });
   }
   for (const file of written) writeFileSync(join(folder, file.path), file.text, { flag: 'wx' });
 
   const width = Math.max(...written.map((file) => file.path.length));
-  const lines = [style.bold(`june init: wrote ${written.length} files in ${label}`), ...written.map((file) => `  ${file.path.padEnd(width)}  ${style.dim(file.purpose)}`)];
+  const lines = [
+    style.bold(`june init: wrote ${written.length} files in ${label}`),
+    ...written.map((file) => `  ${file.path.padEnd(width)}  ${style.dim(file.purpose)}`),
+  ];
   if (moduleNote) lines.push(`june: warning: ${moduleNote}`);
   lines.push('next:', ...nextSteps(folder, label));
   io.stdout.write(`${lines.join('\n')}\n`);
@@ -64,7 +72,8 @@ export async function initCommand(dir: string | undefined, io: CliIO): Promise<E
 function packageTypeNote(packageJson: string): string | undefined {
   if (!existsSync(packageJson)) return undefined;
   try {
-    if ((JSON.parse(readFileSync(packageJson, 'utf8')) as { type?: unknown }).type === 'module') return undefined;
+    if ((JSON.parse(readFileSync(packageJson, 'utf8')) as { type?: unknown }).type === 'module')
+      return undefined;
   } catch {
     return 'package.json is not valid JSON; fix it, and set "type": "module" in it (June is ES modules only).';
   }
@@ -78,7 +87,10 @@ function nextSteps(folder: string, label: string): string[] {
   const devDeps = missing.filter((pkg) => pkg.dev).map((pkg) => pkg.spec);
   if (deps.length) steps.push(`  npm install ${deps.join(' ')}`);
   if (devDeps.length) steps.push(`  npm install -D ${devDeps.join(' ')}`);
-  steps.push('  npx june run hello.tsx --script hello.script.json   # offline, from the script', '  npx vitest run                                      # the snapshot test');
+  steps.push(
+    '  npx june run hello.tsx --script hello.script.json   # offline, from the script',
+    '  npx vitest run                                      # the snapshot test',
+  );
   return steps;
 }
 

@@ -71,9 +71,13 @@ export default function Hello({ city = 'Oslo' }: { city?: string }) {
 
 const script = `${JSON.stringify(
   {
-    $comment: 'Test fixture: scripted model turns for hello.tsx, to run it offline (npx june run hello.tsx --script hello.script.json)',
+    $comment:
+      'Test fixture: scripted model turns for hello.tsx, to run it offline (npx june run hello.tsx --script hello.script.json)',
     steps: {
-      advice: [{ toolCalls: [{ tool: 'weather', input: { city: 'Oslo' } }] }, { text: 'Yes: it is 4 °C and cloudy in Oslo, so take a coat.' }],
+      advice: [
+        { toolCalls: [{ tool: 'weather', input: { city: 'Oslo' } }] },
+        { text: 'Yes: it is 4 °C and cloudy in Oslo, so take a coat.' },
+      ],
     },
   },
   null,
@@ -118,9 +122,17 @@ test('the workflow runs offline from its script', async () => {
 
 /** The files of a new June project, in the order `june init` lists them. */
 export const initFiles: readonly InitFile[] = [
-  { path: 'tsconfig.json', purpose: "June's JSX settings for tsc, tsx and your editor", text: `${JSON.stringify(initTsconfig, null, 2)}\n` },
+  {
+    path: 'tsconfig.json',
+    purpose: "June's JSX settings for tsc, tsx and your editor",
+    text: `${JSON.stringify(initTsconfig, null, 2)}\n`,
+  },
   { path: 'vitest.config.ts', purpose: "June's JSX settings for vitest", text: vitestConfig },
   { path: 'hello.tsx', purpose: 'a first workflow', text: workflow },
   { path: 'hello.script.json', purpose: 'its model script, to run it offline', text: script },
-  { path: 'hello.test.tsx', purpose: 'a snapshot test of its inspect() report, and an offline run', text: test },
+  {
+    path: 'hello.test.tsx',
+    purpose: 'a snapshot test of its inspect() report, and an offline run',
+    text: test,
+  },
 ];

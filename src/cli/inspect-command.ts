@@ -29,7 +29,11 @@ export interface InspectCommandOptions {
  * await inspectCommand('examples/release.tsx', {}, processIO());
  * ```
  */
-export async function inspectCommand(file: string, options: InspectCommandOptions, io: CliIO): Promise<ExitCodeValue> {
+export async function inspectCommand(
+  file: string,
+  options: InspectCommandOptions,
+  io: CliIO,
+): Promise<ExitCodeValue> {
   const props = options.props === undefined ? undefined : parseProps(options.props);
   const workflow = await loadWorkflow(file);
   let report: InspectReport;
@@ -37,9 +41,15 @@ export async function inspectCommand(file: string, options: InspectCommandOption
     report = await workflow.june.inspect(workflow.component, props ? { props } : {});
   } catch (error) {
     if (JuneError.isInstance(error)) throw error;
-    throw new WorkflowError('workflow-failed', runFailureMessage(error, workflow), { cause: error });
+    throw new WorkflowError('workflow-failed', runFailureMessage(error, workflow), {
+      cause: error,
+    });
   }
-  io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspectReport(report, terminalStyle(io.stdout)));
+  io.stdout.write(
+    options.json
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : formatInspectReport(report, terminalStyle(io.stdout)),
+  );
   return ExitCode.success;
 }
 
@@ -66,14 +76,17 @@ export function formatInspectReport(report: InspectReport, style: TerminalStyle)
   for (const agent of report.agents) {
     lines.push(style.bold(agent.path));
     const sources = agent.toolSources ?? [];
-    if (agent.tools.length === 0 && sources.length === 0) lines.push(`└─ ${style.dim('(no tools)')}`);
+    if (agent.tools.length === 0 && sources.length === 0)
+      lines.push(`└─ ${style.dim('(no tools)')}`);
     const width = Math.max(0, ...agent.tools.map((tool) => tool.name.length));
     agent.tools.forEach((tool, index) => {
       const branch = index === agent.tools.length - 1 && sources.length === 0 ? '└─' : '├─';
       lines.push(`${branch} ${style.tool(tool.name.padEnd(width))}  ${details(tool, style)}`);
     });
     sources.forEach((source, index) => {
-      lines.push(`${index === sources.length - 1 ? '└─' : '├─'} ${source}  ${style.dim('tool source: its tools are listed when a run connects')}`);
+      lines.push(
+        `${index === sources.length - 1 ? '└─' : '├─'} ${source}  ${style.dim('tool source: its tools are listed when a run connects')}`,
+      );
     });
   }
   return `${lines.join('\n')}\n`;

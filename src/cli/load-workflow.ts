@@ -53,7 +53,10 @@ let loads = 0;
  * const handle = workflow.june.run(workflow.component);
  * ```
  */
-export async function loadWorkflow(file: string, cwd: string = process.cwd()): Promise<LoadedWorkflow> {
+export async function loadWorkflow(
+  file: string,
+  cwd: string = process.cwd(),
+): Promise<LoadedWorkflow> {
   const absolute = resolve(cwd, file);
   const label = labelOf(absolute, cwd);
   checkFile(file, absolute);
@@ -73,16 +76,35 @@ export async function loadWorkflow(file: string, cwd: string = process.cwd()): P
     tsconfig.dispose();
   }
   const name = label === absolute ? basename(absolute) : label;
-  return { component: defaultComponent(exports, label), file: absolute, label, name, tsconfig: tsconfig.path, june };
+  return {
+    component: defaultComponent(exports, label),
+    file: absolute,
+    label,
+    name,
+    tsconfig: tsconfig.path,
+    june,
+  };
 }
 
 /** `workflow-load-failed`; `jsx-setup-invalid` when the error shows the JSX was compiled with the wrong settings. */
-function loadError(error: unknown, label: string, tsconfig: string | undefined, cwd: string): WorkflowError {
+function loadError(
+  error: unknown,
+  label: string,
+  tsconfig: string | undefined,
+  cwd: string,
+): WorkflowError {
   const text = oneLine(errorText(error));
   const fix = jsxSetupFix(text);
-  if (fix === undefined) return new WorkflowError('workflow-load-failed', `june: cannot load ${label}: ${text}`, { cause: error });
+  if (fix === undefined)
+    return new WorkflowError('workflow-load-failed', `june: cannot load ${label}: ${text}`, {
+      cause: error,
+    });
   const using = tsconfig === undefined ? '' : ` with ${relative(cwd, tsconfig) || tsconfig}`;
-  return new WorkflowError('jsx-setup-invalid', `june: cannot load ${label}, compiled${using}: ${fix}.`, { cause: error });
+  return new WorkflowError(
+    'jsx-setup-invalid',
+    `june: cannot load ${label}, compiled${using}: ${fix}.`,
+    { cause: error },
+  );
 }
 
 function checkFile(given: string, absolute: string): void {
@@ -90,39 +112,79 @@ function checkFile(given: string, absolute: string): void {
   try {
     isFile = statSync(absolute).isFile();
   } catch {
-    throw new WorkflowError('cli-workflow-missing', `june: cannot find the workflow file ${given} (looked for ${absolute}). Check the path: it is relative to the current directory.`);
+    throw new WorkflowError(
+      'cli-workflow-missing',
+      `june: cannot find the workflow file ${given} (looked for ${absolute}). Check the path: it is relative to the current directory.`,
+    );
   }
-  if (!isFile) throw new WorkflowError('cli-workflow-missing', `june: ${given} is a folder, not a workflow file. Pass a .tsx file, e.g. ${given.replace(/[\\/]$/, '')}/workflow.tsx.`);
+  if (!isFile)
+    throw new WorkflowError(
+      'cli-workflow-missing',
+      `june: ${given} is a folder, not a workflow file. Pass a .tsx file, e.g. ${given.replace(/[\\/]$/, '')}/workflow.tsx.`,
+    );
 }
 
 /** A module's exports; a file compiled as CommonJS (no "type": "module" above it) has them under `default`. */
 function moduleExports(namespace: Record<string, unknown>): Record<string, unknown> {
   const inner = namespace.default;
-  if (typeof inner === 'object' && inner !== null && (inner as Record<string, unknown>).__esModule === true) return inner as Record<string, unknown>;
+  if (
+    typeof inner === 'object' &&
+    inner !== null &&
+    (inner as Record<string, unknown>).__esModule === true
+  )
+    return inner as Record<string, unknown>;
   return namespace;
 }
 
 function defaultComponent(exports: Record<string, unknown>, label: string): Component {
   const example = 'export default function Workflow() { return <Agent model={...}>...</Agent>; }';
   if (!('default' in exports) || exports.default === undefined) {
-    const named = Object.keys(exports).filter((key) => key !== 'default' && key !== '__esModule' && typeof exports[key] === 'function');
+    const named = Object.keys(exports).filter(
+      (key) => key !== 'default' && key !== '__esModule' && typeof exports[key] === 'function',
+    );
     const has =
-      named.length === 1 ? ` It exports ${named[0]}: did you mean export default ${named[0]}?` : named.length ? ` It exports ${named.join(', ')}; make the workflow's root component the default export.` : '';
-    throw new WorkflowError('workflow-default-missing', `june: ${label} has no default export; june runs the component it exports by default.${has} For example: ${example}`);
+      named.length === 1
+        ? ` It exports ${named[0]}: did you mean export default ${named[0]}?`
+        : named.length
+          ? ` It exports ${named.join(', ')}; make the workflow's root component the default export.`
+          : '';
+    throw new WorkflowError(
+      'workflow-default-missing',
+      `june: ${label} has no default export; june runs the component it exports by default.${has} For example: ${example}`,
+    );
   }
   const value = exports.default;
   if (typeof value === 'function') return value as Component;
-  const isElement = typeof value === 'object' && value !== null && (value as Record<string, unknown>).$$typeof === Symbol.for('june.element');
-  const hint = isElement ? 'export the component itself (export default Workflow), not an element (<Workflow />)' : `export a function component, e.g. ${example}`;
+  const isElement =
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<string, unknown>).$$typeof === Symbol.for('june.element');
+  const hint = isElement
+    ? 'export the component itself (export default Workflow), not an element (<Workflow />)'
+    : `export a function component, e.g. ${example}`;
   const type = typeof value;
-  const got = value === null ? 'null' : isElement ? 'an element' : Array.isArray(value) ? 'an array' : `${type === 'object' || type === 'undefined' ? 'an' : 'a'} ${type}`;
-  throw new WorkflowError('workflow-default-invalid', `june: the default export of ${label} is ${got}, not a component; ${hint}.`);
+  const got =
+    value === null
+      ? 'null'
+      : isElement
+        ? 'an element'
+        : Array.isArray(value)
+          ? 'an array'
+          : `${type === 'object' || type === 'undefined' ? 'an' : 'a'} ${type}`;
+  throw new WorkflowError(
+    'workflow-default-invalid',
+    `june: the default export of ${label} is ${got}, not a component; ${hint}.`,
+  );
 }
 
-async function juneOf(load: (specifier: string, parent: string) => Promise<any>, parent: string): Promise<JuneApi> {
+async function juneOf(
+  load: (specifier: string, parent: string) => Promise<any>,
+  parent: string,
+): Promise<JuneApi> {
   try {
     const found = moduleExports(await load('june', parent));
-    if (typeof found.run === 'function' && typeof found.inspect === 'function') return found as unknown as JuneApi;
+    if (typeof found.run === 'function' && typeof found.inspect === 'function')
+      return found as unknown as JuneApi;
   } catch {
     // The workflow's folder cannot import `june` (it may import nothing of June's at all).
   }

@@ -20,11 +20,18 @@ export function parseProps(text: string, flag = '--props'): Record<string, unkno
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new WorkflowError('cli-props-invalid', `june: ${flag} is not valid JSON${flag === '--secret-props' ? '' : ` (${(error as Error).message})`}. ${hint}`, flag === '--secret-props' ? {} : { cause: error });
+    throw new WorkflowError(
+      'cli-props-invalid',
+      `june: ${flag} is not valid JSON${flag === '--secret-props' ? '' : ` (${(error as Error).message})`}. ${hint}`,
+      flag === '--secret-props' ? {} : { cause: error },
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    throw new WorkflowError('cli-props-invalid', `june: ${flag} must be a JSON object of props, got ${got}. ${hint}`);
+    throw new WorkflowError(
+      'cli-props-invalid',
+      `june: ${flag} must be a JSON object of props, got ${got}. ${hint}`,
+    );
   }
   return value as Record<string, unknown>;
 }

@@ -26,7 +26,8 @@ export async function main(argv: string[], io: CliIO): Promise<ExitCodeValue> {
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.success : ExitCode.usage;
+    if (error instanceof CommanderError)
+      return error.exitCode === 0 ? ExitCode.success : ExitCode.usage;
     const message = visibleText(oneLine(error instanceof Error ? error.message : String(error)));
     io.stderr.write(`${message.startsWith('june: ') ? message : `june: ${message}`}\n`);
     return exitCodeOf(error);
@@ -55,13 +56,16 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(`${sentence(oneLine(text.replace(/^error: /, 'june: ')))} See june --help.\n`),
+      outputError: (text, write) =>
+        write(`${sentence(oneLine(text.replace(/^error: /, 'june: ')))} See june --help.\n`),
     });
 
   // Subcommands made with .command() inherit exitOverride() and the output settings above.
   program
     .command('init')
-    .description('Set up a June project: tsconfig.json and vitest.config.ts with June\'s JSX settings, a first workflow with its model script, and a snapshot test. Never overwrites a file.')
+    .description(
+      "Set up a June project: tsconfig.json and vitest.config.ts with June's JSX settings, a first workflow with its model script, and a snapshot test. Never overwrites a file.",
+    )
     .argument('[dir]', 'the project folder (default: the current one)')
     .action(async (dir: string | undefined) => {
       const { initCommand } = await import('./init-command.js');
@@ -70,20 +74,57 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
 
   program
     .command('run')
-    .description('Run a workflow: its default export, with progress, approvals at the terminal, and a trace in .june/runs/.')
+    .description(
+      'Run a workflow: its default export, with progress, approvals at the terminal, and a trace in .june/runs/.',
+    )
     .argument('<file>', 'the workflow, a .tsx file whose default export is a component')
     .option('--props <json>', 'props for the root component, as a JSON object')
     .option('--script <file>', 'answer every model call from this model script (offline)')
-    .addOption(new Option('--approve <mode>', 'approval requests: ask at the terminal, approve all, deny all, or wait (leave them pending, to --resume later)').choices(approveModes).default('ask'))
+    .addOption(
+      new Option(
+        '--approve <mode>',
+        'approval requests: ask at the terminal, approve all, deny all, or wait (leave them pending, to --resume later)',
+      )
+        .choices(approveModes)
+        .default('ask'),
+    )
     .option('--trace <file>', 'also write the trace to this file')
-    .option('--json', 'print each run event as one line of JSON (no prompts); model answers come whole, a turn\'s text as one text-delta')
-    .option('--no-stream', 'take each model answer whole instead of token by token (the provider\'s non-streaming call; costs less)')
-    .option('--resume <runId>', 'take up a stopped run again from its journal (.june/runs/<runId>/journal.jsonl): nothing that finished runs again')
-    .option('--replay <runId|file>', 'answer every model call from a recorded journal (a run id, or a journal.jsonl file)')
-    .option('--strict', 'fail the run on a workflow error at any depth (even one a model saw as a tool error) and on --script turns that never ran')
-    .option('--secret-props <json|@file>', 'props whose values are secrets, merged over --props: never stored in clear (the journal keeps [redacted]; pass them again to --resume)')
-    .option('--redact-env <name>', 'keep the value of this environment variable out of the trace, journal and output (repeatable)', collect, [])
-    .option('--redact-pattern <regex>', 'keep every match of this regular expression out of the trace, journal and output (repeatable)', collect, [])
+    .option(
+      '--json',
+      "print each run event as one line of JSON (no prompts); model answers come whole, a turn's text as one text-delta",
+    )
+    .option(
+      '--no-stream',
+      "take each model answer whole instead of token by token (the provider's non-streaming call; costs less)",
+    )
+    .option(
+      '--resume <runId>',
+      'take up a stopped run again from its journal (.june/runs/<runId>/journal.jsonl): nothing that finished runs again',
+    )
+    .option(
+      '--replay <runId|file>',
+      'answer every model call from a recorded journal (a run id, or a journal.jsonl file)',
+    )
+    .option(
+      '--strict',
+      'fail the run on a workflow error at any depth (even one a model saw as a tool error) and on --script turns that never ran',
+    )
+    .option(
+      '--secret-props <json|@file>',
+      'props whose values are secrets, merged over --props: never stored in clear (the journal keeps [redacted]; pass them again to --resume)',
+    )
+    .option(
+      '--redact-env <name>',
+      'keep the value of this environment variable out of the trace, journal and output (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--redact-pattern <regex>',
+      'keep every match of this regular expression out of the trace, journal and output (repeatable)',
+      collect,
+      [],
+    )
     .action(async (file: string, options: RunCommandFlags) => {
       const { runCommand } = await import('./run-command.js');
       done(await runCommand(file, options, io));
@@ -91,7 +132,9 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
 
   program
     .command('inspect')
-    .description("Show every agent's tools: where each came from and whether it needs approval. No model is called.")
+    .description(
+      "Show every agent's tools: where each came from and whether it needs approval. No model is called.",
+    )
     .argument('<file>', 'the workflow, a .tsx file whose default export is a component')
     .option('--props <json>', 'props for the root component, as a JSON object')
     .option('--json', 'print the report as JSON')
@@ -103,21 +146,47 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
   // June Studio lives in src/studio; studio-command.ts loads it when the command runs.
   program
     .command('studio')
-    .description('Serve June Studio on 127.0.0.1: the runs in .june/runs/, their trace trees, and an agent inspector.')
+    .description(
+      'Serve June Studio on 127.0.0.1: the runs in .june/runs/, their trace trees, and an agent inspector.',
+    )
     .argument('[dir]', 'the folder of run traces (default: .june/runs)')
     .option('--port <port>', 'the TCP port; 0 picks a free one (default: 4000)')
-    .option('--host <host>', 'the address to listen on (default: 127.0.0.1); beyond loopback, Studio prints an access token')
-    .option('--allow-host <name>', 'another host name requests may address, e.g. the DNS name Studio is reached by (repeatable)', (name: string, names: string[] = []) => [...names, name])
-    .action(async (dir: string | undefined, options: { port?: string; host?: string; allowHost?: string[] }) => {
-      const { studioCommand } = await import('./studio-command.js');
-      done(await studioCommand(dir, options, io));
-    });
+    .option(
+      '--host <host>',
+      'the address to listen on (default: 127.0.0.1); beyond loopback, Studio prints an access token',
+    )
+    .option(
+      '--allow-host <name>',
+      'another host name requests may address, e.g. the DNS name Studio is reached by (repeatable)',
+      (name: string, names: string[] = []) => [...names, name],
+    )
+    .action(
+      async (
+        dir: string | undefined,
+        options: { port?: string; host?: string; allowHost?: string[] },
+      ) => {
+        const { studioCommand } = await import('./studio-command.js');
+        done(await studioCommand(dir, options, io));
+      },
+    );
 
   return program;
 }
 
 /** The flags `june run` parses (see `RunCommandOptions`). */
-type RunCommandFlags = { props?: string; script?: string; approve: ApproveMode; trace?: string; json?: boolean; resume?: string; replay?: string; strict?: boolean; secretProps?: string; redactEnv: string[]; redactPattern: string[] };
+type RunCommandFlags = {
+  props?: string;
+  script?: string;
+  approve: ApproveMode;
+  trace?: string;
+  json?: boolean;
+  resume?: string;
+  replay?: string;
+  strict?: boolean;
+  secretProps?: string;
+  redactEnv: string[];
+  redactPattern: string[];
+};
 
 /** Collects a repeatable flag's values. */
 function collect(value: string, previous: string[]): string[] {

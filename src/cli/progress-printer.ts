@@ -18,7 +18,14 @@ export interface ProgressPrinterOptions {
   jsonChars?: number;
 }
 
-const mark: Record<TraceStatus, string> = { succeeded: '✓', failed: '✗', aborted: '■', denied: '✗', running: '…', waiting: '…' };
+const mark: Record<TraceStatus, string> = {
+  succeeded: '✓',
+  failed: '✗',
+  aborted: '■',
+  denied: '✗',
+  running: '…',
+  waiting: '…',
+};
 
 /**
  * Prints a run's events as progress lines: agents and their tools, steps with their prompt,
@@ -88,39 +95,71 @@ export class ProgressPrinter {
       case 'run-start':
         if (event.parentToolCallId !== undefined) {
           const tool = this.#toolNames.get(event.parentToolCallId) ?? 'tool';
-          this.line(s.dim(`↳ ${v(tool)} runs its workflow (run ${v(event.runId)})`), parentOf(event.runId), inner);
+          this.line(
+            s.dim(`↳ ${v(tool)} runs its workflow (run ${v(event.runId)})`),
+            parentOf(event.runId),
+            inner,
+          );
         }
         break;
       case 'agent-start':
-        this.line(`${s.bold(event.agent === 'agent' ? 'agent' : `agent ${v(event.agent)}`)}${s.dim(event.tools.length ? ` · tools: ${v(event.tools.join(', '))}` : ' · no tools')}`, event.runId);
+        this.line(
+          `${s.bold(event.agent === 'agent' ? 'agent' : `agent ${v(event.agent)}`)}${s.dim(event.tools.length ? ` · tools: ${v(event.tools.join(', '))}` : ' · no tools')}`,
+          event.runId,
+        );
         break;
       case 'step-start':
         this.#stepStarts.set(`${event.runId} ${event.step}`, Date.now());
-        this.line(`${s.bold(`▸ ${v(event.step)}`)} ${s.dim(v(compactText(event.prompt)))}`, event.runId);
+        this.line(
+          `${s.bold(`▸ ${v(event.step)}`)} ${s.dim(v(compactText(event.prompt)))}`,
+          event.runId,
+        );
         break;
       case 'text-delta':
-        this.#text(event.step, v(event.delta, { keepNewlines: true }), `${indentOf(event.runId)}${inner}`);
+        this.#text(
+          event.step,
+          v(event.delta, { keepNewlines: true }),
+          `${indentOf(event.runId)}${inner}`,
+        );
         break;
       case 'tool-call':
         this.#toolNames.set(event.toolCallId, event.tool);
-        this.line(`${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`, event.runId, inner);
+        this.line(
+          `${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`,
+          event.runId,
+          inner,
+        );
         break;
       case 'tool-result':
-        this.line(`${s.tool(`← ${v(event.tool)}`)} ${s.dim(v(compactJson(modelOutputOf(event.output), this.#jsonChars)))}`, event.runId, inner);
+        this.line(
+          `${s.tool(`← ${v(event.tool)}`)} ${s.dim(v(compactJson(modelOutputOf(event.output), this.#jsonChars)))}`,
+          event.runId,
+          inner,
+        );
         break;
       case 'tool-error':
-        this.line(s.failure(`✗ ${v(event.tool)} failed: ${v(event.error.message)}`), event.runId, inner);
+        this.line(
+          s.failure(`✗ ${v(event.tool)} failed: ${v(event.error.message)}`),
+          event.runId,
+          inner,
+        );
         break;
       case 'approval-request':
         this.#requests.set(event.request.id, event.request);
         if (!this.#approvalsPrompted) {
-          this.line(`${s.attention(`? ${v(event.request.tool)} needs approval`)} ${s.dim(`in step ${v(event.request.step)}: ${v(compactJson(event.request.input, this.#jsonChars))}`)}`, event.runId, inner);
+          this.line(
+            `${s.attention(`? ${v(event.request.tool)} needs approval`)} ${s.dim(`in step ${v(event.request.step)}: ${v(compactJson(event.request.input, this.#jsonChars))}`)}`,
+            event.runId,
+            inner,
+          );
         }
         break;
       case 'approval-response': {
         const tool = v(this.#requests.get(event.id)?.tool ?? 'the tool call');
         const how = event.automatic ? ' (automatic)' : '';
-        const text = event.approved ? s.success(`✓ approved ${tool}${how}`) : s.failure(`✗ denied ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`);
+        const text = event.approved
+          ? s.success(`✓ approved ${tool}${how}`)
+          : s.failure(`✗ denied ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`);
         this.line(text, event.runId, inner);
         break;
       }
@@ -140,8 +179,15 @@ export class ProgressPrinter {
         const retry = event.willRetry === true;
         const attempts = `${event.attempt} attempt${event.attempt === 1 ? '' : 's'}`;
         if (retry) this.line(s.attention(`✗ ${v(event.error.message)} (retrying)`), event.runId);
-        else if (event.fallback) this.line(s.attention(`✗ ${v(event.error.message)} (<Catch> gave up after ${attempts}; rendering its fallback)`), event.runId);
-        else if (parentOf(event.runId) !== undefined) this.line(s.failure(`✗ ${v(event.error.message)}`), event.runId);
+        else if (event.fallback)
+          this.line(
+            s.attention(
+              `✗ ${v(event.error.message)} (<Catch> gave up after ${attempts}; rendering its fallback)`,
+            ),
+            event.runId,
+          );
+        else if (parentOf(event.runId) !== undefined)
+          this.line(s.failure(`✗ ${v(event.error.message)}`), event.runId);
         break;
       }
       default:
@@ -190,6 +236,7 @@ function compactText(text: string): string {
 
 /** What the model got from a tool: a composite tool's `output`, without its trace. */
 function modelOutputOf(output: unknown): unknown {
-  if (typeof output === 'object' && output !== null && 'output' in output && 'trace' in output) return (output as { output: unknown }).output;
+  if (typeof output === 'object' && output !== null && 'output' in output && 'trace' in output)
+    return (output as { output: unknown }).output;
   return output;
 }

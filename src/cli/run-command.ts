@@ -2,7 +2,14 @@ import { join, resolve } from 'node:path';
 import type { ApprovalRequest } from '../approvals/index.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
 import type { RunHandle, RunResult } from '../interpreter/index.js';
-import { fileJournalStore, loadJournal, readRunJournal, scriptAfterJournal, type JournalRecord, type JournalStore } from '../journal/index.js';
+import {
+  fileJournalStore,
+  loadJournal,
+  readRunJournal,
+  scriptAfterJournal,
+  type JournalRecord,
+  type JournalStore,
+} from '../journal/index.js';
 import { loadScript, scriptedModel, type ScriptedModel } from '../testing/index.js';
 import type { Trace } from '../trace/index.js';
 import { ApprovalPrompter } from './approval-prompter.js';
@@ -68,7 +75,11 @@ export const runsFolder = join('.june', 'runs');
  * process.exitCode = await runCommand('examples/release.tsx', { script: 'examples/release.script.json', approve: 'all' }, processIO());
  * ```
  */
-export async function runCommand(file: string, options: RunCommandOptions, io: CliIO): Promise<ExitCodeValue> {
+export async function runCommand(
+  file: string,
+  options: RunCommandOptions,
+  io: CliIO,
+): Promise<ExitCodeValue> {
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
   const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
@@ -76,15 +87,25 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
   // every run keeps a journal; --resume and --replay read one first (a bad one stops here, before any trace is written)
   const journal = fileJournalStore({ dir: runsFolder });
   const recorded = await recordedJournal(options, journal, workflow.name);
-  const props = given ? { ...given, ...secretProps } : resumedProps(recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined, secretProps);
-  const model = options.script !== undefined && options.resume !== undefined && recorded ? resumedScript(options.script, recorded) : scriptModel;
+  const props = given
+    ? { ...given, ...secretProps }
+    : resumedProps(recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined, secretProps);
+  const model =
+    options.script !== undefined && options.resume !== undefined && recorded
+      ? resumedScript(options.script, recorded)
+      : scriptModel;
   const approve = options.approve ?? 'ask';
   const json = options.json === true;
   const promptOutput = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
-  const prompting = approve === 'ask' && !json && io.stdin.isTTY === true && promptOutput !== undefined;
+  const prompting =
+    approve === 'ask' && !json && io.stdin.isTTY === true && promptOutput !== undefined;
   const style = terminalStyle(io.stdout);
-  const jsonChars = io.stdout.isTTY && io.stdout.columns ? Math.max(40, io.stdout.columns - 16) : 120;
-  const printer = new ProgressPrinter(io.stdout, style, { approvalsPrompted: prompting, jsonChars });
+  const jsonChars =
+    io.stdout.isTTY && io.stdout.columns ? Math.max(40, io.stdout.columns - 16) : 120;
+  const printer = new ProgressPrinter(io.stdout, style, {
+    approvalsPrompted: prompting,
+    jsonChars,
+  });
 
   const startedAt = Date.now();
   const onApproval = approvalPolicy(approve);
@@ -118,7 +139,9 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     stoppedBy = signal;
     printer.end();
     const what = signal === 'SIGINT' ? 'interrupted' : `${signal} received`;
-    io.stderr.write(`june: ${what}; aborting the run and writing its trace (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'signal again'} to quit at once)\n`);
+    io.stderr.write(
+      `june: ${what}; aborting the run and writing its trace (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'signal again'} to quit at once)\n`,
+    );
     handle.abort(stopSignals[signal].reason);
   };
   const interrupt = () => stop('SIGINT');
@@ -129,13 +152,27 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
     handle.abort(refusal);
   };
   const prompter = prompting
-    ? new ApprovalPrompter({ answerer: handle, printer, style, input: io.stdin, output: promptOutput!, onInterrupt: interrupt })
+    ? new ApprovalPrompter({
+        answerer: handle,
+        printer,
+        style,
+        input: io.stdin,
+        output: promptOutput!,
+        onInterrupt: interrupt,
+      })
     : undefined;
 
   if (!json) {
     const scripted = options.script === undefined ? '' : ` · model script ${options.script}`;
-    const from = options.resume !== undefined ? ' · resumed from its journal' : options.replay !== undefined ? ` · replaying ${options.replay}` : '';
-    io.stdout.write(`${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${handle.runId}${from}${scripted}`)}\n`);
+    const from =
+      options.resume !== undefined
+        ? ' · resumed from its journal'
+        : options.replay !== undefined
+          ? ` · replaying ${options.replay}`
+          : '';
+    io.stdout.write(
+      `${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${handle.runId}${from}${scripted}`)}\n`,
+    );
   }
   const stopListening = onStopSignals(stop);
   // Keeps the process alive while the run waits on something that holds no handle of its
@@ -163,23 +200,45 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
 
     const trace = 'result' in outcome ? outcome.result.trace : finalTrace(outcome.error, handle);
     await writer.close(trace).catch((error: unknown) => {
-      io.stderr.write(`june: warning: cannot write the trace ${tracePath}: ${(error as Error).message}\n`);
+      io.stderr.write(
+        `june: warning: cannot write the trace ${tracePath}: ${(error as Error).message}\n`,
+      );
     });
     const durationMs = Date.now() - startedAt;
     if ('result' in outcome) {
       const failed = failuresText(outcome.result.trace.root.failures);
-      if (!json) io.stdout.write(summary(`${style.success(`✓ succeeded in ${formatDuration(durationMs)}`)}${failed ? style.attention(` · ${failed}`) : ''}`, outcome.result.usage, tracePath, style.dim));
+      if (!json)
+        io.stdout.write(
+          summary(
+            `${style.success(`✓ succeeded in ${formatDuration(durationMs)}`)}${failed ? style.attention(` · ${failed}`) : ''}`,
+            outcome.result.usage,
+            tracePath,
+            style.dim,
+          ),
+        );
       if (model) warnUnusedTurns(model, io);
       return ExitCode.success;
     }
     const status = trace.status === 'aborted' ? '■ aborted' : '✗ failed';
-    if (!json) io.stdout.write(summary(style.failure(`${status} after ${formatDuration(durationMs)}`), trace.root.usage, tracePath, style.dim));
+    if (!json)
+      io.stdout.write(
+        summary(
+          style.failure(`${status} after ${formatDuration(durationMs)}`),
+          trace.root.usage,
+          tracePath,
+          style.dim,
+        ),
+      );
     if (!json && trace.status === 'aborted') {
       const script = options.script === undefined ? '' : ` --script ${options.script}`;
-      io.stdout.write(`${style.dim(`resume: june run ${file}${script} --resume ${handle.runId}`)}\n`);
+      io.stdout.write(
+        `${style.dim(`resume: june run ${file}${script} --resume ${handle.runId}`)}\n`,
+      );
     }
     if (stoppedBy) return stopSignals[stoppedBy].exitCode;
-    io.stderr.write(`${visibleText(refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, workflow))}\n`);
+    io.stderr.write(
+      `${visibleText(refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, workflow))}\n`,
+    );
     return refusal !== undefined ? ExitCode.failed : exitCodeOf(outcome.error);
   } finally {
     clearInterval(keepAlive);
@@ -191,12 +250,22 @@ export async function runCommand(file: string, options: RunCommandOptions, io: C
  * The journal `--resume` or `--replay` names, read and checked (`undefined` without them).
  * `--replay` takes a run id, or a file (a path with a `/`, or ending in `.jsonl`).
  */
-async function recordedJournal(options: RunCommandOptions, store: JournalStore, workflow: string): Promise<JournalRecord[] | undefined> {
+async function recordedJournal(
+  options: RunCommandOptions,
+  store: JournalStore,
+  workflow: string,
+): Promise<JournalRecord[] | undefined> {
   if (options.resume !== undefined && options.replay !== undefined) {
-    throw new WorkflowError('cli-option-invalid', 'june: --resume and --replay do not go together: --resume takes a stopped run up again, --replay answers a new run from a recording.');
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --resume and --replay do not go together: --resume takes a stopped run up again, --replay answers a new run from a recording.',
+    );
   }
   if (options.replay !== undefined && options.script !== undefined) {
-    throw new WorkflowError('cli-option-invalid', 'june: --replay answers every model call from the recording; leave out --script.');
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --replay answers every model call from the recording; leave out --script.',
+    );
   }
   if (options.resume !== undefined) return readRunJournal(store, options.resume, workflow);
   if (options.replay === undefined) return undefined;
@@ -214,7 +283,12 @@ function resumedScript(path: string, records: JournalRecord[]): ScriptedModel {
 }
 
 /** The run's last lines: how it ended, how long it took, its tokens, and where its trace is. */
-function summary(status: string, usage: RunResult['usage'] | undefined, tracePath: string, dim: (text: string) => string): string {
+function summary(
+  status: string,
+  usage: RunResult['usage'] | undefined,
+  tracePath: string,
+  dim: (text: string) => string,
+): string {
   return `${status}${dim(` · ${formatTokens(usage)}`)}\n${dim(`trace: ${tracePath}`)}\n`;
 }
 
@@ -228,14 +302,19 @@ function finalTrace(error: unknown, handle: RunHandle): Trace {
   const trace = carried ? structuredClone(carried) : handle.trace();
   if (trace.status === 'running' || trace.root.status === 'running') {
     const endedAt = new Date().toISOString();
-    const status = JuneError.isInstance(error) && error.code === 'run-aborted' ? 'aborted' : 'failed';
+    const status =
+      JuneError.isInstance(error) && error.code === 'run-aborted' ? 'aborted' : 'failed';
     const message = error instanceof Error ? error.message : String(error);
     trace.status = status;
     trace.endedAt = endedAt;
     trace.root.status = status;
     trace.root.endedAt = endedAt;
     trace.root.durationMs = Date.parse(endedAt) - Date.parse(trace.root.startedAt);
-    trace.root.error = { name: error instanceof Error ? error.name : 'Error', message, ...(JuneError.isInstance(error) ? { code: error.code } : {}) };
+    trace.root.error = {
+      name: error instanceof Error ? error.name : 'Error',
+      message,
+      ...(JuneError.isInstance(error) ? { code: error.code } : {}),
+    };
   }
   return trace;
 }
@@ -244,8 +323,10 @@ function finalTrace(error: unknown, handle: RunHandle): Trace {
 function failuresText(failures: Trace['root']['failures']): string {
   if (!failures) return '';
   const parts = [];
-  if (failures.tools > 0) parts.push(`${failures.tools} tool${failures.tools === 1 ? '' : 's'} failed`);
-  if (failures.caught > 0) parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
+  if (failures.tools > 0)
+    parts.push(`${failures.tools} tool${failures.tools === 1 ? '' : 's'} failed`);
+  if (failures.caught > 0)
+    parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
   return parts.join(' · ');
 }
 
@@ -253,6 +334,8 @@ function warnUnusedTurns(model: ScriptedModel, io: CliIO): void {
   try {
     model.assertAllTurnsUsed();
   } catch (error) {
-    io.stderr.write(`${visibleText((error as Error).message.replace(/^june: /, 'june: warning: '))}\n`);
+    io.stderr.write(
+      `${visibleText((error as Error).message.replace(/^june: /, 'june: warning: '))}\n`,
+    );
   }
 }

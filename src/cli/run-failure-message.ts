@@ -16,28 +16,38 @@ import type { LoadedWorkflow } from './load-workflow.js';
  * process.stderr.write(`${runFailureMessage(error, workflow)}\n`);
  * ```
  */
-export function runFailureMessage(error: unknown, workflow: Pick<LoadedWorkflow, 'file' | 'label' | 'tsconfig'>): string {
+export function runFailureMessage(
+  error: unknown,
+  workflow: Pick<LoadedWorkflow, 'file' | 'label' | 'tsconfig'>,
+): string {
   const message = error instanceof Error ? error.message : String(error);
   if (JuneError.isInstance(error)) {
     // June's wrapper around the workflow's own error (a prompt function that threw): where it threw
     const cause = (error as { cause?: unknown }).cause;
-    const at = error.code === 'step-prompt-failed' && cause instanceof Error ? placeInWorkflow(cause, workflow.file) : undefined;
+    const at =
+      error.code === 'step-prompt-failed' && cause instanceof Error
+        ? placeInWorkflow(cause, workflow.file)
+        : undefined;
     return oneLine(`${message}${at ? ` (at ${at})` : ''}`);
   }
   const fix = jsxSetupFix(message);
-  if (fix !== undefined) return oneLine(`june: ${workflow.label} was compiled with ${relative(process.cwd(), workflow.tsconfig) || workflow.tsconfig}, and ${fix}.`);
+  if (fix !== undefined)
+    return oneLine(
+      `june: ${workflow.label} was compiled with ${relative(process.cwd(), workflow.tsconfig) || workflow.tsconfig}, and ${fix}.`,
+    );
   const at = placeInWorkflow(error, workflow.file);
   return oneLine(`june: the workflow failed: ${message}${at ? ` (at ${at})` : ''}`);
 }
 
 function placeInWorkflow(error: unknown, file: string): string | undefined {
-  const stack = error instanceof Error ? error.stack ?? '' : '';
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
   const folder = file.slice(0, file.lastIndexOf('/') + 1);
   for (const line of stack.split('\n').slice(1)) {
     const match = /\(?((?:file:\/\/)?\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line);
     if (!match) continue;
     const path = match[1]!.replace(/^file:\/\//, '');
-    if (path.startsWith(folder) && !path.includes('/node_modules/')) return `${relative(process.cwd(), path) || path}:${match[2]}:${match[3]}`;
+    if (path.startsWith(folder) && !path.includes('/node_modules/'))
+      return `${relative(process.cwd(), path) || path}:${match[2]}:${match[3]}`;
   }
   return undefined;
 }

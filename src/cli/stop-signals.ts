@@ -8,7 +8,9 @@ import { ExitCode, type ExitCodeValue } from './exit-code.js';
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** What each stop signal means to `june run`: the exit code (128 + the signal's number) and the abort's reason. */
-export const stopSignals: Readonly<Record<StopSignal, { exitCode: ExitCodeValue; reason: string }>> = {
+export const stopSignals: Readonly<
+  Record<StopSignal, { exitCode: ExitCodeValue; reason: string }>
+> = {
   SIGINT: { exitCode: ExitCode.interrupted, reason: 'interrupted with Ctrl-C' },
   SIGTERM: { exitCode: ExitCode.terminated, reason: 'stopped by SIGTERM' },
   SIGHUP: { exitCode: ExitCode.hangup, reason: 'stopped by SIGHUP (its terminal closed)' },
@@ -41,9 +43,16 @@ export function onStopSignals(onSignal: (signal: StopSignal) => void): () => voi
 export function abandonedTrace(trace: Trace, reason: string, signal: StopSignal): Trace {
   const unstopped = unstoppedWork(trace.root, { calls: [], components: [] });
   const still = unstopped.length > 0 ? ` (still running: ${unstopped.join(', ')})` : '';
-  const error = new RunAbortedError(`${reason}; a second ${signal} ended June before the run had stopped${still}`);
+  const error = new RunAbortedError(
+    `${reason}; a second ${signal} ended June before the run had stopped${still}`,
+  );
   closeAbandoned(trace.root, 0, new Set());
   const endedAt = new Date().toISOString();
-  Object.assign(trace.root, { status: 'aborted', endedAt, durationMs: Date.parse(endedAt) - Date.parse(trace.root.startedAt), error: traceError(error) });
+  Object.assign(trace.root, {
+    status: 'aborted',
+    endedAt,
+    durationMs: Date.parse(endedAt) - Date.parse(trace.root.startedAt),
+    error: traceError(error),
+  });
   return Object.assign(trace, { status: 'aborted', endedAt });
 }

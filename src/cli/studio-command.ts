@@ -25,10 +25,20 @@ export interface StudioCommandOptions {
  * await studioCommand('.june/runs', { port: '0' }, processIO());
  * ```
  */
-export async function studioCommand(dir: string | undefined, options: StudioCommandOptions, io: CliIO): Promise<ExitCodeValue> {
+export async function studioCommand(
+  dir: string | undefined,
+  options: StudioCommandOptions,
+  io: CliIO,
+): Promise<ExitCodeValue> {
   const port = options.port === undefined ? undefined : Number(options.port);
-  if (port !== undefined && !(options.port!.trim() !== '' && Number.isInteger(port) && port >= 0 && port <= 65535)) {
-    throw new WorkflowError('cli-option-invalid', `june: --port must be a whole number from 0 to 65535 (0 picks a free one), got ${JSON.stringify(options.port)}.`);
+  if (
+    port !== undefined &&
+    !(options.port!.trim() !== '' && Number.isInteger(port) && port >= 0 && port <= 65535)
+  ) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: --port must be a whole number from 0 to 65535 (0 picks a free one), got ${JSON.stringify(options.port)}.`,
+    );
   }
   const { startStudio } = await import('../studio/index.js');
   const studio = await startStudio({
@@ -39,7 +49,9 @@ export async function studioCommand(dir: string | undefined, options: StudioComm
   });
   io.stdout.write(`June Studio: ${studio.url} (Ctrl-C to stop)\n`);
   if (studio.token !== undefined) {
-    io.stdout.write(`Access token: ${studio.token} (every API request needs it; the URL above carries it to the page)\n`);
+    io.stdout.write(
+      `Access token: ${studio.token} (every API request needs it; the URL above carries it to the page)\n`,
+    );
   }
   await new Promise((stop) => process.once('SIGINT', stop));
   await studio.close();

@@ -23,8 +23,10 @@ export interface TerminalStyle {
  * ```
  */
 export function terminalStyle(stream: NodeJS.WriteStream): TerminalStyle {
-  const color = Boolean(stream.isTTY) && (typeof stream.hasColors !== 'function' || stream.hasColors());
-  const paint = (format: Parameters<typeof styleText>[0]) => (text: string) => (color ? styleText(format, text) : text);
+  const color =
+    Boolean(stream.isTTY) && (typeof stream.hasColors !== 'function' || stream.hasColors());
+  const paint = (format: Parameters<typeof styleText>[0]) => (text: string) =>
+    color ? styleText(format, text) : text;
   return {
     color,
     bold: paint('bold'),

@@ -92,9 +92,11 @@ export class TraceWriter {
   #enqueue(trace: Trace): void {
     this.#lastWriteAt = Date.now();
     const text = `${JSON.stringify(trace, null, 2)}\n`;
-    this.#writing = this.#writing.then(() => this.#write(text)).catch((error: unknown) => {
-      this.#failure ??= error;
-    });
+    this.#writing = this.#writing
+      .then(() => this.#write(text))
+      .catch((error: unknown) => {
+        this.#failure ??= error;
+      });
   }
 
   async #write(text: string): Promise<void> {

@@ -2,7 +2,8 @@
  * Control characters a terminal acts on (C0 but tab, DEL, C1) and the invisible bidi and
  * direction marks that reorder what is shown. Newline is matched too; callers keep it or not.
  */
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r' };
 
@@ -24,7 +25,9 @@ export function visibleText(text: string, options: { keepNewlines?: boolean } = 
     const named = NAMED[char];
     if (named) return named;
     const code = char.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    return code <= 0xff
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
 
@@ -42,5 +45,8 @@ const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]
  * ```
  */
 export function terminalJson(value: unknown): string {
-  return (JSON.stringify(value) ?? 'null').replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return (JSON.stringify(value) ?? 'null').replace(
+    JSON_UNSAFE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

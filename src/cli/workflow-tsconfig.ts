@@ -16,7 +16,13 @@ export interface WorkflowTsconfig {
  * June's JSX settings, for workflows in a folder with no tsconfig.json. `react-jsxdev` makes
  * elements carry their source location, so error messages can say `at release.tsx:12:7`.
  */
-export const workflowCompilerOptions = { jsx: 'react-jsxdev', jsxImportSource: 'june', target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext' } as const;
+export const workflowCompilerOptions = {
+  jsx: 'react-jsxdev',
+  jsxImportSource: 'june',
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+} as const;
 
 /**
  * The nearest tsconfig.json in `dir` or a parent folder, or `undefined` when there is none.
@@ -52,11 +58,16 @@ export function workflowTsconfig(file: string): WorkflowTsconfig {
   const dir = dirname(file);
   const own = findTsconfig(dir);
   if (own) return { path: own, generated: false, dispose: () => {} };
-  const folders = [dir, projectFolder(dir)].filter((folder): folder is string => folder !== undefined);
+  const folders = [dir, projectFolder(dir)].filter(
+    (folder): folder is string => folder !== undefined,
+  );
   const include = [...new Set(folders)].map((folder) => `${folder.split('\\').join('/')}/**/*`);
   const temp = mkdtempSync(join(tmpdir(), 'june-tsconfig-'));
   const path = join(temp, 'tsconfig.json');
-  writeFileSync(path, `${JSON.stringify({ compilerOptions: workflowCompilerOptions, include }, null, 2)}\n`);
+  writeFileSync(
+    path,
+    `${JSON.stringify({ compilerOptions: workflowCompilerOptions, include }, null, 2)}\n`,
+  );
   return { path, generated: true, dispose: () => rmSync(temp, { recursive: true, force: true }) };
 }
 

@@ -18,7 +18,10 @@ export const DEFINED_AGENT_STEP_ID = 'answer';
  * `tools`, `providerOptions`, and the AI SDK call settings (`temperature`,
  * `maxOutputTokens`, `maxRetries`, ...).
  */
-export interface DefineAgentOptions<INPUT = any, OUTPUT = string> extends Omit<AgentProps, 'name' | 'children' | 'messages' | 'output'> {
+export interface DefineAgentOptions<INPUT = any, OUTPUT = string> extends Omit<
+  AgentProps,
+  'name' | 'children' | 'messages' | 'output'
+> {
   /**
    * The tool name the calling model sees: letters, digits, `_` and `-`, 1 to 64 characters.
    * Also the agent's name in traces, the first part of its step path (`researcher:answer`),
@@ -94,8 +97,11 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * }
  * ```
  */
-export function defineAgent<INPUT = any, OUTPUT = string>(options: DefineAgentOptions<INPUT, OUTPUT>): DefinedAgent {
-  const { name, description, input, prompt, capabilities, output, ...settings } = checkOptions(options);
+export function defineAgent<INPUT = any, OUTPUT = string>(
+  options: DefineAgentOptions<INPUT, OUTPUT>,
+): DefinedAgent {
+  const { name, description, input, prompt, capabilities, output, ...settings } =
+    checkOptions(options);
   const spec: CompositeToolSpec = {
     name,
     description,
@@ -108,15 +114,24 @@ export function defineAgent<INPUT = any, OUTPUT = string>(options: DefineAgentOp
           `june: the prompt function of defineAgent({ name: ${JSON.stringify(name)} }) returned ${text === null ? 'null' : typeof text}; return the step's prompt as a string.`,
         );
       }
-      const step = createElement(Step, { id: DEFINED_AGENT_STEP_ID, prompt: text, ...(output !== undefined ? { output } : {}) });
+      const step = createElement(Step, {
+        id: DEFINED_AGENT_STEP_ID,
+        prompt: text,
+        ...(output !== undefined ? { output } : {}),
+      });
       return createElement(Agent, { ...settings, name, children: [capabilities?.(), step] });
     },
   };
   const notation = `<${name}>`;
-  return declarationComponent<Record<string, never>>(name, () => ({ notation, composite: spec })) as DefinedAgent;
+  return declarationComponent<Record<string, never>>(name, () => ({
+    notation,
+    composite: spec,
+  })) as DefinedAgent;
 }
 
-function checkOptions<INPUT, OUTPUT>(options: DefineAgentOptions<INPUT, OUTPUT>): DefineAgentOptions<INPUT, OUTPUT> {
+function checkOptions<INPUT, OUTPUT>(
+  options: DefineAgentOptions<INPUT, OUTPUT>,
+): DefineAgentOptions<INPUT, OUTPUT> {
   const name = (options as { name?: unknown } | undefined)?.name;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new WorkflowError(
@@ -126,16 +141,28 @@ function checkOptions<INPUT, OUTPUT>(options: DefineAgentOptions<INPUT, OUTPUT>)
   }
   const where = `defineAgent({ name: ${JSON.stringify(name)} })`;
   if (options.model === undefined || options.model === null) {
-    throw new WorkflowError('agent-model-missing', `june: ${where} has no model; pass model: ..., e.g. model: openai('gpt-5-mini') from june/sdk/openai.`);
+    throw new WorkflowError(
+      'agent-model-missing',
+      `june: ${where} has no model; pass model: ..., e.g. model: openai('gpt-5-mini') from june/sdk/openai.`,
+    );
   }
   if (options.input === undefined || options.input === null) {
-    throw new WorkflowError('define-agent-invalid', `june: ${where} has no input schema; pass input: z.object({ ... }), what the calling model must give.`);
+    throw new WorkflowError(
+      'define-agent-invalid',
+      `june: ${where} has no input schema; pass input: z.object({ ... }), what the calling model must give.`,
+    );
   }
   if (typeof options.prompt !== 'function') {
-    throw new WorkflowError('define-agent-invalid', `june: ${where} needs prompt: (input) => "...", a function that turns the call's input into the agent's prompt.`);
+    throw new WorkflowError(
+      'define-agent-invalid',
+      `june: ${where} needs prompt: (input) => "...", a function that turns the call's input into the agent's prompt.`,
+    );
   }
   if (options.capabilities !== undefined && typeof options.capabilities !== 'function') {
-    throw new WorkflowError('define-agent-invalid', `june: ${where} has capabilities that are not a function; pass capabilities: () => <>...</>.`);
+    throw new WorkflowError(
+      'define-agent-invalid',
+      `june: ${where} has capabilities that are not a function; pass capabilities: () => <>...</>.`,
+    );
   }
   return options;
 }

@@ -43,5 +43,7 @@ export function defineCapabilities<P extends object = {}>(
 
 /** The function a bundle was defined with. Internal. */
 export function bundleBody(type: unknown): ((props: any) => JuneNode) | undefined {
-  return typeof type === 'function' ? (type as unknown as Record<symbol, (props: any) => JuneNode>)[BUNDLE_BODY] : undefined;
+  return typeof type === 'function'
+    ? (type as unknown as Record<symbol, (props: any) => JuneNode>)[BUNDLE_BODY]
+    : undefined;
 }

@@ -3,7 +3,12 @@ export type { AgentProps } from './agent.js';
 export { Step } from './step.js';
 export type { StepProps, StepContext } from './step.js';
 export { Tool } from './tool.js';
-export type { ToolProps, ValueToolProps, CompositeToolProps, CompositeToolRunResult } from './tool.js';
+export type {
+  ToolProps,
+  ValueToolProps,
+  CompositeToolProps,
+  CompositeToolRunResult,
+} from './tool.js';
 export { Inherit } from './inherit.js';
 export type { InheritProps } from './inherit.js';
 export { Namespace } from './namespace.js';

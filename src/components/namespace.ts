@@ -24,4 +24,8 @@ export interface NamespaceProps {
  * </Namespace>
  * ```
  */
-export const Namespace = builtin('namespace', 'Namespace', (_props: NamespaceProps): JuneNode => null);
+export const Namespace = builtin(
+  'namespace',
+  'Namespace',
+  (_props: NamespaceProps): JuneNode => null,
+);

@@ -21,4 +21,8 @@ export interface RequireApprovalProps {
  * </RequireApproval>
  * ```
  */
-export const RequireApproval = builtin('require-approval', 'RequireApproval', (_props: RequireApprovalProps): JuneNode => null);
+export const RequireApproval = builtin(
+  'require-approval',
+  'RequireApproval',
+  (_props: RequireApprovalProps): JuneNode => null,
+);

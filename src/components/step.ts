@@ -39,4 +39,8 @@ export interface StepProps<RESULT = any> {
  * </Step>
  * ```
  */
-export const Step = builtin('step', 'Step', <RESULT = any>(_props: StepProps<RESULT>): JuneNode => null);
+export const Step = builtin(
+  'step',
+  'Step',
+  <RESULT = any>(_props: StepProps<RESULT>): JuneNode => null,
+);

@@ -82,4 +82,8 @@ export type ToolProps<INPUT = any> = ValueToolProps | CompositeToolProps<INPUT>;
  * </Agent>
  * ```
  */
-export const Tool = builtin('tool', 'Tool', <INPUT = any>(_props: ToolProps<INPUT>): JuneNode => null);
+export const Tool = builtin(
+  'tool',
+  'Tool',
+  <INPUT = any>(_props: ToolProps<INPUT>): JuneNode => null,
+);

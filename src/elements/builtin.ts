@@ -25,7 +25,9 @@ export function builtin<F extends Component>(kind: BuiltinKind, displayName: str
 
 /** The built-in kind of a component, or `undefined` for a user component. */
 export function kindOf(type: unknown): BuiltinKind | undefined {
-  return typeof type === 'function' ? ((type as unknown as Record<symbol, BuiltinKind | undefined>)[KIND]) : undefined;
+  return typeof type === 'function'
+    ? (type as unknown as Record<symbol, BuiltinKind | undefined>)[KIND]
+    : undefined;
 }
 
 /** The name to show for a component in messages: `Agent`, `Files`, `MyComponent`. */

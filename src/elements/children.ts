@@ -8,7 +8,10 @@ import { isReactElement, reactElementError } from './jsx-setup.js';
  *
  * @throws {WorkflowError} `jsx-runtime-react` for an element made by React's JSX runtime.
  */
-export function flattenChildren(node: JuneNode, out: Array<JuneElement | string> = []): Array<JuneElement | string> {
+export function flattenChildren(
+  node: JuneNode,
+  out: Array<JuneElement | string> = [],
+): Array<JuneElement | string> {
   if (node === null || node === undefined || typeof node === 'boolean') return out;
   if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') {
     const text = String(node);

@@ -17,7 +17,8 @@ export type Key = string | number | bigint;
  * Anything a component may return or an element may hold as a child.
  * `null`, `undefined` and booleans render nothing (so `{cond && <Tool ... />}` works).
  */
-export type JuneNode = JuneElement | string | number | bigint | boolean | null | undefined | Iterable<JuneNode>;
+export type JuneNode =
+  JuneElement | string | number | bigint | boolean | null | undefined | Iterable<JuneNode>;
 
 /**
  * A component: a function of props that returns nodes, synchronously or not.
@@ -42,16 +43,27 @@ export interface JuneElement<P = any> {
 
 /** True when `value` is an element made by June's JSX runtime. */
 export function isElement(value: unknown): value is JuneElement {
-  return typeof value === 'object' && value !== null && (value as { $$typeof?: unknown }).$$typeof === ELEMENT_TYPE;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { $$typeof?: unknown }).$$typeof === ELEMENT_TYPE
+  );
 }
 
 /**
  * The one factory behind `jsx`, `jsxs` and `jsxDEV`: every element has the same shape.
  * `key` is taken out of props, as in React.
  */
-export function createElement<P>(type: Component<P>, props: P, key?: Key | null, source?: SourceLocation): JuneElement<P> {
+export function createElement<P>(
+  type: Component<P>,
+  props: P,
+  key?: Key | null,
+  source?: SourceLocation,
+): JuneElement<P> {
   if (typeof type !== 'function') {
-    throw new TypeError(`june: an element's type must be a component function, got ${describeValue(type)}`);
+    throw new TypeError(
+      `june: an element's type must be a component function, got ${describeValue(type)}`,
+    );
   }
   const element = {
     $$typeof: ELEMENT_TYPE,

@@ -2,7 +2,10 @@ import { WorkflowError } from '../errors/june-error.js';
 import { displayNameOf } from './builtin.js';
 
 /** The markers React's runtimes put on elements (React 18 and before, React 19 on). */
-const reactMarkers = new Set<unknown>([Symbol.for('react.element'), Symbol.for('react.transitional.element')]);
+const reactMarkers = new Set<unknown>([
+  Symbol.for('react.element'),
+  Symbol.for('react.transitional.element'),
+]);
 
 /** The settings June's JSX needs, said once for every place that reports a wrong setup. */
 export const jsxSettings =
@@ -15,7 +18,11 @@ export const jsxSettings =
  * workflow's JSX was compiled for React, not June.
  */
 export function isReactElement(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && reactMarkers.has((value as { $$typeof?: unknown }).$$typeof);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    reactMarkers.has((value as { $$typeof?: unknown }).$$typeof)
+  );
 }
 
 /**
@@ -49,10 +56,17 @@ export function reactElementError(element: unknown): WorkflowError {
  * ```
  */
 export function jsxSetupFix(message: string): string | undefined {
-  if (/['"]\.\/jsx-runtime\/jsx-(?:dev-)?runtime['"] is not defined by "exports"|june\/jsx-runtime\/jsx-(?:dev-)?runtime/.test(message)) {
+  if (
+    /['"]\.\/jsx-runtime\/jsx-(?:dev-)?runtime['"] is not defined by "exports"|june\/jsx-runtime\/jsx-(?:dev-)?runtime/.test(
+      message,
+    )
+  ) {
     return '"jsxImportSource" is "june/jsx-runtime", but it takes the package name: set "jsxImportSource": "june" (the compiler adds /jsx-runtime itself)';
   }
-  const react = /\bReact is not defined\b|Cannot find (?:package|module) ['"]react(?:\/jsx-(?:dev-)?runtime)?['"]/.exec(message);
+  const react =
+    /\bReact is not defined\b|Cannot find (?:package|module) ['"]react(?:\/jsx-(?:dev-)?runtime)?['"]/.exec(
+      message,
+    );
   if (react) return `its JSX was compiled for React (${react[0]}): ${jsxSettings}`;
   return undefined;
 }

@@ -1,4 +1,10 @@
-import { createElement, type Component, type JuneElement, type Key, type SourceLocation } from './element.js';
+import {
+  createElement,
+  type Component,
+  type JuneElement,
+  type Key,
+  type SourceLocation,
+} from './element.js';
 
 /** The automatic runtime's factory for an element with zero or one child. */
 export function jsx<P>(type: Component<P>, props: P, key?: Key): JuneElement<P> {

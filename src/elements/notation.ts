@@ -14,7 +14,11 @@ export function notation(element: JuneElement, shownProps: readonly string[] = [
   for (const key of shownProps) {
     if (!(key in props) || props[key] === undefined) continue;
     const value = props[key];
-    parts.push(typeof value === 'string' ? `${key}=${JSON.stringify(value)}` : `${key}={${JSON.stringify(value)}}`);
+    parts.push(
+      typeof value === 'string'
+        ? `${key}=${JSON.stringify(value)}`
+        : `${key}={${JSON.stringify(value)}}`,
+    );
   }
   return parts.length ? `<${name} ${parts.join(' ')}>` : `<${name}>`;
 }
@@ -25,13 +29,21 @@ export function notation(element: JuneElement, shownProps: readonly string[] = [
  * the compiler gave it.
  */
 export function locationSuffix(source: SourceLocation | undefined): string {
-  return source ? ` at ${shownFile(source.fileName)}:${source.lineNumber}:${source.columnNumber}` : '';
+  return source
+    ? ` at ${shownFile(source.fileName)}:${source.lineNumber}:${source.columnNumber}`
+    : '';
 }
 
 function shownFile(fileName: string): string {
-  const cwd = typeof process === 'object' && typeof process.cwd === 'function' ? process.cwd() : undefined;
+  const cwd =
+    typeof process === 'object' && typeof process.cwd === 'function' ? process.cwd() : undefined;
   if (cwd === undefined) return fileName;
-  const path = fileName.startsWith('file://') ? decodeURIComponent(fileName.slice('file://'.length)) : fileName;
-  const folder = cwd.endsWith('/') || cwd.endsWith('\\') ? cwd : `${cwd}${cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/'}`;
+  const path = fileName.startsWith('file://')
+    ? decodeURIComponent(fileName.slice('file://'.length))
+    : fileName;
+  const folder =
+    cwd.endsWith('/') || cwd.endsWith('\\')
+      ? cwd
+      : `${cwd}${cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/'}`;
   return path.startsWith(folder) ? path.slice(folder.length).split('\\').join('/') : fileName;
 }

@@ -25,8 +25,15 @@ export interface ErrorData {
  * ```
  */
 export function errorData(error: unknown): ErrorData {
-  if (JuneError.isInstance(error)) return { name: error.name, message: configuredSecrets.text(error.message), code: error.code, blame: error.blame };
-  if (error instanceof Error) return { name: error.name, message: configuredSecrets.text(error.message) };
+  if (JuneError.isInstance(error))
+    return {
+      name: error.name,
+      message: configuredSecrets.text(error.message),
+      code: error.code,
+      blame: error.blame,
+    };
+  if (error instanceof Error)
+    return { name: error.name, message: configuredSecrets.text(error.message) };
   return { name: 'Error', message: configuredSecrets.text(thrownValueText(error)) };
 }
 
@@ -43,7 +50,12 @@ export function thrownValueText(value: unknown): string {
   if (typeof value === 'string' && value !== '') return value;
   let shown: string;
   try {
-    shown = typeof value === 'string' ? '""' : typeof value === 'object' && value !== null ? (JSON.stringify(value) ?? String(value)) : String(value);
+    shown =
+      typeof value === 'string'
+        ? '""'
+        : typeof value === 'object' && value !== null
+          ? (JSON.stringify(value) ?? String(value))
+          : String(value);
   } catch {
     shown = Object.prototype.toString.call(value);
   }

@@ -37,8 +37,15 @@ export class JuneError extends Error {
   /** Whose fault it is: the workflow's author, the model, or the system. */
   readonly blame: JuneErrorBlame;
 
-  constructor(code: string, message: string, options: JuneErrorOptions & { blame?: JuneErrorBlame } = {}) {
-    super(message.startsWith('june: ') ? message : `june: ${message}`, 'cause' in options ? { cause: options.cause } : undefined);
+  constructor(
+    code: string,
+    message: string,
+    options: JuneErrorOptions & { blame?: JuneErrorBlame } = {},
+  ) {
+    super(
+      message.startsWith('june: ') ? message : `june: ${message}`,
+      'cause' in options ? { cause: options.cause } : undefined,
+    );
     this.name = new.target.name;
     this.code = code;
     this.blame = options.blame ?? 'system';
@@ -46,7 +53,11 @@ export class JuneError extends Error {
 
   /** True for any `JuneError`, from this copy of June or another one. */
   static isInstance(error: unknown): error is JuneError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
   }
 }
 
@@ -84,11 +95,15 @@ export class RunAbortedError extends JuneError {
    * @param abandoned - what did not stop within `graceMs` (ms) of the abort, when the run settled without it.
    */
   constructor(reason?: unknown, abandoned?: { unstopped: readonly string[]; graceMs: number }) {
-    const why = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
+    const why =
+      reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
     const left = abandoned
       ? `; ${abandoned.graceMs} ms after the abort ${abandoned.unstopped.length > 0 ? abandoned.unstopped.join(', ') : 'the run'} had not stopped and ${abandoned.unstopped.length === 1 ? 'was' : 'were'} abandoned (make tools and components end when their abort signal fires, or raise abortGraceMs)`
       : '';
-    super('run-aborted', `june: the run was aborted${why ? `: ${why}` : ''}${left}`, { cause: reason, blame: 'system' });
+    super('run-aborted', `june: the run was aborted${why ? `: ${why}` : ''}${left}`, {
+      cause: reason,
+      blame: 'system',
+    });
     this.unstopped = abandoned?.unstopped ?? [];
   }
 }

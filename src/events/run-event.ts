@@ -34,23 +34,78 @@ import type { ApprovalRequest } from '../approvals/approval-request.js';
  */
 export type RunEvent =
   | { type: 'run-start'; runId: string; parentToolCallId?: string; workflow?: string }
-  | { type: 'run-finish'; runId: string; status: TraceStatus; usage: LanguageModelUsage; error?: TraceError }
-  | { type: 'agent-start'; runId: string; agent: string; capabilities?: CapabilityProvenance[]; tools: string[] }
+  | {
+      type: 'run-finish';
+      runId: string;
+      status: TraceStatus;
+      usage: LanguageModelUsage;
+      error?: TraceError;
+    }
+  | {
+      type: 'agent-start';
+      runId: string;
+      agent: string;
+      capabilities?: CapabilityProvenance[];
+      tools: string[];
+    }
   | { type: 'agent-finish'; runId: string; agent: string; status: TraceStatus }
   | { type: 'step-start'; runId: string; step: string; agent: string; prompt: string }
-  | { type: 'step-finish'; runId: string; step: string; status: TraceStatus; result?: unknown; usage: LanguageModelUsage }
+  | {
+      type: 'step-finish';
+      runId: string;
+      step: string;
+      status: TraceStatus;
+      result?: unknown;
+      usage: LanguageModelUsage;
+    }
   | { type: 'text-delta'; runId: string; step: string; delta: string }
-  | { type: 'tool-call'; runId: string; step: string; toolCallId: string; tool: string; input: unknown }
-  | { type: 'tool-result'; runId: string; step: string; toolCallId: string; tool: string; output: unknown }
-  | { type: 'tool-error'; runId: string; step: string; toolCallId: string; tool: string; error: TraceError }
+  | {
+      type: 'tool-call';
+      runId: string;
+      step: string;
+      toolCallId: string;
+      tool: string;
+      input: unknown;
+    }
+  | {
+      type: 'tool-result';
+      runId: string;
+      step: string;
+      toolCallId: string;
+      tool: string;
+      output: unknown;
+    }
+  | {
+      type: 'tool-error';
+      runId: string;
+      step: string;
+      toolCallId: string;
+      tool: string;
+      error: TraceError;
+    }
   | { type: 'approval-request'; runId: string; request: ApprovalRequest }
-  | { type: 'approval-response'; runId: string; id: string; approved: boolean; reason?: string; automatic: boolean; replayed?: boolean }
+  | {
+      type: 'approval-response';
+      runId: string;
+      id: string;
+      approved: boolean;
+      reason?: string;
+      automatic: boolean;
+      replayed?: boolean;
+    }
   | { type: 'approval-withdraw'; runId: string; id: string; reason: string }
   /**
    * A `<Catch>` caught a failure of attempt `attempt` (1-based); `willRetry` says whether it
    * renders again; `fallback` that it gave up and renders its fallback instead.
    */
-  | { type: 'error'; runId: string; error: TraceError; attempt: number; willRetry: boolean; fallback?: true }
+  | {
+      type: 'error';
+      runId: string;
+      error: TraceError;
+      attempt: number;
+      willRetry: boolean;
+      fallback?: true;
+    }
   /** A `<Catch>` renders its children again: attempt `attempt` of at most `retries + 1`. */
   | { type: 'retry'; runId: string; attempt: number; retries: number };
 

@@ -16,7 +16,10 @@ export const DEFAULT_ABORT_GRACE_MS = 5000;
 export function abortGraceOf(value: unknown): number {
   if (value === undefined) return DEFAULT_ABORT_GRACE_MS;
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-  throw new WorkflowError('run-abort-grace-invalid', `june: run()'s abortGraceMs must be a number of ms, 0 or more (default ${DEFAULT_ABORT_GRACE_MS}), got ${typeof value === 'number' ? value : typeof value}.`);
+  throw new WorkflowError(
+    'run-abort-grace-invalid',
+    `june: run()'s abortGraceMs must be a number of ms, 0 or more (default ${DEFAULT_ABORT_GRACE_MS}), got ${typeof value === 'number' ? value : typeof value}.`,
+  );
 }
 
 /**
@@ -24,7 +27,12 @@ export function abortGraceOf(value: unknown): number {
  * `graceMs` later: then it settles like `abandon()` instead (which must settle the run's
  * records without waiting for `work`). `work` is left to finish on its own, unobserved.
  */
-export function settleWithinGrace<T>(work: Promise<T>, signal: AbortSignal, graceMs: number, abandon: () => Promise<never>): Promise<T> {
+export function settleWithinGrace<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  graceMs: number,
+  abandon: () => Promise<never>,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const start = () => {
@@ -70,13 +78,21 @@ export function unstoppedWork(root: TraceNode, pending: PendingWork): string[] {
     const step = call.toolCallId === undefined ? undefined : steps.get(call.toolCallId);
     found.add(`the tool "${call.tool}"${step === undefined ? '' : ` in step "${step}"`}`);
   }
-  const stack: Array<{ node: TraceNode; step: string | undefined }> = [{ node: root, step: undefined }];
+  const stack: Array<{ node: TraceNode; step: string | undefined }> = [
+    { node: root, step: undefined },
+  ];
   while (stack.length > 0) {
     const { node, step } = stack.pop()!;
     if (node.endedAt) continue;
     const open = node.children.filter((child) => !child.endedAt);
     const inStep = node.kind === 'step' ? (node.step ?? node.name) : step;
-    const innermost = open.length === 0 && node !== root && (components.length === 0 || node.kind === 'tool' || node.kind === 'model' || node.kind === 'step');
+    const innermost =
+      open.length === 0 &&
+      node !== root &&
+      (components.length === 0 ||
+        node.kind === 'tool' ||
+        node.kind === 'model' ||
+        node.kind === 'step');
     const label = innermost ? labelOf(node, step) : undefined;
     if (label !== undefined) found.add(label);
     for (let i = open.length - 1; i >= 0; i--) stack.push({ node: open[i]!, step: inStep });
@@ -89,17 +105,32 @@ export function unstoppedWork(root: TraceNode, pending: PendingWork): string[] {
  * recursion. The innermost ones, and the tool calls in `toolCallIds` (executions that did not
  * stop), get an error that says they were abandoned after `graceMs`.
  */
-export function closeAbandoned(root: TraceNode, graceMs: number, toolCallIds: ReadonlySet<string>): void {
+export function closeAbandoned(
+  root: TraceNode,
+  graceMs: number,
+  toolCallIds: ReadonlySet<string>,
+): void {
   const stack = [...root.children];
   while (stack.length > 0) {
     const node = stack.pop()!;
     stack.push(...node.children);
-    const abandoned = () => new RunAbortedError(`this had not stopped ${graceMs} ms after the abort; the run settled without it`);
+    const abandoned = () =>
+      new RunAbortedError(
+        `this had not stopped ${graceMs} ms after the abort; the run settled without it`,
+      );
     if (node.endedAt) {
-      if (node.kind === 'tool' && node.toolCallId !== undefined && toolCallIds.has(node.toolCallId) && node.status === 'aborted') node.error = traceError(abandoned());
+      if (
+        node.kind === 'tool' &&
+        node.toolCallId !== undefined &&
+        toolCallIds.has(node.toolCallId) &&
+        node.status === 'aborted'
+      )
+        node.error = traceError(abandoned());
       continue;
     }
-    const innermost = node.children.every((child) => child.endedAt) || (node.toolCallId !== undefined && toolCallIds.has(node.toolCallId));
+    const innermost =
+      node.children.every((child) => child.endedAt) ||
+      (node.toolCallId !== undefined && toolCallIds.has(node.toolCallId));
     closeNode(node, 'aborted', innermost ? abandoned() : undefined);
   }
 }
@@ -107,10 +138,13 @@ export function closeAbandoned(root: TraceNode, graceMs: number, toolCallIds: Re
 /** The step of each tool call in the tree, by `toolCallId`. */
 function stepsOfCalls(root: TraceNode): Map<string, string> {
   const steps = new Map<string, string>();
-  const stack: Array<{ node: TraceNode; step: string | undefined }> = [{ node: root, step: undefined }];
+  const stack: Array<{ node: TraceNode; step: string | undefined }> = [
+    { node: root, step: undefined },
+  ];
   while (stack.length > 0) {
     const { node, step } = stack.pop()!;
-    if (node.kind === 'tool' && node.toolCallId !== undefined && step !== undefined) steps.set(node.toolCallId, step);
+    if (node.kind === 'tool' && node.toolCallId !== undefined && step !== undefined)
+      steps.set(node.toolCallId, step);
     const inStep = node.kind === 'step' ? (node.step ?? node.name) : step;
     for (const child of node.children) stack.push({ node: child, step: inStep });
   }

@@ -10,7 +10,13 @@ import { compositeToolMarker } from '../journal/journal-tools.js';
 import { toolCallContext } from '../journal/tool-call-context.js';
 import { openNode } from '../trace/trace-builder.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
-import { createRunFrame, RunRoot, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
+import {
+  createRunFrame,
+  RunRoot,
+  type AgentFrame,
+  type EvalContext,
+  type RunFrame,
+} from './run-state.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -62,23 +68,47 @@ export interface CompositeToolResult {
  * resolveCapabilities({ children, parent, compositeTool: compositeToolFactory(() => frame, ctx.run, evaluate) });
  * ```
  */
-export function compositeToolFactory(getAgent: () => AgentFrame, run: RunFrame, evaluate: Evaluate): CompositeToolFactory {
+export function compositeToolFactory(
+  getAgent: () => AgentFrame,
+  run: RunFrame,
+  evaluate: Evaluate,
+): CompositeToolFactory {
   return (spec: CompositeToolSpec, declaration: CollectedDeclaration): AnyTool => {
     const name = toolNameOf(spec.name, declaration);
     const inputs = run.root.compositeInputs;
     const path = [...run.prefix, name];
-    if (run.root.mode === 'inspect' && inputs && (Object.hasOwn(inputs, path.join(':')) || Object.hasOwn(inputs, name))) {
-      run.root.compositeBodies.push({ name, prefix: path, render: spec.render, caller: () => getAgent().scope });
+    if (
+      run.root.mode === 'inspect' &&
+      inputs &&
+      (Object.hasOwn(inputs, path.join(':')) || Object.hasOwn(inputs, name))
+    ) {
+      run.root.compositeBodies.push({
+        name,
+        prefix: path,
+        render: spec.render,
+        caller: () => getAgent().scope,
+      });
     }
     return {
       [compositeToolMarker]: true,
       ...(spec.description !== undefined ? { description: spec.description } : {}),
       inputSchema: spec.inputSchema as AnyTool['inputSchema'],
       execute: (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) =>
-        callComposite({ spec, name, input, toolCallId: options.toolCallId, signal: options.abortSignal ?? run.signal, caller: getAgent().scope, run, evaluate }),
+        callComposite({
+          spec,
+          name,
+          input,
+          toolCallId: options.toolCallId,
+          signal: options.abortSignal ?? run.signal,
+          caller: getAgent().scope,
+          run,
+          evaluate,
+        }),
       toModelOutput: ({ output }: { output: unknown }) => {
         const value = (output as CompositeToolResult).output;
-        return typeof value === 'string' ? { type: 'text', value } : { type: 'json', value: (value ?? null) as never };
+        return typeof value === 'string'
+          ? { type: 'text', value }
+          : { type: 'json', value: (value ?? null) as never };
       },
     } as AnyTool;
   };
@@ -100,7 +130,14 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
   const { run, name, signal, evaluate } = call;
   const root = run.root;
   const prefix = [...run.prefix, name];
-  const frame = createRunFrame(root, root.childRunId(), prefix, signal, openNode('run', name, undefined, { toolCallId: call.toolCallId }), call.caller);
+  const frame = createRunFrame(
+    root,
+    root.childRunId(),
+    prefix,
+    signal,
+    openNode('run', name, undefined, { toolCallId: call.toolCallId }),
+    call.caller,
+  );
   // the call's place-based id (the journal's key for the child run), not the provider's toolCallId
   frame.calls = [...run.calls, toolCallContext()?.call ?? call.toolCallId];
   showLive(run, call.toolCallId, frame, name);
@@ -110,7 +147,14 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     await evaluate(workflow, ctx);
   };
   try {
-    const outcome = await evaluateFrame(frame, null, renderThenEvaluate, call.spec.output, name, call.toolCallId);
+    const outcome = await evaluateFrame(
+      frame,
+      null,
+      renderThenEvaluate,
+      call.spec.output,
+      name,
+      call.toolCallId,
+    );
     return { output: outcome.output ?? null, trace: outcome.trace, usage: outcome.usage };
   } catch (error) {
     const trace = frameTrace(frame, name);
@@ -119,7 +163,13 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     if (signal.aborted) throw withTrace(new RunAbortedError(signal.reason), trace);
     const message = error instanceof Error ? error.message.replace(/^june: /, '') : String(error);
     const blame = JuneError.isInstance(error) ? error.blame : 'system';
-    throw withTrace(new JuneError('composite-tool-failed', `june: the tool "${name}" failed: ${message}`, { cause: error, blame }), trace);
+    throw withTrace(
+      new JuneError('composite-tool-failed', `june: the tool "${name}" failed: ${message}`, {
+        cause: error,
+        blame,
+      }),
+      trace,
+    );
   } finally {
     run.liveCalls.delete(call.toolCallId);
     run.usage = sumUsage(run.usage, frame.usage);
@@ -151,15 +201,31 @@ function showLive(run: RunFrame, toolCallId: string, frame: RunFrame, name: stri
  * an agent and unique ids, agents have models, capabilities resolve (`<Inherit>` against the
  * calling agent). Components render here once; the child run reuses what they returned.
  */
-async function checkWorkflow(workflow: JuneNode, root: RunRoot, prefix: string[], signal: AbortSignal, caller: ResolvedScope, evaluate: Evaluate): Promise<void> {
+async function checkWorkflow(
+  workflow: JuneNode,
+  root: RunRoot,
+  prefix: string[],
+  signal: AbortSignal,
+  caller: ResolvedScope,
+  evaluate: Evaluate,
+): Promise<void> {
   const check = new RunRoot('validate', 'validate', undefined, undefined, root.rendered);
-  const frame = createRunFrame(check, 'validate', prefix, signal, openNode('run', 'validate'), caller);
+  const frame = createRunFrame(
+    check,
+    'validate',
+    prefix,
+    signal,
+    openNode('run', 'validate'),
+    caller,
+  );
   await evaluate(workflow, { run: frame, parentTrace: frame.trace });
 }
 
 /** The tool name the calling model sees: the declared name behind each `<Namespace>` around it. */
 function toolNameOf(declared: string, declaration: CollectedDeclaration): string {
-  const namespaces = declaration.frames.flatMap((frame) => (frame.kind === 'namespace' ? [frame.name] : []));
+  const namespaces = declaration.frames.flatMap((frame) =>
+    frame.kind === 'namespace' ? [frame.name] : [],
+  );
   return [...namespaces, declared].join('_');
 }
 

@@ -1,7 +1,11 @@
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
-import { resolveCapabilities, type PendingToolSource, type ResolveInput } from '../capabilities/resolve.js';
+import {
+  resolveCapabilities,
+  type PendingToolSource,
+  type ResolveInput,
+} from '../capabilities/resolve.js';
 import type { ToolSource } from '../capabilities/declaration.js';
 import { mapExecutes } from '../capabilities/map-executes.js';
 import type { ToolSet } from 'ai';
@@ -21,16 +25,25 @@ type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
  *
  * @throws {WorkflowError} `agent-model-missing`, and every capability resolution error.
  */
-export async function evaluateAgent(element: JuneElement, ctx: EvalContext, evaluate: Evaluate): Promise<void> {
+export async function evaluateAgent(
+  element: JuneElement,
+  ctx: EvalContext,
+  evaluate: Evaluate,
+): Promise<void> {
   const props = element.props as AgentProps;
   const name = props.name ?? 'agent';
   const notation = `${props.name !== undefined ? `<Agent name=${JSON.stringify(props.name)}>` : '<Agent>'}`;
   const where = `${notation}${locationSuffix(element.source)}`;
   if (props.model === undefined || props.model === null) {
-    throw new WorkflowError('agent-model-missing', `june: ${where} has no model; pass model={...}, e.g. model={openai('gpt-5-mini')} from june/sdk/openai.`);
+    throw new WorkflowError(
+      'agent-model-missing',
+      `june: ${where} has no model; pass model={...}, e.g. model={openai('gpt-5-mini')} from june/sdk/openai.`,
+    );
   }
   const root = ctx.run.root;
-  const node = openNode('agent', name, ctx.parentTrace, { model: modelName(root.modelOverride ?? props.model) });
+  const node = openNode('agent', name, ctx.parentTrace, {
+    model: modelName(root.modelOverride ?? props.model),
+  });
   let started = false;
   try {
     let frame: AgentFrame | undefined;
@@ -44,7 +57,10 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
     };
     let resolved = resolveCapabilities(input);
     if (resolved.waits.length > 0 && root.mode === 'run') {
-      resolved = resolveCapabilities({ ...input, connected: await connectSources(resolved.waits, ctx) });
+      resolved = resolveCapabilities({
+        ...input,
+        connected: await connectSources(resolved.waits, ctx),
+      });
     }
     const { scope, others } = resolved;
     if (scope.capabilities) node.capabilities = scope.capabilities;
@@ -60,7 +76,13 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
       ...(resolved.waits.length > 0 ? { waiting: resolved.waits.map((w) => w.notation) } : {}),
     };
     if (root.mode !== 'validate') root.agents.push(frame);
-    root.emit({ type: 'agent-start', runId: ctx.run.runId, agent: name, tools: Object.keys(scope.tools), ...(scope.capabilities ? { capabilities: scope.capabilities } : {}) });
+    root.emit({
+      type: 'agent-start',
+      runId: ctx.run.runId,
+      agent: name,
+      tools: Object.keys(scope.tools),
+      ...(scope.capabilities ? { capabilities: scope.capabilities } : {}),
+    });
     started = true;
     await evaluate(others, { run: ctx.run, agent: frame, parentTrace: node });
     closeNode(node, 'succeeded');
@@ -77,7 +99,10 @@ export async function evaluateAgent(element: JuneElement, ctx: EvalContext, eval
  * @throws {SystemError} `capability-connect-failed` naming the declaration, when a source's
  *   `connect` fails with an error that is not a JuneError (a JuneError is kept as it is).
  */
-async function connectSources(waits: PendingToolSource[], ctx: EvalContext): Promise<Map<ToolSource, ToolSet>> {
+async function connectSources(
+  waits: PendingToolSource[],
+  ctx: EvalContext,
+): Promise<Map<ToolSource, ToolSet>> {
   const connected = new Map<ToolSource, ToolSet>();
   await Promise.all(
     waits.map(async ({ source, notation }) => {
@@ -86,7 +111,11 @@ async function connectSources(waits: PendingToolSource[], ctx: EvalContext): Pro
       } catch (error) {
         if (JuneError.isInstance(error)) throw error;
         const why = error instanceof Error ? error.message : String(error);
-        throw new SystemError('capability-connect-failed', `june: ${notation} could not be resolved: ${why}. Check the service it connects to, or wrap the agent in <Catch retries={n}> to try again.`, { cause: error });
+        throw new SystemError(
+          'capability-connect-failed',
+          `june: ${notation} could not be resolved: ${why}. Check the service it connects to, or wrap the agent in <Catch retries={n}> to try again.`,
+          { cause: error },
+        );
       }
     }),
   );
@@ -106,7 +135,10 @@ function modelName(model: unknown): string {
 function instrument(tools: ToolSet, root: RunRoot, run: RunFrame): ToolSet {
   return mapExecutes(tools, (execute, name) => (input, options) => {
     const value = execute(input, options);
-    const tracked = value instanceof Promise ? root.track(value, run, { tool: name, toolCallId: options?.toolCallId }) : value;
+    const tracked =
+      value instanceof Promise
+        ? root.track(value, run, { tool: name, toolCallId: options?.toolCallId })
+        : value;
     return jsonToolOutput(tracked, name) as ReturnType<typeof execute>;
   });
 }

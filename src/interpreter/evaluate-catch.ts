@@ -18,14 +18,24 @@ type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
  * @throws {WorkflowError} `catch-retries-invalid`, `catch-fallback-invalid`; the last
  *   attempt's error when there is no fallback; whatever the fallback throws; every abort.
  */
-export async function evaluateCatch(element: JuneElement, ctx: EvalContext, evaluate: Evaluate): Promise<void> {
+export async function evaluateCatch(
+  element: JuneElement,
+  ctx: EvalContext,
+  evaluate: Evaluate,
+): Promise<void> {
   const props = element.props as CatchProps;
   const retries = props.retries ?? 0;
   if (!Number.isInteger(retries) || retries < 0) {
-    throw new WorkflowError('catch-retries-invalid', `june: <Catch retries={${String(props.retries)}}>${locationSuffix(element.source)} needs a whole number of retries, 0 or more.`);
+    throw new WorkflowError(
+      'catch-retries-invalid',
+      `june: <Catch retries={${String(props.retries)}}>${locationSuffix(element.source)} needs a whole number of retries, 0 or more.`,
+    );
   }
   if (props.fallback !== undefined && typeof props.fallback !== 'function') {
-    throw new WorkflowError('catch-fallback-invalid', `june: <Catch>${locationSuffix(element.source)} has a fallback that is not a function; pass fallback={(error) => <... />}.`);
+    throw new WorkflowError(
+      'catch-fallback-invalid',
+      `june: <Catch>${locationSuffix(element.source)} has a fallback that is not a function; pass fallback={(error) => <... />}.`,
+    );
   }
   const { run } = ctx;
   const root = run.root;
@@ -48,7 +58,14 @@ export async function evaluateCatch(element: JuneElement, ctx: EvalContext, eval
       run.stepElements = stepElements;
       ctx.agent?.messages.splice(conversationLength);
       const gaveUp = attempt > retries && props.fallback !== undefined;
-      root.emit({ type: 'error', runId: run.runId, error: traceError(error), attempt, willRetry: attempt <= retries, ...(gaveUp ? { fallback: true as const } : {}) });
+      root.emit({
+        type: 'error',
+        runId: run.runId,
+        error: traceError(error),
+        attempt,
+        willRetry: attempt <= retries,
+        ...(gaveUp ? { fallback: true as const } : {}),
+      });
       if (attempt <= retries) {
         root.emit({ type: 'retry', runId: run.runId, attempt: attempt + 1, retries });
         continue;
@@ -56,7 +73,11 @@ export async function evaluateCatch(element: JuneElement, ctx: EvalContext, eval
       if (!props.fallback) throw error;
       const fallbackNode = openNode('catch', 'fallback', ctx.parentTrace);
       try {
-        await evaluate(await props.fallback(error), { ...ctx, parentTrace: fallbackNode, renderedBy: undefined });
+        await evaluate(await props.fallback(error), {
+          ...ctx,
+          parentTrace: fallbackNode,
+          renderedBy: undefined,
+        });
         closeNode(fallbackNode, 'succeeded');
         return;
       } catch (fallbackError) {

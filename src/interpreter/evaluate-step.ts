@@ -29,25 +29,39 @@ export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & {
   const props = element.props as StepProps;
   const shown = () => stepPlace(element, ctx.agent?.path);
   if (!ctx.agent) {
-    throw new WorkflowError('step-outside-agent', `june: ${shown()} has no <Agent> around it; a step runs with an agent's model and tools, so put it in an <Agent>'s children.`);
+    throw new WorkflowError(
+      'step-outside-agent',
+      `june: ${shown()} has no <Agent> around it; a step runs with an agent's model and tools, so put it in an <Agent>'s children.`,
+    );
   }
   if (typeof props.id !== 'string' || props.id === '' || props.id.includes(':')) {
-    throw new WorkflowError('step-id-invalid', `june: ${shown()} needs an id: a non-empty string without ":" (e.g. id="summary").`);
+    throw new WorkflowError(
+      'step-id-invalid',
+      `june: ${shown()} needs an id: a non-empty string without ":" (e.g. id="summary").`,
+    );
   }
   const earlier = ctx.run.stepElements.get(props.id);
   if (earlier && earlier !== element) {
     // without source locations (compiled with "jsx": "react-jsx") the agents' paths tell the two apart
-    const hint = element.source ? '' : ' (compile with "jsx": "react-jsxdev" to see their files and lines)';
+    const hint = element.source
+      ? ''
+      : ' (compile with "jsx": "react-jsxdev" to see their files and lines)';
     throw new WorkflowError(
       'step-id-duplicate',
       `june: two steps have the id "${props.id}": ${stepPlace(earlier, stepAgents.get(earlier))} and ${shown()}. Step ids are unique within a run; rename one${hint}.`,
     );
   }
   if (props.children !== undefined && typeof props.children !== 'function') {
-    throw new WorkflowError('step-children-not-function', `june: ${shown()} has children that are not a function; a step's only child is (result) => JSX, rendered after the step.`);
+    throw new WorkflowError(
+      'step-children-not-function',
+      `june: ${shown()} has children that are not a function; a step's only child is (result) => JSX, rendered after the step.`,
+    );
   }
   if (typeof props.prompt !== 'string' && typeof props.prompt !== 'function') {
-    throw new WorkflowError('step-prompt-invalid', `june: ${shown()} needs prompt="..." or prompt={({ steps }) => "..."}.`);
+    throw new WorkflowError(
+      'step-prompt-invalid',
+      `june: ${shown()} needs prompt="..." or prompt={({ steps }) => "..."}.`,
+    );
   }
   ctx.run.stepElements.set(props.id, element);
   stepAgents.set(element, ctx.agent.path);
@@ -59,7 +73,11 @@ const stepAgents = new WeakMap<JuneElement, string>();
 
 /** `<Step id="a"> at flow.tsx:9:7`, or, with no source location, `<Step id="a"> in the agent "triage > helper"`. */
 function stepPlace(element: JuneElement, agentPath: string | undefined): string {
-  const at = element.source ? locationSuffix(element.source) : agentPath !== undefined ? ` in the agent "${agentPath}"` : '';
+  const at = element.source
+    ? locationSuffix(element.source)
+    : agentPath !== undefined
+      ? ` in the agent "${agentPath}"`
+      : '';
   return `${notation(element, ['id'])}${at}`;
 }
 
@@ -78,16 +96,27 @@ async function promptOf(element: JuneElement, steps: Record<string, unknown>): P
   } catch (error) {
     if (JuneError.isInstance(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new WorkflowError('step-prompt-failed', `june: the prompt function of ${shown} threw: ${message}`, { cause: error });
+    throw new WorkflowError(
+      'step-prompt-failed',
+      `june: the prompt function of ${shown} threw: ${message}`,
+      { cause: error },
+    );
   }
   if (typeof text !== 'string') {
-    throw new WorkflowError('step-prompt-invalid', `june: the prompt function of ${shown} returned ${text === null ? 'null' : typeof text}; it must return a string (or a promise of one).`);
+    throw new WorkflowError(
+      'step-prompt-invalid',
+      `june: the prompt function of ${shown} returned ${text === null ? 'null' : typeof text}; it must return a string (or a promise of one).`,
+    );
   }
   return text;
 }
 
 /** Runs a `<Step>`: one tool loop with the agent's tools, then its render-prop child. */
-export async function evaluateStep(element: JuneElement, ctx: EvalContext, evaluate: Evaluate): Promise<void> {
+export async function evaluateStep(
+  element: JuneElement,
+  ctx: EvalContext,
+  evaluate: Evaluate,
+): Promise<void> {
   const props = checkStep(element, ctx);
   const root = ctx.run.root;
   if (root.mode !== 'run') return;
@@ -107,7 +136,18 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
     root.emit({ type: 'step-start', runId: run.runId, step: path, agent: agent.name, prompt });
     started = true;
     const agentProps = agent.element.props as AgentProps;
-    const { model, name: _n, instructions, tools: _t, stopWhen, output, messages: _m, providerOptions, children: _c, ...callSettings } = agentProps;
+    const {
+      model,
+      name: _n,
+      instructions,
+      tools: _t,
+      stopWhen,
+      output,
+      messages: _m,
+      providerOptions,
+      children: _c,
+      ...callSettings
+    } = agentProps;
     const userMessage: ModelMessage = { role: 'user', content: prompt };
     const parts = partHandler(run, path, node);
     // with a journal, finished model and tool calls are recorded (or answered from it when resuming)
@@ -117,14 +157,22 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
     const explained = withMiddleware(root.modelOverride ?? model, explainDenials);
     const out = await runStep({
       step: path,
-      model: withMiddleware(journal ? journal.model(explained, place) : explained, observeUsage((used) => callUsages.push(used))),
+      model: withMiddleware(
+        journal ? journal.model(explained, place) : explained,
+        observeUsage((used) => callUsages.push(used)),
+      ),
       system: instructions,
-      tools: journal ? journal.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used))) : toolCallTools(agent.tools, place, root.runId),
+      tools: journal
+        ? journal.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
+        : toolCallTools(agent.tools, place, root.runId),
       messages: [...agent.messages, userMessage],
       output: props.output ?? output,
       stopWhen,
       callSettings,
-      providerOptions: { ...providerOptions, june: { ...(providerOptions?.june ?? {}), step: path } },
+      providerOptions: {
+        ...providerOptions,
+        june: { ...(providerOptions?.june ?? {}), step: path },
+      },
       abortSignal: run.signal,
       stream: root.stream,
       onPart: parts,
@@ -132,9 +180,24 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
         Promise.all(
           requests.map(async (request) => {
             const ask = (replayed?: ApprovalDecision) =>
-              root.broker.request({ id: request.approvalId, tool: request.toolName, input: plainJson(request.input), step: path, toolCallId: request.toolCallId }, run.signal, run.runId, replayed);
+              root.broker.request(
+                {
+                  id: request.approvalId,
+                  tool: request.toolName,
+                  input: plainJson(request.input),
+                  step: path,
+                  toolCallId: request.toolCallId,
+                },
+                run.signal,
+                run.runId,
+                replayed,
+              );
             const decision = journal ? await journal.approval(place, request, ask) : await ask();
-            return { approvalId: request.approvalId, approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+            return {
+              approvalId: request.approvalId,
+              approved: decision.approved,
+              ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+            };
           }),
         ),
     });
@@ -152,14 +215,23 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
     // the model calls that finished before the failure were paid for: count them, even when
     // the failure (an abort) came while the tools they asked for ran
     usage = callUsages.reduce(sumUsage, emptyUsage());
-    node.children.filter((child) => child.kind === 'model').forEach((child, i) => (child.usage ??= callUsages[i]));
+    node.children
+      .filter((child) => child.kind === 'model')
+      .forEach((child, i) => (child.usage ??= callUsages[i]));
     node.usage = usage;
     run.usage = sumUsage(run.usage, usage);
     status = settleOnError(node, error);
     if (started) root.emit({ type: 'step-finish', runId: run.runId, step: path, status, usage });
     throw error;
   }
-  root.emit({ type: 'step-finish', runId: run.runId, step: path, status, result: node.result, usage });
+  root.emit({
+    type: 'step-finish',
+    runId: run.runId,
+    step: path,
+    status,
+    result: node.result,
+    usage,
+  });
   if (props.children) {
     const rendered = await props.children(result);
     await evaluate(rendered, { ...ctx, renderedBy: undefined });
@@ -167,17 +239,28 @@ export async function evaluateStep(element: JuneElement, ctx: EvalContext, evalu
 }
 
 /** Closes the tool nodes of approval requests nobody was asked (the step's `stopWhen` ended it first). */
-function withdrawUnasked(requests: PendingToolApproval[] | undefined, nodes: Map<string, TraceNode>): void {
+function withdrawUnasked(
+  requests: PendingToolApproval[] | undefined,
+  nodes: Map<string, TraceNode>,
+): void {
   for (const request of requests ?? []) {
     const node = nodes.get(request.approvalId);
     if (!node) continue;
-    node.approval = { id: request.approvalId, status: 'withdrawn', reason: "the step's stopWhen ended it before anyone was asked" };
+    node.approval = {
+      id: request.approvalId,
+      status: 'withdrawn',
+      reason: "the step's stopWhen ended it before anyone was asked",
+    };
     closeNode(node, 'aborted');
   }
 }
 
 /** Turns the AI SDK's stream parts into trace nodes and run events. */
-function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: TextStreamPart<ToolSet>) => void {
+function partHandler(
+  run: RunFrame,
+  step: string,
+  stepNode: TraceNode,
+): (part: TextStreamPart<ToolSet>) => void {
   const root = run.root;
   // tool nodes by call id; a provider may repeat an id (across turns, or within one), so
   // each id keeps its nodes in order, and a part goes to the first one still open
@@ -196,7 +279,11 @@ function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: T
   const toolNode = (toolCallId: string, toolName: string, input?: unknown) => {
     const nodes = tools.get(toolCallId) ?? [];
     const open = nodes.filter((node) => !node.endedAt);
-    return open.find((node) => node.name === toolName) ?? open[0] ?? openTool(toolCallId, toolName, input);
+    return (
+      open.find((node) => node.name === toolName) ??
+      open[0] ??
+      openTool(toolCallId, toolName, input)
+    );
   };
   let model: TraceNode | undefined;
   return (part) => {
@@ -217,11 +304,22 @@ function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: T
         break;
       case 'tool-call': {
         const node = openTool(part.toolCallId, part.toolName, part.input);
-        root.emit({ type: 'tool-call', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, input: node.input });
+        root.emit({
+          type: 'tool-call',
+          runId: run.runId,
+          step,
+          toolCallId: part.toolCallId,
+          tool: part.toolName,
+          input: node.input,
+        });
         break;
       }
       case 'tool-approval-request': {
-        const node = toolNode(part.toolCall.toolCallId, part.toolCall.toolName, part.toolCall.input);
+        const node = toolNode(
+          part.toolCall.toolCallId,
+          part.toolCall.toolName,
+          part.toolCall.input,
+        );
         node.approval = { id: part.approvalId, status: 'pending' };
         node.status = 'waiting';
         root.approvalNodes.set(part.approvalId, node);
@@ -232,14 +330,28 @@ function partHandler(run: RunFrame, step: string, stepNode: TraceNode): (part: T
         const node = toolNode(part.toolCallId, part.toolName, part.input);
         node.output = plainJson(part.output);
         closeNode(node, 'succeeded');
-        root.emit({ type: 'tool-result', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, output: node.output });
+        root.emit({
+          type: 'tool-result',
+          runId: run.runId,
+          step,
+          toolCallId: part.toolCallId,
+          tool: part.toolName,
+          output: node.output,
+        });
         break;
       }
       case 'tool-error': {
         const node = toolNode(part.toolCallId, part.toolName, part.input);
         const error = traceError(part.error);
         closeNode(node, run.signal.aborted ? 'aborted' : 'failed', part.error);
-        root.emit({ type: 'tool-error', runId: run.runId, step, toolCallId: part.toolCallId, tool: part.toolName, error });
+        root.emit({
+          type: 'tool-error',
+          runId: run.runId,
+          step,
+          toolCallId: part.toolCallId,
+          tool: part.toolName,
+          error,
+        });
         break;
       }
       case 'tool-output-denied': {

@@ -22,7 +22,10 @@ export async function evaluate(node: JuneNode, ctx: EvalContext): Promise<void> 
   for (const child of flattenChildren(node)) {
     if (ctx.run.signal.aborted) throw new RunAbortedError(ctx.run.signal.reason);
     if (typeof child === 'string') {
-      throw new WorkflowError('text-outside-step', `june: the text ${JSON.stringify(child)} stands in the workflow${ctx.renderedBy ? ` (rendered by ${ctx.renderedBy})` : ''}; text belongs in a <Step prompt>.`);
+      throw new WorkflowError(
+        'text-outside-step',
+        `june: the text ${JSON.stringify(child)} stands in the workflow${ctx.renderedBy ? ` (rendered by ${ctx.renderedBy})` : ''}; text belongs in a <Step prompt>.`,
+      );
     }
     await evaluateElement(child, ctx);
   }
@@ -57,7 +60,10 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
         rendered = await render(element, root);
         if (root.mode === 'validate') root.rendered.set(element, rendered);
       }
-      return evaluate(rendered, { ...ctx, renderedBy: `<${displayNameOf(element.type)}>${locationSuffix(element.source)}` });
+      return evaluate(rendered, {
+        ...ctx,
+        renderedBy: `<${displayNameOf(element.type)}>${locationSuffix(element.source)}`,
+      });
     }
   }
 }
@@ -75,7 +81,11 @@ async function render(element: JuneElement, root: EvalContext['run']['root']): P
   } catch (error) {
     const fix = error instanceof ReferenceError ? jsxSetupFix(error.message) : undefined;
     if (fix === undefined) throw error;
-    throw new WorkflowError('jsx-runtime-react', `june: the component <${displayNameOf(element.type)}>${locationSuffix(element.source)} failed to render: ${fix}.`, { cause: error });
+    throw new WorkflowError(
+      'jsx-runtime-react',
+      `june: the component <${displayNameOf(element.type)}>${locationSuffix(element.source)} failed to render: ${fix}.`,
+      { cause: error },
+    );
   } finally {
     root.rendering.delete(entry);
   }
@@ -84,10 +94,16 @@ async function render(element: JuneElement, root: EvalContext['run']['root']): P
 function misplacedCapability(element: JuneElement, ctx: EvalContext): WorkflowError {
   const what = `${capabilityNotation(element)}${locationSuffix(element.source)}`;
   if (kindOf(element.type) === 'inherit' && !ctx.agent) {
-    return new WorkflowError('inherit-outside-agent', `june: ${what} has no <Agent> around it; <Inherit> goes in the children of a nested agent.`);
+    return new WorkflowError(
+      'inherit-outside-agent',
+      `june: ${what} has no <Agent> around it; <Inherit> goes in the children of a nested agent.`,
+    );
   }
   if (!ctx.agent) {
-    return new WorkflowError('capability-outside-agent', `june: ${what} has no <Agent> around it; declare capabilities in an agent's children.`);
+    return new WorkflowError(
+      'capability-outside-agent',
+      `june: ${what} has no <Agent> around it; declare capabilities in an agent's children.`,
+    );
   }
   if (ctx.renderedBy) {
     return new WorkflowError(

@@ -15,7 +15,11 @@ type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
  * @throws {WorkflowError} `inspect-composite-unknown` when an input names no composite tool
  *   the tree declares; every tree and capability error of a body.
  */
-export async function inspectComposites(root: RunRoot, inputs: Record<string, unknown>, evaluate: Evaluate): Promise<void> {
+export async function inspectComposites(
+  root: RunRoot,
+  inputs: Record<string, unknown>,
+  evaluate: Evaluate,
+): Promise<void> {
   const done = new Set<string>();
   const used = new Set<string>();
   for (let i = 0; i < root.compositeBodies.length; i++) {
@@ -26,7 +30,14 @@ export async function inspectComposites(root: RunRoot, inputs: Record<string, un
     const key = Object.hasOwn(inputs, path) ? path : body.name;
     used.add(key);
     const workflow = await body.render(inputs[key]);
-    const frame = createRunFrame(root, 'inspect', body.prefix, root.controller.signal, openNode('run', body.name), body.caller());
+    const frame = createRunFrame(
+      root,
+      'inspect',
+      body.prefix,
+      root.controller.signal,
+      openNode('run', body.name),
+      body.caller(),
+    );
     await evaluate(workflow, { run: frame, parentTrace: frame.trace });
   }
   const unknown = Object.keys(inputs).filter((key) => !used.has(key));

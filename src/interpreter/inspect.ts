@@ -68,12 +68,28 @@ export interface InspectReport {
  * });
  * ```
  */
-export async function inspect(workflow: JuneElement | Component, options: InspectOptions = {}): Promise<InspectReport> {
-  const element = typeof workflow === 'function' ? createElement(workflow, { ...(options.props ?? {}) }) : workflow;
+export async function inspect(
+  workflow: JuneElement | Component,
+  options: InspectOptions = {},
+): Promise<InspectReport> {
+  const element =
+    typeof workflow === 'function'
+      ? createElement(workflow, { ...(options.props ?? {}) })
+      : workflow;
   if (isReactElement(element)) throw reactElementError(element);
-  if (!isElement(element)) throw new WorkflowError('run-workflow-invalid', 'june: inspect() takes an element such as <Workflow /> or a component.');
+  if (!isElement(element))
+    throw new WorkflowError(
+      'run-workflow-invalid',
+      'june: inspect() takes an element such as <Workflow /> or a component.',
+    );
   const root = new RunRoot('inspect', 'inspect', undefined, undefined);
-  const frame = createRunFrame(root, 'inspect', [], root.controller.signal, openNode('run', 'inspect'));
+  const frame = createRunFrame(
+    root,
+    'inspect',
+    [],
+    root.controller.signal,
+    openNode('run', 'inspect'),
+  );
   if (options.compositeInputs) root.compositeInputs = options.compositeInputs;
   await evaluate(element, { run: frame, parentTrace: frame.trace });
   if (options.compositeInputs) await inspectComposites(root, options.compositeInputs, evaluate);
@@ -81,12 +97,20 @@ export async function inspect(workflow: JuneElement | Component, options: Inspec
     agents: root.agents.map((agent) => ({
       path: agent.path,
       name: agent.name,
-      tools: [...agent.scope.byName.values()].map((entry) => tool(entry.provenance, approvalFlag(entry.tool))),
+      tools: [...agent.scope.byName.values()].map((entry) =>
+        tool(entry.provenance, approvalFlag(entry.tool)),
+      ),
       ...(agent.waiting ? { toolSources: agent.waiting } : {}),
     })),
   };
 }
 
 function tool(provenance: CapabilityProvenance, needsApproval: boolean | 'dynamic'): InspectedTool {
-  return { name: provenance.name, needsApproval, source: provenance.source, ...(provenance.granted ? { granted: provenance.granted } : {}), ...(provenance.composite ? { composite: true } : {}) };
+  return {
+    name: provenance.name,
+    needsApproval,
+    source: provenance.source,
+    ...(provenance.granted ? { granted: provenance.granted } : {}),
+    ...(provenance.composite ? { composite: true } : {}),
+  };
 }

@@ -28,7 +28,10 @@ async function* eachForm(values: AsyncIterable<unknown>, tool: string): AsyncGen
 
 function outputForm(output: unknown, tool: string): JsonValue {
   const kind = typeof output;
-  const form = kind === 'function' || kind === 'symbol' ? { ok: false as const, problem: `it is a ${kind}` } : jsonForm(output);
+  const form =
+    kind === 'function' || kind === 'symbol'
+      ? { ok: false as const, problem: `it is a ${kind}` }
+      : jsonForm(output);
   if (form.ok) return form.value ?? null;
   throw new WorkflowError(
     'tool-output-invalid',
@@ -37,9 +40,17 @@ function outputForm(output: unknown, tool: string): JsonValue {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }

@@ -51,15 +51,24 @@ export async function evaluateFrame(
   frame: RunFrame,
   node: JuneNode,
   evaluate: Evaluate,
-  pick: ((result: { steps: Record<string, unknown>; usage: LanguageModelUsage }) => unknown) | undefined,
+  pick:
+    | ((result: { steps: Record<string, unknown>; usage: LanguageModelUsage }) => unknown)
+    | undefined,
   workflow?: string,
   parentToolCallId?: string,
 ): Promise<FrameOutcome> {
   const root = frame.root;
-  root.emit({ type: 'run-start', runId: frame.runId, ...(parentToolCallId ? { parentToolCallId } : {}), ...(workflow ? { workflow } : {}) });
+  root.emit({
+    type: 'run-start',
+    runId: frame.runId,
+    ...(parentToolCallId ? { parentToolCallId } : {}),
+    ...(workflow ? { workflow } : {}),
+  });
   try {
     await evaluate(node, { run: frame, parentTrace: frame.trace });
-    const output = pick ? await pick({ steps: { ...frame.steps }, usage: frame.usage }) : defaultOutput(frame.steps);
+    const output = pick
+      ? await pick({ steps: { ...frame.steps }, usage: frame.usage })
+      : defaultOutput(frame.steps);
     frame.trace.usage = frame.usage;
     countFailures(frame);
     closeNode(frame.trace, 'succeeded');
@@ -70,8 +79,18 @@ export async function evaluateFrame(
     frame.trace.usage = frame.usage;
     countFailures(frame);
     const status = settleOnError(frame.trace, error);
-    root.emit({ type: 'run-finish', runId: frame.runId, status, usage: frame.usage, error: frame.trace.error! });
-    if (error instanceof Error && !('trace' in error) && Object.isExtensible(error)) Object.defineProperty(error, 'trace', { value: frameTrace(frame, workflow), enumerable: false });
+    root.emit({
+      type: 'run-finish',
+      runId: frame.runId,
+      status,
+      usage: frame.usage,
+      error: frame.trace.error!,
+    });
+    if (error instanceof Error && !('trace' in error) && Object.isExtensible(error))
+      Object.defineProperty(error, 'trace', {
+        value: frameTrace(frame, workflow),
+        enumerable: false,
+      });
     throw error;
   }
 }

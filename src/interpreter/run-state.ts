@@ -74,12 +74,27 @@ export class RunRoot {
         },
         answered: (id, decision, automatic, runId, replayed) => {
           const node = this.approvalNodes.get(id);
-          const marks = { ...(decision.reason !== undefined ? { reason: decision.reason } : {}), ...(replayed ? { replayed } : {}) };
+          const marks = {
+            ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+            ...(replayed ? { replayed } : {}),
+          };
           if (node?.approval) {
-            node.approval = { id, status: decision.approved ? 'approved' : 'denied', ...marks, ...(automatic ? { automatic } : {}) };
+            node.approval = {
+              id,
+              status: decision.approved ? 'approved' : 'denied',
+              ...marks,
+              ...(automatic ? { automatic } : {}),
+            };
             node.status = 'running';
           }
-          this.emit({ type: 'approval-response', runId, id, approved: decision.approved, ...marks, automatic });
+          this.emit({
+            type: 'approval-response',
+            runId,
+            id,
+            approved: decision.approved,
+            ...marks,
+            automatic,
+          });
         },
         withdrawn: (id, reason, runId) => {
           const node = this.approvalNodes.get(id);
@@ -116,7 +131,8 @@ export class RunRoot {
   }
 
   #flushText(): void {
-    for (const held of this.#heldText.values()) this.events.push({ ...held, delta: this.redactor.text(held.delta) });
+    for (const held of this.#heldText.values())
+      this.events.push({ ...held, delta: this.redactor.text(held.delta) });
     this.#heldText.clear();
   }
 
@@ -148,8 +164,15 @@ export class RunRoot {
  * replayed as one delta holding their text.
  */
 const joinTextDeltas: EventJoining<RunEvent> = {
-  canJoin: (first, next) => first.type === 'text-delta' && next.type === 'text-delta' && first.step === next.step && first.runId === next.runId,
-  join: (events) => ({ ...(events[0] as Extract<RunEvent, { type: 'text-delta' }>), delta: events.map((e) => (e as Extract<RunEvent, { type: 'text-delta' }>).delta).join('') }),
+  canJoin: (first, next) =>
+    first.type === 'text-delta' &&
+    next.type === 'text-delta' &&
+    first.step === next.step &&
+    first.runId === next.runId,
+  join: (events) => ({
+    ...(events[0] as Extract<RunEvent, { type: 'text-delta' }>),
+    delta: events.map((e) => (e as Extract<RunEvent, { type: 'text-delta' }>).delta).join(''),
+  }),
 };
 
 /** A tool execution in flight: the tool's name and the call's id. */
@@ -222,6 +245,26 @@ export interface CompositeBody {
 }
 
 /** A new run frame. */
-export function createRunFrame(root: RunRoot, runId: string, prefix: string[], signal: AbortSignal, trace: TraceNode, callerScope?: ResolvedScope): RunFrame {
-  return { root, runId, prefix, calls: [], signal, steps: {}, stepElements: new Map(), usage: emptyUsage(), trace, inflight: new Set(), liveCalls: new Map(), ...(callerScope ? { callerScope } : {}) };
+export function createRunFrame(
+  root: RunRoot,
+  runId: string,
+  prefix: string[],
+  signal: AbortSignal,
+  trace: TraceNode,
+  callerScope?: ResolvedScope,
+): RunFrame {
+  return {
+    root,
+    runId,
+    prefix,
+    calls: [],
+    signal,
+    steps: {},
+    stepElements: new Map(),
+    usage: emptyUsage(),
+    trace,
+    inflight: new Set(),
+    liveCalls: new Map(),
+    ...(callerScope ? { callerScope } : {}),
+  };
 }

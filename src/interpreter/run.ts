@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { LanguageModel, LanguageModelUsage } from 'ai';
 import type { ApprovalPolicy, ApprovalRequest } from '../approvals/approval-request.js';
-import { createElement, isElement, type Component, type JuneElement, type JuneNode } from '../elements/element.js';
+import {
+  createElement,
+  isElement,
+  type Component,
+  type JuneElement,
+  type JuneNode,
+} from '../elements/element.js';
 import { displayNameOf, kindOf } from '../elements/builtin.js';
 import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import type { RunEvent } from '../events/run-event.js';
@@ -29,7 +35,10 @@ export interface RunOptions<OUTPUT = unknown> {
   /** Props for the root component (merged over the element's own props). */
   props?: Record<string, unknown>;
   /** Picks the run's `output` from its results. @default the only step's result, or an object of all */
-  output?: (result: { steps: Record<string, unknown>; usage: LanguageModelUsage }) => OUTPUT | Promise<OUTPUT>;
+  output?: (result: {
+    steps: Record<string, unknown>;
+    usage: LanguageModelUsage;
+  }) => OUTPUT | Promise<OUTPUT>;
   /** Answers every model call of the run with this model instead of each agent's (offline scripts, tests). */
   model?: LanguageModel;
   /** The run's id. @default a time-sortable id with 48 random bits, such as `20261130-120301-3fa94c1e27b0` */
@@ -143,7 +152,10 @@ export interface RunHandle<OUTPUT = unknown> {
  * const { output, usage } = await handle.result;
  * ```
  */
-export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options: RunOptions<OUTPUT> = {}): RunHandle<OUTPUT> {
+export function run<OUTPUT = unknown>(
+  workflow: JuneElement | Component,
+  options: RunOptions<OUTPUT> = {},
+): RunHandle<OUTPUT> {
   const element = rootElement(workflow, options.props);
   checkJournalOptions(options);
   const runId = options.runId ?? options.resume ?? newRunId();
@@ -169,7 +181,9 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
           ...(options.props ? { props: options.props } : {}),
           ...(options.journal ? { store: options.journal } : {}),
           resume: options.resume !== undefined,
-          ...(options.replay !== undefined ? { replay: options.replay, replayTools: options.replayTools === true } : {}),
+          ...(options.replay !== undefined
+            ? { replay: options.replay, replayTools: options.replayTools === true }
+            : {}),
           stop: (reason) => root.controller.abort(reason),
           redactor: root.redactor,
         });
@@ -189,9 +203,19 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
         await Promise.allSettled([...root.inflight]);
         // a journal that stopped the run (a mismatch, a failed write) gives the run's error
         const stopped = root.journal?.failure;
-        const aborted = stopped instanceof Error ? stopped : JuneError.isInstance(error) && error.code === 'run-aborted' ? error : new RunAbortedError(root.controller.signal.reason);
-        if (stopped instanceof Error) Object.assign(frame.trace, { status: 'failed', error: traceError(stopped) });
-        if (!('trace' in aborted)) Object.defineProperty(aborted, 'trace', { value: frameTrace(frame, name), enumerable: false });
+        const aborted =
+          stopped instanceof Error
+            ? stopped
+            : JuneError.isInstance(error) && error.code === 'run-aborted'
+              ? error
+              : new RunAbortedError(root.controller.signal.reason);
+        if (stopped instanceof Error)
+          Object.assign(frame.trace, { status: 'failed', error: traceError(stopped) });
+        if (!('trace' in aborted))
+          Object.defineProperty(aborted, 'trace', {
+            value: frameTrace(frame, name),
+            enumerable: false,
+          });
         await root.journal?.finish(stopped instanceof Error ? 'failed' : 'aborted', aborted);
         throw root.redactor.error(aborted);
       }
@@ -208,12 +232,25 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
   const abandon = async (): Promise<never> => {
     abandoned = true;
     const calls = [...root.calls.values()];
-    const unstopped = unstoppedWork(frame.trace, { calls, components: [...root.rendering].map((entry) => entry.component) });
+    const unstopped = unstoppedWork(frame.trace, {
+      calls,
+      components: [...root.rendering].map((entry) => entry.component),
+    });
     const error = new RunAbortedError(root.controller.signal.reason, { unstopped, graceMs });
-    closeAbandoned(frame.trace, graceMs, new Set(calls.flatMap((call) => (call.toolCallId === undefined ? [] : [call.toolCallId]))));
+    closeAbandoned(
+      frame.trace,
+      graceMs,
+      new Set(calls.flatMap((call) => (call.toolCallId === undefined ? [] : [call.toolCallId]))),
+    );
     frame.trace.usage = frame.usage;
     settleOnError(frame.trace, error);
-    root.emit({ type: 'run-finish', runId, status: 'aborted', usage: frame.usage, error: frame.trace.error! });
+    root.emit({
+      type: 'run-finish',
+      runId,
+      status: 'aborted',
+      usage: frame.usage,
+      error: frame.trace.error!,
+    });
     Object.defineProperty(error, 'trace', { value: frameTrace(frame, name), enumerable: false });
     options.signal?.removeEventListener('abort', onAbort);
     await root.journal?.finish('aborted', error).catch(() => {});
@@ -232,7 +269,11 @@ export function run<OUTPUT = unknown>(workflow: JuneElement | Component, options
       return root.broker.requests;
     },
     approve: (id) => root.broker.answer(id, { approved: true }),
-    deny: (id, reason) => root.broker.answer(id, reason === undefined ? { approved: false } : { approved: false, reason }),
+    deny: (id, reason) =>
+      root.broker.answer(
+        id,
+        reason === undefined ? { approved: false } : { approved: false, reason },
+      ),
     abort: (reason) => root.controller.abort(reason === undefined ? undefined : new Error(reason)),
     trace: () => {
       const snapshot = frameTrace(frame, name);
@@ -256,24 +297,48 @@ async function validateTree(element: JuneElement, run: RunRoot): Promise<void> {
 
 function checkJournalOptions(options: RunOptions<any>): void {
   if (options.resume !== undefined && options.replay !== undefined) {
-    throw new WorkflowError('run-resume-invalid', 'june: run() takes resume or replay, not both: resume takes a run up again in its own journal; replay answers a new run from a recording.');
+    throw new WorkflowError(
+      'run-resume-invalid',
+      'june: run() takes resume or replay, not both: resume takes a run up again in its own journal; replay answers a new run from a recording.',
+    );
   }
-  if (options.resume !== undefined && options.runId !== undefined && options.runId !== options.resume) {
-    throw new WorkflowError('run-resume-invalid', `june: a resumed run keeps its id: runId is "${options.runId}" but resume is "${options.resume}"; leave out runId.`);
+  if (
+    options.resume !== undefined &&
+    options.runId !== undefined &&
+    options.runId !== options.resume
+  ) {
+    throw new WorkflowError(
+      'run-resume-invalid',
+      `june: a resumed run keeps its id: runId is "${options.runId}" but resume is "${options.resume}"; leave out runId.`,
+    );
   }
 }
 
-function rootElement(workflow: JuneElement | Component, props: Record<string, unknown> | undefined): JuneElement {
+function rootElement(
+  workflow: JuneElement | Component,
+  props: Record<string, unknown> | undefined,
+): JuneElement {
   if (typeof workflow === 'function') return createElement(workflow, { ...(props ?? {}) });
   if (isReactElement(workflow)) throw reactElementError(workflow);
   if (!isElement(workflow)) {
-    throw new WorkflowError('run-workflow-invalid', `june: run() takes an element such as <Workflow /> or a component, got ${workflow === null ? 'null' : typeof workflow}.`);
+    throw new WorkflowError(
+      'run-workflow-invalid',
+      `june: run() takes an element such as <Workflow /> or a component, got ${workflow === null ? 'null' : typeof workflow}.`,
+    );
   }
   if (!props) return workflow;
   if (kindOf(workflow.type) !== undefined) {
-    throw new WorkflowError('run-props-invalid', `june: the props option is for a root component of your own; <${displayNameOf(workflow.type)}> takes its props in JSX.`);
+    throw new WorkflowError(
+      'run-props-invalid',
+      `june: the props option is for a root component of your own; <${displayNameOf(workflow.type)}> takes its props in JSX.`,
+    );
   }
-  return createElement(workflow.type, { ...(workflow.props as object), ...props }, workflow.key, workflow.source);
+  return createElement(
+    workflow.type,
+    { ...(workflow.props as object), ...props },
+    workflow.key,
+    workflow.source,
+  );
 }
 
 /**

@@ -17,9 +17,14 @@ import type { TraceNode } from '../trace/trace-node.js';
  */
 export function strictFailure(root: TraceNode, model: unknown): WorkflowError | undefined {
   for (const failure of traceFailureList(root)) {
-    const found = [failure.error, ...failure.causes].find((error) => error.name === 'WorkflowError');
+    const found = [failure.error, ...failure.causes].find(
+      (error) => error.name === 'WorkflowError',
+    );
     if (!found) continue;
-    const where = failure.kind === 'tool' ? `the tool "${failure.name}" failed` : `a <Catch> caught a failure (${failure.name})`;
+    const where =
+      failure.kind === 'tool'
+        ? `the tool "${failure.name}" failed`
+        : `a <Catch> caught a failure (${failure.name})`;
     const code = found.code ? ` (${found.code})` : '';
     return new WorkflowError(
       'run-strict-failed',
@@ -32,7 +37,11 @@ export function strictFailure(root: TraceNode, model: unknown): WorkflowError | 
       (scripted.assertAllTurnsUsed as () => void)();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return new WorkflowError('run-strict-failed', `june: strict: ${message.replace(/^june: /, '')}`, { cause: error });
+      return new WorkflowError(
+        'run-strict-failed',
+        `june: strict: ${message.replace(/^june: /, '')}`,
+        { cause: error },
+      );
     }
   }
   return undefined;

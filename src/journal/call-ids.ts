@@ -16,11 +16,16 @@ export interface AskedToolCall {
  * toolCallsOf({ parts: recorded.parts }); // [{ toolCallId: 'call_1', toolName: 'deploy' }]
  * ```
  */
-export function toolCallsOf(answer: { parts?: readonly LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult }): AskedToolCall[] {
+export function toolCallsOf(answer: {
+  parts?: readonly LanguageModelV3StreamPart[];
+  result?: LanguageModelV3GenerateResult;
+}): AskedToolCall[] {
   const items: readonly unknown[] = answer.parts ?? answer.result?.content ?? [];
   return items.flatMap((item) => {
     const part = item as { type?: string; toolCallId?: unknown; toolName?: unknown };
-    return part.type === 'tool-call' && typeof part.toolCallId === 'string' ? [{ toolCallId: part.toolCallId, toolName: String(part.toolName) }] : [];
+    return part.type === 'tool-call' && typeof part.toolCallId === 'string'
+      ? [{ toolCallId: part.toolCallId, toolName: String(part.toolName) }]
+      : [];
   });
 }
 
@@ -49,11 +54,16 @@ export class CallIds {
   /** Registers the tool calls of the model call with 0-based `index` at `place`. */
   register(place: JournalPlace, index: number, calls: readonly AskedToolCall[]): void {
     const at = placeKey(place);
-    calls.forEach((call, position) => this.#latest.set(`${at}|${call.toolCallId}`, callIdOf(place.step, index, position)));
+    calls.forEach((call, position) =>
+      this.#latest.set(`${at}|${call.toolCallId}`, callIdOf(place.step, index, position)),
+    );
   }
 
   /** The call id of the tool call `toolCallId` at `place`. */
   of(place: JournalPlace, toolCallId: string): string {
-    return this.#latest.get(`${placeKey(place)}|${toolCallId}`) ?? `${place.step.slice(place.step.lastIndexOf(':') + 1)}#${toolCallId}`;
+    return (
+      this.#latest.get(`${placeKey(place)}|${toolCallId}`) ??
+      `${place.step.slice(place.step.lastIndexOf(':') + 1)}#${toolCallId}`
+    );
   }
 }

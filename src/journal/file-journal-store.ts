@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  link,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import { decodeJournal, encodeRecord } from './journal-codec.js';
@@ -47,7 +57,10 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
   const checked = new Set<string>();
   const fileOf = (runId: string) => {
     if (!RUN_ID.test(runId)) {
-      throw new WorkflowError('journal-run-id-invalid', `june: ${JSON.stringify(runId)} is not a run id; a run id is letters, digits, ".", "_" and "-" (e.g. 20261129-185225-4f2a9c1e7b30).`);
+      throw new WorkflowError(
+        'journal-run-id-invalid',
+        `june: ${JSON.stringify(runId)} is not a run id; a run id is letters, digits, ".", "_" and "-" (e.g. 20261129-185225-4f2a9c1e7b30).`,
+      );
     }
     return join(dir, runId, 'journal.jsonl');
   };
@@ -91,7 +104,10 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
           throw error;
         }
       });
-      queues.set(runId, next.catch(() => {}));
+      queues.set(
+        runId,
+        next.catch(() => {}),
+      );
       return next;
     },
     async read(runId) {
@@ -102,7 +118,11 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
         text = await readFile(file, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw new WorkflowError('journal-unreadable', `june: cannot read the journal ${shown(file)}: ${fileProblem(error)}. Move it away (or fix its permissions), or start a new run.`, { cause: error });
+        throw new WorkflowError(
+          'journal-unreadable',
+          `june: cannot read the journal ${shown(file)}: ${fileProblem(error)}. Move it away (or fix its permissions), or start a new run.`,
+          { cause: error },
+        );
       }
       return decodeJournal(text, shown(file));
     },
@@ -114,11 +134,18 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
         return [];
       }
       const ids = await Promise.all(
-        names.filter((name) => RUN_ID.test(name)).map(async (name) => ((await stat(join(dir, name, 'journal.jsonl')).catch(() => undefined))?.isFile() ? name : undefined)),
+        names
+          .filter((name) => RUN_ID.test(name))
+          .map(async (name) =>
+            (await stat(join(dir, name, 'journal.jsonl')).catch(() => undefined))?.isFile()
+              ? name
+              : undefined,
+          ),
       );
       return ids.filter((id): id is string => id !== undefined).sort();
     },
-    describe: (runId) => shown(RUN_ID.test(runId) ? join(dir, runId, 'journal.jsonl') : join(dir, runId)),
+    describe: (runId) =>
+      shown(RUN_ID.test(runId) ? join(dir, runId, 'journal.jsonl') : join(dir, runId)),
   };
   return store;
 }

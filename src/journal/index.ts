@@ -1,4 +1,12 @@
-export { JOURNAL_VERSION, JOURNAL_VERSIONS, journalRecordTypes, placeKey, toolKey, callIdOf, describePlace } from './journal-record.js';
+export {
+  JOURNAL_VERSION,
+  JOURNAL_VERSIONS,
+  journalRecordTypes,
+  placeKey,
+  toolKey,
+  callIdOf,
+  describePlace,
+} from './journal-record.js';
 export type {
   JournalRecord,
   JournalHeader,
@@ -25,7 +33,12 @@ export { modelRequestOf, hashModelRequest, stableJson } from './model-request.js
 export { firstRequestDifference } from './request-difference.js';
 export { recordReplayMiddleware } from './record-replay-middleware.js';
 export type { ModelCallJournal } from './record-replay-middleware.js';
-export { journalTools, toolCallTools, recordedExecution, compositeToolMarker } from './journal-tools.js';
+export {
+  journalTools,
+  toolCallTools,
+  recordedExecution,
+  compositeToolMarker,
+} from './journal-tools.js';
 export type { JournaledToolCall } from './journal-tools.js';
 export { CallIds, toolCallsOf } from './call-ids.js';
 export type { AskedToolCall } from './call-ids.js';

@@ -1,5 +1,11 @@
 import { errorData, JuneError, SystemError } from '../errors/index.js';
-import { JOURNAL_VERSION, JOURNAL_VERSIONS, journalRecordTypes, type JournalRecord, type RecordedError } from './journal-record.js';
+import {
+  JOURNAL_VERSION,
+  JOURNAL_VERSIONS,
+  journalRecordTypes,
+  type JournalRecord,
+  type RecordedError,
+} from './journal-record.js';
 import { upgradeJournal } from './journal-upgrade.js';
 
 /**
@@ -15,7 +21,8 @@ import { upgradeJournal } from './journal-upgrade.js';
 export function encodeRecord(record: JournalRecord): string {
   return JSON.stringify(record, function (this: Record<string, unknown>, key, value: unknown) {
     const raw = this[key];
-    if (raw instanceof Date) return { $date: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
+    if (raw instanceof Date)
+      return { $date: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
     if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw).toString('base64') };
     if (raw instanceof Error) return { $error: recordedError(raw) };
     if (typeof value === 'bigint') return value.toString();
@@ -88,8 +95,15 @@ export function recordedError(error: unknown): RecordedError {
  */
 export function revivedError(recorded: RecordedError): Error {
   if (recorded.code !== undefined) {
-    const error = new JuneError(recorded.code, recorded.message, { blame: recorded.blame ?? 'system' });
-    if (recorded.name) Object.defineProperty(error, 'name', { value: recorded.name, configurable: true, writable: true });
+    const error = new JuneError(recorded.code, recorded.message, {
+      blame: recorded.blame ?? 'system',
+    });
+    if (recorded.name)
+      Object.defineProperty(error, 'name', {
+        value: recorded.name,
+        configurable: true,
+        writable: true,
+      });
     return error;
   }
   const error = new Error(recorded.message);
@@ -102,27 +116,41 @@ function revive(_key: string, value: unknown): unknown {
   const keys = Object.keys(value);
   if (keys.length !== 1) return value;
   const tagged = value as Record<string, unknown>;
-  if (typeof tagged.$date === 'string' || tagged.$date === null) return new Date(tagged.$date === null ? Number.NaN : tagged.$date);
-  if (typeof tagged.$bytes === 'string') return new Uint8Array(Buffer.from(tagged.$bytes, 'base64'));
-  if (typeof tagged.$error === 'object' && tagged.$error !== null) return revivedError(tagged.$error as RecordedError);
+  if (typeof tagged.$date === 'string' || tagged.$date === null)
+    return new Date(tagged.$date === null ? Number.NaN : tagged.$date);
+  if (typeof tagged.$bytes === 'string')
+    return new Uint8Array(Buffer.from(tagged.$bytes, 'base64'));
+  if (typeof tagged.$error === 'object' && tagged.$error !== null)
+    return revivedError(tagged.$error as RecordedError);
   return value;
 }
 
 function recordProblem(value: unknown, first: boolean): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not a JSON object';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'it is not a JSON object';
   const type = (value as { type?: unknown }).type;
   if (typeof type !== 'string' || !(journalRecordTypes as readonly string[]).includes(type)) {
     return `it has the type ${JSON.stringify(type)}, not one of ${journalRecordTypes.join(', ')}`;
   }
-  if (first && type !== 'journal') return `the first record has the type "${type}"; a journal starts with a {"type":"journal"} header`;
-  if (!first && type === 'journal') return 'a second {"type":"journal"} header; a journal has one, on its first line';
+  if (first && type !== 'journal')
+    return `the first record has the type "${type}"; a journal starts with a {"type":"journal"} header`;
+  if (!first && type === 'journal')
+    return 'a second {"type":"journal"} header; a journal has one, on its first line';
   const record = value as Record<string, unknown>;
-  const need = (field: string, kind: string) => (typeof record[field] === kind ? undefined : `its "${field}" is not a ${kind}`);
+  const need = (field: string, kind: string) =>
+    typeof record[field] === kind ? undefined : `its "${field}" is not a ${kind}`;
   switch (type) {
     case 'journal':
       return need('runId', 'string');
     case 'model-call':
-      return need('step', 'string') ?? need('index', 'number') ?? need('requestHash', 'string') ?? (Array.isArray(record.parts) || typeof record.result === 'object' ? undefined : 'it has neither "parts" nor "result"');
+      return (
+        need('step', 'string') ??
+        need('index', 'number') ??
+        need('requestHash', 'string') ??
+        (Array.isArray(record.parts) || typeof record.result === 'object'
+          ? undefined
+          : 'it has neither "parts" nor "result"')
+      );
     case 'tool-call':
     case 'approval-request':
       return need('step', 'string') ?? need('toolCallId', 'string');
@@ -143,5 +171,8 @@ function checkVersion(header: { version: unknown }, label: string): void {
 }
 
 function corrupt(label: string, line: number, why: string): SystemError {
-  return new SystemError('journal-corrupt', `june: ${label} is corrupt at line ${line}: ${why}. Fix or remove that line, or start a new run.`);
+  return new SystemError(
+    'journal-corrupt',
+    `june: ${label} is corrupt at line ${line}: ${why}. Fix or remove that line, or start a new run.`,
+  );
 }

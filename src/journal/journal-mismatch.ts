@@ -14,11 +14,21 @@ import { firstRequestDifference } from './request-difference.js';
  * throw journalMismatch('replay', 'the recording release.jsonl', { step: 'plan' }, 0, recorded.request, request);
  * ```
  */
-export function journalMismatch(purpose: 'resume' | 'replay', label: string, place: JournalPlace, index: number, recorded: unknown, current: unknown): WorkflowError {
+export function journalMismatch(
+  purpose: 'resume' | 'replay',
+  label: string,
+  place: JournalPlace,
+  index: number,
+  recorded: unknown,
+  current: unknown,
+): WorkflowError {
   const difference = firstRequestDifference(recorded, current);
   const call = `model call ${index + 1} of ${describePlace(place)}`;
   if (purpose === 'replay') {
-    return new WorkflowError('journal-mismatch', `june: the workflow no longer matches ${label}: ${call} asks something else than the recorded call; first difference at ${difference}. If the change is intended, record the run again.`);
+    return new WorkflowError(
+      'journal-mismatch',
+      `june: the workflow no longer matches ${label}: ${call} asks something else than the recorded call; first difference at ${difference}. If the change is intended, record the run again.`,
+    );
   }
   return new WorkflowError(
     'journal-mismatch',
@@ -35,7 +45,11 @@ export function journalMismatch(purpose: 'resume' | 'replay', label: string, pla
  * throw journalCallMissing('the recording release.jsonl', { step: 'plan' }, 2);
  * ```
  */
-export function journalCallMissing(label: string, place: JournalPlace, index: number): WorkflowError {
+export function journalCallMissing(
+  label: string,
+  place: JournalPlace,
+  index: number,
+): WorkflowError {
   return new WorkflowError(
     'journal-mismatch',
     `june: the workflow no longer matches ${label}: it makes model call ${index + 1} of ${describePlace(place)}, which the recording does not have (it has ${index} there). If the change is intended, record the run again.`,
@@ -52,7 +66,12 @@ export function journalCallMissing(label: string, place: JournalPlace, index: nu
  * throw journalCallChanged('the journal .june/runs/r1/journal.jsonl', { step: 'plan' }, { call: 'plan#0.0', tool: 'refund' }, 'its input was {"amount":5} when the run was recorded, now {"amount":9}');
  * ```
  */
-export function journalCallChanged(label: string, place: JournalPlace, call: { call: string; tool: string }, why: string): WorkflowError {
+export function journalCallChanged(
+  label: string,
+  place: JournalPlace,
+  call: { call: string; tool: string },
+  why: string,
+): WorkflowError {
   return new WorkflowError(
     'journal-mismatch',
     `june: the workflow no longer matches ${label}: the tool call ${call.call} ("${call.tool}") of ${describePlace(place)} does not fit what was recorded: ${why}. Nothing ran; resume the run with the workflow as it was, or start a new run.`,

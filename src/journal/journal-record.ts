@@ -149,7 +149,15 @@ export type JournalRecord =
   | RunFinishRecord;
 
 /** The `type` of every journal record. */
-export const journalRecordTypes: ReadonlyArray<JournalRecord['type']> = ['journal', 'model-call', 'tool-call', 'approval-request', 'approval-answer', 'resume', 'run-finish'];
+export const journalRecordTypes: ReadonlyArray<JournalRecord['type']> = [
+  'journal',
+  'model-call',
+  'tool-call',
+  'approval-request',
+  'approval-answer',
+  'resume',
+  'run-finish',
+];
 
 /**
  * The key of a place: the composite call ids and the step path.

@@ -58,5 +58,8 @@ export function journalLabel(store: JournalStore | undefined, runId: string): st
  * ```
  */
 export function journalExists(store: JournalStore | undefined, runId: string): WorkflowError {
-  return new WorkflowError('journal-exists', `june: ${journalLabel(store, runId)} already exists; pass resume: "${runId}" to take that run up again, or leave out runId for a new run.`);
+  return new WorkflowError(
+    'journal-exists',
+    `june: ${journalLabel(store, runId)} already exists; pass resume: "${runId}" to take that run up again, or leave out runId for a new run.`,
+  );
 }

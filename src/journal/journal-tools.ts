@@ -31,15 +31,28 @@ export interface ToolCallJournal {
    * answer or request: yes; a recorded execution without one: no), else `decide()` (the
    * tool's own `needsApproval`), asked once per call.
    */
-  needsApproval(place: JournalPlace, call: JournaledToolCall, decide: () => boolean | PromiseLike<boolean>): Promise<boolean>;
+  needsApproval(
+    place: JournalPlace,
+    call: JournaledToolCall,
+    decide: () => boolean | PromiseLike<boolean>,
+  ): Promise<boolean>;
   /**
    * Runs one tool execution through the journal: answered from it when recorded (a recorded
    * error is thrown again), else `execute` runs and what it gave is recorded.
    */
-  toolCall(place: JournalPlace, call: JournaledToolCall & { abortSignal?: AbortSignal; composite: boolean }, execute: () => unknown): unknown;
+  toolCall(
+    place: JournalPlace,
+    call: JournaledToolCall & { abortSignal?: AbortSignal; composite: boolean },
+    execute: () => unknown,
+  ): unknown;
 }
 
-type NeedsApproval = boolean | ((input: unknown, options: { toolCallId: string; messages: unknown[]; experimental_context?: unknown }) => boolean | PromiseLike<boolean>);
+type NeedsApproval =
+  | boolean
+  | ((
+      input: unknown,
+      options: { toolCallId: string; messages: unknown[]; experimental_context?: unknown },
+    ) => boolean | PromiseLike<boolean>);
 
 /**
  * The tools of one step with their executions journaled under `place`: a tool call that
@@ -53,22 +66,51 @@ type NeedsApproval = boolean | ((input: unknown, options: { toolCallId: string; 
  * runStep({ ...input, tools: journalTools(agent.tools, { step: 'release' }, journal) });
  * ```
  */
-export function journalTools(tools: ToolSet, place: JournalPlace, journal: ToolCallJournal): ToolSet {
+export function journalTools(
+  tools: ToolSet,
+  place: JournalPlace,
+  journal: ToolCallJournal,
+): ToolSet {
   const wrapped = mapExecutes(tools, (execute, name, tool) => {
     const composite = (tool as Record<symbol, unknown>)[compositeToolMarker] === true;
     return (input, options) => {
       const call = journal.callId(place, options.toolCallId);
-      const context = { runId: journal.runId, step: place.step, toolCallId: options.toolCallId, call, calls: place.calls ?? [] };
-      const journaled = { call, tool: name, input, toolCallId: options.toolCallId, ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}), composite };
-      return inToolCall(context, () => journal.toolCall(place, journaled, () => execute(input, options))) as ReturnType<typeof execute>;
+      const context = {
+        runId: journal.runId,
+        step: place.step,
+        toolCallId: options.toolCallId,
+        call,
+        calls: place.calls ?? [],
+      };
+      const journaled = {
+        call,
+        tool: name,
+        input,
+        toolCallId: options.toolCallId,
+        ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+        composite,
+      };
+      return inToolCall(context, () =>
+        journal.toolCall(place, journaled, () => execute(input, options)),
+      ) as ReturnType<typeof execute>;
     };
   });
   for (const [name, tool] of Object.entries(wrapped)) {
     const own = (tool as { needsApproval?: NeedsApproval }).needsApproval;
     if (!tool.execute || (typeof own !== 'function' && !journal.decidesApprovals)) continue;
-    const needsApproval = (input: unknown, options: { toolCallId: string; messages: unknown[]; experimental_context?: unknown }) =>
-      journal.needsApproval(place, { call: journal.callId(place, options.toolCallId), tool: name, input, toolCallId: options.toolCallId }, () =>
-        typeof own === 'function' ? own.call(tool, input, options) : own === true,
+    const needsApproval = (
+      input: unknown,
+      options: { toolCallId: string; messages: unknown[]; experimental_context?: unknown },
+    ) =>
+      journal.needsApproval(
+        place,
+        {
+          call: journal.callId(place, options.toolCallId),
+          tool: name,
+          input,
+          toolCallId: options.toolCallId,
+        },
+        () => (typeof own === 'function' ? own.call(tool, input, options) : own === true),
       );
     wrapped[name] = { ...tool, needsApproval } as typeof tool;
   }
@@ -91,7 +133,13 @@ export function toolCallTools(tools: ToolSet, place: JournalPlace, runId: string
   return mapExecutes(tools, (execute) => (input, options) => {
     const n = seen.get(options.toolCallId) ?? 0;
     seen.set(options.toolCallId, n + 1);
-    const context = { runId, step: place.step, toolCallId: options.toolCallId, call: `${stepId}#${options.toolCallId}.${n}`, calls: place.calls ?? [] };
+    const context = {
+      runId,
+      step: place.step,
+      toolCallId: options.toolCallId,
+      call: `${stepId}#${options.toolCallId}.${n}`,
+      calls: place.calls ?? [],
+    };
     return inToolCall(context, () => execute(input, options));
   });
 }
@@ -106,7 +154,10 @@ export function toolCallTools(tools: ToolSet, place: JournalPlace, runId: string
  * return recordedExecution(() => tool.execute(input, options), (outcome) => store.append(runId, { ...record, ...outcome }));
  * ```
  */
-export function recordedExecution(execute: () => unknown, record: (outcome: { output: unknown } | { error: unknown }) => Promise<void>): unknown {
+export function recordedExecution(
+  execute: () => unknown,
+  record: (outcome: { output: unknown } | { error: unknown }) => Promise<void>,
+): unknown {
   let value: unknown;
   try {
     value = execute();
@@ -127,7 +178,10 @@ export function recordedExecution(execute: () => unknown, record: (outcome: { ou
 }
 
 /** Passes an async iterable's items on and records the last one (a tool's final output) once it ends. */
-async function* recordLast(values: AsyncIterable<unknown>, record: (outcome: { output: unknown } | { error: unknown }) => Promise<void>): AsyncGenerator<unknown> {
+async function* recordLast(
+  values: AsyncIterable<unknown>,
+  record: (outcome: { output: unknown } | { error: unknown }) => Promise<void>,
+): AsyncGenerator<unknown> {
   let last: unknown;
   try {
     for await (const value of values) {
@@ -142,5 +196,9 @@ async function* recordLast(values: AsyncIterable<unknown>, record: (outcome: { o
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }

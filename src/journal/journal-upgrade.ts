@@ -28,9 +28,13 @@ export function upgradeJournal(records: JournalRecord[]): JournalRecord[] {
   if (old.size === 0) return records;
   const ids = new V1Ids();
   // parents before children: a composite call's id comes from its caller's model call
-  const models = records.filter((record): record is ModelCallRecord => old.has(record) && record.type === 'model-call');
+  const models = records.filter(
+    (record): record is ModelCallRecord => old.has(record) && record.type === 'model-call',
+  );
   const upgraded = new Map<JournalRecord, JournalRecord>();
-  for (const record of [...models].sort((a, b) => (a.calls?.length ?? 0) - (b.calls?.length ?? 0))) {
+  for (const record of [...models].sort(
+    (a, b) => (a.calls?.length ?? 0) - (b.calls?.length ?? 0),
+  )) {
     const calls = ids.calls(record);
     ids.register(record.step, calls, record.index, record);
     upgraded.set(record, withCalls(record, calls));
@@ -40,7 +44,10 @@ export function upgradeJournal(records: JournalRecord[]): JournalRecord[] {
     if (record.type === 'model-call') return upgraded.get(record)!;
     if (!('toolCallId' in record)) return record;
     const calls = ids.calls(record);
-    return { ...withCalls(record, calls), call: ids.own(record.step, calls, record.toolCallId) } as Keyed;
+    return {
+      ...withCalls(record, calls),
+      call: ids.own(record.step, calls, record.toolCallId),
+    } as Keyed;
   });
 }
 
@@ -63,13 +70,20 @@ class V1Ids {
     const segments = record.step.split(':');
     const out: string[] = [];
     (record.calls ?? []).forEach((toolCallId, level) => {
-      out.push(this.#composite.get(`${out.join('/')}|${segments.slice(0, level).join(':')}|${segments[level]}|${toolCallId}`) ?? `${segments[level]}#${toolCallId}`);
+      out.push(
+        this.#composite.get(
+          `${out.join('/')}|${segments.slice(0, level).join(':')}|${segments[level]}|${toolCallId}`,
+        ) ?? `${segments[level]}#${toolCallId}`,
+      );
     });
     return out;
   }
 
   own(step: string, calls: string[], toolCallId: string): string {
-    return this.#own.get(`${calls.join('/')}|${step}|${toolCallId}`) ?? `${step.slice(step.lastIndexOf(':') + 1)}#${toolCallId}`;
+    return (
+      this.#own.get(`${calls.join('/')}|${step}|${toolCallId}`) ??
+      `${step.slice(step.lastIndexOf(':') + 1)}#${toolCallId}`
+    );
   }
 }
 

@@ -27,11 +27,18 @@ export async function loadJournal(path: string): Promise<JournalRecord[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new WorkflowError('journal-unreadable', `june: cannot read the journal ${shown}: ${fileProblem(error)}. Check the path (a journal is a run's journal.jsonl file); a relative path is read from the current directory.`, { cause: error });
+    throw new WorkflowError(
+      'journal-unreadable',
+      `june: cannot read the journal ${shown}: ${fileProblem(error)}. Check the path (a journal is a run's journal.jsonl file); a relative path is read from the current directory.`,
+      { cause: error },
+    );
   }
   const records = decodeJournal(text, shown);
   if (records.length === 0) {
-    throw new WorkflowError('journal-unreadable', `june: the journal ${shown} is empty; a journal starts with a {"type":"journal"} header line.`);
+    throw new WorkflowError(
+      'journal-unreadable',
+      `june: the journal ${shown} is empty; a journal starts with a {"type":"journal"} header line.`,
+    );
   }
   return records;
 }

@@ -15,7 +15,11 @@ import { journalLabel, type JournalStore } from './journal-store.js';
  * const records = await readRunJournal(fileJournalStore(), '20261129-185225-4f2a9c1e7b30', 'release.tsx');
  * ```
  */
-export async function readRunJournal(store: JournalStore, runId: string, workflow?: string): Promise<JournalRecord[]> {
+export async function readRunJournal(
+  store: JournalStore,
+  runId: string,
+  workflow?: string,
+): Promise<JournalRecord[]> {
   const label = journalLabel(store, runId);
   const records = await store.read(runId);
   if (records.length === 0) {
@@ -27,10 +31,16 @@ export async function readRunJournal(store: JournalStore, runId: string, workflo
   }
   const header = records[0] as JournalHeader;
   if (header.runId !== runId) {
-    throw new WorkflowError('journal-mismatch', `june: ${label} is of the run ${header.runId}, not ${runId}; resume a run with its own journal.`);
+    throw new WorkflowError(
+      'journal-mismatch',
+      `june: ${label} is of the run ${header.runId}, not ${runId}; resume a run with its own journal.`,
+    );
   }
   if (workflow !== undefined && header.workflow !== undefined && header.workflow !== workflow) {
-    throw new WorkflowError('journal-mismatch', `june: ${label} is of the workflow "${header.workflow}", not "${workflow}"; resume the run with the workflow that started it.`);
+    throw new WorkflowError(
+      'journal-mismatch',
+      `june: ${label} is of the workflow "${header.workflow}", not "${workflow}"; resume the run with the workflow that started it.`,
+    );
   }
   return records;
 }

@@ -1,4 +1,8 @@
-import type { LanguageModelV3, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 import type { LanguageModelMiddleware } from 'ai';
 import { pacedStream } from '../models/paced-stream.js';
 import type { JournalPlace } from './journal-record.js';
@@ -15,9 +19,28 @@ export interface ModelCallJournal {
    * @throws {WorkflowError} `journal-mismatch` when the recording asked something else, or
    *   when the journal answers every call and has none here.
    */
-  nextModelCall(place: JournalPlace, mode: 'stream' | 'generate', request: unknown, requestHash: string): Promise<{ index: number; parts?: LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult }>;
+  nextModelCall(
+    place: JournalPlace,
+    mode: 'stream' | 'generate',
+    request: unknown,
+    requestHash: string,
+  ): Promise<{
+    index: number;
+    parts?: LanguageModelV3StreamPart[];
+    result?: LanguageModelV3GenerateResult;
+  }>;
   /** Records a call that finished; the returned promise settles once it is stored. */
-  recordModelCall(place: JournalPlace, call: { index: number; mode: 'stream' | 'generate'; request: unknown; requestHash: string; parts?: LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult }): Promise<void>;
+  recordModelCall(
+    place: JournalPlace,
+    call: {
+      index: number;
+      mode: 'stream' | 'generate';
+      request: unknown;
+      requestHash: string;
+      parts?: LanguageModelV3StreamPart[];
+      result?: LanguageModelV3GenerateResult;
+    },
+  ): Promise<void>;
 }
 
 /**
@@ -40,7 +63,10 @@ export interface ModelCallJournal {
  * const model = wrapLanguageModel({ model: agentModel, middleware: recordReplayMiddleware(journal, { step: 'release' }) });
  * ```
  */
-export function recordReplayMiddleware(journal: ModelCallJournal, place: JournalPlace): LanguageModelMiddleware {
+export function recordReplayMiddleware(
+  journal: ModelCallJournal,
+  place: JournalPlace,
+): LanguageModelMiddleware {
   return {
     specificationVersion: 'v3',
     overrideSupportedUrls: ({ model }) => supportedUrlsWhenAsked(model),
@@ -50,7 +76,15 @@ export function recordReplayMiddleware(journal: ModelCallJournal, place: Journal
       const next = await journal.nextModelCall(place, 'stream', request, requestHash);
       if (next.parts) return { stream: pacedStream(next.parts) };
       const result = await doStream();
-      const stream = tapped(result.stream, params.abortSignal, (parts) => journal.recordModelCall(place, { index: next.index, mode: 'stream', request, requestHash, parts }));
+      const stream = tapped(result.stream, params.abortSignal, (parts) =>
+        journal.recordModelCall(place, {
+          index: next.index,
+          mode: 'stream',
+          request,
+          requestHash,
+          parts,
+        }),
+      );
       return { ...result, stream };
     },
     wrapGenerate: async ({ doGenerate, params }) => {
@@ -60,7 +94,14 @@ export function recordReplayMiddleware(journal: ModelCallJournal, place: Journal
       const next = await journal.nextModelCall(place, 'generate', request, requestHash);
       if (next.result) return structuredClone(next.result);
       const result = await doGenerate();
-      if (!params.abortSignal?.aborted) await journal.recordModelCall(place, { index: next.index, mode: 'generate', request, requestHash, result: copyOf(result) });
+      if (!params.abortSignal?.aborted)
+        await journal.recordModelCall(place, {
+          index: next.index,
+          mode: 'generate',
+          request,
+          requestHash,
+          result: copyOf(result),
+        });
       return result;
     },
   };
@@ -105,7 +146,8 @@ function tapped(
           if (next.done) {
             const clean = !failed && !signal?.aborted;
             if (clean) await done(parts);
-            for (const part of held) if (clean || part.type !== 'tool-call') controller.enqueue(part);
+            for (const part of held)
+              if (clean || part.type !== 'tool-call') controller.enqueue(part);
             controller.close();
             return;
           }

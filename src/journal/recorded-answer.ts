@@ -1,4 +1,8 @@
-import type { LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 
 /**
  * A recorded model answer in the form a call asks for: the stream parts of a streamed call,
@@ -21,15 +25,36 @@ export function recordedAnswer(
 
 /** The parts a provider would have streamed for `result`: each text and reasoning whole, in one delta. */
 function partsOf(result: LanguageModelV3GenerateResult): LanguageModelV3StreamPart[] {
-  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: result.warnings ?? [] }];
-  if (result.response) parts.push({ type: 'response-metadata', ...pick(result.response, ['id', 'modelId', 'timestamp']) });
+  const parts: LanguageModelV3StreamPart[] = [
+    { type: 'stream-start', warnings: result.warnings ?? [] },
+  ];
+  if (result.response)
+    parts.push({
+      type: 'response-metadata',
+      ...pick(result.response, ['id', 'modelId', 'timestamp']),
+    });
   result.content.forEach((part, index) => {
     const id = `part_${index}`;
-    if (part.type === 'text') parts.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: part.text }, { type: 'text-end', id });
-    else if (part.type === 'reasoning') parts.push({ type: 'reasoning-start', id }, { type: 'reasoning-delta', id, delta: part.text }, { type: 'reasoning-end', id });
+    if (part.type === 'text')
+      parts.push(
+        { type: 'text-start', id },
+        { type: 'text-delta', id, delta: part.text },
+        { type: 'text-end', id },
+      );
+    else if (part.type === 'reasoning')
+      parts.push(
+        { type: 'reasoning-start', id },
+        { type: 'reasoning-delta', id, delta: part.text },
+        { type: 'reasoning-end', id },
+      );
     else parts.push(part as LanguageModelV3StreamPart);
   });
-  parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage, ...(result.providerMetadata ? { providerMetadata: result.providerMetadata } : {}) });
+  parts.push({
+    type: 'finish',
+    finishReason: result.finishReason,
+    usage: result.usage,
+    ...(result.providerMetadata ? { providerMetadata: result.providerMetadata } : {}),
+  });
   return parts;
 }
 
@@ -40,18 +65,38 @@ function resultOf(parts: LanguageModelV3StreamPart[]): LanguageModelV3GenerateRe
   let result: Partial<LanguageModelV3GenerateResult> = {};
   for (const part of parts) {
     if (part.type === 'text-start' || part.type === 'reasoning-start') {
-      const piece = { type: part.type === 'text-start' ? ('text' as const) : ('reasoning' as const), text: '' };
+      const piece = {
+        type: part.type === 'text-start' ? ('text' as const) : ('reasoning' as const),
+        text: '',
+      };
       open.set(`${piece.type}:${part.id}`, piece);
       content.push(piece);
-    } else if (part.type === 'text-delta') (open.get(`text:${part.id}`) ?? { text: '' }).text += part.delta;
-    else if (part.type === 'reasoning-delta') (open.get(`reasoning:${part.id}`) ?? { text: '' }).text += part.delta;
-    else if (part.type === 'response-metadata') result.response = pick(part, ['id', 'modelId', 'timestamp']);
-    else if (part.type === 'finish') result = { ...result, finishReason: part.finishReason, usage: part.usage, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) };
-    else if (part.type === 'tool-call' || part.type === 'tool-result' || part.type === 'file' || part.type === 'source') content.push(part as LanguageModelV3Content);
+    } else if (part.type === 'text-delta')
+      (open.get(`text:${part.id}`) ?? { text: '' }).text += part.delta;
+    else if (part.type === 'reasoning-delta')
+      (open.get(`reasoning:${part.id}`) ?? { text: '' }).text += part.delta;
+    else if (part.type === 'response-metadata')
+      result.response = pick(part, ['id', 'modelId', 'timestamp']);
+    else if (part.type === 'finish')
+      result = {
+        ...result,
+        finishReason: part.finishReason,
+        usage: part.usage,
+        ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+      };
+    else if (
+      part.type === 'tool-call' ||
+      part.type === 'tool-result' ||
+      part.type === 'file' ||
+      part.type === 'source'
+    )
+      content.push(part as LanguageModelV3Content);
   }
   return { warnings: [], ...result, content } as LanguageModelV3GenerateResult;
 }
 
 function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Pick<T, K> {
-  return Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]])) as Pick<T, K>;
+  return Object.fromEntries(
+    keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]]),
+  ) as Pick<T, K>;
 }

@@ -30,16 +30,20 @@ export function firstRequestDifference(recorded: Json, current: Json): string {
   }
   const tools = [asArray(before.tools), asArray(after.tools)] as const;
   const names = [tools[0].map(toolName), tools[1].map(toolName)] as const;
-  if (names[0].join(',') !== names[1].join(',')) return `the tools: recorded [${names[0].join(', ')}], now [${names[1].join(', ')}]`;
+  if (names[0].join(',') !== names[1].join(','))
+    return `the tools: recorded [${names[0].join(', ')}], now [${names[1].join(', ')}]`;
   for (let i = 0; i < tools[0].length; i++) {
     if (stableJson(tools[0][i]) !== stableJson(tools[1][i])) {
       return `the definition of the tool "${names[0][i]}": ${sides(stableJson(tools[0][i]), stableJson(tools[1][i]))}`;
     }
   }
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => key !== 'prompt' && key !== 'tools').sort();
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((key) => key !== 'prompt' && key !== 'tools')
+    .sort();
   for (const key of keys) {
     const [a, b] = [stableJson(before[key]), stableJson(after[key])];
-    if (a !== b) return `the setting "${key}": recorded ${before[key] === undefined ? '(none)' : clip(a, 0)}, now ${after[key] === undefined ? '(none)' : clip(b, 0)}`;
+    if (a !== b)
+      return `the setting "${key}": recorded ${before[key] === undefined ? '(none)' : clip(a, 0)}, now ${after[key] === undefined ? '(none)' : clip(b, 0)}`;
   }
   return 'none found (the requests differ only in how they were written)';
 }
@@ -87,7 +91,9 @@ function toolName(tool: unknown): string {
 }
 
 function asObject(value: Json): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function asArray(value: Json): unknown[] {

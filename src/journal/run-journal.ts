@@ -1,4 +1,8 @@
-import type { LanguageModelV3, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 import { wrapLanguageModel, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
 import { SystemError, WorkflowError } from '../errors/index.js';
@@ -7,9 +11,21 @@ import { languageModelV3 } from '../models/language-model-v3.js';
 import { recordedError, revivedError } from './journal-codec.js';
 import { JournalIndex } from './journal-index.js';
 import { CallIds, toolCallsOf } from './call-ids.js';
-import { JOURNAL_VERSION, placeKey, toolKey, type JournalHeader, type JournalPlace, type JournalRecord } from './journal-record.js';
+import {
+  JOURNAL_VERSION,
+  placeKey,
+  toolKey,
+  type JournalHeader,
+  type JournalPlace,
+  type JournalRecord,
+} from './journal-record.js';
 import { journalLabel, type JournalStore } from './journal-store.js';
-import { journalTools, recordedExecution, type JournaledToolCall, type ToolCallJournal } from './journal-tools.js';
+import {
+  journalTools,
+  recordedExecution,
+  type JournaledToolCall,
+  type ToolCallJournal,
+} from './journal-tools.js';
 import { stableJson } from './model-request.js';
 import { loadJournal } from './load-journal.js';
 import { readRunJournal } from './read-run-journal.js';
@@ -121,9 +137,17 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   static async open(options: RunJournalOptions): Promise<RunJournal> {
     const { store, runId } = options;
     if (options.resume) {
-      if (!store) throw new WorkflowError('run-resume-invalid', `june: resuming the run ${runId} needs its journal: pass journal: fileJournalStore() (or the store it was written to) with resume.`);
+      if (!store)
+        throw new WorkflowError(
+          'run-resume-invalid',
+          `june: resuming the run ${runId} needs its journal: pass journal: fileJournalStore() (or the store it was written to) with resume.`,
+        );
       const records = await readRunJournal(store, runId, options.workflow);
-      const journal = new RunJournal(options, new JournalIndex(records), journalLabel(store, runId));
+      const journal = new RunJournal(
+        options,
+        new JournalIndex(records),
+        journalLabel(store, runId),
+      );
       await journal.#write({ type: 'resume', version: JOURNAL_VERSION, at: now() });
       if (journal.failure !== undefined) throw journal.failure;
       return journal;
@@ -131,9 +155,13 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
     let index: JournalIndex | undefined;
     let label = '';
     if (options.replay !== undefined) {
-      const records = typeof options.replay === 'string' ? await loadJournal(options.replay) : options.replay;
+      const records =
+        typeof options.replay === 'string' ? await loadJournal(options.replay) : options.replay;
       if (records[0]?.type !== 'journal') {
-        throw new WorkflowError('run-replay-invalid', 'june: replay takes a recorded journal: its records, header first (from loadJournal(path)), or the path of a journal.jsonl file.');
+        throw new WorkflowError(
+          'run-replay-invalid',
+          'june: replay takes a recorded journal: its records, header first (from loadJournal(path)), or the path of a journal.jsonl file.',
+        );
       }
       index = new JournalIndex(records);
       label = `the recording ${typeof options.replay === 'string' ? options.replay : `of run ${index.header.runId}`}`;
@@ -151,11 +179,18 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   model(model: LanguageModel, place: JournalPlace): LanguageModel {
     const v3 = languageModelV3(model);
     if (!v3 && !this.#replayOnly) return model;
-    return wrapLanguageModel({ model: v3 ?? (model as LanguageModelV3), middleware: recordReplayMiddleware(this, place) });
+    return wrapLanguageModel({
+      model: v3 ?? (model as LanguageModelV3),
+      middleware: recordReplayMiddleware(this, place),
+    });
   }
 
   /** One step's tools with their executions journaled under `place`; `addUsage` gets a replayed composite call's usage. */
-  tools(tools: ToolSet, place: JournalPlace, addUsage: (usage: LanguageModelUsage) => void): ToolSet {
+  tools(
+    tools: ToolSet,
+    place: JournalPlace,
+    addUsage: (usage: LanguageModelUsage) => void,
+  ): ToolSet {
     return journalTools(tools, place, {
       runId: this.runId,
       decidesApprovals: this.decidesApprovals,
@@ -171,7 +206,11 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   }
 
   /** @inheritdoc */
-  async needsApproval(place: JournalPlace, call: JournaledToolCall, decide: () => boolean | PromiseLike<boolean>): Promise<boolean> {
+  async needsApproval(
+    place: JournalPlace,
+    call: JournaledToolCall,
+    decide: () => boolean | PromiseLike<boolean>,
+  ): Promise<boolean> {
     const key = toolKey(place, call.call);
     if (this.#asked.has(key)) return true;
     const recorded = this.#index?.answer(key) ?? this.#index?.request(key);
@@ -192,19 +231,39 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
    * recorded (stored before `ask()` shows it), asked, and its answer stored before the tool
    * may run.
    */
-  async approval(place: JournalPlace, request: { toolCallId: string; toolName: string; input: unknown }, ask: Ask): Promise<ApprovalDecision & { automatic: boolean }> {
+  async approval(
+    place: JournalPlace,
+    request: { toolCallId: string; toolName: string; input: unknown },
+    ask: Ask,
+  ): Promise<ApprovalDecision & { automatic: boolean }> {
     const call = this.callId(place, request.toolCallId);
     const key = toolKey(place, call);
-    const requested = { type: 'approval-request' as const, ...where(place), call, toolCallId: request.toolCallId, tool: request.toolName, input: plainJson(request.input), at: now() };
+    const requested = {
+      type: 'approval-request' as const,
+      ...where(place),
+      call,
+      toolCallId: request.toolCallId,
+      tool: request.toolName,
+      input: plainJson(request.input),
+      at: now(),
+    };
     const recordedRequest = this.#index?.request(key);
-    this.#checkCall(place, { call, tool: request.toolName, input: request.input, toolCallId: request.toolCallId }, recordedRequest);
+    this.#checkCall(
+      place,
+      { call, tool: request.toolName, input: request.input, toolCallId: request.toolCallId },
+      recordedRequest,
+    );
     const answer = this.#index?.answer(key);
     if (answer) {
       if (this.#copy) {
         await this.#write(requested);
         await this.#write({ ...answer, at: now() });
       }
-      return ask(answer.reason === undefined ? { approved: answer.approved } : { approved: answer.approved, reason: answer.reason });
+      return ask(
+        answer.reason === undefined
+          ? { approved: answer.approved }
+          : { approved: answer.approved, reason: answer.reason },
+      );
     }
     if (this.#copy || !recordedRequest) await this.#write(requested);
     if (this.failure !== undefined) throw this.failure;
@@ -227,17 +286,41 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   async finish(status: 'succeeded' | 'failed' | 'aborted', error?: unknown): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
-    await this.#write({ type: 'run-finish', status, ...(error !== undefined ? { error: recordedError(error) } : {}), at: now() });
+    await this.#write({
+      type: 'run-finish',
+      status,
+      ...(error !== undefined ? { error: recordedError(error) } : {}),
+      at: now(),
+    });
   }
 
   /** @inheritdoc */
-  async nextModelCall(place: JournalPlace, mode: 'stream' | 'generate', request: unknown, requestHash: string): Promise<{ index: number; parts?: LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult }> {
+  async nextModelCall(
+    place: JournalPlace,
+    mode: 'stream' | 'generate',
+    request: unknown,
+    requestHash: string,
+  ): Promise<{
+    index: number;
+    parts?: LanguageModelV3StreamPart[];
+    result?: LanguageModelV3GenerateResult;
+  }> {
     const key = placeKey(place);
     const index = this.#next.get(key) ?? 0;
     const recorded = this.#index?.modelCall(place, index);
     if (recorded) {
       requestHash = this.#redactedHash(request, requestHash);
-      if (recorded.requestHash !== requestHash) throw this.#stop(journalMismatch(this.#replayOnly ? 'replay' : 'resume', this.#label, place, index, recorded.request, request));
+      if (recorded.requestHash !== requestHash)
+        throw this.#stop(
+          journalMismatch(
+            this.#replayOnly ? 'replay' : 'resume',
+            this.#label,
+            place,
+            index,
+            recorded.request,
+            request,
+          ),
+        );
       this.#next.set(key, index + 1);
       this.#calls.register(place, index, toolCallsOf(recorded));
       if (this.#copy) await this.#write({ ...recorded, at: now() });
@@ -251,22 +334,52 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   /** @inheritdoc */
   async recordModelCall(
     place: JournalPlace,
-    call: { index: number; mode: 'stream' | 'generate'; request: unknown; requestHash: string; parts?: LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult },
+    call: {
+      index: number;
+      mode: 'stream' | 'generate';
+      request: unknown;
+      requestHash: string;
+      parts?: LanguageModelV3StreamPart[];
+      result?: LanguageModelV3GenerateResult;
+    },
   ): Promise<void> {
     if (this.failure !== undefined) throw this.failure;
     this.#next.set(placeKey(place), call.index + 1);
     this.#calls.register(place, call.index, toolCallsOf(call));
-    await this.#write({ type: 'model-call', ...where(place), index: call.index, mode: call.mode, requestHash: this.#redactedHash(call.request, call.requestHash), request: call.request, ...(call.parts ? { parts: call.parts } : {}), ...(call.result ? { result: call.result } : {}), at: now() });
+    await this.#write({
+      type: 'model-call',
+      ...where(place),
+      index: call.index,
+      mode: call.mode,
+      requestHash: this.#redactedHash(call.request, call.requestHash),
+      request: call.request,
+      ...(call.parts ? { parts: call.parts } : {}),
+      ...(call.result ? { result: call.result } : {}),
+      at: now(),
+    });
     if (this.failure !== undefined) throw this.failure;
   }
 
   /** @inheritdoc */
-  toolCall(place: JournalPlace, call: Parameters<ToolCallJournal['toolCall']>[1], execute: () => unknown, addUsage?: (usage: LanguageModelUsage) => void): unknown {
+  toolCall(
+    place: JournalPlace,
+    call: Parameters<ToolCallJournal['toolCall']>[1],
+    execute: () => unknown,
+    addUsage?: (usage: LanguageModelUsage) => void,
+  ): unknown {
     const key = toolKey(place, call.call);
     try {
       this.#checkCall(place, call, this.#index?.toolCall(key) ?? this.#index?.request(key));
       const answer = this.#index?.answer(key);
-      if (answer && !answer.approved) throw this.#stop(journalCallChanged(this.#label, place, call, 'its approval was denied, yet the tool was about to run'));
+      if (answer && !answer.approved)
+        throw this.#stop(
+          journalCallChanged(
+            this.#label,
+            place,
+            call,
+            'its approval was denied, yet the tool was about to run',
+          ),
+        );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -289,7 +402,9 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
         toolCallId: call.toolCallId,
         tool: call.tool,
         input: plainJson(call.input),
-        ...('output' in outcome ? { output: outcome.output } : { error: recordedError(outcome.error) }),
+        ...('output' in outcome
+          ? { output: outcome.output }
+          : { error: recordedError(outcome.error) }),
         at: now(),
       });
     };
@@ -297,13 +412,34 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   }
 
   /** A recorded call at this place and call id must be of the same tool with the same input; else `journal-mismatch` (thrown, and the run stops). */
-  #checkCall(place: JournalPlace, call: JournaledToolCall, recorded: { tool: string; input: unknown } | undefined): void {
+  #checkCall(
+    place: JournalPlace,
+    call: JournaledToolCall,
+    recorded: { tool: string; input: unknown } | undefined,
+  ): void {
     if (!recorded) return;
-    if (recorded.tool !== call.tool) throw this.#stop(journalCallChanged(this.#label, place, call, `it was a call of "${recorded.tool}" when the run was recorded, now of "${call.tool}"`));
+    if (recorded.tool !== call.tool)
+      throw this.#stop(
+        journalCallChanged(
+          this.#label,
+          place,
+          call,
+          `it was a call of "${recorded.tool}" when the run was recorded, now of "${call.tool}"`,
+        ),
+      );
     // the journal keeps inputs redacted: compare like with like
-    const input = this.#options.redactor ? this.#options.redactor.value(plainJson(call.input)) : plainJson(call.input);
+    const input = this.#options.redactor
+      ? this.#options.redactor.value(plainJson(call.input))
+      : plainJson(call.input);
     if (recorded.input !== undefined && stableJson(recorded.input) !== stableJson(input)) {
-      throw this.#stop(journalCallChanged(this.#label, place, call, `its input was ${stableJson(recorded.input)} when the run was recorded, now ${stableJson(input)}`));
+      throw this.#stop(
+        journalCallChanged(
+          this.#label,
+          place,
+          call,
+          `its input was ${stableJson(recorded.input)} when the run was recorded, now ${stableJson(input)}`,
+        ),
+      );
     }
   }
 
@@ -342,7 +478,9 @@ function header(options: RunJournalOptions): JournalHeader {
     version: JOURNAL_VERSION,
     runId: options.runId,
     workflow: options.workflow,
-    ...(options.props !== undefined ? { props: plainJson(options.props) as Record<string, unknown> } : {}),
+    ...(options.props !== undefined
+      ? { props: plainJson(options.props) as Record<string, unknown> }
+      : {}),
     startedAt: now(),
   };
   return options.redactor ? options.redactor.value(first) : first;
@@ -351,18 +489,26 @@ function header(options: RunJournalOptions): JournalHeader {
 /** Creates the journal of a new run through the store's atomic `create`. */
 async function create(store: JournalStore, runId: string, first: JournalHeader): Promise<void> {
   if (typeof store.create !== 'function') {
-    throw new WorkflowError('journal-store-invalid', 'june: the journal store has no create(runId, header) method; a store creates a run\'s journal atomically (see JournalStore), so two runs can never share one.');
+    throw new WorkflowError(
+      'journal-store-invalid',
+      "june: the journal store has no create(runId, header) method; a store creates a run's journal atomically (see JournalStore), so two runs can never share one.",
+    );
   }
   try {
     await store.create(runId, first);
   } catch (error) {
-    if (error instanceof Error && (error as { code?: unknown }).code === 'journal-exists') throw error;
+    if (error instanceof Error && (error as { code?: unknown }).code === 'journal-exists')
+      throw error;
     throw writeFailed(store, runId, error);
   }
 }
 
 function writeFailed(store: JournalStore, runId: string, error: unknown): SystemError {
-  return new SystemError('journal-write-failed', `june: cannot write ${journalLabel(store, runId)}: ${error instanceof Error ? error.message : String(error)}. The run stopped; free the disk or fix the store, then resume it.`, { cause: error });
+  return new SystemError(
+    'journal-write-failed',
+    `june: cannot write ${journalLabel(store, runId)}: ${error instanceof Error ? error.message : String(error)}. The run stopped; free the disk or fix the store, then resume it.`,
+    { cause: error },
+  );
 }
 
 function where(place: JournalPlace): JournalPlace {

@@ -14,7 +14,10 @@ import type { JournalRecord } from './journal-record.js';
  * run(<Release />, { model: scriptedModel(rest), journal: store, resume: runId });
  * ```
  */
-export function scriptAfterJournal(script: ModelScript, records: readonly JournalRecord[]): ModelScript {
+export function scriptAfterJournal(
+  script: ModelScript,
+  records: readonly JournalRecord[],
+): ModelScript {
   const answered = new Map<string, number>();
   const seen = new Set<string>();
   for (const record of records) {

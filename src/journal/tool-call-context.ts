@@ -51,5 +51,8 @@ export function toolCallContext(): ToolCallContext | undefined {
  * ```
  */
 export function inToolCall<T>(context: Omit<ToolCallContext, 'key'>, execute: () => T): T {
-  return storage.run({ ...context, key: [context.runId, ...context.calls, context.call].join('/') }, execute);
+  return storage.run(
+    { ...context, key: [context.runId, ...context.calls, context.call].join('/') },
+    execute,
+  );
 }

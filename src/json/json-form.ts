@@ -1,5 +1,6 @@
 /** A JSON value: what `JSON.parse` gives. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** The JSON form of a value, or why it has none (see {@link jsonForm}). */
 export type JsonForm = { ok: true; value: JsonValue | undefined } | { ok: false; problem: string };
@@ -46,7 +47,10 @@ export function jsonForm(value: unknown): JsonForm {
   } catch (error) {
     if (error instanceof NoJsonForm) return { ok: false, problem: error.message };
     if (error instanceof RangeError) return { ok: false, problem: 'it nests too deep' };
-    return { ok: false, problem: `reading it threw: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      problem: `reading it threw: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -90,22 +94,44 @@ function convert(value: unknown, key: string, ancestors: Set<object>, path: stri
   }
 }
 
-function convertObject(object: object, key: string, ancestors: Set<object>, path: string): Converted {
+function convertObject(
+  object: object,
+  key: string,
+  ancestors: Set<object>,
+  path: string,
+): Converted {
   if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
   if (object instanceof RegExp) return String(object);
   if (object instanceof ArrayBuffer || object instanceof DataView) {
-    const bytes = object instanceof DataView ? new Uint8Array(object.buffer, object.byteOffset, object.byteLength) : new Uint8Array(object);
+    const bytes =
+      object instanceof DataView
+        ? new Uint8Array(object.buffer, object.byteOffset, object.byteLength)
+        : new Uint8Array(object);
     return Array.from(bytes);
   }
-  if (ArrayBuffer.isView(object)) return Array.from(object as unknown as ArrayLike<number | bigint>, (item) => convert(item, '', ancestors, path) as JsonValue);
-  if (Array.isArray(object)) return object.map((item, i) => orNull(convert(item, String(i), ancestors, `${path}[${i}]`)));
-  if (object instanceof Set) return [...object].map((item, i) => orNull(convert(item, String(i), ancestors, `${path}[${i}]`)));
+  if (ArrayBuffer.isView(object))
+    return Array.from(
+      object as unknown as ArrayLike<number | bigint>,
+      (item) => convert(item, '', ancestors, path) as JsonValue,
+    );
+  if (Array.isArray(object))
+    return object.map((item, i) => orNull(convert(item, String(i), ancestors, `${path}[${i}]`)));
+  if (object instanceof Set)
+    return [...object].map((item, i) =>
+      orNull(convert(item, String(i), ancestors, `${path}[${i}]`)),
+    );
   if (object instanceof Map) return convertMap(object, ancestors, path);
   const toJSON = (object as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return convert(toJSON.call(object, key), key, ancestors, path);
-  const out: Record<string, JsonValue> = object instanceof Error ? { name: object.name, message: object.message } : {};
+  const out: Record<string, JsonValue> =
+    object instanceof Error ? { name: object.name, message: object.message } : {};
   for (const field of Object.keys(object)) {
-    const converted = convert((object as Record<string, unknown>)[field], field, ancestors, `${path}.${field}`);
+    const converted = convert(
+      (object as Record<string, unknown>)[field],
+      field,
+      ancestors,
+      `${path}.${field}`,
+    );
     if (converted !== OMIT) out[field] = converted;
   }
   return out;
@@ -121,7 +147,10 @@ function convertMap(map: Map<unknown, unknown>, ancestors: Set<object>, path: st
     }
     return out;
   }
-  return entries.map(([key, item], i) => [orNull(convert(key, '', ancestors, `${path}[${i}][0]`)), orNull(convert(item, '', ancestors, `${path}[${i}][1]`))]);
+  return entries.map(([key, item], i) => [
+    orNull(convert(key, '', ancestors, `${path}[${i}][0]`)),
+    orNull(convert(item, '', ancestors, `${path}[${i}][1]`)),
+  ]);
 }
 
 function orNull(value: Converted): JsonValue {

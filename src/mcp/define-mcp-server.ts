@@ -4,7 +4,12 @@ import type { ToolSet } from 'ai';
 import { RunAbortedError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { defineToolSource, type ToolSourceComponent } from '../resources/define-tool-source.js';
 import type { ToolSourceConnection } from '../capabilities/declaration.js';
-import { configuredSecrets, registerEnvSecrets, registerHeaderSecrets, registerUrlSecrets } from '../redaction/configured-secrets.js';
+import {
+  configuredSecrets,
+  registerEnvSecrets,
+  registerHeaderSecrets,
+  registerUrlSecrets,
+} from '../redaction/configured-secrets.js';
 import { StdioServerTransport } from './stdio-server-transport.js';
 
 /** An MCP server started as a child process and spoken to over stdio. */
@@ -88,13 +93,19 @@ export function defineMCPServer(options: MCPServerOptions): ToolSourceComponent 
   const hasCommand = typeof (options as Partial<MCPStdioServerOptions>)?.command === 'string';
   const hasUrl = typeof (options as Partial<MCPHttpServerOptions>)?.url === 'string';
   if (hasCommand === hasUrl) {
-    throw new WorkflowError('mcp-server-invalid', `june: ${label} needs ${hasCommand ? 'either' : 'one of'} a command (a server started over stdio) or a url (a server reached over HTTP)${hasCommand ? ', not both' : ''}.`);
+    throw new WorkflowError(
+      'mcp-server-invalid',
+      `june: ${label} needs ${hasCommand ? 'either' : 'one of'} a command (a server started over stdio) or a url (a server reached over HTTP)${hasCommand ? ', not both' : ''}.`,
+    );
   }
   if (hasUrl) checkUrl((options as MCPHttpServerOptions).url, label);
   registerSecrets(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    throw new WorkflowError('mcp-server-invalid', `june: ${label} has timeoutMs ${String(options.timeoutMs)}; use a number of milliseconds above 0 (default ${DEFAULT_TIMEOUT_MS}).`);
+    throw new WorkflowError(
+      'mcp-server-invalid',
+      `june: ${label} has timeoutMs ${String(options.timeoutMs)}; use a number of milliseconds above 0 (default ${DEFAULT_TIMEOUT_MS}).`,
+    );
   }
   return defineToolSource({
     name: options.name,
@@ -104,10 +115,20 @@ export function defineMCPServer(options: MCPServerOptions): ToolSourceComponent 
   });
 }
 
-async function connectServer(options: MCPServerOptions, timeoutMs: number, signal: AbortSignal): Promise<ToolSourceConnection> {
+async function connectServer(
+  options: MCPServerOptions,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<ToolSourceConnection> {
   const stdio =
     'command' in options
-      ? new StdioServerTransport({ command: options.command, args: options.args ?? [], env: options.env, cwd: options.cwd, stderr: options.stderr ?? 'ignore' })
+      ? new StdioServerTransport({
+          command: options.command,
+          args: options.args ?? [],
+          env: options.env,
+          cwd: options.cwd,
+          stderr: options.stderr ?? 'ignore',
+        })
       : undefined;
   let client: MCPClient | undefined;
   const closeOnAbort = () => void (client ? client.close() : stdio?.close())?.catch(() => {});
@@ -143,10 +164,19 @@ function registerSecrets(options: MCPServerOptions): void {
 }
 
 function httpTransport(options: MCPHttpServerOptions) {
-  return { type: options.transport ?? 'http', url: options.url, ...(options.headers ? { headers: options.headers } : {}) } as const;
+  return {
+    type: options.transport ?? 'http',
+    url: options.url,
+    ...(options.headers ? { headers: options.headers } : {}),
+  } as const;
 }
 
-function connectFailed(options: MCPServerOptions, timeoutMs: number, error: unknown, exit: string | undefined): SystemError {
+function connectFailed(
+  options: MCPServerOptions,
+  timeoutMs: number,
+  error: unknown,
+  exit: string | undefined,
+): SystemError {
   // the underlying error may quote the url with its credentials, or a header
   const why = describeError(configuredSecrets.error(error));
   const timedOut = /timed out/i.test(why);
@@ -163,7 +193,9 @@ function connectFailed(options: MCPServerOptions, timeoutMs: number, error: unkn
         : `could not be started: ${why}`;
     message = `june: ${server} (command ${JSON.stringify(options.command)}) ${happened}. Check its command and args${timedOut ? ', or raise timeoutMs' : ''}; set stderr: 'inherit' to see what the server prints.`;
   } else {
-    const happened = timedOut ? `did not answer within ${timeoutMs} ms` : `could not be reached: ${why}`;
+    const happened = timedOut
+      ? `did not answer within ${timeoutMs} ms`
+      : `could not be reached: ${why}`;
     message = `june: ${server} at ${shownUrl(options.url)} ${happened}. Check the url${timedOut ? ', or raise timeoutMs' : ''}, the headers it needs, and that the server is running.`;
   }
   return new SystemError('mcp-connect-failed', message, { cause: error });
@@ -183,7 +215,8 @@ function describeError(error: unknown): string {
   let cause: unknown = error;
   for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && !message.includes(code)) return `${message} (${code})`;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && !message.includes(code))
+      return `${message} (${code})`;
     cause = (cause as { cause?: unknown }).cause;
   }
   return message;
@@ -197,7 +230,10 @@ function checkUrl(url: string, label: string): void {
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new WorkflowError('mcp-server-invalid', `june: ${label} has the url ${JSON.stringify(shownUrl(url))}; use an http: or https: URL such as "https://example.com/mcp".`);
+    throw new WorkflowError(
+      'mcp-server-invalid',
+      `june: ${label} has the url ${JSON.stringify(shownUrl(url))}; use an http: or https: URL such as "https://example.com/mcp".`,
+    );
   }
 }
 

@@ -76,8 +76,10 @@ export class StdioServerTransport implements MCPTransport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || this.closing || this.exitDescription) throw new Error('the MCP server is not running');
-    if (!stdin.write(`${JSON.stringify(message)}\n`)) await new Promise((resolve) => stdin.once('drain', resolve));
+    if (!stdin || this.closing || this.exitDescription)
+      throw new Error('the MCP server is not running');
+    if (!stdin.write(`${JSON.stringify(message)}\n`))
+      await new Promise((resolve) => stdin.once('drain', resolve));
   }
 
   /** Ends the server's process group and waits until it is gone. Safe to call more than once. */

@@ -13,6 +13,7 @@ import { gateway, type LanguageModel } from 'ai';
  * ```
  */
 export function languageModelV3(model: LanguageModel): LanguageModelV3 | undefined {
-  if (typeof model === 'string') return (globalThis.AI_SDK_DEFAULT_PROVIDER ?? gateway).languageModel(model) as LanguageModelV3;
+  if (typeof model === 'string')
+    return (globalThis.AI_SDK_DEFAULT_PROVIDER ?? gateway).languageModel(model) as LanguageModelV3;
   return model.specificationVersion === 'v3' ? model : undefined;
 }

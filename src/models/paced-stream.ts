@@ -18,7 +18,10 @@ export const PACED_STREAM_BATCH = 256;
  * @param chunks - the parts, in order; read lazily (the array is not copied).
  * @param batch - chunks per turn of the event loop. @default PACED_STREAM_BATCH
  */
-export function pacedStream<T>(chunks: readonly T[], batch = PACED_STREAM_BATCH): ReadableStream<T> {
+export function pacedStream<T>(
+  chunks: readonly T[],
+  batch = PACED_STREAM_BATCH,
+): ReadableStream<T> {
   let index = 0;
   return new ReadableStream<T>({
     async pull(controller) {

@@ -4,14 +4,19 @@ import type { LanguageModelUsage } from 'ai';
 export function emptyUsage(): LanguageModelUsage {
   return {
     inputTokens: undefined,
-    inputTokenDetails: { noCacheTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined },
+    inputTokenDetails: {
+      noCacheTokens: undefined,
+      cacheReadTokens: undefined,
+      cacheWriteTokens: undefined,
+    },
     outputTokens: undefined,
     outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
     totalTokens: undefined,
   };
 }
 
-const add = (a: number | undefined, b: number | undefined) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+const add = (a: number | undefined, b: number | undefined) =>
+  a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
 
 /**
  * Sums two AI SDK usages, in tokens, the way the AI SDK sums a call's steps: a count unknown
@@ -22,13 +27,22 @@ export function sumUsage(a: LanguageModelUsage, b: LanguageModelUsage): Language
     inputTokens: add(a.inputTokens, b.inputTokens),
     inputTokenDetails: {
       noCacheTokens: add(a.inputTokenDetails?.noCacheTokens, b.inputTokenDetails?.noCacheTokens),
-      cacheReadTokens: add(a.inputTokenDetails?.cacheReadTokens, b.inputTokenDetails?.cacheReadTokens),
-      cacheWriteTokens: add(a.inputTokenDetails?.cacheWriteTokens, b.inputTokenDetails?.cacheWriteTokens),
+      cacheReadTokens: add(
+        a.inputTokenDetails?.cacheReadTokens,
+        b.inputTokenDetails?.cacheReadTokens,
+      ),
+      cacheWriteTokens: add(
+        a.inputTokenDetails?.cacheWriteTokens,
+        b.inputTokenDetails?.cacheWriteTokens,
+      ),
     },
     outputTokens: add(a.outputTokens, b.outputTokens),
     outputTokenDetails: {
       textTokens: add(a.outputTokenDetails?.textTokens, b.outputTokenDetails?.textTokens),
-      reasoningTokens: add(a.outputTokenDetails?.reasoningTokens, b.outputTokenDetails?.reasoningTokens),
+      reasoningTokens: add(
+        a.outputTokenDetails?.reasoningTokens,
+        b.outputTokenDetails?.reasoningTokens,
+      ),
     },
     totalTokens: add(a.totalTokens, b.totalTokens),
   };

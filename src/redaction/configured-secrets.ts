@@ -5,7 +5,33 @@ import { REDACTED, Redactor } from './redactor.js';
  * programs, a home, a locale and a terminal. Their values are not redacted when a whole
  * environment (`env: process.env`) is given to a tool.
  */
-const ORDINARY_ENV = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'TMPDIR', 'PWD', 'OLDPWD', 'SHLVL', 'HOSTNAME', '_', 'NODE_ENV', 'CI', 'COLUMNS', 'LINES', 'EDITOR', 'VISUAL', 'PAGER', 'COLORTERM', 'TERM_PROGRAM']);
+const ORDINARY_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TERM',
+  'TZ',
+  'TMPDIR',
+  'PWD',
+  'OLDPWD',
+  'SHLVL',
+  'HOSTNAME',
+  '_',
+  'NODE_ENV',
+  'CI',
+  'COLUMNS',
+  'LINES',
+  'EDITOR',
+  'VISUAL',
+  'PAGER',
+  'COLORTERM',
+  'TERM_PROGRAM',
+]);
 
 /** The shortest environment or query value treated as a secret, in characters: `CI=1` or `debug=true` are not. */
 export const MIN_SECRET_LENGTH = 6;
@@ -18,7 +44,8 @@ const key = Symbol.for('june.configured-secrets');
  * events and messages, inside `cause` chains too. Kept on `globalThis` so two copies of June
  * in one process share it.
  */
-export const configuredSecrets: Redactor = ((globalThis as Record<symbol, unknown>)[key] as Redactor | undefined) ?? new Redactor();
+export const configuredSecrets: Redactor =
+  ((globalThis as Record<symbol, unknown>)[key] as Redactor | undefined) ?? new Redactor();
 (globalThis as Record<symbol, unknown>)[key] = configuredSecrets;
 
 /**
@@ -48,7 +75,8 @@ export function registerUrlSecrets(url: string): void {
   if (userinfo) configuredSecrets.add(`${userinfo}@`, `${REDACTED}@`);
   if (parsed.password.length >= 4) addEncodedForms(parsed.password);
   if (parsed.search.length > 1) configuredSecrets.add(parsed.search, `?${REDACTED}`);
-  for (const value of parsed.searchParams.values()) if (value.length >= MIN_SECRET_LENGTH) addEncodedForms(value);
+  for (const value of parsed.searchParams.values())
+    if (value.length >= MIN_SECRET_LENGTH) addEncodedForms(value);
   if (parsed.hash.length > 1) configuredSecrets.add(parsed.hash, `#${REDACTED}`);
 }
 
@@ -68,9 +96,17 @@ export function registerHeaderSecrets(headers: Readonly<Record<string, string>> 
  * secrets: every value of {@link MIN_SECRET_LENGTH}+ characters, except those of ordinary
  * variables such as `PATH` and `HOME`.
  */
-export function registerEnvSecrets(env: Readonly<Record<string, string | undefined>> | undefined): void {
+export function registerEnvSecrets(
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): void {
   for (const [name, value] of Object.entries(env ?? {})) {
-    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || ORDINARY_ENV.has(name) || name.startsWith('LC_')) continue;
+    if (
+      typeof value !== 'string' ||
+      value.length < MIN_SECRET_LENGTH ||
+      ORDINARY_ENV.has(name) ||
+      name.startsWith('LC_')
+    )
+      continue;
     configuredSecrets.add(value);
   }
 }

@@ -1,3 +1,10 @@
 export { Redactor, REDACTED } from './redactor.js';
 export type { RedactOptions } from './redactor.js';
-export { configuredSecrets, registerUrlSecrets, registerHeaderSecrets, registerEnvSecrets, registerSecretValue, MIN_SECRET_LENGTH } from './configured-secrets.js';
+export {
+  configuredSecrets,
+  registerUrlSecrets,
+  registerHeaderSecrets,
+  registerEnvSecrets,
+  registerSecretValue,
+  MIN_SECRET_LENGTH,
+} from './configured-secrets.js';

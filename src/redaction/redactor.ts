@@ -42,12 +42,19 @@ export class Redactor {
   constructor(options: RedactOptions = {}, parent?: Redactor) {
     this.#parent = parent;
     for (const value of options.values ?? []) this.add(value);
-    for (const pattern of options.patterns ?? []) this.#patterns.push(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`));
+    for (const pattern of options.patterns ?? [])
+      this.#patterns.push(
+        new RegExp(
+          pattern.source,
+          pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`,
+        ),
+      );
   }
 
   /** Adds a secret: every later occurrence of `value` becomes `replacement`. Empty strings are ignored. */
   add(value: string, replacement: string = REDACTED): void {
-    if (typeof value !== 'string' || value === '' || this.#values.get(value) === replacement) return;
+    if (typeof value !== 'string' || value === '' || this.#values.get(value) === replacement)
+      return;
     this.#values.set(value, replacement);
     this.#matcher = undefined;
   }
@@ -61,7 +68,13 @@ export class Redactor {
   text(text: string): string {
     let result = this.#parent ? this.#parent.text(text) : text;
     if (this.#values.size > 0) {
-      this.#matcher ??= new RegExp([...this.#values.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+      this.#matcher ??= new RegExp(
+        [...this.#values.keys()]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join('|'),
+        'g',
+      );
       result = result.replace(this.#matcher, (found) => this.#values.get(found) ?? REDACTED);
     }
     for (const pattern of this.#patterns) result = result.replace(pattern, REDACTED);
@@ -90,12 +103,15 @@ export class Redactor {
     const queue: Array<{ value: unknown; depth: number }> = [{ value: error, depth: 0 }];
     while (queue.length > 0) {
       const { value, depth } = queue.shift()!;
-      if (typeof value !== 'object' || value === null || seen.has(value) || depth > MAX_CAUSE_DEPTH) continue;
+      if (typeof value !== 'object' || value === null || seen.has(value) || depth > MAX_CAUSE_DEPTH)
+        continue;
       seen.add(value);
-      for (const field of ['message', 'stack'] as const) this.#redactField(value as Record<string, unknown>, field);
+      for (const field of ['message', 'stack'] as const)
+        this.#redactField(value as Record<string, unknown>, field);
       queue.push({ value: (value as { cause?: unknown }).cause, depth: depth + 1 });
       const errors = (value as { errors?: unknown }).errors;
-      if (Array.isArray(errors)) for (const inner of errors) queue.push({ value: inner, depth: depth + 1 });
+      if (Array.isArray(errors))
+        for (const inner of errors) queue.push({ value: inner, depth: depth + 1 });
     }
     return error;
   }
@@ -111,7 +127,12 @@ export class Redactor {
     const redacted = this.text(current);
     if (redacted === current) return;
     try {
-      Object.defineProperty(target, field, { value: redacted, writable: true, configurable: true, enumerable: false });
+      Object.defineProperty(target, field, {
+        value: redacted,
+        writable: true,
+        configurable: true,
+        enumerable: false,
+      });
     } catch {
       // a frozen error keeps its text; June's records still get the redacted copy
     }
@@ -127,7 +148,9 @@ function redactDeep<T>(value: T, redact: (text: string) => string): T {
   if (typeof value === 'string') return redact(value) as T;
   if (!isContainer(value)) return value;
   const rootCopy: unknown = Array.isArray(value) ? [] : {};
-  const stack: Array<[source: Record<string, unknown>, target: Record<string, unknown>]> = [[value as Record<string, unknown>, rootCopy as Record<string, unknown>]];
+  const stack: Array<[source: Record<string, unknown>, target: Record<string, unknown>]> = [
+    [value as Record<string, unknown>, rootCopy as Record<string, unknown>],
+  ];
   const copies = new Map<unknown, unknown>([[value, rootCopy]]);
   while (stack.length > 0) {
     const [source, target] = stack.pop()!;

@@ -1,4 +1,8 @@
-import { declarationComponent, type ToolSource, type ToolSourceConnection } from '../capabilities/declaration.js';
+import {
+  declarationComponent,
+  type ToolSource,
+  type ToolSourceConnection,
+} from '../capabilities/declaration.js';
 import type { JuneNode } from '../elements/element.js';
 import { WorkflowError } from '../errors/june-error.js';
 
@@ -65,10 +69,16 @@ export type ToolSourceComponent = (() => JuneNode) & { readonly source: ToolSour
 export function defineToolSource(options: DefineToolSourceOptions): ToolSourceComponent {
   const name = options?.name;
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new WorkflowError('tool-source-invalid', `june: defineToolSource() needs a name (a non-empty string, shown as <Name> in errors and traces); got ${JSON.stringify(name) ?? 'undefined'}.`);
+    throw new WorkflowError(
+      'tool-source-invalid',
+      `june: defineToolSource() needs a name (a non-empty string, shown as <Name> in errors and traces); got ${JSON.stringify(name) ?? 'undefined'}.`,
+    );
   }
   if (typeof options.connect !== 'function') {
-    throw new WorkflowError('tool-source-invalid', `june: defineToolSource({ name: ${JSON.stringify(name)} }) needs connect: ({ signal }) => Promise<{ tools, close? }>.`);
+    throw new WorkflowError(
+      'tool-source-invalid',
+      `june: defineToolSource({ name: ${JSON.stringify(name)} }) needs connect: ({ signal }) => Promise<{ tools, close? }>.`,
+    );
   }
   checkSelection(name, options);
   const source: ToolSource = {
@@ -77,7 +87,10 @@ export function defineToolSource(options: DefineToolSourceOptions): ToolSourceCo
     ...(options.pick !== undefined ? { pick: [...options.pick] } : {}),
     ...(options.rename !== undefined ? { rename: { ...options.rename } } : {}),
   };
-  const component = declarationComponent<Record<string, never>>(name, () => ({ notation: `<${name}>`, source }));
+  const component = declarationComponent<Record<string, never>>(name, () => ({
+    notation: `<${name}>`,
+    source,
+  }));
   Object.defineProperty(component, 'source', { value: source, enumerable: true });
   return component as unknown as ToolSourceComponent;
 }
@@ -88,12 +101,21 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 function checkSelection(name: string, options: DefineToolSourceOptions): void {
   const where = `defineToolSource({ name: ${JSON.stringify(name)} })`;
   const { pick, rename } = options;
-  if (pick !== undefined && !(Array.isArray(pick) && pick.every((item) => typeof item === 'string' && item !== ''))) {
-    throw new WorkflowError('tool-source-invalid', `june: ${where} has a pick that is not a list of tool names; pass pick: ["search", "files.read"], the source's own names.`);
+  if (
+    pick !== undefined &&
+    !(Array.isArray(pick) && pick.every((item) => typeof item === 'string' && item !== ''))
+  ) {
+    throw new WorkflowError(
+      'tool-source-invalid',
+      `june: ${where} has a pick that is not a list of tool names; pass pick: ["search", "files.read"], the source's own names.`,
+    );
   }
   if (rename === undefined) return;
   if (typeof rename !== 'object' || rename === null || Array.isArray(rename)) {
-    throw new WorkflowError('tool-source-invalid', `june: ${where} has a rename that is not an object; pass rename: { "files.read": "read_file" }, the source's own name to the new one.`);
+    throw new WorkflowError(
+      'tool-source-invalid',
+      `june: ${where} has a rename that is not an object; pass rename: { "files.read": "read_file" }, the source's own name to the new one.`,
+    );
   }
   for (const [from, to] of Object.entries(rename)) {
     if (typeof to !== 'string' || !TOOL_NAME.test(to)) {
@@ -107,11 +129,23 @@ function checkSelection(name: string, options: DefineToolSourceOptions): void {
 
 function checkConnection(name: string, connection: unknown): ToolSourceConnection {
   const value = connection as Partial<ToolSourceConnection> | null | undefined;
-  const toolsOk = typeof value?.tools === 'object' && value.tools !== null && !Array.isArray(value.tools);
+  const toolsOk =
+    typeof value?.tools === 'object' && value.tools !== null && !Array.isArray(value.tools);
   const closeOk = value?.close === undefined || typeof value.close === 'function';
-  if (typeof value === 'object' && value !== null && toolsOk && closeOk) return value as ToolSourceConnection;
-  if (closeOk && typeof value?.close === 'function') void Promise.resolve().then(() => value.close!()).catch(() => {});
-  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object with keys ${JSON.stringify(Object.keys(value))}` : typeof value;
+  if (typeof value === 'object' && value !== null && toolsOk && closeOk)
+    return value as ToolSourceConnection;
+  if (closeOk && typeof value?.close === 'function')
+    void Promise.resolve()
+      .then(() => value.close!())
+      .catch(() => {});
+  const got =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? `an object with keys ${JSON.stringify(Object.keys(value))}`
+          : typeof value;
   throw new WorkflowError(
     'tool-source-invalid',
     `june: the connect function of <${name}> resolved to ${got}; it must resolve to { tools, close? }, with tools an object of AI SDK tools by name and close a function.`,

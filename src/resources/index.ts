@@ -1,3 +1,7 @@
 export { defineToolSource } from './define-tool-source.js';
-export type { DefineToolSourceOptions, ToolSource, ToolSourceComponent, ToolSourceConnection } from './define-tool-source.js';
-
+export type {
+  DefineToolSourceOptions,
+  ToolSource,
+  ToolSourceComponent,
+  ToolSourceConnection,
+} from './define-tool-source.js';

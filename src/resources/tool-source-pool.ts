@@ -24,7 +24,8 @@ export class ToolSourcePool {
   /** @param signal the outermost run's signal: aborting it aborts every connection attempt. */
   constructor(signal: AbortSignal) {
     if (signal.aborted) this.controller.abort(signal.reason);
-    else signal.addEventListener('abort', () => this.controller.abort(signal.reason), { once: true });
+    else
+      signal.addEventListener('abort', () => this.controller.abort(signal.reason), { once: true });
   }
 
   /**
@@ -36,7 +37,10 @@ export class ToolSourcePool {
     if (waitSignal.aborted) return Promise.reject(new RunAbortedError(waitSignal.reason));
     let connection = this.connections.get(source);
     if (!connection) {
-      if (this.closed) return Promise.reject(new RunAbortedError('the run ended before the tool source connected'));
+      if (this.closed)
+        return Promise.reject(
+          new RunAbortedError('the run ended before the tool source connected'),
+        );
       const signal = this.controller.signal;
       connection = (async () => {
         const opened = await source.connect({ signal });
@@ -65,7 +69,8 @@ export class ToolSourcePool {
     this.closed = true;
     if (this.connections.size === 0) return; // nothing connected: no error to build, nothing to abort
     const pending = [...this.connections.values()];
-    if (!this.controller.signal.aborted) this.controller.abort(new RunAbortedError('the run ended'));
+    if (!this.controller.signal.aborted)
+      this.controller.abort(new RunAbortedError('the run ended'));
     await Promise.allSettled(pending);
     const opened = this.opened.splice(0);
     await Promise.allSettled(opened.map(async (connection) => connection.close?.()));

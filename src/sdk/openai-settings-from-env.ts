@@ -43,7 +43,7 @@ export function openAISettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ope
       'openai-not-configured',
       'june: no OpenAI endpoint is configured: neither OPENAI_API_KEY nor OPENAI_BASE_URL is set. ' +
         'To use OpenAI, set OPENAI_API_KEY (export OPENAI_API_KEY=sk-...). ' +
-        'To use an OpenAI-compatible server such as Ollama, vLLM or llama.cpp\'s server, set OPENAI_BASE_URL ' +
+        "To use an OpenAI-compatible server such as Ollama, vLLM or llama.cpp's server, set OPENAI_BASE_URL " +
         '(export OPENAI_BASE_URL=http://localhost:11434/v1); a key is then optional. ' +
         'To run offline with a scripted model instead, use `june run <file> --script <script.json>`.',
     );

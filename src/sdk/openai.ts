@@ -7,7 +7,11 @@ import {
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { registerSecretValue } from '../redaction/configured-secrets.js';
 import { lazyLanguageModel } from './lazy-language-model.js';
-import { OPENAI_PLACEHOLDER_API_KEY, openAISettingsFromEnv, type OpenAIEnvSettings } from './openai-settings-from-env.js';
+import {
+  OPENAI_PLACEHOLDER_API_KEY,
+  openAISettingsFromEnv,
+  type OpenAIEnvSettings,
+} from './openai-settings-from-env.js';
 
 export type { OpenAIProvider, OpenAIProviderSettings } from '@ai-sdk/openai';
 
@@ -38,7 +42,11 @@ let cached: (OpenAIEnvSettings & { provider: OpenAIProvider }) | undefined;
 /** The `@ai-sdk/openai` provider for the current environment, rebuilt only when it changes. */
 function providerFromEnv(): OpenAIProvider {
   const settings = openAISettingsFromEnv(process.env);
-  if (cached === undefined || cached.baseURL !== settings.baseURL || cached.apiKey !== settings.apiKey) {
+  if (
+    cached === undefined ||
+    cached.baseURL !== settings.baseURL ||
+    cached.apiKey !== settings.apiKey
+  ) {
     // a provider's error body may echo the key: it is kept out of every record
     if (settings.apiKey !== OPENAI_PLACEHOLDER_API_KEY) registerSecretValue(settings.apiKey);
     cached = { ...settings, provider: createUpstreamOpenAI(settings) };
@@ -119,7 +127,9 @@ export function createOpenAI(options: OpenAIProviderSettings = {}): OpenAIProvid
   const hasBaseURL = options.baseURL !== undefined || isSet(process.env.OPENAI_BASE_URL);
   const hasKey = options.apiKey !== undefined || isSet(process.env.OPENAI_API_KEY);
   registerSecretValue(options.apiKey ?? process.env.OPENAI_API_KEY);
-  return createUpstreamOpenAI(hasBaseURL && !hasKey ? { ...options, apiKey: OPENAI_PLACEHOLDER_API_KEY } : options);
+  return createUpstreamOpenAI(
+    hasBaseURL && !hasKey ? { ...options, apiKey: OPENAI_PLACEHOLDER_API_KEY } : options,
+  );
 }
 
 function isSet(value: string | undefined): boolean {

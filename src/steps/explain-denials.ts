@@ -33,11 +33,19 @@ export const explainDenials: LanguageModelV3Middleware = {
 
 function explainedPrompt(prompt: LanguageModelV3Prompt): LanguageModelV3Prompt {
   return prompt.map((message) => {
-    if (message.role !== 'tool' || !message.content.some((part) => part.type === 'tool-result' && part.output.type === 'execution-denied')) return message;
+    if (
+      message.role !== 'tool' ||
+      !message.content.some(
+        (part) => part.type === 'tool-result' && part.output.type === 'execution-denied',
+      )
+    )
+      return message;
     return {
       ...message,
       content: message.content.map((part) =>
-        part.type === 'tool-result' && part.output.type === 'execution-denied' ? { ...part, output: { ...part.output, reason: denialText(part.output.reason) } } : part,
+        part.type === 'tool-result' && part.output.type === 'execution-denied'
+          ? { ...part, output: { ...part.output, reason: denialText(part.output.reason) } }
+          : part,
       ),
     };
   });

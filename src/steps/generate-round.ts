@@ -1,5 +1,11 @@
 import type { LanguageModelV3Content } from '@ai-sdk/provider';
-import { generateText, type ModelMessage, type StopCondition, type TextStreamPart, type ToolSet } from 'ai';
+import {
+  generateText,
+  type ModelMessage,
+  type StopCondition,
+  type TextStreamPart,
+  type ToolSet,
+} from 'ai';
 import { RunAbortedError } from '../errors/june-error.js';
 import type { PendingToolApproval, StepRound, StepRunInput } from './run-step.js';
 import { modelFailure } from './model-failure.js';
@@ -24,9 +30,15 @@ type Part = TextStreamPart<ToolSet>;
  *   ignores it).
  * @throws what {@link modelFailure} makes of a failed model call.
  */
-export async function generateRound(input: StepRunInput, history: ModelMessage[], stopWhen: Array<StopCondition<ToolSet>>, denied: PendingToolApproval[]): Promise<StepRound> {
+export async function generateRound(
+  input: StepRunInput,
+  history: ModelMessage[],
+  stopWhen: Array<StopCondition<ToolSet>>,
+  denied: PendingToolApproval[],
+): Promise<StepRound> {
   const emit = (part: unknown) => input.onPart(part as Part);
-  for (const call of denied) emit({ type: 'tool-output-denied', toolCallId: call.toolCallId, toolName: call.toolName });
+  for (const call of denied)
+    emit({ type: 'tool-output-denied', toolCallId: call.toolCallId, toolName: call.toolName });
   const approvals: PendingToolApproval[] = [];
   const settled = new Set<string>();
   const generating = generateText({
@@ -43,19 +55,36 @@ export async function generateRound(input: StepRunInput, history: ModelMessage[]
     experimental_onToolCallFinish: (event) => {
       settled.add(event.toolCall.toolCallId);
       const { toolCallId, toolName, input: callInput } = event.toolCall;
-      emit(event.success ? { type: 'tool-result', toolCallId, toolName, input: callInput, output: event.output } : { type: 'tool-error', toolCallId, toolName, input: callInput, error: event.error });
+      emit(
+        event.success
+          ? { type: 'tool-result', toolCallId, toolName, input: callInput, output: event.output }
+          : { type: 'tool-error', toolCallId, toolName, input: callInput, error: event.error },
+      );
     },
     onStepFinish: (step) => {
       for (const part of step.content) {
         if (part.type === 'tool-approval-request') {
-          approvals.push({ approvalId: part.approvalId, toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input });
+          approvals.push({
+            approvalId: part.approvalId,
+            toolCallId: part.toolCall.toolCallId,
+            toolName: part.toolCall.toolName,
+            input: part.toolCall.input,
+          });
           emit(part);
-        } else if ((part.type === 'tool-result' || part.type === 'tool-error') && !settled.has(part.toolCallId)) {
+        } else if (
+          (part.type === 'tool-result' || part.type === 'tool-error') &&
+          !settled.has(part.toolCallId)
+        ) {
           settled.add(part.toolCallId);
           emit(part);
         }
       }
-      emit({ type: 'finish-step', response: step.response, usage: step.usage, finishReason: step.finishReason });
+      emit({
+        type: 'finish-step',
+        response: step.response,
+        usage: step.usage,
+        finishReason: step.finishReason,
+      });
     },
   });
   const result = await untilAborted(generating, input.abortSignal).catch((error: unknown) => {
@@ -74,7 +103,13 @@ function emitAnswer(content: LanguageModelV3Content[], emit: (part: unknown) => 
       emit({ type: 'text-delta', id, text: part.text });
       emit({ type: 'text-end', id });
     } else if (part.type === 'tool-call') {
-      emit({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: jsonOrText(part.input), ...(part.providerExecuted ? { providerExecuted: true } : {}) });
+      emit({
+        type: 'tool-call',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: jsonOrText(part.input),
+        ...(part.providerExecuted ? { providerExecuted: true } : {}),
+      });
     }
   });
 }

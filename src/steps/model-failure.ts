@@ -10,4 +10,3 @@ export function modelFailure(error: unknown, step: string): unknown {
     { cause: error },
   );
 }
-

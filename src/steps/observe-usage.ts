@@ -1,4 +1,8 @@
-import type { LanguageModelV3Middleware, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3Middleware,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
 import type { LanguageModelUsage } from 'ai';
 import { emptyUsage, sumUsage } from '../models/usage.js';
 
@@ -15,7 +19,9 @@ import { emptyUsage, sumUsage } from '../models/usage.js';
  * const model = wrapLanguageModel({ model: inner, middleware: observeUsage((usage) => usages.push(usage)) });
  * ```
  */
-export function observeUsage(onUsage: (usage: LanguageModelUsage) => void): LanguageModelV3Middleware {
+export function observeUsage(
+  onUsage: (usage: LanguageModelUsage) => void,
+): LanguageModelV3Middleware {
   return {
     specificationVersion: 'v3',
     wrapGenerate: async ({ doGenerate }) => {
@@ -40,9 +46,19 @@ export function observeUsage(onUsage: (usage: LanguageModelUsage) => void): Lang
 function usageOf(usage: LanguageModelV3Usage): LanguageModelUsage {
   return sumUsage(emptyUsage(), {
     inputTokens: usage.inputTokens.total,
-    inputTokenDetails: { noCacheTokens: usage.inputTokens.noCache, cacheReadTokens: usage.inputTokens.cacheRead, cacheWriteTokens: usage.inputTokens.cacheWrite },
+    inputTokenDetails: {
+      noCacheTokens: usage.inputTokens.noCache,
+      cacheReadTokens: usage.inputTokens.cacheRead,
+      cacheWriteTokens: usage.inputTokens.cacheWrite,
+    },
     outputTokens: usage.outputTokens.total,
-    outputTokenDetails: { textTokens: usage.outputTokens.text, reasoningTokens: usage.outputTokens.reasoning },
-    totalTokens: usage.inputTokens.total === undefined && usage.outputTokens.total === undefined ? undefined : (usage.inputTokens.total ?? 0) + (usage.outputTokens.total ?? 0),
+    outputTokenDetails: {
+      textTokens: usage.outputTokens.text,
+      reasoningTokens: usage.outputTokens.reasoning,
+    },
+    totalTokens:
+      usage.inputTokens.total === undefined && usage.outputTokens.total === undefined
+        ? undefined
+        : (usage.inputTokens.total ?? 0) + (usage.outputTokens.total ?? 0),
   });
 }

@@ -6,7 +6,11 @@ import type { StepRunInput } from './run-step.js';
  * model: the call settings, the system prompt, the tools, the conversation so far (`history`),
  * the output, the stop conditions and the abort signal.
  */
-export function roundCallOptions(input: StepRunInput, history: ModelMessage[], stopWhen: Array<StopCondition<ToolSet>>) {
+export function roundCallOptions(
+  input: StepRunInput,
+  history: ModelMessage[],
+  stopWhen: Array<StopCondition<ToolSet>>,
+) {
   return {
     ...input.callSettings,
     system: input.system,

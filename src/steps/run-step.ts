@@ -61,7 +61,9 @@ export interface StepRunInput {
    */
   onPart: (part: TextStreamPart<ToolSet>) => void;
   /** Answers the approval requests of one model turn, all of them, in any order. */
-  approve: (requests: PendingToolApproval[]) => Promise<Array<{ approvalId: string; approved: boolean; reason?: string }>>;
+  approve: (
+    requests: PendingToolApproval[],
+  ) => Promise<Array<{ approvalId: string; approved: boolean; reason?: string }>>;
 }
 
 /** What a step produced: its result, the messages it added to the conversation, and its usage in tokens. */
@@ -100,11 +102,18 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
   const conditions = [input.stopWhen ?? stepCountIs(20)].flat();
   // every model call of the step so far, across approval continuations
   const steps: Array<StepResult<ToolSet>> = [];
-  const stopWhen = conditions.map((condition): StopCondition<ToolSet> => ({ steps: current }) => condition({ steps: [...steps, ...current] }));
+  const stopWhen = conditions.map(
+    (condition): StopCondition<ToolSet> =>
+      ({ steps: current }) =>
+        condition({ steps: [...steps, ...current] }),
+  );
   let usage = emptyUsage();
   let denied: PendingToolApproval[] = [];
   while (true) {
-    const round = input.stream === false ? await generateRound(input, history, stopWhen, denied) : await streamRound(input, history, stopWhen);
+    const round =
+      input.stream === false
+        ? await generateRound(input, history, stopWhen, denied)
+        : await streamRound(input, history, stopWhen);
     const { approvals, done } = round;
     usage = sumUsage(usage, done.totalUsage);
     history.push(...done.response.messages);
@@ -115,7 +124,12 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
     if (limited && input.output) throw limitError(input, steps);
     if (approvals.length === 0 || limited) {
       const result = input.output ? await parsedOutput(round.output(), input.step) : done.text;
-      return { result, responseMessages, usage, ...(approvals.length > 0 ? { unaskedApprovals: approvals } : {}) };
+      return {
+        result,
+        responseMessages,
+        usage,
+        ...(approvals.length > 0 ? { unaskedApprovals: approvals } : {}),
+      };
     }
     const answers = await input.approve(approvals);
     const content: ToolApprovalResponse[] = answers.map((a) => ({
@@ -127,7 +141,9 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
     const message: ModelMessage = { role: 'tool', content };
     history.push(message);
     responseMessages.push(message);
-    denied = approvals.filter((request) => answers.some((a) => a.approvalId === request.approvalId && !a.approved));
+    denied = approvals.filter((request) =>
+      answers.some((a) => a.approvalId === request.approvalId && !a.approved),
+    );
   }
 }
 
@@ -135,7 +151,11 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
  * One `streamText` call of a step (a tool loop until it ends or asks for approvals): every
  * part goes to `onPart` as it arrives.
  */
-async function streamRound(input: StepRunInput, history: ModelMessage[], stopWhen: Array<StopCondition<ToolSet>>): Promise<StepRound> {
+async function streamRound(
+  input: StepRunInput,
+  history: ModelMessage[],
+  stopWhen: Array<StopCondition<ToolSet>>,
+): Promise<StepRound> {
   let failure: { error: unknown } | undefined;
   const approvals: PendingToolApproval[] = [];
   let finished: StepFinish | undefined;
@@ -161,9 +181,15 @@ async function streamRound(input: StepRunInput, history: ModelMessage[], stopWhe
       if (next.done) break;
       const part = next.value;
       if (part.type === 'error') failure ??= { error: part.error };
-      else if (part.type === 'abort') failure ??= { error: new RunAbortedError(input.abortSignal.reason) };
+      else if (part.type === 'abort')
+        failure ??= { error: new RunAbortedError(input.abortSignal.reason) };
       else if (part.type === 'tool-approval-request') {
-        approvals.push({ approvalId: part.approvalId, toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input });
+        approvals.push({
+          approvalId: part.approvalId,
+          toolCallId: part.toolCall.toolCallId,
+          toolName: part.toolCall.toolName,
+          input: part.toolCall.input,
+        });
       }
       input.onPart(part);
     }
@@ -175,12 +201,22 @@ async function streamRound(input: StepRunInput, history: ModelMessage[], stopWhe
   }
   if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
   if (failure) throw modelFailure(failure.error, input.step);
-  const done: StepFinish = finished ?? { response: await stream.response, totalUsage: await stream.totalUsage, text: await stream.text, steps: await stream.steps };
+  const done: StepFinish = finished ?? {
+    response: await stream.response,
+    totalUsage: await stream.totalUsage,
+    text: await stream.text,
+    steps: await stream.steps,
+  };
   return { approvals, done, output: () => stream.output };
 }
 
 /** What `onFinish` gives that a step reads. */
-export type StepFinish = { response: { messages: ModelMessage[] }; totalUsage: LanguageModelUsage; text: string; steps: Array<StepResult<ToolSet>> };
+export type StepFinish = {
+  response: { messages: ModelMessage[] };
+  totalUsage: LanguageModelUsage;
+  text: string;
+  steps: Array<StepResult<ToolSet>>;
+};
 
 /** One call of the AI SDK's tool loop within a step: what it finished with, the approvals it asks for, its parsed `output`. */
 export interface StepRound {
@@ -190,7 +226,10 @@ export interface StepRound {
 }
 
 /** True when a stop condition holds over the step's model calls so far, and the last one called tools (else the loop ended on its own). */
-async function limitReached(conditions: Array<StopCondition<any>>, steps: Array<StepResult<ToolSet>>): Promise<boolean> {
+async function limitReached(
+  conditions: Array<StopCondition<any>>,
+  steps: Array<StepResult<ToolSet>>,
+): Promise<boolean> {
   if ((steps.at(-1)?.toolCalls.length ?? 0) === 0) return false;
   const met = await Promise.all(conditions.map((condition) => condition({ steps })));
   return met.some(Boolean);
@@ -198,8 +237,11 @@ async function limitReached(conditions: Array<StopCondition<any>>, steps: Array<
 
 /** The step has an `output`, but `stopWhen` ended it while the model was still calling tools. */
 function limitError(input: StepRunInput, steps: Array<StepResult<ToolSet>>): ModelBehaviorError {
-  const pending = steps.at(-1)!.toolCalls.map((call) => `${call.toolName} (${JSON.stringify(call.toolCallId)})`);
-  const limit = input.stopWhen === undefined ? 'its stopWhen (the default, stepCountIs(20))' : 'its stopWhen';
+  const pending = steps
+    .at(-1)!
+    .toolCalls.map((call) => `${call.toolName} (${JSON.stringify(call.toolCallId)})`);
+  const limit =
+    input.stopWhen === undefined ? 'its stopWhen (the default, stepCountIs(20))' : 'its stopWhen';
   return new ModelBehaviorError(
     'step-limit-reached',
     `june: step "${input.step}" has no answer: ${limit} ended it after ${steps.length} model call${steps.length === 1 ? '' : 's'} while the model was still calling tools (pending: ${pending.join(', ')}). Raise the limit (e.g. stopWhen={stepCountIs(${steps.length * 2})}), or ask in the prompt for fewer tool calls.`,
@@ -211,7 +253,8 @@ async function parsedOutput(output: PromiseLike<unknown>, step: string): Promise
   try {
     return await output;
   } catch (error) {
-    if (!NoObjectGeneratedError.isInstance(error) && !NoOutputGeneratedError.isInstance(error)) throw error;
+    if (!NoObjectGeneratedError.isInstance(error) && !NoOutputGeneratedError.isInstance(error))
+      throw error;
     throw new ModelBehaviorError(
       'step-output-invalid',
       `june: the model's answer to step "${step}" does not match the step's output: ${error.message.replace(/\.$/, '')}. Ask for the fields in the prompt, or loosen the output's schema.`,

@@ -11,7 +11,10 @@ import { languageModelV3 } from '../models/language-model-v3.js';
  * const model = withMiddleware(agentModel, explainDenials);
  * ```
  */
-export function withMiddleware(model: LanguageModel, middleware: LanguageModelV3Middleware): LanguageModel {
+export function withMiddleware(
+  model: LanguageModel,
+  middleware: LanguageModelV3Middleware,
+): LanguageModel {
   const v3 = languageModelV3(model);
   return v3 ? wrapLanguageModel({ model: v3, middleware }) : model;
 }

@@ -37,7 +37,11 @@ export interface StudioRoutes {
  * createServer((request, response) => void handleStudioRequest(routes, request, response));
  * ```
  */
-export async function handleStudioRequest(routes: StudioRoutes, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function handleStudioRequest(
+  routes: StudioRoutes,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   try {
     const hostname = hostName(request.headers.host ?? '');
     const { allowedHosts, token } = routes.access;
@@ -48,18 +52,24 @@ export async function handleStudioRequest(routes: StudioRoutes, request: Incomin
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('allow', 'GET, HEAD');
-      return sendJson(response, 405, { error: `june: Studio only reads; ${request.method} is not allowed (use GET).` });
+      return sendJson(response, 405, {
+        error: `june: Studio only reads; ${request.method} is not allowed (use GET).`,
+      });
     }
     const url = new URL(request.url ?? '/', 'http://studio.invalid');
     const path = url.pathname;
     if (token !== undefined && path.startsWith('/api/') && !carriesToken(request, url, token)) {
       return sendJson(response, 401, {
-        error: 'june: Studio needs its access token on every API request: open the URL it printed at start (it ends in ?token=...), or send "Authorization: Bearer <token>".',
+        error:
+          'june: Studio needs its access token on every API request: open the URL it printed at start (it ends in ?token=...), or send "Authorization: Bearer <token>".',
       });
     }
     if (token !== undefined && url.searchParams.has('token') && carriesToken(request, url, token)) {
       // the page was opened by its printed URL: its own API requests carry the token as a cookie
-      response.setHeader('set-cookie', `${tokenCookie(request.socket.localPort)}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+      response.setHeader(
+        'set-cookie',
+        `${tokenCookie(request.socket.localPort)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      );
     }
     if (path === '/api/runs') {
       const body: RunList = { dir: routes.dirLabel, runs: await routes.runs.list() };
@@ -69,14 +79,26 @@ export async function handleStudioRequest(routes: StudioRoutes, request: Incomin
     if (path.startsWith('/api/runs/')) {
       const runId = safeDecode(path.slice('/api/runs/'.length));
       if (runId === undefined) {
-        return sendJson(response, 400, { error: `june: the run id in ${path} is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.` });
+        return sendJson(response, 400, {
+          error: `june: the run id in ${path} is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.`,
+        });
       }
       const found = await routes.runs.readTrace(runId);
-      if ('text' in found) return sendText(response, 200, found.text, 'application/json; charset=utf-8');
-      if ('unreadable' in found) return sendJson(response, 422, { error: `june: the trace of run "${runId}" is unreadable: ${found.unreadable}.`, unreadable: found.unreadable });
-      return sendJson(response, 404, { error: `june: no run "${runId}" in ${routes.dirLabel}; the list at /api/runs has the runs there.` });
+      if ('text' in found)
+        return sendText(response, 200, found.text, 'application/json; charset=utf-8');
+      if ('unreadable' in found)
+        return sendJson(response, 422, {
+          error: `june: the trace of run "${runId}" is unreadable: ${found.unreadable}.`,
+          unreadable: found.unreadable,
+        });
+      return sendJson(response, 404, {
+        error: `june: no run "${runId}" in ${routes.dirLabel}; the list at /api/runs has the runs there.`,
+      });
     }
-    if (path.startsWith('/api/')) return sendJson(response, 404, { error: `june: no Studio API at ${path}; the API is /api/runs, /api/runs/<runId> and /api/events.` });
+    if (path.startsWith('/api/'))
+      return sendJson(response, 404, {
+        error: `june: no Studio API at ${path}; the API is /api/runs, /api/runs/<runId> and /api/events.`,
+      });
     if (await serveStaticFile(response, routes.assetsDir, path, request.method === 'HEAD')) return;
     sendText(response, 404, `june: Studio has no page at ${path}.\n`, 'text/plain; charset=utf-8');
   } catch (error) {
@@ -84,7 +106,9 @@ export async function handleStudioRequest(routes: StudioRoutes, request: Incomin
       response.destroy();
       return;
     }
-    sendJson(response, 500, { error: `june: Studio failed to answer ${request.method} ${request.url}: ${(error as Error).message}` });
+    sendJson(response, 500, {
+      error: `june: Studio failed to answer ${request.method} ${request.url}: ${(error as Error).message}`,
+    });
   }
 }
 
@@ -101,6 +125,10 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 }
 
 function sendText(response: ServerResponse, status: number, text: string, type: string): void {
-  response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  response.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   response.end(text);
 }

@@ -1,7 +1,13 @@
 export { startStudio } from './start-studio.js';
 export type { Studio, StudioOptions } from './start-studio.js';
 export { isUnreadable } from './studio-api.js';
-export type { RunList, RunListEntry, RunSummary, StudioEvent, UnreadableRun } from './studio-api.js';
+export type {
+  RunList,
+  RunListEntry,
+  RunSummary,
+  StudioEvent,
+  UnreadableRun,
+} from './studio-api.js';
 export { RunDirectory } from './run-directory.js';
 export type { RunDirectoryOptions, TraceLookup } from './run-directory.js';
 export { readTraceFile } from './read-trace-file.js';

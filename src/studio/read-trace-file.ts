@@ -25,12 +25,15 @@ export async function readTraceFile(path: string): Promise<TraceFileContent> {
     const code = (error as NodeJS.ErrnoException).code;
     return { unreadable: `the file could not be read (${code ?? (error as Error).message})` };
   }
-  if (text.trim() === '') return { unreadable: 'the file is empty; a run that is starting writes it shortly' };
+  if (text.trim() === '')
+    return { unreadable: 'the file is empty; a run that is starting writes it shortly' };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { unreadable: `not valid JSON (${jsonFault(error, text)}); a file cut short or still being written reads like this` };
+    return {
+      unreadable: `not valid JSON (${jsonFault(error, text)}); a file cut short or still being written reads like this`,
+    };
   }
   const problem = traceProblem(value);
   if (problem) return { unreadable: `not a June trace: ${problem}` };
@@ -46,6 +49,7 @@ function jsonFault(error: unknown, text: string): string {
   const length = `${text.length.toLocaleString('en-US')} characters`;
   if (/end of JSON input|Unterminated/i.test(message)) return `it ends early, after ${length}`;
   const position = /at position (\d+)/.exec(message)?.[1];
-  if (position !== undefined) return `it stops being JSON at character ${Number(position).toLocaleString('en-US')} of ${length}`;
+  if (position !== undefined)
+    return `it stops being JSON at character ${Number(position).toLocaleString('en-US')} of ${length}`;
   return `an unexpected character in ${length}`;
 }

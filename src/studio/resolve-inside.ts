@@ -6,7 +6,8 @@ import { join, relative, isAbsolute } from 'node:path';
 export type ResolvedFile = { path: string; info: Stats } | { outside: Stats } | undefined;
 
 /** Why a link out of the runs folder is not read, as Studio lists it. */
-export const OUTSIDE_REASON = 'a link to a file outside the runs folder; Studio reads only the files inside it';
+export const OUTSIDE_REASON =
+  'a link to a file outside the runs folder; Studio reads only the files inside it';
 
 /**
  * Finds the file `name` in `dir` without leaving `dir`: a plain file is itself; a symbolic

@@ -110,7 +110,8 @@ export class RunDirectory {
       }
       const content = await readTraceFile(path);
       if ('trace' in content) return { text: content.text };
-      if (Date.now() >= deadline || Date.now() - mtimeMs >= this.#settleMs) return { unreadable: content.unreadable };
+      if (Date.now() >= deadline || Date.now() - mtimeMs >= this.#settleMs)
+        return { unreadable: content.unreadable };
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -146,9 +147,20 @@ export class RunDirectory {
    * The file's text without parsing it again, when a scan already found this very version
    * (same size and modification time, before and after the read) to be a readable trace.
    */
-  async #checkedText(runId: string, path: string, before: { mtimeMs: number; size: number }): Promise<string | undefined> {
+  async #checkedText(
+    runId: string,
+    path: string,
+    before: { mtimeMs: number; size: number },
+  ): Promise<string | undefined> {
     const cached = this.#files.get(`${runId}.json`);
-    if (!cached?.entry || cached.unsettled || isUnreadable(cached.entry) || cached.mtimeMs !== before.mtimeMs || cached.size !== before.size) return undefined;
+    if (
+      !cached?.entry ||
+      cached.unsettled ||
+      isUnreadable(cached.entry) ||
+      cached.mtimeMs !== before.mtimeMs ||
+      cached.size !== before.size
+    )
+      return undefined;
     const text = await readFile(path, 'utf8');
     const after = await stat(path);
     return after.mtimeMs === before.mtimeMs && after.size === before.size ? text : undefined;
@@ -158,7 +170,9 @@ export class RunDirectory {
     if (this.#closed) return;
     let names: string[] = [];
     try {
-      names = (await readdir(this.dir)).filter((name) => name.endsWith('.json') && RUN_ID.test(name.slice(0, -5)));
+      names = (await readdir(this.dir)).filter(
+        (name) => name.endsWith('.json') && RUN_ID.test(name.slice(0, -5)),
+      );
       await this.#watch();
     } catch {
       // No directory (yet): every run it had is gone; the poll looks again.
@@ -166,7 +180,9 @@ export class RunDirectory {
     const seen = new Set(names);
     for (let i = 0; i < names.length; i += READ_CONCURRENCY) {
       // a file never stops the server: whatever goes wrong with one is left for the next scan
-      await Promise.all(names.slice(i, i + READ_CONCURRENCY).map((name) => this.#refresh(name).catch(() => {})));
+      await Promise.all(
+        names.slice(i, i + READ_CONCURRENCY).map((name) => this.#refresh(name).catch(() => {})),
+      );
     }
     for (const [name, file] of this.#files) {
       if (seen.has(name)) continue;
@@ -180,21 +196,29 @@ export class RunDirectory {
     if (!found) return; // gone between readdir and now, or not a file: the next scan removes it
     const info = 'outside' in found ? found.outside : found.info;
     const cached = this.#files.get(name);
-    if (cached && !cached.unsettled && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return;
-    const content = 'outside' in found ? { unreadable: OUTSIDE_REASON } : await readTraceFile(found.path);
+    if (cached && !cached.unsettled && cached.mtimeMs === info.mtimeMs && cached.size === info.size)
+      return;
+    const content =
+      'outside' in found ? { unreadable: OUTSIDE_REASON } : await readTraceFile(found.path);
     const updatedAt = info.mtime.toISOString();
     let entry: RunListEntry;
     if ('trace' in content) {
       entry = summarized(content.trace, name, updatedAt);
     } else if (!('outside' in found) && Date.now() - info.mtimeMs < this.#settleMs) {
-      this.#files.set(name, { mtimeMs: info.mtimeMs, size: info.size, ...(cached?.entry ? { entry: cached.entry } : {}), unsettled: true });
+      this.#files.set(name, {
+        mtimeMs: info.mtimeMs,
+        size: info.size,
+        ...(cached?.entry ? { entry: cached.entry } : {}),
+        unsettled: true,
+      });
       this.#scheduleSettle();
       return;
     } else {
       entry = { runId: name.slice(0, -5), file: name, unreadable: content.unreadable, updatedAt };
     }
     this.#files.set(name, { mtimeMs: info.mtimeMs, size: info.size, entry });
-    if (!cached?.entry || JSON.stringify(cached.entry) !== JSON.stringify(entry)) this.#onChange({ type: 'run', run: entry });
+    if (!cached?.entry || JSON.stringify(cached.entry) !== JSON.stringify(entry))
+      this.#onChange({ type: 'run', run: entry });
   }
 
   async #watch(): Promise<void> {
@@ -242,7 +266,12 @@ function summarized(trace: Trace, name: string, updatedAt: string): RunListEntry
   try {
     return summarizeTrace(trace, name, updatedAt);
   } catch (error) {
-    return { runId: name.slice(0, -5), file: name, unreadable: `Studio could not sum it up (${error instanceof Error ? error.name : typeof error})`, updatedAt };
+    return {
+      runId: name.slice(0, -5),
+      file: name,
+      unreadable: `Studio could not sum it up (${error instanceof Error ? error.name : typeof error})`,
+      updatedAt,
+    };
   }
 }
 

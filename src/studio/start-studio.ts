@@ -81,7 +81,10 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const host = options.host ?? '127.0.0.1';
   const assetsDir = resolve(options.assetsDir ?? defaultAssetsDir());
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new SystemError('studio-port-invalid', `june: Studio's port must be an integer from 0 to 65535 (0 picks a free one), got ${String(port)}.`);
+    throw new SystemError(
+      'studio-port-invalid',
+      `june: Studio's port must be an integer from 0 to 65535 (0 picks a free one), got ${String(port)}.`,
+    );
   }
   if (!existsSync(join(assetsDir, 'index.html'))) {
     throw new SystemError(
@@ -99,7 +102,9 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   });
   await runs.start();
   const routes = { runs, channel, assetsDir, dirLabel, access };
-  const server = createServer((request, response) => void handleStudioRequest(routes, request, response));
+  const server = createServer(
+    (request, response) => void handleStudioRequest(routes, request, response),
+  );
 
   try {
     await new Promise<void>((resolveListen, rejectListen) => {
@@ -112,13 +117,21 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   } catch (error) {
     runs.close();
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    const hint = code === 'EADDRINUSE' ? 'another program uses that port; pass another port (--port N), or 0 for any free one' : 'check the host and port';
-    throw new SystemError('studio-listen-failed', `june: Studio could not listen on ${host}:${port} (${code}): ${hint}.`, { cause: error });
+    const hint =
+      code === 'EADDRINUSE'
+        ? 'another program uses that port; pass another port (--port N), or 0 for any free one'
+        : 'check the host and port';
+    throw new SystemError(
+      'studio-listen-failed',
+      `june: Studio could not listen on ${host}:${port} (${code}): ${hint}.`,
+      { cause: error },
+    );
   }
   server.on('error', () => {}); // after listening, errors belong to single connections
 
   const address = server.address() as AddressInfo;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${address.port}/${access.token !== undefined ? `?token=${access.token}` : ''}`,

@@ -29,7 +29,12 @@ const TYPES: Record<string, string> = {
  * if (!(await serveStaticFile(response, 'dist/studio', url.pathname))) notFound(response);
  * ```
  */
-export async function serveStaticFile(response: ServerResponse, assetsDir: string, pathname: string, headOnly = false): Promise<boolean> {
+export async function serveStaticFile(
+  response: ServerResponse,
+  assetsDir: string,
+  pathname: string,
+  headOnly = false,
+): Promise<boolean> {
   let relative: string;
   try {
     relative = decodeURIComponent(pathname);
@@ -47,7 +52,9 @@ export async function serveStaticFile(response: ServerResponse, assetsDir: strin
     response.writeHead(200, {
       'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
       'content-length': body.length,
-      'cache-control': relative.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'cache-control': relative.startsWith('/assets/')
+        ? 'public, max-age=31536000, immutable'
+        : 'no-cache',
       'x-content-type-options': 'nosniff',
     });
     response.end(headOnly ? undefined : body);

@@ -33,22 +33,33 @@ export const tokenCookie = (port: number | undefined) => `june_studio_token_${po
  * studioAccess('0.0.0.0', ['studio.internal']); // { allowedHosts: Set { '127.0.0.1', ..., 'studio.internal' }, token: '...' }
  * ```
  */
-export function studioAccess(host: string, allowHosts: readonly string[] = [], token?: string): StudioAccess {
+export function studioAccess(
+  host: string,
+  allowHosts: readonly string[] = [],
+  token?: string,
+): StudioAccess {
   const bound = hostName(host);
   const wildcard = bound === '0.0.0.0' || bound === '[::]' || bound === '';
   const allowed = new Set<string>();
-  if (wildcard || LOOPBACK_NAMES.includes(bound)) LOOPBACK_NAMES.forEach((name) => allowed.add(name));
+  if (wildcard || LOOPBACK_NAMES.includes(bound))
+    LOOPBACK_NAMES.forEach((name) => allowed.add(name));
   if (wildcard) for (const address of interfaceAddresses(bound !== '0.0.0.0')) allowed.add(address);
   else allowed.add(bound);
   for (const name of allowHosts) {
     const normal = hostName(name);
     if (!/^(\[[0-9a-f:.]+\]|[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?)$/.test(normal)) {
-      throw new SystemError('studio-host-invalid', `june: --allow-host takes a host name or address such as studio.example.com, got ${JSON.stringify(name)}.`);
+      throw new SystemError(
+        'studio-host-invalid',
+        `june: --allow-host takes a host name or address such as studio.example.com, got ${JSON.stringify(name)}.`,
+      );
     }
     allowed.add(normal);
   }
   const needsToken = token !== undefined || !isLoopback(bound);
-  return { allowedHosts: allowed, ...(needsToken ? { token: token ?? randomBytes(24).toString('base64url') } : {}) };
+  return {
+    allowedHosts: allowed,
+    ...(needsToken ? { token: token ?? randomBytes(24).toString('base64url') } : {}),
+  };
 }
 
 /** True for an address that only this machine can reach: `localhost`, `127.0.0.0/8`, `::1`. */
@@ -71,9 +82,18 @@ export function hostName(host: string): string {
  * constant time.
  */
 export function carriesToken(request: IncomingMessage, url: URL, token: string): boolean {
-  const given = [bearer(request.headers.authorization), url.searchParams.get('token') ?? undefined, cookie(request.headers.cookie, tokenCookie(request.socket.localPort))];
+  const given = [
+    bearer(request.headers.authorization),
+    url.searchParams.get('token') ?? undefined,
+    cookie(request.headers.cookie, tokenCookie(request.socket.localPort)),
+  ];
   const expected = Buffer.from(token);
-  return given.some((value) => value !== undefined && Buffer.byteLength(value) === expected.length && timingSafeEqual(Buffer.from(value), expected));
+  return given.some(
+    (value) =>
+      value !== undefined &&
+      Buffer.byteLength(value) === expected.length &&
+      timingSafeEqual(Buffer.from(value), expected),
+  );
 }
 
 function bearer(header: string | undefined): string | undefined {

@@ -83,7 +83,8 @@ export interface RunList {
  * events.addEventListener('run', (e) => console.log(JSON.parse(e.data).run.status));
  * ```
  */
-export type StudioEvent = { type: 'run'; run: RunListEntry } | { type: 'run-removed'; runId: string };
+export type StudioEvent =
+  { type: 'run'; run: RunListEntry } | { type: 'run-removed'; runId: string };
 
 /**
  * True for an entry Studio could not read.

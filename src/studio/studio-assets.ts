@@ -12,5 +12,7 @@ import { fileURLToPath } from 'node:url';
  */
 export function defaultAssetsDir(): string {
   const fromSources = import.meta.url.endsWith('.ts');
-  return fileURLToPath(new URL(fromSources ? '../../dist/studio/' : '../../studio/', import.meta.url)).replace(/[\\/]$/, '');
+  return fileURLToPath(
+    new URL(fromSources ? '../../dist/studio/' : '../../studio/', import.meta.url),
+  ).replace(/[\\/]$/, '');
 }

@@ -15,7 +15,9 @@ import { totalTokens } from './total-tokens.js';
  * ```
  */
 export function summarizeTrace(trace: Trace, file: string, updatedAt: string): RunSummary {
-  const durationMs = trace.endedAt ? Date.parse(trace.endedAt) - Date.parse(trace.startedAt) : undefined;
+  const durationMs = trace.endedAt
+    ? Date.parse(trace.endedAt) - Date.parse(trace.startedAt)
+    : undefined;
   const tokens = totalTokens(trace.root);
   return {
     runId: file.replace(/\.json$/, ''),
@@ -26,7 +28,9 @@ export function summarizeTrace(trace: Trace, file: string, updatedAt: string): R
     ...(trace.endedAt ? { endedAt: trace.endedAt } : {}),
     ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
     ...(tokens !== undefined ? { totalTokens: tokens } : {}),
-    ...(trace.root.failures ? { failures: { tools: trace.root.failures.tools, caught: trace.root.failures.caught } } : {}),
+    ...(trace.root.failures
+      ? { failures: { tools: trace.root.failures.tools, caught: trace.root.failures.caught } }
+      : {}),
     nodeCount: countNodes(trace.root),
     updatedAt,
   };

@@ -16,13 +16,20 @@ import { childTraceOf } from './child-trace.js';
  */
 export function totalTokens(node: TraceNode): number | undefined {
   const sums = new Map<TraceNode, number | undefined>();
-  const stack: Array<{ node: TraceNode; below: TraceNode[] | undefined }> = [{ node, below: undefined }];
+  const stack: Array<{ node: TraceNode; below: TraceNode[] | undefined }> = [
+    { node, below: undefined },
+  ];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     if (top.below === undefined) {
       // first visit: queue what lies below (children, then a composite call's child run)
       const childRun = top.node.kind === 'model' ? undefined : childTraceOf(top.node);
-      top.below = top.node.kind === 'model' ? [] : childRun ? [...top.node.children, childRun.root] : top.node.children;
+      top.below =
+        top.node.kind === 'model'
+          ? []
+          : childRun
+            ? [...top.node.children, childRun.root]
+            : top.node.children;
       for (const child of top.below) stack.push({ node: child, below: undefined });
       continue;
     }
@@ -32,7 +39,11 @@ export function totalTokens(node: TraceNode): number | undefined {
   return sums.get(node);
 }
 
-function ownTokens(node: TraceNode, below: TraceNode[], sums: Map<TraceNode, number | undefined>): number | undefined {
+function ownTokens(
+  node: TraceNode,
+  below: TraceNode[],
+  sums: Map<TraceNode, number | undefined>,
+): number | undefined {
   const own = typeof node.usage?.totalTokens === 'number' ? node.usage.totalTokens : undefined;
   if (node.kind === 'model') return own;
   let sum: number | undefined;

@@ -1,8 +1,37 @@
 export { scriptedModel } from './scripted-model.js';
-export type { ScriptedModel, ScriptedModelOptions, ScriptedCall, ScriptedTurnRef } from './scripted-model.js';
+export type {
+  ScriptedModel,
+  ScriptedModelOptions,
+  ScriptedCall,
+  ScriptedTurnRef,
+} from './scripted-model.js';
 export { loadScript } from './load-script.js';
 export { modelScriptSchema } from './script-format.js';
 export type { ModelScript, ScriptTurn, ScriptToolCall, ScriptUsage } from './script-format.js';
 export { mockUsage } from './mock-usage.js';
-export { fileJournalStore, memoryJournalStore, loadJournal, readRunJournal, decodeJournal, encodeRecord, scriptAfterJournal, JOURNAL_VERSION, journalExists } from '../journal/index.js';
-export type { JournalStore, JournalRecord, JournalHeader, JournalPlace, FileJournalStoreOptions, MemoryJournalStore, ModelCallRecord, ToolCallRecord, ApprovalRequestRecord, ApprovalAnswerRecord, ResumeRecord, RunFinishRecord, RecordedError } from '../journal/index.js';
+export {
+  fileJournalStore,
+  memoryJournalStore,
+  loadJournal,
+  readRunJournal,
+  decodeJournal,
+  encodeRecord,
+  scriptAfterJournal,
+  JOURNAL_VERSION,
+  journalExists,
+} from '../journal/index.js';
+export type {
+  JournalStore,
+  JournalRecord,
+  JournalHeader,
+  JournalPlace,
+  FileJournalStoreOptions,
+  MemoryJournalStore,
+  ModelCallRecord,
+  ToolCallRecord,
+  ApprovalRequestRecord,
+  ApprovalAnswerRecord,
+  ResumeRecord,
+  RunFinishRecord,
+  RecordedError,
+} from '../journal/index.js';

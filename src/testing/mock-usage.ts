@@ -14,7 +14,12 @@ import type { LanguageModelV3Usage } from '@ai-sdk/provider';
  */
 export function mockUsage(inputTokens: number, outputTokens: number): LanguageModelV3Usage {
   return {
-    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
+    inputTokens: {
+      total: inputTokens,
+      noCache: inputTokens,
+      cacheRead: undefined,
+      cacheWrite: undefined,
+    },
     outputTokens: { total: outputTokens, text: outputTokens, reasoning: undefined },
   };
 }

@@ -98,13 +98,24 @@ const turnSchema = z
   .superRefine((turn, ctx) => {
     const has = (key: keyof ScriptTurn) => turn[key] !== undefined;
     if (!has('text') && !has('toolCalls') && !has('object') && !has('error')) {
-      ctx.addIssue({ code: 'custom', message: 'a turn needs at least one of text, toolCalls, object or error' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a turn needs at least one of text, toolCalls, object or error',
+      });
     }
     if (has('text') && has('object')) {
-      ctx.addIssue({ code: 'custom', path: ['object'], message: 'a turn has text or object, not both (object is sent as the text)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['object'],
+        message: 'a turn has text or object, not both (object is sent as the text)',
+      });
     }
     if (has('error') && (has('text') || has('toolCalls') || has('object') || has('usage'))) {
-      ctx.addIssue({ code: 'custom', path: ['error'], message: 'a turn with error fails the call, so it has no text, toolCalls, object or usage' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['error'],
+        message: 'a turn with error fails the call, so it has no text, toolCalls, object or usage',
+      });
     }
   });
 
@@ -120,7 +131,9 @@ const turnSchema = z
 export const modelScriptSchema: z.ZodType<ModelScript> = z.strictObject({
   $comment: z.string().optional(),
   steps: z.record(
-    z.string().regex(/^[^:]+(:[^:]+)*$/, 'a step path is step ids joined by ":", e.g. "research:findings"'),
+    z
+      .string()
+      .regex(/^[^:]+(:[^:]+)*$/, 'a step path is step ids joined by ":", e.g. "research:findings"'),
     z.array(turnSchema).min(1),
   ),
 });
@@ -194,7 +207,10 @@ function describeIssue(issue: z.core.$ZodIssue, script: unknown): string {
 
 function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   return path.reduce<unknown>(
-    (inner, key) => (typeof inner === 'object' && inner !== null ? (inner as Record<PropertyKey, unknown>)[key] : undefined),
+    (inner, key) =>
+      typeof inner === 'object' && inner !== null
+        ? (inner as Record<PropertyKey, unknown>)[key]
+        : undefined,
     value,
   );
 }

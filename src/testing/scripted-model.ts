@@ -112,7 +112,9 @@ export class ScriptedModel implements LanguageModelV3 {
     const step = stepPathOf(options);
     const turns = this.#script.steps[step];
     if (turns === undefined) {
-      const known = Object.keys(this.#script.steps).map((path) => `"${path}"`).join(', ');
+      const known = Object.keys(this.#script.steps)
+        .map((path) => `"${path}"`)
+        .join(', ');
       throw new WorkflowError(
         'script-step-missing',
         `june: ${scriptLabel(this.#source)} has no turns for step "${step}"; ${known ? `it has turns for ${known}` : 'it has no turns left for any step'}. ` +
@@ -133,7 +135,10 @@ export class ScriptedModel implements LanguageModelV3 {
     this.calls.push({ step, turn: number, prompt: options.prompt });
     if (turn.error !== undefined) throw new SystemError('scripted-model-error', turn.error);
     checkTools(turn, { step, turn: number }, this.#source, options);
-    return { answer: turnAnswer(turn, { step, turn: number, prompt: options.prompt }), responseId: `resp_${step}_${number}` };
+    return {
+      answer: turnAnswer(turn, { step, turn: number, prompt: options.prompt }),
+      responseId: `resp_${step}_${number}`,
+    };
   }
 }
 
@@ -156,12 +161,19 @@ export class ScriptedModel implements LanguageModelV3 {
  * model.assertAllTurnsUsed();
  * ```
  */
-export function scriptedModel(script: ModelScript | string, options: ScriptedModelOptions = {}): ScriptedModel {
+export function scriptedModel(
+  script: ModelScript | string,
+  options: ScriptedModelOptions = {},
+): ScriptedModel {
   if (typeof script === 'string') {
     const name = options.name ?? script.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
     return new ScriptedModel(loadScript(script), script, name);
   }
-  return new ScriptedModel(validateScript(script, undefined), undefined, options.name ?? 'scripted');
+  return new ScriptedModel(
+    validateScript(script, undefined),
+    undefined,
+    options.name ?? 'scripted',
+  );
 }
 
 function stepPathOf(options: LanguageModelV3CallOptions): string {
@@ -175,11 +187,19 @@ function stepPathOf(options: LanguageModelV3CallOptions): string {
   );
 }
 
-function checkTools(turn: ScriptTurn, place: ScriptedTurnRef, source: string | undefined, options: LanguageModelV3CallOptions): void {
+function checkTools(
+  turn: ScriptTurn,
+  place: ScriptedTurnRef,
+  source: string | undefined,
+  options: LanguageModelV3CallOptions,
+): void {
   const available = (options.tools ?? []).map((tool) => tool.name);
   const missing = turn.toolCalls?.find((call) => !available.includes(call.tool));
   if (missing === undefined) return;
-  const has = available.length === 0 ? 'it has no tools' : `it has ${available.map((name) => `"${name}"`).join(', ')}`;
+  const has =
+    available.length === 0
+      ? 'it has no tools'
+      : `it has ${available.map((name) => `"${name}"`).join(', ')}`;
   throw new WorkflowError(
     'script-tool-unavailable',
     `june: ${scriptLabel(source)} calls the tool "${missing.tool}" at step "${place.step}", turn ${place.turn}, ` +

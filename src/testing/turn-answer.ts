@@ -52,7 +52,8 @@ export function turnAnswer(turn: ScriptTurn, place: TurnPlace): TurnAnswer {
   });
   const callsTools = turn.toolCalls !== undefined;
   const outputChars = content.reduce(
-    (sum, part) => sum + (part.type === 'text' ? part.text.length : part.toolName.length + part.input.length),
+    (sum, part) =>
+      sum + (part.type === 'text' ? part.text.length : part.toolName.length + part.input.length),
     0,
   );
   const usage = turn.usage ?? {
@@ -61,7 +62,9 @@ export function turnAnswer(turn: ScriptTurn, place: TurnPlace): TurnAnswer {
   };
   return {
     content,
-    finishReason: callsTools ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
+    finishReason: callsTools
+      ? { unified: 'tool-calls', raw: 'tool_calls' }
+      : { unified: 'stop', raw: 'stop' },
     usage: mockUsage(usage.inputTokens, usage.outputTokens),
   };
 }

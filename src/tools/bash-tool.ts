@@ -144,14 +144,22 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
     );
   }
   const timeoutMs = checkPositiveInteger('timeoutMs', options.timeoutMs, 30_000, maxTimerMs);
-  const maxOutputBytes = checkPositiveInteger('maxOutputBytes', options.maxOutputBytes, 65_536, 2 ** 30);
+  const maxOutputBytes = checkPositiveInteger(
+    'maxOutputBytes',
+    options.maxOutputBytes,
+    65_536,
+    2 ** 30,
+  );
   const killGraceMs = checkPositiveInteger('killGraceMs', options.killGraceMs, 2000, maxTimerMs);
   const needsApproval = options.needsApproval ?? true;
   if (typeof needsApproval !== 'boolean') {
-    throw invalidOption(`needsApproval must be true or false, got ${typeof needsApproval}: pass a boolean`);
+    throw invalidOption(
+      `needsApproval must be true or false, got ${typeof needsApproval}: pass a boolean`,
+    );
   }
   const cwd = options.cwd ?? process.cwd();
-  if (typeof cwd !== 'string' || cwd === '') throw invalidOption('cwd must be a non-empty path string: pass a directory');
+  if (typeof cwd !== 'string' || cwd === '')
+    throw invalidOption('cwd must be a non-empty path string: pass a directory');
   checkEnv(options.env, options.inheritEnv);
   registerEnvSecrets(options.env);
   const env = buildBashEnv(options.inheritEnv ?? BASH_TOOL_DEFAULT_INHERIT_ENV, options.env);
@@ -163,10 +171,15 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
       .int()
       .positive()
       .optional()
-      .describe(`Milliseconds before the command is stopped; at most ${timeoutMs} (larger values are lowered to ${timeoutMs})`),
+      .describe(
+        `Milliseconds before the command is stopped; at most ${timeoutMs} (larger values are lowered to ${timeoutMs})`,
+      ),
   });
 
-  const execute = (input: BashToolInput, { abortSignal }: ToolExecutionOptions): Promise<BashToolResult> =>
+  const execute = (
+    input: BashToolInput,
+    { abortSignal }: ToolExecutionOptions,
+  ): Promise<BashToolResult> =>
     runBashCommand({
       command: input.command,
       cwd,
@@ -189,11 +202,18 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
   }) as BashTool;
 }
 
-function checkPositiveInteger(name: string, value: number | undefined, fallback: number, max: number): number {
+function checkPositiveInteger(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  max: number,
+): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > max) {
     const unit = name === 'maxOutputBytes' ? 'bytes' : 'ms';
-    throw invalidOption(`${name} must be a whole number of ${unit} from 1 to ${max}, got ${String(value)}: change bashTool({ ${name} })`);
+    throw invalidOption(
+      `${name} must be a whole number of ${unit} from 1 to ${max}, got ${String(value)}: change bashTool({ ${name} })`,
+    );
   }
   return value;
 }
@@ -201,15 +221,27 @@ function checkPositiveInteger(name: string, value: number | undefined, fallback:
 function checkEnv(env: BashToolOptions['env'], inheritEnv: BashToolOptions['inheritEnv']): void {
   for (const [name, value] of Object.entries(env ?? {})) {
     if (!isVariableName(name)) {
-      throw invalidOption(`env has the variable name ${JSON.stringify(name)}, which is empty or holds "=" or a NUL byte: rename it`);
+      throw invalidOption(
+        `env has the variable name ${JSON.stringify(name)}, which is empty or holds "=" or a NUL byte: rename it`,
+      );
     }
     // The value is never quoted: it may be a secret.
     if (value !== undefined && (typeof value !== 'string' || value.includes('\0'))) {
-      throw invalidOption(`env.${name} must be a string without NUL bytes, or undefined to remove it: change its value`);
+      throw invalidOption(
+        `env.${name} must be a string without NUL bytes, or undefined to remove it: change its value`,
+      );
     }
   }
-  if (inheritEnv !== undefined && !(Array.isArray(inheritEnv) && inheritEnv.every((name) => typeof name === 'string' && isVariableName(name)))) {
-    throw invalidOption('inheritEnv must be an array of variable names, e.g. ["PATH", "HOME"]: change bashTool({ inheritEnv })');
+  if (
+    inheritEnv !== undefined &&
+    !(
+      Array.isArray(inheritEnv) &&
+      inheritEnv.every((name) => typeof name === 'string' && isVariableName(name))
+    )
+  ) {
+    throw invalidOption(
+      'inheritEnv must be an array of variable names, e.g. ["PATH", "HOME"]: change bashTool({ inheritEnv })',
+    );
   }
 }
 

@@ -25,10 +25,13 @@ export interface BashProps extends BashToolOptions {
  * </Agent>
  * ```
  */
-export const Bash = declarationComponent('Bash', ({ name = 'bash', ...options }: BashProps, element) => ({
-  notation: '<Bash>',
-  tools: { [name]: bashOf(options, element) },
-}));
+export const Bash = declarationComponent(
+  'Bash',
+  ({ name = 'bash', ...options }: BashProps, element) => ({
+    notation: '<Bash>',
+    tools: { [name]: bashOf(options, element) },
+  }),
+);
 
 /** `bashTool(options)`, with an option error blaming the `<Bash>` element, not `bashTool()`. */
 function bashOf(options: BashToolOptions, element: JuneElement<BashProps>): BashTool {

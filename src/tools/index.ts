@@ -1,5 +1,11 @@
 export { bashTool } from './bash-tool.js';
-export type { BashTool, BashToolInput, BashToolOptions, BashToolResult, BashToolTruncation } from './bash-tool.js';
+export type {
+  BashTool,
+  BashToolInput,
+  BashToolOptions,
+  BashToolResult,
+  BashToolTruncation,
+} from './bash-tool.js';
 export { BASH_TOOL_DEFAULT_INHERIT_ENV } from './bash-env.js';
 export { Bash } from './bash.js';
 export type { BashProps } from './bash.js';

@@ -73,7 +73,10 @@ export async function waitForProcessGroupExit(pgid: number, timeoutMs: number): 
  * await terminateProcessGroup(child.pid!, 2000);
  * ```
  */
-export async function terminateProcessGroup(pgid: number, graceMs: number): Promise<NodeJS.Signals | null> {
+export async function terminateProcessGroup(
+  pgid: number,
+  graceMs: number,
+): Promise<NodeJS.Signals | null> {
   if (!isProcessGroupRunning(pgid)) return null;
   signalProcessGroup(pgid, 'SIGTERM');
   if (await waitForProcessGroupExit(pgid, graceMs)) return 'SIGTERM';

@@ -57,12 +57,12 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: Error }>(
-    (resolve) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
-      child.on('error', (error) => resolve({ error })); // `on`: a second 'error' must not go unhandled
-    },
-  );
+  const exited = new Promise<
+    { code: number | null; signal: NodeJS.Signals | null } | { error: Error }
+  >((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.on('error', (error) => resolve({ error })); // `on`: a second 'error' must not go unhandled
+  });
 
   const pid = child.pid;
   if (pid === undefined) {
@@ -95,7 +95,10 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
     // The pipes close when the last writer is gone; a process that left the group could keep
     // them open, so wait for that only briefly.
     let closeTimer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise((resolve) => (closeTimer = setTimeout(resolve, options.killGraceMs)))]);
+    await Promise.race([
+      closed,
+      new Promise((resolve) => (closeTimer = setTimeout(resolve, options.killGraceMs))),
+    ]);
     clearTimeout(closeTimer);
     child.stdout.destroy();
     child.stderr.destroy();
@@ -110,7 +113,10 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
       timedOut,
       stdout: stdout.text(),
       stderr: stderr.text(),
-      truncated: truncatedStreams.length > 0 ? { streams: truncatedStreams, maxOutputBytes: options.maxOutputBytes } : false,
+      truncated:
+        truncatedStreams.length > 0
+          ? { streams: truncatedStreams, maxOutputBytes: options.maxOutputBytes }
+          : false,
       durationMs: Math.round(performance.now() - startedAt),
     };
   } finally {
@@ -124,8 +130,12 @@ function spawnFailed(cause: Error | undefined, cwd: string): SystemError {
   const why = cause instanceof Error ? cause.message : 'unknown error';
   const hint = isDirectory(cwd)
     ? 'check that bash is installed and on the PATH of the process running June'
-    : "the configured cwd does not exist or is not a directory: change bashTool({ cwd })";
-  return new SystemError('bash-spawn-failed', `june: the bash tool could not start bash (${why}): ${hint}`, { cause });
+    : 'the configured cwd does not exist or is not a directory: change bashTool({ cwd })';
+  return new SystemError(
+    'bash-spawn-failed',
+    `june: the bash tool could not start bash (${why}): ${hint}`,
+    { cause },
+  );
 }
 
 function isDirectory(path: string): boolean {

@@ -1,4 +1,11 @@
 export { openNode, closeNode, traceError, plainJson } from './trace-builder.js';
 export { traceFailures, traceFailureList } from './trace-failures.js';
 export type { TraceFailure, TraceFailures } from './trace-failures.js';
-export type { Trace, TraceApproval, TraceError, TraceNode, TraceNodeKind, TraceStatus } from './trace-node.js';
+export type {
+  Trace,
+  TraceApproval,
+  TraceError,
+  TraceNode,
+  TraceNodeKind,
+  TraceStatus,
+} from './trace-node.js';

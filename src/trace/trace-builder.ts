@@ -9,9 +9,22 @@ let counter = 0;
 const openedAt = new WeakMap<TraceNode, number>();
 
 /** Opens a node under `parent` (when given), status `running`. */
-export function openNode(kind: TraceNodeKind, name: string, parent?: TraceNode, fields: Partial<TraceNode> = {}): TraceNode {
+export function openNode(
+  kind: TraceNodeKind,
+  name: string,
+  parent?: TraceNode,
+  fields: Partial<TraceNode> = {},
+): TraceNode {
   const now = Date.now();
-  const node: TraceNode = { id: `n${++counter}`, kind, name, status: 'running', startedAt: new Date(now).toISOString(), children: [], ...fields };
+  const node: TraceNode = {
+    id: `n${++counter}`,
+    kind,
+    name,
+    status: 'running',
+    startedAt: new Date(now).toISOString(),
+    children: [],
+    ...fields,
+  };
   openedAt.set(node, now);
   parent?.children.push(node);
   return node;
@@ -21,7 +34,11 @@ export function openNode(kind: TraceNodeKind, name: string, parent?: TraceNode, 
  * Closes a node with its final status; the duration is measured from `startedAt`, in ms.
  * When an error is passed (even a thrown `undefined`), the node records it.
  */
-export function closeNode(node: TraceNode, status: TraceStatus, ...error: [thrown?: unknown]): void {
+export function closeNode(
+  node: TraceNode,
+  status: TraceStatus,
+  ...error: [thrown?: unknown]
+): void {
   if (node.endedAt) return;
   const ended = Date.now();
   node.status = status;

@@ -33,8 +33,17 @@ export interface TraceFailure {
 export function traceFailureList(root: TraceNode): TraceFailure[] {
   const found: TraceFailure[] = [];
   const visit = (node: TraceNode) => {
-    if ((node.kind === 'tool' || (node.kind === 'catch' && node.name !== 'fallback')) && node.status === 'failed' && node.error) {
-      found.push({ kind: node.kind, name: node.name, error: node.error, causes: errorsUnder(node) });
+    if (
+      (node.kind === 'tool' || (node.kind === 'catch' && node.name !== 'fallback')) &&
+      node.status === 'failed' &&
+      node.error
+    ) {
+      found.push({
+        kind: node.kind,
+        name: node.name,
+        error: node.error,
+        causes: errorsUnder(node),
+      });
     }
     node.children.forEach(visit);
     const child = childRoot(node);
@@ -57,14 +66,22 @@ export function traceFailureList(root: TraceNode): TraceFailure[] {
 export function traceFailures(root: TraceNode): TraceFailures | undefined {
   const list = traceFailureList(root);
   if (list.length === 0) return undefined;
-  return { tools: list.filter((failure) => failure.kind === 'tool').length, caught: list.filter((failure) => failure.kind === 'catch').length };
+  return {
+    tools: list.filter((failure) => failure.kind === 'tool').length,
+    caught: list.filter((failure) => failure.kind === 'catch').length,
+  };
 }
 
 /** The root of a composite tool call's child run (its output is `{ output, trace, usage }`). */
 function childRoot(node: TraceNode): TraceNode | undefined {
   if (node.kind !== 'tool') return undefined;
   const trace = (node.output as { trace?: { root?: TraceNode } } | null | undefined)?.trace;
-  return typeof trace === 'object' && trace !== null && typeof trace.root === 'object' && trace.root !== null ? trace.root : undefined;
+  return typeof trace === 'object' &&
+    trace !== null &&
+    typeof trace.root === 'object' &&
+    trace.root !== null
+    ? trace.root
+    : undefined;
 }
 
 /** The errors recorded under a failed node, depth first (a child run's, then its step's...). */

@@ -7,18 +7,36 @@ import { toolCallsOf, type TreeItem } from './trace-tree.js';
  * its calls asked for approval, composite) and the tools it inherited (Inherited: name and
  * what it was granted from), as its trace node records them.
  */
-export function AgentInspector({ item, onSelect }: { item: TreeItem; onSelect(key: string): void }) {
+export function AgentInspector({
+  item,
+  onSelect,
+}: {
+  item: TreeItem;
+  onSelect(key: string): void;
+}) {
   const capabilities = item.node.capabilities;
   const calls = new Map<string, TreeItem[]>();
-  for (const call of toolCallsOf(item)) calls.set(call.node.name, [...(calls.get(call.node.name) ?? []), call]);
+  for (const call of toolCallsOf(item))
+    calls.set(call.node.name, [...(calls.get(call.node.name) ?? []), call]);
   const own = capabilities?.filter((capability) => capability.granted === undefined) ?? [];
   const inherited = capabilities?.filter((capability) => capability.granted !== undefined) ?? [];
   return (
     <>
-      <Facts rows={[['Model', item.node.model], ['Tools', capabilities && `${capabilities.length} (${own.length} declared here, ${inherited.length} inherited)`]]} />
+      <Facts
+        rows={[
+          ['Model', item.node.model],
+          [
+            'Tools',
+            capabilities &&
+              `${capabilities.length} (${own.length} declared here, ${inherited.length} inherited)`,
+          ],
+        ]}
+      />
       <Section title="Capabilities" testId="capabilities">
         {!capabilities ? (
-          <p class="muted">This agent records no capabilities: it declared none, or only used the tools prop.</p>
+          <p class="muted">
+            This agent records no capabilities: it declared none, or only used the tools prop.
+          </p>
         ) : own.length === 0 ? (
           <p class="muted">Nothing declared here; every tool is inherited.</p>
         ) : (
@@ -37,7 +55,10 @@ export function AgentInspector({ item, onSelect }: { item: TreeItem; onSelect(ke
                   <td>
                     <span class="mono">{capability.name}</span>{' '}
                     {capability.composite && (
-                      <span class="tag tag-composite" title="Runs a workflow of its own: each call is a child run">
+                      <span
+                        class="tag tag-composite"
+                        title="Runs a workflow of its own: each call is a child run"
+                      >
                         composite
                       </span>
                     )}
@@ -55,7 +76,9 @@ export function AgentInspector({ item, onSelect }: { item: TreeItem; onSelect(ke
       </Section>
       <Section title="Inherited" testId="inherited">
         {inherited.length === 0 ? (
-          <p class="muted">Nothing inherited. A nested agent gets a parent's tool only through {'<Inherit>'}.</p>
+          <p class="muted">
+            Nothing inherited. A nested agent gets a parent's tool only through {'<Inherit>'}.
+          </p>
         ) : (
           <table class="caps">
             <thead>
@@ -104,7 +127,13 @@ function approvalText(calls: TreeItem[] | undefined): string {
   return `asked: ${[...counts].map(([label, count]) => `${count} ${label}`).join(', ')}`;
 }
 
-function CallsLink({ calls, onSelect }: { calls: TreeItem[] | undefined; onSelect(key: string): void }) {
+function CallsLink({
+  calls,
+  onSelect,
+}: {
+  calls: TreeItem[] | undefined;
+  onSelect(key: string): void;
+}) {
   if (!calls || calls.length === 0) return <span class="muted">0</span>;
   return (
     <button class="link" title="Select the first call" onClick={() => onSelect(calls[0]!.key)}>

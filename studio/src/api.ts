@@ -9,7 +9,9 @@ export async function fetchRuns(): Promise<RunList> {
 }
 
 /** `GET api/runs/<runId>`: the trace, or the reason Studio could not read it. */
-export async function fetchTrace(runId: string): Promise<{ trace: Trace } | { error: string; status: number }> {
+export async function fetchTrace(
+  runId: string,
+): Promise<{ trace: Trace } | { error: string; status: number }> {
   const response = await fetch(`api/runs/${encodeURIComponent(runId)}`, { cache: 'no-store' });
   if (!response.ok) return { error: await errorText(response), status: response.status };
   return { trace: (await response.json()) as Trace };
@@ -20,9 +22,14 @@ export async function fetchTrace(runId: string): Promise<{ trace: Trace } | { er
  * list then, so nothing missed while disconnected stays missing. Returns a function that
  * stops listening.
  */
-export function listenToRuns(handlers: { onOpen(): void; onEvent(event: StudioEvent): void; onDown(): void }): () => void {
+export function listenToRuns(handlers: {
+  onOpen(): void;
+  onEvent(event: StudioEvent): void;
+  onDown(): void;
+}): () => void {
   const source = new EventSource('api/events');
-  const onMessage = (message: MessageEvent<string>) => handlers.onEvent(JSON.parse(message.data) as StudioEvent);
+  const onMessage = (message: MessageEvent<string>) =>
+    handlers.onEvent(JSON.parse(message.data) as StudioEvent);
   source.addEventListener('open', () => handlers.onOpen());
   source.addEventListener('error', () => handlers.onDown());
   source.addEventListener('run', onMessage as EventListener);

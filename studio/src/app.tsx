@@ -15,8 +15,16 @@ export function App() {
           <span class="brand-dot" aria-hidden="true" />
           June Studio
         </a>
-        {live.dir && <span class="topbar-dir" title="The directory Studio reads">{live.dir}</span>}
-        <span class={`live ${live.live ? 'live-on' : 'live-off'}`} data-testid="live" title={live.live ? 'Following the runs directory' : 'Reconnecting...'}>
+        {live.dir && (
+          <span class="topbar-dir" title="The directory Studio reads">
+            {live.dir}
+          </span>
+        )}
+        <span
+          class={`live ${live.live ? 'live-on' : 'live-off'}`}
+          data-testid="live"
+          title={live.live ? 'Following the runs directory' : 'Reconnecting...'}
+        >
           {live.live ? 'live' : 'reconnecting'}
         </span>
       </header>

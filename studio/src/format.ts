@@ -5,7 +5,8 @@ export function formatDuration(ms: number | undefined): string {
   if (ms < 10_000) return `${(ms / 1000).toFixed(2)} s`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.floor(ms / 1000);
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} m ${String(seconds % 60).padStart(2, '0')} s`;
+  if (seconds < 3600)
+    return `${Math.floor(seconds / 60)} m ${String(seconds % 60).padStart(2, '0')} s`;
   return `${Math.floor(seconds / 3600)} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')} m`;
 }
 
@@ -24,7 +25,12 @@ export function formatTime(iso: string | undefined): string {
 }
 
 /** How long something took: its `durationMs`, or the time since it started while it runs. */
-export function elapsedMs(startedAt: string, durationMs: number | undefined, running: boolean, now: number): number | undefined {
+export function elapsedMs(
+  startedAt: string,
+  durationMs: number | undefined,
+  running: boolean,
+  now: number,
+): number | undefined {
   if (durationMs !== undefined) return durationMs;
   if (!running) return undefined;
   const started = Date.parse(startedAt);

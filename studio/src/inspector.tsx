@@ -8,11 +8,25 @@ import { ToolInspector } from './tool-inspector.js';
 import { isChildRun, labelOf, type TreeItem } from './trace-tree.js';
 
 /** The selected node in detail: what every node has, then what its kind adds. */
-export function Inspector({ item, now, onSelect }: { item: TreeItem; now: number; onSelect(key: string): void }) {
+export function Inspector({
+  item,
+  now,
+  onSelect,
+}: {
+  item: TreeItem;
+  now: number;
+  onSelect(key: string): void;
+}) {
   const { node } = item;
   const running = node.status === 'running' || node.status === 'waiting';
   return (
-    <aside class="inspector" data-testid="inspector" data-kind={node.kind} data-name={node.name} aria-label="Inspector">
+    <aside
+      class="inspector"
+      data-testid="inspector"
+      data-kind={node.kind}
+      data-name={node.name}
+      aria-label="Inspector"
+    >
       <header class="inspector-head">
         <span class={`kind kind-${node.kind}`}>{isChildRun(item) ? 'child run' : node.kind}</span>
         <h2>{labelOf(node)}</h2>
@@ -39,7 +53,11 @@ export function Inspector({ item, now, onSelect }: { item: TreeItem; now: number
 function tokensText(node: TraceNode, total: number | undefined): string | undefined {
   if (total === undefined) return undefined;
   const usage = node.usage;
-  if (usage && usage.totalTokens === total && (usage.inputTokens !== undefined || usage.outputTokens !== undefined)) {
+  if (
+    usage &&
+    usage.totalTokens === total &&
+    (usage.inputTokens !== undefined || usage.outputTokens !== undefined)
+  ) {
     return `${formatTokens(total)} (${formatTokens(usage.inputTokens ?? 0)} in, ${formatTokens(usage.outputTokens ?? 0)} out)`;
   }
   return formatTokens(total);
@@ -48,7 +66,12 @@ function tokensText(node: TraceNode, total: number | undefined): string | undefi
 function ErrorSection({ error }: { error: NonNullable<TraceNode['error']> }) {
   return (
     <Section title="Error" testId="error">
-      <Facts rows={[['Name', error.name], ['Code', error.code]]} />
+      <Facts
+        rows={[
+          ['Name', error.name],
+          ['Code', error.code],
+        ]}
+      />
       <pre class="text error-text">{error.message}</pre>
     </Section>
   );
@@ -73,7 +96,12 @@ function RunFacts({ item, onSelect }: { item: TreeItem; onSelect(key: string): v
           ],
         ]}
       />
-      {call && <p class="muted">A composite tool runs a workflow of its own for each call; this is that run, nested under its call.</p>}
+      {call && (
+        <p class="muted">
+          A composite tool runs a workflow of its own for each call; this is that run, nested under
+          its call.
+        </p>
+      )}
     </Section>
   );
 }

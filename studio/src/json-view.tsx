@@ -8,7 +8,8 @@ const LIMIT = 20_000;
  */
 export function JsonView({ value, testId }: { value: unknown; testId?: string }) {
   const [all, setAll] = useState(false);
-  const text = typeof value === 'string' ? value : value === undefined ? 'undefined' : showable(value);
+  const text =
+    typeof value === 'string' ? value : value === undefined ? 'undefined' : showable(value);
   const long = text.length > LIMIT && !all;
   return (
     <div class="value">

@@ -1,6 +1,16 @@
 import { JsonView } from './json-view.js';
 
-type Part = { type?: string; text?: string; toolName?: string; toolCallId?: string; input?: unknown; output?: unknown; approvalId?: string; approved?: boolean; reason?: string };
+type Part = {
+  type?: string;
+  text?: string;
+  toolName?: string;
+  toolCallId?: string;
+  input?: unknown;
+  output?: unknown;
+  approvalId?: string;
+  approved?: boolean;
+  reason?: string;
+};
 type Message = { role?: string; content?: string | Part[] };
 
 /** The messages a step added to its agent's conversation (AI SDK `ModelMessage`s), one card each. */
@@ -52,13 +62,15 @@ function MessagePart({ part }: { part: Part }) {
     case 'tool-approval-request':
       return (
         <div class="part part-title">
-          asks for approval of <span class="mono">{part.toolCallId}</span> <span class="mono muted">({part.approvalId})</span>
+          asks for approval of <span class="mono">{part.toolCallId}</span>{' '}
+          <span class="mono muted">({part.approvalId})</span>
         </div>
       );
     case 'tool-approval-response':
       return (
         <div class="part part-title">
-          approval {part.approved ? 'granted' : 'denied'} <span class="mono muted">({part.approvalId})</span>
+          approval {part.approved ? 'granted' : 'denied'}{' '}
+          <span class="mono muted">({part.approvalId})</span>
           {part.reason ? `: ${part.reason}` : ''}
         </div>
       );

@@ -55,7 +55,8 @@ export function RunView({ runId, entry }: { runId: string; entry: RunListEntry |
           <p class="notice">Loading the trace...</p>
         ) : (
           <p class="notice notice-error" data-testid="run-error">
-            Studio cannot show this run: {error ?? (entry && isUnreadable(entry) ? entry.unreadable : 'unknown error')}
+            Studio cannot show this run:{' '}
+            {error ?? (entry && isUnreadable(entry) ? entry.unreadable : 'unknown error')}
           </p>
         )}
       </main>
@@ -63,7 +64,14 @@ export function RunView({ runId, entry }: { runId: string; entry: RunListEntry |
   }
 
   const selected = tree!.byKey.get(selectedKey) ?? tree!.root;
-  const collapseAll = () => setCollapsed(new Set([...tree!.byKey.values()].filter((item) => item.children.length > 0 && item.parent).map((item) => item.key)));
+  const collapseAll = () =>
+    setCollapsed(
+      new Set(
+        [...tree!.byKey.values()]
+          .filter((item) => item.children.length > 0 && item.parent)
+          .map((item) => item.key),
+      ),
+    );
   return (
     <main class="run-page">
       <RunHeader runId={runId}>
@@ -73,7 +81,14 @@ export function RunView({ runId, entry }: { runId: string; entry: RunListEntry |
           {formatTime(trace.startedAt)}
         </span>
         <span class="run-fact" title="Duration" data-testid="run-duration">
-          {formatDuration(elapsedMs(trace.startedAt, trace.endedAt ? Date.parse(trace.endedAt) - Date.parse(trace.startedAt) : undefined, running, now))}
+          {formatDuration(
+            elapsedMs(
+              trace.startedAt,
+              trace.endedAt ? Date.parse(trace.endedAt) - Date.parse(trace.startedAt) : undefined,
+              running,
+              now,
+            ),
+          )}
         </span>
         <span class="run-fact" title="Total tokens">
           {tree!.root.tokens !== undefined ? `${formatTokens(tree!.root.tokens)} tokens` : ''}
@@ -93,7 +108,14 @@ export function RunView({ runId, entry }: { runId: string; entry: RunListEntry |
             <span class="num">Duration</span>
             <span class="num">Tokens</span>
           </div>
-          <TreeView rows={rows} collapsed={collapsed} selectedKey={selected.key} now={now} onSelect={select} onToggle={toggle} />
+          <TreeView
+            rows={rows}
+            collapsed={collapsed}
+            selectedKey={selected.key}
+            now={now}
+            onSelect={select}
+            onToggle={toggle}
+          />
         </section>
         <Inspector item={selected} now={now} onSelect={select} />
       </div>
@@ -107,7 +129,12 @@ function buildSafely(trace: Trace | undefined): { tree?: TraceTree; error?: stri
   try {
     return { tree: buildTraceTree(trace) };
   } catch (error) {
-    return { error: error instanceof RangeError ? 'the trace is nested too deeply to draw' : `the trace could not be drawn (${(error as Error).message})` };
+    return {
+      error:
+        error instanceof RangeError
+          ? 'the trace is nested too deeply to draw'
+          : `the trace could not be drawn (${(error as Error).message})`,
+    };
   }
 }
 

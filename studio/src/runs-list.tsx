@@ -12,15 +12,16 @@ const STALE_MS = 60_000;
 export function RunsList({ live }: { live: LiveRuns }) {
   const runs = live.runs ? sortRuns([...live.runs.values()]) : undefined;
   const now = useNow(runs?.some((run) => !isUnreadable(run) && run.status === 'running') ?? false);
-  if (live.error && !runs) return <p class="notice notice-error">Studio could not list the runs: {live.error}</p>;
+  if (live.error && !runs)
+    return <p class="notice notice-error">Studio could not list the runs: {live.error}</p>;
   if (!runs) return <p class="notice">Loading runs...</p>;
   if (runs.length === 0) {
     return (
       <div class="empty">
         <h2>No runs yet</h2>
         <p>
-          Studio shows the traces in <code>{live.dir}</code>. Run a workflow (<code>npx june run workflow.tsx</code>) and it appears here as it
-          starts.
+          Studio shows the traces in <code>{live.dir}</code>. Run a workflow (
+          <code>npx june run workflow.tsx</code>) and it appears here as it starts.
         </p>
       </div>
     );
@@ -61,12 +62,24 @@ export function RunsList({ live }: { live: LiveRuns }) {
                 </td>
                 <td class="mono">{run.runId}</td>
                 <td class="nowrap">{formatTime(run.startedAt)}</td>
-                <td class="num">{formatDuration(elapsedMs(run.startedAt, run.durationMs, run.status === 'running' || run.status === 'waiting', now))}</td>
+                <td class="num">
+                  {formatDuration(
+                    elapsedMs(
+                      run.startedAt,
+                      run.durationMs,
+                      run.status === 'running' || run.status === 'waiting',
+                      now,
+                    ),
+                  )}
+                </td>
                 <td>
                   <StatusBadge status={run.status} />
                   {run.failures && <span class="run-failures">{failuresText(run.failures)}</span>}
                   {run.status === 'running' && now - Date.parse(run.updatedAt) > STALE_MS && (
-                    <span class="stale muted" title="A run that stopped without ending (a crash, a kill) stays running in its file">
+                    <span
+                      class="stale muted"
+                      title="A run that stopped without ending (a crash, a kill) stays running in its file"
+                    >
                       no change for {formatDuration(now - Date.parse(run.updatedAt))}
                     </span>
                   )}
@@ -82,14 +95,17 @@ export function RunsList({ live }: { live: LiveRuns }) {
 }
 
 function sortRuns(runs: RunListEntry[]): RunListEntry[] {
-  const time = (run: RunListEntry) => Date.parse(isUnreadable(run) ? run.updatedAt : run.startedAt) || 0;
+  const time = (run: RunListEntry) =>
+    Date.parse(isUnreadable(run) ? run.updatedAt : run.startedAt) || 0;
   return runs.sort((a, b) => time(b) - time(a) || a.runId.localeCompare(b.runId));
 }
 
 /** `1 tool failed · 1 failure caught`: what failed inside a run without failing it. */
 function failuresText(failures: { tools: number; caught: number }): string {
   const parts: string[] = [];
-  if (failures.tools > 0) parts.push(`${failures.tools} tool${failures.tools === 1 ? '' : 's'} failed`);
-  if (failures.caught > 0) parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
+  if (failures.tools > 0)
+    parts.push(`${failures.tools} tool${failures.tools === 1 ? '' : 's'} failed`);
+  if (failures.caught > 0)
+    parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
   return parts.join(' · ');
 }

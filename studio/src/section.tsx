@@ -1,7 +1,15 @@
 import type { ComponentChildren } from 'preact';
 
 /** A titled part of the inspector. */
-export function Section({ title, children, testId }: { title: string; children: ComponentChildren; testId?: string }) {
+export function Section({
+  title,
+  children,
+  testId,
+}: {
+  title: string;
+  children: ComponentChildren;
+  testId?: string;
+}) {
   return (
     <section class="section" data-testid={testId} aria-label={title}>
       <h3>{title}</h3>

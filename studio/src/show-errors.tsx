@@ -8,7 +8,12 @@ import { useErrorBoundary } from 'preact/hooks';
 export function ShowErrors({ what, children }: { what: string; children: ComponentChildren }) {
   const [error] = useErrorBoundary();
   if (error) {
-    const message = error instanceof RangeError ? 'it is nested too deeply to draw' : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof RangeError
+        ? 'it is nested too deeply to draw'
+        : error instanceof Error
+          ? error.message
+          : String(error);
     return (
       <main class="run-page">
         <p class="notice notice-error" data-testid="run-error">

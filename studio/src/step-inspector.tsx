@@ -9,13 +9,25 @@ export function StepInspector({ node }: { node: TraceNode }) {
     <>
       <Facts rows={[['Step path', node.step && <span class="mono">{node.step}</span>]]} />
       <Section title="Prompt" testId="prompt">
-        {node.prompt !== undefined ? <pre class="text">{node.prompt}</pre> : <p class="muted">Not rendered yet.</p>}
+        {node.prompt !== undefined ? (
+          <pre class="text">{node.prompt}</pre>
+        ) : (
+          <p class="muted">Not rendered yet.</p>
+        )}
       </Section>
       <Section title="Result" testId="result">
-        {node.result !== undefined ? <JsonView value={node.result} /> : <p class="muted">{node.status === 'running' ? 'The step is running.' : 'No result.'}</p>}
+        {node.result !== undefined ? (
+          <JsonView value={node.result} />
+        ) : (
+          <p class="muted">{node.status === 'running' ? 'The step is running.' : 'No result.'}</p>
+        )}
       </Section>
       <Section title="Messages" testId="messages">
-        {node.messages ? <MessagesView messages={node.messages} /> : <p class="muted">{node.status === 'running' ? 'The step is running.' : 'No messages.'}</p>}
+        {node.messages ? (
+          <MessagesView messages={node.messages} />
+        ) : (
+          <p class="muted">{node.status === 'running' ? 'The step is running.' : 'No messages.'}</p>
+        )}
       </Section>
     </>
   );

@@ -10,13 +10,23 @@ export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key
   const { node } = item;
   const childRun = childTraceOf(node);
   const childItem = childRun ? item.children.find((child) => child.trace === childRun) : undefined;
-  const composite = childRun !== undefined || enclosingAgent(item)?.node.capabilities?.some((capability) => capability.name === node.name && capability.composite);
+  const composite =
+    childRun !== undefined ||
+    enclosingAgent(item)?.node.capabilities?.some(
+      (capability) => capability.name === node.name && capability.composite,
+    );
   const approval = node.approval;
   return (
     <>
-      <Facts rows={[['Tool call id', node.toolCallId && <span class="mono">{node.toolCallId}</span>]]} />
+      <Facts
+        rows={[['Tool call id', node.toolCallId && <span class="mono">{node.toolCallId}</span>]]}
+      />
       <Section title="Input" testId="input">
-        {node.input !== undefined ? <JsonView value={node.input} /> : <p class="muted">No input recorded.</p>}
+        {node.input !== undefined ? (
+          <JsonView value={node.input} />
+        ) : (
+          <p class="muted">No input recorded.</p>
+        )}
       </Section>
       {approval && (
         <Section title="Approval" testId="approval">
@@ -24,7 +34,14 @@ export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key
             rows={[
               ['Request', <span class="mono">{approval.id}</span>],
               ['Answer', approval.status === 'pending' ? 'waiting for an answer' : approval.status],
-              ['Answered by', approval.status === 'pending' ? undefined : approval.automatic ? 'a policy (automatic)' : 'a person'],
+              [
+                'Answered by',
+                approval.status === 'pending'
+                  ? undefined
+                  : approval.automatic
+                    ? 'a policy (automatic)'
+                    : 'a person',
+              ],
               ['Reason', approval.reason],
             ]}
           />
@@ -36,7 +53,11 @@ export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key
         ) : node.output !== undefined ? (
           <JsonView value={node.output} />
         ) : (
-          <p class="muted">{node.status === 'running' || node.status === 'waiting' ? 'The call is running.' : 'No output.'}</p>
+          <p class="muted">
+            {node.status === 'running' || node.status === 'waiting'
+              ? 'The call is running.'
+              : 'No output.'}
+          </p>
         )}
       </Section>
       {composite && (
@@ -46,12 +67,17 @@ export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key
               <button class="link" onClick={() => onSelect(childItem.key)}>
                 {childRun.workflow ?? childRun.root.name}
               </button>{' '}
-              <span class="mono muted">{childRun.runId}</span> <StatusBadge status={childRun.status} />{' '}
-              {childItem.tokens !== undefined && <span class="muted">{formatTokens(childItem.tokens)} tokens</span>}
+              <span class="mono muted">{childRun.runId}</span>{' '}
+              <StatusBadge status={childRun.status} />{' '}
+              {childItem.tokens !== undefined && (
+                <span class="muted">{formatTokens(childItem.tokens)} tokens</span>
+              )}
               <p class="muted">Nested under this call in the tree.</p>
             </div>
           ) : (
-            <p class="muted">This tool runs a workflow of its own; its child run shows here when the call ends.</p>
+            <p class="muted">
+              This tool runs a workflow of its own; its child run shows here when the call ends.
+            </p>
           )}
         </Section>
       )}

@@ -30,7 +30,15 @@ export interface TraceTree {
  */
 export function buildTraceTree(trace: Trace): TraceTree {
   const byKey = new Map<string, TreeItem>();
-  const root: TreeItem = { key: 'r', node: trace.root, depth: 0, parent: undefined, children: [], tokens: undefined, trace };
+  const root: TreeItem = {
+    key: 'r',
+    node: trace.root,
+    depth: 0,
+    parent: undefined,
+    children: [],
+    tokens: undefined,
+    trace,
+  };
   const order: TreeItem[] = [];
   const stack = [root];
   while (stack.length > 0) {
@@ -38,18 +46,38 @@ export function buildTraceTree(trace: Trace): TraceTree {
     byKey.set(item.key, item);
     order.push(item);
     const { node, key, depth } = item;
-    node.children.forEach((child, index) => item.children.push({ key: `${key}.${index}`, node: child, depth: depth + 1, parent: item, children: [], tokens: undefined }));
+    node.children.forEach((child, index) =>
+      item.children.push({
+        key: `${key}.${index}`,
+        node: child,
+        depth: depth + 1,
+        parent: item,
+        children: [],
+        tokens: undefined,
+      }),
+    );
     const childRun = childTraceOf(node);
-    if (childRun) item.children.push({ key: `${key}.c`, node: childRun.root, depth: depth + 1, parent: item, children: [], tokens: undefined, trace: childRun });
+    if (childRun)
+      item.children.push({
+        key: `${key}.c`,
+        node: childRun.root,
+        depth: depth + 1,
+        parent: item,
+        children: [],
+        tokens: undefined,
+        trace: childRun,
+      });
     for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i]!);
   }
   // Tokens add up level by level: the model calls below, child runs included (see totalTokens).
   for (let i = order.length - 1; i >= 0; i--) {
     const item = order[i]!;
-    const own = typeof item.node.usage?.totalTokens === 'number' ? item.node.usage.totalTokens : undefined;
+    const own =
+      typeof item.node.usage?.totalTokens === 'number' ? item.node.usage.totalTokens : undefined;
     if (item.node.kind === 'model') item.tokens = own;
     else {
-      for (const child of item.children) if (child.tokens !== undefined) item.tokens = (item.tokens ?? 0) + child.tokens;
+      for (const child of item.children)
+        if (child.tokens !== undefined) item.tokens = (item.tokens ?? 0) + child.tokens;
       item.tokens ??= own;
     }
   }

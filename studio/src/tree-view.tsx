@@ -50,7 +50,8 @@ export function TreeView({ rows, collapsed, selectedKey, now, onSelect, onToggle
     if (!element || selectedIndex < 0) return;
     const top = selectedIndex * ROW_HEIGHT;
     if (top < element.scrollTop) element.scrollTop = top;
-    else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight) element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
+    else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
+      element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
   }, [selectedKey, selectedIndex]);
 
   const first = Math.max(0, topRow - OVERSCAN);
@@ -85,7 +86,9 @@ export function TreeView({ rows, collapsed, selectedKey, now, onSelect, onToggle
       tabIndex={0}
       data-testid="tree"
       data-rows={rows.length}
-      onScroll={(event) => setTopRow(Math.floor((event.currentTarget as HTMLDivElement).scrollTop / ROW_HEIGHT))}
+      onScroll={(event) =>
+        setTopRow(Math.floor((event.currentTarget as HTMLDivElement).scrollTop / ROW_HEIGHT))
+      }
       onKeyDown={onKeyDown}
     >
       <div class="tree-space" style={{ height: `${rows.length * ROW_HEIGHT}px` }}>
@@ -134,7 +137,10 @@ function TreeRow({ item, top, expanded, selected, now, onSelect, onToggle }: Tre
       style={{ transform: `translateY(${top}px)` }}
       onClick={() => onSelect(item.key)}
     >
-      <span class="tree-label" style={{ paddingLeft: `${Math.min(item.depth, MAX_INDENT) * 16}px` }}>
+      <span
+        class="tree-label"
+        style={{ paddingLeft: `${Math.min(item.depth, MAX_INDENT) * 16}px` }}
+      >
         {item.depth > MAX_INDENT && (
           <span class="hint depth-hint" title="Nesting level">
             level {item.depth.toLocaleString('en-US')}
@@ -155,15 +161,24 @@ function TreeRow({ item, top, expanded, selected, now, onSelect, onToggle }: Tre
             {expanded ? '▾' : '▸'}
           </button>
         )}
-        <span class={`kind kind-${node.kind}${kind === 'child run' ? ' kind-child' : ''}`}>{kind}</span>
+        <span class={`kind kind-${node.kind}${kind === 'child run' ? ' kind-child' : ''}`}>
+          {kind}
+        </span>
         <span class="name">{labelOf(node)}</span>
-        {node.approval && <span class={`hint approval-${node.approval.status}`}>approval: {node.approval.status}{node.approval.automatic ? ' (auto)' : ''}</span>}
+        {node.approval && (
+          <span class={`hint approval-${node.approval.status}`}>
+            approval: {node.approval.status}
+            {node.approval.automatic ? ' (auto)' : ''}
+          </span>
+        )}
         {node.error && <span class="hint hint-error">{node.error.code ?? node.error.name}</span>}
       </span>
       <span class="cell-status">
         <StatusBadge status={node.status} />
       </span>
-      <span class="cell-num">{formatDuration(elapsedMs(node.startedAt, node.durationMs, running, now))}</span>
+      <span class="cell-num">
+        {formatDuration(elapsedMs(node.startedAt, node.durationMs, running, now))}
+      </span>
       <span class="cell-num">{formatTokens(item.tokens)}</span>
     </div>
   );

@@ -14,7 +14,12 @@ export interface LiveRuns {
 
 /** Loads the run list and follows the live channel: runs that appear, change or go away. */
 export function useLiveRuns(): LiveRuns {
-  const [state, setState] = useState<LiveRuns>({ runs: undefined, dir: '', live: false, error: undefined });
+  const [state, setState] = useState<LiveRuns>({
+    runs: undefined,
+    dir: '',
+    live: false,
+    error: undefined,
+  });
   useEffect(() => {
     let stopped = false;
     let generation = 0;
@@ -28,7 +33,8 @@ export function useLiveRuns(): LiveRuns {
           const runs = new Map(list.runs.map((run) => [run.runId, run]));
           for (const [runId, run] of prev.runs ?? []) {
             const listed = runs.get(runId);
-            if (listed && Date.parse(run.updatedAt) > Date.parse(listed.updatedAt)) runs.set(runId, run);
+            if (listed && Date.parse(run.updatedAt) > Date.parse(listed.updatedAt))
+              runs.set(runId, run);
           }
           return { ...prev, dir: list.dir, error: undefined, runs };
         });

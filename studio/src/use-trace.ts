@@ -15,7 +15,11 @@ export interface TraceState {
  * A failed reload keeps the last trace on screen.
  */
 export function useTrace(runId: string, version: string | undefined): TraceState {
-  const [state, setState] = useState<TraceState>({ trace: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<TraceState>({
+    trace: undefined,
+    error: undefined,
+    loading: true,
+  });
   const load = useRef<() => void>(() => {});
   const first = useRef(true);
   useEffect(() => {
@@ -32,13 +36,20 @@ export function useTrace(runId: string, version: string | undefined): TraceState
       try {
         do {
           again = false;
-          const result = await fetchTrace(runId).catch((error: Error) => ({ error: error.message, status: 0 }));
+          const result = await fetchTrace(runId).catch((error: Error) => ({
+            error: error.message,
+            status: 0,
+          }));
           if (stopped) return;
           if ('trace' in result && !marked) {
             marked = true;
             performance.mark('studio:trace-loaded');
           }
-          setState((prev) => ('trace' in result ? { trace: result.trace, error: undefined, loading: false } : { trace: prev.trace, error: result.error, loading: false }));
+          setState((prev) =>
+            'trace' in result
+              ? { trace: result.trace, error: undefined, loading: false }
+              : { trace: prev.trace, error: result.error, loading: false },
+          );
         } while (again && !stopped);
       } finally {
         busy = false;

@@ -20,7 +20,10 @@ console.log(output);
 `;
 
 function node(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [file], { cwd: project.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file], {
+    cwd: project.dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -34,7 +37,12 @@ function node(file: string): Promise<{ code: number | null; stdout: string; stde
 beforeAll(() => {
   project = tempProject();
   project.write('unanswered.mjs', workflow('// nothing answers the approval'));
-  project.write('answered.mjs', workflow("for await (const event of handle.events) if (event.type === 'approval-request') handle.approve(event.request.id);"));
+  project.write(
+    'answered.mjs',
+    workflow(
+      "for await (const event of handle.events) if (event.type === 'approval-request') handle.approve(event.request.id);",
+    ),
+  );
 });
 afterAll(() => project.remove());
 

@@ -1,6 +1,15 @@
 // Every capability error: its own code, a message in the spec's notation naming the
 // declarations with their bundles and wrappers, and no model call before it.
-import { Agent, defineCapabilities, Inherit, Namespace, RequireApproval, Step, Tool, type JuneNode } from 'june';
+import {
+  Agent,
+  defineCapabilities,
+  Inherit,
+  Namespace,
+  RequireApproval,
+  Step,
+  Tool,
+  type JuneNode,
+} from 'june';
 import { describe, expect, it } from 'vitest';
 import { alpha, beta, expectTreeError, model } from './support.js';
 
@@ -34,7 +43,9 @@ describe('two declarations exposing one name', () => {
       'capability-collision',
     );
     expect(error.message).toContain('"github_search"');
-    expect(error.message).toContain('<Tool name="search"> in <Namespace name="github"> in <RequireApproval>');
+    expect(error.message).toContain(
+      '<Tool name="search"> in <Namespace name="github"> in <RequireApproval>',
+    );
     expect(error.message).toContain('<Tool name="github_search">');
   });
 
@@ -63,7 +74,9 @@ describe('two declarations exposing one name', () => {
       'capability-collision',
     );
     expect(error.message).toContain('<Inherit capabilities={["fs_readFile"]}>');
-    expect(error.message).toContain('it brought <Tool name="readFile"> in <Namespace name="fs"> in <Files> in the enclosing <Agent>)');
+    expect(error.message).toContain(
+      'it brought <Tool name="readFile"> in <Namespace name="fs"> in <Files> in the enclosing <Agent>)',
+    );
     expect(error.message).toMatch(/and <Tool name="fs_readFile">/);
   });
 
@@ -125,7 +138,9 @@ describe('a bundle returning something other than capabilities', () => {
       </Agent>,
       'bundle-content-invalid',
     );
-    expect(error.message).toContain('the bundle <Steps> in <RequireApproval> returned <Step id="inside">');
+    expect(error.message).toContain(
+      'the bundle <Steps> in <RequireApproval> returned <Step id="inside">',
+    );
   });
 
   it('fails for a component of your own', async () => {
@@ -154,7 +169,10 @@ describe('a bundle returning something other than capabilities', () => {
   });
 
   it('fails for a promise: a bundle is synchronous', async () => {
-    const Later = defineCapabilities((async () => <Tool name="a" value={alpha} />) as unknown as () => JuneNode, { name: 'Later' });
+    const Later = defineCapabilities(
+      (async () => <Tool name="a" value={alpha} />) as unknown as () => JuneNode,
+      { name: 'Later' },
+    );
     const error = await expectTreeError(
       <Agent model={model}>
         <Later />
@@ -266,7 +284,9 @@ describe('<Inherit> errors', () => {
   });
 
   it('a name listed by two <Inherit>s fails, naming both', async () => {
-    const Grants = defineCapabilities(() => <Inherit capabilities={['readFile']} />, { name: 'Grants' });
+    const Grants = defineCapabilities(() => <Inherit capabilities={['readFile']} />, {
+      name: 'Grants',
+    });
     const error = await expectTreeError(
       <Agent model={model}>
         <Tool name="readFile" value={alpha} />
@@ -277,7 +297,9 @@ describe('<Inherit> errors', () => {
       </Agent>,
       'inherit-duplicate-name',
     );
-    expect(error.message).toMatch(/<Inherit capabilities=\{\["readFile"\]\}>.* and <Inherit capabilities=\{\["readFile"\]\}>.* in <Grants>/);
+    expect(error.message).toMatch(
+      /<Inherit capabilities=\{\["readFile"\]\}>.* and <Inherit capabilities=\{\["readFile"\]\}>.* in <Grants>/,
+    );
   });
 
   it('capabilities that are not a list of names fail', async () => {
@@ -296,7 +318,10 @@ describe('<Inherit> errors', () => {
   });
 
   it('<Inherit> with no agent around it fails', async () => {
-    const error = await expectTreeError(<Inherit capabilities={['readFile']} />, 'inherit-outside-agent');
+    const error = await expectTreeError(
+      <Inherit capabilities={['readFile']} />,
+      'inherit-outside-agent',
+    );
     expect(error.message).toContain('<Inherit capabilities={["readFile"]}>');
   });
 
@@ -413,7 +438,10 @@ describe('a wrapper holding something other than capabilities', () => {
 
 describe('other declaration errors', () => {
   it('a capability with no agent around it fails', async () => {
-    const error = await expectTreeError(<Tool name="a" value={alpha} />, 'capability-outside-agent');
+    const error = await expectTreeError(
+      <Tool name="a" value={alpha} />,
+      'capability-outside-agent',
+    );
     expect(error.message).toContain('<Tool name="a">');
   });
 

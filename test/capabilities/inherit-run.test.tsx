@@ -1,7 +1,17 @@
 // A real run: a tool the parent wrapped in <RequireApproval> and <Namespace> reaches the
 // nested agent through <Inherit> renamed and still waiting for a person.
 import { tool } from 'ai';
-import { Agent, Inherit, Namespace, RequireApproval, run, Step, Tool, type RunEvent, type TraceNode } from 'june';
+import {
+  Agent,
+  Inherit,
+  Namespace,
+  RequireApproval,
+  run,
+  Step,
+  Tool,
+  type RunEvent,
+  type TraceNode,
+} from 'june';
 import { scriptedModel } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -43,7 +53,10 @@ describe('a granted tool in a run', () => {
     const executed: string[] = [];
     const model = scriptedModel({
       steps: {
-        ship: [{ toolCalls: [{ tool: 'ops_deploy', input: { env: 'staging' } }] }, { text: 'Deployed.' }],
+        ship: [
+          { toolCalls: [{ tool: 'ops_deploy', input: { env: 'staging' } }] },
+          { text: 'Deployed.' },
+        ],
       },
     });
     const handle = run(workflow(executed, model));
@@ -51,7 +64,11 @@ describe('a granted tool in a run', () => {
     for await (const event of handle.events) {
       seen.push(event);
       if (event.type === 'approval-request') {
-        expect(event.request).toMatchObject({ tool: 'ops_deploy', step: 'ship', input: { env: 'staging' } });
+        expect(event.request).toMatchObject({
+          tool: 'ops_deploy',
+          step: 'ship',
+          input: { env: 'staging' },
+        });
         expect(executed).toEqual([]);
         expect(handle.pendingApprovals.map((request) => request.tool)).toEqual(['ops_deploy']);
         handle.approve(event.request.id);
@@ -60,9 +77,15 @@ describe('a granted tool in a run', () => {
     const result = await handle.result;
     expect(executed).toEqual(['staging']);
     expect(result.steps.ship).toBe('Deployed.');
-    expect(seen.filter((event) => event.type === 'tool-result').map((event) => event.type === 'tool-result' && [event.tool, event.output])).toEqual([['ops_deploy', 'Deployed to staging']]);
+    expect(
+      seen
+        .filter((event) => event.type === 'tool-result')
+        .map((event) => event.type === 'tool-result' && [event.tool, event.output]),
+    ).toEqual([['ops_deploy', 'Deployed to staging']]);
     const calls = toolNodes(result.trace.root);
-    expect(calls.map((node) => [node.name, node.status, node.approval?.status])).toEqual([['ops_deploy', 'succeeded', 'approved']]);
+    expect(calls.map((node) => [node.name, node.status, node.approval?.status])).toEqual([
+      ['ops_deploy', 'succeeded', 'approved'],
+    ]);
     // The scripted model fails a turn that calls a tool the agent lacks: ops_deploy was offered.
     expect(model.calls.map((call) => call.step)).toEqual(['ship', 'ship']);
     model.assertAllTurnsUsed();
@@ -72,7 +95,10 @@ describe('a granted tool in a run', () => {
     const executed: string[] = [];
     const model = scriptedModel({
       steps: {
-        ship: [{ toolCalls: [{ tool: 'ops_deploy', input: { env: 'prod' } }] }, { text: 'Not deployed.' }],
+        ship: [
+          { toolCalls: [{ tool: 'ops_deploy', input: { env: 'prod' } }] },
+          { text: 'Not deployed.' },
+        ],
       },
     });
     const handle = run(workflow(executed, model));

@@ -1,5 +1,14 @@
 // Grants: <Inherit> passes named tools of the directly enclosing agent, as that agent has them.
-import { Agent, defineCapabilities, Inherit, inspect, Namespace, RequireApproval, Step, Tool } from 'june';
+import {
+  Agent,
+  defineCapabilities,
+  Inherit,
+  inspect,
+  Namespace,
+  RequireApproval,
+  Step,
+  Tool,
+} from 'june';
 import { describe, expect, it } from 'vitest';
 import { alpha, beta, gamma, makeTool, model, toolsOf } from './support.js';
 
@@ -16,10 +25,13 @@ describe('<Inherit>', () => {
           </Agent>
         </Agent>,
       ),
-    ).toEqual([{ a: false, b: false, c: false }, { a: false, c: false }]);
+    ).toEqual([
+      { a: false, b: false, c: false },
+      { a: false, c: false },
+    ]);
   });
 
-  it('reads the directly enclosing agent: a grandchild reaches the child\'s tools, not the grandparent\'s', async () => {
+  it("reads the directly enclosing agent: a grandchild reaches the child's tools, not the grandparent's", async () => {
     expect(
       await toolsOf(
         <Agent model={model}>
@@ -45,7 +57,10 @@ describe('<Inherit>', () => {
           </Agent>
         </Agent>,
       ),
-    ).rejects.toMatchObject({ code: 'inherit-unknown-name', message: expect.stringContaining('it has "middle"') });
+    ).rejects.toMatchObject({
+      code: 'inherit-unknown-name',
+      message: expect.stringContaining('it has "middle"'),
+    });
   });
 
   it('passes a tool two levels down when each level inherits it', async () => {
@@ -67,7 +82,7 @@ describe('<Inherit>', () => {
     ]);
   });
 
-  it('never reaches a sibling\'s tools', async () => {
+  it("never reaches a sibling's tools", async () => {
     await expect(
       inspect(
         <Agent model={model}>
@@ -80,10 +95,13 @@ describe('<Inherit>', () => {
           </Agent>
         </Agent>,
       ),
-    ).rejects.toMatchObject({ code: 'inherit-unknown-name', message: expect.stringContaining('it has "shared"') });
+    ).rejects.toMatchObject({
+      code: 'inherit-unknown-name',
+      message: expect.stringContaining('it has "shared"'),
+    });
   });
 
-  it('carries the parent\'s tool as the parent sees it: renamed, still waiting for approval', async () => {
+  it("carries the parent's tool as the parent sees it: renamed, still waiting for approval", async () => {
     const report = await inspect(
       <Agent model={model}>
         <RequireApproval>
@@ -101,12 +119,13 @@ describe('<Inherit>', () => {
         name: 'github_close',
         needsApproval: true,
         source: '<Inherit capabilities={["github_close"]}>',
-        granted: '<Tool name="close"> in <RequireApproval> in <Namespace name="github"> in the enclosing <Agent>',
+        granted:
+          '<Tool name="close"> in <RequireApproval> in <Namespace name="github"> in the enclosing <Agent>',
       },
     ]);
   });
 
-  it('keeps a dynamic approval of the parent\'s tool, and the child\'s wrappers only add', async () => {
+  it("keeps a dynamic approval of the parent's tool, and the child's wrappers only add", async () => {
     expect(
       await toolsOf(
         <Agent model={model}>
@@ -122,7 +141,10 @@ describe('<Inherit>', () => {
           </Agent>
         </Agent>,
       ),
-    ).toEqual([{ maybe: 'dynamic', free: false }, { maybe: 'dynamic', child_free: true }]);
+    ).toEqual([
+      { maybe: 'dynamic', free: false },
+      { maybe: 'dynamic', child_free: true },
+    ]);
   });
 
   it('works from a bundle in the nested agent: a bundle is transparent', async () => {
@@ -135,10 +157,13 @@ describe('<Inherit>', () => {
         </Agent>
       </Agent>,
     );
-    expect(report.agents[1]!.tools[0]).toMatchObject({ name: 'a', source: '<Inherit capabilities={["a"]}> in <Grants>' });
+    expect(report.agents[1]!.tools[0]).toMatchObject({
+      name: 'a',
+      source: '<Inherit capabilities={["a"]}> in <Grants>',
+    });
   });
 
-  it('can take a tool of the parent\'s tools prop by name; nothing of it crosses otherwise', async () => {
+  it("can take a tool of the parent's tools prop by name; nothing of it crosses otherwise", async () => {
     const report = await inspect(
       <Agent model={model} tools={{ a: alpha, b: beta }}>
         <Step id="outer" prompt="go" />
@@ -148,7 +173,11 @@ describe('<Inherit>', () => {
         <Agent model={model} />
       </Agent>,
     );
-    expect(report.agents.map((agent) => agent.tools.map((t) => t.name))).toEqual([['a', 'b'], ['a'], []]);
+    expect(report.agents.map((agent) => agent.tools.map((t) => t.name))).toEqual([
+      ['a', 'b'],
+      ['a'],
+      [],
+    ]);
     expect(report.agents[1]!.tools[0]!.granted).toBe('tools={{ a }} in the enclosing <Agent>');
   });
 });

@@ -1,5 +1,16 @@
 // What an agent records about its tools: plain data in the shape the capability page shows.
-import { Agent, defineCapabilities, Inherit, inspect, Namespace, RequireApproval, run, Step, Tool, type TraceNode } from 'june';
+import {
+  Agent,
+  defineCapabilities,
+  Inherit,
+  inspect,
+  Namespace,
+  RequireApproval,
+  run,
+  Step,
+  Tool,
+  type TraceNode,
+} from 'june';
 import { scriptedModel } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -17,7 +28,7 @@ function isPlainJson(value: unknown): boolean {
   return Object.values(value as object).every(isPlainJson);
 }
 
-describe('the capabilities of an agent\'s trace node', () => {
+describe("the capabilities of an agent's trace node", () => {
   const workflow = (
     <Agent model={model}>
       <Tool name="files" value={alpha} />
@@ -25,7 +36,11 @@ describe('the capabilities of an agent\'s trace node', () => {
         <Namespace name="github">
           <Tool name="search" value={beta} />
         </Namespace>
-        <Tool name="research" description="Research a question" input={z.object({ question: z.string() })}>
+        <Tool
+          name="research"
+          description="Research a question"
+          input={z.object({ question: z.string() })}
+        >
           {({ question }: { question: string }) => (
             <Agent model={model}>
               <Step id="findings" prompt={`Research: ${question}`} />
@@ -39,13 +54,19 @@ describe('the capabilities of an agent\'s trace node', () => {
   );
 
   it('match the shape on the capability page, exactly', async () => {
-    const result = await run(workflow, { model: scriptedModel({ steps: { work: [{ text: 'ok' }] } }) }).result;
+    const result = await run(workflow, {
+      model: scriptedModel({ steps: { work: [{ text: 'ok' }] } }),
+    }).result;
     const [outer, inner] = agentNodes(result.trace.root);
     expect(outer!.capabilities).toEqual([{ name: 'files', source: '<Tool name="files">' }]);
     expect(inner!.capabilities).toEqual([
       { name: 'github_search', source: '<Tool name="search"> in <Namespace name="github">' },
       { name: 'research', source: '<Tool name="research">', composite: true },
-      { name: 'files', source: '<Inherit capabilities={["files"]}>', granted: '<Tool name="files"> in the enclosing <Agent>' },
+      {
+        name: 'files',
+        source: '<Inherit capabilities={["files"]}>',
+        granted: '<Tool name="files"> in the enclosing <Agent>',
+      },
     ]);
     expect(JSON.stringify(inner!.capabilities)).toBe(
       '[{"name":"github_search","source":"<Tool name=\\"search\\"> in <Namespace name=\\"github\\">"},' +
@@ -64,7 +85,10 @@ describe('the capabilities of an agent\'s trace node', () => {
       expect(JSON.parse(JSON.stringify(node.capabilities))).toEqual(node.capabilities);
     }
     const starts = events.filter((event) => event.type === 'agent-start');
-    expect(starts.map((event) => event.capabilities?.map((c) => c.name))).toEqual([['files'], ['github_search', 'research', 'files']]);
+    expect(starts.map((event) => event.capabilities?.map((c) => c.name))).toEqual([
+      ['files'],
+      ['github_search', 'research', 'files'],
+    ]);
     expect(isPlainJson(starts.map((event) => event.capabilities))).toBe(true);
   });
 
@@ -86,21 +110,33 @@ describe('the capabilities of an agent\'s trace node', () => {
       </Agent>,
     );
     expect(report.agents[0]!.tools).toEqual([
-      { name: 'n_t', needsApproval: true, source: '<Tool name="t"> in <Outer> in <RequireApproval> in <Namespace name="n"> in <Inner>' },
+      {
+        name: 'n_t',
+        needsApproval: true,
+        source:
+          '<Tool name="t"> in <Outer> in <RequireApproval> in <Namespace name="n"> in <Inner>',
+      },
     ]);
   });
 
-  it('never hold a bundle\'s props, such as a command\'s cwd or env', async () => {
-    const Shell = defineCapabilities(({ cwd, env }: { cwd: string; env: Record<string, string> }) => <Tool name={cwd ? 'shell' : 'none'} value={env ? alpha : beta} />, {
-      name: 'Shell',
-    });
+  it("never hold a bundle's props, such as a command's cwd or env", async () => {
+    const Shell = defineCapabilities(
+      ({ cwd, env }: { cwd: string; env: Record<string, string> }) => (
+        <Tool name={cwd ? 'shell' : 'none'} value={env ? alpha : beta} />
+      ),
+      {
+        name: 'Shell',
+      },
+    );
     const workflowWithSecrets = (
       <Agent model={model}>
         <Shell cwd="/home/secret-project" env={{ API_TOKEN: 'sk-do-not-leak' }} />
         <Step id="s" prompt="go" />
       </Agent>
     );
-    const result = await run(workflowWithSecrets, { model: scriptedModel({ steps: { s: [{ text: 'ok' }] } }) }).result;
+    const result = await run(workflowWithSecrets, {
+      model: scriptedModel({ steps: { s: [{ text: 'ok' }] } }),
+    }).result;
     const recorded = JSON.stringify(agentNodes(result.trace.root).map((node) => node.capabilities));
     expect(recorded).toBe('[[{"name":"shell","source":"<Tool name=\\"shell\\"> in <Shell>"}]]');
     expect(JSON.stringify(await inspect(workflowWithSecrets))).not.toContain('secret');
@@ -132,7 +168,11 @@ describe('the capabilities of an agent\'s trace node', () => {
   it('a granted composite tool still says it runs a workflow of its own', async () => {
     const report = await inspect(
       <Agent model={model}>
-        <Tool name="research" description="Research a question" input={z.object({ question: z.string() })}>
+        <Tool
+          name="research"
+          description="Research a question"
+          input={z.object({ question: z.string() })}
+        >
           {({ question }: { question: string }) => (
             <Agent model={model}>
               <Step id="findings" prompt={question} />
@@ -145,16 +185,31 @@ describe('the capabilities of an agent\'s trace node', () => {
       </Agent>,
     );
     expect(report.agents[1]!.tools).toEqual([
-      { name: 'research', needsApproval: false, source: '<Inherit capabilities={["research"]}>', granted: '<Tool name="research"> in the enclosing <Agent>', composite: true },
+      {
+        name: 'research',
+        needsApproval: false,
+        source: '<Inherit capabilities={["research"]}>',
+        granted: '<Tool name="research"> in the enclosing <Agent>',
+        composite: true,
+      },
     ]);
   });
 
-  it('inspect() reports the same provenance, with each tool\'s approval', async () => {
+  it("inspect() reports the same provenance, with each tool's approval", async () => {
     const report = await inspect(workflow);
     expect(report.agents[1]!.tools).toEqual([
-      { name: 'github_search', needsApproval: false, source: '<Tool name="search"> in <Namespace name="github">' },
+      {
+        name: 'github_search',
+        needsApproval: false,
+        source: '<Tool name="search"> in <Namespace name="github">',
+      },
       { name: 'research', needsApproval: false, source: '<Tool name="research">', composite: true },
-      { name: 'files', needsApproval: false, source: '<Inherit capabilities={["files"]}>', granted: '<Tool name="files"> in the enclosing <Agent>' },
+      {
+        name: 'files',
+        needsApproval: false,
+        source: '<Inherit capabilities={["files"]}>',
+        granted: '<Tool name="files"> in the enclosing <Agent>',
+      },
     ]);
     expect(isPlainJson(report)).toBe(true);
   });

@@ -4,7 +4,18 @@
 // anything else.
 import { tool, type Tool as AiTool } from 'ai';
 import fc from 'fast-check';
-import { Agent, defineCapabilities, Inherit, inspect, JuneError, Namespace, RequireApproval, Step, Tool, type JuneNode } from 'june';
+import {
+  Agent,
+  defineCapabilities,
+  Inherit,
+  inspect,
+  JuneError,
+  Namespace,
+  RequireApproval,
+  Step,
+  Tool,
+  type JuneNode,
+} from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { model } from './support.js';
@@ -38,9 +49,18 @@ const TOOLS: Record<Approval, AiTool<Record<string, never>, string>> = {
   unset: tool({ inputSchema: z.object({}), execute: async () => 'ok' }),
   false: tool({ inputSchema: z.object({}), needsApproval: false, execute: async () => 'ok' }),
   true: tool({ inputSchema: z.object({}), needsApproval: true, execute: async () => 'ok' }),
-  function: tool({ inputSchema: z.object({}), needsApproval: async () => true, execute: async () => 'ok' }),
+  function: tool({
+    inputSchema: z.object({}),
+    needsApproval: async () => true,
+    execute: async () => 'ok',
+  }),
 };
-const FLAG: Record<Approval, Flag> = { unset: false, false: false, true: true, function: 'dynamic' };
+const FLAG: Record<Approval, Flag> = {
+  unset: false,
+  false: false,
+  true: true,
+  function: 'dynamic',
+};
 
 const VALID_NAMESPACE = /^[A-Za-z][A-Za-z0-9-]*$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -63,19 +83,43 @@ const extraGrant = fc.oneof(
 /** `inheritWeight` is low for the outermost agent, where any <Inherit> fails. */
 function capArb(depth: number, inheritWeight: number, names: string[]): fc.Arbitrary<Cap> {
   const leaves: Array<fc.WeightedArbitrary<Cap>> = [
-    { weight: 12, arbitrary: fc.record({ t: fc.constant('tool' as const), name: fc.constantFrom(...names), approval: fc.constantFrom<Approval>('unset', 'false', 'true', 'function') }) },
-    { weight: inheritWeight, arbitrary: fc.record({ t: fc.constant('inherit' as const), picks: fc.array(fc.nat(9), { minLength: 1, maxLength: 2 }), extra: extraGrant }) },
+    {
+      weight: 12,
+      arbitrary: fc.record({
+        t: fc.constant('tool' as const),
+        name: fc.constantFrom(...names),
+        approval: fc.constantFrom<Approval>('unset', 'false', 'true', 'function'),
+      }),
+    },
+    {
+      weight: inheritWeight,
+      arbitrary: fc.record({
+        t: fc.constant('inherit' as const),
+        picks: fc.array(fc.nat(9), { minLength: 1, maxLength: 2 }),
+        extra: extraGrant,
+      }),
+    },
     { weight: 1, arbitrary: fc.constant({ t: 'step' as const }) },
   ].filter((leaf) => leaf.weight > 0);
   if (depth === 0) return fc.oneof(...leaves);
   const children = fc.array(capArb(depth - 1, inheritWeight, names), { maxLength: 3 });
   return fc.oneof(
     ...leaves,
-    { weight: 2, arbitrary: fc.record({ t: fc.constant('namespace' as const), name: namespaceName, children }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({ t: fc.constant('namespace' as const), name: namespaceName, children }),
+    },
     { weight: 2, arbitrary: fc.record({ t: fc.constant('require-approval' as const), children }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('fragment' as const), children }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('array' as const), children }) },
-    { weight: 1, arbitrary: fc.record({ t: fc.constant('condition' as const), on: fc.boolean(), child: capArb(depth - 1, inheritWeight, names) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant('condition' as const),
+        on: fc.boolean(),
+        child: capArb(depth - 1, inheritWeight, names),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ t: fc.constant('bundle' as const), children }) },
   );
 }
@@ -83,11 +127,26 @@ function capArb(depth: number, inheritWeight: number, names: string[]): fc.Arbit
 function agentArb(depth: number, outermost: boolean): fc.Arbitrary<AgentSpec> {
   const cap = capArb(2, outermost ? 0 : 10, outermost ? OUTER_NAMES : NESTED_NAMES);
   const item: fc.Arbitrary<Item> =
-    depth === 0 ? cap : fc.oneof({ weight: 3, arbitrary: cap }, { weight: 2, arbitrary: fc.record({ t: fc.constant('agent' as const), agent: agentArb(depth - 1, false) }) });
+    depth === 0
+      ? cap
+      : fc.oneof(
+          { weight: 3, arbitrary: cap },
+          {
+            weight: 2,
+            arbitrary: fc.record({
+              t: fc.constant('agent' as const),
+              agent: agentArb(depth - 1, false),
+            }),
+          },
+        );
   const items = fc.array(item, { maxLength: outermost ? 6 : 3 });
   // Now and then the outermost agent has an <Inherit> too, which always fails.
   const withStrayGrant = outermost
-    ? fc.tuple(items, fc.integer({ min: 0, max: 39 })).map(([list, roll]): Item[] => (roll === 0 ? [{ t: 'inherit', picks: [0], extra: null }, ...list] : list))
+    ? fc
+        .tuple(items, fc.integer({ min: 0, max: 39 }))
+        .map(([list, roll]): Item[] =>
+          roll === 0 ? [{ t: 'inherit', picks: [0], extra: null }, ...list] : list,
+        )
     : items;
   return fc.record({ items: withStrayGrant, toolsProp: fc.subarray(['a', 'p', 'q']) });
 }
@@ -101,7 +160,9 @@ function buildAgent(spec: AgentSpec, ids: { next: number; grants: Grants }): Jun
   const tools = Object.fromEntries(spec.toolsProp.map((name) => [name, TOOLS.unset]));
   return (
     <Agent model={model} tools={tools}>
-      {spec.items.map((item) => (item.t === 'agent' ? buildAgent(item.agent, ids) : buildCap(item, ids)))}
+      {spec.items.map((item) =>
+        item.t === 'agent' ? buildAgent(item.agent, ids) : buildCap(item, ids),
+      )}
     </Agent>
   );
 }
@@ -140,9 +201,15 @@ class Expected extends Error {
   }
 }
 
-type Frame = { kind: 'namespace'; name: string } | { kind: 'require-approval' } | { kind: 'bundle' };
+type Frame =
+  { kind: 'namespace'; name: string } | { kind: 'require-approval' } | { kind: 'bundle' };
 
-function expectAgent(spec: AgentSpec, parent: Map<string, Flag> | undefined, out: Array<Array<[string, Flag]>>, grants: Grants): void {
+function expectAgent(
+  spec: AgentSpec,
+  parent: Map<string, Flag> | undefined,
+  out: Array<Array<[string, Flag]>>,
+  grants: Grants,
+): void {
   const declarations: Array<{ cap: Extract<Cap, { t: 'tool' | 'inherit' }>; frames: Frame[] }> = [];
   const nested: AgentSpec[] = [];
   const walk = (caps: Cap[], frames: Frame[]) => {
@@ -153,7 +220,12 @@ function expectAgent(spec: AgentSpec, parent: Map<string, Flag> | undefined, out
           declarations.push({ cap, frames });
           break;
         case 'step':
-          if (frames.length > 0) throw new Expected(frames.at(-1)!.kind === 'bundle' ? 'bundle-content-invalid' : 'wrapper-content-invalid');
+          if (frames.length > 0)
+            throw new Expected(
+              frames.at(-1)!.kind === 'bundle'
+                ? 'bundle-content-invalid'
+                : 'wrapper-content-invalid',
+            );
           break;
         case 'namespace':
           if (!VALID_NAMESPACE.test(cap.name)) throw new Expected('namespace-name-invalid');
@@ -195,7 +267,9 @@ function expectAgent(spec: AgentSpec, parent: Map<string, Flag> | undefined, out
       const has = [...parent.keys()];
       // Successive picks move on through the parent's names and stop when all were taken, so
       // a name repeats only through `extra`.
-      const fresh = cap.picks.flatMap((i) => (picked < has.length ? [has[(i + picked++) % has.length]!] : []));
+      const fresh = cap.picks.flatMap((i) =>
+        picked < has.length ? [has[(i + picked++) % has.length]!] : [],
+      );
       const names = [...new Set(fresh), ...(cap.extra === null ? [] : [cap.extra])];
       grants.set(cap, names);
       for (const name of names) {
@@ -218,7 +292,10 @@ function expectAgent(spec: AgentSpec, parent: Map<string, Flag> | undefined, out
   for (const child of nested) expectAgent(child, scope, out, grants);
 }
 
-function predict(spec: AgentSpec, grants: Grants): { agents: Array<Array<[string, Flag]>> } | { code: string } {
+function predict(
+  spec: AgentSpec,
+  grants: Grants,
+): { agents: Array<Array<[string, Flag]>> } | { code: string } {
   const agents: Array<Array<[string, Flag]>> = [];
   try {
     expectAgent(spec, undefined, agents, grants);
@@ -240,14 +317,19 @@ describe('capability resolution over random trees', () => {
         try {
           report = await inspect(buildAgent(spec, { next: 0, grants }) as never);
         } catch (error) {
-          if (!JuneError.isInstance(error)) throw new Error(`not a JuneError: ${String(error)}`, { cause: error });
+          if (!JuneError.isInstance(error))
+            throw new Error(`not a JuneError: ${String(error)}`, { cause: error });
           expect(error.message.startsWith('june: ')).toBe(true);
           expect('code' in expected ? expected.code : 'no error').toBe(error.code);
           outcomes.failed++;
           return;
         }
-        expect('agents' in expected ? 'resolved' : `fails with ${(expected as { code: string }).code}`).toBe('resolved');
-        const agents = report.agents.map((agent) => agent.tools.map((t): [string, Flag] => [t.name, t.needsApproval]));
+        expect(
+          'agents' in expected ? 'resolved' : `fails with ${(expected as { code: string }).code}`,
+        ).toBe('resolved');
+        const agents = report.agents.map((agent) =>
+          agent.tools.map((t): [string, Flag] => [t.name, t.needsApproval]),
+        );
         expect(agents).toEqual((expected as { agents: unknown }).agents);
         for (const agent of report.agents) {
           const names = agent.tools.map((t) => t.name);
@@ -255,7 +337,8 @@ describe('capability resolution over random trees', () => {
           for (const name of names) expect(name).toMatch(TOOL_NAME);
         }
         outcomes.resolved++;
-        if (report.agents.some((agent) => agent.tools.some((t) => t.granted !== undefined))) outcomes.granted++;
+        if (report.agents.some((agent) => agent.tools.some((t) => t.granted !== undefined)))
+          outcomes.granted++;
       }),
       { numRuns: 300 },
     );

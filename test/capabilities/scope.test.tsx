@@ -1,6 +1,17 @@
 // Scope: what an agent has is what its own children declare, found through fragments,
 // arrays, conditions and bundles, resolved once when the agent renders.
-import { Agent, defineCapabilities, Inherit, inspect, Namespace, run, Step, Tool, type JuneNode, type RunEvent } from 'june';
+import {
+  Agent,
+  defineCapabilities,
+  Inherit,
+  inspect,
+  Namespace,
+  run,
+  Step,
+  Tool,
+  type JuneNode,
+  type RunEvent,
+} from 'june';
 import { scriptedModel } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { alpha, beta, gamma, makeTool, model, recordingModel, toolsOf } from './support.js';
@@ -28,7 +39,9 @@ describe('an agent and its children', () => {
       </Agent>
     );
     expect(await toolsOf(<Tree writable />)).toEqual([{ read: false, write: false }]);
-    expect(await toolsOf(<Tree writable={false} />)).toEqual([{ read: false, readOnlyNotice: false }]);
+    expect(await toolsOf(<Tree writable={false} />)).toEqual([
+      { read: false, readOnlyNotice: false },
+    ]);
   });
 
   it('fragments and arrays, nested, are walked in document order', async () => {
@@ -51,7 +64,7 @@ describe('an agent and its children', () => {
     ).toEqual([{ f1: false, f2: false, a1: false, a2: false, c1: false, c2: false }]);
   });
 
-  it('capabilities declared after a step are still the agent\'s, for every step', async () => {
+  it("capabilities declared after a step are still the agent's, for every step", async () => {
     const recording = recordingModel();
     await run(
       <Agent model={recording}>
@@ -79,11 +92,23 @@ describe('bundles', () => {
       ),
       { name: 'Files' },
     );
-    expect(await toolsOf(<Agent model={model}><Files /></Agent>)).toEqual([{ readFile: false }]);
-    expect(await toolsOf(<Agent model={model}><Files writable /></Agent>)).toEqual([{ readFile: false, writeFile: false }]);
+    expect(
+      await toolsOf(
+        <Agent model={model}>
+          <Files />
+        </Agent>,
+      ),
+    ).toEqual([{ readFile: false }]);
+    expect(
+      await toolsOf(
+        <Agent model={model}>
+          <Files writable />
+        </Agent>,
+      ),
+    ).toEqual([{ readFile: false, writeFile: false }]);
   });
 
-  it('are transparent: no scope of their own, so their tools collide with the agent\'s', async () => {
+  it("are transparent: no scope of their own, so their tools collide with the agent's", async () => {
     const One = defineCapabilities(() => <Tool name="same" value={alpha} />, { name: 'One' });
     const report = await inspect(
       <Agent model={model}>
@@ -103,7 +128,9 @@ describe('bundles', () => {
   });
 
   it('nest: a bundle returns bundles, wrappers, fragments and conditions on its props', async () => {
-    const Search = defineCapabilities(() => <Tool name="search" value={alpha} />, { name: 'Search' });
+    const Search = defineCapabilities(() => <Tool name="search" value={alpha} />, {
+      name: 'Search',
+    });
     const GitHub = defineCapabilities(
       ({ canClose }: { canClose: boolean }) => (
         <Namespace name="github">
@@ -113,26 +140,42 @@ describe('bundles', () => {
       ),
       { name: 'GitHub' },
     );
-    const Everything = defineCapabilities(({ admin }: { admin: boolean }) => [<GitHub key="g" canClose={admin} />, <Search key="s" />], { name: 'Everything' });
+    const Everything = defineCapabilities(
+      ({ admin }: { admin: boolean }) => [<GitHub key="g" canClose={admin} />, <Search key="s" />],
+      { name: 'Everything' },
+    );
     const report = await inspect(
       <Agent model={model}>
         <Everything admin />
       </Agent>,
     );
     expect(report.agents[0]!.tools.map((t) => [t.name, t.source])).toEqual([
-      ['github_search', '<Tool name="search"> in <Everything> in <GitHub> in <Namespace name="github"> in <Search>'],
-      ['github_close', '<Tool name="close"> in <Everything> in <GitHub> in <Namespace name="github">'],
+      [
+        'github_search',
+        '<Tool name="search"> in <Everything> in <GitHub> in <Namespace name="github"> in <Search>',
+      ],
+      [
+        'github_close',
+        '<Tool name="close"> in <Everything> in <GitHub> in <Namespace name="github">',
+      ],
       ['search', '<Tool name="search"> in <Everything> in <Search>'],
     ]);
   });
 
-  it('are named by the name option, else their function\'s name, else <Capabilities>', async () => {
+  it("are named by the name option, else their function's name, else <Capabilities>", async () => {
     const named = defineCapabilities(() => <Tool name="x" value={alpha} />, { name: 'Named' });
     const byFunction = defineCapabilities(function FromFunction() {
       return <Tool name="x" value={alpha} />;
     });
     const anonymous = defineCapabilities(() => <Tool name="x" value={alpha} />);
-    const sourceOf = async (Bundle: (props: object) => JuneNode) => (await inspect(<Agent model={model}><Bundle /></Agent>)).agents[0]!.tools[0]!.source;
+    const sourceOf = async (Bundle: (props: object) => JuneNode) =>
+      (
+        await inspect(
+          <Agent model={model}>
+            <Bundle />
+          </Agent>,
+        )
+      ).agents[0]!.tools[0]!.source;
     expect(await sourceOf(named)).toBe('<Tool name="x"> in <Named>');
     expect(await sourceOf(byFunction)).toBe('<Tool name="x"> in <FromFunction>');
     expect(await sourceOf(anonymous)).toBe('<Tool name="x"> in <Capabilities>');
@@ -190,15 +233,23 @@ describe('resolution happens once per agent, when it renders', () => {
     // One resolution in the check before the first model call, one when the agent renders;
     // none per step.
     expect(seenByModelCalls).toEqual([2, 2, 2]);
-    expect(recording.doStreamCalls.map((call) => (call.tools ?? []).map((t) => t.name))).toEqual([['t'], ['t'], ['t']]);
+    expect(recording.doStreamCalls.map((call) => (call.tools ?? []).map((t) => t.name))).toEqual([
+      ['t'],
+      ['t'],
+      ['t'],
+    ]);
   });
 
-  it('an agent rendered by a step\'s child resolves then, with what the step returned', async () => {
+  it("an agent rendered by a step's child resolves then, with what the step returned", async () => {
     const script = scriptedModel({ steps: { triage: [{ text: 'yes' }], act: [{ text: 'done' }] } });
     const resolvedAt: string[] = [];
     const Picked = defineCapabilities(({ answer }: { answer: string }) => {
       resolvedAt.push(`${answer} after ${script.calls.map((c) => c.step).join(',')}`);
-      return answer === 'yes' ? <Tool name="fix" value={alpha} /> : <Tool name="report" value={beta} />;
+      return answer === 'yes' ? (
+        <Tool name="fix" value={alpha} />
+      ) : (
+        <Tool name="report" value={beta} />
+      );
     });
     const handle = run(
       <Agent model={script}>
@@ -226,7 +277,7 @@ describe('resolution happens once per agent, when it renders', () => {
     script.assertAllTurnsUsed();
   });
 
-  it('a capability rendered by a step\'s child, after the agent resolved, fails', async () => {
+  it("a capability rendered by a step's child, after the agent resolved, fails", async () => {
     const script = scriptedModel({ steps: { first: [{ text: 'ok' }] } });
     const handle = run(
       <Agent model={script}>
@@ -235,6 +286,9 @@ describe('resolution happens once per agent, when it renders', () => {
         </Step>
       </Agent>,
     );
-    await expect(handle.result).rejects.toMatchObject({ code: 'capability-in-component', message: expect.stringContaining('<Tool name="late">') });
+    await expect(handle.result).rejects.toMatchObject({
+      code: 'capability-in-component',
+      message: expect.stringContaining('<Tool name="late">'),
+    });
   });
 });

@@ -28,7 +28,10 @@ describe('the spec examples', () => {
 
   it('Summarize: the inner agent has readFile and not deploy', async () => {
     const report = await inspect(<Summarize />);
-    expect(await toolsOf(<Summarize />)).toEqual([{ readFile: false, deploy: true }, { readFile: false }]);
+    expect(await toolsOf(<Summarize />)).toEqual([
+      { readFile: false, deploy: true },
+      { readFile: false },
+    ]);
     expect(report.agents[1]!.tools[0]).toEqual({
       name: 'readFile',
       needsApproval: false,
@@ -38,16 +41,21 @@ describe('the spec examples', () => {
     expect(report).toMatchSnapshot();
   });
 
-  it('Summarize, run: the summarize step\'s model is offered readFile alone', async () => {
+  it("Summarize, run: the summarize step's model is offered readFile alone", async () => {
     const recording = recordingModel();
     await run(<Summarize />, { model: recording }).result;
-    const offered = recording.doStreamCalls.map((call) => [call.providerOptions?.june?.step, (call.tools ?? []).map((t) => t.name)]);
+    const offered = recording.doStreamCalls.map((call) => [
+      call.providerOptions?.june?.step,
+      (call.tools ?? []).map((t) => t.name),
+    ]);
     expect(offered).toEqual([['summarize', ['readFile']]]);
   });
 
   it('Triage: github_search, github_close and docs_search; only github_close waits', async () => {
     const report = await inspect(<Triage />);
-    expect(await toolsOf(<Triage />)).toEqual([{ github_search: false, github_close: true, docs_search: false }]);
+    expect(await toolsOf(<Triage />)).toEqual([
+      { github_search: false, github_close: true, docs_search: false },
+    ]);
     expect(report.agents[0]!.tools.map((t) => t.source)).toEqual([
       '<Tool name="search"> in <Namespace name="github">',
       '<Tool name="close"> in <Namespace name="github"> in <RequireApproval>',

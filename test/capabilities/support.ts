@@ -33,7 +33,12 @@ export function recordingModel(onCall: () => void = () => {}): MockLanguageModel
   return new MockLanguageModelV3({
     doGenerate: async () => {
       onCall();
-      return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      return {
+        content: [{ type: 'text', text: 'done' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage,
+        warnings: [],
+      };
     },
     doStream: async () => {
       onCall();
@@ -82,7 +87,11 @@ export async function expectTreeError(workflow: JuneElement, code: string): Prom
 }
 
 /** `name: needsApproval` of every agent's tools, by agent path, for compact assertions. */
-export async function toolsOf(workflow: JuneElement): Promise<Array<Record<string, boolean | 'dynamic'>>> {
+export async function toolsOf(
+  workflow: JuneElement,
+): Promise<Array<Record<string, boolean | 'dynamic'>>> {
   const report = await inspect(workflow);
-  return report.agents.map((agent) => Object.fromEntries(agent.tools.map((t) => [t.name, t.needsApproval])));
+  return report.agents.map((agent) =>
+    Object.fromEntries(agent.tools.map((t) => [t.name, t.needsApproval])),
+  );
 }

@@ -25,7 +25,15 @@ describe('<RequireApproval>', () => {
         </Agent>,
       ),
     ).toEqual([
-      { unset: true, saysFalse: true, saysFunction: true, saysTrue: true, outsideFalse: false, outsideFunction: 'dynamic', outsideTrue: true },
+      {
+        unset: true,
+        saysFalse: true,
+        saysFunction: true,
+        saysTrue: true,
+        outsideFalse: false,
+        outsideFunction: 'dynamic',
+        outsideTrue: true,
+      },
     ]);
   });
 
@@ -47,7 +55,9 @@ describe('<RequireApproval>', () => {
   });
 
   it('around anything applies to it, through namespaces, bundles and fragments inside', async () => {
-    const Bundle = defineCapabilities(() => <Tool name="inBundle" value={free} />, { name: 'Bundle' });
+    const Bundle = defineCapabilities(() => <Tool name="inBundle" value={free} />, {
+      name: 'Bundle',
+    });
     expect(
       await toolsOf(
         <Agent model={model}>
@@ -102,7 +112,9 @@ describe('<Namespace>', () => {
   });
 
   it('lets the same tool name from two sources share an agent', async () => {
-    const Issues = defineCapabilities(() => <Tool name="search" value={alpha} />, { name: 'Issues' });
+    const Issues = defineCapabilities(() => <Tool name="search" value={alpha} />, {
+      name: 'Issues',
+    });
     const Docs = defineCapabilities(() => <Tool name="search" value={beta} />, { name: 'Docs' });
     expect(
       await toolsOf(
@@ -120,7 +132,7 @@ describe('<Namespace>', () => {
 });
 
 describe('a wrapper governs only what it contains', () => {
-  it('not tools declared beside it, nor a nested agent\'s tools', async () => {
+  it("not tools declared beside it, nor a nested agent's tools", async () => {
     expect(
       await toolsOf(
         <Agent model={model}>
@@ -141,7 +153,7 @@ describe('a wrapper governs only what it contains', () => {
     ).toEqual([{ before: false, ns_inside: true, after: false }, { inside: false }]);
   });
 
-  it('a wrapper inside a bundle governs only the bundle\'s part', async () => {
+  it("a wrapper inside a bundle governs only the bundle's part", async () => {
     const Mixed = defineCapabilities(
       () => (
         <>

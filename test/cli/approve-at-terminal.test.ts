@@ -10,14 +10,24 @@ const script = join(repoRoot, 'examples', 'release.script.json');
  * Runs `june` on a pseudo-terminal (util-linux `script`), answering each prompt once the
  * screen shows it.
  */
-function juneOnTerminal(args: string[], cwd: string, answers: Array<{ when: string; type: string }>): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, bin, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd, env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } });
+function juneOnTerminal(
+  args: string[],
+  cwd: string,
+  answers: Array<{ when: string; type: string }>,
+): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, bin, ...args]
+    .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    cwd,
+    env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
   let screen = '';
   const pending = [...answers];
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     screen += chunk;
-    while (pending.length && screen.includes(pending[0]!.when)) child.stdin.write(pending.shift()!.type);
+    while (pending.length && screen.includes(pending[0]!.when))
+      child.stdin.write(pending.shift()!.type);
   });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -33,22 +43,32 @@ describe('june run --approve ask on a terminal', () => {
   afterEach(() => project.remove());
 
   it('shows the tool, step and input, and runs the call on "y"', async () => {
-    const { code, screen } = await juneOnTerminal(['run', example, '--script', script], project.dir, [{ when: '(y/N)', type: 'y\r' }]);
+    const { code, screen } = await juneOnTerminal(
+      ['run', example, '--script', script],
+      project.dir,
+      [{ when: '(y/N)', type: 'y\r' }],
+    );
 
     expect(code).toBe(0);
     expect(screen).toMatch(/deploy.*needs approval.* in step .*release.*, with input:/);
     expect(screen).toContain('"env": "staging"');
     expect(screen).toContain('Deployed to staging');
-    const deploy = nodesOf(onlyTrace(project.dir)).find((node) => node.kind === 'tool' && node.name === 'deploy')!;
+    const deploy = nodesOf(onlyTrace(project.dir)).find(
+      (node) => node.kind === 'tool' && node.name === 'deploy',
+    )!;
     expect(deploy.approval).toMatchObject({ status: 'approved' });
     expect(deploy.approval?.automatic).toBeUndefined();
   });
 
   it('on "n" asks for a reason, which the model is given with the denial', async () => {
-    const { code, screen } = await juneOnTerminal(['run', example, '--script', script], project.dir, [
-      { when: '(y/N)', type: 'n\r' },
-      { when: 'Reason for the model', type: 'not on a Friday\r' },
-    ]);
+    const { code, screen } = await juneOnTerminal(
+      ['run', example, '--script', script],
+      project.dir,
+      [
+        { when: '(y/N)', type: 'n\r' },
+        { when: 'Reason for the model', type: 'not on a Friday\r' },
+      ],
+    );
 
     expect(code).toBe(0);
     expect(screen).toContain('denied deploy: not on a Friday');
@@ -57,6 +77,8 @@ describe('june run --approve ask on a terminal', () => {
     expect(deploy.status).toBe('denied');
     expect(deploy.approval).toMatchObject({ status: 'denied', reason: 'not on a Friday' });
     const step = nodesOf(trace).find((node) => node.kind === 'step')!;
-    expect(JSON.stringify(step.messages)).toContain('{"type":"execution-denied","reason":"not on a Friday"}');
+    expect(JSON.stringify(step.messages)).toContain(
+      '{"type":"execution-denied","reason":"not on a Friday"}',
+    );
   });
 });

@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,14 +41,25 @@ export interface RunningJune {
  * stderr are pipes) and no OpenAI settings unless `env` gives some (a fake server on
  * 127.0.0.1), so nothing can reach the network.
  */
-export function startJune(args: string[], cwd: string, extraEnv: Record<string, string> = {}): RunningJune {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first (npm test does it through pretest).`);
+export function startJune(
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): RunningJune {
+  if (!existsSync(bin))
+    throw new Error(
+      `${bin} is missing: run \`npm run build\` first (npm test does it through pretest).`,
+    );
   const env = { ...process.env };
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
   delete env.FORCE_COLOR;
   Object.assign(env, extraEnv);
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stdin.end();
   let stdout = '';
   let stderr = '';
@@ -53,7 +73,11 @@ export function startJune(args: string[], cwd: string, extraEnv: Record<string, 
 }
 
 /** Runs `june ...args` in `cwd` to the end. */
-export function june(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<JuneProcess> {
+export function june(
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<JuneProcess> {
   return startJune(args, cwd, extraEnv).done;
 }
 
@@ -62,12 +86,18 @@ export function june(args: string[], cwd: string, extraEnv: Record<string, strin
  * `"type": "module"`, no tsconfig.json, and `june`, `ai` and `zod` in node_modules (links to
  * this repository and its dependencies). Workflows written here import `june` by name.
  */
-export function tempProject(): { dir: string; write(name: string, text: string): string; folder(name: string): string; remove(): void } {
+export function tempProject(): {
+  dir: string;
+  write(name: string, text: string): string;
+  folder(name: string): string;
+  remove(): void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'june-cli-test-'));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(repoRoot, join(dir, 'node_modules', 'june'), 'dir');
-  for (const name of ['ai', 'zod']) symlinkSync(join(repoRoot, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  for (const name of ['ai', 'zod'])
+    symlinkSync(join(repoRoot, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
   return {
     dir,
     write(name, text) {
@@ -87,13 +117,18 @@ export function tempProject(): { dir: string; write(name: string, text: string):
 export function traces(cwd: string): Map<string, Trace> {
   const folder = join(cwd, '.june', 'runs');
   if (!existsSync(folder)) return new Map();
-  return new Map(readdirSync(folder).filter((name) => name.endsWith('.json')).map((name) => [name, JSON.parse(readFileSync(join(folder, name), 'utf8')) as Trace]));
+  return new Map(
+    readdirSync(folder)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => [name, JSON.parse(readFileSync(join(folder, name), 'utf8')) as Trace]),
+  );
 }
 
 /** The one trace a run wrote in `cwd`; fails when there is not exactly one. */
 export function onlyTrace(cwd: string): Trace {
   const all = [...traces(cwd).values()];
-  if (all.length !== 1) throw new Error(`expected one trace in ${cwd}/.june/runs, found ${all.length}`);
+  if (all.length !== 1)
+    throw new Error(`expected one trace in ${cwd}/.june/runs, found ${all.length}`);
   return all[0]!;
 }
 

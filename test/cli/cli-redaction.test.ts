@@ -9,18 +9,34 @@ const codeOf = (f: () => unknown) => {
   try {
     f();
   } catch (error) {
-    return { code: (error as { code?: string }).code, message: (error as Error).message, exit: exitCodeOf(error) };
+    return {
+      code: (error as { code?: string }).code,
+      message: (error as Error).message,
+      exit: exitCodeOf(error),
+    };
   }
   return undefined;
 };
 
 describe('the redaction flags of june run', () => {
-  test('--secret-props (JSON or @file), --redact-env and --redact-pattern make the run\'s redact option', () => {
+  test("--secret-props (JSON or @file), --redact-env and --redact-pattern make the run's redact option", () => {
     const file = join(mkdtempSync(join(tmpdir(), 'june-secret-props-')), 'secrets.json');
     writeFileSync(file, '{"db":{"password":"file-secret-1"}}');
-    expect(cliRedaction({ secretProps: '{"token":"abc123","n":7,"list":["x9"]}', redactEnv: ['DEPLOY'], redactPattern: ['sk-[a-z]+'] }, { DEPLOY: 'deploy-value' })).toEqual({
+    expect(
+      cliRedaction(
+        {
+          secretProps: '{"token":"abc123","n":7,"list":["x9"]}',
+          redactEnv: ['DEPLOY'],
+          redactPattern: ['sk-[a-z]+'],
+        },
+        { DEPLOY: 'deploy-value' },
+      ),
+    ).toEqual({
       secretProps: { token: 'abc123', n: 7, list: ['x9'] },
-      redact: { values: expect.arrayContaining(['abc123', 'x9', 'deploy-value']), patterns: [/sk-[a-z]+/] },
+      redact: {
+        values: expect.arrayContaining(['abc123', 'x9', 'deploy-value']),
+        patterns: [/sk-[a-z]+/],
+      },
     });
     expect(cliRedaction({ secretProps: `@${file}` }).redact?.values).toEqual(['file-secret-1']);
     expect(cliRedaction({})).toEqual({});
@@ -32,17 +48,29 @@ describe('the redaction flags of june run', () => {
       message: `june: --secret-props is not valid JSON. Pass a JSON object, e.g. --secret-props '{"version":"1.2.0"}'.`,
       exit: 2,
     });
-    expect(codeOf(() => cliRedaction({ redactEnv: ['NOPE'] }, {}))).toMatchObject({ code: 'cli-option-invalid', exit: 2, message: 'june: --redact-env NOPE: the environment variable NOPE is not set; set it, or leave out the flag.' });
-    expect(codeOf(() => cliRedaction({ redactPattern: ['(['] }))).toMatchObject({ code: 'cli-option-invalid', exit: 2 });
+    expect(codeOf(() => cliRedaction({ redactEnv: ['NOPE'] }, {}))).toMatchObject({
+      code: 'cli-option-invalid',
+      exit: 2,
+      message:
+        'june: --redact-env NOPE: the environment variable NOPE is not set; set it, or leave out the flag.',
+    });
+    expect(codeOf(() => cliRedaction({ redactPattern: ['(['] }))).toMatchObject({
+      code: 'cli-option-invalid',
+      exit: 2,
+    });
   });
 
   test('a resumed run needs its secret props again; given, they go over the recorded ones', () => {
     const recorded = { region: 'eu', apiToken: '[redacted]' };
     expect(codeOf(() => resumedProps(recorded, undefined))).toMatchObject({
       code: 'cli-option-invalid',
-      message: 'june: the run was started with the secret props apiToken, which its journal does not keep; pass them again with --secret-props.',
+      message:
+        'june: the run was started with the secret props apiToken, which its journal does not keep; pass them again with --secret-props.',
     });
-    expect(resumedProps(recorded, { apiToken: 'real' })).toEqual({ region: 'eu', apiToken: 'real' });
+    expect(resumedProps(recorded, { apiToken: 'real' })).toEqual({
+      region: 'eu',
+      apiToken: 'real',
+    });
     expect(resumedProps(undefined, undefined)).toBeUndefined();
   });
 });

@@ -38,7 +38,12 @@ export default function Report() {
     `${folder}/report.script.json`,
     JSON.stringify({
       $comment: 'Test fixture: the model calls research, which fails, then answers anyway',
-      steps: { report: [{ toolCalls: [{ tool: 'research', input: { question: 'What changed?' } }] }, { text: 'Research failed.' }] },
+      steps: {
+        report: [
+          { toolCalls: [{ tool: 'research', input: { question: 'What changed?' } }] },
+          { text: 'Research failed.' },
+        ],
+      },
     }),
   );
 }
@@ -54,9 +59,14 @@ describe('june run with a failure inside a run that succeeds', () => {
 
   it('--strict fails the run with the workflow error', async () => {
     const cwd = project.folder('strict');
-    const result = await june(['run', 'report.tsx', '--script', 'report.script.json', '--strict'], cwd);
+    const result = await june(
+      ['run', 'report.tsx', '--script', 'report.script.json', '--strict'],
+      cwd,
+    );
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^june: strict: the tool "research" failed with a workflow error \(inherit-unknown-name\): <Inherit capabilities=\{\["readFlie"\]\}> at report\.tsx:11:13 in <Agent> at report\.tsx:10:11 names "readFlie"/);
+    expect(result.stderr).toMatch(
+      /^june: strict: the tool "research" failed with a workflow error \(inherit-unknown-name\): <Inherit capabilities=\{\["readFlie"\]\}> at report\.tsx:11:13 in <Agent> at report\.tsx:10:11 names "readFlie"/,
+    );
     expect(onlyTrace(cwd).status).toBe('failed');
   });
 });

@@ -9,7 +9,13 @@ beforeAll(() => {
 });
 afterAll(() => project.remove());
 
-const generated = ['tsconfig.json', 'vitest.config.ts', 'hello.tsx', 'hello.script.json', 'hello.test.tsx'];
+const generated = [
+  'tsconfig.json',
+  'vitest.config.ts',
+  'hello.tsx',
+  'hello.script.json',
+  'hello.test.tsx',
+];
 
 describe('june init', () => {
   it('sets up a project whose first workflow then runs offline from its script', async () => {
@@ -21,11 +27,19 @@ describe('june init', () => {
     for (const file of generated) expect(init.stdout).toContain(file);
     expect(init.stdout).toContain('npx june run hello.tsx --script hello.script.json');
     // the user's package.json stays as it was
-    expect(readFileSync(join(cwd, 'package.json'), 'utf8')).toBe('{ "name": "fresh", "type": "module" }\n');
+    expect(readFileSync(join(cwd, 'package.json'), 'utf8')).toBe(
+      '{ "name": "fresh", "type": "module" }\n',
+    );
 
     const tsconfig = JSON.parse(readFileSync(join(cwd, 'tsconfig.json'), 'utf8'));
-    expect(tsconfig.compilerOptions).toMatchObject({ jsx: 'react-jsx', jsxImportSource: 'june', types: ['node'] });
-    expect(readFileSync(join(cwd, 'vitest.config.ts'), 'utf8')).toContain("oxc: { jsx: { runtime: 'automatic', importSource: 'june' } }");
+    expect(tsconfig.compilerOptions).toMatchObject({
+      jsx: 'react-jsx',
+      jsxImportSource: 'june',
+      types: ['node'],
+    });
+    expect(readFileSync(join(cwd, 'vitest.config.ts'), 'utf8')).toContain(
+      "oxc: { jsx: { runtime: 'automatic', importSource: 'june' } }",
+    );
 
     // june run finds the workflow's folder through the project's node_modules (june, ai, zod)
     const result = await june(['run', 'hello.tsx', '--script', 'hello.script.json'], cwd);
@@ -52,7 +66,11 @@ describe('june init', () => {
     const init = await june(['init', 'new-project'], project.folder('parent'));
     expect(init.code).toBe(0);
     const dir = join(project.dir, 'parent', 'new-project');
-    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).toMatchObject({ name: 'new-project', type: 'module', scripts: { test: 'vitest run' } });
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).toMatchObject({
+      name: 'new-project',
+      type: 'module',
+      scripts: { test: 'vitest run' },
+    });
     expect(init.stdout).toContain('cd new-project');
     for (const file of generated) expect(existsSync(join(dir, file))).toBe(true);
   });
@@ -62,6 +80,8 @@ describe('june init', () => {
     writeFileSync(join(cwd, 'package.json'), '{ "name": "commonjs" }\n');
     const init = await june(['init'], cwd);
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain('june: warning: package.json has no "type": "module"; June is ES modules only: run npm pkg set type=module.');
+    expect(init.stdout).toContain(
+      'june: warning: package.json has no "type": "module"; June is ES modules only: run npm pkg set type=module.',
+    );
   });
 });

@@ -44,11 +44,21 @@ describe('june inspect', () => {
 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(['agent', '├─ readFile  <Tool name="readFile">', '└─ deploy    <Tool name="deploy">  needs approval', ''].join('\n'));
+    expect(result.stdout).toBe(
+      [
+        'agent',
+        '├─ readFile  <Tool name="readFile">',
+        '└─ deploy    <Tool name="deploy">  needs approval',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('shows wrappers, grants into nested agents, and props from --props', async () => {
-    const result = await june(['inspect', 'nested.tsx', '--props', '{"writable":true}'], project.dir);
+    const result = await june(
+      ['inspect', 'nested.tsx', '--props', '{"writable":true}'],
+      project.dir,
+    );
 
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')).toEqual([
@@ -66,12 +76,24 @@ describe('june inspect', () => {
 
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report.agents.map((agent: { path: string }) => agent.path)).toEqual(['triage', 'triage > helper']);
-    expect(report.agents[0].tools).toEqual([{ name: 'github_search', needsApproval: false, source: '<Tool name="search"> in <Namespace name="github">' }]);
+    expect(report.agents.map((agent: { path: string }) => agent.path)).toEqual([
+      'triage',
+      'triage > helper',
+    ]);
+    expect(report.agents[0].tools).toEqual([
+      {
+        name: 'github_search',
+        needsApproval: false,
+        source: '<Tool name="search"> in <Namespace name="github">',
+      },
+    ]);
   });
 
   it('a tree error exits 1 with the same june: message a run would give', async () => {
-    project.write('collide.tsx', `import { tool } from 'ai';\nimport { Agent, Tool } from 'june';\nimport { z } from 'zod';\nconst t = tool({ inputSchema: z.object({}), execute: async () => 1 });\nexport default function C() {\n  return (\n    <Agent model={{} as any}>\n      <Tool name="x" value={t} />\n      <Tool name="x" value={t} />\n    </Agent>\n  );\n}\n`);
+    project.write(
+      'collide.tsx',
+      `import { tool } from 'ai';\nimport { Agent, Tool } from 'june';\nimport { z } from 'zod';\nconst t = tool({ inputSchema: z.object({}), execute: async () => 1 });\nexport default function C() {\n  return (\n    <Agent model={{} as any}>\n      <Tool name="x" value={t} />\n      <Tool name="x" value={t} />\n    </Agent>\n  );\n}\n`,
+    );
     const result = await june(['inspect', 'collide.tsx'], project.dir);
 
     expect(result.code).toBe(1);

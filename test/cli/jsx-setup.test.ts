@@ -22,7 +22,10 @@ const settings =
   "under vitest, set oxc: { jsx: { runtime: 'automatic', importSource: 'june' } } in vitest.config.ts.";
 
 function setup(name: string, compilerOptions: Record<string, unknown>): string {
-  project.write(`${name}/tsconfig.json`, JSON.stringify({ compilerOptions, include: ['**/*.tsx'] }));
+  project.write(
+    `${name}/tsconfig.json`,
+    JSON.stringify({ compilerOptions, include: ['**/*.tsx'] }),
+  );
   project.write(`${name}/hello.tsx`, workflow);
   return project.folder(name);
 }
@@ -31,8 +34,18 @@ beforeAll(() => {
   project = tempProject();
   // A stand-in for React 19's automatic runtime, installed beside June in a second project folder.
   const element = `(type, props, key) => ({ $$typeof: Symbol.for('react.transitional.element'), type, props, key: key ?? null })`;
-  project.write('with-react/node_modules/react/package.json', JSON.stringify({ name: 'react', type: 'module', exports: { './jsx-runtime': './jsx-runtime.js', './jsx-dev-runtime': './jsx-runtime.js' } }));
-  project.write('with-react/node_modules/react/jsx-runtime.js', `const element = ${element};\nexport const jsx = element, jsxs = element, jsxDEV = element;\nexport const Fragment = Symbol.for('react.fragment');\n`);
+  project.write(
+    'with-react/node_modules/react/package.json',
+    JSON.stringify({
+      name: 'react',
+      type: 'module',
+      exports: { './jsx-runtime': './jsx-runtime.js', './jsx-dev-runtime': './jsx-runtime.js' },
+    }),
+  );
+  project.write(
+    'with-react/node_modules/react/jsx-runtime.js',
+    `const element = ${element};\nexport const jsx = element, jsxs = element, jsxDEV = element;\nexport const Fragment = Symbol.for('react.fragment');\n`,
+  );
 });
 afterAll(() => project.remove());
 
@@ -50,20 +63,26 @@ describe('june run with a wrong JSX setup', () => {
     const cwd = setup('no-source', { jsx: 'react-jsx' });
     const result = await june(['run', 'hello.tsx'], cwd);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`june: cannot load hello.tsx, compiled with tsconfig.json: its JSX was compiled for React (Cannot find package 'react'): ${settings}\n`);
+    expect(result.stderr).toBe(
+      `june: cannot load hello.tsx, compiled with tsconfig.json: its JSX was compiled for React (Cannot find package 'react'): ${settings}\n`,
+    );
   });
 
   it('"jsx": "react-jsx" without jsxImportSource, React installed', async () => {
     const cwd = setup('with-react', { jsx: 'react-jsx' });
     const result = await june(['run', 'hello.tsx'], cwd);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`june: the workflow holds a React element (<Agent>), not a June element: its JSX was compiled with React's runtime. To compile it with June's, ${settings}\n`);
+    expect(result.stderr).toBe(
+      `june: the workflow holds a React element (<Agent>), not a June element: its JSX was compiled with React's runtime. To compile it with June's, ${settings}\n`,
+    );
   });
 
   it('"jsx": "react" (React.createElement)', async () => {
     const cwd = setup('classic', { jsx: 'react' });
     const result = await june(['run', 'hello.tsx'], cwd);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`june: the component <Hello> failed to render: its JSX was compiled for React (React is not defined): ${settings}\n`);
+    expect(result.stderr).toBe(
+      `june: the component <Hello> failed to render: its JSX was compiled for React (React is not defined): ${settings}\n`,
+    );
   });
 });

@@ -29,7 +29,9 @@ describe('june run names what failed, and where', () => {
   it('says when a <Catch> gave up and rendered its fallback', async () => {
     const result = await june(['run', 'flow.tsx'], project.folder('caught'));
     expect(result.stderr).toBe('');
-    expect(result.stdout).toContain(`✗ ${thrown} (<Catch> gave up after 1 attempt; rendering its fallback)\n▸ apology Apologise\n`);
+    expect(result.stdout).toContain(
+      `✗ ${thrown} (<Catch> gave up after 1 attempt; rendering its fallback)\n▸ apology Apologise\n`,
+    );
     expect(result.code).toBe(0);
   });
 

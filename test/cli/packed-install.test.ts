@@ -1,5 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +26,10 @@ let studio: ChildProcess | undefined;
 /** The environment of a user's shell: no vitest or npm-script variables of this test run. */
 function userEnv(): NodeJS.ProcessEnv {
   const pass = /^(PATH|HOME|TMPDIR|https?_proxy|no_proxy|npm_config_(registry|cache|userconfig))$/i;
-  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => pass.test(name))), NO_COLOR: '1' };
+  return {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => pass.test(name))),
+    NO_COLOR: '1',
+  };
 }
 
 interface Ran {
@@ -28,7 +38,11 @@ interface Ran {
   stderr: string;
 }
 
-function start(command: string, args: string[], cwd: string): { child: ChildProcess; done: Promise<Ran>; stdout: () => string } {
+function start(
+  command: string,
+  args: string[],
+  cwd: string,
+): { child: ChildProcess; done: Promise<Ran>; stdout: () => string } {
   const child = spawn(command, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -44,10 +58,18 @@ function start(command: string, args: string[], cwd: string): { child: ChildProc
 const sh = (command: string, args: string[], cwd = project) => start(command, args, cwd).done;
 
 /** The version of a package installed in this repository, so the user's install hits the npm cache. */
-const versionOf = (name: string) => (JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (name: string) =>
+  (
+    JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
 beforeAll(async () => {
-  expect(existsSync(join(repoRoot, 'dist', 'studio', 'index.html')), "Studio's UI is not built: run npm run build:studio (npm install does)").toBe(true);
+  expect(
+    existsSync(join(repoRoot, 'dist', 'studio', 'index.html')),
+    "Studio's UI is not built: run npm run build:studio (npm install does)",
+  ).toBe(true);
   work = mkdtempSync(join(tmpdir(), 'june-packed-'));
   // dist/ is built already (npm test's pretest): pack it as it is
   const pack = await sh('npm', ['pack', '--ignore-scripts', '--pack-destination', work], repoRoot);
@@ -56,7 +78,10 @@ beforeAll(async () => {
 
   project = join(work, 'weather');
   await sh('mkdir', [project], work);
-  writeFileSync(join(project, 'package.json'), '{ "name": "weather", "private": true, "type": "module" }\n');
+  writeFileSync(
+    join(project, 'package.json'),
+    '{ "name": "weather", "private": true, "type": "module" }\n',
+  );
   const install = await sh('npm', [
     'install',
     '--prefer-offline',
@@ -85,37 +110,58 @@ describe('June installed from its packed tarball into a new project', () => {
   it('is a copy of the package, not a link to the repository, with its license and docs', () => {
     const installed = join(project, 'node_modules', 'june');
     expect(lstatSync(installed).isSymbolicLink()).toBe(false);
-    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies.june).toMatch(/^file:.*june-0\.1\.0\.tgz$/);
-    for (const file of ['LICENSE', 'README.md', 'docs/getting-started.md', 'dist/studio/index.html']) expect(existsSync(join(installed, file)), file).toBe(true);
+    expect(
+      JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies.june,
+    ).toMatch(/^file:.*june-0\.1\.0\.tgz$/);
+    for (const file of [
+      'LICENSE',
+      'README.md',
+      'docs/getting-started.md',
+      'dist/studio/index.html',
+    ])
+      expect(existsSync(join(installed, file)), file).toBe(true);
     // June's devDependencies (an MCP test server, benchmark peers) stay out of the user's project
-    expect(existsSync(join(project, 'node_modules', '@modelcontextprotocol', 'server-everything'))).toBe(false);
+    expect(
+      existsSync(join(project, 'node_modules', '@modelcontextprotocol', 'server-everything')),
+    ).toBe(false);
   });
 
-  it('june init, june run --script, and the generated vitest test pass', { timeout: 180_000 }, async () => {
-    const init = await sh('npx', ['june', 'init']);
-    expect(init.stderr).toBe('');
-    expect(init.code).toBe(0);
+  it(
+    'june init, june run --script, and the generated vitest test pass',
+    { timeout: 180_000 },
+    async () => {
+      const init = await sh('npx', ['june', 'init']);
+      expect(init.stderr).toBe('');
+      expect(init.code).toBe(0);
 
-    const runs = await sh('npx', ['june', 'run', 'hello.tsx', '--script', 'hello.script.json']);
-    expect(runs.stderr).toBe('');
-    expect(runs.stdout).toContain('✓ succeeded');
-    expect(runs.code).toBe(0);
+      const runs = await sh('npx', ['june', 'run', 'hello.tsx', '--script', 'hello.script.json']);
+      expect(runs.stderr).toBe('');
+      expect(runs.stdout).toContain('✓ succeeded');
+      expect(runs.code).toBe(0);
 
-    const vitest = await sh('npx', ['vitest', 'run']);
-    expect(vitest.code, vitest.stdout + vitest.stderr).toBe(0);
-    expect(vitest.stdout).toMatch(/Tests\s+2 passed/);
-  });
+      const vitest = await sh('npx', ['vitest', 'run']);
+      expect(vitest.code, vitest.stdout + vitest.stderr).toBe(0);
+      expect(vitest.stdout).toMatch(/Tests\s+2 passed/);
+    },
+  );
 
   it('june studio serves its UI', { timeout: 60_000 }, async () => {
     // the installed bin itself, not through npx, so that stopping it stops Studio
-    const started = start(join(project, 'node_modules', '.bin', 'june'), ['studio', '--port', '0'], project);
+    const started = start(
+      join(project, 'node_modules', '.bin', 'june'),
+      ['studio', '--port', '0'],
+      project,
+    );
     studio = started.child;
     const url = await new Promise<string>((resolve, reject) => {
       started.child.stdout!.on('data', () => {
         const found = /June Studio: (http:\/\/\S+)/.exec(started.stdout());
         if (found) resolve(found[1]!);
       });
-      started.done.then((ran) => reject(new Error(`june studio exited with ${ran.code}: ${ran.stderr}`)), reject);
+      started.done.then(
+        (ran) => reject(new Error(`june studio exited with ${ran.code}: ${ran.stderr}`)),
+        reject,
+      );
     });
     const page = await fetch(url);
     expect(page.status).toBe(200);

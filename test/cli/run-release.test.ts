@@ -16,7 +16,10 @@ describe('june run examples/release.tsx --script', () => {
   afterEach(() => project.remove());
 
   it('with --approve all: deploys, exits 0, and writes a trace where the deploy was approved automatically', async () => {
-    const result = await june(['run', example, '--script', script, '--approve', 'all'], project.dir);
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'all'],
+      project.dir,
+    );
 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -24,7 +27,9 @@ describe('june run examples/release.tsx --script', () => {
     expect(result.stdout).toContain('→ readFile {"path":"CHANGELOG.md"}');
     expect(result.stdout).toContain('✓ approved deploy (automatic)');
     expect(result.stdout).toContain('← deploy "Deployed to staging"');
-    expect(result.stdout).toMatch(/✓ succeeded in \d+(\.\d)? m?s · [\d,]+ tokens \([\d,]+ in, [\d,]+ out\)/);
+    expect(result.stdout).toMatch(
+      /✓ succeeded in \d+(\.\d)? m?s · [\d,]+ tokens \([\d,]+ in, [\d,]+ out\)/,
+    );
 
     const trace = onlyTrace(project.dir);
     expect(result.stdout).toContain(`trace: ${join('.june', 'runs', `${trace.runId}.json`)}`);
@@ -35,12 +40,17 @@ describe('june run examples/release.tsx --script', () => {
     expect(deploy.input).toEqual({ env: 'staging' });
     expect(deploy.output).toBe('Deployed to staging');
     expect(deploy.approval).toMatchObject({ status: 'approved', automatic: true });
-    const readFile = nodesOf(trace).find((node) => node.kind === 'tool' && node.name === 'readFile')!;
+    const readFile = nodesOf(trace).find(
+      (node) => node.kind === 'tool' && node.name === 'readFile',
+    )!;
     expect(readFile.output).toBe(readFileSync(join(repoRoot, 'examples', 'CHANGELOG.md'), 'utf8'));
   });
 
   it('with --approve none: denies the deploy and the model is told so before its last turn', async () => {
-    const result = await june(['run', example, '--script', script, '--approve', 'none'], project.dir);
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'none'],
+      project.dir,
+    );
 
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('✗ denied deploy: denied by --approve none (automatic)');
@@ -49,12 +59,19 @@ describe('june run examples/release.tsx --script', () => {
     const trace = onlyTrace(project.dir);
     const deploy = nodesOf(trace).find((node) => node.kind === 'tool' && node.name === 'deploy')!;
     expect(deploy.status).toBe('denied');
-    expect(deploy.approval).toMatchObject({ status: 'denied', reason: 'denied by --approve none', automatic: true });
+    expect(deploy.approval).toMatchObject({
+      status: 'denied',
+      reason: 'denied by --approve none',
+      automatic: true,
+    });
     const step = nodesOf(trace).find((node) => node.kind === 'step' && node.name === 'release')!;
     const denial = (step.messages as Array<{ role: string; content: Array<Record<string, any>> }>)
       .flatMap((message) => (message.role === 'tool' ? message.content : []))
       .find((part) => part.type === 'tool-result' && part.toolName === 'deploy');
-    expect(denial?.output).toEqual({ type: 'execution-denied', reason: 'denied by --approve none' });
+    expect(denial?.output).toEqual({
+      type: 'execution-denied',
+      reason: 'denied by --approve none',
+    });
     // The script's last turn (the answer after the deploy) still ran.
     expect(step.result).toBe(JSON.parse(readFileSync(script, 'utf8')).steps.release[2].text);
     expect(nodesOf(trace).filter((node) => node.kind === 'model')).toHaveLength(3);
@@ -69,11 +86,18 @@ describe('june run examples/release.tsx --script', () => {
     ]);
     const trace = onlyTrace(project.dir);
     expect(trace.status).toBe('aborted');
-    expect(nodesOf(trace).some((node) => node.kind === 'tool' && node.name === 'deploy' && node.output !== undefined)).toBe(false);
+    expect(
+      nodesOf(trace).some(
+        (node) => node.kind === 'tool' && node.name === 'deploy' && node.output !== undefined,
+      ),
+    ).toBe(false);
   });
 
   it('--trace FILE writes the same trace there too', async () => {
-    const result = await june(['run', example, '--script', script, '--approve', 'all', '--trace', 'out/release-trace.json'], project.dir);
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'all', '--trace', 'out/release-trace.json'],
+      project.dir,
+    );
 
     expect(result.code).toBe(0);
     const file = join(project.dir, 'out', 'release-trace.json');
@@ -82,18 +106,36 @@ describe('june run examples/release.tsx --script', () => {
   });
 
   it('--json prints each run event as one line of JSON, in order, and nothing else', async () => {
-    const result = await june(['run', example, '--script', script, '--approve', 'all', '--json'], project.dir);
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'all', '--json'],
+      project.dir,
+    );
 
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
     expect(events[0]).toMatchObject({ type: 'run-start', workflow: 'release.tsx' });
     expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'succeeded' });
     const types = events.map((event) => event.type);
-    for (const type of ['agent-start', 'step-start', 'text-delta', 'tool-call', 'tool-result', 'approval-request', 'approval-response', 'step-finish']) {
+    for (const type of [
+      'agent-start',
+      'step-start',
+      'text-delta',
+      'tool-call',
+      'tool-result',
+      'approval-request',
+      'approval-response',
+      'step-finish',
+    ]) {
       expect(types).toContain(type);
     }
     expect(types.indexOf('approval-request')).toBeLessThan(types.indexOf('approval-response'));
-    expect(events.find((event) => event.type === 'approval-response')).toMatchObject({ approved: true, automatic: true });
+    expect(events.find((event) => event.type === 'approval-response')).toMatchObject({
+      approved: true,
+      automatic: true,
+    });
     expect(onlyTrace(project.dir).runId).toBe(events[0]!.runId);
   });
 
@@ -101,7 +143,9 @@ describe('june run examples/release.tsx --script', () => {
     const result = await june(['run', example, '--script', script, '--json'], project.dir);
 
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^june: the tool "deploy" in step "release" needs approval, but --json does not prompt; pass --approve all .* --approve none/);
+    expect(result.stderr).toMatch(
+      /^june: the tool "deploy" in step "release" needs approval, but --json does not prompt; pass --approve all .* --approve none/,
+    );
     const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
     expect(last).toMatchObject({ type: 'run-finish', status: 'aborted' });
   });
@@ -109,10 +153,21 @@ describe('june run examples/release.tsx --script', () => {
   it('without --script, talks to the OpenAI-compatible server in OPENAI_BASE_URL', async () => {
     const server = await startFakeOpenAI();
     try {
-      server.reply({ toolCalls: [{ name: 'readFile', arguments: { path: 'CHANGELOG.md' } }], usage: { inputTokens: 100, outputTokens: 10 } });
-      server.reply({ toolCalls: [{ name: 'deploy', arguments: { env: 'staging' } }], usage: { inputTokens: 200, outputTokens: 10 } });
-      server.reply({ text: 'Deployed 1.2.0 to staging.', usage: { inputTokens: 300, outputTokens: 8 } });
-      const result = await june(['run', example, '--approve', 'all'], project.dir, { OPENAI_BASE_URL: server.baseURL });
+      server.reply({
+        toolCalls: [{ name: 'readFile', arguments: { path: 'CHANGELOG.md' } }],
+        usage: { inputTokens: 100, outputTokens: 10 },
+      });
+      server.reply({
+        toolCalls: [{ name: 'deploy', arguments: { env: 'staging' } }],
+        usage: { inputTokens: 200, outputTokens: 10 },
+      });
+      server.reply({
+        text: 'Deployed 1.2.0 to staging.',
+        usage: { inputTokens: 300, outputTokens: 8 },
+      });
+      const result = await june(['run', example, '--approve', 'all'], project.dir, {
+        OPENAI_BASE_URL: server.baseURL,
+      });
 
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);

@@ -22,7 +22,13 @@ export default function Greet({ name = 'nobody' }: { name?: string }) {
 }
 `,
   );
-  project.write('greet.script.json', JSON.stringify({ $comment: 'Test fixture: one turn too many', steps: { greet: [{ text: 'Hi there.' }, { text: 'never used' }] } }));
+  project.write(
+    'greet.script.json',
+    JSON.stringify({
+      $comment: 'Test fixture: one turn too many',
+      steps: { greet: [{ text: 'Hi there.' }, { text: 'never used' }] },
+    }),
+  );
   project.write(
     'wait.tsx',
     `import { tool } from 'ai';
@@ -104,34 +110,60 @@ describe('june run', () => {
 describe('june run with a broken workflow', () => {
   it('a <Step> outside an <Agent> fails with exit 1, one june: line naming the step and its place, and a failed trace', async () => {
     const cwd = folder('broken');
-    project.write('broken/broken.tsx', `import { Step } from 'june';\n\nexport default function Broken() {\n  return <Step id="lost" prompt="Where is my agent?" />;\n}\n`);
+    project.write(
+      'broken/broken.tsx',
+      `import { Step } from 'june';\n\nexport default function Broken() {\n  return <Step id="lost" prompt="Where is my agent?" />;\n}\n`,
+    );
     const result = await june(['run', 'broken.tsx'], cwd);
 
     expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^june: <Step id="lost"> at .*broken\.tsx:4:10 has no <Agent> around it/);
+    expect(lines[0]).toMatch(
+      /^june: <Step id="lost"> at .*broken\.tsx:4:10 has no <Agent> around it/,
+    );
     const trace = onlyTrace(cwd);
     expect(trace.status).toBe('failed');
     expect(trace.workflow).toBe('broken.tsx');
     expect(trace.root.error?.code).toBe('step-outside-agent');
   });
 
-  it('an error thrown by the workflow\'s own code names the file and line', async () => {
+  it("an error thrown by the workflow's own code names the file and line", async () => {
     const cwd = folder('throws');
-    project.write('throws/throws.tsx', `import { Agent } from 'june';\n\nexport default function Throws() {\n  const settings: any = undefined;\n  return <Agent model={settings.model} />;\n}\n`);
+    project.write(
+      'throws/throws.tsx',
+      `import { Agent } from 'june';\n\nexport default function Throws() {\n  const settings: any = undefined;\n  return <Agent model={settings.model} />;\n}\n`,
+    );
     const result = await june(['run', 'throws.tsx'], cwd);
 
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("june: the workflow failed: Cannot read properties of undefined (reading 'model') (at throws.tsx:5:33)\n");
+    expect(result.stderr).toBe(
+      "june: the workflow failed: Cannot read properties of undefined (reading 'model') (at throws.tsx:5:33)\n",
+    );
     expect(onlyTrace(cwd).status).toBe('failed');
   });
 
   it.each([
-    ['no default export', 'export function Release() { return null; }\n', /^june: nodefault\.tsx has no default export; .*It exports Release: did you mean export default Release\?/],
-    ['a default export that is not a function', 'export default { model: 1 };\n', /^june: the default export of nodefault\.tsx is an object, not a component; export a function component/],
-    ['a syntax error', 'export default function W() { return <Agent model= />; }\n', /^june: cannot load nodefault\.tsx: .*nodefault\.tsx:1:\d+: ERROR: /],
-    ['an error at load', "throw new Error('no config');\nexport default function W() { return null; }\n", /^june: cannot load nodefault\.tsx: no config$/],
+    [
+      'no default export',
+      'export function Release() { return null; }\n',
+      /^june: nodefault\.tsx has no default export; .*It exports Release: did you mean export default Release\?/,
+    ],
+    [
+      'a default export that is not a function',
+      'export default { model: 1 };\n',
+      /^june: the default export of nodefault\.tsx is an object, not a component; export a function component/,
+    ],
+    [
+      'a syntax error',
+      'export default function W() { return <Agent model= />; }\n',
+      /^june: cannot load nodefault\.tsx: .*nodefault\.tsx:1:\d+: ERROR: /,
+    ],
+    [
+      'an error at load',
+      "throw new Error('no config');\nexport default function W() { return null; }\n",
+      /^june: cannot load nodefault\.tsx: no config$/,
+    ],
   ])('%s: exit 1 with one june: line, and no run', async (_case, source, message) => {
     const name = `load-${_case.replace(/\W+/g, '-')}`;
     const cwd = folder(name);

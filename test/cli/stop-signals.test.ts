@@ -93,7 +93,9 @@ function processesWith(text: string): number[] {
     .filter((entry) => /^\d+$/.test(entry))
     .filter((entry) => {
       try {
-        return readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text) && isRunning(Number(entry));
+        return (
+          readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text) && isRunning(Number(entry))
+        );
       } catch {
         return false;
       }
@@ -101,11 +103,17 @@ function processesWith(text: string): number[] {
     .map(Number);
 }
 
-const readPid = (path: string) => (existsSync(path) ? Number(readFileSync(path, 'utf8').trim()) : 0);
-const openNodes = (trace: Trace): TraceNode[] => nodesOf(trace).filter((node) => node.status === 'running' || node.status === 'waiting' || !node.endedAt);
+const readPid = (path: string) =>
+  existsSync(path) ? Number(readFileSync(path, 'utf8').trim()) : 0;
+const openNodes = (trace: Trace): TraceNode[] =>
+  nodesOf(trace).filter(
+    (node) => node.status === 'running' || node.status === 'waiting' || !node.endedAt,
+  );
 
 function lastJournalRecord(cwd: string, runId: string): { type: string; status?: string } {
-  const lines = readFileSync(join(cwd, '.june', 'runs', runId, 'journal.jsonl'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(cwd, '.june', 'runs', runId, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   return JSON.parse(lines.at(-1)!);
 }
 
@@ -113,35 +121,54 @@ describe('june run stopped by a signal', () => {
   it('SIGTERM during a bash command: the command and its children end, the trace is aborted, the journal resumable, exit 143', async () => {
     const cwd = project.folder('term');
     const running = startJune(['run', '../shell.tsx', '--approve', 'all'], cwd);
-    await waitUntil(() => readPid(join(cwd, 'sleep.pid')) > 0 && readPid(join(cwd, 'bash.pid')) > 0, 'the bash command started', 30_000);
+    await waitUntil(
+      () => readPid(join(cwd, 'sleep.pid')) > 0 && readPid(join(cwd, 'bash.pid')) > 0,
+      'the bash command started',
+      30_000,
+    );
     const pids = [readPid(join(cwd, 'bash.pid')), readPid(join(cwd, 'sleep.pid'))];
     expect(pids.every(isRunning)).toBe(true);
 
     process.kill(running.pid, 'SIGTERM');
     const result = await running.done;
     expect(result.code).toBe(143);
-    expect(result.stderr).toContain('june: SIGTERM received; aborting the run and writing its trace');
+    expect(result.stderr).toContain(
+      'june: SIGTERM received; aborting the run and writing its trace',
+    );
     await waitUntil(() => !pids.some(isRunning), 'bash and sleep ended', 5000);
 
     const trace = onlyTrace(cwd);
     expect(trace.status).toBe('aborted');
-    expect(trace.root.error).toMatchObject({ code: 'run-aborted', message: 'june: the run was aborted: stopped by SIGTERM' });
+    expect(trace.root.error).toMatchObject({
+      code: 'run-aborted',
+      message: 'june: the run was aborted: stopped by SIGTERM',
+    });
     expect(openNodes(trace)).toEqual([]);
     expect(result.stdout).toContain(`--resume ${trace.runId}`);
-    expect(lastJournalRecord(cwd, trace.runId)).toMatchObject({ type: 'run-finish', status: 'aborted' });
+    expect(lastJournalRecord(cwd, trace.runId)).toMatchObject({
+      type: 'run-finish',
+      status: 'aborted',
+    });
   }, 60_000);
 
   it('SIGHUP during a busy MCP tool over stdio: the server process ends, the trace is aborted, exit 129', async () => {
     const cwd = project.folder('hup');
     const running = startJune(['run', '../mcp.tsx'], cwd);
-    const busy = () => [...traces(cwd).values()].some((trace) => nodesOf(trace).some((node) => node.kind === 'tool' && node.status === 'running'));
-    await waitUntil(() => {
-      try {
-        return busy();
-      } catch {
-        return false; // a trace file being replaced
-      }
-    }, 'the MCP tool was called', 60_000);
+    const busy = () =>
+      [...traces(cwd).values()].some((trace) =>
+        nodesOf(trace).some((node) => node.kind === 'tool' && node.status === 'running'),
+      );
+    await waitUntil(
+      () => {
+        try {
+          return busy();
+        } catch {
+          return false; // a trace file being replaced
+        }
+      },
+      'the MCP tool was called',
+      60_000,
+    );
     const servers = processesWith(marker);
     expect(servers).toHaveLength(1);
 
@@ -153,24 +180,38 @@ describe('june run stopped by a signal', () => {
 
     const trace = onlyTrace(cwd);
     expect(trace.status).toBe('aborted');
-    expect(trace.root.error?.message).toBe('june: the run was aborted: stopped by SIGHUP (its terminal closed)');
+    expect(trace.root.error?.message).toBe(
+      'june: the run was aborted: stopped by SIGHUP (its terminal closed)',
+    );
     expect(openNodes(trace)).toEqual([]);
-    expect(nodesOf(trace).find((node) => node.kind === 'tool')).toMatchObject({ name: 'trigger-long-running-operation', status: 'aborted' });
+    expect(nodesOf(trace).find((node) => node.kind === 'tool')).toMatchObject({
+      name: 'trigger-long-running-operation',
+      status: 'aborted',
+    });
   }, 120_000);
 
   it('a second SIGINT while a tool ignores the abort: exits 130 at once, leaving the trace settled and naming what still ran', async () => {
     const cwd = project.folder('twice');
     const running = startJune(['run', '../stuck.tsx'], cwd);
-    await waitUntil(() => running.output().stdout.includes('→ stuck') && traces(cwd).size === 1, 'the tool was called', 30_000);
+    await waitUntil(
+      () => running.output().stdout.includes('→ stuck') && traces(cwd).size === 1,
+      'the tool was called',
+      30_000,
+    );
     process.kill(running.pid, 'SIGINT');
-    await waitUntil(() => running.output().stderr.includes('june: interrupted'), 'the first SIGINT was handled');
+    await waitUntil(
+      () => running.output().stderr.includes('june: interrupted'),
+      'the first SIGINT was handled',
+    );
     process.kill(running.pid, 'SIGINT');
     const result = await running.done;
 
     expect(result.code).toBe(130);
     const trace = onlyTrace(cwd);
     expect(trace.status).toBe('aborted');
-    expect(trace.root.error?.message).toMatch(/^june: the run was aborted: interrupted with Ctrl-C; a second SIGINT ended June before the run had stopped/);
+    expect(trace.root.error?.message).toMatch(
+      /^june: the run was aborted: interrupted with Ctrl-C; a second SIGINT ended June before the run had stopped/,
+    );
     expect(openNodes(trace)).toEqual([]);
   }, 60_000);
 });

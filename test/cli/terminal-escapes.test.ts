@@ -29,11 +29,25 @@ export default function Hostile() {
     );
     project.write(
       'hostile.script.json',
-      JSON.stringify({ $comment: 'Test fixture: hostile model text', steps: { talk: [{ text: hostile, toolCalls: [{ tool: 'fail', input: { note: '\x9b2J' } }] }, { text: 'done' }] } }),
+      JSON.stringify({
+        $comment: 'Test fixture: hostile model text',
+        steps: {
+          talk: [
+            { text: hostile, toolCalls: [{ tool: 'fail', input: { note: '\x9b2J' } }] },
+            { text: 'done' },
+          ],
+        },
+      }),
     );
     const [progress, json] = await Promise.all([
-      june(['run', 'hostile.tsx', '--script', 'hostile.script.json', '--approve', 'all'], project.dir),
-      june(['run', 'hostile.tsx', '--script', 'hostile.script.json', '--approve', 'all', '--json'], project.dir),
+      june(
+        ['run', 'hostile.tsx', '--script', 'hostile.script.json', '--approve', 'all'],
+        project.dir,
+      ),
+      june(
+        ['run', 'hostile.tsx', '--script', 'hostile.script.json', '--approve', 'all', '--json'],
+        project.dir,
+      ),
     ]);
     expect(progress.code, progress.stderr).toBe(0);
     const lines = progress.stdout.split('\n');
@@ -41,18 +55,46 @@ export default function Hostile() {
     expect(lines).toContain('  → fail {"note":"\\x9b2J"}');
     expect(lines).toContain('  ✗ fail failed: no\\r\\x1b[1A  ✓ approved deploy\\u202e');
     // nothing a terminal acts on, in either mode (JSON keeps the values, escaped)
-    for (const text of [progress.stdout, progress.stderr, json.stdout, json.stderr]) expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
-    const delta = json.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; delta?: string }).find((event) => event.type === 'text-delta');
+    for (const text of [progress.stdout, progress.stderr, json.stdout, json.stderr])
+      expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
+    const delta = json.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; delta?: string })
+      .find((event) => event.type === 'text-delta');
     expect(delta?.delta).toBe(hostile);
   }, 60_000);
 
   test('approval requests and answers, and retried errors, in the progress printer', () => {
     let out = '';
-    const printer = new ProgressPrinter({ write: (text: string) => (out += text) }, terminalStyle({ isTTY: false } as NodeJS.WriteStream));
-    const request = { id: 'a1', runId: 'r', step: 'ship', tool: 'de\x1b[2Kploy', toolCallId: 'c1', input: { env: 'prod\u009b' } };
+    const printer = new ProgressPrinter(
+      { write: (text: string) => (out += text) },
+      terminalStyle({ isTTY: false } as NodeJS.WriteStream),
+    );
+    const request = {
+      id: 'a1',
+      runId: 'r',
+      step: 'ship',
+      tool: 'de\x1b[2Kploy',
+      toolCallId: 'c1',
+      input: { env: 'prod\u009b' },
+    };
     printer.event({ type: 'approval-request', runId: 'r', request } as never);
-    printer.event({ type: 'approval-response', runId: 'r', id: 'a1', approved: false, reason: 'no\n✓ approved', automatic: false });
-    printer.event({ type: 'error', runId: 'r', error: { name: 'Error', message: 'x\x1b[0m' }, attempt: 1, willRetry: true });
+    printer.event({
+      type: 'approval-response',
+      runId: 'r',
+      id: 'a1',
+      approved: false,
+      reason: 'no\n✓ approved',
+      automatic: false,
+    });
+    printer.event({
+      type: 'error',
+      runId: 'r',
+      error: { name: 'Error', message: 'x\x1b[0m' },
+      attempt: 1,
+      willRetry: true,
+    });
     expect(out).toBe(
       '  ? de\\x1b[2Kploy needs approval in step ship: {"env":"prod\\x9b"}\n' +
         '  ✗ denied de\\x1b[2Kploy: no\\n✓ approved\n' +

@@ -11,18 +11,58 @@ afterAll(() => project.remove());
 
 describe('bad usage exits 2 with one june: line and runs nothing', () => {
   it.each([
-    ['an unknown flag', ['run', example, '--jsn'], /^june: unknown option '--jsn' \(Did you mean --json\?\) See june --help\.$/],
-    ['a bad --approve value', ['run', example, '--approve', 'maybe'], /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none, wait\. See june --help\.$/],
+    [
+      'an unknown flag',
+      ['run', example, '--jsn'],
+      /^june: unknown option '--jsn' \(Did you mean --json\?\) See june --help\.$/,
+    ],
+    [
+      'a bad --approve value',
+      ['run', example, '--approve', 'maybe'],
+      /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none, wait\. See june --help\.$/,
+    ],
     ['no workflow file', ['run'], /^june: missing required argument 'file'\. See june --help\.$/],
     ['an unknown command', ['deploy'], /^june: unknown command 'deploy'\. See june --help\.$/],
-    ['--props that is not JSON', ['run', example, '--props', '{name:'], /^june: --props is not valid JSON \(.+\)\. Pass a JSON object, e\.g\. --props '\{"version":"1\.2\.0"\}'\.$/],
-    ['--props that is not an object', ['run', example, '--props', '["a"]'], /^june: --props must be a JSON object of props, got an array\./],
-    ['--props for inspect', ['inspect', example, '--props', 'null'], /^june: --props must be a JSON object of props, got null\./],
-    ['a missing workflow file', ['run', 'missing.tsx'], /^june: cannot find the workflow file missing\.tsx \(looked for .*missing\.tsx\)\. Check the path/],
-    ['a folder instead of a file', ['inspect', '.'], /^june: \. is a folder, not a workflow file\./],
-    ['a missing script', ['run', example, '--script', 'missing.json'], /^june: cannot read the model script missing\.json/],
-    ['a missing --replay file', ['run', example, '--replay', 'missing.jsonl'], /^june: cannot read the journal missing\.jsonl: there is no such file\. /],
-    ['a --redact-env variable that is not set', ['run', example, '--redact-env', 'JUNE_TEST_UNSET'], /^june: --redact-env JUNE_TEST_UNSET: the environment variable JUNE_TEST_UNSET is not set/],
+    [
+      '--props that is not JSON',
+      ['run', example, '--props', '{name:'],
+      /^june: --props is not valid JSON \(.+\)\. Pass a JSON object, e\.g\. --props '\{"version":"1\.2\.0"\}'\.$/,
+    ],
+    [
+      '--props that is not an object',
+      ['run', example, '--props', '["a"]'],
+      /^june: --props must be a JSON object of props, got an array\./,
+    ],
+    [
+      '--props for inspect',
+      ['inspect', example, '--props', 'null'],
+      /^june: --props must be a JSON object of props, got null\./,
+    ],
+    [
+      'a missing workflow file',
+      ['run', 'missing.tsx'],
+      /^june: cannot find the workflow file missing\.tsx \(looked for .*missing\.tsx\)\. Check the path/,
+    ],
+    [
+      'a folder instead of a file',
+      ['inspect', '.'],
+      /^june: \. is a folder, not a workflow file\./,
+    ],
+    [
+      'a missing script',
+      ['run', example, '--script', 'missing.json'],
+      /^june: cannot read the model script missing\.json/,
+    ],
+    [
+      'a missing --replay file',
+      ['run', example, '--replay', 'missing.jsonl'],
+      /^june: cannot read the journal missing\.jsonl: there is no such file\. /,
+    ],
+    [
+      'a --redact-env variable that is not set',
+      ['run', example, '--redact-env', 'JUNE_TEST_UNSET'],
+      /^june: --redact-env JUNE_TEST_UNSET: the environment variable JUNE_TEST_UNSET is not set/,
+    ],
   ])('%s', async (_case, args, message) => {
     const result = await june(args, project.dir);
 

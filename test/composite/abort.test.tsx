@@ -1,6 +1,15 @@
 import { tool, type LanguageModel, type Tool as AiTool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { Agent, JuneError, run, Step, Tool, type CompositeToolResult, type RunEvent, type Trace } from 'june';
+import {
+  Agent,
+  JuneError,
+  run,
+  Step,
+  Tool,
+  type CompositeToolResult,
+  type RunEvent,
+  type Trace,
+} from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { callsAt, findNode, nextEvent, recordEvents, recordingModel } from './support.js';
@@ -8,7 +17,15 @@ import { callsAt, findNode, nextEvent, recordEvents, recordingModel } from './su
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function Report({ outer, inner, slow }: { outer: LanguageModel; inner: LanguageModel; slow: AiTool<any, any> }) {
+function Report({
+  outer,
+  inner,
+  slow,
+}: {
+  outer: LanguageModel;
+  inner: LanguageModel;
+  slow: AiTool<any, any>;
+}) {
   return (
     <Agent model={outer}>
       <Tool name="research" input={z.object({ question: z.string() })}>
@@ -26,14 +43,22 @@ function Report({ outer, inner, slow }: { outer: LanguageModel; inner: LanguageM
 
 const childTraceOf = (error: unknown): Trace => {
   const trace = (error as { trace: Trace }).trace;
-  return (findNode(trace.root, 'tool', 'research').output as Pick<CompositeToolResult, 'trace'>).trace;
+  return (findNode(trace.root, 'tool', 'research').output as Pick<CompositeToolResult, 'trace'>)
+    .trace;
 };
 
 describe('aborting a run during a composite call', () => {
-  it('aborts the child run, waits for its tools\' cleanup, and settles both as aborted', async () => {
+  it("aborts the child run, waits for its tools' cleanup, and settles both as aborted", async () => {
     const timersBefore = timers();
-    const outer = recordingModel({ report: [{ toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] }, { text: 'never' }] });
-    const inner = recordingModel({ 'research:findings': [{ toolCalls: [{ tool: 'slow', input: {} }] }, { text: 'never' }] });
+    const outer = recordingModel({
+      report: [
+        { toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] },
+        { text: 'never' },
+      ],
+    });
+    const inner = recordingModel({
+      'research:findings': [{ toolCalls: [{ tool: 'slow', input: {} }] }, { text: 'never' }],
+    });
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
     const cleanup = { done: false, childFinishedBefore: false, callSettledBefore: false };
@@ -44,15 +69,21 @@ describe('aborting a run during a composite call', () => {
       execute: async (_input, { abortSignal }) => {
         started();
         try {
-          await new Promise((_resolve, reject) => abortSignal!.addEventListener('abort', () => reject(abortSignal!.reason), { once: true }));
+          await new Promise((_resolve, reject) =>
+            abortSignal!.addEventListener('abort', () => reject(abortSignal!.reason), {
+              once: true,
+            }),
+          );
         } finally {
           // Cleanup that takes a while (as killing a process does). The event reader keeps up
           // meanwhile, so a child run that settled without waiting would show here.
           for (let i = 0; i < 25; i++) await turn();
           cleanup.childFinishedBefore = events.some((e) => e.type === 'run-finish');
           // while the call runs, its node's output shows the child run live, still running
-          const output = findNode(snapshot()!.root, 'tool', 'research').output as { trace?: Trace; output?: unknown } | undefined;
-          cleanup.callSettledBefore = output === undefined || 'output' in output || output.trace?.status !== 'running';
+          const output = findNode(snapshot()!.root, 'tool', 'research').output as
+            { trace?: Trace; output?: unknown } | undefined;
+          cleanup.callSettledBefore =
+            output === undefined || 'output' in output || output.trace?.status !== 'running';
           cleanup.done = true;
         }
       },
@@ -77,7 +108,9 @@ describe('aborting a run during a composite call', () => {
     expect(cleanup.childFinishedBefore).toBe(false);
     expect(cleanup.callSettledBefore).toBe(false);
 
-    const finishes = events.filter((e): e is Extract<RunEvent, { type: 'run-finish' }> => e.type === 'run-finish');
+    const finishes = events.filter(
+      (e): e is Extract<RunEvent, { type: 'run-finish' }> => e.type === 'run-finish',
+    );
     expect(finishes.map((e) => [e.runId, e.status])).toEqual([
       [`${handle.runId}.1`, 'aborted'],
       [handle.runId, 'aborted'],
@@ -97,7 +130,12 @@ describe('aborting a run during a composite call', () => {
   });
 
   it('aborts a model call of the child run in flight', async () => {
-    const outer = recordingModel({ report: [{ toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] }, { text: 'never' }] });
+    const outer = recordingModel({
+      report: [
+        { toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] },
+        { text: 'never' },
+      ],
+    });
     let calling!: () => void;
     const called = new Promise<void>((resolve) => (calling = resolve));
     const inner = new MockLanguageModelV3({
@@ -106,7 +144,9 @@ describe('aborting a run during a composite call', () => {
           start(controller) {
             controller.enqueue({ type: 'stream-start', warnings: [] });
             calling();
-            abortSignal!.addEventListener('abort', () => controller.error(abortSignal!.reason), { once: true });
+            abortSignal!.addEventListener('abort', () => controller.error(abortSignal!.reason), {
+              once: true,
+            });
           },
         }),
       }),
@@ -124,42 +164,71 @@ describe('aborting a run during a composite call', () => {
 
   it('withdraws an approval request the child run is waiting for', async () => {
     const model = recordingModel({
-      report: [{ toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] }, { text: 'never' }],
+      report: [
+        { toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] },
+        { text: 'never' },
+      ],
       'research:findings': [{ toolCalls: [{ tool: 'slow', input: {} }] }, { text: 'never' }],
     });
     const ran: string[] = [];
-    const gated = tool({ inputSchema: z.object({}), needsApproval: true, execute: async () => void ran.push('slow') });
+    const gated = tool({
+      inputSchema: z.object({}),
+      needsApproval: true,
+      execute: async () => void ran.push('slow'),
+    });
     const handle = run(<Report outer={model} inner={model} slow={gated} />);
     const { events, done } = recordEvents(handle);
-    const { request } = await nextEvent(handle, (e): e is Extract<RunEvent, { type: 'approval-request' }> => e.type === 'approval-request');
+    const { request } = await nextEvent(
+      handle,
+      (e): e is Extract<RunEvent, { type: 'approval-request' }> => e.type === 'approval-request',
+    );
     expect(request.step).toBe('research:findings');
     handle.abort();
     const error = await handle.result.catch((e: unknown) => e);
     await done;
     expect(error).toMatchObject({ code: 'run-aborted' });
-    expect(events).toContainEqual(expect.objectContaining({ type: 'approval-withdraw', id: request.id }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'approval-withdraw', id: request.id }),
+    );
     expect(handle.pendingApprovals).toEqual([]);
-    expect(() => handle.approve(request.id)).toThrow(expect.objectContaining({ code: 'approval-unknown' }));
+    expect(() => handle.approve(request.id)).toThrow(
+      expect.objectContaining({ code: 'approval-unknown' }),
+    );
     expect(ran).toEqual([]);
     expect(childTraceOf(error).status).toBe('aborted');
-    expect(findNode(childTraceOf(error).root, 'tool', 'slow').approval).toEqual({ id: request.id, status: 'withdrawn' });
+    expect(findNode(childTraceOf(error).root, 'tool', 'slow').approval).toEqual({
+      id: request.id,
+      status: 'withdrawn',
+    });
   });
 
-  it('also stops with the run\'s signal option', async () => {
+  it("also stops with the run's signal option", async () => {
     const controller = new AbortController();
     const model = recordingModel({
-      report: [{ toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] }, { text: 'never' }],
+      report: [
+        { toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] },
+        { text: 'never' },
+      ],
       'research:findings': [{ toolCalls: [{ tool: 'slow', input: {} }] }, { text: 'never' }],
     });
     const slow = tool({
       inputSchema: z.object({}),
       execute: (_input, { abortSignal }) => {
         controller.abort(new Error('deadline'));
-        return new Promise((_resolve, reject) => (abortSignal!.aborted ? reject(abortSignal!.reason) : abortSignal!.addEventListener('abort', () => reject(abortSignal!.reason))));
+        return new Promise((_resolve, reject) =>
+          abortSignal!.aborted
+            ? reject(abortSignal!.reason)
+            : abortSignal!.addEventListener('abort', () => reject(abortSignal!.reason)),
+        );
       },
     });
-    const error = await run(<Report outer={model} inner={model} slow={slow} />, { signal: controller.signal }).result.catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'run-aborted', message: 'june: the run was aborted: deadline' });
+    const error = await run(<Report outer={model} inner={model} slow={slow} />, {
+      signal: controller.signal,
+    }).result.catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'run-aborted',
+      message: 'june: the run was aborted: deadline',
+    });
     expect(childTraceOf(error).status).toBe('aborted');
   });
 });

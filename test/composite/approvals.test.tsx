@@ -1,11 +1,27 @@
 import { tool, type LanguageModel } from 'ai';
-import { Agent, RequireApproval, run, Step, Tool, type CompositeToolResult, type RunEvent } from 'june';
+import {
+  Agent,
+  RequireApproval,
+  run,
+  Step,
+  Tool,
+  type CompositeToolResult,
+  type RunEvent,
+} from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { callsAt, findNode, nextEvent, recordEvents, recordingModel, toolResultsOf } from './support.js';
+import {
+  callsAt,
+  findNode,
+  nextEvent,
+  recordEvents,
+  recordingModel,
+  toolResultsOf,
+} from './support.js';
 
 type ApprovalRequestEvent = Extract<RunEvent, { type: 'approval-request' }>;
-const isRequest = (event: RunEvent): event is ApprovalRequestEvent => event.type === 'approval-request';
+const isRequest = (event: RunEvent): event is ApprovalRequestEvent =>
+  event.type === 'approval-request';
 
 /** A search tool that waits for approval; `ran` records each query it ran. */
 function gatedSearch() {
@@ -22,7 +38,13 @@ function gatedSearch() {
   return { search, ran };
 }
 
-function Report({ model, search }: { model: LanguageModel; search: ReturnType<typeof gatedSearch>['search'] }) {
+function Report({
+  model,
+  search,
+}: {
+  model: LanguageModel;
+  search: ReturnType<typeof gatedSearch>['search'];
+}) {
   return (
     <Agent model={model}>
       <Tool name="research" input={z.object({ question: z.string() })}>
@@ -39,8 +61,14 @@ function Report({ model, search }: { model: LanguageModel; search: ReturnType<ty
 }
 
 const reportScript = (finalFindings: string) => ({
-  report: [{ toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] }, { text: 'Reported.' }],
-  'research:findings': [{ toolCalls: [{ tool: 'search', input: { query: 'suspense' } }] }, { text: finalFindings }],
+  report: [
+    { toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] },
+    { text: 'Reported.' },
+  ],
+  'research:findings': [
+    { toolCalls: [{ tool: 'search', input: { query: 'suspense' } }] },
+    { text: finalFindings },
+  ],
 });
 
 describe('approvals inside a composite tool', () => {
@@ -50,16 +78,28 @@ describe('approvals inside a composite tool', () => {
     const handle = run(<Report model={model} search={search} />);
 
     const { request } = await nextEvent(handle, isRequest);
-    expect(request).toMatchObject({ tool: 'search', input: { query: 'suspense' }, step: 'research:findings', toolCallId: 'call_research:findings_1_1' });
+    expect(request).toMatchObject({
+      tool: 'search',
+      input: { query: 'suspense' },
+      step: 'research:findings',
+      toolCallId: 'call_research:findings_1_1',
+    });
     expect(handle.pendingApprovals).toEqual([request]);
     expect(ran).toEqual([]);
     handle.approve(request.id);
 
     const result = await handle.result;
     expect(ran).toEqual(['suspense']);
-    expect(toolResultsOf(callsAt(model, 'research:findings')[1]!.prompt)[0]!.output).toEqual({ type: 'text', value: 'results for suspense' });
-    const child = (findNode(result.trace.root, 'tool', 'research').output as CompositeToolResult).trace;
-    expect(findNode(child.root, 'tool', 'search').approval).toEqual({ id: request.id, status: 'approved' });
+    expect(toolResultsOf(callsAt(model, 'research:findings')[1]!.prompt)[0]!.output).toEqual({
+      type: 'text',
+      value: 'results for suspense',
+    });
+    const child = (findNode(result.trace.root, 'tool', 'research').output as CompositeToolResult)
+      .trace;
+    expect(findNode(child.root, 'tool', 'search').approval).toEqual({
+      id: request.id,
+      status: 'approved',
+    });
     expect(result.output).toBe('Reported.');
     expect(handle.pendingApprovals).toEqual([]);
   });
@@ -74,15 +114,28 @@ describe('approvals inside a composite tool', () => {
     const result = await handle.result;
     expect(ran).toEqual([]);
     expect(toolResultsOf(callsAt(model, 'research:findings')[1]!.prompt)).toEqual([
-      expect.objectContaining({ toolName: 'search', output: { type: 'execution-denied', reason: 'The tool call was denied, so it did not run. Reason: no web access today' } }),
+      expect.objectContaining({
+        toolName: 'search',
+        output: {
+          type: 'execution-denied',
+          reason: 'The tool call was denied, so it did not run. Reason: no web access today',
+        },
+      }),
     ]);
-    const child = (findNode(result.trace.root, 'tool', 'research').output as CompositeToolResult).trace;
-    expect(findNode(child.root, 'tool', 'search')).toMatchObject({ status: 'denied', approval: { id: request.id, status: 'denied', reason: 'no web access today' } });
+    const child = (findNode(result.trace.root, 'tool', 'research').output as CompositeToolResult)
+      .trace;
+    expect(findNode(child.root, 'tool', 'search')).toMatchObject({
+      status: 'denied',
+      approval: { id: request.id, status: 'denied', reason: 'no web access today' },
+    });
     // The composite itself succeeded: the outer model gets the inner answer.
-    expect(toolResultsOf(callsAt(model, 'report')[1]!.prompt)[0]!.output).toEqual({ type: 'text', value: 'Search was denied.' });
+    expect(toolResultsOf(callsAt(model, 'report')[1]!.prompt)[0]!.output).toEqual({
+      type: 'text',
+      value: 'Search was denied.',
+    });
   });
 
-  it('go to the run\'s onApproval policy too, recorded as automatic in the child trace', async () => {
+  it("go to the run's onApproval policy too, recorded as automatic in the child trace", async () => {
     const model = recordingModel(reportScript('Found it.'));
     const { search, ran } = gatedSearch();
     const asked: string[] = [];
@@ -94,8 +147,12 @@ describe('approvals inside a composite tool', () => {
     }).result;
     expect(asked).toEqual(['research:findings search']);
     expect(ran).toEqual(['suspense']);
-    const child = (findNode(result.trace.root, 'tool', 'research').output as CompositeToolResult).trace;
-    expect(findNode(child.root, 'tool', 'search').approval).toMatchObject({ status: 'approved', automatic: true });
+    const child = (findNode(result.trace.root, 'tool', 'research').output as CompositeToolResult)
+      .trace;
+    expect(findNode(child.root, 'tool', 'search').approval).toMatchObject({
+      status: 'approved',
+      automatic: true,
+    });
   });
 
   it('name every level of nested composites in the step path: a:b:s', async () => {
@@ -136,7 +193,10 @@ describe('approvals inside a composite tool', () => {
 
   it('<RequireApproval> around the composite gates entering it: denied, the workflow never runs', async () => {
     const model = recordingModel({
-      report: [{ toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] }, { text: 'Not allowed to research.' }],
+      report: [
+        { toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }] },
+        { text: 'Not allowed to research.' },
+      ],
     });
     const { search } = gatedSearch();
     const handle = run(
@@ -156,12 +216,19 @@ describe('approvals inside a composite tool', () => {
     );
     const { events, done } = recordEvents(handle);
     const { request } = await nextEvent(handle, isRequest);
-    expect(request).toMatchObject({ tool: 'research', step: 'report', input: { question: 'Suspense?' } });
+    expect(request).toMatchObject({
+      tool: 'research',
+      step: 'report',
+      input: { question: 'Suspense?' },
+    });
     handle.deny(request.id, 'not now');
     expect((await handle.result).output).toBe('Not allowed to research.');
     await done;
     expect(callsAt(model, 'research:findings')).toHaveLength(0);
     expect(events.filter((e) => e.type === 'run-start')).toHaveLength(1);
-    expect(toolResultsOf(callsAt(model, 'report')[1]!.prompt)[0]!.output).toEqual({ type: 'execution-denied', reason: 'The tool call was denied, so it did not run. Reason: not now' });
+    expect(toolResultsOf(callsAt(model, 'report')[1]!.prompt)[0]!.output).toEqual({
+      type: 'execution-denied',
+      reason: 'The tool call was denied, so it did not run. Reason: not now',
+    });
   });
 });

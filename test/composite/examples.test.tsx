@@ -16,10 +16,17 @@ describe('examples', () => {
     expect(research.input).toEqual({ question: 'How does React Suspense work?' });
     const { output, trace } = research.output as CompositeToolResult;
     expect(output).toMatch(/^Findings: /);
-    const searches = trace.root.children[0]!.children[0]!.children.filter((node) => node.kind === 'tool');
-    expect(searches.map((node) => node.input)).toEqual([{ query: 'suspense fallback' }, { query: 'suspense data loading' }]);
+    const searches = trace.root.children[0]!.children[0]!.children.filter(
+      (node) => node.kind === 'tool',
+    );
+    expect(searches.map((node) => node.input)).toEqual([
+      { query: 'suspense fallback' },
+      { query: 'suspense data loading' },
+    ]);
     expect(searches[0]!.output).toContain('nearest <Suspense> fallback');
-    expect(findNode(result.trace.root, 'agent', 'agent').capabilities).toEqual([{ name: 'research', source: '<Tool name="research">', composite: true }]);
+    expect(findNode(result.trace.root, 'agent', 'agent').capabilities).toEqual([
+      { name: 'research', source: '<Tool name="research">', composite: true },
+    ]);
     model.assertAllTurnsUsed();
   });
 
@@ -33,13 +40,31 @@ describe('examples', () => {
     expect(output).toMatch(/^Suspense shows the nearest <Suspense> fallback/);
     const agent = findNode(trace.root, 'agent', 'researcher');
     expect(agent.capabilities).toEqual([{ name: 'search', source: '<Tool name="search">' }]);
-    expect(findNode(agent, 'step', 'answer').prompt).toBe('Research: How does React Suspense work, and what does it wait for?');
-    expect(findNode(result.trace.root, 'agent', 'agent').capabilities).toEqual([{ name: 'researcher', source: '<researcher>', composite: true }]);
-    expect(model.calls.map((c) => c.step)).toEqual(['write', 'researcher:answer', 'researcher:answer', 'researcher:answer', 'write']);
+    expect(findNode(agent, 'step', 'answer').prompt).toBe(
+      'Research: How does React Suspense work, and what does it wait for?',
+    );
+    expect(findNode(result.trace.root, 'agent', 'agent').capabilities).toEqual([
+      { name: 'researcher', source: '<researcher>', composite: true },
+    ]);
+    expect(model.calls.map((c) => c.step)).toEqual([
+      'write',
+      'researcher:answer',
+      'researcher:answer',
+      'researcher:answer',
+      'write',
+    ]);
     // The researcher's model got its instructions and a prompt built from the input alone.
     expect(model.calls[1]!.prompt).toEqual([
       { role: 'system', content: 'You research carefully and cite what you find.' },
-      { role: 'user', content: [{ type: 'text', text: 'Research: How does React Suspense work, and what does it wait for?' }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: 'Research: How does React Suspense work, and what does it wait for?',
+          },
+        ],
+      },
     ]);
     model.assertAllTurnsUsed();
   });

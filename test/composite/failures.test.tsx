@@ -30,22 +30,37 @@ function Report({ outer, inner }: { outer: LanguageModel; inner: LanguageModel }
 }
 
 const outerScript = () =>
-  recordingModel({
-    report: [
-      { toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }], usage: { inputTokens: 10, outputTokens: 1 } },
-      { text: 'I could not research it.', usage: { inputTokens: 20, outputTokens: 2 } },
-    ],
-  }, 'outer');
+  recordingModel(
+    {
+      report: [
+        {
+          toolCalls: [{ tool: 'research', input: { question: 'Suspense?' } }],
+          usage: { inputTokens: 10, outputTokens: 1 },
+        },
+        { text: 'I could not research it.', usage: { inputTokens: 20, outputTokens: 2 } },
+      ],
+    },
+    'outer',
+  );
 
 describe('failures inside a composite tool', () => {
   it('a throwing inner tool is a tool error the inner model sees; it goes on and the call succeeds', async () => {
     const outer = outerScript();
     const inner = recordingModel({
-      'research:findings': [{ toolCalls: [{ tool: 'search', input: { query: 'suspense' } }] }, { text: 'Search is down; from memory: it shows a fallback.' }],
+      'research:findings': [
+        { toolCalls: [{ tool: 'search', input: { query: 'suspense' } }] },
+        { text: 'Search is down; from memory: it shows a fallback.' },
+      ],
     });
     const result = await run(<Report outer={outer} inner={inner} />).result;
-    expect(toolResultsOf(callsAt(inner, 'research:findings')[1]!.prompt)[0]!.output).toEqual({ type: 'error-text', value: 'search index offline' });
-    expect(toolResultsOf(callsAt(outer, 'report')[1]!.prompt)[0]!.output).toEqual({ type: 'text', value: 'Search is down; from memory: it shows a fallback.' });
+    expect(toolResultsOf(callsAt(inner, 'research:findings')[1]!.prompt)[0]!.output).toEqual({
+      type: 'error-text',
+      value: 'search index offline',
+    });
+    expect(toolResultsOf(callsAt(outer, 'report')[1]!.prompt)[0]!.output).toEqual({
+      type: 'text',
+      value: 'Search is down; from memory: it shows a fallback.',
+    });
     expect(findNode(result.trace.root, 'tool', 'research').status).toBe('succeeded');
   });
 
@@ -54,7 +69,10 @@ describe('failures inside a composite tool', () => {
     // The inner tool throws (the inner model sees it), then the inner model's next call fails: the child run fails.
     const inner = recordingModel({
       'research:findings': [
-        { toolCalls: [{ tool: 'search', input: { query: 'suspense' } }], usage: { inputTokens: 5, outputTokens: 1 } },
+        {
+          toolCalls: [{ tool: 'search', input: { query: 'suspense' } }],
+          usage: { inputTokens: 5, outputTokens: 1 },
+        },
         { error: 'the model provider is overloaded' },
       ],
     });
@@ -65,7 +83,10 @@ describe('failures inside a composite tool', () => {
 
     const message = 'june: the tool "research" failed: the model provider is overloaded';
     expect(toolResultsOf(callsAt(outer, 'report')[1]!.prompt)).toEqual([
-      expect.objectContaining({ toolName: 'research', output: { type: 'error-text', value: message } }),
+      expect.objectContaining({
+        toolName: 'research',
+        output: { type: 'error-text', value: message },
+      }),
     ]);
     expect(result.output).toBe('I could not research it.');
     expect(events).toContainEqual({
@@ -76,15 +97,27 @@ describe('failures inside a composite tool', () => {
       tool: 'research',
       error: { name: 'JuneError', message, code: 'composite-tool-failed' },
     });
-    const childFinish = events.find((e): e is Extract<RunEvent, { type: 'run-finish' }> => e.type === 'run-finish' && e.runId === `${handle.runId}.1`)!;
-    expect(childFinish).toMatchObject({ status: 'failed', error: { code: 'scripted-model-error', message: 'june: the model provider is overloaded' } });
+    const childFinish = events.find(
+      (e): e is Extract<RunEvent, { type: 'run-finish' }> =>
+        e.type === 'run-finish' && e.runId === `${handle.runId}.1`,
+    )!;
+    expect(childFinish).toMatchObject({
+      status: 'failed',
+      error: { code: 'scripted-model-error', message: 'june: the model provider is overloaded' },
+    });
 
     // The failed call keeps the child's trace and usage on the tool node; the tokens count.
     const node = findNode(result.trace.root, 'tool', 'research');
-    expect(node).toMatchObject({ status: 'failed', error: { code: 'composite-tool-failed', message } });
+    expect(node).toMatchObject({
+      status: 'failed',
+      error: { code: 'composite-tool-failed', message },
+    });
     const { trace, usage } = node.output as Omit<CompositeToolResult, 'output'>;
     expect(trace.status).toBe('failed');
-    expect(findNode(trace.root, 'tool', 'search')).toMatchObject({ status: 'failed', error: { message: 'search index offline' } });
+    expect(findNode(trace.root, 'tool', 'search')).toMatchObject({
+      status: 'failed',
+      error: { message: 'search index offline' },
+    });
     expect(usage).toMatchObject({ inputTokens: 5, outputTokens: 1 });
     expect(result.usage).toMatchObject({ inputTokens: 35, outputTokens: 4, totalTokens: 39 });
   });
@@ -100,7 +133,9 @@ describe('failures inside a composite tool', () => {
     expect(toolResultsOf(callsAt(outer, 'report')[1]!.prompt)[0]!.output).toEqual({
       type: 'error-text',
       // (the step runner may say which model call failed before the provider's message)
-      value: expect.stringMatching(/^june: the tool "research" failed: .*connect ECONNREFUSED 127\.0\.0\.1:11434/),
+      value: expect.stringMatching(
+        /^june: the tool "research" failed: .*connect ECONNREFUSED 127\.0\.0\.1:11434/,
+      ),
     });
     expect(result.output).toBe('I could not research it.');
   });
@@ -117,7 +152,10 @@ describe('failures inside a composite tool', () => {
         <Step id="report" prompt="Research how Suspense works, then summarize" />
       </Agent>,
     ).result;
-    expect(toolResultsOf(callsAt(outer, 'report')[1]!.prompt)[0]!.output).toEqual({ type: 'error-text', value: 'june: the tool "research" failed: no sources for Suspense?' });
+    expect(toolResultsOf(callsAt(outer, 'report')[1]!.prompt)[0]!.output).toEqual({
+      type: 'error-text',
+      value: 'june: the tool "research" failed: no sources for Suspense?',
+    });
     expect(result.output).toBe('I could not research it.');
   });
 });

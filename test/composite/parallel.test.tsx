@@ -5,7 +5,14 @@ import { Agent, run, Step, Tool, type CompositeToolResult, type RunEvent } from 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { turnParts, userTexts, type MockTurn } from '../helpers/mock-stream-model.js';
-import { callsAt, findNode, nodesOf, recordEvents, recordingModel, toolResultsOf } from './support.js';
+import {
+  callsAt,
+  findNode,
+  nodesOf,
+  recordEvents,
+  recordingModel,
+  toolResultsOf,
+} from './support.js';
 
 /** An inner model that answers from its own prompt: it searches once, then answers about its question. */
 function innerModel() {
@@ -14,7 +21,10 @@ function innerModel() {
     const searched = options.prompt.some((message) => message.role === 'tool');
     return searched
       ? { text: `answer about ${question}`, usage: [3, 2] }
-      : { toolCalls: [{ id: `search-${question}`, name: 'search', input: { query: question } }], usage: [3, 1] };
+      : {
+          toolCalls: [{ id: `search-${question}`, name: 'search', input: { query: question } }],
+          usage: [3, 1],
+        };
   };
   return new MockLanguageModelV3({
     doStream: async (options) => ({
@@ -32,7 +42,13 @@ describe('several calls of one composite tool in one turn', () => {
   it('run as separate child runs, each with its own trace, and all their answers reach the model', async () => {
     const outer = recordingModel({
       report: [
-        { toolCalls: [{ tool: 'research', input: { question: 'lazy' } }, { tool: 'research', input: { question: 'use' } }], usage: { inputTokens: 10, outputTokens: 2 } },
+        {
+          toolCalls: [
+            { tool: 'research', input: { question: 'lazy' } },
+            { tool: 'research', input: { question: 'use' } },
+          ],
+          usage: { inputTokens: 10, outputTokens: 2 },
+        },
         { text: 'Both researched.', usage: { inputTokens: 10, outputTokens: 2 } },
       ],
     });
@@ -62,7 +78,9 @@ describe('several calls of one composite tool in one turn', () => {
 
     // Both child runs wait for approval at once; answer them in reverse order.
     const pending = async () => {
-      for await (const event of handle.events) if (event.type === 'approval-request' && handle.pendingApprovals.length === 2) return handle.pendingApprovals;
+      for await (const event of handle.events)
+        if (event.type === 'approval-request' && handle.pendingApprovals.length === 2)
+          return handle.pendingApprovals;
       throw new Error('the run ended before two approvals were pending');
     };
     const [first, second] = await pending();
@@ -77,12 +95,24 @@ describe('several calls of one composite tool in one turn', () => {
       { type: 'text', value: 'answer about lazy' },
       { type: 'text', value: 'answer about use' },
     ]);
-    const calls = nodesOf(result.trace.root).filter((node) => node.kind === 'tool' && node.name === 'research');
+    const calls = nodesOf(result.trace.root).filter(
+      (node) => node.kind === 'tool' && node.name === 'research',
+    );
     const children = calls.map((node) => node.output as CompositeToolResult);
-    expect(children.map((child) => findNode(child.trace.root, 'step', 'findings').prompt)).toEqual(['Research: lazy', 'Research: use']);
-    expect(children.map((child) => child.trace.runId).sort()).toEqual([`${handle.runId}.1`, `${handle.runId}.2`]);
+    expect(children.map((child) => findNode(child.trace.root, 'step', 'findings').prompt)).toEqual([
+      'Research: lazy',
+      'Research: use',
+    ]);
+    expect(children.map((child) => child.trace.runId).sort()).toEqual([
+      `${handle.runId}.1`,
+      `${handle.runId}.2`,
+    ]);
     // 20 + 2 × 6 in, 4 + 2 × 3 out.
     expect(result.usage).toMatchObject({ inputTokens: 32, outputTokens: 10, totalTokens: 42 });
-    expect(events.filter((e): e is Extract<RunEvent, { type: 'run-finish' }> => e.type === 'run-finish').map((e) => e.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(
+      events
+        .filter((e): e is Extract<RunEvent, { type: 'run-finish' }> => e.type === 'run-finish')
+        .map((e) => e.status),
+    ).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });
 });

@@ -11,14 +11,22 @@ import { scriptedModel, type ScriptTurn } from 'june/testing';
  * (`assertAllTurnsUsed()`).
  */
 export function recordingModel(steps: Record<string, ScriptTurn[]>, name = 'scripted') {
-  const scripted = scriptedModel({ $comment: 'Test fixture: scripted turns for test/composite', steps }, { name });
-  const model = new MockLanguageModelV3({ modelId: name, doStream: (options) => scripted.doStream(options) });
+  const scripted = scriptedModel(
+    { $comment: 'Test fixture: scripted turns for test/composite', steps },
+    { name },
+  );
+  const model = new MockLanguageModelV3({
+    modelId: name,
+    doStream: (options) => scripted.doStream(options),
+  });
   return Object.assign(model, { scripted });
 }
 
 /** The calls a recording model got for one step path, in order. */
 export function callsAt(model: MockLanguageModelV3, step: string): LanguageModelV3CallOptions[] {
-  return model.doStreamCalls.filter((call) => (call.providerOptions?.june as { step?: string } | undefined)?.step === step);
+  return model.doStreamCalls.filter(
+    (call) => (call.providerOptions?.june as { step?: string } | undefined)?.step === step,
+  );
 }
 
 /** The names of the tools a model call offered the model. */
@@ -28,7 +36,9 @@ export function toolNamesOf(call: LanguageModelV3CallOptions): string[] {
 
 /** Every tool-result part of a prompt, in order. */
 export function toolResultsOf(prompt: LanguageModelV3Prompt) {
-  return prompt.flatMap((message) => (message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : []));
+  return prompt.flatMap((message) =>
+    message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
+  );
 }
 
 /** Every node of a trace tree, depth first. */
@@ -53,9 +63,18 @@ export function recordEvents(handle: RunHandle): { events: RunEvent[]; done: Pro
 }
 
 /** Resolves once `predicate` holds for a recorded event (the stream is read as it goes). */
-export async function nextEvent<E extends RunEvent>(handle: RunHandle, predicate: (event: RunEvent) => event is E): Promise<E>;
-export async function nextEvent(handle: RunHandle, predicate: (event: RunEvent) => boolean): Promise<RunEvent>;
-export async function nextEvent(handle: RunHandle, predicate: (event: RunEvent) => boolean): Promise<RunEvent> {
+export async function nextEvent<E extends RunEvent>(
+  handle: RunHandle,
+  predicate: (event: RunEvent) => event is E,
+): Promise<E>;
+export async function nextEvent(
+  handle: RunHandle,
+  predicate: (event: RunEvent) => boolean,
+): Promise<RunEvent>;
+export async function nextEvent(
+  handle: RunHandle,
+  predicate: (event: RunEvent) => boolean,
+): Promise<RunEvent> {
   for await (const event of handle.events) if (predicate(event)) return event;
   throw new Error('the run ended before the awaited event');
 }

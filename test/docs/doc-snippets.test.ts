@@ -26,8 +26,17 @@ interface Ran {
   output: string;
 }
 
-function inProject(command: string, args: string[], extraEnv: Record<string, string> = {}): Promise<Ran> {
-  const env = { PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '', NO_COLOR: '1', ...extraEnv };
+function inProject(
+  command: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<Ran> {
+  const env = {
+    PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME ?? '',
+    NO_COLOR: '1',
+    ...extraEnv,
+  };
   const child = spawn(command, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -43,18 +52,38 @@ function setUpProject(): string {
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '.bin'), { recursive: true });
   symlinkSync(repoRoot, join(modules, 'june'), 'dir');
-  for (const name of ['ai', 'zod', '@ai-sdk', '@types', 'vitest', 'tsx']) symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');
+  for (const name of ['ai', 'zod', '@ai-sdk', '@types', 'vitest', 'tsx'])
+    symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');
   symlinkSync(join(repoRoot, 'dist', 'src', 'cli', 'bin.js'), join(modules, '.bin', 'june'));
   cpSync(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
   // what the snippets import as './release-tools.js' and './release.js', also from test/
   for (const folder of [dir, join(dir, 'test')]) {
     cpSync(join(repoRoot, 'test', 'docs', 'support'), folder, { recursive: true });
-    writeFileSync(join(folder, 'release.tsx'), `export { default } from '${folder === dir ? '.' : '..'}/examples/release.js';\n`);
+    writeFileSync(
+      join(folder, 'release.tsx'),
+      `export { default } from '${folder === dir ? '.' : '..'}/examples/release.js';\n`,
+    );
   }
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', jsx: 'react-jsx', jsxImportSource: 'june', types: ['node'], strict: true, skipLibCheck: true, noEmit: true };
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['**/*.ts', '**/*.tsx'] }, null, 2));
-  writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ oxc: { jsx: { runtime: 'automatic', importSource: 'june' } } });\n");
+  const compilerOptions = {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    jsx: 'react-jsx',
+    jsxImportSource: 'june',
+    types: ['node'],
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  };
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions, include: ['**/*.ts', '**/*.tsx'] }, null, 2),
+  );
+  writeFileSync(
+    join(dir, 'vitest.config.ts'),
+    "import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ oxc: { jsx: { runtime: 'automatic', importSource: 'june' } } });\n",
+  );
   return dir;
 }
 
@@ -84,33 +113,62 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 describe('the docs’ runnable snippets', () => {
   it('are marked in the docs, each with a language this test runs', () => {
     expect(runnable.length).toBeGreaterThanOrEqual(5);
-    for (const snippet of runnable) expect(['ts', 'tsx', 'sh'], snippet.where).toContain(snippet.lang);
+    for (const snippet of runnable)
+      expect(['ts', 'tsx', 'sh'], snippet.where).toContain(snippet.lang);
   });
 
   // the type check and the runs go on side by side (each is a process of its own)
   it.concurrent('type-check, as the docs set a project up', { timeout: 240_000 }, async () => {
-    const tsc = await inProject(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+    const tsc = await inProject(process.execPath, [
+      join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.json',
+    ]);
     // name each error by the doc line it comes from
     const byFile = new Map([...names].map(([snippet, name]) => [name, snippet.where]));
-    const errors = tsc.output.replace(/^([\w./-]+)\((\d+),\d+\)/gm, (whole, file: string, line: string) => {
-      const where = byFile.get(file);
-      return where ? `${where.split(':')[0]}:${Number(where.split(':')[1]) + Number(line)}` : whole;
-    });
+    const errors = tsc.output.replace(
+      /^([\w./-]+)\((\d+),\d+\)/gm,
+      (whole, file: string, line: string) => {
+        const where = byFile.get(file);
+        return where
+          ? `${where.split(':')[0]}:${Number(where.split(':')[1]) + Number(line)}`
+          : whole;
+      },
+    );
     expect(errors).toBe('');
   });
 
-  it.concurrent.each(runnable.map((snippet) => [snippet.where, snippet] as const))('%s runs', { timeout: 240_000 }, async (_where, snippet) => {
-    const server = snippet.openai ? await startFakeOpenAI() : undefined;
-    server?.reply(...Array.from({ length: 20 }, () => ({ text: 'OK.', usage: { inputTokens: 10, outputTokens: 2 } })));
-    const env: Record<string, string> = server ? { OPENAI_BASE_URL: server.baseURL } : {};
-    const name = names.get(snippet)!;
-    const ran = await (snippet.lang === 'sh'
-      ? inProject('bash', ['-e', '-c', snippet.code], env)
-      : name.endsWith('.test.ts') || name.endsWith('.test.tsx')
-        ? inProject(process.execPath, [join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs'), 'run', name, '--testTimeout=120000'], env) // a busy machine is slow
-        : inProject(process.execPath, ['--import', 'tsx', name], env)
-    ).finally(() => server?.close());
-    expect(ran.code, ran.output).toBe(snippet.exit);
-    if (snippet.prints !== undefined) expect(ran.output).toContain(snippet.prints);
-  });
+  it.concurrent.each(runnable.map((snippet) => [snippet.where, snippet] as const))(
+    '%s runs',
+    { timeout: 240_000 },
+    async (_where, snippet) => {
+      const server = snippet.openai ? await startFakeOpenAI() : undefined;
+      server?.reply(
+        ...Array.from({ length: 20 }, () => ({
+          text: 'OK.',
+          usage: { inputTokens: 10, outputTokens: 2 },
+        })),
+      );
+      const env: Record<string, string> = server ? { OPENAI_BASE_URL: server.baseURL } : {};
+      const name = names.get(snippet)!;
+      const ran = await (
+        snippet.lang === 'sh'
+          ? inProject('bash', ['-e', '-c', snippet.code], env)
+          : name.endsWith('.test.ts') || name.endsWith('.test.tsx')
+            ? inProject(
+                process.execPath,
+                [
+                  join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs'),
+                  'run',
+                  name,
+                  '--testTimeout=120000',
+                ],
+                env,
+              ) // a busy machine is slow
+            : inProject(process.execPath, ['--import', 'tsx', name], env)
+      ).finally(() => server?.close());
+      expect(ran.code, ran.output).toBe(snippet.exit);
+      if (snippet.prints !== undefined) expect(ran.output).toContain(snippet.prints);
+    },
+  );
 });

@@ -37,8 +37,16 @@ const OPTION = /^(file|prints|exit)=(\S+)$|^(openai)$/;
 
 /** The marked snippets of `README.md` and every `docs/*.md` under `root`, in file order. */
 export function docSnippets(root: string): DocSnippet[] {
-  const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => join('docs', name))];
-  return pages.flatMap((page) => snippetsOf(relative(root, join(root, page)), readFileSync(join(root, page), 'utf8')));
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => join('docs', name)),
+  ];
+  return pages.flatMap((page) =>
+    snippetsOf(relative(root, join(root, page)), readFileSync(join(root, page), 'utf8')),
+  );
 }
 
 /**
@@ -52,17 +60,29 @@ export function snippetsOf(page: string, text: string): DocSnippet[] {
     const marker = MARKER.exec(line);
     if (!marker) return;
     const fence = /^(`{3,})(\S*)/.exec(lines[index + 1] ?? '');
-    if (!fence) throw new Error(`${page}:${index + 1}: a doc-test marker must be followed by a fenced snippet on the next line`);
+    if (!fence)
+      throw new Error(
+        `${page}:${index + 1}: a doc-test marker must be followed by a fenced snippet on the next line`,
+      );
     const end = lines.findIndex((next, at) => at > index + 1 && next.startsWith(fence[1]!));
     if (end < 0) throw new Error(`${page}:${index + 2}: the fenced snippet is never closed`);
-    const snippet: DocSnippet = { where: `${page}:${index + 2}`, lang: fence[2] ?? '', code: lines.slice(index + 2, end).join('\n') + '\n', exit: 0, openai: false };
+    const snippet: DocSnippet = {
+      where: `${page}:${index + 2}`,
+      lang: fence[2] ?? '',
+      code: lines.slice(index + 2, end).join('\n') + '\n',
+      exit: 0,
+      openai: false,
+    };
     for (const option of (marker[1] ?? '').split(/\s+/).filter(Boolean)) {
       const [, key, value, flag] = OPTION.exec(option) ?? [];
       if (flag === 'openai') snippet.openai = true;
       else if (key === 'file') snippet.file = value!;
       else if (key === 'prints') snippet.prints = value!;
       else if (key === 'exit') snippet.exit = Number(value);
-      else throw new Error(`${page}:${index + 1}: unknown doc-test option ${JSON.stringify(option)}; use file=PATH, prints=TEXT, exit=N or openai`);
+      else
+        throw new Error(
+          `${page}:${index + 1}: unknown doc-test option ${JSON.stringify(option)}; use file=PATH, prints=TEXT, exit=N or openai`,
+        );
     }
     out.push(snippet);
   });

@@ -83,12 +83,32 @@ export default function Release({ task = 'Release 1.2' }: { task?: string }) {
 const script = {
   $comment: 'Test fixture: scripted turns for test/durable/cli-resume.test.ts (8 model calls)',
   steps: {
-    plan: [{ toolCalls: [{ id: 'c_lookup', tool: 'lookup', input: { version: '1.2' } }] }, { toolCalls: [{ id: 'c_release', tool: 'release', input: { version: '1.2' } }] }, { text: 'Released 1.2.' }],
-    'release:prepare': [{ toolCalls: [{ id: 'c_check', tool: 'check', input: { version: '1.2' } }] }, { toolCalls: [{ id: 'c_ship', tool: 'ship', input: { env: 'prod' } }] }, { text: 'Prepared and shipped.' }],
-    'release:ship:go': [{ toolCalls: [{ id: 'c_deploy', tool: 'deploy', input: { env: 'prod' } }] }, { text: 'Deploy finished.' }],
+    plan: [
+      { toolCalls: [{ id: 'c_lookup', tool: 'lookup', input: { version: '1.2' } }] },
+      { toolCalls: [{ id: 'c_release', tool: 'release', input: { version: '1.2' } }] },
+      { text: 'Released 1.2.' },
+    ],
+    'release:prepare': [
+      { toolCalls: [{ id: 'c_check', tool: 'check', input: { version: '1.2' } }] },
+      { toolCalls: [{ id: 'c_ship', tool: 'ship', input: { env: 'prod' } }] },
+      { text: 'Prepared and shipped.' },
+    ],
+    'release:ship:go': [
+      { toolCalls: [{ id: 'c_deploy', tool: 'deploy', input: { env: 'prod' } }] },
+      { text: 'Deploy finished.' },
+    ],
   },
 };
-const allTurns = ['plan#1', 'plan#2', 'release:prepare#1', 'release:prepare#2', 'release:ship:go#1', 'release:ship:go#2', 'release:prepare#3', 'plan#3'];
+const allTurns = [
+  'plan#1',
+  'plan#2',
+  'release:prepare#1',
+  'release:prepare#2',
+  'release:ship:go#1',
+  'release:ship:go#2',
+  'release:prepare#3',
+  'plan#3',
+];
 
 let project: ReturnType<typeof tempProject>;
 beforeAll(() => {
@@ -102,20 +122,38 @@ afterAll(() => project.remove());
 
 let folders = 0;
 const folder = () => project.folder(`case-${++folders}`);
-const lines = (cwd: string, name: string) => (existsSync(join(cwd, name)) ? readFileSync(join(cwd, name), 'utf8').trim().split('\n') : []);
-const events = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
-const journalOf = (cwd: string, runId: string) => loadJournal(join(cwd, '.june', 'runs', runId, 'journal.jsonl'));
-const modelCalls = (records: JournalRecord[]) => records.filter((record): record is Extract<JournalRecord, { type: 'model-call' }> => record.type === 'model-call');
+const lines = (cwd: string, name: string) =>
+  existsSync(join(cwd, name)) ? readFileSync(join(cwd, name), 'utf8').trim().split('\n') : [];
+const events = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as RunEvent);
+const journalOf = (cwd: string, runId: string) =>
+  loadJournal(join(cwd, '.june', 'runs', runId, 'journal.jsonl'));
+const modelCalls = (records: JournalRecord[]) =>
+  records.filter(
+    (record): record is Extract<JournalRecord, { type: 'model-call' }> =>
+      record.type === 'model-call',
+  );
 
 /** Waits (bounded) until the process printed the approval-request event, and returns the run id. */
 async function waitForApproval(running: RunningJune): Promise<string> {
-  for (let tries = 0; tries < 400 && !running.output().stdout.includes('"type":"approval-request"'); tries++) {
+  for (
+    let tries = 0;
+    tries < 400 && !running.output().stdout.includes('"type":"approval-request"');
+    tries++
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const printed = running.output().stdout;
   expect(printed).toContain('"type":"approval-request"');
-  const request = events(printed.slice(0, printed.lastIndexOf('\n'))).find((event) => event.type === 'approval-request');
-  expect(request).toMatchObject({ request: { tool: 'deploy', step: 'release:ship:go', toolCallId: 'c_deploy' } });
+  const request = events(printed.slice(0, printed.lastIndexOf('\n'))).find(
+    (event) => event.type === 'approval-request',
+  );
+  expect(request).toMatchObject({
+    request: { tool: 'deploy', step: 'release:ship:go', toolCallId: 'c_deploy' },
+  });
   return events(printed.slice(0, printed.indexOf('\n')))[0]!.runId;
 }
 
@@ -135,15 +173,45 @@ function deployNode(trace: Trace): TraceNode | undefined {
 describe('june run --resume after the process was stopped while it waited for approval', () => {
   it('SIGKILL, then --resume --approve all with --script: every tool ran once and every scripted turn was used once', async () => {
     const cwd = folder();
-    const first = startJune(['run', '../release.tsx', '--script', '../release.script.json', '--json', '--approve', 'wait'], cwd);
+    const first = startJune(
+      [
+        'run',
+        '../release.tsx',
+        '--script',
+        '../release.script.json',
+        '--json',
+        '--approve',
+        'wait',
+      ],
+      cwd,
+    );
     const runId = await waitForApproval(first);
     process.kill(first.pid, 'SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');
     expect(lines(cwd, 'counts.log')).toEqual(['lookup', 'check']);
     const beforeResume = await journalOf(cwd, runId);
-    expect(beforeResume.at(-1)).toMatchObject({ type: 'approval-request', step: 'release:ship:go', calls: ['plan#1.0', 'prepare#1.0'], call: 'go#0.0', toolCallId: 'c_deploy' });
+    expect(beforeResume.at(-1)).toMatchObject({
+      type: 'approval-request',
+      step: 'release:ship:go',
+      calls: ['plan#1.0', 'prepare#1.0'],
+      call: 'go#0.0',
+      toolCallId: 'c_deploy',
+    });
 
-    const second = await june(['run', '../release.tsx', '--script', '../release.script.json', '--resume', runId, '--approve', 'all', '--json'], cwd);
+    const second = await june(
+      [
+        'run',
+        '../release.tsx',
+        '--script',
+        '../release.script.json',
+        '--resume',
+        runId,
+        '--approve',
+        'all',
+        '--json',
+      ],
+      cwd,
+    );
     // no "turns that never ran" warning: the resumed process used exactly the turns the first had not
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
@@ -162,7 +230,10 @@ describe('june run --resume after the process was stopped while it waited for ap
     // the same run id, the same trace file, rewritten
     const resumedEvents = events(second.stdout);
     expect(resumedEvents[0]).toMatchObject({ type: 'run-start', runId });
-    expect(resumedEvents.find((event) => event.type === 'approval-response')).toMatchObject({ approved: true, automatic: true });
+    expect(resumedEvents.find((event) => event.type === 'approval-response')).toMatchObject({
+      approved: true,
+      automatic: true,
+    });
     const trace = onlyTrace(cwd);
     expect(trace).toMatchObject({ runId, status: 'succeeded' });
     expect(deployNode(trace)).toMatchObject({ status: 'succeeded', output: 'deployed to prod' });
@@ -176,7 +247,10 @@ describe('june run --resume after the process was stopped while it waited for ap
     await first.done;
     expect(lines(cwd, 'models.log')).toEqual(allTurns.slice(0, 5));
 
-    const second = await june(['run', '../counted.tsx', '--resume', runId, '--approve', 'all'], cwd);
+    const second = await june(
+      ['run', '../counted.tsx', '--resume', runId, '--approve', 'all'],
+      cwd,
+    );
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`run ${runId} · resumed from its journal`);
@@ -194,10 +268,16 @@ describe('june run --resume after the process was stopped while it waited for ap
     const text = readFileSync(join(cwd, '.june', 'runs', runId, 'journal.jsonl'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     const records = await journalOf(cwd, runId);
-    expect(records.slice(-2)).toMatchObject([{ type: 'approval-request' }, { type: 'run-finish', status: 'aborted', error: { code: 'run-aborted' } }]);
+    expect(records.slice(-2)).toMatchObject([
+      { type: 'approval-request' },
+      { type: 'run-finish', status: 'aborted', error: { code: 'run-aborted' } },
+    ]);
     expect(onlyTrace(cwd).status).toBe('aborted');
 
-    const second = await june(['run', '../counted.tsx', '--resume', runId, '--approve', 'all', '--json'], cwd);
+    const second = await june(
+      ['run', '../counted.tsx', '--resume', runId, '--approve', 'all', '--json'],
+      cwd,
+    );
     expect(second.code).toBe(0);
     expect(lines(cwd, 'models.log')).toEqual(allTurns);
     expect(lines(cwd, 'counts.log')).toEqual(['lookup', 'check', 'deploy']);
@@ -211,7 +291,10 @@ describe('june run --resume after the process was stopped while it waited for ap
     process.kill(first.pid, 'SIGKILL');
     await first.done;
 
-    const second = await june(['run', '../counted.tsx', '--resume', runId, '--approve', 'none'], cwd);
+    const second = await june(
+      ['run', '../counted.tsx', '--resume', runId, '--approve', 'none'],
+      cwd,
+    );
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('✗ denied deploy: denied by --approve none (automatic)');
     expect(lines(cwd, 'counts.log')).toEqual(['lookup', 'check']);
@@ -219,12 +302,21 @@ describe('june run --resume after the process was stopped while it waited for ap
     const trace = onlyTrace(cwd);
     const deploy = deployNode(trace)!;
     expect(deploy.status).toBe('denied');
-    expect(deploy.approval).toMatchObject({ status: 'denied', reason: 'denied by --approve none', automatic: true });
-    const go = allNodes(trace).find((node) => node.kind === 'step' && node.step === 'release:ship:go')!;
+    expect(deploy.approval).toMatchObject({
+      status: 'denied',
+      reason: 'denied by --approve none',
+      automatic: true,
+    });
+    const go = allNodes(trace).find(
+      (node) => node.kind === 'step' && node.step === 'release:ship:go',
+    )!;
     const denial = (go.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>)
       .flatMap((message) => (message.role === 'tool' ? message.content : []))
       .find((part) => part.type === 'tool-result' && part.toolName === 'deploy');
-    expect(denial?.output).toEqual({ type: 'execution-denied', reason: 'denied by --approve none' });
+    expect(denial?.output).toEqual({
+      type: 'execution-denied',
+      reason: 'denied by --approve none',
+    });
   });
 
   it('a run that stopped because no one could answer (no terminal) prints how to resume it, and resuming finishes it', async () => {
@@ -234,7 +326,10 @@ describe('june run --resume after the process was stopped while it waited for ap
     const runId = onlyTrace(cwd).runId;
     expect(first.stdout).toContain(`resume: june run ../counted.tsx --resume ${runId}\n`);
 
-    const second = await june(['run', '../counted.tsx', '--resume', runId, '--approve', 'all'], cwd);
+    const second = await june(
+      ['run', '../counted.tsx', '--resume', runId, '--approve', 'all'],
+      cwd,
+    );
     expect(second.code).toBe(0);
     expect(lines(cwd, 'models.log')).toEqual(allTurns);
     expect(lines(cwd, 'counts.log')).toEqual(['lookup', 'check', 'deploy']);
@@ -253,9 +348,16 @@ describe('june run --resume after the process was stopped while it waited for ap
     const tracePath = join(cwd, '.june', 'runs', `${runId}.json`);
     const traceBefore = statSync(tracePath).mtimeMs;
 
-    const second = await june(['run', '../counted.tsx', '--resume', runId, '--approve', 'all'], cwd);
+    const second = await june(
+      ['run', '../counted.tsx', '--resume', runId, '--approve', 'all'],
+      cwd,
+    );
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`^june: \\.june/runs/${runId}/journal\\.jsonl is corrupt at line 4: it is not JSON \\(.*\\)\\. Fix or remove that line, or start a new run\\.\\n$`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^june: \\.june/runs/${runId}/journal\\.jsonl is corrupt at line 4: it is not JSON \\(.*\\)\\. Fix or remove that line, or start a new run\\.\\n$`,
+      ),
+    );
     expect(lines(cwd, 'models.log')).toEqual(allTurns.slice(0, 5));
     expect(statSync(tracePath).mtimeMs).toBe(traceBefore);
   });
@@ -264,7 +366,9 @@ describe('june run --resume after the process was stopped while it waited for ap
     const cwd = folder();
     const result = await june(['run', '../counted.tsx', '--resume', 'no-such-run'], cwd);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`june: there is no journal for the run no-such-run (looked for ${join('.june', 'runs', 'no-such-run', 'journal.jsonl')}); no run has a journal there. Check the run id.\n`);
+    expect(result.stderr).toBe(
+      `june: there is no journal for the run no-such-run (looked for ${join('.june', 'runs', 'no-such-run', 'journal.jsonl')}); no run has a journal there. Check the run id.\n`,
+    );
   });
 });
 
@@ -274,12 +378,15 @@ describe('june run --replay', () => {
     const recorded = await june(['run', '../counted.tsx', '--approve', 'all', '--json'], cwd);
     expect(recorded.code).toBe(0);
     const runId = events(recorded.stdout)[0]!.runId;
-    const resultOf = (stdout: string) => events(stdout).find((event) => event.type === 'step-finish' && event.step === 'plan');
+    const resultOf = (stdout: string) =>
+      events(stdout).find((event) => event.type === 'step-finish' && event.step === 'plan');
     expect(resultOf(recorded.stdout)).toMatchObject({ result: 'Released 1.2.' });
     expect(lines(cwd, 'models.log')).toHaveLength(8);
 
     // the model throws if it is called (NO_MODEL); recorded approvals answer again
-    const replayed = await june(['run', '../counted.tsx', '--replay', runId, '--json'], cwd, { NO_MODEL: '1' });
+    const replayed = await june(['run', '../counted.tsx', '--replay', runId, '--json'], cwd, {
+      NO_MODEL: '1',
+    });
     expect(replayed.stderr).toBe('');
     expect(replayed.code).toBe(0);
     expect(resultOf(replayed.stdout)).toMatchObject({ result: 'Released 1.2.' });
@@ -288,10 +395,24 @@ describe('june run --replay', () => {
     const replayId = events(replayed.stdout)[0]!.runId;
     expect(replayId).not.toBe(runId);
 
-    const fromFile = await june(['run', '../counted.tsx', '--replay', join('.june', 'runs', runId, 'journal.jsonl'), '--json'], cwd, { NO_MODEL: '1' });
+    const fromFile = await june(
+      [
+        'run',
+        '../counted.tsx',
+        '--replay',
+        join('.june', 'runs', runId, 'journal.jsonl'),
+        '--json',
+      ],
+      cwd,
+      { NO_MODEL: '1' },
+    );
     expect(fromFile.code).toBe(0);
 
-    const edited = await june(['run', '../counted.tsx', '--replay', runId, '--props', '{"task":"Release 1.3"}'], cwd, { NO_MODEL: '1' });
+    const edited = await june(
+      ['run', '../counted.tsx', '--replay', runId, '--props', '{"task":"Release 1.3"}'],
+      cwd,
+      { NO_MODEL: '1' },
+    );
     expect(edited.code).toBe(1);
     expect(edited.stderr).toBe(
       `june: the workflow no longer matches the recording of run ${runId}: model call 1 of step "plan" asks something else than the recorded call; ` +

@@ -18,7 +18,9 @@ describe('stored sample journals', () => {
   });
 
   for (const version of versions) {
-    for (const name of readdirSync(join(fixtures, version)).filter((file) => file.endsWith('.jsonl'))) {
+    for (const name of readdirSync(join(fixtures, version)).filter((file) =>
+      file.endsWith('.jsonl'),
+    )) {
       it(`${version}/${name} still loads`, async () => {
         const records = await loadJournal(join(fixtures, version, name));
         expect(records[0]).toMatchObject({ type: 'journal', version: Number(version.slice(1)) });
@@ -27,17 +29,28 @@ describe('stored sample journals', () => {
     }
   }
 
-  it.each(['v1', 'v2'])('%s/release.jsonl replays: the same answer with no model and no tool run', async (version) => {
-    const tools = releaseTools();
-    const result = await run(<Release model={unreachableModel()} tools={tools} />, { replay: join(fixtures, version, 'release.jsonl'), replayTools: true }).result;
-    expect(result.output).toBe('Released 1.2.');
-    expect(tools.ran).toEqual([]);
-  });
+  it.each(['v1', 'v2'])(
+    '%s/release.jsonl replays: the same answer with no model and no tool run',
+    async (version) => {
+      const tools = releaseTools();
+      const result = await run(<Release model={unreachableModel()} tools={tools} />, {
+        replay: join(fixtures, version, 'release.jsonl'),
+        replayTools: true,
+      }).result;
+      expect(result.output).toBe('Released 1.2.');
+      expect(tools.ran).toEqual([]);
+    },
+  );
 
   it('v1 records are read as v2: composite and tool calls keyed by place and ordinal', async () => {
     const v1 = (await loadJournal(join(fixtures, 'v1', 'release.jsonl'))).slice(1);
     const v2 = (await loadJournal(join(fixtures, 'v2', 'release.jsonl'))).slice(1);
-    const keys = (records: typeof v1) => records.map((record) => ('toolCallId' in record ? `${record.type} ${record.step} ${record.calls?.join('/') ?? ''} ${record.call}` : record.type));
+    const keys = (records: typeof v1) =>
+      records.map((record) =>
+        'toolCallId' in record
+          ? `${record.type} ${record.step} ${record.calls?.join('/') ?? ''} ${record.call}`
+          : record.type,
+      );
     expect(keys(v1)).toEqual(keys(v2));
   });
 
@@ -46,29 +59,39 @@ describe('stored sample journals', () => {
     ['v1', 'crashed-mid-write.jsonl', '20260102-030405-v1cr'],
     ['v2', 'waiting-for-approval.jsonl', '20260102-030405-v2wt'],
     ['v2', 'crashed-mid-write.jsonl', '20260102-030405-v2cr'],
-  ])('%s/%s resumes: the approval is asked, and only the calls that had not finished are made', async (version, name, runId) => {
-    const dir = mkdtempSync(join(tmpdir(), 'june-fixture-'));
-    try {
-      mkdirSync(join(dir, runId));
-      copyFileSync(join(fixtures, version, name), join(dir, runId, 'journal.jsonl'));
-      const tools = releaseTools();
-      const model = turnModel(releaseTurns);
-      const asked: string[] = [];
-      const result = await run(<Release model={model} tools={tools} />, {
-        journal: fileJournalStore({ dir }),
-        resume: runId,
-        onApproval: (request) => (asked.push(request.tool), true),
-      }).result;
-      expect(result.output).toBe('Released 1.2.');
-      expect(asked).toEqual(['deploy']);
-      expect(model.calls.map((call) => `${call.step}#${call.turn}`)).toEqual(['release:ship:go#2', 'release:prepare#3', 'plan#3']);
-      expect(tools.ran).toEqual(['deploy:prod']);
-      // the journal now mixes the old records and the resumed process's: it still replays whole
-      const replayed = await run(<Release model={unreachableModel()} tools={tools} />, { replay: join(dir, runId, 'journal.jsonl'), replayTools: true }).result;
-      expect(replayed.output).toBe('Released 1.2.');
-      expect(tools.ran).toEqual(['deploy:prod']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  ])(
+    '%s/%s resumes: the approval is asked, and only the calls that had not finished are made',
+    async (version, name, runId) => {
+      const dir = mkdtempSync(join(tmpdir(), 'june-fixture-'));
+      try {
+        mkdirSync(join(dir, runId));
+        copyFileSync(join(fixtures, version, name), join(dir, runId, 'journal.jsonl'));
+        const tools = releaseTools();
+        const model = turnModel(releaseTurns);
+        const asked: string[] = [];
+        const result = await run(<Release model={model} tools={tools} />, {
+          journal: fileJournalStore({ dir }),
+          resume: runId,
+          onApproval: (request) => (asked.push(request.tool), true),
+        }).result;
+        expect(result.output).toBe('Released 1.2.');
+        expect(asked).toEqual(['deploy']);
+        expect(model.calls.map((call) => `${call.step}#${call.turn}`)).toEqual([
+          'release:ship:go#2',
+          'release:prepare#3',
+          'plan#3',
+        ]);
+        expect(tools.ran).toEqual(['deploy:prod']);
+        // the journal now mixes the old records and the resumed process's: it still replays whole
+        const replayed = await run(<Release model={unreachableModel()} tools={tools} />, {
+          replay: join(dir, runId, 'journal.jsonl'),
+          replayTools: true,
+        }).result;
+        expect(replayed.output).toBe('Released 1.2.');
+        expect(tools.ran).toEqual(['deploy:prod']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

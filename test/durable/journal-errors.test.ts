@@ -23,27 +23,56 @@ describe('a journal.jsonl that is a directory', () => {
   test('loading it as a recording says so too', async () => {
     await expect(loadJournal(join(dir, 'broken', 'journal.jsonl'))).rejects.toMatchObject({
       code: 'journal-unreadable',
-      message: expect.stringContaining(`cannot read the journal ${shown}: it is a directory, not a file.`),
+      message: expect.stringContaining(
+        `cannot read the journal ${shown}: it is a directory, not a file.`,
+      ),
     });
-    await expect(loadJournal(join(dir, 'none.jsonl'))).rejects.toMatchObject({ message: expect.stringContaining(': there is no such file.') });
+    await expect(loadJournal(join(dir, 'none.jsonl'))).rejects.toMatchObject({
+      message: expect.stringContaining(': there is no such file.'),
+    });
   });
 });
 
 describe('a model call recorded twice', () => {
-  const call = (index: number): JournalRecord => ({ type: 'model-call', step: 'greet', index, mode: 'stream', requestHash: 'h', request: {}, parts: [], at: '2026-11-30T00:00:00.000Z' }) as JournalRecord;
-  const header = { type: 'journal', version: 2, runId: 'r', workflow: 'w', startedAt: '2026-11-30T00:00:00.000Z' } as unknown as JournalRecord;
+  const call = (index: number): JournalRecord =>
+    ({
+      type: 'model-call',
+      step: 'greet',
+      index,
+      mode: 'stream',
+      requestHash: 'h',
+      request: {},
+      parts: [],
+      at: '2026-11-30T00:00:00.000Z',
+    }) as JournalRecord;
+  const header = {
+    type: 'journal',
+    version: 2,
+    runId: 'r',
+    workflow: 'w',
+    startedAt: '2026-11-30T00:00:00.000Z',
+  } as unknown as JournalRecord;
 
   test('counts once when a resumed run drops the answered turns from its script', () => {
-    const script = { $comment: 'Test fixture', steps: { greet: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] } };
-    expect(scriptAfterJournal(script, [header, call(0), call(0)]).steps).toEqual({ greet: [{ text: 'two' }, { text: 'three' }] });
+    const script = {
+      $comment: 'Test fixture',
+      steps: { greet: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] },
+    };
+    expect(scriptAfterJournal(script, [header, call(0), call(0)]).steps).toEqual({
+      greet: [{ text: 'two' }, { text: 'three' }],
+    });
   });
 
   test('a script left with no turns says so, not "it has turns for ."', async () => {
     const model = scriptedModel({ $comment: 'Test fixture', steps: {} });
-    const error = await model.doStream({ prompt: [], providerOptions: { june: { step: 'greet' } } }).then(
-      () => undefined,
-      (e: unknown) => e as Error,
+    const error = await model
+      .doStream({ prompt: [], providerOptions: { june: { step: 'greet' } } })
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    expect(error?.message).toBe(
+      'june: the model script has no turns for step "greet"; it has no turns left for any step. Add "greet" under "steps" in the script, or check the step\'s id.',
     );
-    expect(error?.message).toBe('june: the model script has no turns for step "greet"; it has no turns left for any step. Add "greet" under "steps" in the script, or check the step\'s id.');
   });
 });

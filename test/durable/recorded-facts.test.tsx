@@ -44,7 +44,10 @@ function Shop({ tools: t }: { tools: ReturnType<typeof tools> }) {
 }
 
 /** Runs until deploy waits, with refund denied by a person; then the process "stops". */
-async function deniedThenStopped(store: ReturnType<typeof memoryJournalStore>, t: ReturnType<typeof tools>): Promise<RunHandle> {
+async function deniedThenStopped(
+  store: ReturnType<typeof memoryJournalStore>,
+  t: ReturnType<typeof tools>,
+): Promise<RunHandle> {
   const handle = run(<Shop tools={t} />, { journal: store });
   const refund = await requestOf(handle, 'refund');
   handle.deny(refund.request.id, 'too large');
@@ -55,9 +58,18 @@ async function deniedThenStopped(store: ReturnType<typeof memoryJournalStore>, t
 }
 
 /** The approval request of `tool` (events replay from the start for every reader). */
-const requestOf = (handle: RunHandle, name: string) => firstEvent(handle, (event): event is Extract<RunEvent, { type: 'approval-request' }> => isApprovalRequest(event) && event.request.tool === name);
+const requestOf = (handle: RunHandle, name: string) =>
+  firstEvent(
+    handle,
+    (event): event is Extract<RunEvent, { type: 'approval-request' }> =>
+      isApprovalRequest(event) && event.request.tool === name,
+  );
 
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as JuneError);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as JuneError,
+  );
 
 describe('on resume, what the journal recorded decides', () => {
   it('a recorded denial stands when needsApproval now says no and every approval is granted', async () => {
@@ -66,7 +78,11 @@ describe('on resume, what the journal recorded decides', () => {
     const handle = await deniedThenStopped(store, t);
     t.policy.refundNeedsApproval = false;
     const asked: string[] = [];
-    const result = await run(<Shop tools={t} />, { journal: store, resume: handle.runId, onApproval: (request) => (asked.push(request.tool), true) }).result;
+    const result = await run(<Shop tools={t} />, {
+      journal: store,
+      resume: handle.runId,
+      onApproval: (request) => (asked.push(request.tool), true),
+    }).result;
     expect(result.output).toBe('Done.');
     expect(t.ran).toEqual(['deploy:prod']);
     // only the pending request was asked; the denial came from the journal
@@ -97,7 +113,11 @@ describe('on resume, what the journal recorded decides', () => {
 
     t.policy.refundNeedsApproval = true;
     const asked: string[] = [];
-    const result = await run(<Shop tools={t} />, { journal: store, resume: handle.runId, onApproval: (request) => (asked.push(request.tool), true) }).result;
+    const result = await run(<Shop tools={t} />, {
+      journal: store,
+      resume: handle.runId,
+      onApproval: (request) => (asked.push(request.tool), true),
+    }).result;
     expect(result.output).toBe('Done.');
     expect(asked).toEqual(['deploy']);
     expect(t.ran).toEqual(['refund:500', 'deploy:prod']);
@@ -122,14 +142,25 @@ describe('on resume, what the journal recorded decides', () => {
     // the journal of another workflow version: the pending request was for another input
     const edited = memoryJournalStore();
     for (const record of await store.read(handle.runId)) {
-      const changed = record.type === 'approval-request' && record.tool === 'deploy' ? { ...record, input: { env: 'staging' } } : record;
+      const changed =
+        record.type === 'approval-request' && record.tool === 'deploy'
+          ? { ...record, input: { env: 'staging' } }
+          : record;
       if (changed.type === 'journal') await edited.create(handle.runId, changed);
       else await edited.append(handle.runId, changed);
     }
     const asked: string[] = [];
-    const error = await failureOf(run(<Shop tools={t} />, { journal: edited, resume: handle.runId, onApproval: (request) => (asked.push(request.tool), true) }).result);
+    const error = await failureOf(
+      run(<Shop tools={t} />, {
+        journal: edited,
+        resume: handle.runId,
+        onApproval: (request) => (asked.push(request.tool), true),
+      }).result,
+    );
     expect(error?.code).toBe('journal-mismatch');
-    expect(error?.message).toContain('the tool call main#1.0 ("deploy") of step "main" does not fit what was recorded: its input was {"env":"staging"} when the run was recorded, now {"env":"prod"}');
+    expect(error?.message).toContain(
+      'the tool call main#1.0 ("deploy") of step "main" does not fit what was recorded: its input was {"env":"staging"} when the run was recorded, now {"env":"prod"}',
+    );
     expect(asked).toEqual([]);
     expect(t.ran).toEqual([]);
   });
@@ -144,12 +175,21 @@ describe('on resume, what the journal recorded decides', () => {
     const edited = memoryJournalStore();
     for (const record of await store.read(handle.runId)) {
       if (record.type === 'journal') await edited.create(handle.runId, record);
-      else await edited.append(handle.runId, record.type === 'tool-call' ? { ...record, tool: 'chargeback' } : record);
+      else
+        await edited.append(
+          handle.runId,
+          record.type === 'tool-call' ? { ...record, tool: 'chargeback' } : record,
+        );
     }
     t.ran.length = 0;
-    const error = await failureOf(run(<Shop tools={t} />, { journal: edited, resume: handle.runId, onApproval: () => true }).result);
+    const error = await failureOf(
+      run(<Shop tools={t} />, { journal: edited, resume: handle.runId, onApproval: () => true })
+        .result,
+    );
     expect(error?.code).toBe('journal-mismatch');
-    expect(error?.message).toContain('it was a call of "chargeback" when the run was recorded, now of "refund"');
+    expect(error?.message).toContain(
+      'it was a call of "chargeback" when the run was recorded, now of "refund"',
+    );
     expect(t.ran).toEqual([]);
   });
 });

@@ -28,9 +28,16 @@ export default function Release() {
 `;
 
 /** `june ...args` in `cwd` with an environment of PATH and HOME only. */
-function juneInEmptyEnv(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function juneInEmptyEnv(
+  args: string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -56,20 +63,31 @@ afterAll(async () => {
 });
 
 const turns = () => [
-  { toolCalls: [{ name: 'lookup', arguments: { version: '1.2' } }], usage: { inputTokens: 10, outputTokens: 5 } },
-  { toolCalls: [{ name: 'deploy', arguments: { env: 'prod' } }], usage: { inputTokens: 20, outputTokens: 5 } },
+  {
+    toolCalls: [{ name: 'lookup', arguments: { version: '1.2' } }],
+    usage: { inputTokens: 10, outputTokens: 5 },
+  },
+  {
+    toolCalls: [{ name: 'deploy', arguments: { env: 'prod' } }],
+    usage: { inputTokens: 20, outputTokens: 5 },
+  },
   { text: 'Released 1.2.', usage: { inputTokens: 30, outputTokens: 4 } },
 ];
 
 describe('recorded calls need no provider configuration', () => {
   it('june run --replay succeeds with no OPENAI_API_KEY or OPENAI_BASE_URL and calls no server', async () => {
     server.reply(...turns());
-    const recorded = await june(['run', 'release.tsx', '--approve', 'all', '--json'], project.dir, { OPENAI_BASE_URL: server.baseURL });
+    const recorded = await june(['run', 'release.tsx', '--approve', 'all', '--json'], project.dir, {
+      OPENAI_BASE_URL: server.baseURL,
+    });
     expect(recorded.stderr).toBe('');
     expect(recorded.code).toBe(0);
     const requests = server.requests.length;
 
-    const replayed = await juneInEmptyEnv(['run', 'release.tsx', '--replay', runIdOf(recorded.stdout), '--json'], project.dir);
+    const replayed = await juneInEmptyEnv(
+      ['run', 'release.tsx', '--replay', runIdOf(recorded.stdout), '--json'],
+      project.dir,
+    );
     expect(replayed.stderr).toBe('');
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toContain('"result":"Released 1.2."');
@@ -79,11 +97,16 @@ describe('recorded calls need no provider configuration', () => {
   it('june run --resume answers recorded calls without a provider; the first new call asks for one', async () => {
     server.reply(...turns().slice(0, 2));
     // no terminal and no --approve: the run stops at the deploy's approval request
-    const stopped = await june(['run', 'release.tsx', '--json'], project.dir, { OPENAI_BASE_URL: server.baseURL });
+    const stopped = await june(['run', 'release.tsx', '--json'], project.dir, {
+      OPENAI_BASE_URL: server.baseURL,
+    });
     expect(stopped.code).toBe(1);
     const requests = server.requests.length;
 
-    const resumed = await juneInEmptyEnv(['run', 'release.tsx', '--resume', runIdOf(stopped.stdout), '--approve', 'all', '--json'], project.dir);
+    const resumed = await juneInEmptyEnv(
+      ['run', 'release.tsx', '--resume', runIdOf(stopped.stdout), '--approve', 'all', '--json'],
+      project.dir,
+    );
     // both recorded calls were answered from the journal and the deploy ran ...
     expect(resumed.stdout).toContain('"output":"deployed to prod"');
     // ... and only the third call, which no journal holds, needed OpenAI's settings

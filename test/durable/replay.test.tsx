@@ -12,7 +12,10 @@ let folder: string;
 
 beforeAll(async () => {
   const store = memoryJournalStore();
-  const handle = run(<Release model={turnModel(releaseTurns)} tools={releaseTools()} />, { journal: store, onApproval: () => true });
+  const handle = run(<Release model={turnModel(releaseTurns)} tools={releaseTools()} />, {
+    journal: store,
+    onApproval: () => true,
+  });
   recorded = await handle.result;
   recording = await store.read(handle.runId);
   folder = mkdtempSync(join(tmpdir(), 'june-replay-'));
@@ -40,7 +43,10 @@ describe('replaying a recorded run', () => {
 
   it('with replayTools: tools are answered from the recording and do not run; recorded approvals answer again', async () => {
     const tools = releaseTools();
-    const handle = run(<Release model={unreachableModel()} tools={tools} />, { replay: recording, replayTools: true });
+    const handle = run(<Release model={unreachableModel()} tools={tools} />, {
+      replay: recording,
+      replayTools: true,
+    });
     const result = await handle.result;
     expect(result.output).toBe('Released 1.2.');
     expect(tools.ran).toEqual([]);
@@ -48,13 +54,20 @@ describe('replaying a recorded run', () => {
   });
 
   it('reads a recording from a journal file', async () => {
-    const result = await run(<Release model={unreachableModel()} tools={releaseTools()} />, { replay: join(folder, 'release.jsonl'), replayTools: true }).result;
+    const result = await run(<Release model={unreachableModel()} tools={releaseTools()} />, {
+      replay: join(folder, 'release.jsonl'),
+      replayTools: true,
+    }).result;
     expect(result.output).toBe('Released 1.2.');
   });
 
   it('an edited prompt fails with journal-mismatch and a diff of the two prompts', async () => {
     const model = unreachableModel();
-    const error = await failureOf(run(<Release model={model} tools={releaseTools()} task="Release 1.2 to staging" />, { replay: recording }).result);
+    const error = await failureOf(
+      run(<Release model={model} tools={releaseTools()} task="Release 1.2 to staging" />, {
+        replay: recording,
+      }).result,
+    );
 
     expect(JuneError.isInstance(error) && error.code).toBe('journal-mismatch');
     expect((error as Error).message).toBe(
@@ -66,27 +79,51 @@ describe('replaying a recorded run', () => {
 
   it('a tool whose output changed shows up as the first difference of the next model call', async () => {
     const tools = releaseTools();
-    const changed = { ...tools, lookup: { ...tools.lookup, execute: async () => 'other notes' } } as typeof tools;
-    const error = await failureOf(run(<Release model={unreachableModel()} tools={changed} />, { replay: recording }).result);
-    expect((error as Error).message).toContain('model call 2 of step "plan" asks something else than the recorded call; first difference at message 3 (tool): recorded "lookup → \\"notes for 1.2\\"", now "lookup → \\"other notes\\""');
+    const changed = {
+      ...tools,
+      lookup: { ...tools.lookup, execute: async () => 'other notes' },
+    } as typeof tools;
+    const error = await failureOf(
+      run(<Release model={unreachableModel()} tools={changed} />, { replay: recording }).result,
+    );
+    expect((error as Error).message).toContain(
+      'model call 2 of step "plan" asks something else than the recorded call; first difference at message 3 (tool): recorded "lookup → \\"notes for 1.2\\"", now "lookup → \\"other notes\\""',
+    );
   });
 
   it('a model call the recording does not have fails with journal-mismatch', async () => {
-    const short = recording.filter((record) => !(record.type === 'model-call' && record.step === 'plan' && record.index === 2));
-    const error = await failureOf(run(<Release model={unreachableModel()} tools={releaseTools()} />, { replay: short, replayTools: true }).result);
+    const short = recording.filter(
+      (record) => !(record.type === 'model-call' && record.step === 'plan' && record.index === 2),
+    );
+    const error = await failureOf(
+      run(<Release model={unreachableModel()} tools={releaseTools()} />, {
+        replay: short,
+        replayTools: true,
+      }).result,
+    );
     expect(JuneError.isInstance(error) && error.code).toBe('journal-mismatch');
-    expect((error as Error).message).toContain('it makes model call 3 of step "plan", which the recording does not have (it has 2 there)');
+    expect((error as Error).message).toContain(
+      'it makes model call 3 of step "plan", which the recording does not have (it has 2 there)',
+    );
   });
 
   it('a new run can journal its replay: the new journal holds every call again', async () => {
     const store = memoryJournalStore();
-    const handle = run(<Release model={unreachableModel()} tools={releaseTools()} />, { replay: recording, journal: store });
+    const handle = run(<Release model={unreachableModel()} tools={releaseTools()} />, {
+      replay: recording,
+      journal: store,
+    });
     await handle.result;
     const copy = await store.read(handle.runId);
-    const count = (records: JournalRecord[], type: JournalRecord['type']) => records.filter((record) => record.type === type).length;
-    for (const type of ['model-call', 'tool-call', 'approval-request', 'approval-answer'] as const) expect(count(copy, type)).toBe(count(recording, type));
+    const count = (records: JournalRecord[], type: JournalRecord['type']) =>
+      records.filter((record) => record.type === type).length;
+    for (const type of ['model-call', 'tool-call', 'approval-request', 'approval-answer'] as const)
+      expect(count(copy, type)).toBe(count(recording, type));
     // and replays like the original
-    const again = await run(<Release model={unreachableModel()} tools={releaseTools()} />, { replay: copy, replayTools: true }).result;
+    const again = await run(<Release model={unreachableModel()} tools={releaseTools()} />, {
+      replay: copy,
+      replayTools: true,
+    }).result;
     expect(again.output).toBe('Released 1.2.');
   });
 });

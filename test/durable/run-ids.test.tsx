@@ -11,7 +11,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }), 60_000);
 
-const model = () => scriptedModel({ $comment: 'Test fixture: one answer', steps: { hello: [{ text: 'Hi.' }] } });
+const model = () =>
+  scriptedModel({ $comment: 'Test fixture: one answer', steps: { hello: [{ text: 'Hi.' }] } });
 const Hello = () => (
   <Agent model={model()}>
     <Step id="hello" prompt="Say hi" />
@@ -31,8 +32,13 @@ describe('run ids and journal creation', () => {
     const folders = readdirSync(dir);
     expect(folders).toHaveLength(1000);
     for (const runId of folders) {
-      const lines = readFileSync(join(dir, runId, 'journal.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; runId?: string });
-      expect(lines.filter((line) => line.type === 'journal')).toEqual([expect.objectContaining({ runId })]);
+      const lines = readFileSync(join(dir, runId, 'journal.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; runId?: string });
+      expect(lines.filter((line) => line.type === 'journal')).toEqual([
+        expect.objectContaining({ runId }),
+      ]);
       expect(lines.map((line) => line.type)).toEqual(['journal', 'model-call', 'run-finish']);
     }
   }, 120_000);
@@ -40,22 +46,44 @@ describe('run ids and journal creation', () => {
   it.each([
     ['file', () => fileJournalStore({ dir })],
     ['memory', () => memoryJournalStore()],
-  ])('two runs given one id at once (%s store): exactly one gets the journal, the other fails with journal-exists', async (_name, makeStore) => {
-    const store = makeStore();
-    const runs = [run(<Hello />, { journal: store, runId: 'r-same' }), run(<Hello />, { journal: store, runId: 'r-same' })];
-    const results = await Promise.allSettled(runs.map((handle) => handle.result));
-    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const failure = results.find((result) => result.status === 'rejected')!.reason as { code: string; message: string };
-    expect(failure.code).toBe('journal-exists');
-    expect(failure.message).toMatch(/^june: the journal .* already exists; pass resume: "r-same" to take that run up again/);
-    expect((await store.read('r-same')).map((record) => record.type)).toEqual(['journal', 'model-call', 'run-finish']);
-  });
+  ])(
+    'two runs given one id at once (%s store): exactly one gets the journal, the other fails with journal-exists',
+    async (_name, makeStore) => {
+      const store = makeStore();
+      const runs = [
+        run(<Hello />, { journal: store, runId: 'r-same' }),
+        run(<Hello />, { journal: store, runId: 'r-same' }),
+      ];
+      const results = await Promise.allSettled(runs.map((handle) => handle.result));
+      expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const failure = results.find((result) => result.status === 'rejected')!.reason as {
+        code: string;
+        message: string;
+      };
+      expect(failure.code).toBe('journal-exists');
+      expect(failure.message).toMatch(
+        /^june: the journal .* already exists; pass resume: "r-same" to take that run up again/,
+      );
+      expect((await store.read('r-same')).map((record) => record.type)).toEqual([
+        'journal',
+        'model-call',
+        'run-finish',
+      ]);
+    },
+  );
 
   it('a store creates a journal once: create of an existing run id rejects and stores nothing', async () => {
     const store = fileJournalStore({ dir });
-    const header = { type: 'journal' as const, version: 2, runId: 'r1', startedAt: '2026-01-02T03:04:05.000Z' };
+    const header = {
+      type: 'journal' as const,
+      version: 2,
+      runId: 'r1',
+      startedAt: '2026-01-02T03:04:05.000Z',
+    };
     await store.create('r1', header);
-    await expect(store.create('r1', { ...header, workflow: 'other' })).rejects.toMatchObject({ code: 'journal-exists' });
+    await expect(store.create('r1', { ...header, workflow: 'other' })).rejects.toMatchObject({
+      code: 'journal-exists',
+    });
     expect(await store.read('r1')).toEqual([header]);
   });
 });

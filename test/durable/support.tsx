@@ -21,7 +21,9 @@ export interface TurnCall {
  * run as the first copy would have. `calls` lists the calls it answered.
  * Tool calls need explicit ids (`id`), unique in the script.
  */
-export function turnModel(steps: Record<string, ScriptTurn[]>): LanguageModelV3 & { calls: TurnCall[] } {
+export function turnModel(
+  steps: Record<string, ScriptTurn[]>,
+): LanguageModelV3 & { calls: TurnCall[] } {
   return answerModel((step, turn) => steps[step]?.[turn - 1]);
 }
 
@@ -29,18 +31,28 @@ export function turnModel(steps: Record<string, ScriptTurn[]>): LanguageModelV3 
  * Like {@link turnModel}, with each turn made by `turnOf(step, turn, prompt)` (the prompt's
  * first user message as text), so a composite tool's child runs can answer by their input.
  */
-export function answerModel(turnOf: (step: string, turn: number, prompt: string) => ScriptTurn | undefined): LanguageModelV3 & { calls: TurnCall[] } {
+export function answerModel(
+  turnOf: (step: string, turn: number, prompt: string) => ScriptTurn | undefined,
+): LanguageModelV3 & { calls: TurnCall[] } {
   const calls: TurnCall[] = [];
   const answer = (options: LanguageModelV3CallOptions) => {
     const step = (options.providerOptions?.june as { step?: string } | undefined)?.step ?? '';
     const lastUser = options.prompt.map((message) => message.role).lastIndexOf('user');
-    const turn = options.prompt.slice(lastUser + 1).filter((message) => message.role === 'assistant').length + 1;
+    const turn =
+      options.prompt.slice(lastUser + 1).filter((message) => message.role === 'assistant').length +
+      1;
     const user = options.prompt[lastUser];
-    const prompt = user?.role === 'user' ? user.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
+    const prompt =
+      user?.role === 'user'
+        ? user.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+        : '';
     const scripted = turnOf(step, turn, prompt);
     if (!scripted) throw new Error(`turnModel: no turn ${turn} for step "${step}"`);
     calls.push({ step, turn });
-    return scriptedModel({ $comment: 'Test fixture: one turn', steps: { [step]: [scripted] } }, { name: 'turns' });
+    return scriptedModel(
+      { $comment: 'Test fixture: one turn', steps: { [step]: [scripted] } },
+      { name: 'turns' },
+    );
   };
   return {
     specificationVersion: 'v3',
@@ -101,7 +113,9 @@ export function releaseTools(options: { deployWaitsForAbort?: boolean } = {}) {
       execute: async ({ env }, { abortSignal }) => {
         ran.push(`deploy:${env}`);
         if (options.deployWaitsForAbort) {
-          await new Promise((_resolve, reject) => abortSignal?.addEventListener('abort', () => reject(new Error('deploy stopped'))));
+          await new Promise((_resolve, reject) =>
+            abortSignal?.addEventListener('abort', () => reject(new Error('deploy stopped'))),
+          );
         }
         return `deployed to ${env}`;
       },
@@ -115,16 +129,34 @@ type ReleaseTools = ReturnType<typeof releaseTools>;
  * plan (top) calls lookup, then the composite tool release (it may call deploy too); release:prepare calls check,
  * then the composite tool ship; release:ship:go calls deploy, which needs approval.
  */
-export function Release({ model, tools, task = 'Release 1.2', prepare = 'Prepare' }: { model: LanguageModelV3; tools: ReleaseTools; task?: string; prepare?: string }) {
+export function Release({
+  model,
+  tools,
+  task = 'Release 1.2',
+  prepare = 'Prepare',
+}: {
+  model: LanguageModelV3;
+  tools: ReleaseTools;
+  task?: string;
+  prepare?: string;
+}) {
   return (
     <Agent model={model}>
       <Tool name="lookup" value={tools.lookup} />
       <Tool name="deploy" value={tools.deploy} />
-      <Tool name="release" description="Prepare and ship a version" input={z.object({ version: z.string() })}>
+      <Tool
+        name="release"
+        description="Prepare and ship a version"
+        input={z.object({ version: z.string() })}
+      >
         {({ version }) => (
           <Agent model={model}>
             <Tool name="check" value={tools.check} />
-            <Tool name="ship" description="Ship to an environment" input={z.object({ env: z.string() })}>
+            <Tool
+              name="ship"
+              description="Ship to an environment"
+              input={z.object({ env: z.string() })}
+            >
               {({ env }) => (
                 <Agent model={model}>
                   <Tool name="deploy" value={tools.deploy} />
@@ -153,11 +185,17 @@ export const releaseTurns: Record<string, ScriptTurn[]> = {
     { toolCalls: [{ id: 'c_ship', tool: 'ship', input: { env: 'prod' } }] },
     { text: 'Prepared and shipped.' },
   ],
-  'release:ship:go': [{ toolCalls: [{ id: 'c_deploy', tool: 'deploy', input: { env: 'prod' } }] }, { text: 'Deploy finished.' }],
+  'release:ship:go': [
+    { toolCalls: [{ id: 'c_deploy', tool: 'deploy', input: { env: 'prod' } }] },
+    { text: 'Deploy finished.' },
+  ],
 };
 
 /** Resolves with the first event `predicate` accepts. */
-export async function firstEvent<E extends RunEvent>(handle: RunHandle, predicate: (event: RunEvent) => event is E): Promise<E> {
+export async function firstEvent<E extends RunEvent>(
+  handle: RunHandle,
+  predicate: (event: RunEvent) => event is E,
+): Promise<E> {
   for await (const event of handle.events) if (predicate(event)) return event;
   throw new Error('the run ended before the awaited event');
 }
@@ -171,4 +209,6 @@ export function collect(handle: RunHandle): { events: RunEvent[]; done: Promise<
   return { events, done };
 }
 
-export const isApprovalRequest = (event: RunEvent): event is Extract<RunEvent, { type: 'approval-request' }> => event.type === 'approval-request';
+export const isApprovalRequest = (
+  event: RunEvent,
+): event is Extract<RunEvent, { type: 'approval-request' }> => event.type === 'approval-request';

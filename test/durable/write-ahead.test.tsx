@@ -38,7 +38,9 @@ function slowStore(log: Log): JournalStore & { stored: JournalRecord[] } {
 function loggedTools(log: Log) {
   const tools = releaseTools();
   for (const name of ['lookup', 'check', 'deploy'] as const) {
-    const own = tools[name] as unknown as { execute: (input: unknown, options: unknown) => unknown };
+    const own = tools[name] as unknown as {
+      execute: (input: unknown, options: unknown) => unknown;
+    };
     const execute = own.execute;
     own.execute = (input, options) => {
       log.push(`ran ${name}`);
@@ -51,7 +53,9 @@ function loggedTools(log: Log) {
 const before = (log: Log, first: string, then: string) => {
   expect(log).toContain(first);
   expect(log).toContain(then);
-  expect(log.indexOf(first), `"${first}" before "${then}" in:\n${log.join('\n')}`).toBeLessThan(log.indexOf(then));
+  expect(log.indexOf(first), `"${first}" before "${then}" in:\n${log.join('\n')}`).toBeLessThan(
+    log.indexOf(then),
+  );
 };
 
 describe('the journal is write-ahead', () => {
@@ -60,9 +64,14 @@ describe('the journal is write-ahead', () => {
     const store = slowStore(log);
     const tools = loggedTools(log);
     const model = turnModel(releaseTurns);
-    const handle = run(<Release model={model} tools={tools} />, { journal: store, onApproval: (request) => (log.push(`asked ${request.tool}`), true) });
+    const handle = run(<Release model={model} tools={tools} />, {
+      journal: store,
+      onApproval: (request) => (log.push(`asked ${request.tool}`), true),
+    });
     const starts = (async () => {
-      for await (const event of handle.events) if (event.type === 'run-start' && event.parentToolCallId) log.push(`child ${event.workflow}`);
+      for await (const event of handle.events)
+        if (event.type === 'run-start' && event.parentToolCallId)
+          log.push(`child ${event.workflow}`);
     })();
     expect((await handle.result).output).toBe('Released 1.2.');
     await starts;
@@ -71,7 +80,11 @@ describe('the journal is write-ahead', () => {
     before(log, 'stored model-call plan#1', 'child release');
     before(log, 'stored model-call release:prepare#0', 'ran check');
     before(log, 'stored model-call release:prepare#1', 'child ship');
-    before(log, 'stored model-call release:ship:go#0', 'stored approval-request release:ship:go go#0.0');
+    before(
+      log,
+      'stored model-call release:ship:go#0',
+      'stored approval-request release:ship:go go#0.0',
+    );
     before(log, 'stored approval-request release:ship:go go#0.0', 'asked deploy');
     before(log, 'stored approval-answer release:ship:go go#0.0', 'ran deploy');
     // each tool's result is stored before the model call that reads it is made (and stored)
@@ -81,7 +94,10 @@ describe('the journal is write-ahead', () => {
 
   it('with a slow store, a run’s records are stored in causal order: every record after the ones it depends on', async () => {
     const store = slowStore([]);
-    const handle = run(<Release model={turnModel(releaseTurns)} tools={releaseTools()} />, { journal: store, onApproval: () => true });
+    const handle = run(<Release model={turnModel(releaseTurns)} tools={releaseTools()} />, {
+      journal: store,
+      onApproval: () => true,
+    });
     await handle.result;
     const records = store.stored;
     expect(records).toEqual(await store.read(handle.runId));
@@ -89,20 +105,30 @@ describe('the journal is write-ahead', () => {
     expect(records.at(-1)?.type).toBe('run-finish');
     const position = (find: (record: JournalRecord) => boolean) => records.findIndex(find);
     const modelCall = (step: string, calls: string[], index: number) =>
-      position((record) => record.type === 'model-call' && record.step === step && (record.calls ?? []).join('/') === calls.join('/') && record.index === index);
+      position(
+        (record) =>
+          record.type === 'model-call' &&
+          record.step === step &&
+          (record.calls ?? []).join('/') === calls.join('/') &&
+          record.index === index,
+      );
     records.forEach((record, at) => {
-      if (record.type === 'journal' || record.type === 'resume' || record.type === 'run-finish') return;
+      if (record.type === 'journal' || record.type === 'resume' || record.type === 'run-finish')
+        return;
       const calls = record.calls ?? [];
       // the model call that asked for this call (or for the composite call it is inside) came first
       if ('call' in record) {
         const [, index] = /#(\d+)\./.exec(record.call)!;
         expect(modelCall(record.step, calls, Number(index))).toBeLessThan(at);
       }
-      if (record.type === 'model-call' && record.index > 0) expect(modelCall(record.step, calls, record.index - 1)).toBeLessThan(at);
+      if (record.type === 'model-call' && record.index > 0)
+        expect(modelCall(record.step, calls, record.index - 1)).toBeLessThan(at);
       if (calls.length > 0) {
         const segments = record.step.split(':');
         const parentCall = calls.at(-1)!;
-        const parentStep = [...segments.slice(0, calls.length - 1), parentCall.split('#')[0]].join(':');
+        const parentStep = [...segments.slice(0, calls.length - 1), parentCall.split('#')[0]].join(
+          ':',
+        );
         const [, index] = /#(\d+)\./.exec(parentCall)!;
         expect(modelCall(parentStep, calls.slice(0, -1), Number(index))).toBeLessThan(at);
       }

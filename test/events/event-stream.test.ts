@@ -4,7 +4,10 @@ import { EventStream, type EventJoining } from '../../src/events/event-stream.js
 type Event = { type: 'text'; delta: string } | { type: 'mark'; name: string };
 const joinTexts: EventJoining<Event> = {
   canJoin: (first, next) => first.type === 'text' && next.type === 'text',
-  join: (events) => ({ type: 'text', delta: events.map((e) => (e as { delta: string }).delta).join('') }),
+  join: (events) => ({
+    type: 'text',
+    delta: events.map((e) => (e as { delta: string }).delta).join(''),
+  }),
 };
 
 async function readAll<T>(stream: AsyncIterable<T>): Promise<T[]> {
@@ -74,6 +77,9 @@ describe('EventStream', () => {
     }
     stream.push({ type: 'mark', name: 'b' });
     stream.close();
-    expect(await readAll(stream)).toEqual([{ type: 'mark', name: 'a' }, { type: 'mark', name: 'b' }]);
+    expect(await readAll(stream)).toEqual([
+      { type: 'mark', name: 'a' },
+      { type: 'mark', name: 'b' },
+    ]);
   });
 });

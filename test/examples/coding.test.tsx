@@ -23,7 +23,8 @@ afterAll(() => {
 });
 
 /** `node --test` in `dir`, as the agent's bash runs it. */
-const nodeTest = (dir: string) => spawnSync(process.execPath, ['--test'], { cwd: dir, encoding: 'utf8' });
+const nodeTest = (dir: string) =>
+  spawnSync(process.execPath, ['--test'], { cwd: dir, encoding: 'utf8' });
 
 async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
   const all: RunEvent[] = [];
@@ -59,11 +60,18 @@ describe('examples/coding.tsx', () => {
     ]);
     expect(calls[0]!.output).toBe(exerciseFiles['sum.test.js']);
     // Only bash asked, and the policy's answer is recorded as automatic.
-    expect(events.filter((event) => event.type === 'approval-request').map((event) => event.type === 'approval-request' && event.request.tool)).toEqual(['bash']);
+    expect(
+      events
+        .filter((event) => event.type === 'approval-request')
+        .map((event) => event.type === 'approval-request' && event.request.tool),
+    ).toEqual(['bash']);
     expect(calls[3]!.approval).toMatchObject({ status: 'approved', automatic: true });
 
     const lastResult = events.filter((event) => event.type === 'tool-result').at(-1);
-    expect(lastResult).toMatchObject({ tool: 'bash', output: { exitCode: 0, timedOut: false, stdout: expect.stringContaining('# fail 0') } });
+    expect(lastResult).toMatchObject({
+      tool: 'bash',
+      output: { exitCode: 0, timedOut: false, stdout: expect.stringContaining('# fail 0') },
+    });
     expect(nodeTest(dir).status).toBe(0);
     expect(result.trace.root.children[0]!.capabilities).toEqual([
       { name: 'readFile', source: '<Tool name="readFile"> in <Coding>' },
@@ -80,7 +88,12 @@ describe('examples/coding.tsx', () => {
     const model = scriptedModel(scriptPath);
     await run(FixFailingTest, { model, onApproval: () => true }).result;
 
-    const created = readdirSync(tmpdir()).filter((name) => name.startsWith('june-coding-') && !name.startsWith('june-coding-test-') && !before.has(name));
+    const created = readdirSync(tmpdir()).filter(
+      (name) =>
+        name.startsWith('june-coding-') &&
+        !name.startsWith('june-coding-test-') &&
+        !before.has(name),
+    );
     dirs.push(...created.map((name) => join(tmpdir(), name)));
     expect(created).toHaveLength(1);
     expect(nodeTest(join(tmpdir(), created[0]!)).status).toBe(0);
@@ -105,31 +118,56 @@ describe('examples/coding.tsx', () => {
     });
     const events = await collect(run(<FixFailingTest dir={dir} />, { model }).events);
 
-    const errors = events.flatMap((event) => (event.type === 'tool-error' ? [event.error.message] : []));
+    const errors = events.flatMap((event) =>
+      event.type === 'tool-error' ? [event.error.message] : [],
+    );
     expect(errors).toEqual([
       expect.stringContaining('"../outside.txt" is not a file inside the project directory'),
-      expect.stringContaining('"/tmp/june-coding-escape.txt" is not a file inside the project directory'),
+      expect.stringContaining(
+        '"/tmp/june-coding-escape.txt" is not a file inside the project directory',
+      ),
       'cannot read "missing.js": ENOENT',
     ]);
     expect(existsSync('/tmp/june-coding-escape.txt')).toBe(false);
     expect(JSON.stringify(events)).not.toContain(dir);
   });
 
-  it('runs with `june run --script --approve all` and exits 0 (the built CLI)', { timeout: 90_000 }, async () => {
-    expect(existsSync(cliPath), 'dist/ is missing: run npm run build').toBe(true);
-    const dir = tempDir();
-    const cwd = tempDir(); // the CLI writes .june/runs/ here
-    const cli = spawnSync(
-      process.execPath,
-      [cliPath, 'run', examplePath, '--script', scriptPath, '--approve', 'all', '--props', JSON.stringify({ dir })],
-      { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 },
-    );
+  it(
+    'runs with `june run --script --approve all` and exits 0 (the built CLI)',
+    { timeout: 90_000 },
+    async () => {
+      expect(existsSync(cliPath), 'dist/ is missing: run npm run build').toBe(true);
+      const dir = tempDir();
+      const cwd = tempDir(); // the CLI writes .june/runs/ here
+      const cli = spawnSync(
+        process.execPath,
+        [
+          cliPath,
+          'run',
+          examplePath,
+          '--script',
+          scriptPath,
+          '--approve',
+          'all',
+          '--props',
+          JSON.stringify({ dir }),
+        ],
+        { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 },
+      );
 
-    expect(cli.status, cli.stderr).toBe(0);
-    expect(nodeTest(dir).status).toBe(0);
-    const [traceFile] = readdirSync(join(cwd, '.june', 'runs')).filter((name) => name.endsWith('.json'));
-    const trace = JSON.parse(readFileSync(join(cwd, '.june', 'runs', traceFile!), 'utf8')) as Trace;
-    expect(trace.status).toBe('succeeded');
-    expect(trace.root.children[0]!.capabilities).toContainEqual({ name: 'bash', source: '<Bash> in <Coding>' });
-  });
+      expect(cli.status, cli.stderr).toBe(0);
+      expect(nodeTest(dir).status).toBe(0);
+      const [traceFile] = readdirSync(join(cwd, '.june', 'runs')).filter((name) =>
+        name.endsWith('.json'),
+      );
+      const trace = JSON.parse(
+        readFileSync(join(cwd, '.june', 'runs', traceFile!), 'utf8'),
+      ) as Trace;
+      expect(trace.status).toBe('succeeded');
+      expect(trace.root.children[0]!.capabilities).toContainEqual({
+        name: 'bash',
+        source: '<Bash> in <Coding>',
+      });
+    },
+  );
 });

@@ -19,7 +19,9 @@ export interface ChromiumExecutable {
 }
 
 /** Finds the Chromium for the browser tests (see the top of this file for the order). */
-export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<ChromiumExecutable> {
+export async function findChromium(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ChromiumExecutable> {
   if (env.CHROMIUM_PATH) return { path: env.CHROMIUM_PATH, source: 'CHROMIUM_PATH' };
   if (env.JUNE_TEST_CHROMIUM !== 'packaged') {
     const system = onPath(['chromium', 'chromium-browser'], env.PATH ?? '');
@@ -27,7 +29,8 @@ export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promis
   }
   // named through a variable, so the type check does not need the package installed
   const name = '@sparticuz/chromium';
-  const packaged = ((await import(name)) as { default: { executablePath(): Promise<string> } }).default;
+  const packaged = ((await import(name)) as { default: { executablePath(): Promise<string> } })
+    .default;
   return { path: await packaged.executablePath(), source: 'packaged' };
 }
 

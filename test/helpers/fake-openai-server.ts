@@ -116,7 +116,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAIServer> {
       const number = requests.length;
 
       if (req.method !== 'POST' || path !== '/v1/responses') {
-        sendError(res, 404, `fake-openai: request #${number} is ${req.method} ${path}; only POST /v1/responses is served`, 'not_found');
+        sendError(
+          res,
+          404,
+          `fake-openai: request #${number} is ${req.method} ${path}; only POST /v1/responses is served`,
+          'not_found',
+        );
         return;
       }
       const script = queue.shift();
@@ -132,10 +137,20 @@ export async function startFakeOpenAI(): Promise<FakeOpenAIServer> {
       }
       const reply = typeof script === 'function' ? script(request) : script;
       if ('error' in reply) {
-        sendError(res, reply.error.status, reply.error.message, reply.error.code ?? 'scripted_error');
+        sendError(
+          res,
+          reply.error.status,
+          reply.error.message,
+          reply.error.code ?? 'scripted_error',
+        );
         return;
       }
-      const built = buildResponse(reply, `resp_${++responseCount}`, String(isRecord(body) ? body.model : ''), nextCallId);
+      const built = buildResponse(
+        reply,
+        `resp_${++responseCount}`,
+        String(isRecord(body) ? body.model : ''),
+        nextCallId,
+      );
       if (request.stream) sendEvents(res, built);
       else sendJson(res, 200, built.response);
     });
@@ -163,8 +178,21 @@ export async function startFakeOpenAI(): Promise<FakeOpenAIServer> {
 }
 
 type OutputItem =
-  | { type: 'message'; id: string; status: 'completed'; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: [] }> }
-  | { type: 'function_call'; id: string; status: 'completed'; call_id: string; name: string; arguments: string };
+  | {
+      type: 'message';
+      id: string;
+      status: 'completed';
+      role: 'assistant';
+      content: Array<{ type: 'output_text'; text: string; annotations: [] }>;
+    }
+  | {
+      type: 'function_call';
+      id: string;
+      status: 'completed';
+      call_id: string;
+      name: string;
+      arguments: string;
+    };
 
 interface Response {
   id: string;
@@ -184,7 +212,12 @@ interface Built {
   deltas: Map<string, string[]>;
 }
 
-function buildResponse(reply: FakeOpenAIReply, id: string, model: string, nextCallId: () => string): Built {
+function buildResponse(
+  reply: FakeOpenAIReply,
+  id: string,
+  model: string,
+  nextCallId: () => string,
+): Built {
   const output: OutputItem[] = [];
   const deltas = new Map<string, string[]>();
   if (reply.text !== undefined) {
@@ -206,7 +239,8 @@ function buildResponse(reply: FakeOpenAIReply, id: string, model: string, nextCa
       status: 'completed',
       call_id: call.call_id ?? nextCallId(),
       name: call.name,
-      arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+      arguments:
+        typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
     });
   }
   const usage = reply.usage;
@@ -216,7 +250,8 @@ function buildResponse(reply: FakeOpenAIReply, id: string, model: string, nextCa
     created_at: CREATED_AT_S,
     model,
     status: reply.incompleteReason === undefined ? 'completed' : 'incomplete',
-    incomplete_details: reply.incompleteReason === undefined ? null : { reason: reply.incompleteReason },
+    incomplete_details:
+      reply.incompleteReason === undefined ? null : { reason: reply.incompleteReason },
     error: null,
     output,
     ...(usage && {
@@ -245,10 +280,16 @@ function sendError(res: http.ServerResponse, status: number, message: string, co
 }
 
 function sendEvents(res: http.ServerResponse, { response, deltas }: Built) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   let sequence = 0;
   const send = (type: string, fields: Record<string, unknown>) => {
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`);
+    res.write(
+      `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`,
+    );
   };
   const { output, usage: _usage, ...head } = response;
   const pending = { ...head, status: 'in_progress', incomplete_details: null, output: [] };
@@ -260,22 +301,60 @@ function sendEvents(res: http.ServerResponse, { response, deltas }: Built) {
     if (item.type === 'message') {
       const text = item.content[0]?.text ?? '';
       const part = { type: 'output_text', annotations: [] };
-      send('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
-      send('response.content_part.added', { item_id, output_index, content_index: 0, part: { ...part, text: '' } });
+      send('response.output_item.added', {
+        output_index,
+        item: { ...item, status: 'in_progress', content: [] },
+      });
+      send('response.content_part.added', {
+        item_id,
+        output_index,
+        content_index: 0,
+        part: { ...part, text: '' },
+      });
       for (const delta of deltas.get(item_id) ?? [text]) {
-        send('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] });
+        send('response.output_text.delta', {
+          item_id,
+          output_index,
+          content_index: 0,
+          delta,
+          logprobs: [],
+        });
       }
-      send('response.output_text.done', { item_id, output_index, content_index: 0, text, logprobs: [] });
-      send('response.content_part.done', { item_id, output_index, content_index: 0, part: { ...part, text } });
+      send('response.output_text.done', {
+        item_id,
+        output_index,
+        content_index: 0,
+        text,
+        logprobs: [],
+      });
+      send('response.content_part.done', {
+        item_id,
+        output_index,
+        content_index: 0,
+        part: { ...part, text },
+      });
     } else {
-      send('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });
-      send('response.function_call_arguments.delta', { item_id, output_index, delta: item.arguments });
-      send('response.function_call_arguments.done', { item_id, output_index, arguments: item.arguments });
+      send('response.output_item.added', {
+        output_index,
+        item: { ...item, status: 'in_progress', arguments: '' },
+      });
+      send('response.function_call_arguments.delta', {
+        item_id,
+        output_index,
+        delta: item.arguments,
+      });
+      send('response.function_call_arguments.done', {
+        item_id,
+        output_index,
+        arguments: item.arguments,
+      });
     }
     send('response.output_item.done', { output_index, item });
   });
 
-  send(response.status === 'completed' ? 'response.completed' : 'response.incomplete', { response });
+  send(response.status === 'completed' ? 'response.completed' : 'response.incomplete', {
+    response,
+  });
   res.end();
 }
 

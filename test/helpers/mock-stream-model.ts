@@ -7,7 +7,12 @@
 //   ]);
 //   ... run ...
 //   model.doStreamCalls[1].prompt   // what the model saw on its second call
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+} from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { mockUsage } from 'june/testing';
 
@@ -23,11 +28,15 @@ export interface MockTurn {
 }
 
 /** A turn, or a function of the call (its options and 0-based index) that returns one. */
-export type MockScript = MockTurn | ((options: LanguageModelV3CallOptions, index: number) => MockTurn | Promise<MockTurn>);
+export type MockScript =
+  MockTurn | ((options: LanguageModelV3CallOptions, index: number) => MockTurn | Promise<MockTurn>);
 
 /** The stream parts of one turn, as a provider would send them. */
 export function turnParts(turn: MockTurn): LanguageModelV3StreamPart[] {
-  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'response-metadata', id: 'resp', modelId: 'mock-model-id', timestamp: new Date(0) }];
+  const parts: LanguageModelV3StreamPart[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'response-metadata', id: 'resp', modelId: 'mock-model-id', timestamp: new Date(0) },
+  ];
   if (turn.text !== undefined) {
     const deltas = Array.isArray(turn.text) ? turn.text : turn.text.split(/(?<=\s)(?=\S)/);
     parts.push({ type: 'text-start', id: 't' });
@@ -35,12 +44,19 @@ export function turnParts(turn: MockTurn): LanguageModelV3StreamPart[] {
     parts.push({ type: 'text-end', id: 't' });
   }
   for (const call of turn.toolCalls ?? []) {
-    parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) });
+    parts.push({
+      type: 'tool-call',
+      toolCallId: call.id,
+      toolName: call.name,
+      input: JSON.stringify(call.input),
+    });
   }
   const [input, output] = turn.usage ?? [10, 5];
   parts.push({
     type: 'finish',
-    finishReason: turn.toolCalls?.length ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
+    finishReason: turn.toolCalls?.length
+      ? { unified: 'tool-calls', raw: 'tool_calls' }
+      : { unified: 'stop', raw: 'stop' },
     usage: mockUsage(input, output),
   });
   return parts;
@@ -64,7 +80,10 @@ export function streamModel(script: MockScript[]): MockLanguageModelV3 {
     doStream: async (options): Promise<LanguageModelV3StreamResult> => {
       const index = model.doStreamCalls.length - 1;
       const entry = script[index];
-      if (entry === undefined) throw new Error(`mock model: unscripted call #${index + 1} (the script has ${script.length} turns)`);
+      if (entry === undefined)
+        throw new Error(
+          `mock model: unscripted call #${index + 1} (the script has ${script.length} turns)`,
+        );
       const turn = typeof entry === 'function' ? await entry(options, index) : entry;
       if (turn.error) throw turn.error;
       return { stream: partStream(turnParts(turn)) };
@@ -95,18 +114,24 @@ export function hangingModel(parts: LanguageModelV3StreamPart[]): MockLanguageMo
 /** The text of every user message in a prompt, in order. */
 export function userTexts(prompt: LanguageModelV3Prompt): string[] {
   return prompt.flatMap((message) =>
-    message.role === 'user' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+    message.role === 'user'
+      ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
+      : [],
   );
 }
 
 /** The text of every assistant message in a prompt, in order. */
 export function assistantTexts(prompt: LanguageModelV3Prompt): string[] {
   return prompt.flatMap((message) =>
-    message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
+    message.role === 'assistant'
+      ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
+      : [],
   );
 }
 
 /** Every tool-result part of a prompt, in order. */
 export function toolResults(prompt: LanguageModelV3Prompt) {
-  return prompt.flatMap((message) => (message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : []));
+  return prompt.flatMap((message) =>
+    message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
+  );
 }

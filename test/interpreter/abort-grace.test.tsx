@@ -1,5 +1,15 @@
 import { tool } from 'ai';
-import { Agent, DEFAULT_ABORT_GRACE_MS, JuneError, Step, Tool, run, type RunEvent, type Trace, type TraceNode } from 'june';
+import {
+  Agent,
+  DEFAULT_ABORT_GRACE_MS,
+  JuneError,
+  Step,
+  Tool,
+  run,
+  type RunEvent,
+  type Trace,
+  type TraceNode,
+} from 'june';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { streamModel } from '../helpers/mock-stream-model.js';
@@ -32,7 +42,10 @@ function stuckTool() {
 describe('abort grace period', () => {
   test('a tool that ignores its signal and never settles: the run settles as aborted after abortGraceMs, naming the tool', async () => {
     const { value, started } = stuckTool();
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'stuck', input: {} }] }, { text: 'unreachable' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'stuck', input: {} }] },
+      { text: 'unreachable' },
+    ]);
     const handle = run(
       <Agent model={model}>
         <Tool name="stuck" value={value} />
@@ -58,17 +71,31 @@ describe('abort grace period', () => {
 
     const trace = (error as { trace: Trace }).trace;
     expect(trace.status).toBe('aborted');
-    expect(trace.root.error).toMatchObject({ code: 'run-aborted', message: expect.stringContaining('the tool "stuck" in step "work" had not stopped') });
-    expect(allNodes(trace.root).filter((node) => !node.endedAt || node.status === 'running')).toEqual([]);
+    expect(trace.root.error).toMatchObject({
+      code: 'run-aborted',
+      message: expect.stringContaining('the tool "stuck" in step "work" had not stopped'),
+    });
+    expect(
+      allNodes(trace.root).filter((node) => !node.endedAt || node.status === 'running'),
+    ).toEqual([]);
     expect(allNodes(trace.root).find((node) => node.kind === 'tool')).toMatchObject({
       name: 'stuck',
       status: 'aborted',
-      error: { code: 'run-aborted', message: 'june: the run was aborted: this had not stopped 20 ms after the abort; the run settled without it' },
+      error: {
+        code: 'run-aborted',
+        message:
+          'june: the run was aborted: this had not stopped 20 ms after the abort; the run settled without it',
+      },
     });
     expect(handle.trace().status).toBe('aborted');
 
     await reading; // the event stream ends too
-    expect(events.at(-1)).toMatchObject({ type: 'run-finish', runId: handle.runId, status: 'aborted', error: { code: 'run-aborted' } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-finish',
+      runId: handle.runId,
+      status: 'aborted',
+      error: { code: 'run-aborted' },
+    });
   });
 
   test('an async component that never returns: the run settles as aborted and names the component', async () => {
@@ -88,7 +115,10 @@ describe('abort grace period', () => {
     await started;
     handle.abort();
     const error = await handle.result.catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'run-aborted', unstopped: [expect.stringMatching(/^the component <Forever>/)] });
+    expect(error).toMatchObject({
+      code: 'run-aborted',
+      unstopped: [expect.stringMatching(/^the component <Forever>/)],
+    });
     expect(model.doStreamCalls).toHaveLength(0);
     const trace = handle.trace();
     expect(trace.status).toBe('aborted');
@@ -114,7 +144,11 @@ describe('abort grace period', () => {
     );
     await started;
     handle.abort('enough');
-    await expect(handle.result).rejects.toMatchObject({ code: 'run-aborted', unstopped: [], message: 'june: the run was aborted: enough' });
+    await expect(handle.result).rejects.toMatchObject({
+      code: 'run-aborted',
+      unstopped: [],
+      message: 'june: the run was aborted: enough',
+    });
   });
 
   test('the default grace is 5000 ms; a bad abortGraceMs fails at once', () => {
@@ -125,7 +159,9 @@ describe('abort grace period', () => {
       </Agent>
     );
     for (const bad of [-1, Number.NaN, Infinity, '100'] as unknown as number[]) {
-      expect(() => run(workflow, { abortGraceMs: bad })).toThrow(expect.objectContaining({ code: 'run-abort-grace-invalid' }));
+      expect(() => run(workflow, { abortGraceMs: bad })).toThrow(
+        expect.objectContaining({ code: 'run-abort-grace-invalid' }),
+      );
     }
   });
 });

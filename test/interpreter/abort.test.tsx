@@ -17,7 +17,11 @@ async function waitFor(events: AsyncIterable<RunEvent>, type: RunEvent['type']):
 
 /** A slow tool that honours its abort signal: a timer cleared on abort, cleanup in `finally`. */
 function slowTool() {
-  const state = { started: undefined as unknown as Promise<void>, timerCleared: false, cleanedUp: false };
+  const state = {
+    started: undefined as unknown as Promise<void>,
+    timerCleared: false,
+    cleanedUp: false,
+  };
   let markStarted!: () => void;
   state.started = new Promise<void>((resolve) => (markStarted = resolve));
   const value = tool({
@@ -65,13 +69,18 @@ describe('abort', () => {
 
     const error = await handle.result.catch((caught: unknown) => caught);
     expect(JuneError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'run-aborted', message: 'june: the run was aborted: changed my mind' });
+    expect(error).toMatchObject({
+      code: 'run-aborted',
+      message: 'june: the run was aborted: changed my mind',
+    });
     expect(model.doStreamCalls).toHaveLength(1);
     expect(model.doStreamCalls[0]!.abortSignal?.aborted).toBe(true);
 
     const trace = (error as { trace: Trace }).trace;
     expect(trace.status).toBe('aborted');
-    expect(allNodes(trace.root).filter((node) => node.status === 'running' || node.status === 'waiting')).toEqual([]);
+    expect(
+      allNodes(trace.root).filter((node) => node.status === 'running' || node.status === 'waiting'),
+    ).toEqual([]);
     expect(allNodes(trace.root).map((node) => [node.kind, node.status])).toEqual([
       ['run', 'aborted'],
       ['agent', 'aborted'],
@@ -82,13 +91,19 @@ describe('abort', () => {
     const events: RunEvent[] = [];
     for await (const event of handle.events) events.push(event);
     expect(events.filter((event) => event.type === 'step-start')).toHaveLength(1);
-    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({ step: 'think', status: 'aborted' });
+    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({
+      step: 'think',
+      status: 'aborted',
+    });
     expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'aborted' });
   });
 
   test('mid-step, during a slow tool execution: the tool’s cleanup runs before result settles, and its timer is cleared', async () => {
     const { value, state } = slowTool();
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'slow', input: {} }] }, { text: 'unreachable' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'slow', input: {} }] },
+      { text: 'unreachable' },
+    ]);
     const handle = run(
       <Agent model={model}>
         <Tool name="slow" value={value} />
@@ -103,7 +118,10 @@ describe('abort', () => {
       cleanedUpWhenSettled = state.cleanedUp;
       return caught;
     });
-    expect(error).toMatchObject({ code: 'run-aborted', message: expect.stringMatching(/^june: the run was aborted/) });
+    expect(error).toMatchObject({
+      code: 'run-aborted',
+      message: expect.stringMatching(/^june: the run was aborted/),
+    });
     expect(cleanedUpWhenSettled).toBe(true);
     expect(state.timerCleared).toBe(true);
     expect(model.doStreamCalls).toHaveLength(1);
@@ -111,8 +129,13 @@ describe('abort', () => {
     const trace = handle.trace();
     expect(trace.status).toBe('aborted');
     const nodes = allNodes(trace.root);
-    expect(nodes.filter((node) => node.status === 'running' || node.status === 'waiting')).toEqual([]);
-    expect(nodes.find((node) => node.kind === 'tool')).toMatchObject({ name: 'slow', status: 'aborted' });
+    expect(nodes.filter((node) => node.status === 'running' || node.status === 'waiting')).toEqual(
+      [],
+    );
+    expect(nodes.find((node) => node.kind === 'tool')).toMatchObject({
+      name: 'slow',
+      status: 'aborted',
+    });
   });
 
   test('the signal option aborts the run like handle.abort()', async () => {
@@ -127,7 +150,10 @@ describe('abort', () => {
     );
     await state.started;
     controller.abort(new Error('shutting down'));
-    await expect(handle.result).rejects.toMatchObject({ code: 'run-aborted', message: 'june: the run was aborted: shutting down' });
+    await expect(handle.result).rejects.toMatchObject({
+      code: 'run-aborted',
+      message: 'june: the run was aborted: shutting down',
+    });
     expect(state.cleanedUp).toBe(true);
     expect(handle.trace().status).toBe('aborted');
   });
@@ -140,7 +166,10 @@ describe('abort', () => {
       </Agent>,
       { signal: AbortSignal.abort('too late') },
     );
-    await expect(handle.result).rejects.toMatchObject({ code: 'run-aborted', message: 'june: the run was aborted: too late' });
+    await expect(handle.result).rejects.toMatchObject({
+      code: 'run-aborted',
+      message: 'june: the run was aborted: too late',
+    });
     expect(model.doStreamCalls).toHaveLength(0);
     expect(handle.trace().status).toBe('aborted');
   });
@@ -214,7 +243,8 @@ describe('abort with a model that ignores its abort signal', () => {
       </Agent>,
     );
     await waitFor(second.events, 'step-start');
-    for (let turn = 0; turn < 100 && silent.doStreamCalls.length === 0; turn++) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 100 && silent.doStreamCalls.length === 0; turn++)
+      await new Promise((resolve) => setImmediate(resolve));
     expect(silent.doStreamCalls).toHaveLength(1);
     second.abort();
     await expect(second.result).rejects.toMatchObject({ code: 'run-aborted' });

@@ -1,5 +1,15 @@
 import { tool } from 'ai';
-import { Agent, JuneError, RequireApproval, Step, Tool, run, type ApprovalRequest, type RunEvent, type RunHandle } from 'june';
+import {
+  Agent,
+  JuneError,
+  RequireApproval,
+  Step,
+  Tool,
+  run,
+  type ApprovalRequest,
+  type RunEvent,
+  type RunHandle,
+} from 'june';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { streamModel, toolResults } from '../helpers/mock-stream-model.js';
@@ -36,7 +46,10 @@ async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
 describe('approvals', () => {
   test('a request event carries { id, tool, input, step }; approving runs the tool and the loop goes on', async () => {
     const calls: string[] = [];
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'staging' } }] }, { text: 'Deployed.' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'staging' } }] },
+      { text: 'Deployed.' },
+    ]);
     const handle = run(
       <Agent model={model}>
         <Tool name="deploy" value={deployTool(calls)} />
@@ -44,7 +57,13 @@ describe('approvals', () => {
       </Agent>,
     );
     const [request] = await nextRequests(handle);
-    expect(request).toEqual({ id: expect.any(String), tool: 'deploy', input: { env: 'staging' }, step: 'release', toolCallId: 'c1' });
+    expect(request).toEqual({
+      id: expect.any(String),
+      tool: 'deploy',
+      input: { env: 'staging' },
+      step: 'release',
+      toolCallId: 'c1',
+    });
     expect(handle.pendingApprovals).toEqual([request]);
     expect(calls).toEqual([]);
     expect(model.doStreamCalls).toHaveLength(1);
@@ -55,21 +74,45 @@ describe('approvals', () => {
     expect(output).toBe('Deployed.');
     expect(calls).toEqual(['staging']);
     expect(toolResults(model.doStreamCalls[1]!.prompt)).toEqual([
-      expect.objectContaining({ toolCallId: 'c1', output: { type: 'text', value: 'deployed to staging' } }),
+      expect.objectContaining({
+        toolCallId: 'c1',
+        output: { type: 'text', value: 'deployed to staging' },
+      }),
     ]);
 
     const events = await collect(handle.events);
-    expect(events.find((event) => event.type === 'approval-response')).toEqual({ type: 'approval-response', runId: handle.runId, id: request!.id, approved: true, automatic: false });
-    const toolNode = trace.root.children[0]!.children[0]!.children.find((node) => node.kind === 'tool')!;
-    expect(toolNode).toMatchObject({ name: 'deploy', status: 'succeeded', approval: { id: request!.id, status: 'approved' }, output: 'deployed to staging' });
+    expect(events.find((event) => event.type === 'approval-response')).toEqual({
+      type: 'approval-response',
+      runId: handle.runId,
+      id: request!.id,
+      approved: true,
+      automatic: false,
+    });
+    const toolNode = trace.root.children[0]!.children[0]!.children.find(
+      (node) => node.kind === 'tool',
+    )!;
+    expect(toolNode).toMatchObject({
+      name: 'deploy',
+      status: 'succeeded',
+      approval: { id: request!.id, status: 'approved' },
+      output: 'deployed to staging',
+    });
     expect(toolNode.approval).not.toHaveProperty('automatic');
   });
 
   test('<RequireApproval> around a declaration makes its tool wait too', async () => {
     const calls: string[] = [];
-    const plain = tool({ inputSchema: z.object({ env: z.string() }), execute: async ({ env }) => (calls.push(env), 'ok') });
+    const plain = tool({
+      inputSchema: z.object({ env: z.string() }),
+      execute: async ({ env }) => (calls.push(env), 'ok'),
+    });
     const handle = run(
-      <Agent model={streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] }, { text: 'done' }])}>
+      <Agent
+        model={streamModel([
+          { toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] },
+          { text: 'done' },
+        ])}
+      >
         <RequireApproval>
           <Tool name="deploy" value={plain} />
         </RequireApproval>
@@ -86,7 +129,10 @@ describe('approvals', () => {
 
   test('a denial with a reason: the tool does not run and the model’s next prompt holds the denial and the reason', async () => {
     const calls: string[] = [];
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] }, { text: 'OK, not deploying.' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] },
+      { text: 'OK, not deploying.' },
+    ]);
     const handle = run(
       <Agent model={model}>
         <Tool name="deploy" value={deployTool(calls)} />
@@ -101,7 +147,17 @@ describe('approvals', () => {
     expect(calls).toEqual([]);
     expect(model.doStreamCalls[1]!.prompt.at(-1)).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'deploy', output: { type: 'execution-denied', reason: 'The tool call was denied, so it did not run. Reason: prod is frozen this week' } }],
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          toolName: 'deploy',
+          output: {
+            type: 'execution-denied',
+            reason: 'The tool call was denied, so it did not run. Reason: prod is frozen this week',
+          },
+        },
+      ],
     });
     const events = await collect(handle.events);
     expect(events.find((event) => event.type === 'approval-response')).toEqual({
@@ -112,8 +168,13 @@ describe('approvals', () => {
       reason: 'prod is frozen this week',
       automatic: false,
     });
-    const toolNode = trace.root.children[0]!.children[0]!.children.find((node) => node.kind === 'tool')!;
-    expect(toolNode).toMatchObject({ status: 'denied', approval: { status: 'denied', reason: 'prod is frozen this week' } });
+    const toolNode = trace.root.children[0]!.children[0]!.children.find(
+      (node) => node.kind === 'tool',
+    )!;
+    expect(toolNode).toMatchObject({
+      status: 'denied',
+      approval: { status: 'denied', reason: 'prod is frozen this week' },
+    });
   });
 
   test('several requests pending at once, answered in reverse order: the loop goes on only when all are answered', async () => {
@@ -135,8 +196,14 @@ describe('approvals', () => {
       </Agent>,
     );
     const requests = await nextRequests(handle, 3);
-    expect(requests.map((request) => request.input)).toEqual([{ env: 'staging' }, { env: 'prod' }, { env: 'eu' }]);
-    expect(handle.pendingApprovals.map((request) => request.id)).toEqual(requests.map((request) => request.id));
+    expect(requests.map((request) => request.input)).toEqual([
+      { env: 'staging' },
+      { env: 'prod' },
+      { env: 'eu' },
+    ]);
+    expect(handle.pendingApprovals.map((request) => request.id)).toEqual(
+      requests.map((request) => request.id),
+    );
 
     handle.approve(requests[2]!.id);
     handle.deny(requests[1]!.id, 'not prod');
@@ -154,7 +221,10 @@ describe('approvals', () => {
     const results = toolResults(model.doStreamCalls[1]!.prompt);
     expect(Object.fromEntries(results.map((part) => [part.toolCallId, part.output]))).toEqual({
       c1: { type: 'text', value: 'deployed to staging' },
-      c2: { type: 'execution-denied', reason: 'The tool call was denied, so it did not run. Reason: not prod' },
+      c2: {
+        type: 'execution-denied',
+        reason: 'The tool call was denied, so it did not run. Reason: not prod',
+      },
       c3: { type: 'text', value: 'deployed to eu' },
     });
   });
@@ -167,7 +237,10 @@ describe('approvals', () => {
         throw new Error(`${env} is unreachable`);
       },
     });
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] }, { text: 'Deploy failed.' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] },
+      { text: 'Deploy failed.' },
+    ]);
     const handle = run(
       <Agent model={model}>
         <Tool name="deploy" value={failing} />
@@ -180,18 +253,35 @@ describe('approvals', () => {
 
     expect(output).toBe('Deploy failed.');
     expect(toolResults(model.doStreamCalls[1]!.prompt)).toEqual([
-      expect.objectContaining({ toolCallId: 'c1', output: { type: 'error-text', value: 'prod is unreachable' } }),
+      expect.objectContaining({
+        toolCallId: 'c1',
+        output: { type: 'error-text', value: 'prod is unreachable' },
+      }),
     ]);
     const events = await collect(handle.events);
-    expect(events.find((event) => event.type === 'tool-error')).toMatchObject({ toolCallId: 'c1', error: { message: 'prod is unreachable' } });
-    const toolNode = trace.root.children[0]!.children[0]!.children.find((node) => node.kind === 'tool')!;
-    expect(toolNode).toMatchObject({ status: 'failed', error: { message: 'prod is unreachable' }, approval: { status: 'approved' } });
+    expect(events.find((event) => event.type === 'tool-error')).toMatchObject({
+      toolCallId: 'c1',
+      error: { message: 'prod is unreachable' },
+    });
+    const toolNode = trace.root.children[0]!.children[0]!.children.find(
+      (node) => node.kind === 'tool',
+    )!;
+    expect(toolNode).toMatchObject({
+      status: 'failed',
+      error: { message: 'prod is unreachable' },
+      approval: { status: 'approved' },
+    });
   });
 
   test('approve or deny of an unknown id throws approval-unknown and changes nothing', async () => {
     const calls: string[] = [];
     const handle = run(
-      <Agent model={streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'staging' } }] }, { text: 'done' }])}>
+      <Agent
+        model={streamModel([
+          { toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'staging' } }] },
+          { text: 'done' },
+        ])}
+      >
         <Tool name="deploy" value={deployTool(calls)} />
         <Step id="release" prompt="Deploy" />
       </Agent>,
@@ -215,7 +305,9 @@ describe('approvals', () => {
     handle.approve(request!.id);
     await handle.result;
     // an id already answered is unknown too
-    expect(() => handle.approve(request!.id)).toThrow(expect.objectContaining({ code: 'approval-unknown' }));
+    expect(() => handle.approve(request!.id)).toThrow(
+      expect.objectContaining({ code: 'approval-unknown' }),
+    );
     expect(calls).toEqual(['staging']);
   });
 
@@ -239,28 +331,42 @@ describe('approvals', () => {
       {
         onApproval: async (request) => {
           seen.push(request);
-          return (request.input as { env: string }).env === 'staging' ? true : { approved: false, reason: 'policy: no prod' };
+          return (request.input as { env: string }).env === 'staging'
+            ? true
+            : { approved: false, reason: 'policy: no prod' };
         },
       },
     );
     const { trace } = await handle.result;
     expect(seen.map((request) => request.step)).toEqual(['release', 'release']);
     expect(calls).toEqual(['staging']);
-    const tools = trace.root.children[0]!.children[0]!.children.filter((node) => node.kind === 'tool');
+    const tools = trace.root.children[0]!.children[0]!.children.filter(
+      (node) => node.kind === 'tool',
+    );
     expect(tools.map((node) => node.approval)).toEqual([
       { id: seen[0]!.id, status: 'approved', automatic: true },
       { id: seen[1]!.id, status: 'denied', reason: 'policy: no prod', automatic: true },
     ]);
-    const responses = (await collect(handle.events)).filter((event) => event.type === 'approval-response');
+    const responses = (await collect(handle.events)).filter(
+      (event) => event.type === 'approval-response',
+    );
     expect(responses.map((event) => event.automatic)).toEqual([true, true]);
-    expect(toolResults(model.doStreamCalls[1]!.prompt).map((part) => part.output.type)).toEqual(['text', 'execution-denied']);
+    expect(toolResults(model.doStreamCalls[1]!.prompt).map((part) => part.output.type)).toEqual([
+      'text',
+      'execution-denied',
+    ]);
   });
 
   test('a policy returning undefined leaves the request to the handle', async () => {
     const calls: string[] = [];
     let asked = 0;
     const handle = run(
-      <Agent model={streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] }, { text: 'done' }])}>
+      <Agent
+        model={streamModel([
+          { toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] },
+          { text: 'done' },
+        ])}
+      >
         <Tool name="deploy" value={deployTool(calls)} />
         <Step id="release" prompt="Deploy" />
       </Agent>,
@@ -275,13 +381,17 @@ describe('approvals', () => {
     handle.approve(request!.id);
     const { trace } = await handle.result;
     expect(calls).toEqual(['prod']);
-    expect(trace.root.children[0]!.children[0]!.children.find((node) => node.kind === 'tool')!.approval).toEqual({ id: request!.id, status: 'approved' });
+    expect(
+      trace.root.children[0]!.children[0]!.children.find((node) => node.kind === 'tool')!.approval,
+    ).toEqual({ id: request!.id, status: 'approved' });
   });
 
   test('a policy that throws fails the run with approval-policy-failed', async () => {
     const calls: string[] = [];
     const handle = run(
-      <Agent model={streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] }])}>
+      <Agent
+        model={streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] }])}
+      >
         <Tool name="deploy" value={deployTool(calls)} />
         <Step id="release" prompt="Deploy" />
       </Agent>,
@@ -301,11 +411,21 @@ describe('approvals', () => {
 
   test('a request from a composite tool’s child run: its step path is prefixed, its events carry the child run’s id', async () => {
     const calls: string[] = [];
-    const outer = streamModel([{ toolCalls: [{ id: 'outer-call', name: 'release', input: { env: 'staging' } }] }, { text: 'Released.' }]);
-    const inner = streamModel([{ toolCalls: [{ id: 'inner-call', name: 'deploy', input: { env: 'staging' } }] }, { text: 'Deployed.' }]);
+    const outer = streamModel([
+      { toolCalls: [{ id: 'outer-call', name: 'release', input: { env: 'staging' } }] },
+      { text: 'Released.' },
+    ]);
+    const inner = streamModel([
+      { toolCalls: [{ id: 'inner-call', name: 'deploy', input: { env: 'staging' } }] },
+      { text: 'Deployed.' },
+    ]);
     const handle = run(
       <Agent model={outer}>
-        <Tool name="release" description="Release to an environment" input={z.object({ env: z.string() })}>
+        <Tool
+          name="release"
+          description="Release to an environment"
+          input={z.object({ env: z.string() })}
+        >
           {({ env }: { env: string }) => (
             <Agent model={inner}>
               <Tool name="deploy" value={deployTool(calls)} />
@@ -317,27 +437,37 @@ describe('approvals', () => {
       </Agent>,
     );
     const [request] = await nextRequests(handle);
-    expect(request).toMatchObject({ tool: 'deploy', step: 'release:ship', input: { env: 'staging' } });
+    expect(request).toMatchObject({
+      tool: 'deploy',
+      step: 'release:ship',
+      input: { env: 'staging' },
+    });
     handle.deny(request!.id, 'not today');
     const { output } = await handle.result;
     expect(output).toBe('Released.');
     expect(calls).toEqual([]);
 
     const events = await collect(handle.events);
-    const childRunId = events.find((event) => event.type === 'run-start' && event.parentToolCallId === 'outer-call')!.runId;
+    const childRunId = events.find(
+      (event) => event.type === 'run-start' && event.parentToolCallId === 'outer-call',
+    )!.runId;
     expect(childRunId).not.toBe(handle.runId);
     const approvalEvents = events.filter((event) => event.type.startsWith('approval-'));
     expect(approvalEvents.map((event) => [event.type, event.runId])).toEqual([
       ['approval-request', childRunId],
       ['approval-response', childRunId],
     ]);
-    expect(events.find((event) => event.type === 'step-start' && event.step === 'release:ship')?.runId).toBe(childRunId);
+    expect(
+      events.find((event) => event.type === 'step-start' && event.step === 'release:ship')?.runId,
+    ).toBe(childRunId);
   });
 
   test('abort while waiting for approval: the request is withdrawn, the result rejects with run-aborted, the trace is aborted', async () => {
     const calls: string[] = [];
     const handle = run(
-      <Agent model={streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] }])}>
+      <Agent
+        model={streamModel([{ toolCalls: [{ id: 'c1', name: 'deploy', input: { env: 'prod' } }] }])}
+      >
         <Tool name="deploy" value={deployTool(calls)} />
         <Step id="release" prompt="Deploy" />
       </Agent>,
@@ -347,20 +477,35 @@ describe('approvals', () => {
 
     const error = await handle.result.catch((caught: unknown) => caught);
     expect(JuneError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'run-aborted', message: 'june: the run was aborted: user pressed Ctrl-C' });
+    expect(error).toMatchObject({
+      code: 'run-aborted',
+      message: 'june: the run was aborted: user pressed Ctrl-C',
+    });
     expect(handle.pendingApprovals).toEqual([]);
     expect(calls).toEqual([]);
-    expect(() => handle.approve(request!.id)).toThrow(expect.objectContaining({ code: 'approval-unknown' }));
+    expect(() => handle.approve(request!.id)).toThrow(
+      expect.objectContaining({ code: 'approval-unknown' }),
+    );
 
     const events = await collect(handle.events);
-    expect(events.find((event) => event.type === 'approval-withdraw')).toEqual({ type: 'approval-withdraw', runId: handle.runId, id: request!.id, reason: 'the run was aborted' });
+    expect(events.find((event) => event.type === 'approval-withdraw')).toEqual({
+      type: 'approval-withdraw',
+      runId: handle.runId,
+      id: request!.id,
+      reason: 'the run was aborted',
+    });
     expect(events.some((event) => event.type === 'approval-response')).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'aborted' });
 
     const trace = (error as { trace: ReturnType<RunHandle['trace']> }).trace;
     expect(trace.status).toBe('aborted');
     expect(handle.trace().status).toBe('aborted');
-    const toolNode = trace.root.children[0]!.children[0]!.children.find((node) => node.kind === 'tool')!;
-    expect(toolNode).toMatchObject({ status: 'aborted', approval: { id: request!.id, status: 'withdrawn' } });
+    const toolNode = trace.root.children[0]!.children[0]!.children.find(
+      (node) => node.kind === 'tool',
+    )!;
+    expect(toolNode).toMatchObject({
+      status: 'aborted',
+      approval: { id: request!.id, status: 'withdrawn' },
+    });
   });
 });

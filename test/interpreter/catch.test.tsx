@@ -4,12 +4,16 @@ import { hangingModel, streamModel, userTexts } from '../helpers/mock-stream-mod
 import { allNodes, collect, rejectionOf, weatherSource } from '../resources/support.js';
 
 const catchNodes = (root: TraceNode) => allNodes(root).filter((node) => node.kind === 'catch');
-const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((event): event is Extract<RunEvent, { type: T }> => event.type === type);
+const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
+  events.filter((event): event is Extract<RunEvent, { type: T }> => event.type === type);
 
 describe('<Catch> around a tool source that fails', () => {
   test('retries={2}: fails twice, connects a third time, and the run succeeds', async () => {
     const { Source, probe } = weatherSource({ failures: 2 });
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'forecast', input: { city: 'Oslo' } }] }, { text: 'Sunny.' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'forecast', input: { city: 'Oslo' } }] },
+      { text: 'Sunny.' },
+    ]);
     const handle = run(
       <Catch retries={2}>
         <Agent model={model}>
@@ -24,7 +28,9 @@ describe('<Catch> around a tool source that fails', () => {
     expect(probe.closes).toBe(1);
     expect(probe.calls).toEqual(['Oslo']);
     expect(result.steps.plan).toBe('Sunny.');
-    expect(ofType(events, 'error').map((event) => [event.attempt, event.willRetry, event.error.code])).toEqual([
+    expect(
+      ofType(events, 'error').map((event) => [event.attempt, event.willRetry, event.error.code]),
+    ).toEqual([
       [1, true, 'capability-connect-failed'],
       [2, true, 'capability-connect-failed'],
     ]);
@@ -41,7 +47,9 @@ describe('<Catch> around a tool source that fails', () => {
       ['catch', 'attempt 2', 'failed', 'capability-connect-failed'],
       ['catch', 'attempt 3', 'succeeded', undefined],
     ]);
-    expect(attempts[2]!.children.map((node) => [node.kind, node.status])).toEqual([['agent', 'succeeded']]);
+    expect(attempts[2]!.children.map((node) => [node.kind, node.status])).toEqual([
+      ['agent', 'succeeded'],
+    ]);
     expect(result.trace.status).toBe('succeeded');
   });
 
@@ -74,7 +82,9 @@ describe('<Catch> around a tool source that fails', () => {
     expect(model.doStreamCalls).toHaveLength(0);
     expect(result.output).toBe('Sorry, no forecast today.');
     expect(caught).toHaveLength(1);
-    expect((caught[0] as Error).message).toContain('<Weather> could not be resolved: connection refused (attempt 2)');
+    expect((caught[0] as Error).message).toContain(
+      '<Weather> could not be resolved: connection refused (attempt 2)',
+    );
     expect(ofType(events, 'error').map((event) => event.willRetry)).toEqual([true, false]);
     expect(ofType(events, 'retry')).toHaveLength(1);
     expect(catchNodes(result.trace.root).map((node) => [node.name, node.status])).toEqual([
@@ -82,7 +92,11 @@ describe('<Catch> around a tool source that fails', () => {
       ['attempt 2', 'failed'],
       ['fallback', 'succeeded'],
     ]);
-    expect(result.trace.root.children[2]!.children[0]).toMatchObject({ kind: 'agent', name: 'apology', status: 'succeeded' });
+    expect(result.trace.root.children[2]!.children[0]).toMatchObject({
+      kind: 'agent',
+      name: 'apology',
+      status: 'succeeded',
+    });
   });
 
   test('without <Catch>, the failure fails the run with a june: message naming the capability', async () => {
@@ -97,7 +111,9 @@ describe('<Catch> around a tool source that fails', () => {
     );
     expect(probe.connects).toBe(1);
     expect(error.code).toBe('capability-connect-failed');
-    expect(error.message).toMatch(/^june: <Weather> could not be resolved: connection refused \(attempt 1\)\./);
+    expect(error.message).toMatch(
+      /^june: <Weather> could not be resolved: connection refused \(attempt 1\)\./,
+    );
   });
 
   test('a retry connects afresh: a failed connection two agents shared is not kept', async () => {
@@ -124,7 +140,11 @@ describe('<Catch> around a tool source that fails', () => {
 
   test('a connection that succeeded outside the <Catch> is shared with every attempt', async () => {
     const { Source, probe } = weatherSource();
-    const model = streamModel([{ text: 'outside' }, { error: new Error('model overloaded') }, { text: 'inside' }]);
+    const model = streamModel([
+      { text: 'outside' },
+      { error: new Error('model overloaded') },
+      { text: 'inside' },
+    ]);
     const result = await run(
       <>
         <Agent model={model}>
@@ -197,7 +217,13 @@ describe('<Catch> around steps', () => {
   test('the fallback may reuse the id of a step that failed', async () => {
     const failing = streamModel([{ text: 'draft' }, { error: new Error('down') }]);
     const result = await run(
-      <Catch fallback={() => <Agent model={streamModel([{ text: 'fallback answer' }])}><Step id="answer" prompt="p" /></Agent>}>
+      <Catch
+        fallback={() => (
+          <Agent model={streamModel([{ text: 'fallback answer' }])}>
+            <Step id="answer" prompt="p" />
+          </Agent>
+        )}
+      >
         <Agent model={failing} maxRetries={0}>
           <Step id="draft" prompt="p" />
           <Step id="answer" prompt="p" />
@@ -237,7 +263,13 @@ describe('<Catch> around steps', () => {
         </Agent>
       </Catch>,
     );
-    const [events, failure] = await Promise.all([collect(handle.events), handle.result.then(() => undefined, (error: Error) => error)]);
+    const [events, failure] = await Promise.all([
+      collect(handle.events),
+      handle.result.then(
+        () => undefined,
+        (error: Error) => error,
+      ),
+    ]);
     expect(failure?.message).toContain('down 2');
     expect(ofType(events, 'error').map((event) => event.willRetry)).toEqual([true, false]);
     expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'failed' });
@@ -273,7 +305,9 @@ describe('<Catch> around steps', () => {
     expect(ofType(events, 'error')).toEqual([]);
     expect(probe.connects).toBe(1);
     expect(probe.closes).toBe(1);
-    expect(catchNodes(handle.trace().root).map((node) => [node.name, node.status])).toEqual([['attempt 1', 'aborted']]);
+    expect(catchNodes(handle.trace().root).map((node) => [node.name, node.status])).toEqual([
+      ['attempt 1', 'aborted'],
+    ]);
   });
 
   test('an abort while a tool source connects is not caught either', async () => {
@@ -295,8 +329,12 @@ describe('<Catch> around steps', () => {
   test('retries must be a whole number, and fallback a function', async () => {
     const bad = await rejectionOf(run(<Catch retries={-1}>{null}</Catch>).result);
     expect(bad.code).toBe('catch-retries-invalid');
-    expect(bad.message).toMatch(/^june: <Catch retries=\{-1\}>.* needs a whole number of retries, 0 or more\.$/);
-    const fallback = await rejectionOf(run(<Catch fallback={'sorry' as never}>{null}</Catch>).result);
+    expect(bad.message).toMatch(
+      /^june: <Catch retries=\{-1\}>.* needs a whole number of retries, 0 or more\.$/,
+    );
+    const fallback = await rejectionOf(
+      run(<Catch fallback={'sorry' as never}>{null}</Catch>).result,
+    );
     expect(fallback.code).toBe('catch-fallback-invalid');
   });
 
@@ -310,7 +348,9 @@ describe('<Catch> around steps', () => {
         </Agent>
       </Catch>,
     );
-    expect(report.agents.map((agent) => [agent.name, agent.toolSources])).toEqual([['main', ['<Weather>']]]);
+    expect(report.agents.map((agent) => [agent.name, agent.toolSources])).toEqual([
+      ['main', ['<Weather>']],
+    ]);
     expect(probe.connects).toBe(0);
   });
 });

@@ -1,5 +1,15 @@
 import { Output, tool } from 'ai';
-import { Agent, JuneError, Step, Tool, run, type JuneNode, type RunHandle, type Trace, type TraceNode } from 'june';
+import {
+  Agent,
+  JuneError,
+  Step,
+  Tool,
+  run,
+  type JuneNode,
+  type RunHandle,
+  type Trace,
+  type TraceNode,
+} from 'june';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { streamModel } from '../helpers/mock-stream-model.js';
@@ -51,7 +61,9 @@ describe('tree errors fail before any model call', () => {
       ),
     );
     expect(error.code).toBe('step-id-duplicate');
-    expect(error.message).toMatch(/^june: two steps have the id "summary": <Step id="summary">.* and <Step id="summary">/);
+    expect(error.message).toMatch(
+      /^june: two steps have the id "summary": <Step id="summary">.* and <Step id="summary">/,
+    );
     expect(error.message).toContain('rename one');
     expect(model.doStreamCalls).toHaveLength(0);
   });
@@ -89,7 +101,9 @@ describe('tree errors fail before any model call', () => {
       ),
     );
     expect(error.code).toBe('agent-model-missing');
-    expect(error.message).toMatch(/^june: <Agent name="helper">.* has no model; pass model=\{\.\.\.\}/);
+    expect(error.message).toMatch(
+      /^june: <Agent name="helper">.* has no model; pass model=\{\.\.\.\}/,
+    );
     expect(model.doStreamCalls).toHaveLength(0);
   });
 
@@ -131,7 +145,11 @@ describe('tree errors fail before any model call', () => {
     const handle = run(<Step id="lost" prompt="?" />);
     const error = await failure(handle);
     expect(error.trace.status).toBe('failed');
-    expect(error.trace.root).toMatchObject({ kind: 'run', status: 'failed', error: { code: 'step-outside-agent' } });
+    expect(error.trace.root).toMatchObject({
+      kind: 'run',
+      status: 'failed',
+      error: { code: 'step-outside-agent' },
+    });
     expect(handle.trace().status).toBe('failed');
     expect(allNodes(handle.trace().root).filter((node) => node.status === 'running')).toEqual([]);
     const types: string[] = [];
@@ -140,7 +158,9 @@ describe('tree errors fail before any model call', () => {
   });
 
   test('run() of something that is not an element throws run-workflow-invalid at once', () => {
-    expect(() => run('hello' as never)).toThrow(expect.objectContaining({ code: 'run-workflow-invalid' }));
+    expect(() => run('hello' as never)).toThrow(
+      expect.objectContaining({ code: 'run-workflow-invalid' }),
+    );
   });
 });
 
@@ -165,7 +185,9 @@ describe('errors in a branch rendered by a step', () => {
     expect(error.code).toBe('capability-collision');
     expect(model.doStreamCalls).toHaveLength(1);
     const agentEvents: string[] = [];
-    for await (const event of handle.events) if (event.type === 'agent-start' || event.type === 'agent-finish') agentEvents.push(`${event.type}:${event.agent}`);
+    for await (const event of handle.events)
+      if (event.type === 'agent-start' || event.type === 'agent-finish')
+        agentEvents.push(`${event.type}:${event.agent}`);
     expect(agentEvents).toEqual(['agent-start:outer', 'agent-finish:outer']);
     expect(error.trace.status).toBe('failed');
     expect(allNodes(error.trace.root).filter((node) => node.status === 'running')).toEqual([]);
@@ -186,7 +208,9 @@ describe('failed runs', () => {
     const error = await failure(handle);
     expect(error.code).toBe('model-call-failed');
     expect(error.blame).toBe('system');
-    expect(error.message).toMatch(/^june: the model call of step "two" failed: 503 upstream unavailable\./);
+    expect(error.message).toMatch(
+      /^june: the model call of step "two" failed: 503 upstream unavailable\./,
+    );
     expect(error.cause).toBe(providerError);
     expect(model.doStreamCalls).toHaveLength(2);
 
@@ -194,7 +218,9 @@ describe('failed runs', () => {
       expect(trace.status).toBe('failed');
       expect(trace.root.error).toMatchObject({ code: 'model-call-failed', message: error.message });
       const nodes = allNodes(trace.root);
-      expect(nodes.filter((node) => node.status === 'running' || node.status === 'waiting')).toEqual([]);
+      expect(
+        nodes.filter((node) => node.status === 'running' || node.status === 'waiting'),
+      ).toEqual([]);
       const steps = nodes.filter((node) => node.kind === 'step');
       expect(steps.map((node) => [node.name, node.status])).toEqual([
         ['one', 'succeeded'],
@@ -208,7 +234,10 @@ describe('failed runs', () => {
 
   test('the model calls a failed step made before failing still count in the run’s usage', async () => {
     const lookup = tool({ inputSchema: z.object({}), execute: async () => 'found' });
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'lookup', input: {} }], usage: [7, 3] }, { error: new Error('timeout') }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'lookup', input: {} }], usage: [7, 3] },
+      { error: new Error('timeout') },
+    ]);
     const handle = run(
       <Agent model={model} maxRetries={0}>
         <Tool name="lookup" value={lookup} />
@@ -217,12 +246,25 @@ describe('failed runs', () => {
     );
     const error = await failure(handle);
     expect(error.code).toBe('model-call-failed');
-    expect(error.trace.root.usage).toMatchObject({ inputTokens: 7, outputTokens: 3, totalTokens: 10 });
-    expect(allNodes(error.trace.root).find((node) => node.kind === 'step')!.usage?.totalTokens).toBe(10);
+    expect(error.trace.root.usage).toMatchObject({
+      inputTokens: 7,
+      outputTokens: 3,
+      totalTokens: 10,
+    });
+    expect(
+      allNodes(error.trace.root).find((node) => node.kind === 'step')!.usage?.totalTokens,
+    ).toBe(10);
     const events = [];
     for await (const event of handle.events) events.push(event);
-    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({ status: 'failed', usage: { totalTokens: 10 } });
-    expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'failed', usage: { totalTokens: 10 } });
+    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({
+      status: 'failed',
+      usage: { totalTokens: 10 },
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-finish',
+      status: 'failed',
+      usage: { totalTokens: 10 },
+    });
   });
 
   test('a prompt function that returns something other than a string: step-prompt-invalid, no model call', async () => {
@@ -234,7 +276,9 @@ describe('failed runs', () => {
     );
     const error = await failure(handle);
     expect(error.code).toBe('step-prompt-invalid');
-    expect(error.message).toMatch(/^june: the prompt function of <Step id="s">.* returned undefined; it must return a string/);
+    expect(error.message).toMatch(
+      /^june: the prompt function of <Step id="s">.* returned undefined; it must return a string/,
+    );
     expect(model.doStreamCalls).toHaveLength(0);
     const types = [];
     for await (const event of handle.events) types.push(event.type);
@@ -258,17 +302,23 @@ describe('failed runs', () => {
     const model = streamModel([{ text: 'not json at all' }]);
     const handle = run(
       <Agent model={model}>
-        <Step id="weather" prompt="?" output={Output.object({ schema: z.object({ tempC: z.number() }) })} />
+        <Step
+          id="weather"
+          prompt="?"
+          output={Output.object({ schema: z.object({ tempC: z.number() }) })}
+        />
       </Agent>,
     );
     const error = await failure(handle);
     expect(error.code).toBe('step-output-invalid');
     expect(error.blame).toBe('model');
-    expect(error.message).toMatch(/^june: the model's answer to step "weather" does not match the step's output/);
+    expect(error.message).toMatch(
+      /^june: the model's answer to step "weather" does not match the step's output/,
+    );
     expect(error.trace.status).toBe('failed');
   });
 
-  test('an error thrown by your own component rejects the result, a prompt function\'s as step-prompt-failed naming its step; both carry the trace', async () => {
+  test("an error thrown by your own component rejects the result, a prompt function's as step-prompt-failed naming its step; both carry the trace", async () => {
     function Broken(): JuneNode {
       throw new Error('component bug');
     }
@@ -292,11 +342,19 @@ describe('failed runs', () => {
       </Agent>,
     ).result.catch((caught: unknown) => caught);
     // a prompt function's error names its step; the error it threw is the cause
-    expect(promptError).toMatchObject({ code: 'step-prompt-failed', message: expect.stringMatching(/^june: the prompt function of <Step id="s"> at test\/interpreter\/errors\.test\.tsx:\d+:\d+ threw: prompt bug$/) });
+    expect(promptError).toMatchObject({
+      code: 'step-prompt-failed',
+      message: expect.stringMatching(
+        /^june: the prompt function of <Step id="s"> at test\/interpreter\/errors\.test\.tsx:\d+:\d+ threw: prompt bug$/,
+      ),
+    });
     expect((promptError as Error).cause).toMatchObject({ message: 'prompt bug' });
     const trace = (promptError as { trace: Trace }).trace;
     expect(trace.status).toBe('failed');
-    expect(allNodes(trace.root).find((node) => node.kind === 'step')).toMatchObject({ status: 'failed', error: { code: 'step-prompt-failed' } });
+    expect(allNodes(trace.root).find((node) => node.kind === 'step')).toMatchObject({
+      status: 'failed',
+      error: { code: 'step-prompt-failed' },
+    });
     expect(model.doStreamCalls).toHaveLength(0);
   });
 
@@ -308,13 +366,21 @@ describe('failed runs', () => {
       },
     });
     const { output, trace } = await run(
-      <Agent model={streamModel([{ toolCalls: [{ id: 'c1', name: 'flaky', input: {} }] }, { text: 'recovered' }])}>
+      <Agent
+        model={streamModel([
+          { toolCalls: [{ id: 'c1', name: 'flaky', input: {} }] },
+          { text: 'recovered' },
+        ])}
+      >
         <Tool name="flaky" value={flaky} />
         <Step id="s" prompt="?" />
       </Agent>,
     ).result;
     expect(output).toBe('recovered');
     expect(trace.status).toBe('succeeded');
-    expect(allNodes(trace.root).find((node) => node.kind === 'tool')).toMatchObject({ status: 'failed', error: { message: 'flaky' } });
+    expect(allNodes(trace.root).find((node) => node.kind === 'tool')).toMatchObject({
+      status: 'failed',
+      error: { message: 'flaky' },
+    });
   });
 });

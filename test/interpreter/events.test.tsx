@@ -26,7 +26,9 @@ describe('events', () => {
     const events = await collect(handle.events);
     const deltas = events.filter((event) => event.type === 'text-delta');
     expect(deltas.map((event) => event.delta)).toEqual(['It ', 'is ', '4C ', 'in Oslo.']);
-    expect(deltas.every((event) => event.step === 'weather' && event.runId === handle.runId)).toBe(true);
+    expect(deltas.every((event) => event.step === 'weather' && event.runId === handle.runId)).toBe(
+      true,
+    );
     const finish = events.findIndex((event) => event.type === 'step-finish');
     expect(events.findLastIndex((event) => event.type === 'text-delta')).toBeLessThan(finish);
     expect((await handle.result).output).toBe('It is 4C in Oslo.');
@@ -45,7 +47,14 @@ describe('events', () => {
           await gate;
           controller.enqueue({ type: 'text-delta', id: 't', delta: 'second' });
           controller.enqueue({ type: 'text-end', id: 't' });
-          controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } } });
+          controller.enqueue({
+            type: 'finish',
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage: {
+              inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+              outputTokens: { total: 1, text: 1, reasoning: undefined },
+            },
+          });
           controller.close();
         },
       }),
@@ -68,7 +77,11 @@ describe('events', () => {
 
   test('events come in order, with their fields: run, agent, step, deltas, tool call and result, finishes', async () => {
     const model = streamModel([
-      { text: 'Checking.', toolCalls: [{ id: 'c1', name: 'weather', input: { city: 'Oslo' } }], usage: [10, 2] },
+      {
+        text: 'Checking.',
+        toolCalls: [{ id: 'c1', name: 'weather', input: { city: 'Oslo' } }],
+        usage: [10, 2],
+      },
       { text: 'It is 4C.', usage: [20, 3] },
     ]);
     const handle = run(
@@ -79,11 +92,25 @@ describe('events', () => {
       { workflow: 'forecast-flow' },
     );
     const events = await collect(handle.events);
-    const compact = events.map((event) => event.type).filter((type, index, all) => type !== 'text-delta' || all[index - 1] !== 'text-delta');
-    expect(compact).toEqual(['run-start', 'agent-start', 'step-start', 'text-delta', 'tool-call', 'tool-result', 'text-delta', 'step-finish', 'agent-finish', 'run-finish']);
+    const compact = events
+      .map((event) => event.type)
+      .filter((type, index, all) => type !== 'text-delta' || all[index - 1] !== 'text-delta');
+    expect(compact).toEqual([
+      'run-start',
+      'agent-start',
+      'step-start',
+      'text-delta',
+      'tool-call',
+      'tool-result',
+      'text-delta',
+      'step-finish',
+      'agent-finish',
+      'run-finish',
+    ]);
 
     const runId = handle.runId;
-    const byType = <T extends RunEvent['type']>(type: T) => events.find((event) => event.type === type) as Extract<RunEvent, { type: T }>;
+    const byType = <T extends RunEvent['type']>(type: T) =>
+      events.find((event) => event.type === type) as Extract<RunEvent, { type: T }>;
     expect(byType('run-start')).toEqual({ type: 'run-start', runId, workflow: 'forecast-flow' });
     expect(byType('agent-start')).toEqual({
       type: 'agent-start',
@@ -92,12 +119,49 @@ describe('events', () => {
       tools: ['weather'],
       capabilities: [expect.objectContaining({ name: 'weather', source: '<Tool name="weather">' })],
     });
-    expect(byType('step-start')).toEqual({ type: 'step-start', runId, step: 'forecast', agent: 'forecaster', prompt: 'Weather in Oslo?' });
-    expect(byType('tool-call')).toEqual({ type: 'tool-call', runId, step: 'forecast', toolCallId: 'c1', tool: 'weather', input: { city: 'Oslo' } });
-    expect(byType('tool-result')).toEqual({ type: 'tool-result', runId, step: 'forecast', toolCallId: 'c1', tool: 'weather', output: { city: 'Oslo', tempC: 4 } });
-    expect(byType('step-finish')).toMatchObject({ type: 'step-finish', runId, step: 'forecast', status: 'succeeded', result: 'It is 4C.', usage: { inputTokens: 30, outputTokens: 5, totalTokens: 35 } });
-    expect(byType('agent-finish')).toEqual({ type: 'agent-finish', runId, agent: 'forecaster', status: 'succeeded' });
-    expect(byType('run-finish')).toMatchObject({ type: 'run-finish', runId, status: 'succeeded', usage: { totalTokens: 35 } });
+    expect(byType('step-start')).toEqual({
+      type: 'step-start',
+      runId,
+      step: 'forecast',
+      agent: 'forecaster',
+      prompt: 'Weather in Oslo?',
+    });
+    expect(byType('tool-call')).toEqual({
+      type: 'tool-call',
+      runId,
+      step: 'forecast',
+      toolCallId: 'c1',
+      tool: 'weather',
+      input: { city: 'Oslo' },
+    });
+    expect(byType('tool-result')).toEqual({
+      type: 'tool-result',
+      runId,
+      step: 'forecast',
+      toolCallId: 'c1',
+      tool: 'weather',
+      output: { city: 'Oslo', tempC: 4 },
+    });
+    expect(byType('step-finish')).toMatchObject({
+      type: 'step-finish',
+      runId,
+      step: 'forecast',
+      status: 'succeeded',
+      result: 'It is 4C.',
+      usage: { inputTokens: 30, outputTokens: 5, totalTokens: 35 },
+    });
+    expect(byType('agent-finish')).toEqual({
+      type: 'agent-finish',
+      runId,
+      agent: 'forecaster',
+      status: 'succeeded',
+    });
+    expect(byType('run-finish')).toMatchObject({
+      type: 'run-finish',
+      runId,
+      status: 'succeeded',
+      usage: { totalTokens: 35 },
+    });
     expect(JSON.parse(JSON.stringify(events))).toEqual(events);
   });
 
@@ -108,7 +172,10 @@ describe('events', () => {
         throw new Error('disk full');
       },
     });
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'save', input: {} }] }, { text: 'Could not save.' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'save', input: {} }] },
+      { text: 'Could not save.' },
+    ]);
     const handle = run(
       <Agent model={model}>
         <Tool name="save" value={broken} />
@@ -116,8 +183,16 @@ describe('events', () => {
       </Agent>,
     );
     const events = await collect(handle.events);
-    expect(events.find((event) => event.type === 'tool-error')).toMatchObject({ step: 's', toolCallId: 'c1', tool: 'save', error: { message: 'disk full' } });
-    expect(model.doStreamCalls[1]!.prompt.at(-1)).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', output: { type: 'error-text', value: 'disk full' } }] });
+    expect(events.find((event) => event.type === 'tool-error')).toMatchObject({
+      step: 's',
+      toolCallId: 'c1',
+      tool: 'save',
+      error: { message: 'disk full' },
+    });
+    expect(model.doStreamCalls[1]!.prompt.at(-1)).toMatchObject({
+      role: 'tool',
+      content: [{ type: 'tool-result', output: { type: 'error-text', value: 'disk full' } }],
+    });
     expect((await handle.result).output).toBe('Could not save.');
   });
 
@@ -131,8 +206,12 @@ describe('events', () => {
     await handle.result;
     const late = await collect(handle.events);
     expect(second).toEqual(first);
-    expect(first.filter((event) => event.type === 'text-delta').map((event) => event.delta)).toEqual(['a ', 'b ', 'c']);
-    const joined = first.filter((event, i) => event.type !== 'text-delta' || first[i - 1]?.type !== 'text-delta').map((event) => (event.type === 'text-delta' ? { ...event, delta: 'a b c' } : event));
+    expect(
+      first.filter((event) => event.type === 'text-delta').map((event) => event.delta),
+    ).toEqual(['a ', 'b ', 'c']);
+    const joined = first
+      .filter((event, i) => event.type !== 'text-delta' || first[i - 1]?.type !== 'text-delta')
+      .map((event) => (event.type === 'text-delta' ? { ...event, delta: 'a b c' } : event));
     expect(late).toEqual(joined);
     expect(first.at(-1)?.type).toBe('run-finish');
   });
@@ -145,10 +224,25 @@ describe('events', () => {
     );
     const events = await collect(handle.events);
     await expect(handle.result).rejects.toThrow('provider down');
-    expect(events.map((event) => event.type)).toEqual(['run-start', 'agent-start', 'step-start', 'step-finish', 'agent-finish', 'run-finish']);
-    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({ status: 'failed' });
-    expect(events.find((event) => event.type === 'agent-finish')).toMatchObject({ status: 'failed' });
-    expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'failed', error: { code: 'model-call-failed' } });
+    expect(events.map((event) => event.type)).toEqual([
+      'run-start',
+      'agent-start',
+      'step-start',
+      'step-finish',
+      'agent-finish',
+      'run-finish',
+    ]);
+    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({
+      status: 'failed',
+    });
+    expect(events.find((event) => event.type === 'agent-finish')).toMatchObject({
+      status: 'failed',
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-finish',
+      status: 'failed',
+      error: { code: 'model-call-failed' },
+    });
   });
 });
 
@@ -162,8 +256,15 @@ describe('concurrent runs', () => {
       });
     const makeModel = (label: string) =>
       streamModel([
-        { text: `${label} starting`, toolCalls: [{ id: `${label}-call`, name: 'act', input: {} }], usage: label === 'A' ? [1, 1] : [100, 100] },
-        (options) => ({ text: `${label} finished after ${JSON.stringify(options.prompt.at(-1))}`, usage: label === 'A' ? [2, 2] : [200, 200] }),
+        {
+          text: `${label} starting`,
+          toolCalls: [{ id: `${label}-call`, name: 'act', input: {} }],
+          usage: label === 'A' ? [1, 1] : [100, 100],
+        },
+        (options) => ({
+          text: `${label} finished after ${JSON.stringify(options.prompt.at(-1))}`,
+          usage: label === 'A' ? [2, 2] : [200, 200],
+        }),
       ]);
     const workflow = (label: string) => (
       <Agent name={`agent-${label}`} model={makeModel(label)}>
@@ -175,14 +276,17 @@ describe('concurrent runs', () => {
     const b = run(workflow('B'));
 
     const requestOf = async (handle: typeof a) => {
-      for await (const event of handle.events) if (event.type === 'approval-request') return event.request;
+      for await (const event of handle.events)
+        if (event.type === 'approval-request') return event.request;
       throw new Error('no approval request');
     };
     const [requestA, requestB] = await Promise.all([requestOf(a), requestOf(b)]);
     expect(a.pendingApprovals.map((request) => request.id)).toEqual([requestA.id]);
     expect(b.pendingApprovals.map((request) => request.id)).toEqual([requestB.id]);
     // one run's handle cannot answer the other's request
-    expect(() => a.approve(requestB.id)).toThrow(expect.objectContaining({ code: 'approval-unknown' }));
+    expect(() => a.approve(requestB.id)).toThrow(
+      expect.objectContaining({ code: 'approval-unknown' }),
+    );
     b.deny(requestB.id, 'not B');
     a.approve(requestA.id);
 

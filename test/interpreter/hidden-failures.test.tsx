@@ -6,11 +6,18 @@ import { z } from 'zod';
 
 // A composite tool whose body has a tree error (an <Inherit> typo): its calling model sees a
 // tool error and answers anyway, so the run succeeds. The failure must not stay hidden.
-const readFile = tool({ description: 'Read a file', inputSchema: z.object({ path: z.string() }), execute: async () => 'text' });
+const readFile = tool({
+  description: 'Read a file',
+  inputSchema: z.object({ path: z.string() }),
+  execute: async () => 'text',
+});
 const script = () =>
   scriptedModel({
     steps: {
-      report: [{ toolCalls: [{ tool: 'research', input: { question: 'What changed?' } }] }, { text: 'Research failed; here is what I know.' }],
+      report: [
+        { toolCalls: [{ tool: 'research', input: { question: 'What changed?' } }] },
+        { text: 'Research failed; here is what I know.' },
+      ],
     },
   });
 
@@ -51,13 +58,17 @@ describe('failures inside a run that succeeded', () => {
   });
 
   test('strict fails the run on a workflow error at any depth, naming it', async () => {
-    const error = await run(<Report />, { model: script(), strict: true }).result.catch((caught: unknown) => caught);
+    const error = await run(<Report />, { model: script(), strict: true }).result.catch(
+      (caught: unknown) => caught,
+    );
     expect(JuneError.isInstance(error)).toBe(true);
     expect((error as JuneError).code).toBe('run-strict-failed');
     expect((error as JuneError).message).toMatch(
       /^june: strict: the tool "research" failed with a workflow error \(inherit-unknown-name\): <Inherit capabilities=\{\["readFlie"\]\}> .* names "readFlie", but the enclosing <Agent> has no tool of that name; it has "readFile", "research"\..* Without strict, the run goes on past it; fix the workflow\.$/,
     );
-    expect((error as { trace: { status: string; root: { failures?: unknown } } }).trace).toMatchObject({ status: 'failed', root: { failures: { tools: 1, caught: 0 } } });
+    expect(
+      (error as { trace: { status: string; root: { failures?: unknown } } }).trace,
+    ).toMatchObject({ status: 'failed', root: { failures: { tools: 1, caught: 0 } } });
   });
 
   test('strict fails the run on scripted turns that never ran', async () => {
@@ -80,7 +91,9 @@ describe('inspect() with sample inputs for composite tools', () => {
   });
 
   test("renders a composite tool's body for its sample input, finding its tree errors before any model call", async () => {
-    const error = await inspect(<Report />, { compositeInputs: { research: { question: 'What changed?' } } }).catch((caught: unknown) => caught);
+    const error = await inspect(<Report />, {
+      compositeInputs: { research: { question: 'What changed?' } },
+    }).catch((caught: unknown) => caught);
     expect((error as JuneError).code).toBe('inherit-unknown-name');
   });
 
@@ -100,10 +113,21 @@ describe('inspect() with sample inputs for composite tools', () => {
         </Agent>
       );
     }
-    const report = await inspect(<Fixed />, { compositeInputs: { research: { question: 'What changed?' } } });
+    const report = await inspect(<Fixed />, {
+      compositeInputs: { research: { question: 'What changed?' } },
+    });
     expect(report.agents.map((agent) => agent.path)).toEqual(['agent', 'research:agent']);
-    expect(report.agents[1]!.tools).toEqual([{ name: 'readFile', needsApproval: false, source: '<Inherit capabilities={["readFile"]}>', granted: '<Tool name="readFile"> in the enclosing <Agent>' }]);
-    const unknown = await inspect(<Fixed />, { compositeInputs: { reserch: {} } }).catch((caught: unknown) => caught);
+    expect(report.agents[1]!.tools).toEqual([
+      {
+        name: 'readFile',
+        needsApproval: false,
+        source: '<Inherit capabilities={["readFile"]}>',
+        granted: '<Tool name="readFile"> in the enclosing <Agent>',
+      },
+    ]);
+    const unknown = await inspect(<Fixed />, { compositeInputs: { reserch: {} } }).catch(
+      (caught: unknown) => caught,
+    );
     expect((unknown as JuneError).code).toBe('inspect-composite-unknown');
   });
 });

@@ -28,7 +28,11 @@ describe('messages point at what the author wrote', () => {
       ),
     );
     expect(error.code).toBe('invalid-bash-option');
-    expect(error.message).toMatch(new RegExp(`^june: <Bash> at ${here}:\\d+:\\d+: timeoutMs must be a whole number of ms from 1 to \\d+, got 0: change its timeoutMs prop$`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^june: <Bash> at ${here}:\\d+:\\d+: timeoutMs must be a whole number of ms from 1 to \\d+, got 0: change its timeoutMs prop$`,
+      ),
+    );
   });
 
   test('a prompt function that throws names its step; the error it threw is the cause', async () => {
@@ -46,7 +50,11 @@ describe('messages point at what the author wrote', () => {
       ).result,
     );
     expect(error.code).toBe('step-prompt-failed');
-    expect(error.message).toMatch(new RegExp(`^june: the prompt function of <Step id="summary"> at ${here}:\\d+:\\d+ threw: Cannot read properties of undefined \\(reading 'title'\\)$`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^june: the prompt function of <Step id="summary"> at ${here}:\\d+:\\d+ threw: Cannot read properties of undefined \\(reading 'title'\\)$`,
+      ),
+    );
     expect(error.cause).toBe(bug);
   });
 
@@ -62,7 +70,9 @@ describe('messages point at what the author wrote', () => {
     );
     expect(error.code).toBe('inherit-unknown-name');
     expect(error.message).toMatch(
-      new RegExp(`^june: <Inherit capabilities=\\{\\["writeFile"\\]\\}> at ${here}:\\d+:\\d+ in <Agent name="writer"> at ${here}:\\d+:\\d+ names "writeFile", but the enclosing <Agent name="lead"> at ${here}:\\d+:\\d+ has no tool of that name; it has no tools\\.`),
+      new RegExp(
+        `^june: <Inherit capabilities=\\{\\["writeFile"\\]\\}> at ${here}:\\d+:\\d+ in <Agent name="writer"> at ${here}:\\d+:\\d+ names "writeFile", but the enclosing <Agent name="lead"> at ${here}:\\d+:\\d+ has no tool of that name; it has no tools\\.`,
+      ),
     );
   });
 
@@ -71,7 +81,14 @@ describe('messages point at what the author wrote', () => {
     const tree = jsxs(Agent, {
       name: 'triage',
       model,
-      children: [jsx(Step, { id: 'answer', prompt: 'First' }), jsx(Agent, { name: 'helper', model, children: jsx(Step, { id: 'answer', prompt: 'Second' }) })],
+      children: [
+        jsx(Step, { id: 'answer', prompt: 'First' }),
+        jsx(Agent, {
+          name: 'helper',
+          model,
+          children: jsx(Step, { id: 'answer', prompt: 'Second' }),
+        }),
+      ],
     });
     const error = await failure(inspect(tree));
     expect(error.code).toBe('step-id-duplicate');
@@ -90,6 +107,10 @@ describe('messages point at what the author wrote', () => {
         </Agent>,
       ),
     );
-    expect(error.message).toMatch(new RegExp(`^june: two steps have the id "answer": <Step id="answer"> at ${here}:\\d+:11 and <Step id="answer"> at ${here}:\\d+:11\\. Step ids are unique within a run; rename one\\.$`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^june: two steps have the id "answer": <Step id="answer"> at ${here}:\\d+:11 and <Step id="answer"> at ${here}:\\d+:11\\. Step ids are unique within a run; rename one\\.$`,
+      ),
+    );
   });
 });

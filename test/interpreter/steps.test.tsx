@@ -32,7 +32,11 @@ describe('steps and conversation', () => {
   });
 
   test('a step’s tool calls and results stay in the conversation of later steps', async () => {
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'weather', input: { city: 'Oslo' } }] }, { text: '4C.' }, { text: 'Coat.' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'weather', input: { city: 'Oslo' } }] },
+      { text: '4C.' },
+      { text: 'Coat.' },
+    ]);
     await run(
       <Agent model={model}>
         <Tool name="weather" value={weather} />
@@ -42,8 +46,23 @@ describe('steps and conversation', () => {
     ).result;
 
     const third = model.doStreamCalls[2]!.prompt;
-    expect(third.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
-    expect(third[2]).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', output: { type: 'json', value: { city: 'Oslo', tempC: 4 } } }] });
+    expect(third.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+    expect(third[2]).toMatchObject({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          output: { type: 'json', value: { city: 'Oslo', tempC: 4 } },
+        },
+      ],
+    });
   });
 
   test('instructions become the system prompt of every step', async () => {
@@ -67,7 +86,13 @@ describe('steps and conversation', () => {
     await run(
       <Agent model={parentModel} instructions="parent rules">
         <Step id="first" prompt="parent question" />
-        <Agent model={childModel} messages={[{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'noted' }]}>
+        <Agent
+          model={childModel}
+          messages={[
+            { role: 'user', content: 'earlier' },
+            { role: 'assistant', content: 'noted' },
+          ]}
+        >
           <Step id="child" prompt="child question" />
         </Agent>
         <Step id="second" prompt="parent follow-up" />
@@ -127,7 +152,11 @@ describe('render-prop children', () => {
         <Step id="triage" prompt="Is it a bug?">
           {(answer: string) => {
             order.push(`child saw ${answer}`);
-            return answer === 'yes' ? <Step id="fix" prompt="Fix it" /> : <Step id="close" prompt="Close it" />;
+            return answer === 'yes' ? (
+              <Step id="fix" prompt="Fix it" />
+            ) : (
+              <Step id="close" prompt="Close it" />
+            );
           }}
         </Step>
       </Agent>,
@@ -141,7 +170,10 @@ describe('render-prop children', () => {
 
   test('an <Agent> rendered by the child function resolves its capabilities then', async () => {
     const outer = streamModel([{ text: 'Oslo' }]);
-    const inner = streamModel([{ toolCalls: [{ id: 'c1', name: 'weather', input: { city: 'Oslo' } }] }, { text: 'It is 4C.' }]);
+    const inner = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'weather', input: { city: 'Oslo' } }] },
+      { text: 'It is 4C.' },
+    ]);
     const handle = run(
       <Agent name="planner" model={outer}>
         <Step id="city" prompt="Pick a city">
@@ -160,12 +192,22 @@ describe('render-prop children', () => {
     expect(inner.doStreamCalls[0]!.tools?.map((t) => t.name)).toEqual(['weather']);
     expect(outer.doStreamCalls[0]!.tools ?? []).toEqual([]);
     const reporter = trace.root.children[0]!.children.find((node) => node.name === 'reporter')!;
-    expect(reporter).toMatchObject({ kind: 'agent', status: 'succeeded', capabilities: [{ name: 'weather', source: '<Tool name="weather">' }] });
+    expect(reporter).toMatchObject({
+      kind: 'agent',
+      status: 'succeeded',
+      capabilities: [{ name: 'weather', source: '<Tool name="weather">' }],
+    });
     const events = [];
     for await (const event of handle.events) events.push(event);
-    const types = events.map((event) => (event.type === 'agent-start' || event.type === 'step-finish' ? `${event.type}:${'agent' in event ? event.agent : event.step}` : event.type));
+    const types = events.map((event) =>
+      event.type === 'agent-start' || event.type === 'step-finish'
+        ? `${event.type}:${'agent' in event ? event.agent : event.step}`
+        : event.type,
+    );
     // the nested agent starts only after the step it branches from has finished
-    expect(types.indexOf('agent-start:reporter')).toBeGreaterThan(types.indexOf('step-finish:city'));
+    expect(types.indexOf('agent-start:reporter')).toBeGreaterThan(
+      types.indexOf('step-finish:city'),
+    );
   });
 
   test('an async child function and a child returning nothing both work', async () => {
@@ -205,7 +247,12 @@ describe('user components', () => {
       calls.Outro++;
       return [<Step id="bye" prompt="Say bye" />];
     };
-    const model = streamModel([{ text: 'hi' }, { text: 'found' }, { text: 'short' }, { text: 'bye' }]);
+    const model = streamModel([
+      { text: 'hi' },
+      { text: 'found' },
+      { text: 'short' },
+      { text: 'bye' },
+    ]);
     const { steps } = await run(
       <Agent model={model}>
         <Intro />
@@ -296,7 +343,12 @@ describe('results', () => {
 
   test('run(el, { output }) picks the output from the steps and usage', async () => {
     const { output } = await run(
-      <Agent model={streamModel([{ text: 'A', usage: [3, 4] }, { text: 'B', usage: [5, 6] }])}>
+      <Agent
+        model={streamModel([
+          { text: 'A', usage: [3, 4] },
+          { text: 'B', usage: [5, 6] },
+        ])}
+      >
         <Step id="a" prompt="?" />
         <Step id="b" prompt="?" />
       </Agent>,
@@ -319,7 +371,13 @@ describe('results', () => {
       </Agent>,
     ).result;
 
-    expect(usage).toMatchObject({ inputTokens: 380, outputTokens: 12, totalTokens: 392, inputTokenDetails: { noCacheTokens: 380 }, outputTokenDetails: { textTokens: 12 } });
+    expect(usage).toMatchObject({
+      inputTokens: 380,
+      outputTokens: 12,
+      totalTokens: 392,
+      inputTokenDetails: { noCacheTokens: 380 },
+      outputTokenDetails: { textTokens: 12 },
+    });
     const stepNodes = trace.root.children[0]!.children;
     expect(stepNodes.map((node) => [node.name, node.usage?.totalTokens])).toEqual([
       ['weather', 240],
@@ -327,7 +385,11 @@ describe('results', () => {
     ]);
     expect(trace.root.usage?.totalTokens).toBe(392);
     // one model node per model call, each with its own usage
-    expect(stepNodes[0]!.children.filter((node) => node.kind === 'model').map((node) => node.usage?.inputTokens)).toEqual([100, 130]);
+    expect(
+      stepNodes[0]!.children
+        .filter((node) => node.kind === 'model')
+        .map((node) => node.usage?.inputTokens),
+    ).toEqual([100, 130]);
   });
 
   test('<Step output={Output.object({ schema })}> gives the parsed object', async () => {
@@ -348,7 +410,11 @@ describe('results', () => {
     const { steps } = await run(
       <Agent model={model} output={Output.object({ schema: z.object({ n: z.number() }) })}>
         <Step id="a" prompt="n" />
-        <Step id="b" prompt="word" output={Output.object({ schema: z.object({ word: z.string() }) })} />
+        <Step
+          id="b"
+          prompt="word"
+          output={Output.object({ schema: z.object({ word: z.string() }) })}
+        />
       </Agent>,
     ).result;
     expect(steps).toEqual({ a: { n: 1 }, b: { word: 'two' } });

@@ -15,7 +15,10 @@ test('a tool that throws undefined: its node, event and journal record say "unde
       throw undefined;
     },
   });
-  const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'boom', input: {} }] }, { text: 'It failed.' }]);
+  const model = streamModel([
+    { toolCalls: [{ id: 'c1', name: 'boom', input: {} }] },
+    { text: 'It failed.' },
+  ]);
   const store = memoryJournalStore();
   const handle = run(
     <Agent model={model}>
@@ -29,8 +32,12 @@ test('a tool that throws undefined: its node, event and journal record say "unde
   const result = await handle.result;
 
   const expected = { name: 'Error', message: 'undefined was thrown instead of an Error' };
-  const node = result.trace.root.children[0]!.children[0]!.children.find((child) => child.kind === 'tool');
+  const node = result.trace.root.children[0]!.children[0]!.children.find(
+    (child) => child.kind === 'tool',
+  );
   expect(node).toMatchObject({ status: 'failed', error: expected });
   expect(events.find((event) => event.type === 'tool-error')).toMatchObject({ error: expected });
-  expect((await store.read(handle.runId)).find((record) => record.type === 'tool-call')).toMatchObject({ error: expected });
+  expect(
+    (await store.read(handle.runId)).find((record) => record.type === 'tool-call'),
+  ).toMatchObject({ error: expected });
 });

@@ -21,7 +21,11 @@ const publish = tool({
 describe('the trace', () => {
   test('a finished run’s trace: plain JSON, every node settled, the tree of run, agents, steps, model calls and tools', async () => {
     const model = streamModel([
-      { text: 'Looking up.', toolCalls: [{ id: 'c1', name: 'lookup', input: { word: 'fjord' } }], usage: [10, 4] },
+      {
+        text: 'Looking up.',
+        toolCalls: [{ id: 'c1', name: 'lookup', input: { word: 'fjord' } }],
+        usage: [10, 4],
+      },
       { text: 'A fjord is a sea inlet.', usage: [20, 6] },
     ]);
     const childModel = streamModel([{ text: 'Published.', usage: [5, 1] }]);
@@ -39,7 +43,14 @@ describe('the trace', () => {
 
     expect(JSON.parse(JSON.stringify(trace))).toEqual(trace);
     expect(handle.trace()).toEqual(trace);
-    expect(trace).toMatchObject({ version: 1, runId: 'run-1', workflow: 'glossary', status: 'succeeded', startedAt: expect.any(String), endedAt: expect.any(String) });
+    expect(trace).toMatchObject({
+      version: 1,
+      runId: 'run-1',
+      workflow: 'glossary',
+      status: 'succeeded',
+      startedAt: expect.any(String),
+      endedAt: expect.any(String),
+    });
     expect(Date.parse(trace.endedAt!)).toBeGreaterThanOrEqual(Date.parse(trace.startedAt));
 
     const nodes = allNodes(trace.root);
@@ -75,16 +86,36 @@ describe('the trace', () => {
     const writer = trace.root.children[0]!;
     expect(writer.model).toBe('mock-provider:mock-model-id');
     // declared capabilities are listed; an agent with only the tools prop has no capabilities list
-    expect(writer.capabilities).toEqual([expect.objectContaining({ name: 'lookup', source: '<Tool name="lookup">' })]);
+    expect(writer.capabilities).toEqual([
+      expect.objectContaining({ name: 'lookup', source: '<Tool name="lookup">' }),
+    ]);
     const publisher = writer.children[1]!;
     expect(publisher).not.toHaveProperty('capabilities');
 
     const step = writer.children[0]!;
-    expect(step).toMatchObject({ step: 'define', prompt: 'Define fjord', result: 'A fjord is a sea inlet.', usage: { inputTokens: 30, outputTokens: 10, totalTokens: 40 } });
-    expect(step.messages?.map((message) => (message as { role: string }).role)).toEqual(['assistant', 'tool', 'assistant']);
+    expect(step).toMatchObject({
+      step: 'define',
+      prompt: 'Define fjord',
+      result: 'A fjord is a sea inlet.',
+      usage: { inputTokens: 30, outputTokens: 10, totalTokens: 40 },
+    });
+    expect(step.messages?.map((message) => (message as { role: string }).role)).toEqual([
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
     const [firstCall, toolCall] = step.children;
-    expect(firstCall).toMatchObject({ kind: 'model', finishReason: 'tool-calls', usage: { inputTokens: 10, outputTokens: 4 } });
-    expect(toolCall).toMatchObject({ kind: 'tool', toolCallId: 'c1', input: { word: 'fjord' }, output: { word: 'fjord', meaning: 'a fjord' } });
+    expect(firstCall).toMatchObject({
+      kind: 'model',
+      finishReason: 'tool-calls',
+      usage: { inputTokens: 10, outputTokens: 4 },
+    });
+    expect(toolCall).toMatchObject({
+      kind: 'tool',
+      toolCallId: 'c1',
+      input: { word: 'fjord' },
+      output: { word: 'fjord', meaning: 'a fjord' },
+    });
     expect(trace.root.usage).toMatchObject({ inputTokens: 35, outputTokens: 11, totalTokens: 46 });
 
     // no functions, tool objects, props or settings leak into the trace
@@ -102,7 +133,12 @@ describe('the trace', () => {
       execute: async () => 'ok',
     });
     const handle = run(
-      <Agent model={streamModel([{ toolCalls: [{ id: 'c1', name: 'gated', input: {} }] }, { text: 'done' }])}>
+      <Agent
+        model={streamModel([
+          { toolCalls: [{ id: 'c1', name: 'gated', input: {} }] },
+          { text: 'done' },
+        ])}
+      >
         <RequireApproval>
           <Tool name="gated" value={gated} />
         </RequireApproval>
@@ -138,6 +174,9 @@ describe('the trace', () => {
         <Step id="s" prompt="?" />
       </Agent>,
     ).result;
-    expect(trace.root.children[0]!.capabilities?.map((entry) => entry.name).sort()).toEqual(['lookup', 'publish']);
+    expect(trace.root.children[0]!.capabilities?.map((entry) => entry.name).sort()).toEqual([
+      'lookup',
+      'publish',
+    ]);
   });
 });

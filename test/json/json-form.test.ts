@@ -14,19 +14,71 @@ class Point {
 describe('jsonForm: one JSON form for values that are not plain JSON', () => {
   test.each([
     ['a BigInt', { bytes: 10n }, { bytes: '10' }],
-    ['undefined fields and array items', { a: undefined, list: [1, undefined] }, { list: [1, null] }],
-    ['NaN and Infinity', { n: Number.NaN, big: Infinity, list: [-Infinity] }, { n: null, big: null, list: [null] }],
-    ['Dates', { at: new Date(0), bad: new Date(Number.NaN) }, { at: '1970-01-01T00:00:00.000Z', bad: null }],
-    ['a Map with string keys', new Map<string, unknown>([['a', 1], ['b', 2n]]), { a: 1, b: '2' }],
-    ['a Map with other keys', new Map<unknown, unknown>([[1, 'one'], [{ k: 2 }, 'two']]), [[1, 'one'], [{ k: 2 }, 'two']]],
+    [
+      'undefined fields and array items',
+      { a: undefined, list: [1, undefined] },
+      { list: [1, null] },
+    ],
+    [
+      'NaN and Infinity',
+      { n: Number.NaN, big: Infinity, list: [-Infinity] },
+      { n: null, big: null, list: [null] },
+    ],
+    [
+      'Dates',
+      { at: new Date(0), bad: new Date(Number.NaN) },
+      { at: '1970-01-01T00:00:00.000Z', bad: null },
+    ],
+    [
+      'a Map with string keys',
+      new Map<string, unknown>([
+        ['a', 1],
+        ['b', 2n],
+      ]),
+      { a: 1, b: '2' },
+    ],
+    [
+      'a Map with other keys',
+      new Map<unknown, unknown>([
+        [1, 'one'],
+        [{ k: 2 }, 'two'],
+      ]),
+      [
+        [1, 'one'],
+        [{ k: 2 }, 'two'],
+      ],
+    ],
     ['a Set', new Set(['a', new Date(0)]), ['a', '1970-01-01T00:00:00.000Z']],
-    ['typed arrays', { u8: new Uint8Array([1, 2]), f: new Float64Array([0.5, Number.NaN]), big: new BigInt64Array([3n]) }, { u8: [1, 2], f: [0.5, null], big: ['3'] }],
-    ['a Buffer and an ArrayBuffer', { buffer: Buffer.from('hi'), raw: new Uint8Array([7]).buffer }, { buffer: [104, 105], raw: [7] }],
+    [
+      'typed arrays',
+      {
+        u8: new Uint8Array([1, 2]),
+        f: new Float64Array([0.5, Number.NaN]),
+        big: new BigInt64Array([3n]),
+      },
+      { u8: [1, 2], f: [0.5, null], big: ['3'] },
+    ],
+    [
+      'a Buffer and an ArrayBuffer',
+      { buffer: Buffer.from('hi'), raw: new Uint8Array([7]).buffer },
+      { buffer: [104, 105], raw: [7] },
+    ],
     ['a class instance', new Point(3, 4), { x: 3, y: 4 }],
-    ['functions and symbols in an object', { f: () => 1, s: Symbol('s'), list: [() => 1] }, { list: [null] }],
+    [
+      'functions and symbols in an object',
+      { f: () => 1, s: Symbol('s'), list: [() => 1] },
+      { list: [null] },
+    ],
     ['an Error', new TypeError('bad'), { name: 'TypeError', message: 'bad' }],
     ['toJSON', { when: { toJSON: () => 'later' } }, { when: 'later' }],
-    ['the same object twice (no cycle)', (() => { const shared = { n: 1 }; return { a: shared, b: shared }; })(), { a: { n: 1 }, b: { n: 1 } }],
+    [
+      'the same object twice (no cycle)',
+      (() => {
+        const shared = { n: 1 };
+        return { a: shared, b: shared };
+      })(),
+      { a: { n: 1 }, b: { n: 1 } },
+    ],
   ])('%s', (_name, value, expected) => {
     expect(jsonForm(value)).toEqual({ ok: true, value: expected });
   });
@@ -39,7 +91,10 @@ describe('jsonForm: one JSON form for values that are not plain JSON', () => {
   test('a cycle has no JSON form; the problem names its path', () => {
     const node: Record<string, unknown> = { name: 'a', children: [] };
     (node.children as unknown[]).push({ parent: node });
-    expect(jsonForm(node)).toEqual({ ok: false, problem: 'it refers to itself at value.children[0].parent (a cycle)' });
+    expect(jsonForm(node)).toEqual({
+      ok: false,
+      problem: 'it refers to itself at value.children[0].parent (a cycle)',
+    });
   });
 
   test('a getter that throws has no JSON form', () => {

@@ -20,7 +20,11 @@ async function glossaryServer(options: Parameters<typeof startMcpHttpServer>[0] 
 describe('an MCP server over HTTP', () => {
   test('its tools are called from a step; every request carries the headers, and the trace never holds them', async () => {
     const server = await glossaryServer({ requiredHeader: ['authorization', token] });
-    const Glossary = defineMCPServer({ name: 'Glossary', url: server.url, headers: { Authorization: token } });
+    const Glossary = defineMCPServer({
+      name: 'Glossary',
+      url: server.url,
+      headers: { Authorization: token },
+    });
     const model = streamModel([
       (options) => {
         expect((options.tools ?? []).map((t) => t.name)).toEqual(['lookup']);
@@ -57,18 +61,37 @@ describe('an MCP server over HTTP', () => {
     for (const text of [JSON.stringify(result.trace), JSON.stringify(events)]) {
       expect(text).not.toContain('test-token-7f3a9c');
     }
-    expect(result.trace.root.children[0]!.capabilities).toEqual([{ name: 'lookup', source: '<Glossary>' }]);
+    expect(result.trace.root.children[0]!.capabilities).toEqual([
+      { name: 'lookup', source: '<Glossary>' },
+    ]);
   });
 
   test('a server that refuses the headers fails the run with mcp-connect-failed; the message holds no header', async () => {
     const server = await glossaryServer({ requiredHeader: ['authorization', token] });
-    const Glossary = defineMCPServer({ name: 'Glossary', url: `${server.url}?key=query-secret`, headers: { Authorization: 'Bearer wrong-token-value' } });
+    const Glossary = defineMCPServer({
+      name: 'Glossary',
+      url: `${server.url}?key=query-secret`,
+      headers: { Authorization: 'Bearer wrong-token-value' },
+    });
     const model = streamModel([]);
-    const error = await rejectionOf(run(<Agent model={model}><Glossary /><Step id="s" prompt="p" /></Agent>).result);
+    const error = await rejectionOf(
+      run(
+        <Agent model={model}>
+          <Glossary />
+          <Step id="s" prompt="p" />
+        </Agent>,
+      ).result,
+    );
 
     expect(error.code).toBe('mcp-connect-failed');
-    expect(error.message).toMatch(new RegExp(`^june: the MCP server <Glossary> at ${server.url.replace(/\./g, '\\.')} could not be reached: `));
-    expect(error.message).toContain('Check the url, the headers it needs, and that the server is running.');
+    expect(error.message).toMatch(
+      new RegExp(
+        `^june: the MCP server <Glossary> at ${server.url.replace(/\./g, '\\.')} could not be reached: `,
+      ),
+    );
+    expect(error.message).toContain(
+      'Check the url, the headers it needs, and that the server is running.',
+    );
     expect(error.message).not.toContain('wrong-token-value');
     expect(error.message).not.toContain('query-secret');
     expect(model.doStreamCalls).toHaveLength(0);
@@ -79,8 +102,17 @@ describe('an MCP server over HTTP', () => {
     const url = server.url;
     await servers.pop()!.close();
     const Gone = defineMCPServer({ name: 'Gone', url });
-    const error = await rejectionOf(run(<Agent model={streamModel([])}><Gone /><Step id="s" prompt="p" /></Agent>).result);
+    const error = await rejectionOf(
+      run(
+        <Agent model={streamModel([])}>
+          <Gone />
+          <Step id="s" prompt="p" />
+        </Agent>,
+      ).result,
+    );
     expect(error.code).toBe('mcp-connect-failed');
-    expect(error.message).toContain(`june: the MCP server <Gone> at ${url} could not be reached: fetch failed (ECONNREFUSED).`);
+    expect(error.message).toContain(
+      `june: the MCP server <Gone> at ${url} could not be reached: fetch failed (ECONNREFUSED).`,
+    );
   });
 });

@@ -1,7 +1,12 @@
 // A small MCP server over Streamable HTTP on 127.0.0.1, built with @modelcontextprotocol/sdk:
 // one tool, `lookup({ term })`, sessions, and a record of what every request carried.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -25,7 +30,9 @@ export interface TestMcpServer {
 /**
  * Starts the server. With `requiredHeader`, requests without that exact header get a 401.
  */
-export async function startMcpHttpServer(options: { requiredHeader?: [string, string] } = {}): Promise<TestMcpServer> {
+export async function startMcpHttpServer(
+  options: { requiredHeader?: [string, string] } = {},
+): Promise<TestMcpServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: RecordedRequest[] = [];
 
@@ -34,7 +41,9 @@ export async function startMcpHttpServer(options: { requiredHeader?: [string, st
     mcp.registerTool(
       'lookup',
       { description: 'Looks a term up in the glossary', inputSchema: { term: z.string() } },
-      async ({ term }) => ({ content: [{ type: 'text', text: `${term}: a word from the glossary` }] }),
+      async ({ term }) => ({
+        content: [{ type: 'text', text: `${term}: a word from the glossary` }],
+      }),
     );
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -55,11 +64,17 @@ export async function startMcpHttpServer(options: { requiredHeader?: [string, st
       for await (const chunk of req) chunks.push(chunk as Buffer);
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     }
-    requests.push({ method: req.method ?? '', headers: req.headers, ...(body && typeof body === 'object' && 'method' in body ? { rpc: String(body.method) } : {}) });
+    requests.push({
+      method: req.method ?? '',
+      headers: req.headers,
+      ...(body && typeof body === 'object' && 'method' in body ? { rpc: String(body.method) } : {}),
+    });
     if (options.requiredHeader) {
       const [name, value] = options.requiredHeader;
       if (req.headers[name.toLowerCase()] !== value) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'unauthorized' }));
         return;
       }
     }

@@ -4,7 +4,8 @@ import { pacedStream } from '../../src/models/paced-stream.js';
 async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
   const reader = stream.getReader();
   const seen: T[] = [];
-  for (let next = await reader.read(); !next.done; next = await reader.read()) seen.push(next.value);
+  for (let next = await reader.read(); !next.done; next = await reader.read())
+    seen.push(next.value);
   return seen;
 }
 

@@ -29,7 +29,8 @@ function Vault({ onRead }: { onRead?: () => void }) {
     { toolCalls: [{ id: 'c_read2', name: 'read', input: {} }] },
     { text: [`The vault holds ${secret.slice(0, 9)}`, `${secret.slice(9)} and ${keyLike}.`] },
   ];
-  const byRequest = (options: LanguageModelV3CallOptions) => turns[options.prompt.filter((message) => message.role === 'assistant').length]!;
+  const byRequest = (options: LanguageModelV3CallOptions) =>
+    turns[options.prompt.filter((message) => message.role === 'assistant').length]!;
   const model = streamModel([byRequest, byRequest, byRequest]);
   return (
     <Agent model={model}>
@@ -48,13 +49,20 @@ describe('the redact option', () => {
     await done;
 
     const records = store.text(handle.runId);
-    for (const text of [JSON.stringify(events), JSON.stringify(result.trace), JSON.stringify(handle.trace()), records]) {
+    for (const text of [
+      JSON.stringify(events),
+      JSON.stringify(result.trace),
+      JSON.stringify(handle.trace()),
+      records,
+    ]) {
       expect(text).not.toContain(secret);
       expect(text).not.toContain(keyLike);
       expect(text).toContain('[redacted]');
     }
     // streamed text is redacted even when the value comes in two deltas
-    const streamed = events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
+    const streamed = events
+      .flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []))
+      .join('');
     expect(streamed).toBe('The vault holds [redacted] and [redacted].');
     // the step's result is the model's real answer: redaction is for records, not for the run's own values
     expect(result.steps.open).toBe(`The vault holds ${secret} and ${keyLike}.`);
@@ -68,11 +76,20 @@ describe('the redact option', () => {
     expect(reads).toBe(2);
     // the journal as a crash after the second model call would leave it: that call's request holds the redacted tool output
     const records = (await store.read(handle.runId)).slice(0, 4);
-    expect(records.map((record) => record.type)).toEqual(['journal', 'model-call', 'tool-call', 'model-call']);
+    expect(records.map((record) => record.type)).toEqual([
+      'journal',
+      'model-call',
+      'tool-call',
+      'model-call',
+    ]);
     const crashed = memoryJournalStore();
     for (const record of records) await crashed.append(handle.runId, record);
 
-    const resumed = run(<Vault onRead={() => reads++} />, { journal: crashed, resume: handle.runId, redact });
+    const resumed = run(<Vault onRead={() => reads++} />, {
+      journal: crashed,
+      resume: handle.runId,
+      redact,
+    });
     expect((await resumed.result).steps.open).toBe(`The vault holds ${secret} and ${keyLike}.`);
     expect(reads).toBe(3); // the recorded call was not made again; the second one was
     expect(crashed.text(handle.runId)).not.toContain(secret);
@@ -81,8 +98,14 @@ describe('the redact option', () => {
   test('the error a run rejects with is redacted, with its cause', async () => {
     const failing = tool({ description: 'd', inputSchema: z.object({}), execute: async () => 'x' });
     function Failing() {
-      throw new Error(`cannot reach the vault with ${secret}`, { cause: new Error(`the vault said ${keyLike}`) });
-      return <Agent model={turnModel({})}><Tool name="f" value={failing} /></Agent>;
+      throw new Error(`cannot reach the vault with ${secret}`, {
+        cause: new Error(`the vault said ${keyLike}`),
+      });
+      return (
+        <Agent model={turnModel({})}>
+          <Tool name="f" value={failing} />
+        </Agent>
+      );
     }
     const error = await run(<Failing />, { redact }).result.then(
       () => undefined,

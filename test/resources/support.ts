@@ -71,7 +71,8 @@ export function weatherSource(behaviour: SourceBehaviour = {}) {
           signal.addEventListener('abort', () => reject(signal.reason), { once: true });
         });
       }
-      if (n <= (behaviour.failures ?? 0)) throw new Error(behaviour.failWith ?? `connection refused (attempt ${n})`);
+      if (n <= (behaviour.failures ?? 0))
+        throw new Error(behaviour.failWith ?? `connection refused (attempt ${n})`);
       return { tools: (behaviour.tools ?? forecastTools)(probe), close: () => void probe.closes++ };
     },
   });

@@ -1,11 +1,22 @@
 import { tool } from 'ai';
-import { Agent, Inherit, inspect, Namespace, RequireApproval, run, Step, Tool, type RunEvent } from 'june';
+import {
+  Agent,
+  Inherit,
+  inspect,
+  Namespace,
+  RequireApproval,
+  run,
+  Step,
+  Tool,
+  type RunEvent,
+} from 'june';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { hangingModel, streamModel, toolResults } from '../helpers/mock-stream-model.js';
 import { collect, rejectionOf, weatherSource } from './support.js';
 
-const toolNames = (model: ReturnType<typeof streamModel>, call: number) => (model.doStreamCalls[call]!.tools ?? []).map((t) => t.name);
+const toolNames = (model: ReturnType<typeof streamModel>, call: number) =>
+  (model.doStreamCalls[call]!.tools ?? []).map((t) => t.name);
 
 describe('a tool source', () => {
   test('resolves before the agent’s steps start: the first model call already has its tools', async () => {
@@ -27,10 +38,18 @@ describe('a tool source', () => {
 
     expect(toolNames(model, 0)).toEqual(['forecast']);
     expect(probe.calls).toEqual(['Oslo']);
-    expect(toolResults(model.doStreamCalls[1]!.prompt)[0]).toMatchObject({ toolName: 'forecast', output: { type: 'text', value: 'Sunny in Oslo' } });
+    expect(toolResults(model.doStreamCalls[1]!.prompt)[0]).toMatchObject({
+      toolName: 'forecast',
+      output: { type: 'text', value: 'Sunny in Oslo' },
+    });
     expect(result.steps.plan).toBe('Sunny.');
-    expect(events.find((event) => event.type === 'agent-start')).toMatchObject({ tools: ['forecast'], capabilities: [{ name: 'forecast', source: '<Weather>' }] });
-    expect(result.trace.root.children[0]!.capabilities).toEqual([{ name: 'forecast', source: '<Weather>' }]);
+    expect(events.find((event) => event.type === 'agent-start')).toMatchObject({
+      tools: ['forecast'],
+      capabilities: [{ name: 'forecast', source: '<Weather>' }],
+    });
+    expect(result.trace.root.children[0]!.capabilities).toEqual([
+      { name: 'forecast', source: '<Weather>' },
+    ]);
   });
 
   test('several agents of one run that declare it share one connection, closed once at the end', async () => {
@@ -57,7 +76,11 @@ describe('a tool source', () => {
 
     expect(probe.connects).toBe(1);
     expect(probe.closes).toBe(1);
-    expect([0, 1, 2].map((call) => toolNames(model, call))).toEqual([['forecast'], ['forecast'], ['w_forecast']]);
+    expect([0, 1, 2].map((call) => toolNames(model, call))).toEqual([
+      ['forecast'],
+      ['forecast'],
+      ['w_forecast'],
+    ]);
     expect(result.output).toEqual({ one: 'a', two: 'b', three: 'c' });
   });
 
@@ -88,27 +111,53 @@ describe('a tool source', () => {
     ).result;
 
     expect(result.steps.plan).toBe('Both researched.');
-    expect(inner.doStreamCalls.map((call) => (call.tools ?? []).map((t) => t.name))).toEqual([['forecast'], ['forecast']]);
+    expect(inner.doStreamCalls.map((call) => (call.tools ?? []).map((t) => t.name))).toEqual([
+      ['forecast'],
+      ['forecast'],
+    ]);
     expect([probe.connects, probe.closes]).toEqual([1, 1]);
   });
 
   test('every run connects for itself, even two at once', async () => {
     const tools = (probe: { connects: number }) => {
       const connection = probe.connects;
-      return { forecast: tool({ inputSchema: z.object({}), execute: async () => `from connection ${connection}` }) };
+      return {
+        forecast: tool({
+          inputSchema: z.object({}),
+          execute: async () => `from connection ${connection}`,
+        }),
+      };
     };
     const { Source, probe } = weatherSource({ tools });
     const workflow = (step: string) => {
-      const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'forecast', input: {} }] }, { text: 'ok' }]);
-      return { model, element: <Agent model={model}><Source /><Step id={step} prompt="p" /></Agent> };
+      const model = streamModel([
+        { toolCalls: [{ id: 'c1', name: 'forecast', input: {} }] },
+        { text: 'ok' },
+      ]);
+      return {
+        model,
+        element: (
+          <Agent model={model}>
+            <Source />
+            <Step id={step} prompt="p" />
+          </Agent>
+        ),
+      };
     };
     const first = workflow('first');
     const second = workflow('second');
     await Promise.all([run(first.element).result, run(second.element).result]);
 
     expect([probe.connects, probe.closes]).toEqual([2, 2]);
-    const seen = [first, second].map(({ model }) => toolResults(model.doStreamCalls[1]!.prompt)[0]!.output);
-    expect(seen).toEqual(expect.arrayContaining([{ type: 'text', value: 'from connection 1' }, { type: 'text', value: 'from connection 2' }]));
+    const seen = [first, second].map(
+      ({ model }) => toolResults(model.doStreamCalls[1]!.prompt)[0]!.output,
+    );
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        { type: 'text', value: 'from connection 1' },
+        { type: 'text', value: 'from connection 2' },
+      ]),
+    );
     expect(seen[0]).not.toEqual(seen[1]);
   });
 });
@@ -141,7 +190,10 @@ describe('tools from a source obey the scope rules', () => {
 
   test('<Namespace> prefixes them and <RequireApproval> makes them wait for an answer', async () => {
     const { Source, probe } = weatherSource();
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'weather_forecast', input: { city: 'Bergen' } }] }, { text: 'Done.' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'weather_forecast', input: { city: 'Bergen' } }] },
+      { text: 'Done.' },
+    ]);
     const handle = run(
       <Agent model={model}>
         <RequireApproval>
@@ -163,14 +215,24 @@ describe('tools from a source obey the scope rules', () => {
     const result = await handle.result;
 
     expect(toolNames(model, 0)).toEqual(['weather_forecast']);
-    expect(seen.find((event) => event.type === 'approval-request')).toMatchObject({ request: { tool: 'weather_forecast', step: 'plan' } });
+    expect(seen.find((event) => event.type === 'approval-request')).toMatchObject({
+      request: { tool: 'weather_forecast', step: 'plan' },
+    });
     expect(probe.calls).toEqual(['Bergen']);
-    expect(result.trace.root.children[0]!.capabilities).toEqual([{ name: 'weather_forecast', source: '<Weather> in <RequireApproval> in <Namespace name="weather">' }]);
+    expect(result.trace.root.children[0]!.capabilities).toEqual([
+      {
+        name: 'weather_forecast',
+        source: '<Weather> in <RequireApproval> in <Namespace name="weather">',
+      },
+    ]);
   });
 
   test('<Inherit> grants them to a nested agent (which does not connect again)', async () => {
     const { Source, probe } = weatherSource();
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'w_forecast', input: { city: 'Rome' } }] }, { text: 'Warm.' }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'w_forecast', input: { city: 'Rome' } }] },
+      { text: 'Warm.' },
+    ]);
     const result = await run(
       <Agent model={model} name="lead">
         <Namespace name="w">
@@ -188,7 +250,11 @@ describe('tools from a source obey the scope rules', () => {
     expect(toolNames(model, 0)).toEqual(['w_forecast']);
     const planner = result.trace.root.children[0]!.children[0]!;
     expect(planner.capabilities).toEqual([
-      { name: 'w_forecast', source: '<Inherit capabilities={["w_forecast"]}>', granted: '<Weather> in <Namespace name="w"> in the enclosing <Agent>' },
+      {
+        name: 'w_forecast',
+        source: '<Inherit capabilities={["w_forecast"]}>',
+        granted: '<Weather> in <Namespace name="w"> in the enclosing <Agent>',
+      },
     ]);
   });
 
@@ -252,20 +318,34 @@ describe('waiting, failing, aborting, closing', () => {
     expect((error.cause as Error).message).toBe('ECONNREFUSED 127.0.0.1:9');
     expect(model.doStreamCalls).toHaveLength(0);
     expect(probe.closes).toBe(0);
-    expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'failed', error: { code: 'capability-connect-failed' } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-finish',
+      status: 'failed',
+      error: { code: 'capability-connect-failed' },
+    });
     expect(events.some((event) => event.type === 'agent-start')).toBe(false);
   });
 
   test('close is called once when the run ends after success, after a failure and after an abort', async () => {
     // success
     const ok = weatherSource();
-    await run(<Agent model={streamModel([{ text: 'ok' }])}><ok.Source /><Step id="s" prompt="p" /></Agent>).result;
+    await run(
+      <Agent model={streamModel([{ text: 'ok' }])}>
+        <ok.Source />
+        <Step id="s" prompt="p" />
+      </Agent>,
+    ).result;
     expect([ok.probe.connects, ok.probe.closes]).toEqual([1, 1]);
 
     // failure: a model call fails after the source connected
     const failed = weatherSource();
     const error = await rejectionOf(
-      run(<Agent model={streamModel([{ error: new Error('model down') }])} maxRetries={0}><failed.Source /><Step id="s" prompt="p" /></Agent>).result,
+      run(
+        <Agent model={streamModel([{ error: new Error('model down') }])} maxRetries={0}>
+          <failed.Source />
+          <Step id="s" prompt="p" />
+        </Agent>,
+      ).result,
     );
     expect(error.message).toContain('model down');
     expect([failed.probe.connects, failed.probe.closes]).toEqual([1, 1]);
@@ -285,7 +365,12 @@ describe('waiting, failing, aborting, closing', () => {
 
   test('close runs before the result settles', async () => {
     const { Source, probe } = weatherSource();
-    const result = run(<Agent model={streamModel([{ text: 'ok' }])}><Source /><Step id="s" prompt="p" /></Agent>).result;
+    const result = run(
+      <Agent model={streamModel([{ text: 'ok' }])}>
+        <Source />
+        <Step id="s" prompt="p" />
+      </Agent>,
+    ).result;
     const closesWhenSettled = await result.then(() => probe.closes);
     expect(closesWhenSettled).toBe(1);
   });
@@ -310,10 +395,21 @@ describe('waiting, failing, aborting, closing', () => {
   test('connect must resolve to { tools, close? }', async () => {
     const { defineToolSource } = await import('june');
     const Bad = defineToolSource({ name: 'Bad', connect: async () => ({ tool: {} }) as never });
-    const error = await rejectionOf(run(<Agent model={streamModel([])}><Bad /><Step id="s" prompt="p" /></Agent>).result);
+    const error = await rejectionOf(
+      run(
+        <Agent model={streamModel([])}>
+          <Bad />
+          <Step id="s" prompt="p" />
+        </Agent>,
+      ).result,
+    );
     expect(error.code).toBe('tool-source-invalid');
-    expect(error.message).toContain('june: the connect function of <Bad> resolved to an object with keys ["tool"]');
-    expect(() => defineToolSource({ name: '', connect: async () => ({ tools: {} }) })).toThrow(/june: defineToolSource\(\) needs a name/);
+    expect(error.message).toContain(
+      'june: the connect function of <Bad> resolved to an object with keys ["tool"]',
+    );
+    expect(() => defineToolSource({ name: '', connect: async () => ({ tools: {} }) })).toThrow(
+      /june: defineToolSource\(\) needs a name/,
+    );
   });
 });
 

@@ -1,4 +1,12 @@
-import { generateText, stepCountIs, streamText, tool, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
+import {
+  generateText,
+  stepCountIs,
+  streamText,
+  tool,
+  type ModelMessage,
+  type TextStreamPart,
+  type ToolSet,
+} from 'ai';
 import { createOpenAI, openai } from 'june/sdk/openai';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -48,23 +56,37 @@ describe('openai(modelId) with the Responses API', () => {
     const server = await fakeServer();
     process.env.OPENAI_BASE_URL = server.baseURL;
     process.env.OPENAI_API_KEY = 'sk-test-after-import';
-    server.reply({ text: 'Hello from the fake server', usage: { inputTokens: 11, outputTokens: 5 } });
+    server.reply({
+      text: 'Hello from the fake server',
+      usage: { inputTokens: 11, outputTokens: 5 },
+    });
 
     const model = openai('gpt-5-mini');
-    expect(model).toMatchObject({ specificationVersion: 'v3', provider: 'openai.responses', modelId: 'gpt-5-mini' });
+    expect(model).toMatchObject({
+      specificationVersion: 'v3',
+      provider: 'openai.responses',
+      modelId: 'gpt-5-mini',
+    });
     const result = streamText({ model, prompt: 'Say hello', maxRetries: 0 });
     const parts = await collect(result.fullStream);
 
     expect(textDeltas(parts)).toEqual(['Hello ', 'from ', 'the ', 'fake ', 'server']);
     expect(await result.text).toBe('Hello from the fake server');
-    expect(await result.totalUsage).toMatchObject({ inputTokens: 11, outputTokens: 5, totalTokens: 16 });
+    expect(await result.totalUsage).toMatchObject({
+      inputTokens: 11,
+      outputTokens: 5,
+      totalTokens: 16,
+    });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]).toMatchObject({
       method: 'POST',
       path: '/v1/responses',
       authorization: 'Bearer sk-test-after-import',
       stream: true,
-      body: { model: 'gpt-5-mini', input: [{ role: 'user', content: [{ type: 'input_text', text: 'Say hello' }] }] },
+      body: {
+        model: 'gpt-5-mini',
+        input: [{ role: 'user', content: [{ type: 'input_text', text: 'Say hello' }] }],
+      },
     });
   });
 
@@ -89,24 +111,49 @@ describe('openai(modelId) with the Responses API', () => {
           },
         }),
       };
-      const settings = { model: openai('gpt-5-mini'), tools, prompt: 'Weather in Oslo?', stopWhen: stepCountIs(3), maxRetries: 0 };
+      const settings = {
+        model: openai('gpt-5-mini'),
+        tools,
+        prompt: 'Weather in Oslo?',
+        stopWhen: stepCountIs(3),
+        maxRetries: 0,
+      };
 
       const result = call === 'streamText' ? streamText(settings) : await generateText(settings);
       const content = (await result.steps).flatMap((step) => step.content);
 
       expect(inputs).toEqual(['Oslo']);
       expect(content).toContainEqual(
-        expect.objectContaining({ type: 'tool-result', toolCallId: 'call_weather', output: { city: 'Oslo', tempC: 4 } }),
+        expect.objectContaining({
+          type: 'tool-result',
+          toolCallId: 'call_weather',
+          output: { city: 'Oslo', tempC: 4 },
+        }),
       );
       expect(await result.text).toBe('It is 4C in Oslo.');
-      expect(server.requests.map((request) => request.stream)).toEqual(call === 'streamText' ? [true, true] : [false, false]);
+      expect(server.requests.map((request) => request.stream)).toEqual(
+        call === 'streamText' ? [true, true] : [false, false],
+      );
       expect(server.requests[0]?.body.tools).toEqual([
-        expect.objectContaining({ type: 'function', name: 'weather', description: 'Current weather in a city' }),
+        expect.objectContaining({
+          type: 'function',
+          name: 'weather',
+          description: 'Current weather in a city',
+        }),
       ]);
       expect(server.requests[1]?.body.input).toEqual(
         expect.arrayContaining([
-          { type: 'function_call', call_id: 'call_weather', name: 'weather', arguments: '{"city":"Oslo"}' },
-          { type: 'function_call_output', call_id: 'call_weather', output: '{"city":"Oslo","tempC":4}' },
+          {
+            type: 'function_call',
+            call_id: 'call_weather',
+            name: 'weather',
+            arguments: '{"city":"Oslo"}',
+          },
+          {
+            type: 'function_call_output',
+            call_id: 'call_weather',
+            output: '{"city":"Oslo","tempC":4}',
+          },
         ]),
       );
       expect(server.pendingReplies).toBe(0);
@@ -118,7 +165,12 @@ describe('openai(modelId) with the Responses API', () => {
     process.env.OPENAI_BASE_URL = server.baseURL;
     process.env.OPENAI_API_KEY = 'sk-test';
     server.reply(
-      { text: 'Deleting it.', toolCalls: [{ name: 'deleteFile', call_id: 'call_rm', arguments: { path: '/tmp/report.txt' } }] },
+      {
+        text: 'Deleting it.',
+        toolCalls: [
+          { name: 'deleteFile', call_id: 'call_rm', arguments: { path: '/tmp/report.txt' } },
+        ],
+      },
       { text: 'Understood, I left the file alone.' },
     );
     let executions = 0;
@@ -134,23 +186,56 @@ describe('openai(modelId) with the Responses API', () => {
     };
     const messages: ModelMessage[] = [{ role: 'user', content: 'Delete /tmp/report.txt' }];
 
-    const first = streamText({ model: openai('gpt-5-mini'), tools, messages, stopWhen: stepCountIs(3), maxRetries: 0 });
-    const request = (await collect(first.fullStream)).find((part) => part.type === 'tool-approval-request');
-    expect(request).toMatchObject({ toolCall: { toolCallId: 'call_rm', toolName: 'deleteFile', input: { path: '/tmp/report.txt' } } });
+    const first = streamText({
+      model: openai('gpt-5-mini'),
+      tools,
+      messages,
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    });
+    const request = (await collect(first.fullStream)).find(
+      (part) => part.type === 'tool-approval-request',
+    );
+    expect(request).toMatchObject({
+      toolCall: {
+        toolCallId: 'call_rm',
+        toolName: 'deleteFile',
+        input: { path: '/tmp/report.txt' },
+      },
+    });
     expect(executions).toBe(0);
     expect(server.requests).toHaveLength(1);
 
     messages.push(...(await first.response).messages, {
       role: 'tool',
-      content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: false, reason: 'not on a Friday' }],
+      content: [
+        {
+          type: 'tool-approval-response',
+          approvalId: request!.approvalId,
+          approved: false,
+          reason: 'not on a Friday',
+        },
+      ],
     });
-    const second = streamText({ model: openai('gpt-5-mini'), tools, messages, stopWhen: stepCountIs(3), maxRetries: 0 });
+    const second = streamText({
+      model: openai('gpt-5-mini'),
+      tools,
+      messages,
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    });
     const parts = await collect(second.fullStream);
 
     expect(executions).toBe(0);
-    expect(parts).toContainEqual(expect.objectContaining({ type: 'tool-output-denied', toolCallId: 'call_rm' }));
+    expect(parts).toContainEqual(
+      expect.objectContaining({ type: 'tool-output-denied', toolCallId: 'call_rm' }),
+    );
     expect(await second.text).toBe('Understood, I left the file alone.');
-    expect(server.requests[1]?.body.input).toContainEqual({ type: 'function_call_output', call_id: 'call_rm', output: 'not on a Friday' });
+    expect(server.requests[1]?.body.input).toContainEqual({
+      type: 'function_call_output',
+      call_id: 'call_rm',
+      output: 'not on a Friday',
+    });
   });
 
   test('with only OPENAI_BASE_URL set (a local server), it works without a key', async () => {
@@ -161,7 +246,11 @@ describe('openai(modelId) with the Responses API', () => {
     const result = await generateText({ model: openai('llama3.2'), prompt: 'hi', maxRetries: 0 });
 
     expect(result.text).toBe('local ok');
-    expect(server.requests[0]).toMatchObject({ path: '/v1/responses', stream: false, body: { model: 'llama3.2' } });
+    expect(server.requests[0]).toMatchObject({
+      path: '/v1/responses',
+      stream: false,
+      body: { model: 'llama3.2' },
+    });
     expect(server.requests[0]?.authorization).toMatch(/^Bearer \S+$/);
   });
 
@@ -172,20 +261,30 @@ describe('openai(modelId) with the Responses API', () => {
     const model = openai('gpt-5-mini');
 
     process.env.OPENAI_BASE_URL = first.baseURL;
-    expect((await generateText({ model, prompt: 'hi', maxRetries: 0 })).text).toBe('from the first');
+    expect((await generateText({ model, prompt: 'hi', maxRetries: 0 })).text).toBe(
+      'from the first',
+    );
     process.env.OPENAI_BASE_URL = second.baseURL;
     process.env.OPENAI_API_KEY = 'sk-second';
-    expect((await generateText({ model, prompt: 'hi', maxRetries: 0 })).text).toBe('from the second');
+    expect((await generateText({ model, prompt: 'hi', maxRetries: 0 })).text).toBe(
+      'from the second',
+    );
     expect(second.requests[0]?.authorization).toBe('Bearer sk-second');
   });
 
   test('a server error surfaces with the server message', async () => {
     const server = await fakeServer();
     process.env.OPENAI_BASE_URL = server.baseURL;
-    server.reply({ error: { status: 400, message: 'model "nope" does not exist', code: 'model_not_found' } });
+    server.reply({
+      error: { status: 400, message: 'model "nope" does not exist', code: 'model_not_found' },
+    });
 
-    await expect(generateText({ model: openai('nope'), prompt: 'hi', maxRetries: 0 })).rejects.toThrow('model "nope" does not exist');
-    await expect(generateText({ model: openai('nope'), prompt: 'hi', maxRetries: 0 })).rejects.toThrow(/no scripted reply/);
+    await expect(
+      generateText({ model: openai('nope'), prompt: 'hi', maxRetries: 0 }),
+    ).rejects.toThrow('model "nope" does not exist');
+    await expect(
+      generateText({ model: openai('nope'), prompt: 'hi', maxRetries: 0 }),
+    ).rejects.toThrow(/no scripted reply/);
   });
 });
 
@@ -201,12 +300,21 @@ describe('configuration errors', () => {
     const generated = generateText({ model: openai('gpt-5-mini'), prompt: 'hi', maxRetries: 0 });
     await expect(generated).rejects.toMatchObject(expected);
     const error: unknown = await generated.catch((caught: unknown) => caught);
-    for (const hint of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'june run <file> --script <script.json>']) {
+    for (const hint of [
+      'OPENAI_API_KEY',
+      'OPENAI_BASE_URL',
+      'june run <file> --script <script.json>',
+    ]) {
       expect((error as Error).message).toContain(hint);
     }
 
     // streamText reports errors in the stream: the same error is its `error` part.
-    const streamed = streamText({ model: openai('gpt-5-mini'), prompt: 'hi', maxRetries: 0, onError: () => {} });
+    const streamed = streamText({
+      model: openai('gpt-5-mini'),
+      prompt: 'hi',
+      maxRetries: 0,
+      onError: () => {},
+    });
     const parts = await collect(streamed.fullStream);
     expect(parts).toContainEqual({ type: 'error', error: expect.objectContaining(expected) });
   });
@@ -219,7 +327,9 @@ describe('configuration errors', () => {
   test('an OPENAI_BASE_URL that is not an http(s) URL fails with openai-base-url-invalid', async () => {
     process.env.OPENAI_BASE_URL = 'localhost:11434/v1';
 
-    await expect(generateText({ model: openai('gpt-5-mini'), prompt: 'hi', maxRetries: 0 })).rejects.toMatchObject({
+    await expect(
+      generateText({ model: openai('gpt-5-mini'), prompt: 'hi', maxRetries: 0 }),
+    ).rejects.toMatchObject({
       code: 'openai-base-url-invalid',
       message: expect.stringContaining('"localhost:11434/v1"'),
     });
@@ -234,10 +344,16 @@ describe('openai.chat, openai.responses and createOpenAI', () => {
 
     expect(openai.chat('gpt-4o-mini').provider).toBe('openai.chat');
     // The fake speaks only the Responses API, so the chat call fails, after reaching the right path.
-    await expect(generateText({ model: openai.chat('gpt-4o-mini'), prompt: 'hi', maxRetries: 0 })).rejects.toThrow();
+    await expect(
+      generateText({ model: openai.chat('gpt-4o-mini'), prompt: 'hi', maxRetries: 0 }),
+    ).rejects.toThrow();
     expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
 
-    const result = await generateText({ model: openai.responses('gpt-5-mini'), prompt: 'hi', maxRetries: 0 });
+    const result = await generateText({
+      model: openai.responses('gpt-5-mini'),
+      prompt: 'hi',
+      maxRetries: 0,
+    });
     expect(result.text).toBe('via responses');
     expect(server.requests[1]?.path).toBe('/v1/responses');
   });

@@ -76,8 +76,20 @@ function script(server: FakeOpenAIServer): void {
         { name: 'bash', arguments: { command: `echo "$DEPLOY_TOKEN ${secrets.toolOutput}"` } },
       ],
     },
-    { text: ['Done: bash-sec', `ret-4444, ${secrets.mcpEnv.slice(0, 8)}`, `${secrets.mcpEnv.slice(8)} and ${secrets.redactEnv} for ${secrets.secretProp}.`] },
-    { error: { status: 401, message: `Incorrect API key provided: ${secrets.apiKey}.`, code: 'invalid_api_key' } },
+    {
+      text: [
+        'Done: bash-sec',
+        `ret-4444, ${secrets.mcpEnv.slice(0, 8)}`,
+        `${secrets.mcpEnv.slice(8)} and ${secrets.redactEnv} for ${secrets.secretProp}.`,
+      ],
+    },
+    {
+      error: {
+        status: 401,
+        message: `Incorrect API key provided: ${secrets.apiKey}.`,
+        code: 'invalid_api_key',
+      },
+    },
   );
 }
 
@@ -90,9 +102,22 @@ async function seededRun(dir: string, extra: string[]): Promise<JuneProcess> {
   const server = await startFakeOpenAI();
   servers.push(server);
   script(server);
-  const args = ['run', 'seeded.tsx', '--approve', 'all', '--props', '{"region":"eu-north"}', '--secret-props', `{"apiToken":"${secrets.secretProp}"}`];
+  const args = [
+    'run',
+    'seeded.tsx',
+    '--approve',
+    'all',
+    '--props',
+    '{"region":"eu-north"}',
+    '--secret-props',
+    `{"apiToken":"${secrets.secretProp}"}`,
+  ];
   args.push('--redact-env', 'EXTRA_SECRET', '--redact-pattern', 'tool-secret-[0-9a-f]+', ...extra);
-  return june(args, dir, { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: secrets.apiKey, EXTRA_SECRET: secrets.redactEnv });
+  return june(args, dir, {
+    OPENAI_BASE_URL: server.baseURL,
+    OPENAI_API_KEY: secrets.apiKey,
+    EXTRA_SECRET: secrets.redactEnv,
+  });
 }
 
 beforeAll(async () => {
@@ -100,7 +125,10 @@ beforeAll(async () => {
   const jsonDir = join(project.dir, 'json');
   mkdirSync(jsonDir);
   writeFileSync(join(jsonDir, 'seeded.tsx'), workflow);
-  [runs.progress, runs.json] = await Promise.all([seededRun(project.dir, []), seededRun(jsonDir, ['--json'])]);
+  [runs.progress, runs.json] = await Promise.all([
+    seededRun(project.dir, []),
+    seededRun(jsonDir, ['--json']),
+  ]);
 
   const assetsDir = project.folder('studio-assets');
   writeFileSync(join(assetsDir, 'index.html'), '<!doctype html><title>Studio</title>');
@@ -108,7 +136,10 @@ beforeAll(async () => {
   try {
     const list = await (await fetch(`${studio.url}api/runs`)).text();
     studioResponses.push(list);
-    for (const entry of (JSON.parse(list) as { runs: { runId: string }[] }).runs) studioResponses.push(await (await fetch(`${studio.url}api/runs/${encodeURIComponent(entry.runId)}`)).text());
+    for (const entry of (JSON.parse(list) as { runs: { runId: string }[] }).runs)
+      studioResponses.push(
+        await (await fetch(`${studio.url}api/runs/${encodeURIComponent(entry.runId)}`)).text(),
+      );
   } finally {
     await studio.close();
   }
@@ -133,12 +164,22 @@ describe('a run seeded with secrets', () => {
   test('ran as the workflow says: the model saw the real values, the remote server failed, the provider refused the key', () => {
     for (const run of [runs.progress!, runs.json!]) expect(run.code, run.stderr).toBe(0);
     // what the model got back from the tools holds the secrets: redaction is for records, not for the run
-    const sent = JSON.stringify(servers.map((server) => server.requests.map((request) => request.body)));
+    const sent = JSON.stringify(
+      servers.map((server) => server.requests.map((request) => request.body)),
+    );
     expect(sent).toContain(secrets.mcpEnv);
     expect(sent).toContain(secrets.bashEnv);
     expect(sent).toContain(secrets.toolOutput);
     expect(sent).toContain(secrets.secretProp);
-    const trace = readFileSync(join(project.dir, '.june', 'runs', `${readdirSync(join(project.dir, '.june', 'runs')).find((name) => name.endsWith('.json'))}`), 'utf8');
+    const trace = readFileSync(
+      join(
+        project.dir,
+        '.june',
+        'runs',
+        `${readdirSync(join(project.dir, '.june', 'runs')).find((name) => name.endsWith('.json'))}`,
+      ),
+      'utf8',
+    );
     expect(trace).toContain('mcp-connect-failed');
     expect(trace).toContain('Incorrect API key provided: [redacted]');
     expect(trace).toContain('http://[redacted]@127.0.0.1:9/mcp?[redacted]#[redacted]');
@@ -157,14 +198,23 @@ describe('a run seeded with secrets', () => {
     expect(artifacts.size).toBeGreaterThanOrEqual(10);
     expect([...artifacts.keys()].filter((name) => name.endsWith('journal.jsonl'))).toHaveLength(2);
     const leaks = [];
-    for (const [name, text] of artifacts) for (const [kind, secret] of Object.entries(secrets)) if (text.includes(secret)) leaks.push(`${kind} in ${name}`);
+    for (const [name, text] of artifacts)
+      for (const [kind, secret] of Object.entries(secrets))
+        if (text.includes(secret)) leaks.push(`${kind} in ${name}`);
     expect(leaks).toEqual([]);
     expect(runs.json!.stdout).toContain('[redacted]');
   });
 
   test('run files are private: folders 0700, files 0600', () => {
     const june = join(project.dir, '.june');
-    const modes = [june, ...readdirSync(june, { recursive: true }).map((name) => join(june, name as string))].map((path) => [path, statSync(path).mode & 0o777] as const);
-    for (const [path, mode] of modes) expect({ path, mode: mode.toString(8) }).toEqual({ path, mode: statSync(path).isDirectory() ? '700' : '600' });
+    const modes = [
+      june,
+      ...readdirSync(june, { recursive: true }).map((name) => join(june, name as string)),
+    ].map((path) => [path, statSync(path).mode & 0o777] as const);
+    for (const [path, mode] of modes)
+      expect({ path, mode: mode.toString(8) }).toEqual({
+        path,
+        mode: statSync(path).isDirectory() ? '700' : '600',
+      });
   });
 });

@@ -10,22 +10,37 @@ import { toolResults } from '../helpers/mock-stream-model.js';
 type Call = { id: string; name: string; input: unknown };
 
 /** One model turn as raw provider stream parts. */
-function turn(options: { text?: string; calls?: Call[]; finish?: 'stop' | 'tool-calls'; inputDeltas?: number }): LanguageModelV3StreamPart[] {
+function turn(options: {
+  text?: string;
+  calls?: Call[];
+  finish?: 'stop' | 'tool-calls';
+  inputDeltas?: number;
+}): LanguageModelV3StreamPart[] {
   const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  if (options.text !== undefined) parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: options.text }, { type: 'text-end', id: 't' });
+  if (options.text !== undefined)
+    parts.push(
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: options.text },
+      { type: 'text-end', id: 't' },
+    );
   for (const call of options.calls ?? []) {
     const json = JSON.stringify(call.input);
     if (options.inputDeltas) {
       // the input as many small deltas, as some providers stream it
       parts.push({ type: 'tool-input-start', id: call.id, toolName: call.name });
       const size = Math.ceil(json.length / options.inputDeltas);
-      for (let at = 0; at < json.length; at += size) parts.push({ type: 'tool-input-delta', id: call.id, delta: json.slice(at, at + size) });
+      for (let at = 0; at < json.length; at += size)
+        parts.push({ type: 'tool-input-delta', id: call.id, delta: json.slice(at, at + size) });
       parts.push({ type: 'tool-input-end', id: call.id });
     }
     parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: json });
   }
   const finish = options.finish ?? (options.calls?.length ? 'tool-calls' : 'stop');
-  parts.push({ type: 'finish', finishReason: { unified: finish, raw: finish }, usage: mockUsage(10, 5) });
+  parts.push({
+    type: 'finish',
+    finishReason: { unified: finish, raw: finish },
+    usage: mockUsage(10, 5),
+  });
   return parts;
 }
 
@@ -35,7 +50,11 @@ function modelOf(turns: LanguageModelV3StreamPart[][]) {
     doStream: async () => {
       const parts = turns[index++];
       if (!parts) throw new Error(`unscripted model call #${index}`);
-      return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+      return {
+        stream: new ReadableStream({
+          start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()),
+        }),
+      };
     },
   });
 }
@@ -47,7 +66,10 @@ function allNodes(node: TraceNode): TraceNode[] {
 /** Runs one step with an `echo` tool (which records its inputs) and a journal; returns what a user sees. */
 async function runQuirk(turns: LanguageModelV3StreamPart[][]) {
   const ran: unknown[] = [];
-  const echo = tool({ inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => (ran.push(text), `echo ${text}`) });
+  const echo = tool({
+    inputSchema: z.object({ text: z.string() }),
+    execute: async ({ text }) => (ran.push(text), `echo ${text}`),
+  });
   const model = modelOf(turns);
   const handle = run(
     <Agent model={model}>
@@ -84,7 +106,12 @@ describe('provider quirks in the tool loop', () => {
 
   test('an id repeated within one turn: both calls run and both nodes settle', async () => {
     const { result, ran, tools } = await runQuirk([
-      turn({ calls: [{ id: 'dup', name: 'echo', input: { text: 'a' } }, { id: 'dup', name: 'echo', input: { text: 'b' } }] }),
+      turn({
+        calls: [
+          { id: 'dup', name: 'echo', input: { text: 'a' } },
+          { id: 'dup', name: 'echo', input: { text: 'b' } },
+        ],
+      }),
       turn({ text: 'Done.' }),
     ]);
     expect(result.output).toBe('Done.');
@@ -98,16 +125,25 @@ describe('provider quirks in the tool loop', () => {
     ['an empty id', ''],
     ['an id with odd characters', 'call/1 ü "quoted" \\ :: \n'],
   ])('%s: the call runs and the trace and events carry the id as given', async (_name, id) => {
-    const { result, ran, tools, events } = await runQuirk([turn({ calls: [{ id, name: 'echo', input: { text: 'x' } }] }), turn({ text: 'Done.' })]);
+    const { result, ran, tools, events } = await runQuirk([
+      turn({ calls: [{ id, name: 'echo', input: { text: 'x' } }] }),
+      turn({ text: 'Done.' }),
+    ]);
     expect(result.output).toBe('Done.');
     expect(ran).toEqual(['x']);
     expect(tools.map((node) => [node.toolCallId, node.status])).toEqual([[id, 'succeeded']]);
-    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ toolCallId: id, output: 'echo x' });
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({
+      toolCallId: id,
+      output: 'echo x',
+    });
   });
 
   test('tool input streamed in many deltas: the tool gets the whole input once', async () => {
     const text = 'a fairly long input that arrives in many small pieces';
-    const { result, ran, tools, events } = await runQuirk([turn({ calls: [{ id: 'c1', name: 'echo', input: { text } }], inputDeltas: 20 }), turn({ text: 'Done.' })]);
+    const { result, ran, tools, events } = await runQuirk([
+      turn({ calls: [{ id: 'c1', name: 'echo', input: { text } }], inputDeltas: 20 }),
+      turn({ text: 'Done.' }),
+    ]);
     expect(result.output).toBe('Done.');
     expect(ran).toEqual([text]);
     expect(tools.map((node) => node.input)).toEqual([{ text }]);
@@ -115,7 +151,9 @@ describe('provider quirks in the tool loop', () => {
   });
 
   test('finish reason tool-calls with no calls: the step ends with its text, no further model call', async () => {
-    const { result, ran, tools, model } = await runQuirk([turn({ text: 'Nothing to call.', finish: 'tool-calls' })]);
+    const { result, ran, tools, model } = await runQuirk([
+      turn({ text: 'Nothing to call.', finish: 'tool-calls' }),
+    ]);
     expect(result.output).toBe('Nothing to call.');
     expect(model.doStreamCalls).toHaveLength(1);
     expect(ran).toEqual([]);
@@ -129,8 +167,17 @@ describe('provider quirks in the tool loop', () => {
     ]);
     expect(result.output).toBe('Checked.');
     expect(ran).toEqual(['x']);
-    expect(events.filter((event) => event.type === 'text-delta').map((event) => (event as { delta: string }).delta)).toEqual(['Let me check. ', 'Checked.']);
-    const assistant = model.doStreamCalls[1]!.prompt.find((message) => message.role === 'assistant')!;
-    expect((assistant.content as Array<{ type: string }>).map((part) => part.type)).toEqual(['text', 'tool-call']);
+    expect(
+      events
+        .filter((event) => event.type === 'text-delta')
+        .map((event) => (event as { delta: string }).delta),
+    ).toEqual(['Let me check. ', 'Checked.']);
+    const assistant = model.doStreamCalls[1]!.prompt.find(
+      (message) => message.role === 'assistant',
+    )!;
+    expect((assistant.content as Array<{ type: string }>).map((part) => part.type)).toEqual([
+      'text',
+      'tool-call',
+    ]);
   });
 });

@@ -6,12 +6,20 @@ import { streamModel } from '../helpers/mock-stream-model.js';
 
 /** A tool that needs approval and counts its runs. */
 function approvalTool(runs: string[]) {
-  return tool({ inputSchema: z.object({ n: z.number() }), needsApproval: true, execute: async ({ n }) => (runs.push(`ran ${n}`), `done ${n}`) });
+  return tool({
+    inputSchema: z.object({ n: z.number() }),
+    needsApproval: true,
+    execute: async ({ n }) => (runs.push(`ran ${n}`), `done ${n}`),
+  });
 }
 
 /** A model that asks for `tool` on every turn, forever. */
 function alwaysCalls(name: string) {
-  return streamModel(Array.from({ length: 30 }, (_, i) => ({ toolCalls: [{ id: `c${i + 1}`, name, input: { n: i + 1 } }] })));
+  return streamModel(
+    Array.from({ length: 30 }, (_, i) => ({
+      toolCalls: [{ id: `c${i + 1}`, name, input: { n: i + 1 } }],
+    })),
+  );
 }
 
 function allNodes(node: TraceNode): TraceNode[] {
@@ -72,11 +80,18 @@ describe('stopWhen bounds the whole step, across approval continuations', () => 
   });
 
   test('a step with an output whose limit is reached while the model keeps calling tools: a ModelBehaviorError that says so', async () => {
-    const search = tool({ inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => `result ${n}` });
+    const search = tool({
+      inputSchema: z.object({ n: z.number() }),
+      execute: async ({ n }) => `result ${n}`,
+    });
     const handle = run(
       <Agent model={alwaysCalls('search')} stopWhen={stepCountIs(2)}>
         <Tool name="search" value={search} />
-        <Step id="s" prompt="Find it" output={Output.object({ schema: z.object({ answer: z.string() }) })} />
+        <Step
+          id="s"
+          prompt="Find it"
+          output={Output.object({ schema: z.object({ answer: z.string() }) })}
+        />
       </Agent>,
     );
     const error = await handle.result.catch((caught: unknown) => caught);
@@ -91,13 +106,19 @@ describe('stopWhen bounds the whole step, across approval continuations', () => 
     const handle = run(
       <Agent model={alwaysCalls('deploy')}>
         <Tool name="deploy" value={approvalTool([])} />
-        <Step id="s" prompt="Deploy" output={Output.object({ schema: z.object({ answer: z.string() }) })} />
+        <Step
+          id="s"
+          prompt="Deploy"
+          output={Output.object({ schema: z.object({ answer: z.string() }) })}
+        />
       </Agent>,
       { onApproval: () => true },
     );
     const error = await handle.result.catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'step-limit-reached' });
-    expect((error as Error).message).toContain('its stopWhen (the default, stepCountIs(20)) ended it after 20 model calls');
+    expect((error as Error).message).toContain(
+      'its stopWhen (the default, stepCountIs(20)) ended it after 20 model calls',
+    );
     expect((error as Error).message).toContain('pending: deploy ("c20")');
   });
 });

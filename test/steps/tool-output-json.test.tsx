@@ -21,7 +21,9 @@ function allNodes(node: TraceNode): TraceNode[] {
 
 /** A run whose only tool returns `value`, with the scripted model and a journal. */
 async function runWith(value: () => unknown) {
-  const model = scriptedModel({ steps: { s: [{ toolCalls: [{ tool: 'stat', id: 'c1' }] }, { text: 'Done.' }] } });
+  const model = scriptedModel({
+    steps: { s: [{ toolCalls: [{ tool: 'stat', id: 'c1' }] }, { text: 'Done.' }] },
+  });
   const stat = tool({ inputSchema: z.object({}), execute: async (): Promise<unknown> => value() });
   const store = memoryJournalStore();
   const handle = run(
@@ -52,7 +54,15 @@ describe('a tool output that is not plain JSON has one JSON form everywhere', ()
     release: new Release('1.2.0'),
     close: () => {},
   });
-  const form = { bytes: '10', ratio: null, at: '1970-01-01T00:00:00.000Z', owners: { alice: 1 }, tags: ['a', 'b'], head: [1, 2], release: { version: '1.2.0' } };
+  const form = {
+    bytes: '10',
+    ratio: null,
+    at: '1970-01-01T00:00:00.000Z',
+    owners: { alice: 1 },
+    tags: ['a', 'b'],
+    head: [1, 2],
+    release: { version: '1.2.0' },
+  };
 
   test('BigInt, undefined, NaN, a Date, a Map, a Set, a typed array, a class instance and a function: the run goes on; the model, the event, the trace and the journal get the same JSON', async () => {
     const { result, events, sent, journaled, node } = await runWith(odd);
@@ -66,10 +76,13 @@ describe('a tool output that is not plain JSON has one JSON form everywhere', ()
 
   test('a value with no JSON form (a cycle) becomes a tool error the model sees; the run and the journal go on', async () => {
     const { result, events, sent, journaled, node } = await runWith(cyclic);
-    const message = 'june: the tool "stat" returned a value with no JSON form: it refers to itself at output.self (a cycle). Return plain data (objects, arrays, strings, numbers, booleans, null).';
+    const message =
+      'june: the tool "stat" returned a value with no JSON form: it refers to itself at output.self (a cycle). Return plain data (objects, arrays, strings, numbers, booleans, null).';
     expect(result.output).toBe('Done.');
     expect(sent).toEqual({ type: 'error-text', value: message });
-    expect(events.find((event) => event.type === 'tool-error')).toMatchObject({ error: { code: 'tool-output-invalid', message } });
+    expect(events.find((event) => event.type === 'tool-error')).toMatchObject({
+      error: { code: 'tool-output-invalid', message },
+    });
     expect(node).toMatchObject({ status: 'failed', error: { code: 'tool-output-invalid' } });
     expect(journaled).toMatchObject({ error: { code: 'tool-output-invalid', message } });
   });

@@ -1,5 +1,14 @@
 import { tool } from 'ai';
-import { Agent, Step, Tool, defineAgent, run, type RunEvent, type RunHandle, type TraceNode } from 'june';
+import {
+  Agent,
+  Step,
+  Tool,
+  defineAgent,
+  run,
+  type RunEvent,
+  type RunHandle,
+  type TraceNode,
+} from 'june';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { streamModel } from '../helpers/mock-stream-model.js';
@@ -26,7 +35,9 @@ function allNodes(node: TraceNode): TraceNode[] {
 async function abortedRun(handle: RunHandle, running: Promise<void>) {
   await running;
   handle.abort('stop');
-  const error = (await handle.result.catch((caught: unknown) => caught)) as Error & { trace: { root: TraceNode } };
+  const error = (await handle.result.catch((caught: unknown) => caught)) as Error & {
+    trace: { root: TraceNode };
+  };
   const events: RunEvent[] = [];
   for await (const event of handle.events) events.push(event);
   return { error, events, root: error.trace.root };
@@ -35,7 +46,9 @@ async function abortedRun(handle: RunHandle, running: Promise<void>) {
 describe('usage survives an abort', () => {
   test('a finished model call (100 in, 10 out) keeps its tokens on the run, the step and the model node when the run is aborted during the tool it asked for', async () => {
     const slow = hangingTool();
-    const model = streamModel([{ toolCalls: [{ id: 'c1', name: 'slow', input: {} }], usage: [100, 10] }]);
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'slow', input: {} }], usage: [100, 10] },
+    ]);
     const handle = run(
       <Agent model={model}>
         <Tool name="slow" value={slow.value} />
@@ -47,9 +60,18 @@ describe('usage survives an abort', () => {
     expect(root.usage).toMatchObject({ inputTokens: 100, outputTokens: 10, totalTokens: 110 });
     const step = allNodes(root).find((node) => node.kind === 'step')!;
     expect(step.usage).toMatchObject({ totalTokens: 110 });
-    expect(allNodes(root).find((node) => node.kind === 'model')!.usage).toMatchObject({ totalTokens: 110 });
-    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({ status: 'aborted', usage: { totalTokens: 110 } });
-    expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'aborted', usage: { totalTokens: 110 } });
+    expect(allNodes(root).find((node) => node.kind === 'model')!.usage).toMatchObject({
+      totalTokens: 110,
+    });
+    expect(events.find((event) => event.type === 'step-finish')).toMatchObject({
+      status: 'aborted',
+      usage: { totalTokens: 110 },
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-finish',
+      status: 'aborted',
+      usage: { totalTokens: 110 },
+    });
   });
 
   test('the same inside a defined agent aborted through its caller: the child run, its step and the calling run keep the tokens', async () => {
@@ -58,7 +80,13 @@ describe('usage survives an abort', () => {
       { toolCalls: [{ id: 'outer', name: 'helper', input: { task: 'x' } }], usage: [7, 3] },
       { toolCalls: [{ id: 'inner', name: 'slow', input: {} }], usage: [100, 10] },
     ]);
-    const Helper = defineAgent({ name: 'helper', model, input: z.object({ task: z.string() }), prompt: ({ task }) => task, capabilities: () => <Tool name="slow" value={slow.value} /> });
+    const Helper = defineAgent({
+      name: 'helper',
+      model,
+      input: z.object({ task: z.string() }),
+      prompt: ({ task }) => task,
+      capabilities: () => <Tool name="slow" value={slow.value} />,
+    });
     const handle = run(
       <Agent model={model}>
         <Helper />
@@ -68,8 +96,16 @@ describe('usage survives an abort', () => {
     const { root } = await abortedRun(handle, slow.running);
     expect(root.usage).toMatchObject({ inputTokens: 107, outputTokens: 13, totalTokens: 120 });
     const childRun = allNodes(root).find((node) => node.kind === 'run' && node !== root);
-    const child = childRun ?? ((allNodes(root).find((node) => node.name === 'helper' && node.kind === 'tool')!.output as { trace: { root: TraceNode } }).trace.root);
+    const child =
+      childRun ??
+      (
+        allNodes(root).find((node) => node.name === 'helper' && node.kind === 'tool')!.output as {
+          trace: { root: TraceNode };
+        }
+      ).trace.root;
     expect(child.usage).toMatchObject({ totalTokens: 110 });
-    expect(allNodes(child).find((node) => node.kind === 'step')!.usage).toMatchObject({ totalTokens: 110 });
+    expect(allNodes(child).find((node) => node.kind === 'step')!.usage).toMatchObject({
+      totalTokens: 110,
+    });
   });
 });

@@ -26,9 +26,22 @@ describe('June Studio: deep and huge traces in the page', () => {
     // a tool whose output is nested 100,000 levels: too deep for JSON.stringify
     const tool = bigTrace(3, 'deep-output');
     const output = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
-    const call = { id: 'n9', kind: 'tool', name: 'nest', status: 'succeeded', startedAt: tool.startedAt, endedAt: tool.endedAt, children: [], input: {}, output: '__OUTPUT__' };
+    const call = {
+      id: 'n9',
+      kind: 'tool',
+      name: 'nest',
+      status: 'succeeded',
+      startedAt: tool.startedAt,
+      endedAt: tool.endedAt,
+      children: [],
+      input: {},
+      output: '__OUTPUT__',
+    };
     tool.root.children[0]!.children[0]!.children.push(call as never);
-    await writeFile(join(dir, 'deep-output.json'), JSON.stringify(tool).replace('"__OUTPUT__"', output));
+    await writeFile(
+      join(dir, 'deep-output.json'),
+      JSON.stringify(tool).replace('"__OUTPUT__"', output),
+    );
     studio = await openStudio(dir);
     page = await newPage(browser, errors);
   }, 120_000);
@@ -42,10 +55,14 @@ describe('June Studio: deep and huge traces in the page', () => {
     await page.goto(studio.url);
     const row = page.locator('tr[data-run-id=deeper]');
     await row.locator('.run-reason').waitFor({ timeout: 20_000 });
-    expect(await row.locator('.run-reason').innerText()).toMatch(/^not a June trace: the tree is nested more than 10,000 levels deep/);
+    expect(await row.locator('.run-reason').innerText()).toMatch(
+      /^not a June trace: the tree is nested more than 10,000 levels deep/,
+    );
     await page.goto(`${studio.url}#/runs/deeper`);
     await page.getByTestId('run-error').waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('run-error').innerText()).toMatch(/^Studio cannot show this run: not a June trace: the tree is nested more than 10,000 levels deep/);
+    expect(await page.getByTestId('run-error').innerText()).toMatch(
+      /^Studio cannot show this run: not a June trace: the tree is nested more than 10,000 levels deep/,
+    );
     expect(await page.getByText('Loading the trace...').count()).toBe(0);
   }, 60_000);
 

@@ -33,7 +33,9 @@ describe('deep and huge traces', () => {
       expect(runs.deep).toMatchObject({ status: 'succeeded', nodeCount: 5001, totalTokens: 10 });
       expect(runs.wide).toMatchObject({ status: 'succeeded', nodeCount: 100_000 });
       expect(runs.deeper).toMatchObject({
-        unreadable: expect.stringMatching(/^not a June trace: the tree is nested more than 10,000 levels deep \(at root\.children\[0\]\.children\[0\]\.children\[0\]\.\.\.\(9,995 levels\)\.\.\.\.children\[0\]\.children\[0\]\.children\[0\]\); Studio shows traces up to that depth$/),
+        unreadable: expect.stringMatching(
+          /^not a June trace: the tree is nested more than 10,000 levels deep \(at root\.children\[0\]\.children\[0\]\.children\[0\]\.\.\.\(9,995 levels\)\.\.\.\.children\[0\]\.children\[0\]\.children\[0\]\); Studio shows traces up to that depth$/,
+        ),
       });
       const served = await fetch(`${studio.url}api/runs/deep`);
       expect(served.status).toBe(200);
@@ -44,20 +46,29 @@ describe('deep and huge traces', () => {
     }
   });
 
-  it('dropped into a running Studio\'s folder, the same files are listed live and the server keeps answering', async () => {
+  it("dropped into a running Studio's folder, the same files are listed live and the server keeps answering", async () => {
     const folder = await runsDir();
     const scratch = await runsDir();
     const studio = await openStudio(folder, { pollIntervalMs: 100 });
     const live = await listen(studio.url);
     try {
       // written elsewhere and moved in, as `june run` replaces its trace file
-      for (const [name, text] of [['deep', deepTraceText(deepTrace(5000, 'deep'))], ['wide', JSON.stringify(bigTrace(100_000, 'wide'))]] as const) {
+      for (const [name, text] of [
+        ['deep', deepTraceText(deepTrace(5000, 'deep'))],
+        ['wide', JSON.stringify(bigTrace(100_000, 'wide'))],
+      ] as const) {
         await writeFile(join(scratch, `${name}.json`), text);
         await rename(join(scratch, `${name}.json`), join(folder, `${name}.json`));
       }
-      const deep = await live.next((event) => event.event === 'run' && event.data.run.runId === 'deep', 20_000);
+      const deep = await live.next(
+        (event) => event.event === 'run' && event.data.run.runId === 'deep',
+        20_000,
+      );
       expect(deep.data.run).toMatchObject({ nodeCount: 5001, totalTokens: 10 });
-      const wide = await live.next((event) => event.event === 'run' && event.data.run.runId === 'wide', 20_000);
+      const wide = await live.next(
+        (event) => event.event === 'run' && event.data.run.runId === 'wide',
+        20_000,
+      );
       expect(wide.data.run).toMatchObject({ nodeCount: 100_000 });
       expect((await fetch(`${studio.url}api/runs`)).status).toBe(200);
     } finally {
@@ -85,8 +96,14 @@ describe('links and content', () => {
     await symlink('../runs/../outside.json', join(dir, 'sneaky.json'));
     await symlink(`${release.runId}.json`, join(dir, 'alias.json')); // inside the folder: followed
     await writeFile(join(dir, 'garbage.json'), `${secret} more`);
-    await writeFile(join(dir, 'strings.json'), JSON.stringify({ version: secret, runId: 'strings' }));
-    await writeFile(join(dir, 'node.json'), JSON.stringify({ ...release, root: { ...release.root, kind: secret } }));
+    await writeFile(
+      join(dir, 'strings.json'),
+      JSON.stringify({ version: secret, runId: 'strings' }),
+    );
+    await writeFile(
+      join(dir, 'node.json'),
+      JSON.stringify({ ...release, root: { ...release.root, kind: secret } }),
+    );
   });
   afterAll(() => rm(parent, { recursive: true, force: true }));
 
@@ -101,14 +118,25 @@ describe('links and content', () => {
       expect(listText).not.toContain('TOP-SECRET');
       expect(listText).not.toContain('root:x');
       const runs = byId((JSON.parse(listText) as RunList).runs);
-      const outside = 'a link to a file outside the runs folder; Studio reads only the files inside it';
+      const outside =
+        'a link to a file outside the runs folder; Studio reads only the files inside it';
       expect(runs.passwd).toMatchObject({ unreadable: outside });
       expect(runs.outside).toMatchObject({ unreadable: outside });
       expect(runs.sneaky).toMatchObject({ unreadable: outside });
       expect(runs.alias).toMatchObject({ status: 'succeeded' });
-      expect(runs.garbage).toMatchObject({ unreadable: 'not valid JSON (an unexpected character in 31 characters); a file cut short or still being written reads like this' });
-      expect(runs.strings).toMatchObject({ unreadable: 'not a June trace: version is a string of 26 characters; Studio reads version 1 traces' });
-      expect(runs.node).toMatchObject({ unreadable: expect.stringMatching(/^not a June trace: root\.kind is a string of 26 characters; expected one of/) });
+      expect(runs.garbage).toMatchObject({
+        unreadable:
+          'not valid JSON (an unexpected character in 31 characters); a file cut short or still being written reads like this',
+      });
+      expect(runs.strings).toMatchObject({
+        unreadable:
+          'not a June trace: version is a string of 26 characters; Studio reads version 1 traces',
+      });
+      expect(runs.node).toMatchObject({
+        unreadable: expect.stringMatching(
+          /^not a June trace: root\.kind is a string of 26 characters; expected one of/,
+        ),
+      });
 
       for (const id of ['passwd', 'outside', 'sneaky', 'garbage', 'strings', 'node']) {
         const response = await fetch(`${studio.url}api/runs/${id}`);
@@ -127,7 +155,12 @@ describe('links and content', () => {
       expect(byId(await runs.list()).alias).toMatchObject({ status: 'succeeded' });
       await rm(join(dir, 'alias.json'));
       await symlink(join(parent, 'outside.json'), join(dir, 'alias.json'));
-      await eventually(async () => expect(await runs.readTrace('alias')).toEqual({ unreadable: 'a link to a file outside the runs folder; Studio reads only the files inside it' }));
+      await eventually(async () =>
+        expect(await runs.readTrace('alias')).toEqual({
+          unreadable:
+            'a link to a file outside the runs folder; Studio reads only the files inside it',
+        }),
+      );
     } finally {
       runs.close();
     }

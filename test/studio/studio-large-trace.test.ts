@@ -41,8 +41,14 @@ describe('June Studio: a 10,000-node trace', () => {
         const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime;
         const painted = mark('studio:tree-painted');
         if (painted === undefined) throw new Error('the tree has not painted yet');
-        const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-        return { traceLoadedMs: mark('studio:trace-loaded')!, treePaintedMs: painted, domContentLoadedMs: navigation.domContentLoadedEventEnd };
+        const navigation = performance.getEntriesByType(
+          'navigation',
+        )[0] as PerformanceNavigationTiming;
+        return {
+          traceLoadedMs: mark('studio:trace-loaded')!,
+          treePaintedMs: painted,
+          domContentLoadedMs: navigation.domContentLoadedEventEnd,
+        };
       }),
     );
     expect(await tree.getAttribute('data-rows')).toBe(String(NODES));
@@ -82,7 +88,9 @@ describe('June Studio: a 10,000-node trace', () => {
     const toggles = await page.evaluate(async () => {
       const click = async (label: string) => {
         const started = performance.now();
-        Array.from(document.querySelectorAll('.tree-tools button')).find((b) => b.textContent === label)!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        Array.from(document.querySelectorAll('.tree-tools button'))
+          .find((b) => b.textContent === label)!
+          .dispatchEvent(new MouseEvent('click', { bubbles: true }));
         await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
         return performance.now() - started;
       };
@@ -105,7 +113,9 @@ describe('June Studio: a 10,000-node trace', () => {
     };
     const file = join(tmpdir(), 'june-studio-perf.json');
     await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`June Studio, ${NODES.toLocaleString('en-US')}-node trace (times from navigation start, in ms; also in ${file}):\n${JSON.stringify(report, null, 2)}`);
+    console.log(
+      `June Studio, ${NODES.toLocaleString('en-US')}-node trace (times from navigation start, in ms; also in ${file}):\n${JSON.stringify(report, null, 2)}`,
+    );
     expect(errors).toEqual([]);
   });
 });

@@ -12,7 +12,8 @@ test('a run id that is not valid percent-encoding gets 400 saying so, not `no ru
     const response = await fetch(`${studio.url}api/runs/run%E0%A4%A`);
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      error: 'june: the run id in /api/runs/run%E0%A4%A is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.',
+      error:
+        'june: the run id in /api/runs/run%E0%A4%A is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.',
     });
   } finally {
     await studio.close();

@@ -37,12 +37,29 @@ describe('June Studio: a run', () => {
     await page.goto(`${studio.url}#/runs/${encodeURIComponent(trace.runId)}`);
     await page.locator('[role=treeitem]').first().waitFor();
   }
-  const row = (kind: string, name: string) => page.locator(`[role=treeitem][data-kind="${kind}"][data-name="${name}"]`);
-  const rowTexts = () => page.locator('[role=treeitem]').evaluateAll((rows) => rows.map((r) => `${'  '.repeat(Number(r.getAttribute('aria-level')) - 1)}${r.getAttribute('data-kind')} ${r.getAttribute('data-name')} ${r.getAttribute('data-status')}`));
+  const row = (kind: string, name: string) =>
+    page.locator(`[role=treeitem][data-kind="${kind}"][data-name="${name}"]`);
+  const rowTexts = () =>
+    page
+      .locator('[role=treeitem]')
+      .evaluateAll((rows) =>
+        rows.map(
+          (r) =>
+            `${'  '.repeat(Number(r.getAttribute('aria-level')) - 1)}${r.getAttribute('data-kind')} ${r.getAttribute('data-name')} ${r.getAttribute('data-status')}`,
+        ),
+      );
   const section = (name: string) => page.getByTestId('inspector').getByTestId(name);
   /** A section's text without its title. */
-  const sectionText = async (name: string) => (await section(name).locator(':scope > :not(h3)').allInnerTexts()).join('\n');
-  const tableRows = (name: string) => section(name).locator('tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => (td as HTMLElement).innerText.trim())));
+  const sectionText = async (name: string) =>
+    (await section(name).locator(':scope > :not(h3)').allInnerTexts()).join('\n');
+  const tableRows = (name: string) =>
+    section(name)
+      .locator('tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((r) =>
+          Array.from(r.querySelectorAll('td')).map((td) => (td as HTMLElement).innerText.trim()),
+        ),
+      );
 
   it('shows the trace tree: run, agents, steps, model calls, tool calls, and the child run of a composite call under it', async () => {
     await openRun(research);
@@ -67,7 +84,11 @@ describe('June Studio: a run', () => {
       '        model gpt-5-mini succeeded',
     ]);
     // Each row has its status, duration and tokens; tokens add up level by level.
-    const [, , duration, tokens] = await page.locator('[role=treeitem][data-kind=run]').first().locator(':scope > span').allInnerTexts();
+    const [, , duration, tokens] = await page
+      .locator('[role=treeitem][data-kind=run]')
+      .first()
+      .locator(':scope > span')
+      .allInnerTexts();
     expect(duration).toMatch(/^\d+ ms$|^\d+\.\d+ s$/);
     expect(tokens).toBe(research.root.usage!.totalTokens!.toLocaleString('en-US'));
     expect(await row('tool', 'research').locator('.cell-num').last().innerText()).toBe('627');
@@ -91,9 +112,16 @@ describe('June Studio: a run', () => {
   it('an agent that inherited a tool shows it under Inherited, with what it was granted from', async () => {
     await openRun(research);
     await row('agent', 'reviewer').click();
-    expect(await section('capabilities').innerText()).toContain('Nothing declared here; every tool is inherited.');
+    expect(await section('capabilities').innerText()).toContain(
+      'Nothing declared here; every tool is inherited.',
+    );
     expect(await tableRows('inherited')).toEqual([
-      ['readFile', '<Tool name="readFile"> in the enclosing <Agent>\nthrough <Inherit capabilities={["readFile"]}>', 'not asked', '1'],
+      [
+        'readFile',
+        '<Tool name="readFile"> in the enclosing <Agent>\nthrough <Inherit capabilities={["readFile"]}>',
+        'not asked',
+        '1',
+      ],
     ]);
     await screenshot(page, 'agent');
 
@@ -106,8 +134,12 @@ describe('June Studio: a run', () => {
   it('a composite tool call shows its input, its output and its child run; the child run opens from the call', async () => {
     await openRun(research);
     await row('tool', 'research').click();
-    expect(await section('input').innerText()).toContain('"question": "How does React Suspense work?"');
-    expect(await sectionText('output')).toBe('Suspense lets a component wait for data and shows a fallback meanwhile.');
+    expect(await section('input').innerText()).toContain(
+      '"question": "How does React Suspense work?"',
+    );
+    expect(await sectionText('output')).toBe(
+      'Suspense lets a component wait for data and shows a fallback meanwhile.',
+    );
     const child = section('child-run');
     expect(await sectionText('child-run')).toMatch(/^research\s+\S+\s+succeeded\s+627 tokens/);
     await screenshot(page, 'composite');
@@ -115,13 +147,22 @@ describe('June Studio: a run', () => {
     await child.locator('button.link').click();
     const inspector = page.getByTestId('inspector');
     expect(await inspector.getAttribute('data-kind')).toBe('run');
-    expect(await section('run').innerText()).toMatch(/Called by\s+the tool call research call_report_1_1/);
+    expect(await section('run').innerText()).toMatch(
+      /Called by\s+the tool call research call_report_1_1/,
+    );
 
     // Inside the child run, the researcher inherited readFile from the calling agent.
     await row('agent', 'researcher').click();
-    expect(await tableRows('capabilities')).toEqual([['search', '<Tool name="search">', 'not asked', '1']]);
+    expect(await tableRows('capabilities')).toEqual([
+      ['search', '<Tool name="search">', 'not asked', '1'],
+    ]);
     expect(await tableRows('inherited')).toEqual([
-      ['readFile', '<Tool name="readFile"> in the enclosing <Agent>\nthrough <Inherit capabilities={["readFile"]}>', 'not asked', '1'],
+      [
+        'readFile',
+        '<Tool name="readFile"> in the enclosing <Agent>\nthrough <Inherit capabilities={["readFile"]}>',
+        'not asked',
+        '1',
+      ],
     ]);
   });
 
@@ -129,27 +170,44 @@ describe('June Studio: a run', () => {
     await openRun(research);
     await row('step', 'findings').click();
     expect(await sectionText('prompt')).toBe('Research: How does React Suspense work?');
-    expect(await sectionText('result')).toBe('Suspense lets a component wait for data and shows a fallback meanwhile.');
+    expect(await sectionText('result')).toBe(
+      'Suspense lets a component wait for data and shows a fallback meanwhile.',
+    );
     const messages = await section('messages').locator('.message').allInnerTexts();
     expect(messages).toHaveLength(3);
-    expect(messages[0]).toMatch(/^ASSISTANT\ncalls search call_research:findings_1_1\n\{\n {2}"query": "react suspense"\n\}\ncalls readFile/);
-    expect(messages[1]).toMatch(/^TOOL\nresult of search .*\n\[\n {2}"react suspense: the React docs"/);
-    expect(messages[2]).toBe('ASSISTANT\nSuspense lets a component wait for data and shows a fallback meanwhile.');
+    expect(messages[0]).toMatch(
+      /^ASSISTANT\ncalls search call_research:findings_1_1\n\{\n {2}"query": "react suspense"\n\}\ncalls readFile/,
+    );
+    expect(messages[1]).toMatch(
+      /^TOOL\nresult of search .*\n\[\n {2}"react suspense: the React docs"/,
+    );
+    expect(messages[2]).toBe(
+      'ASSISTANT\nSuspense lets a component wait for data and shows a fallback meanwhile.',
+    );
   });
 
   it('a tool call shows the approval it waited for and the answer: a policy, or a person with a reason', async () => {
     await openRun(release);
     const deploys = page.locator('[role=treeitem][data-kind=tool][data-name=deploy]');
-    expect(await deploys.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).toEqual(['succeeded', 'denied']);
-    expect(await deploys.locator('.hint').allInnerTexts()).toEqual(['approval: approved (auto)', 'approval: denied']);
+    expect(
+      await deploys.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))),
+    ).toEqual(['succeeded', 'denied']);
+    expect(await deploys.locator('.hint').allInnerTexts()).toEqual([
+      'approval: approved (auto)',
+      'approval: denied',
+    ]);
 
     await deploys.first().click();
     expect(await section('input').innerText()).toContain('"env": "staging"');
-    expect(await section('approval').innerText()).toMatch(/Request\s+aitxt-\S+\s+Answer\s+approved\s+Answered by\s+a policy \(automatic\)$/);
+    expect(await section('approval').innerText()).toMatch(
+      /Request\s+aitxt-\S+\s+Answer\s+approved\s+Answered by\s+a policy \(automatic\)$/,
+    );
     expect(await sectionText('output')).toBe('Deployed to staging');
 
     await deploys.last().click();
-    expect(await section('approval').innerText()).toMatch(/Answer\s+denied\s+Answered by\s+a person\s+Reason\s+not on a Friday$/);
+    expect(await section('approval').innerText()).toMatch(
+      /Answer\s+denied\s+Answered by\s+a person\s+Reason\s+not on a Friday$/,
+    );
     await screenshot(page, 'approval');
 
     await row('agent', 'releaser').click();

@@ -4,7 +4,12 @@ import type { Trace } from 'june';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Studio } from '../../src/studio/index.js';
-import { recordRelease, recordResearch, startRelease, writeTrace } from '../fixtures/studio/workflows.js';
+import {
+  recordRelease,
+  recordResearch,
+  startRelease,
+  writeTrace,
+} from '../fixtures/studio/workflows.js';
 import { eventually, launchBrowser, newPage, openStudio, runsDir, screenshot } from './support.js';
 
 describe('June Studio: the runs list', () => {
@@ -35,13 +40,16 @@ describe('June Studio: the runs list', () => {
   });
 
   const rowOf = (runId: string) => page.locator(`tr.run-row[data-run-id="${runId}"]`);
-  const cells = async (runId: string) => (await rowOf(runId).locator('td').allInnerTexts()).map((text) => text.trim());
+  const cells = async (runId: string) =>
+    (await rowOf(runId).locator('td').allInnerTexts()).map((text) => text.trim());
 
   it('lists the runs newest first: workflow, run id, start, duration, status, tokens', async () => {
     await page.goto('about:blank');
     await page.goto(studio.url);
     await rowOf('crashed-run').waitFor();
-    const readable = await page.locator('tr.run-row:not(.run-unreadable)').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')));
+    const readable = await page
+      .locator('tr.run-row:not(.run-unreadable)')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')));
     expect(readable).toEqual([research.runId, release.runId]);
     const [workflow, runId, started, duration, status, tokens] = await cells(research.runId);
     expect(workflow).toBe('Research');
@@ -59,10 +67,14 @@ describe('June Studio: the runs list', () => {
     const crashed = rowOf('crashed-run');
     await crashed.waitFor();
     expect(await crashed.locator('.status').innerText()).toBe('unreadable');
-    expect(await crashed.locator('.run-reason').innerText()).toMatch(/^not valid JSON \(.+\); a file cut short or still being written reads like this$/);
+    expect(await crashed.locator('.run-reason').innerText()).toMatch(
+      /^not valid JSON \(.+\); a file cut short or still being written reads like this$/,
+    );
 
     await crashed.locator('a').click();
-    expect(await page.getByTestId('run-error').innerText()).toMatch(/^Studio cannot show this run: not valid JSON/);
+    expect(await page.getByTestId('run-error').innerText()).toMatch(
+      /^Studio cannot show this run: not valid JSON/,
+    );
 
     await page.locator('a.back').click();
     await rowOf(release.runId).locator('a').click();
@@ -74,13 +86,18 @@ describe('June Studio: the runs list', () => {
     await page.goto('about:blank');
     await page.goto(studio.url);
     await rowOf(research.runId).waitFor();
-    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.evaluate(
+      () => ((window as unknown as { sameDocument: boolean }).sameDocument = true),
+    );
 
     // A real run, written the way `june run` writes it: while it waits for a person, then at the end.
     const handle = startRelease();
     let requestId: string | undefined;
     for await (const event of handle.events) {
-      if (event.type === 'approval-request' && (event.request.input as { env: string }).env === 'production') {
+      if (
+        event.type === 'approval-request' &&
+        (event.request.input as { env: string }).env === 'production'
+      ) {
         requestId = event.request.id;
         break;
       }
@@ -92,23 +109,35 @@ describe('June Studio: the runs list', () => {
     expect(await page.locator('tr.run-row').first().getAttribute('data-run-id')).toBe(handle.runId); // newest first
 
     await live.locator('a').click();
-    const waiting = page.locator('[role=treeitem][data-kind=tool][data-name=deploy][data-status=waiting]');
+    const waiting = page.locator(
+      '[role=treeitem][data-kind=tool][data-name=deploy][data-status=waiting]',
+    );
     await waiting.waitFor();
     await waiting.click();
-    await eventually(async () => expect(await page.getByTestId('approval').innerText()).toContain('waiting for an answer'));
+    await eventually(async () =>
+      expect(await page.getByTestId('approval').innerText()).toContain('waiting for an answer'),
+    );
     await screenshot(page, 'live');
 
     handle.deny(requestId!, 'not on a Friday');
     const { trace } = await handle.result;
     await writeTrace(dir, trace);
     await page.locator('.run-header .status-succeeded').waitFor();
-    const denied = page.locator('[role=treeitem][data-kind=tool][data-name=deploy][data-status=denied]');
+    const denied = page.locator(
+      '[role=treeitem][data-kind=tool][data-name=deploy][data-status=denied]',
+    );
     await denied.waitFor();
     expect(await denied.getAttribute('aria-selected')).toBe('true'); // the selection survived the update
-    await eventually(async () => expect(await page.getByTestId('approval').innerText()).toContain('not on a Friday'));
+    await eventually(async () =>
+      expect(await page.getByTestId('approval').innerText()).toContain('not on a Friday'),
+    );
 
     await page.locator('a.back').click();
-    await eventually(async () => expect(await rowOf(handle.runId).getAttribute('data-status')).toBe('succeeded'));
-    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await eventually(async () =>
+      expect(await rowOf(handle.runId).getAttribute('data-status')).toBe('succeeded'),
+    );
+    expect(
+      await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
+    ).toBe(true);
   });
 });

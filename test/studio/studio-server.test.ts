@@ -3,7 +3,14 @@ import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JuneError } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunDirectory, startStudio, type RunList, type RunSummary, type Studio, type StudioEvent } from '../../src/studio/index.js';
+import {
+  RunDirectory,
+  startStudio,
+  type RunList,
+  type RunSummary,
+  type Studio,
+  type StudioEvent,
+} from '../../src/studio/index.js';
 import { recordRelease, recordResearch, writeTrace } from '../fixtures/studio/workflows.js';
 import { eventually, listen, openStudio, runsDir, studioUi } from './support.js';
 
@@ -73,7 +80,12 @@ describe('Studio API over real run traces', () => {
     expect(missing.status).toBe(404);
     expect((await missing.json()).error).toMatch(/^june: no run "nope" in /);
     await writeFile(join(parent, 'secret.json'), JSON.stringify(release)); // beside the runs directory
-    for (const path of ['api/runs/..%2Fsecret', 'api/runs/%2e%2e%2Fsecret', '..%2F..%2Fpackage.json', '%2e%2e/%2e%2e/package.json']) {
+    for (const path of [
+      'api/runs/..%2Fsecret',
+      'api/runs/%2e%2e%2Fsecret',
+      '..%2F..%2Fpackage.json',
+      '%2e%2e/%2e%2e/package.json',
+    ]) {
       expect((await fetch(`${studio.url}${path}`)).status, path).toBe(404);
     }
   });
@@ -88,7 +100,9 @@ describe('Studio API over real run traces', () => {
   it('refuses requests addressed to another host name (DNS rebinding) and anything but GET', async () => {
     const foreign = await getWithHost(`${studio.url}api/runs`, 'attacker.example:80');
     expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.body).error).toMatch(/^june: Studio answers requests for 127\.0\.0\.1, localhost/);
+    expect(JSON.parse(foreign.body).error).toMatch(
+      /^june: Studio answers requests for 127\.0\.0\.1, localhost/,
+    );
     expect((await getWithHost(`${studio.url}api/runs`, 'localhost')).status).toBe(200);
     const post = await fetch(`${studio.url}api/runs`, { method: 'POST' });
     expect(post.status).toBe(405);
@@ -103,7 +117,14 @@ describe('unreadable trace files', () => {
     await writeFile(join(dir, 'cut.json'), text.slice(0, text.length / 2));
     await writeFile(join(dir, 'empty.json'), '');
     await writeFile(join(dir, 'other.json'), JSON.stringify({ version: 2, runId: 'other' }));
-    await writeFile(join(dir, 'bad-node.json'), JSON.stringify({ ...release, runId: 'bad-node', root: { ...release.root, children: [{ id: 'x', name: 'x' }] } }));
+    await writeFile(
+      join(dir, 'bad-node.json'),
+      JSON.stringify({
+        ...release,
+        runId: 'bad-node',
+        root: { ...release.root, children: [{ id: 'x', name: 'x' }] },
+      }),
+    );
     await writeFile(join(dir, 'notes.txt'), 'not a trace file');
     const studio = await openStudio(dir);
     try {
@@ -112,18 +133,26 @@ describe('unreadable trace files', () => {
         expect(body.runs).toHaveLength(5); // files that just changed get a moment to finish being written
         return body;
       });
-      const reasons = Object.fromEntries(list.runs.map((run) => [run.runId, 'unreadable' in run ? run.unreadable : run.status]));
+      const reasons = Object.fromEntries(
+        list.runs.map((run) => [run.runId, 'unreadable' in run ? run.unreadable : run.status]),
+      );
       expect(reasons).toEqual({
         [release.runId]: 'succeeded',
-        cut: expect.stringMatching(/^not valid JSON \(.+\); a file cut short or still being written reads like this$/),
+        cut: expect.stringMatching(
+          /^not valid JSON \(.+\); a file cut short or still being written reads like this$/,
+        ),
         empty: 'the file is empty; a run that is starting writes it shortly',
         other: 'not a June trace: version is 2; Studio reads version 1 traces',
-        'bad-node': 'not a June trace: root.children[0].kind is missing; expected one of run, agent, step, model, tool, catch',
+        'bad-node':
+          'not a June trace: root.children[0].kind is missing; expected one of run, agent, step, model, tool, catch',
       });
 
       const cut = await fetch(`${studio.url}api/runs/cut`);
       expect(cut.status).toBe(422);
-      expect(await cut.json()).toEqual({ error: expect.stringMatching(/^june: the trace of run "cut" is unreadable: not valid JSON/), unreadable: reasons.cut });
+      expect(await cut.json()).toEqual({
+        error: expect.stringMatching(/^june: the trace of run "cut" is unreadable: not valid JSON/),
+        unreadable: reasons.cut,
+      });
       expect((await fetch(`${studio.url}api/runs/${release.runId}`)).status).toBe(200);
     } finally {
       await studio.close();
@@ -138,16 +167,34 @@ describe('a file in the middle of a write', () => {
     const release = await recordRelease(dir);
     const path = join(dir, `${release.runId}.json`);
     const events: StudioEvent[] = [];
-    const patient = new RunDirectory({ dir, settleMs: 60_000, onChange: (event) => events.push(event) });
+    const patient = new RunDirectory({
+      dir,
+      settleMs: 60_000,
+      onChange: (event) => events.push(event),
+    });
     try {
       await patient.start();
-      expect(events).toEqual([{ type: 'run', run: expect.objectContaining({ runId: release.runId, status: 'succeeded' }) }]);
+      expect(events).toEqual([
+        {
+          type: 'run',
+          run: expect.objectContaining({ runId: release.runId, status: 'succeeded' }),
+        },
+      ]);
       await writeFile(path, JSON.stringify(release).slice(0, 300));
-      expect(await patient.list()).toEqual([expect.objectContaining({ runId: release.runId, status: 'succeeded' })]);
+      expect(await patient.list()).toEqual([
+        expect.objectContaining({ runId: release.runId, status: 'succeeded' }),
+      ]);
       expect(events).toHaveLength(1);
 
       const settled = new RunDirectory({ dir, settleMs: 0 });
-      expect(await settled.list()).toEqual([{ runId: release.runId, file: `${release.runId}.json`, unreadable: expect.stringMatching(/^not valid JSON/), updatedAt: expect.any(String) }]);
+      expect(await settled.list()).toEqual([
+        {
+          runId: release.runId,
+          file: `${release.runId}.json`,
+          unreadable: expect.stringMatching(/^not valid JSON/),
+          updatedAt: expect.any(String),
+        },
+      ]);
       settled.close();
     } finally {
       patient.close();
@@ -165,18 +212,37 @@ describe('the live channel', () => {
       const elsewhere = await runsDir();
       const release = await recordRelease(elsewhere);
       await rm(elsewhere, { recursive: true, force: true });
-      const running = { ...release, status: 'running' as const, endedAt: undefined, root: { ...release.root, status: 'running' as const, children: [] } };
+      const running = {
+        ...release,
+        status: 'running' as const,
+        endedAt: undefined,
+        root: { ...release.root, status: 'running' as const, children: [] },
+      };
       await writeTrace(dir, running);
-      const appeared = await live.next((e) => e.event === 'run' && e.data.run.runId === release.runId);
-      expect(appeared.data).toEqual({ type: 'run', run: expect.objectContaining({ runId: release.runId, status: 'running', nodeCount: 1 }) });
+      const appeared = await live.next(
+        (e) => e.event === 'run' && e.data.run.runId === release.runId,
+      );
+      expect(appeared.data).toEqual({
+        type: 'run',
+        run: expect.objectContaining({ runId: release.runId, status: 'running', nodeCount: 1 }),
+      });
       expect(appeared.data.run).not.toHaveProperty('durationMs');
 
       await writeTrace(dir, release);
-      const finished = await live.next((e) => e.event === 'run' && e.data.run.status === 'succeeded');
-      expect(finished.data.run).toMatchObject({ runId: release.runId, durationMs: Date.parse(release.endedAt!) - Date.parse(release.startedAt), nodeCount: 10 });
+      const finished = await live.next(
+        (e) => e.event === 'run' && e.data.run.status === 'succeeded',
+      );
+      expect(finished.data.run).toMatchObject({
+        runId: release.runId,
+        durationMs: Date.parse(release.endedAt!) - Date.parse(release.startedAt),
+        nodeCount: 10,
+      });
 
       await unlink(join(dir, `${release.runId}.json`));
-      expect((await live.next((e) => e.event === 'run-removed')).data).toEqual({ type: 'run-removed', runId: release.runId });
+      expect((await live.next((e) => e.event === 'run-removed')).data).toEqual({
+        type: 'run-removed',
+        runId: release.runId,
+      });
     } finally {
       await live.close();
       await studio.close();
@@ -218,7 +284,9 @@ describe('startStudio errors', () => {
     const first = await openStudio(dir);
     const port = Number(new URL(first.url).port);
     try {
-      const error = await startStudio({ dir, port, assetsDir: await studioUi() }).catch((e: unknown) => e);
+      const error = await startStudio({ dir, port, assetsDir: await studioUi() }).catch(
+        (e: unknown) => e,
+      );
       expect(JuneError.isInstance(error) && error.code).toBe('studio-listen-failed');
       expect((error as Error).message).toBe(
         `june: Studio could not listen on 127.0.0.1:${port} (EADDRINUSE): another program uses that port; pass another port (--port N), or 0 for any free one.`,
@@ -232,11 +300,16 @@ describe('startStudio errors', () => {
     const empty = await runsDir();
     await expect(startStudio({ dir: empty, port: 0, assetsDir: empty })).rejects.toMatchObject({
       code: 'studio-ui-missing',
-      message: expect.stringMatching(/^june: Studio's UI is not built: .*index\.html does not exist\. Run `npm run build:studio`/),
+      message: expect.stringMatching(
+        /^june: Studio's UI is not built: .*index\.html does not exist\. Run `npm run build:studio`/,
+      ),
     });
-    await expect(startStudio({ dir: empty, port: 70000, assetsDir: await studioUi() })).rejects.toMatchObject({
+    await expect(
+      startStudio({ dir: empty, port: 70000, assetsDir: await studioUi() }),
+    ).rejects.toMatchObject({
       code: 'studio-port-invalid',
-      message: "june: Studio's port must be an integer from 0 to 65535 (0 picks a free one), got 70000.",
+      message:
+        "june: Studio's port must be an integer from 0 to 65535 (0 picks a free one), got 70000.",
     });
   });
 });

@@ -9,12 +9,24 @@ const trace = (failures?: { tools: number; caught: number }): Trace => ({
   status: 'succeeded',
   startedAt: at,
   endedAt: at,
-  root: { id: 'n1', kind: 'run', name: 'report', status: 'succeeded', startedAt: at, endedAt: at, children: [], ...(failures ? { failures } : {}) },
+  root: {
+    id: 'n1',
+    kind: 'run',
+    name: 'report',
+    status: 'succeeded',
+    startedAt: at,
+    endedAt: at,
+    children: [],
+    ...(failures ? { failures } : {}),
+  },
 });
 
 describe("Studio's run list", () => {
   it('says what failed inside a run that succeeded', () => {
-    expect(summarizeTrace(trace({ tools: 1, caught: 0 }), 'r1.json', at)).toMatchObject({ status: 'succeeded', failures: { tools: 1, caught: 0 } });
+    expect(summarizeTrace(trace({ tools: 1, caught: 0 }), 'r1.json', at)).toMatchObject({
+      status: 'succeeded',
+      failures: { tools: 1, caught: 0 },
+    });
   });
 
   it('has no failures for a run where nothing failed', () => {

@@ -20,14 +20,19 @@ export async function studioUi(): Promise<string> {
   for (const dir of ['studio', 'src/studio']) {
     for (const name of (await readdir(join(repo, dir), { recursive: true })).sort()) {
       const file = join(repo, dir, name);
-      if ((await stat(file)).isFile()) hash.update(relative(repo, file)).update(await readFile(file));
+      if ((await stat(file)).isFile())
+        hash.update(relative(repo, file)).update(await readFile(file));
     }
   }
   const outDir = join(tmpdir(), `june-studio-ui-${hash.digest('hex').slice(0, 16)}`);
   if (existsSync(join(outDir, 'index.html'))) return outDir;
   const building = `${outDir}.${process.pid}-${Math.random().toString(16).slice(2)}`;
   const { build } = await import('vite');
-  await build({ configFile: join(repo, 'studio/vite.config.ts'), logLevel: 'warn', build: { outDir: building, emptyOutDir: true } });
+  await build({
+    configFile: join(repo, 'studio/vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: building, emptyOutDir: true },
+  });
   try {
     await rename(building, outDir);
   } catch {
@@ -53,7 +58,15 @@ export async function runsDir(): Promise<string> {
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: inject('chromium').path,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -61,7 +74,8 @@ const contexts = new WeakMap<Browser, Promise<BrowserContext>>();
 
 /** A new page (in one shared context per browser); uncaught errors in the UI land in `errors`. */
 export async function newPage(browser: Browser, errors: string[]): Promise<Page> {
-  if (!contexts.has(browser)) contexts.set(browser, browser.newContext({ viewport: { width: 1360, height: 800 } }));
+  if (!contexts.has(browser))
+    contexts.set(browser, browser.newContext({ viewport: { width: 1360, height: 800 } }));
   const page = await (await contexts.get(browser)!).newPage();
   page.on('pageerror', (error) => errors.push(error.message));
   return page;
@@ -74,7 +88,10 @@ export async function newPage(browser: Browser, errors: string[]): Promise<Page>
  * test's temporary one.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const folder = process.env.UPDATE_SCREENSHOTS === '1' ? join(repo, 'docs/images') : join(tmpdir(), 'june-studio-screenshots');
+  const folder =
+    process.env.UPDATE_SCREENSHOTS === '1'
+      ? join(repo, 'docs/images')
+      : join(tmpdir(), 'june-studio-screenshots');
   await mkdir(folder, { recursive: true });
   await page.evaluate(() => {
     const label = document.querySelector('.topbar-dir');
@@ -131,11 +148,13 @@ export async function listen(url: string) {
     get ended() {
       return ended;
     },
-    next: (match: (event: { event: string; data: any }) => boolean, timeoutMs = 5000) => eventually(() => {
-      const found = events.find(match);
-      if (!found) throw new Error(`no matching event among ${JSON.stringify(events.map((e) => e.event))}`);
-      return found;
-    }, timeoutMs),
+    next: (match: (event: { event: string; data: any }) => boolean, timeoutMs = 5000) =>
+      eventually(() => {
+        const found = events.find(match);
+        if (!found)
+          throw new Error(`no matching event among ${JSON.stringify(events.map((e) => e.event))}`);
+        return found;
+      }, timeoutMs),
     close: async () => {
       controller.abort();
       await pump;

@@ -9,7 +9,9 @@ const noop = (name: string) =>
   tool({ description: name, inputSchema: z.object({}), execute: async () => `${name} done` });
 
 /** Runs `promise` and returns what it rejected with. */
-async function failure(promise: PromiseLike<unknown>): Promise<Error & { code?: string; blame?: string }> {
+async function failure(
+  promise: PromiseLike<unknown>,
+): Promise<Error & { code?: string; blame?: string }> {
   try {
     await promise;
   } catch (error) {
@@ -29,8 +31,12 @@ describe('scripted model errors', () => {
   });
 
   it('names a step path the script has no entry for, and lists the ones it has', async () => {
-    const model = scriptedModel({ steps: { release: [{ text: 'a' }], 'research:findings': [{ text: 'b' }] } });
-    const error = await failure(generateText({ model, prompt: 'x', providerOptions: inStep('deploy') }));
+    const model = scriptedModel({
+      steps: { release: [{ text: 'a' }], 'research:findings': [{ text: 'b' }] },
+    });
+    const error = await failure(
+      generateText({ model, prompt: 'x', providerOptions: inStep('deploy') }),
+    );
     expect(error.code).toBe('script-step-missing');
     expect(error.message).toBe(
       'june: the model script has no turns for step "deploy"; it has turns for "release", "research:findings". ' +
@@ -41,7 +47,13 @@ describe('scripted model errors', () => {
   it('says which turn ran out and how many the step has', async () => {
     const model = scriptedModel({ steps: { release: [{ toolCalls: [{ tool: 'build' }] }] } });
     const error = await failure(
-      generateText({ model, tools: { build: noop('build') }, prompt: 'x', stopWhen: stepCountIs(5), providerOptions: inStep('release') }),
+      generateText({
+        model,
+        tools: { build: noop('build') },
+        prompt: 'x',
+        stopWhen: stepCountIs(5),
+        providerOptions: inStep('release'),
+      }),
     );
     expect(error.code).toBe('script-turns-exhausted');
     expect(error.message).toBe(
@@ -52,11 +64,22 @@ describe('scripted model errors', () => {
 
   it('names the step, turn and tool when a turn calls a tool the agent does not have', async () => {
     const model = scriptedModel({
-      steps: { release: [{ toolCalls: [{ tool: 'build' }] }, { toolCalls: [{ tool: 'deploy', input: { env: 'prod' } }] }] },
+      steps: {
+        release: [
+          { toolCalls: [{ tool: 'build' }] },
+          { toolCalls: [{ tool: 'deploy', input: { env: 'prod' } }] },
+        ],
+      },
     });
     const tools = { build: noop('build'), readFile: noop('readFile') };
     const error = await failure(
-      generateText({ model, tools, prompt: 'x', stopWhen: stepCountIs(5), providerOptions: inStep('release') }),
+      generateText({
+        model,
+        tools,
+        prompt: 'x',
+        stopWhen: stepCountIs(5),
+        providerOptions: inStep('release'),
+      }),
     );
     expect(error.code).toBe('script-tool-unavailable');
     expect(error.message).toBe(
@@ -71,10 +94,16 @@ describe('scripted model errors', () => {
     expect(error.message).toContain('but the agent has no such tool; it has no tools.');
   });
 
-  it('fails the call with a turn\'s error message, and the next call takes the next turn', async () => {
-    const model = scriptedModel({ steps: { s: [{ error: 'rate limited, try again in 20 s' }, { text: 'recovered' }] } });
+  it("fails the call with a turn's error message, and the next call takes the next turn", async () => {
+    const model = scriptedModel({
+      steps: { s: [{ error: 'rate limited, try again in 20 s' }, { text: 'recovered' }] },
+    });
     const error = await failure(generateText({ model, prompt: 'x', providerOptions: inStep('s') }));
-    expect(error).toMatchObject({ name: 'SystemError', code: 'scripted-model-error', blame: 'system' });
+    expect(error).toMatchObject({
+      name: 'SystemError',
+      code: 'scripted-model-error',
+      blame: 'system',
+    });
     expect(error.message).toBe('june: rate limited, try again in 20 s');
     // The SDK does not retry it: one call took one turn.
     expect(model.calls.map((call) => call.turn)).toEqual([1]);
@@ -85,10 +114,17 @@ describe('scripted model errors', () => {
   it('surfaces a failed turn through streamText as an error part', async () => {
     const model = scriptedModel({ steps: { s: [{ error: 'provider down' }] } });
     const reported: unknown[] = [];
-    const result = streamText({ model, prompt: 'x', providerOptions: inStep('s'), onError: ({ error }) => void reported.push(error) });
+    const result = streamText({
+      model,
+      prompt: 'x',
+      providerOptions: inStep('s'),
+      onError: ({ error }) => void reported.push(error),
+    });
     const errors: unknown[] = [];
     for await (const part of result.fullStream) if (part.type === 'error') errors.push(part.error);
-    expect(errors).toEqual([expect.objectContaining({ code: 'scripted-model-error', message: 'june: provider down' })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ code: 'scripted-model-error', message: 'june: provider down' }),
+    ]);
     expect(reported).toHaveLength(1);
   });
 
@@ -97,7 +133,9 @@ describe('scripted model errors', () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
     const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x' }] }];
-    const error = await failure(model.doStream({ prompt, abortSignal: controller.signal, providerOptions: inStep('s') }));
+    const error = await failure(
+      model.doStream({ prompt, abortSignal: controller.signal, providerOptions: inStep('s') }),
+    );
     expect(error.message).toBe('stop');
     expect(model.unusedTurns()).toEqual([{ step: 's', turn: 1 }]);
   });
@@ -107,7 +145,9 @@ describe('scripted model errors', () => {
     expect(() => scriptedModel(bad as never)).toThrow(
       expect.objectContaining({
         code: 'script-invalid',
-        message: expect.stringContaining('june: the model script is invalid: $.steps.release[0].object: a turn has text or object, not both'),
+        message: expect.stringContaining(
+          'june: the model script is invalid: $.steps.release[0].object: a turn has text or object, not both',
+        ),
       }),
     );
   });

@@ -31,7 +31,10 @@ const releaseScript: ModelScript = {
   $comment: 'Test fixture: a release conversation',
   steps: {
     release: [
-      { text: 'Reading the changelog.', toolCalls: [{ tool: 'readFile', input: { path: 'CHANGELOG.md' } }] },
+      {
+        text: 'Reading the changelog.',
+        toolCalls: [{ tool: 'readFile', input: { path: 'CHANGELOG.md' } }],
+      },
       { toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] },
       { text: 'Deployed to staging.' },
     ],
@@ -39,12 +42,13 @@ const releaseScript: ModelScript = {
 };
 
 describe('scriptedModel with streamText', () => {
-  it('streams a turn\'s text as several deltas that join back to the text', async () => {
+  it("streams a turn's text as several deltas that join back to the text", async () => {
     const text = 'Hello there, the build is green and ready.';
     const model = scriptedModel({ steps: { greet: [{ text }] } });
     const result = streamText({ model, prompt: 'Say hi', providerOptions: inStep('greet') });
     const deltas: string[] = [];
-    for await (const part of result.fullStream) if (part.type === 'text-delta') deltas.push(part.text);
+    for await (const part of result.fullStream)
+      if (part.type === 'text-delta') deltas.push(part.text);
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.join('')).toBe(text);
     expect(await result.text).toBe(text);
@@ -67,7 +71,11 @@ describe('scriptedModel with streamText', () => {
     expect(steps[0]!.text).toBe('Reading the changelog.');
     expect(ran).toEqual(['readFile:CHANGELOG.md', 'deploy:staging']);
     expect(steps[0]!.toolCalls.map((call) => call.toolCallId)).toEqual(['call_release_1_1']);
-    expect(model.calls.map(({ step, turn }) => `${step}#${turn}`)).toEqual(['release#1', 'release#2', 'release#3']);
+    expect(model.calls.map(({ step, turn }) => `${step}#${turn}`)).toEqual([
+      'release#1',
+      'release#2',
+      'release#3',
+    ]);
     // The second call's prompt ends with the result of the first turn's tool call.
     const toolMessage = model.calls[1]!.prompt.at(-1)!;
     expect(toolMessage.role).toBe('tool');
@@ -76,11 +84,15 @@ describe('scriptedModel with streamText', () => {
   });
 
   it('streams structured output from an object turn', async () => {
-    const model = scriptedModel({ steps: { notes: [{ object: { version: '1.2.0', highlights: ['faster builds'] } }] } });
+    const model = scriptedModel({
+      steps: { notes: [{ object: { version: '1.2.0', highlights: ['faster builds'] } }] },
+    });
     const result = streamText({
       model,
       prompt: 'Write release notes',
-      output: Output.object({ schema: z.object({ version: z.string(), highlights: z.array(z.string()) }) }),
+      output: Output.object({
+        schema: z.object({ version: z.string(), highlights: z.array(z.string()) }),
+      }),
       providerOptions: inStep('notes'),
     });
     const partials: unknown[] = [];
@@ -98,7 +110,8 @@ describe('scriptedModel with streamText', () => {
     });
     const types: string[] = [];
     const reader = stream.getReader();
-    for (let read = await reader.read(); !read.done; read = await reader.read()) types.push(read.value.type);
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      types.push(read.value.type);
     expect(types[0]).toBe('stream-start');
     expect(types.filter((type) => type === 'text-delta').length).toBe(3);
     expect(types.slice(-2)).toEqual(['tool-call', 'finish']);
@@ -134,10 +147,20 @@ describe('scriptedModel with generateText', () => {
   });
 
   it('uses a scripted tool call id and an empty input when they are given or left out', async () => {
-    const model = scriptedModel({ steps: { s: [{ toolCalls: [{ tool: 'ping', id: 'my-call' }, { tool: 'ping' }] }] } });
+    const model = scriptedModel({
+      steps: { s: [{ toolCalls: [{ tool: 'ping', id: 'my-call' }, { tool: 'ping' }] }] },
+    });
     const inputs: unknown[] = [];
-    const ping = tool({ inputSchema: z.object({}), execute: async (input) => (inputs.push(input), 'pong') });
-    const result = await generateText({ model, tools: { ping }, prompt: 'ping twice', providerOptions: inStep('s') });
+    const ping = tool({
+      inputSchema: z.object({}),
+      execute: async (input) => (inputs.push(input), 'pong'),
+    });
+    const result = await generateText({
+      model,
+      tools: { ping },
+      prompt: 'ping twice',
+      providerOptions: inStep('s'),
+    });
     expect(result.toolCalls.map((call) => call.toolCallId)).toEqual(['my-call', 'call_s_1_2']);
     expect(inputs).toEqual([{}, {}]);
   });
@@ -146,31 +169,46 @@ describe('scriptedModel with generateText', () => {
 describe('scriptedModel step paths and usage', () => {
   it('keeps a separate turn queue per step path, so child runs answer from their own entry', async () => {
     const model = scriptedModel({
-      steps: { research: [{ text: 'parent 1' }, { text: 'parent 2' }], 'research:findings': [{ text: 'child 1' }] },
+      steps: {
+        research: [{ text: 'parent 1' }, { text: 'parent 2' }],
+        'research:findings': [{ text: 'child 1' }],
+      },
     });
-    const answer = async (step: string) => (await generateText({ model, prompt: 'x', providerOptions: inStep(step) })).text;
+    const answer = async (step: string) =>
+      (await generateText({ model, prompt: 'x', providerOptions: inStep(step) })).text;
     expect(await answer('research')).toBe('parent 1');
     expect(await answer('research:findings')).toBe('child 1');
     expect(await answer('research')).toBe('parent 2');
   });
 
-  it('reports a turn\'s scripted usage, or a deterministic default from the prompt and answer', async () => {
+  it("reports a turn's scripted usage, or a deterministic default from the prompt and answer", async () => {
     const model = scriptedModel({
-      steps: { s: [{ text: 'Deployed to staging.', usage: { inputTokens: 900, outputTokens: 12 } }, { text: 'Deployed to staging.' }] },
+      steps: {
+        s: [
+          { text: 'Deployed to staging.', usage: { inputTokens: 900, outputTokens: 12 } },
+          { text: 'Deployed to staging.' },
+        ],
+      },
     });
     const first = await generateText({ model, prompt: 'Deploy', providerOptions: inStep('s') });
     expect(first.usage).toMatchObject({ inputTokens: 900, outputTokens: 12, totalTokens: 912 });
     const second = await generateText({ model, prompt: 'Deploy', providerOptions: inStep('s') });
     const promptChars = JSON.stringify(model.calls[1]!.prompt).length;
     // 'Deployed to staging.' is 20 characters: 20 / 4 = 5 output tokens.
-    expect(second.usage).toMatchObject({ inputTokens: Math.round(promptChars / 4), outputTokens: 5 });
+    expect(second.usage).toMatchObject({
+      inputTokens: Math.round(promptChars / 4),
+      outputTokens: 5,
+    });
   });
 });
 
 describe('unused turns', () => {
   it('lists turns that never ran, and assertAllTurnsUsed fails naming them', async () => {
     const model = scriptedModel({
-      steps: { release: [{ text: 'one' }, { text: 'two' }, { text: 'three' }], 'release:notes': [{ text: 'notes' }] },
+      steps: {
+        release: [{ text: 'one' }, { text: 'two' }, { text: 'three' }],
+        'release:notes': [{ text: 'notes' }],
+      },
     });
     await generateText({ model, prompt: 'x', providerOptions: inStep('release') });
     expect(model.unusedTurns()).toEqual([

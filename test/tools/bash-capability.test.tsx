@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, RequireApproval, Step, Tool, defineCapabilities, inspect, run, type RunEvent, type JuneNode, type RunHandle, type TraceNode } from 'june';
+import {
+  Agent,
+  RequireApproval,
+  Step,
+  Tool,
+  defineCapabilities,
+  inspect,
+  run,
+  type RunEvent,
+  type JuneNode,
+  type RunHandle,
+  type TraceNode,
+} from 'june';
 import { scriptedModel, type ModelScript, type ScriptedModel } from 'june/testing';
 import { Bash } from 'june/tools';
 
@@ -28,7 +40,10 @@ const oneCommand = (command: string): ModelScript => ({
  * Reads every event of a run while it goes, answering each approval request with `answer`
  * (so a request nobody expected is denied and recorded instead of hanging the test).
  */
-async function drive(handle: RunHandle, answer: (event: Extract<RunEvent, { type: 'approval-request' }>) => boolean) {
+async function drive(
+  handle: RunHandle,
+  answer: (event: Extract<RunEvent, { type: 'approval-request' }>) => boolean,
+) {
   const events: RunEvent[] = [];
   for await (const event of handle.events) {
     events.push(event);
@@ -44,7 +59,10 @@ const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
   events.filter((event): event is Extract<RunEvent, { type: T }> => event.type === type);
 
 function findNodes(node: TraceNode, kind: TraceNode['kind']): TraceNode[] {
-  return [...(node.kind === kind ? [node] : []), ...node.children.flatMap((child) => findNodes(child, kind))];
+  return [
+    ...(node.kind === kind ? [node] : []),
+    ...node.children.flatMap((child) => findNodes(child, kind)),
+  ];
 }
 
 /** An agent with one step `sh` and the given capabilities, on a scripted model. */
@@ -68,9 +86,21 @@ describe('<Bash /> asks for approval by default', () => {
       return true;
     });
 
-    expect(requests).toEqual([{ id: expect.any(String), tool: 'bash', input: { command }, step: 'sh', toolCallId: 'call_sh_1_1' }]);
+    expect(requests).toEqual([
+      {
+        id: expect.any(String),
+        tool: 'bash',
+        input: { command },
+        step: 'sh',
+        toolCallId: 'call_sh_1_1',
+      },
+    ]);
     const [toolResult] = ofType(events, 'tool-result');
-    expect(toolResult).toMatchObject({ tool: 'bash', step: 'sh', output: { exitCode: 0, stdout: 'ran\n', stderr: '', timedOut: false } });
+    expect(toolResult).toMatchObject({
+      tool: 'bash',
+      step: 'sh',
+      output: { exitCode: 0, stdout: 'ran\n', stderr: '', timedOut: false },
+    });
     expect(readFileSync(join(dir, 'marker.txt'), 'utf8')).toBe('ran\n');
     expect(result.steps.sh).toBe('done');
     model.assertAllTurnsUsed();
@@ -85,7 +115,11 @@ describe('<Bash /> asks for approval by default', () => {
     expect(ofType(events, 'tool-result')).toEqual([]);
     expect(existsSync(join(dir, 'marker.txt'))).toBe(false);
     const [toolNode] = findNodes(result.trace.root, 'tool');
-    expect(toolNode).toMatchObject({ name: 'bash', status: 'denied', approval: { status: 'denied', reason: 'not in this test' } });
+    expect(toolNode).toMatchObject({
+      name: 'bash',
+      status: 'denied',
+      approval: { status: 'denied', reason: 'not in this test' },
+    });
     // The second model call got the denial as the bash call's result.
     expect(JSON.stringify(model.calls[1]!.prompt)).toContain('execution-denied');
     model.assertAllTurnsUsed();
@@ -96,10 +130,16 @@ describe('needsApproval and <RequireApproval>', () => {
   it('runs without asking when needsApproval={false}', async () => {
     const dir = tempDir();
     const model = scriptedModel(oneCommand('echo unattended'));
-    const { events } = await drive(run(workflow(model, <Bash cwd={dir} needsApproval={false} />)), () => false);
+    const { events } = await drive(
+      run(workflow(model, <Bash cwd={dir} needsApproval={false} />)),
+      () => false,
+    );
 
     expect(ofType(events, 'approval-request')).toEqual([]);
-    expect(ofType(events, 'tool-result')[0]?.output).toMatchObject({ exitCode: 0, stdout: 'unattended\n' });
+    expect(ofType(events, 'tool-result')[0]?.output).toMatchObject({
+      exitCode: 0,
+      stdout: 'unattended\n',
+    });
   });
 
   it('asks again inside <RequireApproval>, even with needsApproval={false}', async () => {
@@ -112,9 +152,13 @@ describe('needsApproval and <RequireApproval>', () => {
     );
     const { events, result } = await drive(run(workflow(model, capabilities)), () => false);
 
-    expect(ofType(events, 'approval-request').map((event) => event.request.input)).toEqual([{ command: 'echo approved > marker.txt' }]);
+    expect(ofType(events, 'approval-request').map((event) => event.request.input)).toEqual([
+      { command: 'echo approved > marker.txt' },
+    ]);
     expect(existsSync(join(dir, 'marker.txt'))).toBe(false);
-    expect(result.trace.root.children[0]!.capabilities).toEqual([{ name: 'bash', source: '<Bash> in <RequireApproval>' }]);
+    expect(result.trace.root.children[0]!.capabilities).toEqual([
+      { name: 'bash', source: '<Bash> in <RequireApproval>' },
+    ]);
   });
 });
 
@@ -159,7 +203,17 @@ describe('provenance and secrets', () => {
       steps: {
         sh: [
           { toolCalls: [{ tool: 'bash', input: { command: 'touch here.txt' } }] },
-          { toolCalls: [{ tool: 'bash', input: { command: 'test "$SECRET_TOKEN" = "xyz-$(echo secret)" && test -f here.txt && echo token-and-dir-ok' } }] },
+          {
+            toolCalls: [
+              {
+                tool: 'bash',
+                input: {
+                  command:
+                    'test "$SECRET_TOKEN" = "xyz-$(echo secret)" && test -f here.txt && echo token-and-dir-ok',
+                },
+              },
+            ],
+          },
           { text: 'done' },
         ],
       },
@@ -168,7 +222,9 @@ describe('provenance and secrets', () => {
 
     // The calls did run, in `dir`, with the secret.
     expect(existsSync(join(dir, 'here.txt'))).toBe(true);
-    expect(ofType(events, 'tool-result').map((event) => (event.output as { stdout: string }).stdout)).toEqual(['', 'token-and-dir-ok\n']);
+    expect(
+      ofType(events, 'tool-result').map((event) => (event.output as { stdout: string }).stdout),
+    ).toEqual(['', 'token-and-dir-ok\n']);
 
     const secrets = [dir, realpathSync(dir), 'xyz-secret'];
     const trace = JSON.stringify(result.trace);
@@ -176,7 +232,9 @@ describe('provenance and secrets', () => {
       expect(trace).not.toContain(secret);
       for (const event of events) expect(JSON.stringify(event)).not.toContain(secret);
     }
-    const report = JSON.stringify(await inspect(workflow(scriptedModel(oneCommand('true')), <Coding />)));
+    const report = JSON.stringify(
+      await inspect(workflow(scriptedModel(oneCommand('true')), <Coding />)),
+    );
     for (const secret of secrets) expect(report).not.toContain(secret);
   });
 });
@@ -195,19 +253,29 @@ describe('inspect()', () => {
         </RequireApproval>,
       );
 
-    expect((await inspect(<Asking />)).agents[0]!.tools).toEqual([{ name: 'bash', needsApproval: true, source: '<Bash>' }]);
-    expect((await inspect(<Unattended />)).agents[0]!.tools).toEqual([{ name: 'bash', needsApproval: false, source: '<Bash>' }]);
-    expect((await inspect(<Wrapped />)).agents[0]!.tools).toEqual([{ name: 'bash', needsApproval: true, source: '<Bash> in <RequireApproval>' }]);
+    expect((await inspect(<Asking />)).agents[0]!.tools).toEqual([
+      { name: 'bash', needsApproval: true, source: '<Bash>' },
+    ]);
+    expect((await inspect(<Unattended />)).agents[0]!.tools).toEqual([
+      { name: 'bash', needsApproval: false, source: '<Bash>' },
+    ]);
+    expect((await inspect(<Wrapped />)).agents[0]!.tools).toEqual([
+      { name: 'bash', needsApproval: true, source: '<Bash> in <RequireApproval>' },
+    ]);
   });
 
   it('uses the name prop as the tool name', async () => {
     const report = await inspect(workflow(model, <Bash name="shell" />));
-    expect(report.agents[0]!.tools).toEqual([{ name: 'shell', needsApproval: true, source: '<Bash>' }]);
+    expect(report.agents[0]!.tools).toEqual([
+      { name: 'shell', needsApproval: true, source: '<Bash>' },
+    ]);
   });
 
   it('fails before any model call when an option is out of range', async () => {
     const counting = scriptedModel(oneCommand('true'));
-    await expect(run(workflow(counting, <Bash timeoutMs={0} />)).result).rejects.toMatchObject({ code: 'invalid-bash-option' });
+    await expect(run(workflow(counting, <Bash timeoutMs={0} />)).result).rejects.toMatchObject({
+      code: 'invalid-bash-option',
+    });
     expect(counting.calls).toEqual([]);
   });
 });

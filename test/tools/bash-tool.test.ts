@@ -5,7 +5,12 @@ import { asSchema, generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BASH_TOOL_DEFAULT_INHERIT_ENV, bashTool, type BashTool, type BashToolInput } from 'june/tools';
+import {
+  BASH_TOOL_DEFAULT_INHERIT_ENV,
+  bashTool,
+  type BashTool,
+  type BashToolInput,
+} from 'june/tools';
 
 const dirs: string[] = [];
 const tempDir = (prefix = 'june-bash-') => {
@@ -54,7 +59,9 @@ async function waitForFile(path: string, timeoutMs = 10_000): Promise<string> {
 
 describe('bashTool() running commands', () => {
   it('returns the exit code, stdout and stderr', async () => {
-    const result = await run(bashTool({ cwd: tempDir() }), { command: 'echo out; echo err >&2; exit 3' });
+    const result = await run(bashTool({ cwd: tempDir() }), {
+      command: 'echo out; echo err >&2; exit 3',
+    });
     expect(result).toMatchObject({
       exitCode: 3,
       signal: null,
@@ -107,14 +114,26 @@ describe('bashTool() environment', () => {
   });
 
   it('passes what the env option adds', async () => {
-    const result = await run(bashTool({ cwd: tempDir(), env: { JUNE_SECRET_TEST: 'given' } }), { command: print });
+    const result = await run(bashTool({ cwd: tempDir(), env: { JUNE_SECRET_TEST: 'given' } }), {
+      command: print,
+    });
     expect(result.stdout).toBe('given');
   });
 
   it('holds only the default pass-through variables, the env option, and what bash sets itself', async () => {
     const result = await run(bashTool({ cwd: tempDir(), env: { CI: '1' } }), { command: 'env -0' });
-    const names = result.stdout.split('\0').filter(Boolean).map((line) => line.slice(0, line.indexOf('=')));
-    const allowed = new Set([...BASH_TOOL_DEFAULT_INHERIT_ENV, 'CI', 'PWD', 'SHLVL', '_', 'OLDPWD']);
+    const names = result.stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((line) => line.slice(0, line.indexOf('=')));
+    const allowed = new Set([
+      ...BASH_TOOL_DEFAULT_INHERIT_ENV,
+      'CI',
+      'PWD',
+      'SHLVL',
+      '_',
+      'OLDPWD',
+    ]);
     expect(names.filter((name) => !allowed.has(name))).toEqual([]);
     expect(names).toContain('CI');
   });
@@ -126,8 +145,12 @@ describe('bashTool() environment', () => {
 
   it('inherits nothing with inheritEnv: [], and env: { NAME: undefined } removes one variable', async () => {
     const printHome = { command: 'printf "%s" "${HOME-unset}"' };
-    expect((await run(bashTool({ cwd: tempDir(), inheritEnv: [] }), printHome)).stdout).toBe('unset');
-    expect((await run(bashTool({ cwd: tempDir(), env: { HOME: undefined } }), printHome)).stdout).toBe('unset');
+    expect((await run(bashTool({ cwd: tempDir(), inheritEnv: [] }), printHome)).stdout).toBe(
+      'unset',
+    );
+    expect(
+      (await run(bashTool({ cwd: tempDir(), env: { HOME: undefined } }), printHome)).stdout,
+    ).toBe('unset');
   });
 });
 
@@ -167,7 +190,9 @@ describe('bashTool() timeouts and aborts', () => {
     const cwd = tempDir();
     const controller = new AbortController();
     controller.abort(new Error('too late'));
-    await expect(run(bashTool({ cwd }), { command: 'touch started' }, controller.signal)).rejects.toThrow('too late');
+    await expect(
+      run(bashTool({ cwd }), { command: 'touch started' }, controller.signal),
+    ).rejects.toThrow('too late');
     expect(existsSync(join(cwd, 'started'))).toBe(false);
   });
 
@@ -201,13 +226,17 @@ describe('bashTool() output', () => {
     expect(one.stderr).toBe('bb');
     expect(one.truncated).toEqual({ streams: ['stdout'], maxOutputBytes: 1000 });
 
-    const both = await run(bash, { command: "head -c 3000 /dev/zero | tr '\\0' a; head -c 3000 /dev/zero | tr '\\0' b >&2" });
+    const both = await run(bash, {
+      command: "head -c 3000 /dev/zero | tr '\\0' a; head -c 3000 /dev/zero | tr '\\0' b >&2",
+    });
     expect(both.stderr).toBe('b'.repeat(1000));
     expect(both.truncated).toEqual({ streams: ['stdout', 'stderr'], maxOutputBytes: 1000 });
   });
 
   it('keeps 64 KiB per stream by default and lets a command that prints more run to its end', async () => {
-    const result = await run(bashTool({ cwd: tempDir() }), { command: 'head -c 10000000 /dev/zero; echo done >&2' });
+    const result = await run(bashTool({ cwd: tempDir() }), {
+      command: 'head -c 10000000 /dev/zero; echo done >&2',
+    });
     expect(result.exitCode).toBe(0);
     expect(Buffer.byteLength(result.stdout)).toBe(65_536);
     expect(result.stderr).toBe('done\n');
@@ -221,7 +250,9 @@ describe('bashTool() output', () => {
   });
 
   it('returns binary output as JSON-serializable text', async () => {
-    const result = await run(bashTool({ cwd: tempDir() }), { command: "head -c 2000 /dev/urandom; printf '\\0\\377'" });
+    const result = await run(bashTool({ cwd: tempDir() }), {
+      command: "head -c 2000 /dev/urandom; printf '\\0\\377'",
+    });
     expect(result.exitCode).toBe(0);
     expect(typeof result.stdout).toBe('string');
     expect(() => encodeURIComponent(result.stdout)).not.toThrow(); // no lone surrogates
@@ -249,8 +280,12 @@ describe('bashTool() keeps cwd and env out of what is traced', () => {
   });
 
   it('rejects bad options by name, without quoting env values', () => {
-    expect(() => bashTool({ timeoutMs: 0 })).toThrow(/^june: bashTool\(\): timeoutMs must be a whole number of ms/);
-    expect(() => bashTool({ maxOutputBytes: 1.5 })).toThrow(/maxOutputBytes must be a whole number of bytes/);
+    expect(() => bashTool({ timeoutMs: 0 })).toThrow(
+      /^june: bashTool\(\): timeoutMs must be a whole number of ms/,
+    );
+    expect(() => bashTool({ maxOutputBytes: 1.5 })).toThrow(
+      /maxOutputBytes must be a whole number of bytes/,
+    );
     const error = (() => {
       try {
         bashTool({ env: { TOKEN: 'secret\0value' } });
@@ -266,7 +301,14 @@ describe('bashTool() keeps cwd and env out of what is traced', () => {
 
 describe('bashTool() in generateText', () => {
   const callBash = (command: string): LanguageModelV3GenerateResult => ({
-    content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'bash', input: JSON.stringify({ command }) }],
+    content: [
+      {
+        type: 'tool-call',
+        toolCallId: 'call-1',
+        toolName: 'bash',
+        input: JSON.stringify({ command }),
+      },
+    ],
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
     usage: {
       inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -301,7 +343,11 @@ describe('bashTool() in generateText', () => {
     const toolResult = result.content.find((part) => part.type === 'tool-result');
     expect(toolResult?.output).toMatchObject({ exitCode: 0, stdout: 'done\n' });
     expect(existsSync(join(cwd, 'ran'))).toBe(true);
-    const traced = JSON.stringify([result.content, result.response.messages, model.doGenerateCalls[0]?.tools]);
+    const traced = JSON.stringify([
+      result.content,
+      result.response.messages,
+      model.doGenerateCalls[0]?.tools,
+    ]);
     expect(traced).not.toContain(cwd);
     expect(traced).not.toContain(token);
   });

@@ -9,7 +9,7 @@ import { fuzzModel, fuzzTools, fuzzWorkflow } from './fuzz-workflow.mjs';
 const [dir, attemptText, seedText] = process.argv.slice(2);
 const attempt = Number(attemptText);
 let state = (Number(seedText) * 2654435761 + attempt * 40503) >>> 0 || 1;
-const random = () => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const random = () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
 
 const journal = fileJournalStore({ dir: join(dir, 'runs') });
 const resume = (await journal.read('fuzz')).length > 0;

@@ -15,7 +15,8 @@ import { z } from 'zod';
 /** A model call's identity as the model sees it: step, turn and the step's prompt. */
 export function modelKey(step, prompt) {
   const lastUser = prompt.map((message) => message.role).lastIndexOf('user');
-  const turn = prompt.slice(lastUser + 1).filter((message) => message.role === 'assistant').length + 1;
+  const turn =
+    prompt.slice(lastUser + 1).filter((message) => message.role === 'assistant').length + 1;
   const user = prompt[lastUser]?.content.map((part) => part.text ?? '').join('') ?? '';
   return { key: `${step}|${turn}|${user}`, turn, user };
 }
@@ -26,16 +27,34 @@ function seen(prompt) {
   return prompt
     .slice(lastUser + 1)
     .filter((message) => message.role === 'tool')
-    .flatMap((message) => message.content.map((part) => `${part.toolName}=${JSON.stringify(part.output?.value ?? part.output?.reason ?? part.output?.type ?? null)}`))
+    .flatMap((message) =>
+      message.content.map(
+        (part) =>
+          `${part.toolName}=${JSON.stringify(part.output?.value ?? part.output?.reason ?? part.output?.type ?? null)}`,
+      ),
+    )
     .join('; ');
 }
 
 function turnOf(step, turn, user, prompt) {
   const n = user.replace(/\D/g, '');
   const call = (tool, input) => ({ toolCalls: [{ id: `call_${turn}`, tool, input }] }); // ids repeat every turn, as some providers do
-  if (step === 'main') return turn <= 2 ? call('outer', { n: turn }) : { text: `main saw: ${seen(prompt)}` };
-  if (step === 'outer:go') return [call('write', { text: `o${n}` }), call('approve_me', { n: Number(n) }), call('inner', { n: Number(n) })][turn - 1] ?? { text: `outer ${n} saw: ${seen(prompt)}` };
-  if (step === 'outer:inner:go') return [call('write', { text: `i${n}` }), call('risky', { n: Number(n) })][turn - 1] ?? { text: `inner ${n} saw: ${seen(prompt)}` };
+  if (step === 'main')
+    return turn <= 2 ? call('outer', { n: turn }) : { text: `main saw: ${seen(prompt)}` };
+  if (step === 'outer:go')
+    return (
+      [
+        call('write', { text: `o${n}` }),
+        call('approve_me', { n: Number(n) }),
+        call('inner', { n: Number(n) }),
+      ][turn - 1] ?? { text: `outer ${n} saw: ${seen(prompt)}` }
+    );
+  if (step === 'outer:inner:go')
+    return (
+      [call('write', { text: `i${n}` }), call('risky', { n: Number(n) })][turn - 1] ?? {
+        text: `inner ${n} saw: ${seen(prompt)}`,
+      }
+    );
   throw new Error(`fuzz model: no answer for step ${step}`);
 }
 
@@ -45,7 +64,13 @@ export function fuzzModel(modelLog, attempt) {
     const step = options.providerOptions?.june?.step ?? '';
     const { key, turn, user } = modelKey(step, options.prompt);
     appendFileSync(modelLog, `${key}\t${attempt}\n`);
-    return scriptedModel({ $comment: 'Crash-fuzz fixture: one turn', steps: { [step]: [turnOf(step, turn, user, options.prompt)] } }, { name: 'fuzz' });
+    return scriptedModel(
+      {
+        $comment: 'Crash-fuzz fixture: one turn',
+        steps: { [step]: [turnOf(step, turn, user, options.prompt)] },
+      },
+      { name: 'fuzz' },
+    );
   };
   return {
     specificationVersion: 'v3',
@@ -68,29 +93,63 @@ export function fuzzTools(effects, attempt) {
     return `${name} done`;
   };
   return {
-    write: tool({ description: 'Write a line', inputSchema: z.object({ text: z.string() }), execute: effect('write') }),
-    approve_me: tool({ description: 'Needs approval', inputSchema: z.object({ n: z.number() }), needsApproval: true, execute: effect('approve_me') }),
-    risky: tool({ description: 'Needs approval', inputSchema: z.object({ n: z.number() }), needsApproval: true, execute: effect('risky') }),
+    write: tool({
+      description: 'Write a line',
+      inputSchema: z.object({ text: z.string() }),
+      execute: effect('write'),
+    }),
+    approve_me: tool({
+      description: 'Needs approval',
+      inputSchema: z.object({ n: z.number() }),
+      needsApproval: true,
+      execute: effect('approve_me'),
+    }),
+    risky: tool({
+      description: 'Needs approval',
+      inputSchema: z.object({ n: z.number() }),
+      needsApproval: true,
+      execute: effect('risky'),
+    }),
   };
 }
 
 /** The workflow element. */
 export function fuzzWorkflow(model, tools) {
   const inner = ({ n }) =>
-    jsxs(Agent, { model, children: [jsx(Tool, { name: 'write', value: tools.write }), jsx(Tool, { name: 'risky', value: tools.risky }), jsx(Step, { id: 'go', prompt: `Inner ${n}` })] });
+    jsxs(Agent, {
+      model,
+      children: [
+        jsx(Tool, { name: 'write', value: tools.write }),
+        jsx(Tool, { name: 'risky', value: tools.risky }),
+        jsx(Step, { id: 'go', prompt: `Inner ${n}` }),
+      ],
+    });
   const outer = ({ n }) =>
     jsxs(Agent, {
       model,
       children: [
         jsx(Tool, { name: 'write', value: tools.write }),
         jsx(Tool, { name: 'approve_me', value: tools.approve_me }),
-        jsx(Tool, { name: 'inner', description: 'Inner work', input: z.object({ n: z.number() }), children: inner }),
+        jsx(Tool, {
+          name: 'inner',
+          description: 'Inner work',
+          input: z.object({ n: z.number() }),
+          children: inner,
+        }),
         jsx(Step, { id: 'go', prompt: `Outer ${n}` }),
       ],
     });
   return jsxs(Agent, {
     model,
-    children: [jsx(Tool, { name: 'outer', description: 'Outer work', input: z.object({ n: z.number() }), children: outer }), jsx(Step, { id: 'main', prompt: 'Run the work' })],
+    children: [
+      jsx(Tool, {
+        name: 'outer',
+        description: 'Outer work',
+        input: z.object({ n: z.number() }),
+        children: outer,
+      }),
+      jsx(Step, { id: 'main', prompt: 'Run the work' }),
+    ],
   });
 }
 
