@@ -209,7 +209,7 @@ async function checkWorkflow(
   caller: ResolvedScope,
   evaluate: Evaluate,
 ): Promise<void> {
-  const check = new RunRoot('validate', 'validate', undefined, undefined, root.rendered);
+  const check = new RunRoot({ runId: 'validate', mode: 'validate', rendered: root.rendered });
   const frame = createRunFrame(
     check,
     'validate',

@@ -82,7 +82,7 @@ export async function inspect(
       'run-workflow-invalid',
       'june: inspect() takes an element such as <Workflow /> or a component.',
     );
-  const root = new RunRoot('inspect', 'inspect', undefined, undefined);
+  const root = new RunRoot({ runId: 'inspect', mode: 'inspect' });
   const frame = createRunFrame(
     root,
     'inspect',

@@ -18,6 +18,19 @@ const MAX_HELD_TEXT = 4096;
 /** How the interpreter walks a tree: run it, inspect it (no model), or check it statically. */
 export type EvaluationMode = 'run' | 'inspect' | 'validate';
 
+/** What a {@link RunRoot} starts from. */
+export interface RunRootOptions {
+  /** The outermost run's id (`'validate'` / `'inspect'` for the checks that never run). */
+  runId: string;
+  mode: EvaluationMode;
+  /** The model every step uses instead of its own (`RunOptions.model`). */
+  model?: LanguageModel;
+  /** Answers approval requests (`RunOptions.onApproval`); none: requests wait for `handle.approve`. */
+  onApproval?: ApprovalPolicy;
+  /** Components already rendered by the static check, reused once by the run. */
+  rendered?: Map<JuneElement, JuneNode>;
+}
+
 /**
  * State shared by the outermost run and all its child runs: one event stream, one approval
  * channel, one abort, the tool executions still in flight.
@@ -56,14 +69,15 @@ export class RunRoot {
   stream = true;
   private childCount = 0;
 
-  constructor(
-    readonly runId: string,
-    readonly mode: EvaluationMode,
-    readonly modelOverride: LanguageModel | undefined,
-    policy: ApprovalPolicy | undefined,
-    rendered?: Map<JuneElement, JuneNode>,
-  ) {
-    this.rendered = rendered ?? new Map();
+  readonly runId: string;
+  readonly mode: EvaluationMode;
+  readonly modelOverride: LanguageModel | undefined;
+
+  constructor(options: RunRootOptions) {
+    this.runId = options.runId;
+    this.mode = options.mode;
+    this.modelOverride = options.model;
+    this.rendered = options.rendered ?? new Map();
     this.sources = new ToolSourcePool(this.controller.signal);
     this.broker = new ApprovalBroker(
       {
@@ -102,8 +116,8 @@ export class RunRoot {
           this.emit({ type: 'approval-withdraw', runId, id, reason });
         },
       },
-      policy,
-      mode === 'run' ? runId : undefined,
+      options.onApproval,
+      options.mode === 'run' ? options.runId : undefined,
     );
   }
 

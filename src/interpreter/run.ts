@@ -161,7 +161,13 @@ export function run<OUTPUT = unknown>(
   const runId = options.runId ?? options.resume ?? newRunId();
   const name = options.workflow ?? displayNameOf(element.type);
   const rendered = new Map<JuneElement, JuneNode>();
-  const root = new RunRoot(runId, 'run', options.model, options.onApproval, rendered);
+  const root = new RunRoot({
+    runId,
+    mode: 'run',
+    model: options.model,
+    onApproval: options.onApproval,
+    rendered,
+  });
   if (options.redact) root.redactor = new Redactor(options.redact, configuredSecrets);
   root.stream = options.stream !== false;
   const frame = createRunFrame(root, runId, [], root.controller.signal, openNode('run', name));
@@ -288,7 +294,7 @@ export function run<OUTPUT = unknown>(
  * render-prop children are not followed.
  */
 async function validateTree(element: JuneElement, run: RunRoot): Promise<void> {
-  const root = new RunRoot('validate', 'validate', undefined, undefined, run.rendered);
+  const root = new RunRoot({ runId: 'validate', mode: 'validate', rendered: run.rendered });
   root.rendering = run.rendering;
   const signal = run.controller.signal;
   const frame = createRunFrame(root, 'validate', [], signal, openNode('run', 'validate'));

@@ -148,10 +148,10 @@ export const modelScriptSchema: z.ZodType<ModelScript> = z.strictObject({
  *   source and the JSON path of each bad field (`$.steps.release[1].toolCalls[0].tool`).
  * @example
  * ```ts
- * const script = validateScript({ steps: { release: [{ text: 'Done.' }] } }, undefined);
+ * const script = validateScript({ steps: { release: [{ text: 'Done.' }] } });
  * ```
  */
-export function validateScript(value: unknown, source: string | undefined): ModelScript {
+export function validateScript(value: unknown, source?: string): ModelScript {
   const parsed = modelScriptSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.slice(0, 5).map((issue) => describeIssue(issue, value));

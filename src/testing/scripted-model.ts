@@ -169,11 +169,7 @@ export function scriptedModel(
     const name = options.name ?? script.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
     return new ScriptedModel(loadScript(script), script, name);
   }
-  return new ScriptedModel(
-    validateScript(script, undefined),
-    undefined,
-    options.name ?? 'scripted',
-  );
+  return new ScriptedModel(validateScript(script), undefined, options.name ?? 'scripted');
 }
 
 function stepPathOf(options: LanguageModelV3CallOptions): string {
