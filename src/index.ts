@@ -58,6 +58,18 @@ export type {
   RequireApprovalProps,
   DefineCapabilitiesOptions,
 } from './components/index.js';
+export type {
+  DurableEngine,
+  DurableEngineFactory,
+  DurableRunStart,
+  DurableRunStatus,
+  DurablePlace,
+  ModelAnswer,
+  ModelCallAt,
+  ToolCallAt,
+  ApprovalAnswer,
+  ApprovalQuestion,
+} from './engine/index.js';
 export { run, inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
 export type {
   RunHandle,

@@ -1,0 +1,252 @@
+import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { ApprovalDecision } from '../approvals/approval-request.js';
+import type { RunEvent } from '../events/run-event.js';
+import type { Redactor } from '../redaction/redactor.js';
+
+/**
+ * Where a durable call happens in the run's tree:
+ * - `step`: the step path from the outermost run (`research:findings` inside the composite
+ *   tool `research`);
+ * - `calls`: the call ids of the composite tool calls that lead there, outermost first
+ *   (absent or empty in the outermost run). Two calls of one composite tool share a step
+ *   path; their call ids tell them apart.
+ *
+ * Places are the same in every process that runs the same workflow with the same recorded
+ * answers, so they (with an index or a call id) name a durable call across a crash.
+ *
+ * @example
+ * ```ts
+ * const place: DurablePlace = { step: 'research:findings', calls: ['plan#0.1'] };
+ * ```
+ */
+export interface DurablePlace {
+  step: string;
+  calls?: string[];
+}
+
+/**
+ * A model's answer as an engine keeps it: the stream parts of a streamed call, or the result
+ * of a generate call (`generateText`, batch mode). Plain data (JSON, plus `Uint8Array` file
+ * data): an engine may serialize it.
+ */
+export type ModelAnswer =
+  | { parts: LanguageModelV3StreamPart[]; result?: undefined }
+  | { result: LanguageModelV3GenerateResult; parts?: undefined };
+
+/**
+ * One model call, as the engine is asked to make it durably.
+ * - `index`: the 0-based number of the call among the answered model calls at `place` (a
+ *   call that failed is made again under the same index);
+ * - `mode`: how it is asked now (`stream`, or `generate` in batch mode). A call answered in
+ *   one mode may be given again in the other: the caller converts;
+ * - `request`: the call's options as plain JSON (prompt, tools, settings; without the abort
+ *   signal and headers), `requestHash` its SHA-256 ({@link hashModelRequest}).
+ *
+ * `place` and `index` name the call (a stable step name such as `model research:findings@plan#0.1 #2`);
+ * `requestHash` tells whether the workflow still asks the same thing there.
+ */
+export interface ModelCallAt {
+  place: DurablePlace;
+  index: number;
+  mode: 'stream' | 'generate';
+  request: unknown;
+  requestHash: string;
+}
+
+/**
+ * One tool call of a step, as the engine sees it:
+ * - `call`: the call's id at its place (`go#0.1`: step id, index of the model call that asked
+ *   for it there, position in its answer); with `place`, its identity across processes.
+ *   Never key a call by `toolCallId`: providers repeat those.
+ * - `tool`: the tool's name as the model called it; `input`: the model's input;
+ * - `toolCallId`: the provider's id, kept for reading;
+ * - `composite`: the call starts a child run (a composite tool or a `defineAgent` agent);
+ *   its output is a `{ output, trace, usage }` object.
+ */
+export interface ToolCallAt {
+  place: DurablePlace;
+  call: string;
+  tool: string;
+  input: unknown;
+  toolCallId: string;
+  composite: boolean;
+  /** Aborts with the run (or the calling composite call). */
+  abortSignal?: AbortSignal;
+}
+
+/** An approval answer, and whether a policy (or a recording) gave it rather than a person. */
+export type ApprovalAnswer = ApprovalDecision & { automatic: boolean };
+
+/**
+ * One approval request and the ways to answer it, handed to {@link DurableEngine.approval}:
+ * - `ask()` asks in this process: the run's `onApproval` policy, else whoever holds the run
+ *   handle (`handle.approve`/`deny`, a terminal prompt); it emits `approval-request` and
+ *   resolves once answered (rejects with `run-aborted` when the run aborts first);
+ * - `replay(decision)` gives an answer recorded earlier: it resolves at once, and the run's
+ *   events show it as automatic and replayed; nobody is asked;
+ * - `answer(decision)` delivers an answer that came from outside the process (another
+ *   process, a queue, a database) to the request `ask()` made: `ask()` then resolves with it
+ *   (not automatic). It does nothing once the request was answered or withdrawn.
+ */
+export interface ApprovalQuestion {
+  place: DurablePlace;
+  /** The tool call's id at its place (see {@link ToolCallAt.call}). */
+  call: string;
+  /** The request's id (the AI SDK's: a new one every time a call is asked about). */
+  id: string;
+  toolCallId: string;
+  tool: string;
+  input: unknown;
+  ask(): Promise<ApprovalAnswer>;
+  replay(decision: ApprovalDecision): Promise<ApprovalAnswer>;
+  answer(decision: ApprovalDecision): void;
+}
+
+/** How a run ended in this process, as {@link DurableEngine.finish} is told. */
+export type DurableRunStatus = 'succeeded' | 'failed' | 'aborted';
+
+/**
+ * The durability of one run (the outermost run and its child runs): the interpreter hands it
+ * every piece of work whose result must survive the process, and asks it for approval
+ * answers. June's file and memory journals implement it (`journalEngine()`); an engine over a
+ * database or a durable execution system (DBOS's `runStep`, `recv`, `writeStream`) is another.
+ *
+ * What an implementation must guarantee (docs/durable-runs.md, "What June guarantees"):
+ *
+ * - **Finished work happens once.** A model call, a tool execution or an approval answer
+ *   that finished is recorded before anything it led to happens (write-ahead): the promise a
+ *   method returns settles only once the record is stored. When the run is taken up again
+ *   (a resume, a recovery), a recorded call returns its recorded outcome without running its
+ *   work; a tool's recorded error is thrown again.
+ * - **Work in flight happens at least once.** Work that had not been recorded when the
+ *   process died runs again.
+ * - **Identity by place.** Calls are named by their place and index (model calls) or call id
+ *   (tool calls, approvals), which are the same in every process; never by the provider's
+ *   `toolCallId` or an approval id.
+ * - **Causal order.** A run's records are stored in the order the methods were called and
+ *   each after the previous one settled (the interpreter waits for a record before what
+ *   depends on it), so any store keeps the order things happened in.
+ * - **Recorded answers stand.** What was recorded decides, whatever today's code or options
+ *   would decide; when the workflow no longer fits the record (a model asked something else,
+ *   a recorded call of another tool or input, a denied call about to run), the engine fails
+ *   with `journal-mismatch` before the work runs, and stops the run through
+ *   {@link DurableRunStart.stop}.
+ *
+ * Child runs (composite tool calls) need nothing of their own: their calls have places under
+ * the composite call, and a finished composite call is itself a recorded tool call whose
+ * child run does not run again.
+ *
+ * @example
+ * ```ts
+ * const engine: DurableEngineFactory = async ({ runId }) => ({
+ *   runId,
+ *   failure: undefined,
+ *   decidesApprovals: false,
+ *   modelCall: (_call, work) => work(),
+ *   toolCall: (_call, work) => work(),
+ *   needsApproval: (_call, decide) => Promise.resolve(decide()).then(Boolean),
+ *   approval: (question) => question.ask(),
+ *   finish: async () => {},
+ * });
+ * run(<Release />, { engine });
+ * ```
+ */
+export interface DurableEngine {
+  /** The run's id (a resumed run keeps it; the engine's workflow id). */
+  readonly runId: string;
+  /**
+   * The error the engine stopped the run with (a mismatch with the record, a failed write),
+   * once it did: the run then fails with it rather than with `run-aborted`.
+   */
+  readonly failure: unknown;
+  /**
+   * True when recorded answers decide approvals (a resume or replay): then every tool's
+   * approval goes through {@link needsApproval}, even a tool without `needsApproval` of its
+   * own. False lets tools without one skip the engine.
+   */
+  readonly decidesApprovals: boolean;
+  /**
+   * Makes one model call durably: returns the recorded answer of the call at `call.place`
+   * and `call.index` when there is one (after checking that `call.requestHash` is the
+   * recorded one: else it throws `journal-mismatch` and stops the run), without running
+   * `work`; otherwise runs `work`, records what it resolved with, and resolves with it once
+   * the record is stored. When `work` rejects (the model failed, the call was aborted)
+   * nothing is recorded and the rejection passes on: the call is made again next time.
+   *
+   * `work` makes the call: a streamed call passes its text on live as it comes, and holds
+   * its tool calls back until this method resolves, so nothing the call asked for happens
+   * before it is recorded.
+   *
+   * @throws {WorkflowError} `journal-mismatch` when the record asks something else, or when
+   *   the engine answers every call (a replay) and has none here.
+   * @throws {SystemError} `journal-write-failed` when the record cannot be stored.
+   */
+  modelCall(call: ModelCallAt, work: () => Promise<ModelAnswer>): Promise<ModelAnswer>;
+  /**
+   * Runs one tool execution durably. A recorded execution at `call.place` and `call.call`
+   * gives its recorded output again (a promise), or throws its recorded error, without
+   * running `work`. Otherwise `work()` runs (it returns what the tool's `execute` returns: a
+   * value, a promise, or an async iterable of outputs whose last one is final) and its
+   * outcome, output or error, is recorded before it is passed on. Return the same kind of
+   * thing (an engine that cannot pass an iterable through may return a promise of its last
+   * item; the outputs before it are then not shown). An execution stopped by its
+   * `abortSignal` is not recorded.
+   *
+   * Before anything runs, a recorded call of another tool or input, or a call whose recorded
+   * approval was a denial, fails with `journal-mismatch` (thrown through the returned promise).
+   */
+  toolCall(call: ToolCallAt, work: () => unknown): unknown;
+  /**
+   * Whether the tool call needs approval. What was recorded decides: a recorded request or
+   * answer means yes, a recorded execution without one means no. Else `decide()` (the
+   * tool's own `needsApproval`) decides; it is asked once per call in a process.
+   */
+  needsApproval(
+    call: Omit<ToolCallAt, 'composite' | 'abortSignal'>,
+    decide: () => boolean | PromiseLike<boolean>,
+  ): Promise<boolean>;
+  /**
+   * Gets the answer to one approval request durably. A recorded answer for the call is given
+   * again (`question.replay`); else the request is recorded before anyone is asked, the
+   * answer is awaited (`question.ask()`, and, in an engine whose answers may come from
+   * another process, from there through `question.answer`), and the answer is recorded
+   * before this resolves: the tool runs only after that.
+   */
+  approval(question: ApprovalQuestion): Promise<ApprovalAnswer>;
+  /**
+   * Each event of the run and its child runs, in order, already redacted, as it happens
+   * (an engine may publish them for followers in other processes). Must not throw. Optional.
+   */
+  publish?(event: RunEvent): void;
+  /**
+   * Records how the run ended in this process, once, and waits for every record to be
+   * stored. Called also when the run failed or was aborted (then with its error).
+   */
+  finish(status: DurableRunStatus, error?: unknown): Promise<void>;
+}
+
+/** What a {@link DurableEngineFactory} is told about the run it makes an engine for. */
+export interface DurableRunStart {
+  /** The run's id (the resumed run's id when taking a run up again). */
+  runId: string;
+  /** The workflow's name (a file path for `june run`, else the root component's name). */
+  workflow: string;
+  /** The root component's props, if given. */
+  props?: Record<string, unknown>;
+  /**
+   * What to keep out of the records (the run's `redact` option, configured credentials):
+   * an engine stores `redactor.value(record)`, and compares requests by the hash of their
+   * redacted form.
+   */
+  redactor: Redactor;
+  /** Stops the run (aborts it) with `reason`; an engine calls it once, when it cannot go on. */
+  stop(reason: unknown): void;
+}
+
+/**
+ * Makes the engine of one run, before its first model call. It reads what it needs (a
+ * recorded journal to take up again) and may fail the run with a {@link JuneError}
+ * (`journal-missing`, `journal-exists`, `journal-mismatch`...), which `result` rejects with.
+ * Pass it as `run(el, { engine })`.
+ */
+export type DurableEngineFactory = (run: DurableRunStart) => Promise<DurableEngine>;
