@@ -1,4 +1,4 @@
-import { bundleBody } from '../components/define-capabilities.js';
+import { bundleBody } from './bundle-body.js';
 import { kindOf, displayNameOf } from '../elements/builtin.js';
 import { flattenChildren } from '../elements/children.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';

@@ -6,11 +6,15 @@ import {
   fileJournalStore,
   loadJournal,
   readRunJournal,
-  scriptAfterJournal,
   type JournalRecord,
   type JournalStore,
 } from '../journal/index.js';
-import { loadScript, scriptedModel, type ScriptedModel } from '../testing/index.js';
+import {
+  loadScript,
+  scriptAfterJournal,
+  scriptedModel,
+  type ScriptedModel,
+} from '../testing/index.js';
 import type { Trace } from '../trace/index.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import { approvalPolicy, type ApproveMode } from './approve-mode.js';

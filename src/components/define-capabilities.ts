@@ -1,7 +1,6 @@
+import { markBundleBody } from '../capabilities/bundle-body.js';
 import { builtin } from '../elements/builtin.js';
 import type { JuneNode } from '../elements/element.js';
-
-const BUNDLE_BODY = Symbol.for('june.bundle.body');
 
 /** Options of {@link defineCapabilities}. */
 export interface DefineCapabilitiesOptions {
@@ -31,19 +30,13 @@ export interface DefineCapabilitiesOptions {
  * // <Agent model={model}><Files writable /> ...</Agent>
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a bundle without props
 export function defineCapabilities<P extends object = {}>(
   body: (props: P) => JuneNode,
   options: DefineCapabilitiesOptions = {},
 ): (props: P) => JuneNode {
   const name = options.name ?? (body.name || 'Capabilities');
   const component = builtin('bundle', name, (props: P): JuneNode => body(props));
-  Object.defineProperty(component, BUNDLE_BODY, { value: body });
+  markBundleBody(component, body);
   return component;
-}
-
-/** The function a bundle was defined with. Internal. */
-export function bundleBody(type: unknown): ((props: any) => JuneNode) | undefined {
-  return typeof type === 'function'
-    ? (type as unknown as Record<symbol, (props: any) => JuneNode>)[BUNDLE_BODY]
-    : undefined;
 }

@@ -49,4 +49,3 @@ export { journalMismatch, journalCallMissing, journalCallChanged } from './journ
 export type { ToolCallJournal } from './journal-tools.js';
 export { RunJournal } from './run-journal.js';
 export type { RunJournalOptions } from './run-journal.js';
-export { scriptAfterJournal } from './script-after-journal.js';

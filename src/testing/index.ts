@@ -9,6 +9,7 @@ export { loadScript } from './load-script.js';
 export { modelScriptSchema } from './script-format.js';
 export type { ModelScript, ScriptTurn, ScriptToolCall, ScriptUsage } from './script-format.js';
 export { mockUsage } from './mock-usage.js';
+export { scriptAfterJournal } from './script-after-journal.js';
 export {
   fileJournalStore,
   memoryJournalStore,
@@ -16,7 +17,6 @@ export {
   readRunJournal,
   decodeJournal,
   encodeRecord,
-  scriptAfterJournal,
   JOURNAL_VERSION,
   journalExists,
 } from '../journal/index.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileJournalStore, loadJournal, type JournalRecord } from 'june';
 import { describe, expect, test } from 'vitest';
-import { scriptAfterJournal } from '../../src/journal/script-after-journal.js';
+import { scriptAfterJournal } from '../../src/testing/script-after-journal.js';
 import { scriptedModel } from '../../src/testing/scripted-model.js';
 
 describe('a journal.jsonl that is a directory', () => {

@@ -1,5 +1,5 @@
-import type { ModelScript } from '../testing/script-format.js';
-import type { JournalRecord } from './journal-record.js';
+import type { JournalRecord } from '../journal/journal-record.js';
+import type { ModelScript } from './script-format.js';
 
 /**
  * A model script without the turns a journal already answered: for each step path, as many
