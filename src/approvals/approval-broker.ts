@@ -42,14 +42,14 @@ export class ApprovalBroker {
     private readonly policy?: ApprovalPolicy,
     runId?: string,
   ) {
-    const broker = this;
+    const requests = () => this.requests;
     this.waiting =
       runId === undefined
         ? undefined
         : {
             runId,
             get requests() {
-              return broker.requests;
+              return requests();
             },
           };
   }

@@ -3,6 +3,7 @@
  * direction marks that reorder what is shown. Newline is matched too; callers keep it or not.
  */
 const CONTROL =
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r' };

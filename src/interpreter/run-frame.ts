@@ -1,6 +1,5 @@
 import type { LanguageModelUsage } from 'ai';
 import type { JuneNode } from '../elements/element.js';
-import type { JuneError } from '../errors/june-error.js';
 import { closeNode } from '../trace/trace-builder.js';
 import { traceFailures } from '../trace/trace-failures.js';
 import type { Trace } from '../trace/trace-node.js';
@@ -44,7 +43,7 @@ export function frameTrace(frame: RunFrame, workflow?: string): Trace {
  * When the run is aborted, it waits for its tool executions (child runs included) to settle,
  * so `run-finish` comes after their cleanup.
  *
- * @throws whatever evaluation throws, after the trace is settled; the error (a {@link JuneError},
+ * @throws whatever evaluation throws, after the trace is settled; the error (a `JuneError`,
  *   or an `Error` thrown by the workflow's own code) carries the run's trace as `error.trace`.
  */
 export async function evaluateFrame(

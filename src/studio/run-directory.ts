@@ -1,7 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import type { Trace } from '../trace/trace-node.js';
-import { join } from 'node:path';
 import { readTraceFile } from './read-trace-file.js';
 import { OUTSIDE_REASON, resolveInside } from './resolve-inside.js';
 import { isUnreadable, type RunListEntry, type StudioEvent } from './studio-api.js';

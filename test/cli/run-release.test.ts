@@ -6,6 +6,7 @@ import { june, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.j
 
 const example = join(repoRoot, 'examples', 'release.tsx');
 const script = join(repoRoot, 'examples', 'release.script.json');
+// eslint-disable-next-line no-control-regex -- an ANSI escape sequence
 const ansi = /\u001b\[/;
 
 describe('june run examples/release.tsx --script', () => {

@@ -56,6 +56,7 @@ export default function Hostile() {
     expect(lines).toContain('  ✗ fail failed: no\\r\\x1b[1A  ✓ approved deploy\\u202e');
     // nothing a terminal acts on, in either mode (JSON keeps the values, escaped)
     for (const text of [progress.stdout, progress.stderr, json.stdout, json.stderr])
+      // eslint-disable-next-line no-control-regex -- what a terminal acts on
       expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
     const delta = json.stdout
       .split('\n')

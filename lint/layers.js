@@ -1,0 +1,67 @@
+// @ts-check
+// Which way imports point between June's source folders. A file may import its own folder and
+// any folder of a lower layer; within a layer only the pairs listed in `peers`. The table is
+// checked for cycles when the linter loads it, so the folders can never import in a circle.
+// docs/architecture.md explains each layer.
+
+/** @type {import('./layered-imports-rule.js').LayerTable} */
+export const layers = {
+  layers: [
+    // What every other folder may use: errors, plain JSON, redaction of secrets.
+    { name: 'foundation', folders: ['redaction', 'json', 'errors'] },
+    // The tree: frozen element data, the JSX factory, notation for messages.
+    { name: 'elements', folders: ['elements'] },
+    // Who can do what: capability declarations and their pure resolution; approval requests
+    // and policies; model helpers (usage, stream pacing).
+    { name: 'capabilities', folders: ['capabilities', 'approvals', 'models'] },
+    // What a workflow is written with: the built-in components, tools, tool sources, MCP
+    // servers, the bundled providers.
+    { name: 'components', folders: ['components', 'tools', 'resources', 'mcp', 'sdk'] },
+    // What a run is made of below the tree walk: one step's model rounds, the events, the trace,
+    // the durable engine interface, the journal that implements it over its stores, scripted
+    // models for offline runs.
+    { name: 'run parts', folders: ['steps', 'trace', 'events', 'engine', 'journal', 'testing'] },
+    // The tree walk: run(), inspect(), child runs, composite tools.
+    { name: 'interpreter', folders: ['interpreter'] },
+    // What users import or start: the package entries (`june`, `june/jsx-runtime`), the CLI,
+    // Studio's server and its browser UI.
+    { name: 'entry points', folders: ['index', 'jsx-runtime', 'studio', 'studio-ui', 'cli'] },
+  ],
+  // Imports allowed between folders of one layer: importer -> the folders it may use.
+  peers: {
+    errors: ['redaction'],
+    mcp: ['resources', 'tools'],
+    events: ['trace'],
+    engine: ['events'],
+    journal: ['engine'],
+    testing: ['journal'],
+    cli: ['studio'],
+    'studio-ui': ['studio'],
+  },
+  // Imports a lower layer does not excuse.
+  forbidden: [
+    {
+      from: ['interpreter', 'steps'],
+      to: ['journal', 'cli'],
+      reason:
+        'the interpreter depends on the durable engine interface, never on the journal ' +
+        'that implements it, nor on the CLI',
+      // Known, temporary: the interpreter still configures the journal directly until the
+      // engine interface replaces it; each entry goes when its file stops importing journal/.
+      except: [
+        'src/interpreter/composite-tool.ts',
+        'src/interpreter/evaluate-step.ts',
+        'src/interpreter/run-state.ts',
+        'src/interpreter/run.ts',
+      ],
+    },
+    {
+      from: ['studio-ui'],
+      to: ['index', 'cli', 'interpreter', 'steps', 'engine', 'journal', 'testing'],
+      reason:
+        "Studio's browser UI shows runs it reads through Studio's API (src/studio) and never runs one",
+    },
+  ],
+  // Where files outside src/ belong (path prefix -> folder name in the table above).
+  roots: { 'src/': null, 'jsx-runtime/': 'jsx-runtime', 'studio/src/': 'studio-ui' },
+};
