@@ -1,3 +1,4 @@
+import type { JSX } from 'preact';
 import type { CapabilityProvenance } from '../../src/capabilities/scope.js';
 import { Facts, Section } from './section.js';
 import { toolCallsOf, type TreeItem } from './trace-tree.js';
@@ -15,9 +16,7 @@ export function AgentInspector({
   onSelect(key: string): void;
 }) {
   const capabilities = item.node.capabilities;
-  const calls = new Map<string, TreeItem[]>();
-  for (const call of toolCallsOf(item))
-    calls.set(call.node.name, [...(calls.get(call.node.name) ?? []), call]);
+  const calls = callsByTool(item);
   const own = capabilities?.filter((capability) => capability.granted === undefined) ?? [];
   const inherited = capabilities?.filter((capability) => capability.granted !== undefined) ?? [];
   return (
@@ -40,38 +39,13 @@ export function AgentInspector({
         ) : own.length === 0 ? (
           <p class="muted">Nothing declared here; every tool is inherited.</p>
         ) : (
-          <table class="caps">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Source</th>
-                <th>Approval</th>
-                <th>Calls</th>
-              </tr>
-            </thead>
-            <tbody>
-              {own.map((capability) => (
-                <tr key={capability.name} data-capability={capability.name}>
-                  <td>
-                    <span class="mono">{capability.name}</span>{' '}
-                    {capability.composite && (
-                      <span
-                        class="tag tag-composite"
-                        title="Runs a workflow of its own: each call is a child run"
-                      >
-                        composite
-                      </span>
-                    )}
-                  </td>
-                  <td class="mono source">{capability.source}</td>
-                  <td>{approvalText(calls.get(capability.name))}</td>
-                  <td>
-                    <CallsLink calls={calls.get(capability.name)} onSelect={onSelect} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CapabilityTable
+            capabilities={own}
+            sourceHead="Source"
+            source={(capability) => <td class="mono source">{capability.source}</td>}
+            calls={calls}
+            onSelect={onSelect}
+          />
         )}
       </Section>
       <Section title="Inherited" testId="inherited">
@@ -80,38 +54,94 @@ export function AgentInspector({
             Nothing inherited. A nested agent gets a parent's tool only through {'<Inherit>'}.
           </p>
         ) : (
-          <table class="caps">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Granted from</th>
-                <th>Approval</th>
-                <th>Calls</th>
-              </tr>
-            </thead>
-            <tbody>
-              {inherited.map((capability: CapabilityProvenance) => (
-                <tr key={capability.name} data-capability={capability.name}>
-                  <td>
-                    <span class="mono">{capability.name}</span>{' '}
-                    {capability.composite && <span class="tag tag-composite">composite</span>}
-                  </td>
-                  <td>
-                    <div class="mono source">{capability.granted}</div>
-                    <div class="muted small">through {capability.source}</div>
-                  </td>
-                  <td>{approvalText(calls.get(capability.name))}</td>
-                  <td>
-                    <CallsLink calls={calls.get(capability.name)} onSelect={onSelect} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CapabilityTable
+            capabilities={inherited}
+            sourceHead="Granted from"
+            source={grantedFrom}
+            calls={calls}
+            onSelect={onSelect}
+          />
         )}
       </Section>
     </>
   );
+}
+
+/** An inherited tool's source cell: the declaration it was granted from, and through which `<Inherit>`. */
+function grantedFrom(capability: CapabilityProvenance) {
+  return (
+    <td>
+      <div class="mono source">{capability.granted}</div>
+      <div class="muted small">through {capability.source}</div>
+    </td>
+  );
+}
+
+interface CapabilityTableProps {
+  capabilities: CapabilityProvenance[];
+  /** The head of the column that says where each capability came from. */
+  sourceHead: string;
+  source(capability: CapabilityProvenance): JSX.Element;
+  /** This run's calls of each tool, by name. */
+  calls: Map<string, TreeItem[]>;
+  onSelect(key: string): void;
+}
+
+/** One row per capability: its name (tagged when composite), where it came from, approvals, calls. */
+function CapabilityTable({
+  capabilities,
+  sourceHead,
+  source,
+  calls,
+  onSelect,
+}: CapabilityTableProps) {
+  return (
+    <table class="caps">
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>{sourceHead}</th>
+          <th>Approval</th>
+          <th>Calls</th>
+        </tr>
+      </thead>
+      <tbody>
+        {capabilities.map((capability) => (
+          <tr key={capability.name} data-capability={capability.name}>
+            <td>
+              <span class="mono">{capability.name}</span>{' '}
+              {capability.composite && <CompositeTag explain={capability.granted === undefined} />}
+            </td>
+            {source(capability)}
+            <td>{approvalText(calls.get(capability.name))}</td>
+            <td>
+              <CallsLink calls={calls.get(capability.name)} onSelect={onSelect} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The `composite` tag; on a declared tool its title says what that means. */
+function CompositeTag({ explain }: { explain: boolean }) {
+  return (
+    <span
+      class="tag tag-composite"
+      title={explain ? 'Runs a workflow of its own: each call is a child run' : undefined}
+    >
+      composite
+    </span>
+  );
+}
+
+/** This run's calls of each tool under an agent, by tool name. */
+function callsByTool(agent: TreeItem): Map<string, TreeItem[]> {
+  const calls = new Map<string, TreeItem[]>();
+  for (const call of toolCallsOf(agent))
+    calls.set(call.node.name, [...(calls.get(call.node.name) ?? []), call]);
+  return calls;
 }
 
 /** What this run's calls of a tool show about approval (a declaration's own setting is not in the trace). */

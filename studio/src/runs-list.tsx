@@ -1,4 +1,9 @@
-import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js';
+import {
+  isUnreadable,
+  type RunListEntry,
+  type RunSummary,
+  type UnreadableRun,
+} from '../../src/studio/studio-api.js';
 import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
 import { StatusBadge } from './status-badge.js';
 import { runHref } from './use-hash-route.js';
@@ -42,55 +47,61 @@ export function RunsList({ live }: { live: LiveRuns }) {
         <tbody>
           {runs.map((run) =>
             isUnreadable(run) ? (
-              <tr key={run.runId} class="run-row run-unreadable" data-run-id={run.runId}>
-                <td>
-                  <a href={runHref(run.runId)}>{run.file}</a>
-                  <div class="run-reason">{run.unreadable}</div>
-                </td>
-                <td class="mono">{run.runId}</td>
-                <td class="nowrap">{formatTime(run.updatedAt)}</td>
-                <td class="num" />
-                <td>
-                  <StatusBadge status="unreadable" />
-                </td>
-                <td class="num" />
-              </tr>
+              <UnreadableRunRow key={run.runId} run={run} />
             ) : (
-              <tr key={run.runId} class="run-row" data-run-id={run.runId} data-status={run.status}>
-                <td>
-                  <a href={runHref(run.runId)}>{run.workflow ?? run.runId}</a>
-                </td>
-                <td class="mono">{run.runId}</td>
-                <td class="nowrap">{formatTime(run.startedAt)}</td>
-                <td class="num">
-                  {formatDuration(
-                    elapsedMs(
-                      run.startedAt,
-                      run.durationMs,
-                      run.status === 'running' || run.status === 'waiting',
-                      now,
-                    ),
-                  )}
-                </td>
-                <td>
-                  <StatusBadge status={run.status} />
-                  {run.failures && <span class="run-failures">{failuresText(run.failures)}</span>}
-                  {run.status === 'running' && now - Date.parse(run.updatedAt) > STALE_MS && (
-                    <span
-                      class="stale muted"
-                      title="A run that stopped without ending (a crash, a kill) stays running in its file"
-                    >
-                      no change for {formatDuration(now - Date.parse(run.updatedAt))}
-                    </span>
-                  )}
-                </td>
-                <td class="num">{formatTokens(run.totalTokens)}</td>
-              </tr>
+              <RunRow key={run.runId} run={run} now={now} />
             ),
           )}
         </tbody>
       </table>
     </main>
+  );
+}
+
+/** A run whose trace file Studio could not read: its file, why, and when it last changed. */
+function UnreadableRunRow({ run }: { run: UnreadableRun }) {
+  return (
+    <tr class="run-row run-unreadable" data-run-id={run.runId}>
+      <td>
+        <a href={runHref(run.runId)}>{run.file}</a>
+        <div class="run-reason">{run.unreadable}</div>
+      </td>
+      <td class="mono">{run.runId}</td>
+      <td class="nowrap">{formatTime(run.updatedAt)}</td>
+      <td class="num" />
+      <td>
+        <StatusBadge status="unreadable" />
+      </td>
+      <td class="num" />
+    </tr>
+  );
+}
+
+/** A run: workflow, id, start, duration (ticking while it runs), status with what failed inside, tokens. */
+function RunRow({ run, now }: { run: RunSummary; now: number }) {
+  const running = run.status === 'running' || run.status === 'waiting';
+  return (
+    <tr class="run-row" data-run-id={run.runId} data-status={run.status}>
+      <td>
+        <a href={runHref(run.runId)}>{run.workflow ?? run.runId}</a>
+      </td>
+      <td class="mono">{run.runId}</td>
+      <td class="nowrap">{formatTime(run.startedAt)}</td>
+      <td class="num">{formatDuration(elapsedMs(run.startedAt, run.durationMs, running, now))}</td>
+      <td>
+        <StatusBadge status={run.status} />
+        {run.failures && <span class="run-failures">{failuresText(run.failures)}</span>}
+        {run.status === 'running' && now - Date.parse(run.updatedAt) > STALE_MS && (
+          <span
+            class="stale muted"
+            title="A run that stopped without ending (a crash, a kill) stays running in its file"
+          >
+            no change for {formatDuration(now - Date.parse(run.updatedAt))}
+          </span>
+        )}
+      </td>
+      <td class="num">{formatTokens(run.totalTokens)}</td>
+    </tr>
   );
 }
 

@@ -3,13 +3,13 @@ import { formatTokens } from './format.js';
 import { JsonView } from './json-view.js';
 import { Facts, Section } from './section.js';
 import { StatusBadge } from './status-badge.js';
+import type { TraceNode } from '../../src/trace/trace-node.js';
 import { enclosingAgent, type TreeItem } from './trace-tree.js';
 
 /** A tool call: its input, the approval it waited for and the answer, its output (a composite's child run), its error. */
 export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key: string): void }) {
   const { node } = item;
   const childRun = childTraceOf(node);
-  const childItem = childRun ? item.children.find((child) => child.trace === childRun) : undefined;
   const composite =
     childRun !== undefined ||
     enclosingAgent(item)?.node.capabilities?.some(
@@ -28,25 +28,7 @@ export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key
           <p class="muted">No input recorded.</p>
         )}
       </Section>
-      {approval && (
-        <Section title="Approval" testId="approval">
-          <Facts
-            rows={[
-              ['Request', <span class="mono">{approval.id}</span>],
-              ['Answer', approval.status === 'pending' ? 'waiting for an answer' : approval.status],
-              [
-                'Answered by',
-                approval.status === 'pending'
-                  ? undefined
-                  : approval.automatic
-                    ? 'a policy (automatic)'
-                    : 'a person',
-              ],
-              ['Reason', approval.reason],
-            ]}
-          />
-        </Section>
-      )}
+      {approval && <ApprovalSection approval={approval} />}
       <Section title="Output" testId="output">
         {childRun ? (
           <JsonView value={(node.output as { output?: unknown }).output} />
@@ -60,27 +42,56 @@ export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key
           </p>
         )}
       </Section>
-      {composite && (
-        <Section title="Child run" testId="child-run">
-          {childRun && childItem ? (
-            <div class="child-run">
-              <button class="link" onClick={() => onSelect(childItem.key)}>
-                {childRun.workflow ?? childRun.root.name}
-              </button>{' '}
-              <span class="mono muted">{childRun.runId}</span>{' '}
-              <StatusBadge status={childRun.status} />{' '}
-              {childItem.tokens !== undefined && (
-                <span class="muted">{formatTokens(childItem.tokens)} tokens</span>
-              )}
-              <p class="muted">Nested under this call in the tree.</p>
-            </div>
-          ) : (
-            <p class="muted">
-              This tool runs a workflow of its own; its child run shows here when the call ends.
-            </p>
-          )}
-        </Section>
-      )}
+      {composite && <ChildRunSection item={item} onSelect={onSelect} />}
     </>
+  );
+}
+
+/** The approval a call waited for: the request, the answer, who gave it and why. */
+function ApprovalSection({ approval }: { approval: NonNullable<TraceNode['approval']> }) {
+  return (
+    <Section title="Approval" testId="approval">
+      <Facts
+        rows={[
+          ['Request', <span class="mono">{approval.id}</span>],
+          ['Answer', approval.status === 'pending' ? 'waiting for an answer' : approval.status],
+          [
+            'Answered by',
+            approval.status === 'pending'
+              ? undefined
+              : approval.automatic
+                ? 'a policy (automatic)'
+                : 'a person',
+          ],
+          ['Reason', approval.reason],
+        ]}
+      />
+    </Section>
+  );
+}
+
+/** A composite tool call's child run (a link to it in the tree), or that it shows when the call ends. */
+function ChildRunSection({ item, onSelect }: { item: TreeItem; onSelect(key: string): void }) {
+  const childRun = childTraceOf(item.node);
+  const childItem = childRun ? item.children.find((child) => child.trace === childRun) : undefined;
+  return (
+    <Section title="Child run" testId="child-run">
+      {childRun && childItem ? (
+        <div class="child-run">
+          <button class="link" onClick={() => onSelect(childItem.key)}>
+            {childRun.workflow ?? childRun.root.name}
+          </button>{' '}
+          <span class="mono muted">{childRun.runId}</span> <StatusBadge status={childRun.status} />{' '}
+          {childItem.tokens !== undefined && (
+            <span class="muted">{formatTokens(childItem.tokens)} tokens</span>
+          )}
+          <p class="muted">Nested under this call in the tree.</p>
+        </div>
+      ) : (
+        <p class="muted">
+          This tool runs a workflow of its own; its child run shows here when the call ends.
+        </p>
+      )}
+    </Section>
   );
 }

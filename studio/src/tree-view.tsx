@@ -1,7 +1,9 @@
+import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { elapsedMs, formatDuration, formatTokens } from './format.js';
 import { StatusBadge } from './status-badge.js';
 import { isChildRun, labelOf, type TreeItem } from './trace-tree.js';
+import { handleTreeKey } from './tree-keys.js';
 
 /** The height of one row, in px (rows are fixed-height so the list can be virtual). */
 export const ROW_HEIGHT = 28;
@@ -27,54 +29,16 @@ export function TreeView({ rows, collapsed, selectedKey, now, onSelect, onToggle
   const scroller = useRef<HTMLDivElement>(null);
   // The first row in view: scrolling within a row changes nothing, so it renders nothing.
   const [topRow, setTopRow] = useState(0);
-  const [height, setHeight] = useState(600);
-  const painted = useRef(false);
-
-  useLayoutEffect(() => {
-    const element = scroller.current!;
-    const observer = new ResizeObserver(() => setHeight(element.clientHeight));
-    observer.observe(element);
-    setHeight(element.clientHeight);
-    return () => observer.disconnect();
-  }, []);
-
-  useEffect(() => {
-    if (painted.current || rows.length === 0) return;
-    painted.current = true;
-    requestAnimationFrame(() => setTimeout(() => performance.mark('studio:tree-painted'), 0));
-  }, [rows]);
-
+  const height = useHeight(scroller);
+  useTreePaintedMark(rows);
   const selectedIndex = rows.findIndex((row) => row.key === selectedKey);
-  useEffect(() => {
-    const element = scroller.current;
-    if (!element || selectedIndex < 0) return;
-    const top = selectedIndex * ROW_HEIGHT;
-    if (top < element.scrollTop) element.scrollTop = top;
-    else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
-      element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
-  }, [selectedKey, selectedIndex]);
+  useKeepInView(scroller, selectedKey, selectedIndex);
 
   const first = Math.max(0, topRow - OVERSCAN);
   const last = Math.min(rows.length, topRow + Math.ceil(height / ROW_HEIGHT) + 1 + OVERSCAN);
-
   const onKeyDown = (event: KeyboardEvent) => {
-    const item = rows[selectedIndex];
-    const move = (index: number) => {
-      const target = rows[Math.max(0, Math.min(rows.length - 1, index))];
-      if (target) onSelect(target.key);
-    };
-    if (event.key === 'ArrowDown') move(selectedIndex + 1);
-    else if (event.key === 'ArrowUp') move(selectedIndex - 1);
-    else if (event.key === 'Home') move(0);
-    else if (event.key === 'End') move(rows.length - 1);
-    else if (event.key === 'ArrowRight' && item) {
-      if (item.children.length > 0 && collapsed.has(item.key)) onToggle(item.key);
-      else move(selectedIndex + 1);
-    } else if (event.key === 'ArrowLeft' && item) {
-      if (item.children.length > 0 && !collapsed.has(item.key)) onToggle(item.key);
-      else if (item.parent) onSelect(item.parent.key);
-    } else return;
-    event.preventDefault();
+    const target = { rows, selectedIndex, collapsed, onSelect, onToggle };
+    if (handleTreeKey(event.key, target)) event.preventDefault();
   };
 
   return (
@@ -107,6 +71,45 @@ export function TreeView({ rows, collapsed, selectedKey, now, onSelect, onToggle
       </div>
     </div>
   );
+}
+
+/** The element's height in px, followed as it resizes. */
+function useHeight(element: RefObject<HTMLElement | null>): number {
+  const [height, setHeight] = useState(600);
+  useLayoutEffect(() => {
+    const current = element.current!;
+    const observer = new ResizeObserver(() => setHeight(current.clientHeight));
+    observer.observe(current);
+    setHeight(current.clientHeight);
+    return () => observer.disconnect();
+  }, []);
+  return height;
+}
+
+/** Marks `studio:tree-painted` (a performance mark) once, after the first rows are painted. */
+function useTreePaintedMark(rows: TreeItem[]): void {
+  const painted = useRef(false);
+  useEffect(() => {
+    if (painted.current || rows.length === 0) return;
+    painted.current = true;
+    requestAnimationFrame(() => setTimeout(() => performance.mark('studio:tree-painted'), 0));
+  }, [rows]);
+}
+
+/** Scrolls the selected row into view when the selection moves. */
+function useKeepInView(
+  scroller: RefObject<HTMLElement | null>,
+  selectedKey: string,
+  selectedIndex: number,
+): void {
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || selectedIndex < 0) return;
+    const top = selectedIndex * ROW_HEIGHT;
+    if (top < element.scrollTop) element.scrollTop = top;
+    else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
+      element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
+  }, [selectedKey, selectedIndex]);
 }
 
 interface TreeRowProps {
@@ -146,21 +149,7 @@ function TreeRow({ item, top, expanded, selected, now, onSelect, onToggle }: Tre
             level {item.depth.toLocaleString('en-US')}
           </span>
         )}
-        {expanded === undefined ? (
-          <span class="toggle" />
-        ) : (
-          <button
-            class="toggle"
-            aria-label={expanded ? 'Collapse' : 'Expand'}
-            tabIndex={-1}
-            onClick={(event) => {
-              event.stopPropagation();
-              onToggle(item.key);
-            }}
-          >
-            {expanded ? '▾' : '▸'}
-          </button>
-        )}
+        <RowToggle expanded={expanded} onToggle={() => onToggle(item.key)} />
         <span class={`kind kind-${node.kind}${kind === 'child run' ? ' kind-child' : ''}`}>
           {kind}
         </span>
@@ -181,5 +170,23 @@ function TreeRow({ item, top, expanded, selected, now, onSelect, onToggle }: Tre
       </span>
       <span class="cell-num">{formatTokens(item.tokens)}</span>
     </div>
+  );
+}
+
+/** A row's expand/collapse button, or the empty space of a row without children. */
+function RowToggle({ expanded, onToggle }: { expanded: boolean | undefined; onToggle(): void }) {
+  if (expanded === undefined) return <span class="toggle" />;
+  return (
+    <button
+      class="toggle"
+      aria-label={expanded ? 'Collapse' : 'Expand'}
+      tabIndex={-1}
+      onClick={(event) => {
+        event.stopPropagation();
+        onToggle();
+      }}
+    >
+      {expanded ? '▾' : '▸'}
+    </button>
   );
 }
