@@ -130,103 +130,115 @@ export function collectCapabilities(
   agentNotation = '<Agent>',
 ): CollectedChildren {
   const result: CollectedChildren = { declarations: [], others: [] };
-  walk(children, [], result, agentNotation);
+  walk(children, [], { out: result, agentNotation });
   return result;
 }
 
-function walk(
-  node: JuneNode,
-  frames: Frame[],
-  out: CollectedChildren,
-  agentNotation: string,
-): void {
+/** What a walk over one agent's children writes to, and how errors name that agent. */
+interface Walk {
+  out: CollectedChildren;
+  agentNotation: string;
+}
+
+function walk(node: JuneNode, frames: Frame[], walker: Walk): void {
   for (const child of flattenChildren(node)) {
-    if (typeof child === 'string') {
-      if (frames.length === 0) {
-        throw new WorkflowError(
-          'agent-child-invalid',
-          `june: ${agentNotation} has the text ${JSON.stringify(child)} among its children; an agent's children are capabilities, steps and components. Put text in a <Step prompt>.`,
-        );
-      }
-      throw containerError(frames, JSON.stringify(child));
-    }
+    if (typeof child === 'string') throw textChildError(child, frames, walker);
     const kind = kindOf(child.type);
+    const children = (child.props as { children?: JuneNode }).children;
     switch (kind) {
       case 'fragment':
-        walk((child.props as { children?: JuneNode }).children, frames, out, agentNotation);
+        walk(children, frames, walker);
         break;
       case 'tool':
       case 'inherit':
       case 'declaration':
-        out.declarations.push({
+        walker.out.declarations.push({
           kind,
           element: child,
           notation: capabilityNotation(child),
           frames,
         });
         break;
-      case 'namespace': {
-        const name = (child.props as { name?: unknown }).name;
-        if (typeof name !== 'string' || !NAMESPACE_NAME.test(name)) {
-          const shown = typeof name === 'string' ? capabilityNotation(child) : '<Namespace>';
-          const got =
-            typeof name === 'string'
-              ? `has the invalid name ${JSON.stringify(name)}`
-              : `has no name (got ${name === null ? 'null' : typeof name})`;
-          throw new WorkflowError(
-            'namespace-name-invalid',
-            `june: ${chainNotation(`${shown}${locationSuffix(child.source)}`, frames)} in ${agentNotation} ${got}; a namespace name is letters, digits and hyphens, starting with a letter (e.g. name="github"). Rename it.`,
-          );
-        }
-        walk(
-          (child.props as { children?: JuneNode }).children,
-          [...frames, { kind: 'namespace', name, notation: capabilityNotation(child) }],
-          out,
-          agentNotation,
-        );
+      case 'namespace':
+        walk(children, [...frames, namespaceFrame(child, frames, walker)], walker);
         break;
-      }
       case 'require-approval':
         walk(
-          (child.props as { children?: JuneNode }).children,
+          children,
           [...frames, { kind: 'require-approval', notation: '<RequireApproval>' }],
-          out,
-          agentNotation,
+          walker,
         );
         break;
-      case 'bundle': {
-        const frame: Frame = {
-          kind: 'bundle',
-          notation: capabilityNotation(child),
-          type: child.type,
-        };
-        const start = frames.findIndex((f) => f.kind === 'bundle' && f.type === child.type);
-        if (start !== -1) {
-          const chain = [...frames.slice(start), frame]
-            .filter((f) => f.kind === 'bundle')
-            .map((f) => f.notation)
-            .join(' > ');
-          throw new WorkflowError(
-            'bundle-cycle',
-            `june: a bundle contains itself: ${chain} (in ${agentNotation}). A bundle may not render itself, directly or through other bundles; break the cycle.`,
-          );
-        }
-        const body = bundleBody(child.type)!;
-        const returned = body(child.props);
-        if (isThenable(returned)) {
-          throw new WorkflowError(
-            'bundle-content-invalid',
-            `june: the bundle ${chainNotation(`${frame.notation}${locationSuffix(child.source)}`, frames)} returned a Promise, but a bundle is a synchronous, pure function of its props. Return the capabilities themselves; put work that waits in the capability it returns.`,
-          );
-        }
-        walk(returned, [...frames, frame], out, agentNotation);
+      case 'bundle':
+        walkBundle(child, frames, walker);
         break;
-      }
       default:
         if (frames.length > 0) throw containerError(frames, describe(child));
-        out.others.push(child);
+        walker.out.others.push(child);
     }
   }
+}
+
+/** Text among an agent's children, or inside a container of capabilities. */
+function textChildError(text: string, frames: Frame[], walker: Walk): WorkflowError {
+  if (frames.length > 0) return containerError(frames, JSON.stringify(text));
+  return new WorkflowError(
+    'agent-child-invalid',
+    `june: ${walker.agentNotation} has the text ${JSON.stringify(text)} among its children; an agent's children are capabilities, steps and components. Put text in a <Step prompt>.`,
+  );
+}
+
+/**
+ * The frame a `<Namespace>` adds.
+ * @throws {WorkflowError} `namespace-name-invalid` when its name is missing or not a valid name.
+ */
+function namespaceFrame(child: JuneElement, frames: Frame[], walker: Walk): Frame {
+  const name = (child.props as { name?: unknown }).name;
+  if (typeof name !== 'string' || !NAMESPACE_NAME.test(name)) {
+    const shown = typeof name === 'string' ? capabilityNotation(child) : '<Namespace>';
+    const got =
+      typeof name === 'string'
+        ? `has the invalid name ${JSON.stringify(name)}`
+        : `has no name (got ${name === null ? 'null' : typeof name})`;
+    throw new WorkflowError(
+      'namespace-name-invalid',
+      `june: ${chainNotation(`${shown}${locationSuffix(child.source)}`, frames)} in ${walker.agentNotation} ${got}; a namespace name is letters, digits and hyphens, starting with a letter (e.g. name="github"). Rename it.`,
+    );
+  }
+  return { kind: 'namespace', name, notation: capabilityNotation(child) };
+}
+
+/**
+ * Walks what a bundle returns for its props, inside a frame of its own.
+ * @throws {WorkflowError} `bundle-cycle` when the bundle is already among the frames;
+ *   `bundle-content-invalid` when it returns a Promise.
+ */
+function walkBundle(child: JuneElement, frames: Frame[], walker: Walk): void {
+  const frame: Frame = {
+    kind: 'bundle',
+    notation: capabilityNotation(child),
+    type: child.type,
+  };
+  const start = frames.findIndex((f) => f.kind === 'bundle' && f.type === child.type);
+  if (start !== -1) {
+    const chain = [...frames.slice(start), frame]
+      .filter((f) => f.kind === 'bundle')
+      .map((f) => f.notation)
+      .join(' > ');
+    throw new WorkflowError(
+      'bundle-cycle',
+      `june: a bundle contains itself: ${chain} (in ${walker.agentNotation}). A bundle may not render itself, directly or through other bundles; break the cycle.`,
+    );
+  }
+  const body = bundleBody(child.type)!;
+  const returned = body(child.props);
+  if (isThenable(returned)) {
+    throw new WorkflowError(
+      'bundle-content-invalid',
+      `june: the bundle ${chainNotation(`${frame.notation}${locationSuffix(child.source)}`, frames)} returned a Promise, but a bundle is a synchronous, pure function of its props. Return the capabilities themselves; put work that waits in the capability it returns.`,
+    );
+  }
+  walk(returned, [...frames, frame], walker);
 }
 
 function describe(element: JuneElement): string {

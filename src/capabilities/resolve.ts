@@ -110,22 +110,7 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
 
   for (const declaration of declarations) {
     for (const base of declare(declaration, input, inherited, waits)) {
-      const { name, tool } = applyFrames(base.name, base.tool, declaration.frames);
-      checkName(name, declaration);
-      const provenance: CapabilityProvenance = {
-        name,
-        source: chainNotation(declaration.notation, declaration.frames),
-      };
-      if (base.granted) provenance.granted = base.granted;
-      if (base.composite) provenance.composite = true;
-      if (base.original !== undefined) provenance.original = base.original;
-      add({
-        name,
-        tool,
-        provenance,
-        declared: true,
-        location: locationSuffix(declaration.element.source),
-      });
+      add(declaredCapability(base, declaration));
     }
   }
 
@@ -155,6 +140,29 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
   ];
   if (pending.length > 0) scope.pending = pending;
   return { scope, others, waits };
+}
+
+/** A declared tool under its final name (namespaces applied), with where it came from. */
+function declaredCapability(
+  base: DeclaredTool,
+  declaration: CollectedDeclaration,
+): ResolvedCapability {
+  const { name, tool } = applyFrames(base.name, base.tool, declaration.frames);
+  checkName(name, declaration);
+  const provenance: CapabilityProvenance = {
+    name,
+    source: chainNotation(declaration.notation, declaration.frames),
+  };
+  if (base.granted) provenance.granted = base.granted;
+  if (base.composite) provenance.composite = true;
+  if (base.original !== undefined) provenance.original = base.original;
+  return {
+    name,
+    tool,
+    provenance,
+    declared: true,
+    location: locationSuffix(declaration.element.source),
+  };
 }
 
 function declare(
