@@ -87,8 +87,9 @@ export {
   ModelBehaviorError,
   SystemError,
   RunAbortedError,
+  juneErrorCodes,
 } from './errors/index.js';
-export type { JuneErrorBlame } from './errors/index.js';
+export type { JuneErrorBlame, JuneErrorCode } from './errors/index.js';
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approvals/index.js';
 export type { RunEvent, RunEventType } from './events/index.js';
 export type {

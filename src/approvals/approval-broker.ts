@@ -1,4 +1,4 @@
-import { JuneError, RunAbortedError } from '../errors/june-error.js';
+import { RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
 import { unwatchUnanswered, watchUnanswered, type WaitingRun } from './unanswered-at-exit.js';
 
@@ -100,10 +100,10 @@ export class ApprovalBroker {
       const entry = this.pending.get(request.id);
       this.remove(request.id);
       entry?.reject(
-        new JuneError(
+        new WorkflowError(
           'approval-policy-failed',
           `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${error instanceof Error ? error.message : String(error)}`,
-          { cause: error, blame: 'workflow' },
+          { cause: error },
         ),
       );
     }
@@ -111,15 +111,14 @@ export class ApprovalBroker {
 
   /**
    * Answers the request `id`.
-   * @throws {JuneError} `approval-unknown` when no request with that id is pending (nothing changes).
+   * @throws {WorkflowError} `approval-unknown` when no request with that id is pending (nothing changes).
    */
   answer(id: string, decision: ApprovalDecision): void {
     if (!this.pending.has(id)) {
       const ids = [...this.pending.keys()];
-      throw new JuneError(
+      throw new WorkflowError(
         'approval-unknown',
         `june: no approval request "${id}" is pending; ${ids.length ? `pending: ${ids.map((i) => `"${i}"`).join(', ')}` : 'none is pending'}. Use an id from an approval-request event or handle.pendingApprovals.`,
-        { blame: 'workflow' },
       );
     }
     this.settle(id, decision, false);

@@ -1,4 +1,4 @@
-import { JuneError } from '../errors/index.js';
+import { JuneError, type JuneErrorCode } from '../errors/index.js';
 
 /**
  * The exit codes of the `june` command: `0` success, `1` a workflow that failed to load or
@@ -19,7 +19,7 @@ export const ExitCode = {
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** Error codes that mean the command was used wrongly, not that the workflow failed. */
-const usageCodes = new Set([
+const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
   'cli-init-conflict',
   'cli-option-invalid',
   'cli-props-invalid',

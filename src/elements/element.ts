@@ -1,3 +1,5 @@
+import { WorkflowError } from '../errors/june-error.js';
+
 /** Marks June elements; `Symbol.for` so elements from two copies of June still match. */
 export const ELEMENT_TYPE: unique symbol = Symbol.for('june.element') as never;
 
@@ -53,6 +55,9 @@ export function isElement(value: unknown): value is JuneElement {
 /**
  * The one factory behind `jsx`, `jsxs` and `jsxDEV`: every element has the same shape.
  * `key` is taken out of props, as in React.
+ *
+ * @throws {WorkflowError} `element-type-invalid` when `type` is not a function (a string tag
+ *   such as `<div>`, or `undefined` from a missing import).
  */
 export function createElement<P>(
   type: Component<P>,
@@ -61,8 +66,9 @@ export function createElement<P>(
   source?: SourceLocation,
 ): JuneElement<P> {
   if (typeof type !== 'function') {
-    throw new TypeError(
-      `june: an element's type must be a component function, got ${describeValue(type)}`,
+    throw new WorkflowError(
+      'element-type-invalid',
+      `june: an element's type must be a component function, got ${describeValue(type)}. Use a component as the tag (<Agent>, <Step>, <Tool> or a function of your own); June has no built-in tags such as <div>.`,
     );
   }
   const element = {

@@ -4,7 +4,10 @@ export {
   ModelBehaviorError,
   SystemError,
   RunAbortedError,
+  errorOfBlame,
 } from './june-error.js';
+export { juneErrorCodes } from './june-error-code.js';
+export type { JuneErrorCode } from './june-error-code.js';
 export type { JuneErrorBlame, JuneErrorOptions } from './june-error.js';
 export { errorData, thrownValueText } from './error-data.js';
 export type { ErrorData } from './error-data.js';

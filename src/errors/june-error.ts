@@ -1,3 +1,5 @@
+import type { JuneErrorCode } from './june-error-code.js';
+
 const marker = Symbol.for('june.error');
 
 /**
@@ -15,13 +17,17 @@ export interface JuneErrorOptions {
 }
 
 /**
- * The base of every error June raises.
+ * The base of every error June raises. June itself raises its subclasses, one per blame
+ * ({@link WorkflowError}, {@link ModelBehaviorError}, {@link SystemError}, and
+ * {@link RunAbortedError} for an abort).
  *
- * - `code` is stable across releases (e.g. `"capability-collision"`); match on it, not on text.
+ * - `code` is stable across releases (e.g. `"capability-collision"`, one of
+ *   {@link JuneErrorCode}); match on it, not on text. `Code` is open for errors made outside
+ *   June (`new JuneError('my-code', ...)`).
  * - `message` always starts with `june: `, names the declarations involved in the spec's
  *   notation (`<Tool name="search"> in <Namespace name="github">`) and says what to change.
- * - `isInstance()` works across two copies of the package (a `Symbol.for` marker), where
- *   `instanceof` would not.
+ * - `isInstance()` works across two copies of the package (a `Symbol.for` marker per class),
+ *   where `instanceof` would not; each subclass's `isInstance` is true for its own kind only.
  *
  * @example
  * ```ts
@@ -30,15 +36,15 @@ export interface JuneErrorOptions {
  * }
  * ```
  */
-export class JuneError extends Error {
+export class JuneError<Code extends string = JuneErrorCode> extends Error {
   readonly [marker] = true;
   /** Stable machine-readable code, kebab-case. */
-  readonly code: string;
+  readonly code: Code;
   /** Whose fault it is: the workflow's author, the model, or the system. */
   readonly blame: JuneErrorBlame;
 
   constructor(
-    code: string,
+    code: Code,
     message: string,
     options: JuneErrorOptions & { blame?: JuneErrorBlame } = {},
   ) {
@@ -53,37 +59,107 @@ export class JuneError extends Error {
 
   /** True for any `JuneError`, from this copy of June or another one. */
   static isInstance(error: unknown): error is JuneError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as Record<symbol, unknown>)[marker] === true
-    );
+    return hasMarker(error, marker);
   }
 }
 
-/** An error in the workflow's tree or props: the author changes the workflow to fix it. */
+/**
+ * True when `error` is an object that carries `symbol` (a class's `Symbol.for` marker).
+ * For a subclass's `isInstance`.
+ */
+function hasMarker(error: unknown, symbol: symbol): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[symbol] === true
+  );
+}
+
+const workflowMarker = Symbol.for('june.error.workflow');
+
+/**
+ * An error in the workflow's tree or props (blame `workflow`): the author changes the
+ * workflow to fix it.
+ *
+ * @example
+ * ```ts
+ * throw new WorkflowError('step-id-invalid', 'june: <Step id=""> has an empty id; give it a name.');
+ * ```
+ */
 export class WorkflowError extends JuneError {
-  constructor(code: string, message: string, options: JuneErrorOptions = {}) {
+  readonly [workflowMarker] = true;
+
+  constructor(code: JuneErrorCode, message: string, options: JuneErrorOptions = {}) {
     super(code, message, { ...options, blame: 'workflow' });
   }
+
+  /** True for a `WorkflowError` (from this copy of June or another one), false for any other error. */
+  static override isInstance(error: unknown): error is WorkflowError {
+    return hasMarker(error, workflowMarker);
+  }
 }
 
-/** The model did something the workflow does not allow (e.g. called a tool it does not have). */
+const modelBehaviorMarker = Symbol.for('june.error.model-behavior');
+
+/**
+ * The model did something the workflow does not allow (blame `model`): an answer that does
+ * not match a step's `output`, a step its `stopWhen` ended before the model answered.
+ *
+ * @example
+ * ```ts
+ * throw new ModelBehaviorError('step-output-invalid', 'june: the answer of step "s" does not match its output: ...');
+ * ```
+ */
 export class ModelBehaviorError extends JuneError {
-  constructor(code: string, message: string, options: JuneErrorOptions = {}) {
+  readonly [modelBehaviorMarker] = true;
+
+  constructor(code: JuneErrorCode, message: string, options: JuneErrorOptions = {}) {
     super(code, message, { ...options, blame: 'model' });
   }
-}
 
-/** Something outside the workflow failed: a provider, a server, the environment. */
-export class SystemError extends JuneError {
-  constructor(code: string, message: string, options: JuneErrorOptions = {}) {
-    super(code, message, { ...options, blame: 'system' });
+  /** True for a `ModelBehaviorError` (from this copy of June or another one), false for any other error. */
+  static override isInstance(error: unknown): error is ModelBehaviorError {
+    return hasMarker(error, modelBehaviorMarker);
   }
 }
 
-/** The run was aborted (`handle.abort()`, the `signal` option, or Ctrl-C in `june run`). */
-export class RunAbortedError extends JuneError {
+const systemMarker = Symbol.for('june.error.system');
+
+/**
+ * Something outside the workflow failed (blame `system`): a provider, a server, the
+ * environment, a file on disk.
+ *
+ * @example
+ * ```ts
+ * throw new SystemError('mcp-connect-failed', 'june: could not connect to ...', { cause });
+ * ```
+ */
+export class SystemError extends JuneError {
+  readonly [systemMarker] = true;
+
+  constructor(code: JuneErrorCode, message: string, options: JuneErrorOptions = {}) {
+    super(code, message, { ...options, blame: 'system' });
+  }
+
+  /** True for a `SystemError` (from this copy of June or another one), false for any other error. */
+  static override isInstance(error: unknown): error is SystemError {
+    return hasMarker(error, systemMarker);
+  }
+}
+
+const runAbortedMarker = Symbol.for('june.error.run-aborted');
+
+/**
+ * The run was aborted (`handle.abort()`, the `signal` option, or Ctrl-C in `june run`): code
+ * `run-aborted`, blame `system` (a {@link SystemError}).
+ *
+ * @example
+ * ```ts
+ * if (RunAbortedError.isInstance(error)) console.log('stopped', error.unstopped);
+ * ```
+ */
+export class RunAbortedError extends SystemError {
+  readonly [runAbortedMarker] = true;
   /**
    * What had not stopped when the abort's grace period ran out (`'the tool "deploy" in step "ship"'`),
    * abandoned so the run could settle; empty when everything stopped in time.
@@ -102,8 +178,33 @@ export class RunAbortedError extends JuneError {
       : '';
     super('run-aborted', `june: the run was aborted${why ? `: ${why}` : ''}${left}`, {
       cause: reason,
-      blame: 'system',
     });
     this.unstopped = abandoned?.unstopped ?? [];
   }
+
+  /** True for a `RunAbortedError` (from this copy of June or another one), false for any other error. */
+  static override isInstance(error: unknown): error is RunAbortedError {
+    return hasMarker(error, runAbortedMarker);
+  }
+}
+
+/**
+ * A June error of the subclass for `blame`: a {@link WorkflowError}, a
+ * {@link ModelBehaviorError} or a {@link SystemError}: for an error made again from a
+ * record (a journal), whose blame was kept as data.
+ *
+ * @example
+ * ```ts
+ * const error = errorOfBlame(recorded.blame ?? 'system', 'model-call-failed', recorded.message);
+ * ```
+ */
+export function errorOfBlame(
+  blame: JuneErrorBlame,
+  code: JuneErrorCode,
+  message: string,
+  options: JuneErrorOptions = {},
+): WorkflowError | ModelBehaviorError | SystemError {
+  if (blame === 'workflow') return new WorkflowError(code, message, options);
+  if (blame === 'model') return new ModelBehaviorError(code, message, options);
+  return new SystemError(code, message, options);
 }

@@ -163,6 +163,8 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     if (signal.aborted) throw withTrace(new RunAbortedError(signal.reason), trace);
     const message = error instanceof Error ? error.message.replace(/^june: /, '') : String(error);
     const blame = JuneError.isInstance(error) ? error.blame : 'system';
+    // the base class on purpose: it passes on the child run's blame, and readers (strict,
+    // tool-error events) tell it from the child's own error by its name `JuneError`
     throw withTrace(
       new JuneError('composite-tool-failed', `june: the tool "${name}" failed: ${message}`, {
         cause: error,

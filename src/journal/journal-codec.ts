@@ -1,4 +1,4 @@
-import { errorData, JuneError, SystemError } from '../errors/index.js';
+import { errorData, errorOfBlame, SystemError, type JuneErrorCode } from '../errors/index.js';
 import {
   JOURNAL_VERSION,
   JOURNAL_VERSIONS,
@@ -40,7 +40,7 @@ export function encodeRecord(record: JournalRecord): string {
  * @param label - the journal in messages, e.g. its file path.
  * @throws {SystemError} `journal-corrupt` naming `label` and the line, when a line is not
  *   JSON or not a journal record, or the first record is not a header.
- * @throws {JuneError} `journal-version-unsupported` when the header has another version.
+ * @throws {SystemError} `journal-version-unsupported` when the header has another version.
  * @example
  * ```ts
  * const records = decodeJournal(readFileSync(path, 'utf8'), path);
@@ -85,8 +85,9 @@ export function recordedError(error: unknown): RecordedError {
 }
 
 /**
- * An error made again from its journal record: a `JuneError` when it had a code (with the
- * same code, blame and message), else an `Error` with the same name and message.
+ * An error made again from its journal record: a `JuneError` of the subclass for its blame
+ * when it had a code (with the same code, blame, name and message), else an `Error` with the
+ * same name and message.
  *
  * @example
  * ```ts
@@ -95,9 +96,8 @@ export function recordedError(error: unknown): RecordedError {
  */
 export function revivedError(recorded: RecordedError): Error {
   if (recorded.code !== undefined) {
-    const error = new JuneError(recorded.code, recorded.message, {
-      blame: recorded.blame ?? 'system',
-    });
+    const code = recorded.code as JuneErrorCode; // as recorded, maybe by another June version
+    const error = errorOfBlame(recorded.blame ?? 'system', code, recorded.message);
     if (recorded.name)
       Object.defineProperty(error, 'name', {
         value: recorded.name,
@@ -163,10 +163,9 @@ function recordProblem(value: unknown, first: boolean): string | undefined {
 
 function checkVersion(header: { version: unknown }, label: string): void {
   if (JOURNAL_VERSIONS.includes(header.version as number)) return;
-  throw new JuneError(
+  throw new SystemError(
     'journal-version-unsupported',
     `june: ${label} has journal version ${JSON.stringify(header.version)}; this June reads versions ${JOURNAL_VERSIONS.join(' to ')} (it writes ${JOURNAL_VERSION}). Use the June version that wrote it, or start a new run.`,
-    { blame: 'system' },
   );
 }
 

@@ -51,7 +51,7 @@ describe('Redactor', () => {
 
   test("redacts an error in place, along its cause chain and an AggregateError's errors", () => {
     const inner = new TypeError('fetch http://x?key=hunter2 failed');
-    const error = new SystemError('x-failed', 'june: x failed', {
+    const error = new SystemError('mcp-connect-failed', 'june: x failed', {
       cause: new AggregateError([inner], 'many: hunter2'),
     });
     const same = new Redactor({ values: ['hunter2'] }).error(error);

@@ -1,0 +1,112 @@
+/**
+ * Every `code` a {@link JuneError} raised by June can have, grouped by where it comes from.
+ * Codes are stable across releases: match on them, never on a message. The union
+ * {@link JuneErrorCode} is made from this list, so a code June raises is always in it.
+ *
+ * @example
+ * ```ts
+ * juneErrorCodes.includes('capability-collision'); // true
+ * ```
+ */
+export const juneErrorCodes = [
+  // the tree: elements, JSX, components and agents (blame: workflow)
+  'agent-child-invalid',
+  'agent-model-missing',
+  'bundle-content-invalid',
+  'bundle-cycle',
+  'capability-collision',
+  'capability-in-component',
+  'capability-outside-agent',
+  'catch-fallback-invalid',
+  'catch-retries-invalid',
+  'define-agent-invalid',
+  'define-agent-prompt-invalid',
+  'element-type-invalid',
+  'inherit-capabilities-invalid',
+  'inherit-duplicate-name',
+  'inherit-outside-agent',
+  'inherit-unknown-name',
+  'inspect-composite-unknown',
+  'invalid-bash-option',
+  'jsx-runtime-react',
+  'jsx-setup-invalid',
+  'mcp-server-invalid',
+  'namespace-name-invalid',
+  'step-children-not-function',
+  'step-id-duplicate',
+  'step-id-invalid',
+  'step-outside-agent',
+  'step-prompt-failed',
+  'step-prompt-invalid',
+  'text-outside-step',
+  'tool-name-invalid',
+  'tool-output-invalid',
+  'tool-source-invalid',
+  'tool-value-invalid',
+  'wrapper-content-invalid',
+  // run options, approvals and the run itself
+  'approval-policy-failed',
+  'approval-unknown',
+  'composite-tool-failed',
+  'run-abort-grace-invalid',
+  'run-aborted',
+  'run-props-invalid',
+  'run-replay-invalid',
+  'run-resume-invalid',
+  'run-strict-failed',
+  'run-workflow-invalid',
+  // the model's behaviour (blame: model)
+  'step-limit-reached',
+  'step-output-invalid',
+  // outside the workflow: providers, servers, processes (blame: system)
+  'bash-spawn-failed',
+  'bash-unsupported-platform',
+  'capability-connect-failed',
+  'mcp-connect-failed',
+  'model-call-failed',
+  'openai-base-url-invalid',
+  'openai-not-configured',
+  // durable runs: journals
+  'journal-corrupt',
+  'journal-exists',
+  'journal-mismatch',
+  'journal-missing',
+  'journal-run-id-invalid',
+  'journal-store-invalid',
+  'journal-unreadable',
+  'journal-version-unsupported',
+  'journal-write-failed',
+  // scripted models (june/testing)
+  'script-invalid',
+  'script-step-missing',
+  'script-tool-unavailable',
+  'script-turns-exhausted',
+  'script-turns-unused',
+  'script-unreadable',
+  'scripted-call-outside-step',
+  'scripted-model-error',
+  // the june command and Studio
+  'cli-init-conflict',
+  'cli-option-invalid',
+  'cli-props-invalid',
+  'cli-workflow-missing',
+  'studio-host-invalid',
+  'studio-listen-failed',
+  'studio-port-invalid',
+  'studio-ui-missing',
+  'workflow-default-invalid',
+  'workflow-default-missing',
+  'workflow-failed',
+  'workflow-load-failed',
+] as const;
+
+/**
+ * The `code` of an error June raises: one of {@link juneErrorCodes}, kebab-case, stable
+ * across releases.
+ *
+ * @example
+ * ```ts
+ * const usage: ReadonlySet<JuneErrorCode> = new Set(['cli-option-invalid', 'cli-props-invalid']);
+ * ```
+ */
+export type JuneErrorCode = (typeof juneErrorCodes)[number];
