@@ -1,21 +1,5 @@
-import type { TraceNodeKind, TraceStatus } from '../trace/trace-node.js';
-
-const KINDS: ReadonlySet<TraceNodeKind> = new Set([
-  'run',
-  'agent',
-  'step',
-  'model',
-  'tool',
-  'catch',
-]);
-const STATUSES: ReadonlySet<TraceStatus> = new Set([
-  'running',
-  'waiting',
-  'succeeded',
-  'failed',
-  'aborted',
-  'denied',
-]);
+import type { z } from 'zod';
+import { traceNodeSchema, traceSchema } from '../trace/trace-schema.js';
 
 /**
  * The deepest trace Studio shows, in levels of nodes below the root (within one trace; a
@@ -32,8 +16,9 @@ interface Place {
 }
 
 /**
- * Checks that a parsed value has the shape of a June `Trace` (version 1) that Studio can
- * show, walking every node of its tree (not the child runs inside tool outputs).
+ * Checks that a parsed value has the shape of a June `Trace` that Studio can show (one of
+ * the versions in `TRACE_VERSIONS`), with the trace schemas (`traceSchema` for the file,
+ * `traceNodeSchema` for each node of its tree, not the child runs inside tool outputs).
  *
  * Returns `undefined` for a trace, or the first problem as a sentence naming the JSON path
  * (`root.children[2].kind`) and what is allowed; a value found is described (`a string of
@@ -49,21 +34,16 @@ interface Place {
  */
 export function traceProblem(value: unknown): string | undefined {
   if (!isObject(value)) return `the file holds ${describe(value)}, not a trace object`;
-  if (value.version !== 1)
-    return `version is ${describe(value.version)}; Studio reads version 1 traces`;
-  if (typeof value.runId !== 'string') return `runId is ${describe(value.runId)}, not a string`;
-  if (!STATUSES.has(value.status as TraceStatus))
-    return `status is ${describe(value.status)}; expected one of ${[...STATUSES].join(', ')}`;
-  if (typeof value.startedAt !== 'string')
-    return `startedAt is ${describe(value.startedAt)}, not an ISO 8601 string`;
+  const problem = schemaProblem(traceSchema, value, '');
+  if (problem) return problem.startsWith('.') ? problem.slice(1) : problem;
   const stack: Place[] = [{ node: value.root, parent: undefined, index: 0, depth: 0 }];
   while (stack.length > 0) {
     const place = stack.pop()!;
     if (place.depth > MAX_TRACE_DEPTH) {
       return `the tree is nested more than ${MAX_TRACE_DEPTH.toLocaleString('en-US')} levels deep (at ${pathOf(place)}); Studio shows traces up to that depth`;
     }
-    const problem = nodeProblem(place.node);
-    if (problem) return `${pathOf(place)}${problem}`;
+    const problem = schemaProblem(traceNodeSchema, place.node, pathOf(place));
+    if (problem) return problem;
     const children = (place.node as { children: unknown[] }).children;
     for (let i = children.length - 1; i >= 0; i--)
       stack.push({ node: children[i], parent: place, index: i, depth: place.depth + 1 });
@@ -81,19 +61,22 @@ function pathOf(place: Place): string {
   return `root${steps.slice(0, 3).join('')}...(${(steps.length - 6).toLocaleString('en-US')} levels)...${steps.slice(-3).join('')}`;
 }
 
-/** What is wrong with one node, as the rest of a sentence that starts with its path. */
-function nodeProblem(node: unknown): string | undefined {
-  if (!isObject(node)) return ` is ${describe(node)}, not a trace node`;
-  if (typeof node.id !== 'string') return `.id is ${describe(node.id)}, not a string`;
-  if (!KINDS.has(node.kind as TraceNodeKind))
-    return `.kind is ${describe(node.kind)}; expected one of ${[...KINDS].join(', ')}`;
-  if (typeof node.name !== 'string') return `.name is ${describe(node.name)}, not a string`;
-  if (!STATUSES.has(node.status as TraceStatus))
-    return `.status is ${describe(node.status)}; expected one of ${[...STATUSES].join(', ')}`;
-  if (typeof node.startedAt !== 'string')
-    return `.startedAt is ${describe(node.startedAt)}, not an ISO 8601 string`;
-  if (!Array.isArray(node.children)) return `.children is ${describe(node.children)}, not an array`;
-  return undefined;
+/**
+ * The first problem `schema` finds in `value`, as a sentence: the JSON path under `path`
+ * (`root.children[2].kind`), the value found described, and the schema's message (what is
+ * allowed, e.g. `, not a string`).
+ */
+function schemaProblem(schema: z.ZodType, value: unknown, path: string): string | undefined {
+  const result = schema.safeParse(value);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0]!;
+  let found: unknown = value;
+  let at = path;
+  for (const key of issue.path) {
+    found = isObject(found) ? found[key as string] : undefined;
+    at += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  }
+  return `${at} is ${describe(found)}${issue.message}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -9,3 +9,10 @@ export type {
   TraceNodeKind,
   TraceStatus,
 } from './trace-node.js';
+export {
+  TRACE_VERSIONS,
+  traceNodeKinds,
+  traceStatuses,
+  traceNodeSchema,
+  traceSchema,
+} from './trace-schema.js';
