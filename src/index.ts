@@ -25,7 +25,7 @@ export {
   fileJournalStore,
   memoryJournalStore,
   loadJournal,
-  toolCallContext,
+  journalEngine,
 } from './journal/index.js';
 export type {
   JournalStore,
@@ -33,8 +33,10 @@ export type {
   JournalHeader,
   FileJournalStoreOptions,
   MemoryJournalStore,
-  ToolCallContext,
+  JournalEngineOptions,
 } from './journal/index.js';
+export { toolCallContext } from './engine/index.js';
+export type { ToolCallContext } from './engine/index.js';
 export type {
   MCPServerOptions,
   MCPHttpServerOptions,
@@ -70,10 +72,11 @@ export type {
   ApprovalAnswer,
   ApprovalQuestion,
 } from './engine/index.js';
-export { run, inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
+export { run } from './run/index.js';
+export type { RunOptions } from './run/index.js';
+export { inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
 export type {
   RunHandle,
-  RunOptions,
   RunResult,
   InspectOptions,
   InspectReport,

@@ -124,6 +124,14 @@ export class ApprovalBroker {
     this.settle(id, decision, false);
   }
 
+  /**
+   * Answers the request `id` if it is still pending (an answer that came from outside the
+   * process, through the run's durable engine); does nothing once it was answered or withdrawn.
+   */
+  answerIfPending(id: string, decision: ApprovalDecision): void {
+    if (this.pending.has(id)) this.settle(id, decision, false);
+  }
+
   private settle(id: string, decision: ApprovalDecision, automatic: boolean): void {
     const entry = this.pending.get(id)!;
     this.remove(id);

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 import { jsxSetupFix, type Component } from '../elements/index.js';
 import { WorkflowError } from '../errors/index.js';
-import { inspect, run } from '../interpreter/index.js';
+import { inspect } from '../interpreter/index.js';
+import { run } from '../run/index.js';
 import { oneLine } from './format.js';
 import { workflowTsconfig } from './workflow-tsconfig.js';
 

@@ -6,8 +6,8 @@ import type { CompositeToolFactory } from '../capabilities/resolve.js';
 import type { ResolvedScope } from '../capabilities/scope.js';
 import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import { sumUsage } from '../models/usage.js';
-import { compositeToolMarker } from '../journal/journal-tools.js';
-import { toolCallContext } from '../journal/tool-call-context.js';
+import { compositeToolMarker } from '../engine/durable-tools.js';
+import { toolCallContext } from '../engine/tool-call-context.js';
 import { openNode } from '../trace/trace-builder.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import {
@@ -138,7 +138,7 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     openNode('run', name, undefined, { toolCallId: call.toolCallId }),
     call.caller,
   );
-  // the call's place-based id (the journal's key for the child run), not the provider's toolCallId
+  // the call's place-based id (the durable engine's key for the child run), not the provider's toolCallId
   frame.calls = [...run.calls, toolCallContext()?.call ?? call.toolCallId];
   showLive(run, call.toolCallId, frame, name);
   const renderThenEvaluate: Evaluate = async (_node, ctx) => {

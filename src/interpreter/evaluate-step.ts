@@ -10,7 +10,7 @@ import { runStep, type PendingToolApproval } from '../steps/run-step.js';
 import { explainDenials } from '../steps/explain-denials.js';
 import { observeUsage } from '../steps/observe-usage.js';
 import { withMiddleware } from '../steps/with-middleware.js';
-import { toolCallTools } from '../journal/journal-tools.js';
+import { toolCallTools } from '../engine/durable-tools.js';
 import { closeNode, openNode, plainJson, traceError } from '../trace/trace-builder.js';
 import type { TraceNode, TraceStatus } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
@@ -150,20 +150,20 @@ export async function evaluateStep(
     } = agentProps;
     const userMessage: ModelMessage = { role: 'user', content: prompt };
     const parts = partHandler(run, path, node);
-    // with a journal, finished model and tool calls are recorded (or answered from it when resuming)
-    const journal = root.journal;
+    // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
+    const durable = root.durable;
     const place = { step: path, calls: run.calls };
-    // denials explained to the model below the journal (which keeps the request as June made it)
+    // denials explained to the model below the engine (which keeps the request as June made it)
     const explained = withMiddleware(root.modelOverride ?? model, explainDenials);
     const out = await runStep({
       step: path,
       model: withMiddleware(
-        journal ? journal.model(explained, place) : explained,
+        durable ? durable.model(explained, place) : explained,
         observeUsage((used) => callUsages.push(used)),
       ),
       system: instructions,
-      tools: journal
-        ? journal.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
+      tools: durable
+        ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
         : toolCallTools(agent.tools, place, root.runId),
       messages: [...agent.messages, userMessage],
       output: props.output ?? output,
@@ -192,7 +192,12 @@ export async function evaluateStep(
                 run.runId,
                 replayed,
               );
-            const decision = journal ? await journal.approval(place, request, ask) : await ask();
+            // an answer from outside the process settles the request as a person's would
+            const answer = (decision: ApprovalDecision) =>
+              root.broker.answerIfPending(request.approvalId, decision);
+            const decision = durable
+              ? await durable.approval(place, request, { ask, answer })
+              : await ask();
             return {
               approvalId: request.approvalId,
               approved: decision.approved,

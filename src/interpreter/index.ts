@@ -1,7 +1,7 @@
-export { run } from './run.js';
+export { runWorkflow } from './run.js';
 export { DEFAULT_ABORT_GRACE_MS, closeAbandoned, unstoppedWork } from './abort-grace.js';
 export type { PendingWork } from './abort-grace.js';
-export type { RunHandle, RunOptions, RunResult } from './run.js';
+export type { RunHandle, WorkflowRunOptions, RunResult } from './run.js';
 export { inspect } from './inspect.js';
 export type { InspectOptions, InspectReport, InspectedAgent, InspectedTool } from './inspect.js';
 export type { CompositeToolResult } from './composite-tool.js';

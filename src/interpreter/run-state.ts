@@ -7,7 +7,7 @@ import { EventStream, type EventJoining } from '../events/event-stream.js';
 import { ToolSourcePool } from '../resources/tool-source-pool.js';
 import type { RunEvent } from '../events/run-event.js';
 import { emptyUsage } from '../models/usage.js';
-import type { RunJournal } from '../journal/run-journal.js';
+import type { DurableCalls } from '../engine/durable-calls.js';
 import type { TraceNode } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -55,8 +55,11 @@ export class RunRoot {
   readonly rendered: Map<JuneElement, JuneNode>;
   /** Async user components rendering now, as `<Name> at file:line` (named when an abort cannot stop them). */
   rendering = new Set<{ component: string }>();
-  /** The run's journal, when it keeps one (or resumes, or replays a recording). */
-  journal?: RunJournal;
+  /**
+   * The run's durable engine, with the bookkeeping every engine shares, when the run has one
+   * (`RunOptions.engine`: a journal, a resume, a replay, DBOS...).
+   */
+  durable?: DurableCalls;
   /** What the run keeps out of its events, trace snapshots, journal and errors (the `redact` option and configured credentials). */
   redactor: Redactor = configuredSecrets;
   /**
@@ -127,10 +130,16 @@ export class RunRoot {
    * secret split across two deltas is still found.
    */
   emit(event: RunEvent): void {
-    if (this.redactor.empty) return this.events.push(event);
+    if (this.redactor.empty) return this.#push(event);
     if (event.type === 'text-delta') return this.#text(event);
     this.#flushText();
-    this.events.push(this.redactor.value(event));
+    this.#push(this.redactor.value(event));
+  }
+
+  /** One event, redacted, to the run's stream and to its durable engine. */
+  #push(event: RunEvent): void {
+    this.events.push(event);
+    this.durable?.engine.publish?.(event);
   }
 
   #heldText = new Map<string, Extract<RunEvent, { type: 'text-delta' }>>();
@@ -141,12 +150,12 @@ export class RunRoot {
     const cut = text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1;
     if (cut < text.length) this.#heldText.set(key, { ...event, delta: text.slice(cut) });
     else this.#heldText.delete(key);
-    if (cut > 0) this.events.push({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
+    if (cut > 0) this.#push({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
   }
 
   #flushText(): void {
     for (const held of this.#heldText.values())
-      this.events.push({ ...held, delta: this.redactor.text(held.delta) });
+      this.#push({ ...held, delta: this.redactor.text(held.delta) });
     this.#heldText.clear();
   }
 

@@ -13,9 +13,8 @@ import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import type { RunEvent } from '../events/run-event.js';
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import { openNode, traceError } from '../trace/trace-builder.js';
-import { RunJournal } from '../journal/run-journal.js';
-import type { JournalRecord } from '../journal/journal-record.js';
-import type { JournalStore } from '../journal/journal-store.js';
+import type { DurableEngine, DurableEngineFactory } from '../engine/durable-engine.js';
+import { DurableCalls } from '../engine/durable-calls.js';
 import type { Trace } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
@@ -26,8 +25,8 @@ import { settleOnError } from './settle.js';
 import { createRunFrame, RunRoot } from './run-state.js';
 import { strictFailure } from './strict-failure.js';
 
-/** Options of {@link run}. */
-export interface RunOptions<OUTPUT = unknown> {
+/** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
+export interface WorkflowRunOptions<OUTPUT = unknown> {
   /** Aborts the run, like `handle.abort()`. */
   signal?: AbortSignal;
   /** Answers approval requests automatically (recorded as automatic); `undefined` leaves one to a person. */
@@ -46,28 +45,12 @@ export interface RunOptions<OUTPUT = unknown> {
   /** A name for the workflow in traces and Studio. @default the root component's name */
   workflow?: string;
   /**
-   * Where to keep the run's journal: every finished model call, tool call and approval, as
-   * the run goes, so it can be resumed in another process (`resume`). `june run` passes a
-   * file store (`.june/runs/<runId>/journal.jsonl`). @default no journal
+   * Makes the run's durable engine, which records every finished model call, tool call and
+   * approval as the run goes and answers them again when the run is taken up again (see
+   * {@link DurableEngine}). `run()`'s `journal`, `resume` and `replay` options make June's
+   * journal engine (`journalEngine()`); `june/dbos` makes one over DBOS. @default none: nothing is recorded
    */
-  journal?: JournalStore | false;
-  /**
-   * Takes up the run with this id again from its journal in `journal`: the workflow runs
-   * from the start, every model and tool call that finished is answered from the journal
-   * (nothing runs twice), recorded approval answers are given again, and pending approvals
-   * are asked again. The run keeps its id; new records are appended.
-   * @throws {WorkflowError} `journal-mismatch` (through `result`) when the workflow asks a
-   *   model something else than the journal recorded.
-   */
-  resume?: string;
-  /**
-   * Answers every model call from a recorded journal (its records, or a journal file's
-   * path), for regression tests; a call the recording does not have, or that asks something
-   * else, fails the run with `journal-mismatch`. Tools run for real unless `replayTools`.
-   */
-  replay?: string | readonly JournalRecord[];
-  /** With `replay`: answer tool calls from the recording too, without running them. @default false */
-  replayTools?: boolean;
+  engine?: DurableEngineFactory;
   /**
    * After an abort, how long to wait for tool executions, model calls and components to stop,
    * in ms. Work still running then (a tool that ignores its `abortSignal`, a component that
@@ -139,26 +122,26 @@ export interface RunHandle<OUTPUT = unknown> {
 }
 
 /**
- * Runs a workflow. Before the first model call the tree is checked as far as it can be
- * without rendering your components (step placement and ids, agent models, capability
- * resolution), so a tree error never costs a token.
+ * Runs a workflow with the durable engine `options.engine` makes, if any (June's `run()`
+ * maps its journal options onto one). Before the first model call the tree is checked as far
+ * as it can be without rendering your components (step placement and ids, agent models,
+ * capability resolution), so a tree error never costs a token.
  *
- * @throws {WorkflowError} `run-workflow-invalid`, `run-props-invalid`, and `run-resume-invalid`
- *   (`resume` with `replay`, or with another `runId`), at once; every other error through `result`.
+ * @throws {WorkflowError} `run-workflow-invalid`, `run-props-invalid`, at once; every other
+ *   error (the engine's among them) through `result`.
  * @example
  * ```tsx
- * const handle = run(<Release />, { onApproval: (request) => request.tool !== 'deploy' || undefined });
+ * const handle = runWorkflow(<Release />, { onApproval: (request) => request.tool !== 'deploy' || undefined });
  * for await (const event of handle.events) if (event.type === 'text-delta') process.stdout.write(event.delta);
  * const { output, usage } = await handle.result;
  * ```
  */
-export function run<OUTPUT = unknown>(
+export function runWorkflow<OUTPUT = unknown>(
   workflow: JuneElement | Component,
-  options: RunOptions<OUTPUT> = {},
+  options: WorkflowRunOptions<OUTPUT> = {},
 ): RunHandle<OUTPUT> {
   const element = rootElement(workflow, options.props);
-  checkJournalOptions(options);
-  const runId = options.runId ?? options.resume ?? newRunId();
+  const runId = options.runId ?? newRunId();
   const name = options.workflow ?? displayNameOf(element.type);
   const rendered = new Map<JuneElement, JuneNode>();
   const root = new RunRoot({
@@ -180,19 +163,15 @@ export function run<OUTPUT = unknown>(
   const work = (async (): Promise<RunResult<OUTPUT>> => {
     await Promise.resolve();
     try {
-      if (options.journal || options.resume !== undefined || options.replay !== undefined) {
-        root.journal = await RunJournal.open({
+      if (options.engine) {
+        const engine = await options.engine({
           runId,
           workflow: name,
           ...(options.props ? { props: options.props } : {}),
-          ...(options.journal ? { store: options.journal } : {}),
-          resume: options.resume !== undefined,
-          ...(options.replay !== undefined
-            ? { replay: options.replay, replayTools: options.replayTools === true }
-            : {}),
-          stop: (reason) => root.controller.abort(reason),
           redactor: root.redactor,
+          stop: (reason) => root.controller.abort(reason),
         });
+        root.durable = new DurableCalls(engine);
       }
       const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
         await validateTree(element, root);
@@ -201,14 +180,14 @@ export function run<OUTPUT = unknown>(
         if (strict) throw strict;
       };
       const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
-      if (!abandoned) await root.journal?.finish('succeeded');
+      if (!abandoned) await root.durable?.engine.finish('succeeded');
       return outcome as RunResult<OUTPUT>;
     } catch (error) {
       if (abandoned) throw error;
       if (root.controller.signal.aborted) {
         await Promise.allSettled([...root.inflight]);
-        // a journal that stopped the run (a mismatch, a failed write) gives the run's error
-        const stopped = root.journal?.failure;
+        // an engine that stopped the run (a mismatch with its record, a failed write) gives the run's error
+        const stopped = root.durable?.engine.failure;
         const aborted =
           stopped instanceof Error
             ? stopped
@@ -222,10 +201,10 @@ export function run<OUTPUT = unknown>(
             value: frameTrace(frame, name),
             enumerable: false,
           });
-        await root.journal?.finish(stopped instanceof Error ? 'failed' : 'aborted', aborted);
+        await root.durable?.engine.finish(stopped instanceof Error ? 'failed' : 'aborted', aborted);
         throw root.redactor.error(aborted);
       }
-      await root.journal?.finish('failed', error);
+      await root.durable?.engine.finish('failed', error);
       throw root.redactor.error(error);
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
@@ -259,7 +238,7 @@ export function run<OUTPUT = unknown>(
     });
     Object.defineProperty(error, 'trace', { value: frameTrace(frame, name), enumerable: false });
     options.signal?.removeEventListener('abort', onAbort);
-    await root.journal?.finish('aborted', error).catch(() => {});
+    await root.durable?.engine.finish('aborted', error).catch(() => {});
     await root.sources.closeAll();
     root.events.close();
     throw root.redactor.error(error);
@@ -299,25 +278,6 @@ async function validateTree(element: JuneElement, run: RunRoot): Promise<void> {
   const signal = run.controller.signal;
   const frame = createRunFrame(root, 'validate', [], signal, openNode('run', 'validate'));
   await evaluate(element, { run: frame, parentTrace: frame.trace });
-}
-
-function checkJournalOptions(options: RunOptions<any>): void {
-  if (options.resume !== undefined && options.replay !== undefined) {
-    throw new WorkflowError(
-      'run-resume-invalid',
-      'june: run() takes resume or replay, not both: resume takes a run up again in its own journal; replay answers a new run from a recording.',
-    );
-  }
-  if (
-    options.resume !== undefined &&
-    options.runId !== undefined &&
-    options.runId !== options.resume
-  ) {
-    throw new WorkflowError(
-      'run-resume-invalid',
-      `june: a resumed run keeps its id: runId is "${options.runId}" but resume is "${options.resume}"; leave out runId.`,
-    );
-  }
 }
 
 function rootElement(

@@ -29,23 +29,8 @@ export type { MemoryJournalStore } from './memory-journal-store.js';
 export { loadJournal } from './load-journal.js';
 export { readRunJournal } from './read-run-journal.js';
 export { JournalIndex } from './journal-index.js';
-export { modelRequestOf, hashModelRequest, stableJson } from './model-request.js';
 export { firstRequestDifference } from './request-difference.js';
-export { recordReplayMiddleware } from './record-replay-middleware.js';
-export type { ModelCallJournal } from './record-replay-middleware.js';
-export {
-  journalTools,
-  toolCallTools,
-  recordedExecution,
-  compositeToolMarker,
-} from './journal-tools.js';
-export type { JournaledToolCall } from './journal-tools.js';
-export { CallIds, toolCallsOf } from './call-ids.js';
-export type { AskedToolCall } from './call-ids.js';
 export { upgradeJournal } from './journal-upgrade.js';
-export { toolCallContext, inToolCall } from './tool-call-context.js';
-export type { ToolCallContext } from './tool-call-context.js';
 export { journalMismatch, journalCallMissing, journalCallChanged } from './journal-mismatch.js';
-export type { ToolCallJournal } from './journal-tools.js';
-export { RunJournal } from './run-journal.js';
-export type { RunJournalOptions } from './run-journal.js';
+export { RunJournal, journalEngine } from './run-journal.js';
+export type { RunJournalOptions, JournalEngineOptions } from './run-journal.js';

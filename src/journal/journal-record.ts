@@ -1,4 +1,7 @@
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { placeKey } from '../engine/durable-place.js';
+
+export { placeKey, callIdOf } from '../engine/durable-place.js';
 
 /**
  * The journal schema version this June writes. It reads this one and every older one
@@ -160,18 +163,6 @@ export const journalRecordTypes: ReadonlyArray<JournalRecord['type']> = [
 ];
 
 /**
- * The key of a place: the composite call ids and the step path.
- *
- * @example
- * ```ts
- * placeKey({ step: 'research:findings', calls: ['call_1'] }); // 'call_1|research:findings'
- * ```
- */
-export function placeKey(place: JournalPlace): string {
-  return `${(place.calls ?? []).join('/')}|${place.step}`;
-}
-
-/**
  * The key of one tool call at a place, by its call id.
  *
  * @example
@@ -181,21 +172,6 @@ export function placeKey(place: JournalPlace): string {
  */
 export function toolKey(place: JournalPlace, call: string): string {
   return `${placeKey(place)}|${call}`;
-}
-
-/**
- * The id of a tool call at its place: the step's id (the last part of its path), the 0-based
- * index of the model call that asked for it at that place, and the tool call's 0-based
- * position among that answer's tool calls. The same on every resume, since recorded model
- * answers are given again.
- *
- * @example
- * ```ts
- * callIdOf('release:prepare', 1, 0); // 'prepare#1.0'
- * ```
- */
-export function callIdOf(step: string, modelIndex: number, position: number): string {
-  return `${step.slice(step.lastIndexOf(':') + 1)}#${modelIndex}.${position}`;
 }
 
 /**

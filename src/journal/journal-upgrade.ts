@@ -1,4 +1,4 @@
-import { toolCallsOf } from './call-ids.js';
+import { toolCallsOf } from '../engine/call-ids.js';
 import { callIdOf, type JournalRecord, type ModelCallRecord } from './journal-record.js';
 
 type Keyed = Extract<JournalRecord, { toolCallId: string }>;

@@ -1,73 +1,71 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3StreamPart,
-} from '@ai-sdk/provider';
-import { wrapLanguageModel, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
-import type { ApprovalDecision } from '../approvals/approval-request.js';
 import { SystemError, WorkflowError } from '../errors/index.js';
 import { plainJson } from '../json/json-form.js';
-import { languageModelV3 } from '../models/language-model-v3.js';
+import type {
+  ApprovalAnswer,
+  ApprovalQuestion,
+  DurableEngine,
+  DurableEngineFactory,
+  DurablePlace,
+  DurableRunStart,
+  DurableRunStatus,
+  ModelAnswer,
+  ModelCallAt,
+  ToolCallAt,
+} from '../engine/durable-engine.js';
+import { hashModelRequest, stableJson } from '../engine/model-request.js';
+import { recordedExecution } from '../engine/recorded-execution.js';
 import { recordedError, revivedError } from './journal-codec.js';
 import { JournalIndex } from './journal-index.js';
-import { CallIds, toolCallsOf } from './call-ids.js';
 import {
   JOURNAL_VERSION,
-  placeKey,
   toolKey,
   type JournalHeader,
   type JournalPlace,
   type JournalRecord,
 } from './journal-record.js';
 import { journalLabel, type JournalStore } from './journal-store.js';
-import {
-  journalTools,
-  recordedExecution,
-  type JournaledToolCall,
-  type ToolCallJournal,
-} from './journal-tools.js';
-import { stableJson } from './model-request.js';
 import { loadJournal } from './load-journal.js';
 import { readRunJournal } from './read-run-journal.js';
-import { recordReplayMiddleware, type ModelCallJournal } from './record-replay-middleware.js';
 import { journalCallChanged, journalCallMissing, journalMismatch } from './journal-mismatch.js';
-import { hashModelRequest } from './model-request.js';
-import type { Redactor } from '../redaction/redactor.js';
-import { recordedAnswer } from './recorded-answer.js';
 
-/** Options of {@link RunJournal.open}. */
-export interface RunJournalOptions {
-  runId: string;
-  /** The workflow's name, kept in the header and checked on resume. */
-  workflow: string;
-  props?: Record<string, unknown>;
+/** How a run keeps its journal: where, and whether it takes a run up again or replays a recording. */
+export interface JournalEngineOptions {
   /** Where to write the run's journal (and, with `resume`, where to read it). */
   store?: JournalStore;
-  /** Take the run `runId` up again from its journal in `store`. */
+  /** Take the run up again from its journal in `store` (the run's id names it). */
   resume?: boolean;
   /** A recording (records, or a journal file's path) that answers every model call. */
   replay?: string | readonly JournalRecord[];
   /** With `replay`: answer tool calls from the recording too. @default false */
   replayTools?: boolean;
-  /** Stops the run (once) when the journal cannot go on: a mismatch, a failed write. */
-  stop: (reason: unknown) => void;
-  /**
-   * What to keep out of the records (the run's `redact` option, configured credentials).
-   * Model requests are compared by the hash of their redacted form, so a resumed run whose
-   * recorded tool outputs were redacted still matches its journal.
-   */
-  redactor?: Redactor;
 }
 
-type Ask = (replayed?: ApprovalDecision) => Promise<ApprovalDecision & { automatic: boolean }>;
+/** Options of {@link RunJournal.open}: the run, and how it keeps its journal. */
+export type RunJournalOptions = DurableRunStart & JournalEngineOptions;
 
 /**
- * A run's journal while it runs. It is write-ahead: each record is stored before anything it
- * led to happens (a model call's record before its tool calls reach the AI SDK, an approval
- * request before a person is asked, an answer before the tool runs), and a run's records are
- * stored one after another, in the order they were written (causal order), whatever the store.
- * When resuming or replaying, it answers what already finished from the recorded journal;
- * what the journal recorded decides, whatever today's code or options would decide.
+ * The durable engine of June's journals ({@link RunJournal}) as a factory for
+ * `run(el, { engine })`: a journal in `store`, taken up again with `resume`, or a replay of
+ * a recording. `run()`'s `journal`, `resume` and `replay` options make one.
+ *
+ * @example
+ * ```tsx
+ * const handle = run(<Release />, { engine: journalEngine({ store: fileJournalStore() }) });
+ * ```
+ */
+export function journalEngine(options: JournalEngineOptions): DurableEngineFactory {
+  return (start) => RunJournal.open({ ...start, ...options });
+}
+
+/**
+ * A run's journal while it runs: June's first {@link DurableEngine}, over a
+ * {@link JournalStore} (a file, memory, a database). It is write-ahead: each record is stored
+ * before anything it led to happens (a model call's record before its tool calls reach the
+ * AI SDK, an approval request before a person is asked, an answer before the tool runs), and
+ * a run's records are stored one after another, in the order they were written (causal
+ * order), whatever the store. When resuming or replaying, it answers what already finished
+ * from the recorded journal; what the journal recorded decides, whatever today's code or
+ * options would decide.
  *
  * - Resume (`resume`): reads the run's journal; a model call recorded at the same place and
  *   index is replayed (its request must hash the same, else `journal-mismatch`), others are
@@ -77,16 +75,15 @@ type Ask = (replayed?: ApprovalDecision) => Promise<ApprovalDecision & { automat
  * - Replay (`replay`): every model call must come from the recording; tool calls run unless
  *   `replayTools`. With a `store`, the new run's journal gets every record, replayed or not.
  *
- * Tool calls are known by place and call id ({@link CallIds}), never by `toolCallId` alone.
+ * Tool calls are known by place and call id, never by `toolCallId` alone.
  *
  * @example
  * ```ts
- * const journal = await RunJournal.open({ runId, workflow: 'release.tsx', store: fileJournalStore(), stop: (reason) => controller.abort(reason) });
- * const model = journal.model(agentModel, { step: 'release' });
+ * const journal = await RunJournal.open({ runId, workflow: 'release.tsx', store: fileJournalStore(), redactor, stop: (reason) => controller.abort(reason) });
  * await journal.finish('succeeded');
  * ```
  */
-export class RunJournal implements ModelCallJournal, ToolCallJournal {
+export class RunJournal implements DurableEngine {
   /** The error that stopped the run, once the journal stopped it. */
   failure: unknown;
   readonly #options: RunJournalOptions;
@@ -95,10 +92,6 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
   readonly #replayOnly: boolean;
   readonly #replayTools: boolean;
   readonly #copy: boolean;
-  readonly #next = new Map<string, number>();
-  readonly #calls = new CallIds();
-  /** Tool calls (by key) that needed approval in this process: a call is asked once. */
-  readonly #asked = new Set<string>();
   /** The last write: each write starts once the one before it is stored. */
   #queue: Promise<void> = Promise.resolve();
   #finished = false;
@@ -170,146 +163,12 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
     return new RunJournal(options, index, label);
   }
 
-  /**
-   * The model for one step's calls, journaled under `place` (a `wrapLanguageModel` with
-   * {@link recordReplayMiddleware}). A model id string is resolved as the AI SDK resolves it;
-   * a model of the older `v2` specification is not journaled (its calls are made again on
-   * resume), except in a replay, where it is never called.
-   */
-  model(model: LanguageModel, place: JournalPlace): LanguageModel {
-    const v3 = languageModelV3(model);
-    if (!v3 && !this.#replayOnly) return model;
-    return wrapLanguageModel({
-      model: v3 ?? (model as LanguageModelV3),
-      middleware: recordReplayMiddleware(this, place),
-    });
-  }
-
-  /** One step's tools with their executions journaled under `place`; `addUsage` gets a replayed composite call's usage. */
-  tools(
-    tools: ToolSet,
-    place: JournalPlace,
-    addUsage: (usage: LanguageModelUsage) => void,
-  ): ToolSet {
-    return journalTools(tools, place, {
-      runId: this.runId,
-      decidesApprovals: this.decidesApprovals,
-      callId: (at, toolCallId) => this.callId(at, toolCallId),
-      needsApproval: (at, call, decide) => this.needsApproval(at, call, decide),
-      toolCall: (at, call, execute) => this.toolCall(at, call, execute, addUsage),
-    });
-  }
-
   /** @inheritdoc */
-  callId(place: JournalPlace, toolCallId: string): string {
-    return this.#calls.of(place, toolCallId);
-  }
-
-  /** @inheritdoc */
-  async needsApproval(
-    place: JournalPlace,
-    call: JournaledToolCall,
-    decide: () => boolean | PromiseLike<boolean>,
-  ): Promise<boolean> {
-    const key = toolKey(place, call.call);
-    if (this.#asked.has(key)) return true;
-    const recorded = this.#index?.answer(key) ?? this.#index?.request(key);
-    if (recorded) {
-      this.#checkCall(place, call, this.#index?.request(key));
-      this.#asked.add(key);
-      return true;
-    }
-    if (this.#replayTools && this.#index?.toolCall(key)) return false;
-    const needed = (await decide()) === true;
-    if (needed) this.#asked.add(key);
-    return needed;
-  }
-
-  /**
-   * Answers one approval request through the journal: a recorded answer is given again
-   * (`ask(decision)`: answered at once, marked as replayed); otherwise the request is
-   * recorded (stored before `ask()` shows it), asked, and its answer stored before the tool
-   * may run.
-   */
-  async approval(
-    place: JournalPlace,
-    request: { toolCallId: string; toolName: string; input: unknown },
-    ask: Ask,
-  ): Promise<ApprovalDecision & { automatic: boolean }> {
-    const call = this.callId(place, request.toolCallId);
-    const key = toolKey(place, call);
-    const requested = {
-      type: 'approval-request' as const,
-      ...where(place),
-      call,
-      toolCallId: request.toolCallId,
-      tool: request.toolName,
-      input: plainJson(request.input),
-      at: now(),
-    };
-    const recordedRequest = this.#index?.request(key);
-    this.#checkCall(
-      place,
-      { call, tool: request.toolName, input: request.input, toolCallId: request.toolCallId },
-      recordedRequest,
-    );
-    const answer = this.#index?.answer(key);
-    if (answer) {
-      if (this.#copy) {
-        await this.#write(requested);
-        await this.#write({ ...answer, at: now() });
-      }
-      return ask(
-        answer.reason === undefined
-          ? { approved: answer.approved }
-          : { approved: answer.approved, reason: answer.reason },
-      );
-    }
-    if (this.#copy || !recordedRequest) await this.#write(requested);
-    if (this.failure !== undefined) throw this.failure;
-    const decision = await ask();
-    await this.#write({
-      type: 'approval-answer',
-      ...where(place),
-      call,
-      toolCallId: request.toolCallId,
-      approved: decision.approved,
-      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-      automatic: decision.automatic,
-      at: now(),
-    });
-    if (this.failure !== undefined) throw this.failure;
-    return decision;
-  }
-
-  /** Writes how the run ended and waits for every write. */
-  async finish(status: 'succeeded' | 'failed' | 'aborted', error?: unknown): Promise<void> {
-    if (this.#finished) return;
-    this.#finished = true;
-    await this.#write({
-      type: 'run-finish',
-      status,
-      ...(error !== undefined ? { error: recordedError(error) } : {}),
-      at: now(),
-    });
-  }
-
-  /** @inheritdoc */
-  async nextModelCall(
-    place: JournalPlace,
-    mode: 'stream' | 'generate',
-    request: unknown,
-    requestHash: string,
-  ): Promise<{
-    index: number;
-    parts?: LanguageModelV3StreamPart[];
-    result?: LanguageModelV3GenerateResult;
-  }> {
-    const key = placeKey(place);
-    const index = this.#next.get(key) ?? 0;
+  async modelCall(call: ModelCallAt, work: () => Promise<ModelAnswer>): Promise<ModelAnswer> {
+    const { place, index } = call;
+    const requestHash = this.#redactedHash(call.request, call.requestHash);
     const recorded = this.#index?.modelCall(place, index);
     if (recorded) {
-      requestHash = this.#redactedHash(request, requestHash);
       if (recorded.requestHash !== requestHash)
         throw this.#stop(
           journalMismatch(
@@ -318,55 +177,32 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
             place,
             index,
             recorded.request,
-            request,
+            call.request,
           ),
         );
-      this.#next.set(key, index + 1);
-      this.#calls.register(place, index, toolCallsOf(recorded));
       if (this.#copy) await this.#write({ ...recorded, at: now() });
-      // recorded streaming, asked in batch mode (or the other way round): the same answer in the form asked for
-      return { index, ...recordedAnswer(mode, recorded.parts, recorded.result) };
+      return recorded.result ? { result: recorded.result } : { parts: recorded.parts ?? [] };
     }
     if (this.#replayOnly) throw this.#stop(journalCallMissing(this.#label, place, index));
-    return { index };
-  }
-
-  /** @inheritdoc */
-  async recordModelCall(
-    place: JournalPlace,
-    call: {
-      index: number;
-      mode: 'stream' | 'generate';
-      request: unknown;
-      requestHash: string;
-      parts?: LanguageModelV3StreamPart[];
-      result?: LanguageModelV3GenerateResult;
-    },
-  ): Promise<void> {
+    const answer = await work();
     if (this.failure !== undefined) throw this.failure;
-    this.#next.set(placeKey(place), call.index + 1);
-    this.#calls.register(place, call.index, toolCallsOf(call));
     await this.#write({
       type: 'model-call',
       ...where(place),
-      index: call.index,
+      index,
       mode: call.mode,
-      requestHash: this.#redactedHash(call.request, call.requestHash),
+      requestHash,
       request: call.request,
-      ...(call.parts ? { parts: call.parts } : {}),
-      ...(call.result ? { result: call.result } : {}),
+      ...(answer.parts ? { parts: answer.parts } : { result: answer.result }),
       at: now(),
     });
     if (this.failure !== undefined) throw this.failure;
+    return answer;
   }
 
   /** @inheritdoc */
-  toolCall(
-    place: JournalPlace,
-    call: Parameters<ToolCallJournal['toolCall']>[1],
-    execute: () => unknown,
-    addUsage?: (usage: LanguageModelUsage) => void,
-  ): unknown {
+  toolCall(call: ToolCallAt, work: () => unknown): unknown {
+    const { place } = call;
     const key = toolKey(place, call.call);
     try {
       this.#checkCall(place, call, this.#index?.toolCall(key) ?? this.#index?.request(key));
@@ -387,8 +223,6 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
     if (recorded) {
       return (async () => {
         if (this.#copy) await this.#write({ ...recorded, at: now() });
-        const usage = (recorded.output as { usage?: LanguageModelUsage } | undefined)?.usage;
-        if (call.composite && usage && typeof usage === 'object') addUsage?.(usage);
         if (recorded.error) throw revivedError(recorded.error);
         return recorded.output;
       })();
@@ -408,13 +242,89 @@ export class RunJournal implements ModelCallJournal, ToolCallJournal {
         at: now(),
       });
     };
-    return recordedExecution(execute, record);
+    return recordedExecution(work, record);
+  }
+
+  /** @inheritdoc */
+  async needsApproval(
+    call: Omit<ToolCallAt, 'composite' | 'abortSignal'>,
+    decide: () => boolean | PromiseLike<boolean>,
+  ): Promise<boolean> {
+    const key = toolKey(call.place, call.call);
+    const recorded = this.#index?.answer(key) ?? this.#index?.request(key);
+    if (recorded) {
+      this.#checkCall(call.place, call, this.#index?.request(key));
+      return true;
+    }
+    if (this.#replayTools && this.#index?.toolCall(key)) return false;
+    return (await decide()) === true;
+  }
+
+  /**
+   * Answers one approval request through the journal: a recorded answer is given again
+   * (`question.replay`: answered at once, marked as replayed); otherwise the request is
+   * recorded (stored before `question.ask()` shows it), asked, and its answer stored before
+   * the tool may run.
+   */
+  async approval(question: ApprovalQuestion): Promise<ApprovalAnswer> {
+    const { place, call } = question;
+    const key = toolKey(place, call);
+    const requested = {
+      type: 'approval-request' as const,
+      ...where(place),
+      call,
+      toolCallId: question.toolCallId,
+      tool: question.tool,
+      input: plainJson(question.input),
+      at: now(),
+    };
+    const recordedRequest = this.#index?.request(key);
+    this.#checkCall(place, question, recordedRequest);
+    const answer = this.#index?.answer(key);
+    if (answer) {
+      if (this.#copy) {
+        await this.#write(requested);
+        await this.#write({ ...answer, at: now() });
+      }
+      return question.replay(
+        answer.reason === undefined
+          ? { approved: answer.approved }
+          : { approved: answer.approved, reason: answer.reason },
+      );
+    }
+    if (this.#copy || !recordedRequest) await this.#write(requested);
+    if (this.failure !== undefined) throw this.failure;
+    const decision = await question.ask();
+    await this.#write({
+      type: 'approval-answer',
+      ...where(place),
+      call,
+      toolCallId: question.toolCallId,
+      approved: decision.approved,
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      automatic: decision.automatic,
+      at: now(),
+    });
+    if (this.failure !== undefined) throw this.failure;
+    return decision;
+  }
+
+  /** Writes how the run ended and waits for every write. */
+  async finish(status: DurableRunStatus, error?: unknown): Promise<void> {
+    if (this.#finished) return;
+    this.#finished = true;
+    await this.#write({
+      type: 'run-finish',
+      status,
+      ...(error !== undefined ? { error: recordedError(error) } : {}),
+      at: now(),
+    });
   }
 
   /** A recorded call at this place and call id must be of the same tool with the same input; else `journal-mismatch` (thrown, and the run stops). */
   #checkCall(
-    place: JournalPlace,
-    call: JournaledToolCall,
+    place: DurablePlace,
+    call: { call: string; tool: string; input: unknown },
     recorded: { tool: string; input: unknown } | undefined,
   ): void {
     if (!recorded) return;

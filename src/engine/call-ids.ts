@@ -1,5 +1,6 @@
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { callIdOf, placeKey, type JournalPlace } from './journal-record.js';
+import type { DurablePlace } from './durable-engine.js';
+import { callIdOf, placeKey } from './durable-place.js';
 
 /** A tool call a model asked for: the provider's id and the tool's name. */
 export interface AskedToolCall {
@@ -38,7 +39,7 @@ export function toolCallsOf(answer: {
  * is made, so an id repeated by a later turn (providers that restart ids every turn) only
  * comes after the earlier call is done.
  *
- * A call whose model answer was not registered (a model the journal does not wrap) falls
+ * A call whose model answer was not registered (a model the engine does not wrap) falls
  * back to `<step id>#<toolCallId>`.
  *
  * @example
@@ -52,7 +53,7 @@ export class CallIds {
   readonly #latest = new Map<string, string>();
 
   /** Registers the tool calls of the model call with 0-based `index` at `place`. */
-  register(place: JournalPlace, index: number, calls: readonly AskedToolCall[]): void {
+  register(place: DurablePlace, index: number, calls: readonly AskedToolCall[]): void {
     const at = placeKey(place);
     calls.forEach((call, position) =>
       this.#latest.set(`${at}|${call.toolCallId}`, callIdOf(place.step, index, position)),
@@ -60,7 +61,7 @@ export class CallIds {
   }
 
   /** The call id of the tool call `toolCallId` at `place`. */
-  of(place: JournalPlace, toolCallId: string): string {
+  of(place: DurablePlace, toolCallId: string): string {
     return (
       this.#latest.get(`${placeKey(place)}|${toolCallId}`) ??
       `${place.step.slice(place.step.lastIndexOf(':') + 1)}#${toolCallId}`

@@ -1,0 +1,170 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { wrapLanguageModel, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
+import type { ApprovalDecision } from '../approvals/approval-request.js';
+import { languageModelV3 } from '../models/language-model-v3.js';
+import { CallIds, toolCallsOf } from './call-ids.js';
+import type {
+  ApprovalAnswer,
+  DurableEngine,
+  DurablePlace,
+  ModelAnswer,
+  ToolCallAt,
+} from './durable-engine.js';
+import { durableModelMiddleware } from './durable-model.js';
+import { placeKey } from './durable-place.js';
+import { durableTools } from './durable-tools.js';
+
+/** One approval request of a step, as the AI SDK made it. */
+export interface StepApprovalRequest {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/**
+ * How the run asks for an approval in this process: `ask()` asks (policy, run handle,
+ * prompt), `ask(decision)` gives a recorded answer again at once; `answer(decision)` answers
+ * the pending request as a person would (`handle.approve`), for answers from outside.
+ */
+export interface ApprovalAsking {
+  ask(replayed?: ApprovalDecision): Promise<ApprovalAnswer>;
+  answer(decision: ApprovalDecision): void;
+}
+
+/**
+ * What the interpreter hands to one run's {@link DurableEngine}, and the bookkeeping that is
+ * the same for every engine: model calls counted per place (their `index`), tool calls given
+ * their call id from the model answer that asked for them ({@link CallIds}), each call's
+ * approval decided once, and a composite call answered from the record adding its recorded
+ * usage. Shared by the outermost run and its child runs.
+ *
+ * @example
+ * ```ts
+ * const calls = new DurableCalls(await engineFactory({ runId, workflow, redactor, stop }));
+ * const model = calls.model(agentModel, { step: 'release' });
+ * const tools = calls.tools(agent.tools, { step: 'release' }, (usage) => addToRun(usage));
+ * ```
+ */
+export class DurableCalls {
+  readonly #ids = new CallIds();
+  readonly #next = new Map<string, number>();
+  /** Tool calls (by key) that needed approval in this process: a call is asked once. */
+  readonly #asked = new Set<string>();
+
+  constructor(readonly engine: DurableEngine) {}
+
+  get runId(): string {
+    return this.engine.runId;
+  }
+
+  get decidesApprovals(): boolean {
+    return this.engine.decidesApprovals;
+  }
+
+  /**
+   * The model for one step's calls, each handed to the engine under `place` (a
+   * `wrapLanguageModel` with {@link durableModelMiddleware}). A model id string is resolved
+   * as the AI SDK resolves it; a model of the older `v2` specification cannot be wrapped,
+   * and its calls are made as they are (again on every resume).
+   */
+  model(model: LanguageModel, place: DurablePlace): LanguageModel {
+    const v3: LanguageModelV3 | undefined = languageModelV3(model);
+    if (!v3) return model;
+    return wrapLanguageModel({ model: v3, middleware: durableModelMiddleware(this, place) });
+  }
+
+  /** The next model call at `place`, handed to the engine with its index there. */
+  async modelCall(
+    place: DurablePlace,
+    call: { mode: 'stream' | 'generate'; request: unknown; requestHash: string },
+    work: () => Promise<ModelAnswer>,
+  ): Promise<ModelAnswer> {
+    const key = placeKey(place);
+    const index = this.#next.get(key) ?? 0;
+    const answer = await this.engine.modelCall({ place, index, ...call }, work);
+    this.#next.set(key, index + 1);
+    // before the AI SDK sees the answer's tool calls: they are known by these ids
+    this.#ids.register(place, index, toolCallsOf(answer));
+    return answer;
+  }
+
+  /** One step's tools with their executions handed to the engine under `place`; `addUsage` gets a recorded composite call's usage. */
+  tools(
+    tools: ToolSet,
+    place: DurablePlace,
+    addUsage: (usage: LanguageModelUsage) => void,
+  ): ToolSet {
+    return durableTools(tools, place, {
+      runId: this.runId,
+      decidesApprovals: this.decidesApprovals,
+      callId: (at, toolCallId) => this.callId(at, toolCallId),
+      needsApproval: (call, decide) => this.needsApproval(call, decide),
+      toolCall: (call, execute) => this.toolCall(call, execute, addUsage),
+    });
+  }
+
+  /** The call id of the tool call `toolCallId` at `place` (see {@link CallIds}). */
+  callId(place: DurablePlace, toolCallId: string): string {
+    return this.#ids.of(place, toolCallId);
+  }
+
+  /** Whether a tool call needs approval: the engine decides, once per call. */
+  async needsApproval(
+    call: Omit<ToolCallAt, 'composite' | 'abortSignal'>,
+    decide: () => boolean | PromiseLike<boolean>,
+  ): Promise<boolean> {
+    const key = `${placeKey(call.place)}|${call.call}`;
+    if (this.#asked.has(key)) return true;
+    const needed = await this.engine.needsApproval(call, decide);
+    if (needed) this.#asked.add(key);
+    return needed;
+  }
+
+  /** One tool execution, handed to the engine; a composite call it answers from its record adds the recorded usage. */
+  toolCall(
+    call: ToolCallAt,
+    execute: () => unknown,
+    addUsage: (usage: LanguageModelUsage) => void,
+  ): unknown {
+    let ran = false;
+    const outcome = this.engine.toolCall(call, () => {
+      ran = true;
+      return execute();
+    });
+    if (!call.composite || !isPromiseLike(outcome)) return outcome;
+    return Promise.resolve(outcome).then((output) => {
+      const usage = (output as { usage?: LanguageModelUsage } | undefined)?.usage;
+      // the child run did not run again: its recorded usage still counts for the calling run
+      if (!ran && usage && typeof usage === 'object') addUsage(usage);
+      return output;
+    });
+  }
+
+  /** The answer to one approval request, through the engine. */
+  approval(
+    place: DurablePlace,
+    request: StepApprovalRequest,
+    asking: ApprovalAsking,
+  ): Promise<ApprovalAnswer> {
+    return this.engine.approval({
+      place,
+      call: this.callId(place, request.toolCallId),
+      id: request.approvalId,
+      toolCallId: request.toolCallId,
+      tool: request.toolName,
+      input: request.input,
+      ask: () => asking.ask(),
+      replay: (decision) => asking.ask(decision),
+      answer: (decision) => asking.answer(decision),
+    });
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}

@@ -1,0 +1,96 @@
+import type { Component, JuneElement } from '../elements/element.js';
+import { WorkflowError } from '../errors/june-error.js';
+import { runWorkflow, type RunHandle, type WorkflowRunOptions } from '../interpreter/run.js';
+import type { JournalRecord } from '../journal/journal-record.js';
+import type { JournalStore } from '../journal/journal-store.js';
+import { journalEngine } from '../journal/run-journal.js';
+
+/** Options of {@link run}: the run's own, and where and how it keeps its journal. */
+export interface RunOptions<OUTPUT = unknown> extends WorkflowRunOptions<OUTPUT> {
+  /**
+   * Where to keep the run's journal: every finished model call, tool call and approval, as
+   * the run goes, so it can be resumed in another process (`resume`). `june run` passes a
+   * file store (`.june/runs/<runId>/journal.jsonl`). @default no journal
+   */
+  journal?: JournalStore | false;
+  /**
+   * Takes up the run with this id again from its journal in `journal`: the workflow runs
+   * from the start, every model and tool call that finished is answered from the journal
+   * (nothing runs twice), recorded approval answers are given again, and pending approvals
+   * are asked again. The run keeps its id; new records are appended.
+   * @throws {WorkflowError} `journal-mismatch` (through `result`) when the workflow asks a
+   *   model something else than the journal recorded.
+   */
+  resume?: string;
+  /**
+   * Answers every model call from a recorded journal (its records, or a journal file's
+   * path), for regression tests; a call the recording does not have, or that asks something
+   * else, fails the run with `journal-mismatch`. Tools run for real unless `replayTools`.
+   */
+  replay?: string | readonly JournalRecord[];
+  /** With `replay`: answer tool calls from the recording too, without running them. @default false */
+  replayTools?: boolean;
+}
+
+/**
+ * Runs a workflow. Before the first model call the tree is checked as far as it can be
+ * without rendering your components (step placement and ids, agent models, capability
+ * resolution), so a tree error never costs a token. `journal`, `resume` and `replay` make
+ * the run's durable engine a journal ({@link journalEngine}); `engine` takes any other.
+ *
+ * @throws {WorkflowError} `run-workflow-invalid`, `run-props-invalid`, and `run-resume-invalid`
+ *   (`resume` with `replay`, or with another `runId`; `engine` with a journal option), at
+ *   once; every other error through `result`.
+ * @example
+ * ```tsx
+ * const handle = run(<Release />, { onApproval: (request) => request.tool !== 'deploy' || undefined });
+ * for await (const event of handle.events) if (event.type === 'text-delta') process.stdout.write(event.delta);
+ * const { output, usage } = await handle.result;
+ * ```
+ */
+export function run<OUTPUT = unknown>(
+  workflow: JuneElement | Component,
+  options: RunOptions<OUTPUT> = {},
+): RunHandle<OUTPUT> {
+  const { journal, resume, replay, replayTools, ...rest } = options;
+  checkJournalOptions(options);
+  if (!journal && resume === undefined && replay === undefined) return runWorkflow(workflow, rest);
+  const engine = journalEngine({
+    ...(journal ? { store: journal } : {}),
+    resume: resume !== undefined,
+    ...(replay !== undefined ? { replay, replayTools: replayTools === true } : {}),
+  });
+  return runWorkflow(workflow, {
+    ...rest,
+    ...(resume !== undefined ? { runId: resume } : {}),
+    engine,
+  });
+}
+
+function checkJournalOptions(options: RunOptions<any>): void {
+  if (options.resume !== undefined && options.replay !== undefined) {
+    throw new WorkflowError(
+      'run-resume-invalid',
+      'june: run() takes resume or replay, not both: resume takes a run up again in its own journal; replay answers a new run from a recording.',
+    );
+  }
+  if (
+    options.resume !== undefined &&
+    options.runId !== undefined &&
+    options.runId !== options.resume
+  ) {
+    throw new WorkflowError(
+      'run-resume-invalid',
+      `june: a resumed run keeps its id: runId is "${options.runId}" but resume is "${options.resume}"; leave out runId.`,
+    );
+  }
+  if (
+    options.engine &&
+    (options.journal || options.resume !== undefined || options.replay !== undefined)
+  ) {
+    throw new WorkflowError(
+      'run-resume-invalid',
+      'june: run() takes an engine or the journal options (journal, resume, replay), not both: pass journalEngine({ store, resume, replay }) as the engine instead.',
+    );
+  }
+}
