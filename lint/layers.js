@@ -23,6 +23,8 @@ export const layers = {
     { name: 'run parts', folders: ['steps', 'trace', 'events', 'engine', 'journal', 'testing'] },
     // The tree walk: run(), inspect(), child runs, composite tools.
     { name: 'interpreter', folders: ['interpreter'] },
+    // The public run(): the interpreter with the durable engine its journal options make.
+    { name: 'run', folders: ['run'] },
     // What users import or start: the package entries (`june`, `june/jsx-runtime`), the CLI,
     // Studio's server and its browser UI.
     { name: 'entry points', folders: ['index', 'jsx-runtime', 'studio', 'studio-ui', 'cli'] },
@@ -46,14 +48,6 @@ export const layers = {
       reason:
         'the interpreter depends on the durable engine interface, never on the journal ' +
         'that implements it, nor on the CLI',
-      // Known, temporary: the interpreter still configures the journal directly until the
-      // engine interface replaces it; each entry goes when its file stops importing journal/.
-      except: [
-        'src/interpreter/composite-tool.ts',
-        'src/interpreter/evaluate-step.ts',
-        'src/interpreter/run-state.ts',
-        'src/interpreter/run.ts',
-      ],
     },
     {
       from: ['studio-ui'],

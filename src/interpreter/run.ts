@@ -13,7 +13,7 @@ import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import type { RunEvent } from '../events/run-event.js';
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import { openNode, traceError } from '../trace/trace-builder.js';
-import type { DurableEngine, DurableEngineFactory } from '../engine/durable-engine.js';
+import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { DurableCalls } from '../engine/durable-calls.js';
 import type { Trace } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
@@ -47,7 +47,7 @@ export interface WorkflowRunOptions<OUTPUT = unknown> {
   /**
    * Makes the run's durable engine, which records every finished model call, tool call and
    * approval as the run goes and answers them again when the run is taken up again (see
-   * {@link DurableEngine}). `run()`'s `journal`, `resume` and `replay` options make June's
+   * `DurableEngine`). `run()`'s `journal`, `resume` and `replay` options make June's
    * journal engine (`journalEngine()`); `june/dbos` makes one over DBOS. @default none: nothing is recorded
    */
   engine?: DurableEngineFactory;
