@@ -43,64 +43,8 @@ export async function handleStudioRequest(
   response: ServerResponse,
 ): Promise<void> {
   try {
-    const hostname = hostName(request.headers.host ?? '');
-    const { allowedHosts, token } = routes.access;
-    if (!allowedHosts.has(hostname)) {
-      return sendJson(response, 403, {
-        error: `june: Studio answers requests for ${[...allowedHosts].join(', ')}, not for the host ${JSON.stringify(hostname.slice(0, 80))}; open it by the URL it printed, or start it with --allow-host for that name.`,
-      });
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.setHeader('allow', 'GET, HEAD');
-      return sendJson(response, 405, {
-        error: `june: Studio only reads; ${request.method} is not allowed (use GET).`,
-      });
-    }
-    const url = new URL(request.url ?? '/', 'http://studio.invalid');
-    const path = url.pathname;
-    if (token !== undefined && path.startsWith('/api/') && !carriesToken(request, url, token)) {
-      return sendJson(response, 401, {
-        error:
-          'june: Studio needs its access token on every API request: open the URL it printed at start (it ends in ?token=...), or send "Authorization: Bearer <token>".',
-      });
-    }
-    if (token !== undefined && url.searchParams.has('token') && carriesToken(request, url, token)) {
-      // the page was opened by its printed URL: its own API requests carry the token as a cookie
-      response.setHeader(
-        'set-cookie',
-        `${tokenCookie(request.socket.localPort)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-      );
-    }
-    if (path === '/api/runs') {
-      const body: RunList = { dir: routes.dirLabel, runs: await routes.runs.list() };
-      return sendJson(response, 200, body);
-    }
-    if (path === '/api/events') return routes.channel.connect(request, response);
-    if (path.startsWith('/api/runs/')) {
-      const runId = safeDecode(path.slice('/api/runs/'.length));
-      if (runId === undefined) {
-        return sendJson(response, 400, {
-          error: `june: the run id in ${path} is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.`,
-        });
-      }
-      const found = await routes.runs.readTrace(runId);
-      if ('text' in found)
-        return sendText(response, 200, found.text, 'application/json; charset=utf-8');
-      if ('unreadable' in found)
-        return sendJson(response, 422, {
-          error: `june: the trace of run "${runId}" is unreadable: ${found.unreadable}.`,
-          unreadable: found.unreadable,
-        });
-      return sendJson(response, 404, {
-        error: `june: no run "${runId}" in ${routes.dirLabel}; the list at /api/runs has the runs there.`,
-      });
-    }
-    if (path.startsWith('/api/'))
-      return sendJson(response, 404, {
-        error: `june: no Studio API at ${path}; the API is /api/runs, /api/runs/<runId> and /api/events.`,
-      });
-    if (await serveStaticFile(response, routes.assetsDir, path, request.method === 'HEAD')) return;
-    sendText(response, 404, `june: Studio has no page at ${path}.\n`, 'text/plain; charset=utf-8');
+    const url = admit(routes.access, request, response);
+    if (url) await route(routes, request, response, url.pathname);
   } catch (error) {
     if (response.headersSent) {
       response.destroy();
@@ -110,6 +54,94 @@ export async function handleStudioRequest(
       error: `june: Studio failed to answer ${request.method} ${request.url}: ${(error as Error).message}`,
     });
   }
+}
+
+/**
+ * Checks the host, the method and the token; answers 403, 405 or 401 when one fails.
+ * @returns the request's URL when it may go on, else undefined (already answered)
+ */
+function admit(
+  access: StudioRoutes['access'],
+  request: IncomingMessage,
+  response: ServerResponse,
+): URL | undefined {
+  const hostname = hostName(request.headers.host ?? '');
+  const { allowedHosts, token } = access;
+  if (!allowedHosts.has(hostname)) {
+    sendJson(response, 403, {
+      error: `june: Studio answers requests for ${[...allowedHosts].join(', ')}, not for the host ${JSON.stringify(hostname.slice(0, 80))}; open it by the URL it printed, or start it with --allow-host for that name.`,
+    });
+    return undefined;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.setHeader('allow', 'GET, HEAD');
+    sendJson(response, 405, {
+      error: `june: Studio only reads; ${request.method} is not allowed (use GET).`,
+    });
+    return undefined;
+  }
+  const url = new URL(request.url ?? '/', 'http://studio.invalid');
+  if (
+    token !== undefined &&
+    url.pathname.startsWith('/api/') &&
+    !carriesToken(request, url, token)
+  ) {
+    sendJson(response, 401, {
+      error:
+        'june: Studio needs its access token on every API request: open the URL it printed at start (it ends in ?token=...), or send "Authorization: Bearer <token>".',
+    });
+    return undefined;
+  }
+  if (token !== undefined && url.searchParams.has('token') && carriesToken(request, url, token)) {
+    // the page was opened by its printed URL: its own API requests carry the token as a cookie
+    response.setHeader(
+      'set-cookie',
+      `${tokenCookie(request.socket.localPort)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+    );
+  }
+  return url;
+}
+
+/** Answers an admitted request: the API (runs, one trace, events) or a file of the UI. */
+async function route(
+  routes: StudioRoutes,
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+): Promise<void> {
+  if (path === '/api/runs') {
+    const body: RunList = { dir: routes.dirLabel, runs: await routes.runs.list() };
+    return sendJson(response, 200, body);
+  }
+  if (path === '/api/events') return routes.channel.connect(request, response);
+  if (path.startsWith('/api/runs/')) return sendTrace(routes, response, path);
+  if (path.startsWith('/api/'))
+    return sendJson(response, 404, {
+      error: `june: no Studio API at ${path}; the API is /api/runs, /api/runs/<runId> and /api/events.`,
+    });
+  if (await serveStaticFile(response, routes.assetsDir, path, request.method === 'HEAD')) return;
+  sendText(response, 404, `june: Studio has no page at ${path}.\n`, 'text/plain; charset=utf-8');
+}
+
+/** `/api/runs/<runId>`: the trace file as it is, or 400, 422 or 404 saying why not. */
+async function sendTrace(routes: StudioRoutes, response: ServerResponse, path: string) {
+  const runId = safeDecode(path.slice('/api/runs/'.length));
+  if (runId === undefined) {
+    return sendJson(response, 400, {
+      error: `june: the run id in ${path} is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.`,
+    });
+  }
+  const found = await routes.runs.readTrace(runId);
+  if ('text' in found)
+    return sendText(response, 200, found.text, 'application/json; charset=utf-8');
+  if ('unreadable' in found)
+    return sendJson(response, 422, {
+      error: `june: the trace of run "${runId}" is unreadable: ${found.unreadable}.`,
+      unreadable: found.unreadable,
+    });
+  return sendJson(response, 404, {
+    error: `june: no run "${runId}" in ${routes.dirLabel}; the list at /api/runs has the runs there.`,
+  });
 }
 
 function safeDecode(text: string): string | undefined {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SystemError } from '../errors/index.js';
@@ -80,18 +80,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const port = options.port ?? 4000;
   const host = options.host ?? '127.0.0.1';
   const assetsDir = resolve(options.assetsDir ?? defaultAssetsDir());
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new SystemError(
-      'studio-port-invalid',
-      `june: Studio's port must be an integer from 0 to 65535 (0 picks a free one), got ${String(port)}.`,
-    );
-  }
-  if (!existsSync(join(assetsDir, 'index.html'))) {
-    throw new SystemError(
-      'studio-ui-missing',
-      `june: Studio's UI is not built: ${join(assetsDir, 'index.html')} does not exist. Run \`npm run build:studio\` in the june package (npm install runs it), or pass assetsDir.`,
-    );
-  }
+  checkPortAndAssets(port, assetsDir);
 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
@@ -107,25 +96,10 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   );
 
   try {
-    await new Promise<void>((resolveListen, rejectListen) => {
-      server.once('error', rejectListen);
-      server.listen(port, host, () => {
-        server.off('error', rejectListen);
-        resolveListen();
-      });
-    });
+    await listen(server, port, host);
   } catch (error) {
     runs.close();
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    const hint =
-      code === 'EADDRINUSE'
-        ? 'another program uses that port; pass another port (--port N), or 0 for any free one'
-        : 'check the host and port';
-    throw new SystemError(
-      'studio-listen-failed',
-      `june: Studio could not listen on ${host}:${port} (${code}): ${hint}.`,
-      { cause: error },
-    );
+    throw error;
   }
   server.on('error', () => {}); // after listening, errors belong to single connections
 
@@ -144,4 +118,51 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
         server.closeAllConnections();
       })),
   };
+}
+
+/**
+ * Checks what can be checked before opening anything.
+ * @throws {SystemError} `studio-port-invalid` for a port outside 0..65535; `studio-ui-missing`
+ *   when `assetsDir` has no `index.html`.
+ */
+function checkPortAndAssets(port: number, assetsDir: string): void {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new SystemError(
+      'studio-port-invalid',
+      `june: Studio's port must be an integer from 0 to 65535 (0 picks a free one), got ${String(port)}.`,
+    );
+  }
+  if (!existsSync(join(assetsDir, 'index.html'))) {
+    throw new SystemError(
+      'studio-ui-missing',
+      `june: Studio's UI is not built: ${join(assetsDir, 'index.html')} does not exist. Run \`npm run build:studio\` in the june package (npm install runs it), or pass assetsDir.`,
+    );
+  }
+}
+
+/**
+ * Starts listening, or says why it could not.
+ * @throws {SystemError} `studio-listen-failed` when the port is taken or the address cannot be used.
+ */
+async function listen(server: Server, port: number, host: string): Promise<void> {
+  try {
+    await new Promise<void>((resolveListen, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(port, host, () => {
+        server.off('error', rejectListen);
+        resolveListen();
+      });
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const hint =
+      code === 'EADDRINUSE'
+        ? 'another program uses that port; pass another port (--port N), or 0 for any free one'
+        : 'check the host and port';
+    throw new SystemError(
+      'studio-listen-failed',
+      `june: Studio could not listen on ${host}:${port} (${code}): ${hint}.`,
+      { cause: error },
+    );
+  }
 }

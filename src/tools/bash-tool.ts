@@ -143,26 +143,8 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
       'june: bashTool() needs a POSIX system (Linux or macOS) with bash; on Windows, run June inside WSL or a container',
     );
   }
-  const timeoutMs = checkPositiveInteger('timeoutMs', options.timeoutMs, 30_000, maxTimerMs);
-  const maxOutputBytes = checkPositiveInteger(
-    'maxOutputBytes',
-    options.maxOutputBytes,
-    65_536,
-    2 ** 30,
-  );
-  const killGraceMs = checkPositiveInteger('killGraceMs', options.killGraceMs, 2000, maxTimerMs);
-  const needsApproval = options.needsApproval ?? true;
-  if (typeof needsApproval !== 'boolean') {
-    throw invalidOption(
-      `needsApproval must be true or false, got ${typeof needsApproval}: pass a boolean`,
-    );
-  }
-  const cwd = options.cwd ?? process.cwd();
-  if (typeof cwd !== 'string' || cwd === '')
-    throw invalidOption('cwd must be a non-empty path string: pass a directory');
-  checkEnv(options.env, options.inheritEnv);
-  registerEnvSecrets(options.env);
-  const env = buildBashEnv(options.inheritEnv ?? BASH_TOOL_DEFAULT_INHERIT_ENV, options.env);
+  const { timeoutMs, maxOutputBytes, killGraceMs, needsApproval, cwd, env } =
+    checkedOptions(options);
 
   const inputSchema = z.object({
     command: z.string().min(1).describe('The command to run with bash -c'),
@@ -200,6 +182,34 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
     needsApproval,
     execute,
   }) as BashTool;
+}
+
+/**
+ * The options with their defaults, checked; the env's values registered as secrets.
+ * @throws {WorkflowError} when an option is out of range or of the wrong type.
+ */
+function checkedOptions(options: BashToolOptions) {
+  const timeoutMs = checkPositiveInteger('timeoutMs', options.timeoutMs, 30_000, maxTimerMs);
+  const maxOutputBytes = checkPositiveInteger(
+    'maxOutputBytes',
+    options.maxOutputBytes,
+    65_536,
+    2 ** 30,
+  );
+  const killGraceMs = checkPositiveInteger('killGraceMs', options.killGraceMs, 2000, maxTimerMs);
+  const needsApproval = options.needsApproval ?? true;
+  if (typeof needsApproval !== 'boolean') {
+    throw invalidOption(
+      `needsApproval must be true or false, got ${typeof needsApproval}: pass a boolean`,
+    );
+  }
+  const cwd = options.cwd ?? process.cwd();
+  if (typeof cwd !== 'string' || cwd === '')
+    throw invalidOption('cwd must be a non-empty path string: pass a directory');
+  checkEnv(options.env, options.inheritEnv);
+  registerEnvSecrets(options.env);
+  const env = buildBashEnv(options.inheritEnv ?? BASH_TOOL_DEFAULT_INHERIT_ENV, options.env);
+  return { timeoutMs, maxOutputBytes, killGraceMs, needsApproval, cwd, env };
 }
 
 function checkPositiveInteger(

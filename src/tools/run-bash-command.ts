@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { SystemError } from '../errors/index.js';
 import { CappedOutput } from './capped-output.js';
 import { isProcessGroupRunning, terminateProcessGroup } from './process-group.js';
@@ -46,23 +47,7 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
   const { abortSignal } = options;
   abortSignal?.throwIfAborted();
   const startedAt = performance.now();
-  const child = spawn('bash', ['-c', options.command], {
-    cwd: options.cwd,
-    env: options.env,
-    detached: true, // a new process group led by bash: `kill(-pid)` reaches everything it starts
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stdout = new CappedOutput(options.maxOutputBytes);
-  const stderr = new CappedOutput(options.maxOutputBytes);
-  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const exited = new Promise<
-    { code: number | null; signal: NodeJS.Signals | null } | { error: Error }
-  >((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.on('error', (error) => resolve({ error })); // `on`: a second 'error' must not go unhandled
-  });
+  const { child, stdout, stderr, closed, exited } = spawnBash(options);
 
   const pid = child.pid;
   if (pid === undefined) {
@@ -92,16 +77,7 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
     // Background processes bash left behind (`server &`) end with the command.
     if (termination === undefined && isProcessGroupRunning(pid)) void terminate();
     await termination;
-    // The pipes close when the last writer is gone; a process that left the group could keep
-    // them open, so wait for that only briefly.
-    let closeTimer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      closed,
-      new Promise((resolve) => (closeTimer = setTimeout(resolve, options.killGraceMs))),
-    ]);
-    clearTimeout(closeTimer);
-    child.stdout.destroy();
-    child.stderr.destroy();
+    await closePipes(child, closed, options.killGraceMs);
     abortSignal?.throwIfAborted();
 
     const truncatedStreams = [stdout.truncated && 'stdout', stderr.truncated && 'stderr'].filter(
@@ -123,6 +99,47 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
     clearTimeout(timer);
     abortSignal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** Starts bash in a process group of its own, collecting its output up to the cap. */
+function spawnBash(options: RunBashCommandOptions) {
+  const child = spawn('bash', ['-c', options.command], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true, // a new process group led by bash: `kill(-pid)` reaches everything it starts
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout = new CappedOutput(options.maxOutputBytes);
+  const stderr = new CappedOutput(options.maxOutputBytes);
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<
+    { code: number | null; signal: NodeJS.Signals | null } | { error: Error }
+  >((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.on('error', (error) => resolve({ error })); // `on`: a second 'error' must not go unhandled
+  });
+  return { child, stdout, stderr, closed, exited };
+}
+
+/**
+ * Waits for the output pipes to close, then closes them. They close when the last writer is
+ * gone; a process that left the group could keep them open, so this waits at most `graceMs`.
+ */
+async function closePipes(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  closed: Promise<void>,
+  graceMs: number,
+): Promise<void> {
+  let closeTimer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    closed,
+    new Promise((resolve) => (closeTimer = setTimeout(resolve, graceMs))),
+  ]);
+  clearTimeout(closeTimer);
+  child.stdout.destroy();
+  child.stderr.destroy();
 }
 
 /** The error for a bash that could not start; it never names the cwd (it must not reach traces). */
