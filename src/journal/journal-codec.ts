@@ -2,10 +2,10 @@ import { errorData, errorOfBlame, SystemError, type JuneErrorCode } from '../err
 import {
   JOURNAL_VERSION,
   JOURNAL_VERSIONS,
-  journalRecordTypes,
   type JournalRecord,
   type RecordedError,
 } from './journal-record.js';
+import { journalRecordProblem, type journalRecordSchema } from './journal-record-schema.js';
 import { upgradeJournal } from './journal-upgrade.js';
 
 /**
@@ -39,7 +39,8 @@ export function encodeRecord(record: JournalRecord): string {
  *
  * @param label - the journal in messages, e.g. its file path.
  * @throws {SystemError} `journal-corrupt` naming `label` and the line, when a line is not
- *   JSON or not a journal record, or the first record is not a header.
+ *   JSON or not a journal record ({@link journalRecordSchema}), or the first record is not a
+ *   header.
  * @throws {SystemError} `journal-version-unsupported` when the header has another version.
  * @example
  * ```ts
@@ -59,12 +60,15 @@ export function decodeJournal(text: string, label: string): JournalRecord[] {
       if (lastCut) return;
       throw corrupt(label, number, `it is not JSON (${(error as Error).message})`);
     }
-    const problem = recordProblem(value, records.length === 0);
+    const first = records.length === 0;
+    // the version first: another version's header may have another shape
+    if (first && (value as { type?: unknown } | null)?.type === 'journal')
+      checkVersion(value as { version: unknown }, label);
+    const problem = journalRecordProblem(value) ?? placeProblem(value as JournalRecord, first);
     if (problem !== undefined) {
       if (lastCut) return;
       throw corrupt(label, number, problem);
     }
-    if (records.length === 0) checkVersion(value as JournalRecord & { version: unknown }, label);
     records.push(value as JournalRecord);
   };
   lines.forEach((line, i) => take(line, i + 1, false));
@@ -125,40 +129,13 @@ function revive(_key: string, value: unknown): unknown {
   return value;
 }
 
-function recordProblem(value: unknown, first: boolean): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return 'it is not a JSON object';
-  const type = (value as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(journalRecordTypes as readonly string[]).includes(type)) {
-    return `it has the type ${JSON.stringify(type)}, not one of ${journalRecordTypes.join(', ')}`;
-  }
-  if (first && type !== 'journal')
-    return `the first record has the type "${type}"; a journal starts with a {"type":"journal"} header`;
-  if (!first && type === 'journal')
+/** A header anywhere but on the first line, or a first line that is not a header. */
+function placeProblem(record: JournalRecord, first: boolean): string | undefined {
+  if (first && record.type !== 'journal')
+    return `the first record has the type "${record.type}"; a journal starts with a {"type":"journal"} header`;
+  if (!first && record.type === 'journal')
     return 'a second {"type":"journal"} header; a journal has one, on its first line';
-  const record = value as Record<string, unknown>;
-  const need = (field: string, kind: string) =>
-    typeof record[field] === kind ? undefined : `its "${field}" is not a ${kind}`;
-  switch (type) {
-    case 'journal':
-      return need('runId', 'string');
-    case 'model-call':
-      return (
-        need('step', 'string') ??
-        need('index', 'number') ??
-        need('requestHash', 'string') ??
-        (Array.isArray(record.parts) || typeof record.result === 'object'
-          ? undefined
-          : 'it has neither "parts" nor "result"')
-      );
-    case 'tool-call':
-    case 'approval-request':
-      return need('step', 'string') ?? need('toolCallId', 'string');
-    case 'approval-answer':
-      return need('step', 'string') ?? need('toolCallId', 'string') ?? need('approved', 'boolean');
-    default:
-      return undefined;
-  }
+  return undefined;
 }
 
 function checkVersion(header: { version: unknown }, label: string): void {

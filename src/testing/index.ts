@@ -18,6 +18,8 @@ export {
   decodeJournal,
   encodeRecord,
   JOURNAL_VERSION,
+  JOURNAL_VERSIONS,
+  journalRecordSchema,
   journalExists,
 } from '../journal/index.js';
 export type {

@@ -75,6 +75,7 @@ describe('the trace schema: one description of the trace file', () => {
       'startedAt is missing, not an ISO 8601 string',
     );
     expect(traceProblem(trace('x'))).toBe('root is a string of 1 characters, not a trace node');
+    expect(traceProblem(trace(undefined))).toBe('root is missing, not a trace node');
     expect(traceProblem(trace(node({ children: [node({ kind: 'loop' })] })))).toBe(
       'root.children[0].kind is a string of 4 characters; expected one of run, agent, step, model, tool, catch',
     );
