@@ -21,7 +21,7 @@ export const layers = {
     // the durable engine interface, the journal that implements it over its stores, scripted
     // models for offline runs.
     { name: 'run parts', folders: ['steps', 'trace', 'events', 'engine', 'journal', 'testing'] },
-    // The tree walk: run(), inspect(), child runs, composite tools.
+    // The tree walk: runWorkflow(), inspect(), child runs, composite tools.
     { name: 'interpreter', folders: ['interpreter'] },
     // The public run(): the interpreter with the durable engine its journal options make.
     { name: 'run', folders: ['run'] },
