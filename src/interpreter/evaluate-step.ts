@@ -7,9 +7,7 @@ import type { StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { runStep, type PendingToolApproval } from '../steps/run-step.js';
-import { explainDenials } from '../steps/explain-denials.js';
-import { observeUsage } from '../steps/observe-usage.js';
-import { withMiddleware } from '../steps/with-middleware.js';
+import { stepModel } from '../steps/step-model.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import { closeNode, openNode, plainJson, traceError } from '../trace/trace-builder.js';
 import type { TraceNode, TraceStatus } from '../trace/trace-node.js';
@@ -92,7 +90,7 @@ async function promptOf(element: JuneElement, steps: Record<string, unknown>): P
   const shown = `${notation(element, ['id'])}${locationSuffix(element.source)}`;
   let text: unknown;
   try {
-    text = await prompt({ steps: { ...steps } });
+    text = await prompt({ steps: readOnly(steps) });
   } catch (error) {
     if (JuneError.isInstance(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -110,6 +108,27 @@ async function promptOf(element: JuneElement, steps: Record<string, unknown>): P
   }
   return text;
 }
+
+/**
+ * The run's step results as a prompt function sees them: a read-only view, made once per
+ * run, not a copy per step (a long run of steps with prompt functions would copy its
+ * results once a step). A result is set once, so a view kept for later only gains entries.
+ */
+function readOnly(steps: Record<string, unknown>): Record<string, unknown> {
+  let view = views.get(steps);
+  if (!view) {
+    view = new Proxy(steps, {
+      set: () => false,
+      defineProperty: () => false,
+      deleteProperty: () => false,
+      setPrototypeOf: () => false,
+    });
+    views.set(steps, view);
+  }
+  return view;
+}
+
+const views = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
 /** Runs a `<Step>`: one tool loop with the agent's tools, then its render-prop child. */
 export async function evaluateStep(
@@ -153,13 +172,12 @@ export async function evaluateStep(
     // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
     const durable = root.durable;
     const place = { step: path, calls: run.calls };
-    // denials explained to the model below the engine (which keeps the request as June made it)
-    const explained = withMiddleware(root.modelOverride ?? model, explainDenials);
     const out = await runStep({
       step: path,
-      model: withMiddleware(
-        durable ? durable.model(explained, place) : explained,
-        observeUsage((used) => callUsages.push(used)),
+      model: stepModel(
+        root.modelOverride ?? model,
+        (used) => callUsages.push(used),
+        durable && ((explained) => durable.model(explained, place)),
       ),
       system: instructions,
       tools: durable

@@ -17,15 +17,23 @@ import type { ToolSource, ToolSourceConnection } from '../capabilities/declarati
 export class ToolSourcePool {
   private readonly connections = new Map<ToolSource, Promise<ToolSourceConnection>>();
   private readonly opened: ToolSourceConnection[] = [];
-  /** Aborts every `connect` in flight: when the run aborts, or ends first. */
-  private readonly controller = new AbortController();
+  /**
+   * Aborts every `connect` in flight: when the run aborts, or ends first. Made by the first
+   * `acquire` (most runs connect to nothing, and then the pool costs nothing).
+   */
+  private controller?: AbortController;
   private closed = false;
 
   /** @param signal the outermost run's signal: aborting it aborts every connection attempt. */
-  constructor(signal: AbortSignal) {
-    if (signal.aborted) this.controller.abort(signal.reason);
-    else
-      signal.addEventListener('abort', () => this.controller.abort(signal.reason), { once: true });
+  constructor(private readonly signal: AbortSignal) {}
+
+  private connectSignal(): AbortSignal {
+    if (this.controller) return this.controller.signal;
+    const controller = (this.controller = new AbortController());
+    const { signal } = this;
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    return controller.signal;
   }
 
   /**
@@ -41,7 +49,7 @@ export class ToolSourcePool {
         return Promise.reject(
           new RunAbortedError('the run ended before the tool source connected'),
         );
-      const signal = this.controller.signal;
+      const signal = this.connectSignal();
       connection = (async () => {
         const opened = await source.connect({ signal });
         if (this.closed) {
@@ -69,7 +77,7 @@ export class ToolSourcePool {
     this.closed = true;
     if (this.connections.size === 0) return; // nothing connected: no error to build, nothing to abort
     const pending = [...this.connections.values()];
-    if (!this.controller.signal.aborted)
+    if (this.controller && !this.controller.signal.aborted)
       this.controller.abort(new RunAbortedError('the run ended'));
     await Promise.allSettled(pending);
     const opened = this.opened.splice(0);

@@ -28,18 +28,23 @@ export function denialText(reason?: string): string {
  */
 export const explainDenials: LanguageModelV3Middleware = {
   specificationVersion: 'v3',
-  transformParams: async ({ params }) => ({ ...params, prompt: explainedPrompt(params.prompt) }),
+  // a prompt without denials (nearly every one) is passed on as it is, not copied
+  transformParams: async ({ params }) =>
+    params.prompt.some(hasDenial) ? { ...params, prompt: explainedPrompt(params.prompt) } : params,
 };
+
+function hasDenial(message: LanguageModelV3Prompt[number]): boolean {
+  return (
+    message.role === 'tool' &&
+    message.content.some(
+      (part) => part.type === 'tool-result' && part.output.type === 'execution-denied',
+    )
+  );
+}
 
 function explainedPrompt(prompt: LanguageModelV3Prompt): LanguageModelV3Prompt {
   return prompt.map((message) => {
-    if (
-      message.role !== 'tool' ||
-      !message.content.some(
-        (part) => part.type === 'tool-result' && part.output.type === 'execution-denied',
-      )
-    )
-      return message;
+    if (message.role !== 'tool' || !hasDenial(message)) return message;
     return {
       ...message,
       content: message.content.map((part) =>

@@ -1,8 +1,4 @@
-import type {
-  LanguageModelV3Middleware,
-  LanguageModelV3StreamPart,
-  LanguageModelV3Usage,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3Middleware, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type { LanguageModelUsage } from 'ai';
 import { emptyUsage, sumUsage } from '../models/usage.js';
 
@@ -31,15 +27,34 @@ export function observeUsage(
     },
     wrapStream: async ({ doStream }) => {
       const { stream, ...rest } = await doStream();
-      const tap = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-        transform(part, controller) {
+      return {
+        stream: tapped(stream, (part) => {
           if (part.type === 'finish') onUsage(usageOf(part.usage));
-          controller.enqueue(part);
-        },
-      });
-      return { stream: stream.pipeThrough(tap), ...rest };
+        }),
+        ...rest,
+      };
     },
   };
+}
+
+/**
+ * `stream`'s parts, each shown to `see` as it is read. One stream pulling from the other's
+ * reader: about half the cost of a `TransformStream` (two streams and a pipe between them).
+ */
+function tapped<T>(stream: ReadableStream<T>, see: (part: T) => void): ReadableStream<T> {
+  const reader = stream.getReader();
+  return new ReadableStream<T>(
+    {
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) return controller.close();
+        see(next.value);
+        controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** A provider's usage as the AI SDK reports it (without the provider's `raw` counts). */

@@ -318,6 +318,33 @@ describe('user components', () => {
     expect(steps.follow).toBe('deep');
     expect(renders).toBe(1);
   });
+
+  test('a prompt function reads the results so far and cannot change them', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const model = streamModel([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    const { steps } = await run(
+      <Agent model={model}>
+        <Step id="a" prompt="First" />
+        <Step
+          id="b"
+          prompt={({ steps }) => {
+            seen.push({ ...steps });
+            return `After ${steps.a}`;
+          }}
+        />
+        <Step
+          id="c"
+          prompt={({ steps }) => {
+            seen.push({ ...steps });
+            expect(() => Object.assign(steps, { a: 'changed' })).toThrow(TypeError);
+            return `After ${steps.b}`;
+          }}
+        />
+      </Agent>,
+    ).result;
+    expect(seen).toEqual([{ a: 'one' }, { a: 'one', b: 'two' }]);
+    expect(steps).toEqual({ a: 'one', b: 'two', c: 'three' });
+  });
 });
 
 describe('results', () => {
