@@ -1,20 +1,7 @@
 import type { LanguageModelUsage } from 'ai';
 
-/**
- * A duration for people: `850 ms` under a second, `1.2 s` under a minute, `2 min 5 s` after.
- *
- * @param durationMs - milliseconds.
- * @example
- * ```ts
- * formatDuration(1234); // '1.2 s'
- * ```
- */
-export function formatDuration(durationMs: number): string {
-  if (durationMs < 1000) return `${Math.round(durationMs)} ms`;
-  if (durationMs < 60_000) return `${(durationMs / 1000).toFixed(1)} s`;
-  const seconds = Math.round(durationMs / 1000);
-  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
-}
+/** A duration for people (see the shared helper). */
+export { formatDuration } from '../trace/format-duration.js';
 
 /**
  * Token usage for people: `1,234 tokens (1,100 in, 134 out)`; `no tokens` when no model call

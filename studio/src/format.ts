@@ -1,14 +1,5 @@
-/** Formats a duration in ms: `450 ms`, `1.25 s`, `3 m 05 s`, `2 h 04 m`. */
-export function formatDuration(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms)) return '';
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 10_000) return `${(ms / 1000).toFixed(2)} s`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 3600)
-    return `${Math.floor(seconds / 60)} m ${String(seconds % 60).padStart(2, '0')} s`;
-  return `${Math.floor(seconds / 3600)} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')} m`;
-}
+/** A duration for people: the CLI's form (`450 ms`, `1.2 s`, `3 min 5 s`, `2 h 4 min`). */
+export { formatDuration } from '../../src/trace/format-duration.js';
 
 /** Formats a token count with thousands separators: `12,345`; empty when unknown. */
 export function formatTokens(tokens: number | undefined): string {
