@@ -1,5 +1,6 @@
 import { RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
+import { withReason } from './with-reason.js';
 import { unwatchUnanswered, watchUnanswered, type WaitingRun } from './unanswered-at-exit.js';
 
 interface Pending {
@@ -73,10 +74,10 @@ export class ApprovalBroker {
   ): Promise<ApprovalDecision & { automatic: boolean }> {
     if (signal.aborted) return Promise.reject(new RunAbortedError(signal.reason));
     if (replayed) {
-      const clean: ApprovalDecision =
-        replayed.reason === undefined
-          ? { approved: replayed.approved }
-          : { approved: replayed.approved, reason: replayed.reason };
+      const clean: ApprovalDecision = {
+        approved: replayed.approved,
+        ...withReason(replayed.reason),
+      };
       this.listener.answered(request.id, clean, true, runId, true);
       return Promise.resolve({ ...clean, automatic: true });
     }
@@ -135,10 +136,10 @@ export class ApprovalBroker {
   private settle(id: string, decision: ApprovalDecision, automatic: boolean): void {
     const entry = this.pending.get(id)!;
     this.remove(id);
-    const clean: ApprovalDecision =
-      decision.reason === undefined
-        ? { approved: decision.approved }
-        : { approved: decision.approved, reason: decision.reason };
+    const clean: ApprovalDecision = {
+      approved: decision.approved,
+      ...withReason(decision.reason),
+    };
     this.listener.answered(id, clean, automatic, entry.runId);
     entry.resolve({ ...clean, automatic });
   }

@@ -1,5 +1,6 @@
 import { SystemError, WorkflowError } from '../errors/index.js';
 import { plainJson } from '../json/json-form.js';
+import { withReason } from '../approvals/with-reason.js';
 import type {
   ApprovalAnswer,
   ApprovalQuestion,
@@ -286,11 +287,7 @@ export class RunJournal implements DurableEngine {
         await this.#write(requested);
         await this.#write({ ...answer, at: now() });
       }
-      return question.replay(
-        answer.reason === undefined
-          ? { approved: answer.approved }
-          : { approved: answer.approved, reason: answer.reason },
-      );
+      return question.replay({ approved: answer.approved, ...withReason(answer.reason) });
     }
     if (this.#copy || !recordedRequest) await this.#write(requested);
     if (this.failure !== undefined) throw this.failure;
@@ -301,7 +298,7 @@ export class RunJournal implements DurableEngine {
       call,
       toolCallId: question.toolCallId,
       approved: decision.approved,
-      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      ...withReason(decision.reason),
       automatic: decision.automatic,
       at: now(),
     });

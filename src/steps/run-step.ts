@@ -16,6 +16,7 @@ import {
 } from 'ai';
 import { ModelBehaviorError, RunAbortedError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage } from '../models/usage.js';
+import { withReason } from '../approvals/with-reason.js';
 import { generateRound } from './generate-round.js';
 import { modelFailure } from './model-failure.js';
 import { roundCallOptions } from './round-call-options.js';
@@ -136,7 +137,7 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
       type: 'tool-approval-response',
       approvalId: a.approvalId,
       approved: a.approved,
-      ...(a.reason !== undefined ? { reason: a.reason } : {}),
+      ...withReason(a.reason),
     }));
     const message: ModelMessage = { role: 'tool', content };
     history.push(message);
