@@ -276,8 +276,10 @@ function renderSeries(r: Results, push: (...more: string[]) => void): void {
         kind === 'journal' && last.point!.journalBytes && first.point!.journalBytes
           ? `, journal bytes per turn ${(last.point!.journalBytes / last.size / (first.point!.journalBytes / first.size)).toFixed(2)}×`
           : '';
+      const rssGrowth =
+        last.point!.peakRss / per(last.size) / (first.point!.peakRss / per(first.size));
       growth.push(
-        `${label(id)}: CPU per ${unit} ${cpuGrowth.toFixed(2)}×, heap held per ${unit} ${heapGrowth.toFixed(2)}×${journal}`,
+        `${label(id)}: CPU per ${unit} ${cpuGrowth.toFixed(2)}×, peak RSS per ${unit} ${rssGrowth.toFixed(2)}×, heap held per ${unit} ${heapGrowth.toFixed(2)}×${journal}`,
       );
     }
     if (growth.length)
@@ -285,6 +287,7 @@ function renderSeries(r: Results, push: (...more: string[]) => void): void {
         `Per-${unit} cost at ${rows.at(-1)!.size} over at ${rows[0]!.size}: ${growth.join('; ')}.`,
         '',
       );
+    if (kind === 'long') pushOwnCost(rows, label, push);
   };
   section(
     'long',
@@ -309,4 +312,30 @@ function renderSeries(r: Results, push: (...more: string[]) => void): void {
     (p, size) =>
       `${((p.journalBytes ?? 0) / 1024).toFixed(0)} | ${Math.round((p.journalBytes ?? 0) / size).toLocaleString('en-US')}`,
   );
+}
+
+/**
+ * June's own CPU per step in the long-run series: its CPU per step less the floor's at the
+ * same size. The floor is not linear itself (every streamText call validates and converts
+ * the whole conversation), so this difference is what June's linearity is judged by.
+ */
+function pushOwnCost(
+  rows: Array<{ contender: string; size: number; point?: { cpuMs: number } }>,
+  label: (id: string) => string,
+  push: (...lines: string[]) => void,
+): void {
+  const floor = new Map(
+    rows.filter((s) => s.contender === 'ai-sdk' && s.point).map((s) => [s.size, s.point!.cpuMs]),
+  );
+  for (const id of ['june', 'june-batch']) {
+    const own = rows
+      .filter((s) => s.contender === id && s.point && floor.has(s.size))
+      .sort((a, b) => a.size - b.size)
+      .map((s) => `${s.size}: ${((s.point!.cpuMs - floor.get(s.size)!) / s.size).toFixed(3)}`);
+    if (own.length)
+      push(
+        `${label(id)}, its own CPU per step over the floor's (ms, by size): ${own.join(', ')}.`,
+        '',
+      );
+  }
 }

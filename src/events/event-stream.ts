@@ -16,6 +16,9 @@ interface LiveReader<T> {
   wake?: () => void;
 }
 
+/** How many of the last events (a run of joined ones counting as one) a late reader can always replay. */
+export const EVENT_HISTORY_LIMIT = 10_000;
+
 /**
  * A buffered, multi-reader async stream: every reader sees every event from the start, in
  * order, and ends when the stream closes. Internal to the run handle.
@@ -23,17 +26,25 @@ interface LiveReader<T> {
  * A reader that is reading when an event is pushed gets that event as it is. The history a
  * late reader replays keeps runs of joinable events (`joining`) as one event, so a long run's
  * history grows with its events of substance, not with every token: a reader that starts
- * late gets the same text in fewer, larger pieces.
+ * late gets the same text in fewer, larger pieces. It keeps at least the last `limit` of
+ * those and at most twice as many (older ones are dropped, so a very long run holds a
+ * bounded history): a reader that starts after some were dropped begins with the oldest one
+ * kept.
  */
 export class EventStream<T> implements AsyncIterable<T> {
-  /** Finished history: what a late reader replays first. */
-  private readonly history: T[] = [];
+  /** Finished history: what a late reader replays first (from the `dropped`-th event on). */
+  private history: T[] = [];
+  /** Events dropped from the front of the history. */
+  private dropped = 0;
   /** The last run of joinable events, not yet joined (logically the history's last entry). */
   private tail: T[] = [];
   private readonly live = new Set<LiveReader<T>>();
   private closed = false;
 
-  constructor(private readonly joining?: EventJoining<T>) {}
+  constructor(
+    private readonly joining?: EventJoining<T>,
+    private readonly limit = EVENT_HISTORY_LIMIT,
+  ) {}
 
   push(event: T): void {
     if (this.closed) return;
@@ -55,15 +66,24 @@ export class EventStream<T> implements AsyncIterable<T> {
     if (this.tail.length === 0) return;
     this.history.push(this.tail.length === 1 ? this.tail[0]! : this.joining!.join(this.tail));
     this.tail = [];
+    // dropped in batches, so each event is copied O(1) times on average
+    if (this.history.length >= 2 * this.limit) {
+      const over = this.history.length - this.limit;
+      this.history = this.history.slice(over);
+      this.dropped += over;
+    }
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    // replay the history; once caught up, take events as they come
+    // replay the history (index counts from the first event ever); once caught up, take
+    // events as they come
     let index = 0;
     while (true) {
-      if (index === this.history.length) this.settleTail();
-      if (index === this.history.length) break;
-      yield this.history[index++]!;
+      index = Math.max(index, this.dropped);
+      if (index === this.dropped + this.history.length) this.settleTail();
+      index = Math.max(index, this.dropped);
+      if (index === this.dropped + this.history.length) break;
+      yield this.history[index++ - this.dropped]!;
     }
     const reader: LiveReader<T> = { queue: [], head: 0 };
     this.live.add(reader);

@@ -68,6 +68,34 @@ describe('EventStream', () => {
     expect(late).toEqual([{ type: 'text', delta: 'x'.repeat(10_000) }]);
   });
 
+  it('keeps a bounded history: a reader that starts late on a very long run begins with the oldest event kept', async () => {
+    const stream = new EventStream<Event>(joinTexts, 3);
+    const early = readAll(stream);
+    for (let i = 0; i < 8; i++) {
+      stream.push({ type: 'mark', name: `m${i}` });
+      stream.push({ type: 'text', delta: `${i}a ` });
+      stream.push({ type: 'text', delta: `${i}b` });
+    }
+    const late = await (async () => {
+      const seen: Event[] = [];
+      for await (const event of stream) {
+        seen.push(event);
+        if (event.type === 'text' && event.delta === '7a 7b') break;
+      }
+      return seen;
+    })();
+    stream.close();
+    expect(await early).toHaveLength(24);
+    // at least the last 3 history entries, at most 6 (dropped in batches); the last text joined
+    expect(late.length).toBeGreaterThanOrEqual(3);
+    expect(late.length).toBeLessThanOrEqual(6);
+    expect(late.slice(-3)).toEqual([
+      { type: 'text', delta: '6a 6b' },
+      { type: 'mark', name: 'm7' },
+      { type: 'text', delta: '7a 7b' },
+    ]);
+  });
+
   it('stops feeding a reader that broke out of its loop', async () => {
     const stream = new EventStream<Event>();
     stream.push({ type: 'mark', name: 'a' });
