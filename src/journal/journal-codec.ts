@@ -5,7 +5,7 @@ import {
   type JournalRecord,
   type RecordedError,
 } from './journal-record.js';
-import { journalRecordProblem, type journalRecordSchema } from './journal-record-schema.js';
+import { journalRecordProblem } from './journal-record-schema.js';
 import { upgradeJournal } from './journal-upgrade.js';
 
 /**
@@ -39,7 +39,7 @@ export function encodeRecord(record: JournalRecord): string {
  *
  * @param label - the journal in messages, e.g. its file path.
  * @throws {SystemError} `journal-corrupt` naming `label` and the line, when a line is not
- *   JSON or not a journal record ({@link journalRecordSchema}), or the first record is not a
+ *   JSON or not a journal record (`journalRecordSchema`), or the first record is not a
  *   header.
  * @throws {SystemError} `journal-version-unsupported` when the header has another version.
  * @example
