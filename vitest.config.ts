@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^june\/sdk\/openai$/, replacement: here('./src/sdk/openai.ts') },
       { find: /^june\/testing$/, replacement: here('./src/testing/index.ts') },
       { find: /^june\/studio$/, replacement: here('./src/studio/index.ts') },
+      { find: /^june\/web$/, replacement: here('./src/web/index.ts') },
     ],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'june' } },

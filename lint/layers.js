@@ -27,7 +27,10 @@ export const layers = {
     { name: 'run', folders: ['run'] },
     // What users import or start: the package entries (`june`, `june/jsx-runtime`), the CLI,
     // Studio's server and its browser UI.
-    { name: 'entry points', folders: ['index', 'jsx-runtime', 'studio', 'studio-ui', 'cli'] },
+    {
+      name: 'entry points',
+      folders: ['index', 'jsx-runtime', 'studio', 'studio-ui', 'cli', 'web'],
+    },
   ],
   // Imports allowed between folders of one layer: importer -> the folders it may use.
   peers: {

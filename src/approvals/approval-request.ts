@@ -2,7 +2,12 @@
  * A tool call waiting for a person's answer.
  * - `id`: answer with `handle.approve(id)` or `handle.deny(id, reason)`;
  * - `tool`: the tool's name as the model called it; `input`: the model's input, as JSON;
- * - `step`: the step path from the outermost run, joined by `:` (`research:findings`).
+ * - `step`: the step path from the outermost run, joined by `:` (`research:findings`);
+ * - `toolCallId`: the provider's id for the call;
+ * - `key`: the call's key, as `toolCallContext().key` gives it (`<runId>/<calls…>/<call>`,
+ *   e.g. `20261130-120301-3fa94c1e27b0/release#0.0`). Unlike `id` (new every time the call is
+ *   asked about), it names the same call on every resume of a run with a journal, so an
+ *   answer given after the process stopped can find its request again (see `june/web`).
  */
 export interface ApprovalRequest {
   id: string;
@@ -10,6 +15,7 @@ export interface ApprovalRequest {
   input: unknown;
   step: string;
   toolCallId: string;
+  key?: string;
 }
 
 /** An answer to an {@link ApprovalRequest}. A `reason` on a denial reaches the model. */

@@ -98,6 +98,11 @@ export const juneErrorCodes = [
   'workflow-default-missing',
   'workflow-failed',
   'workflow-load-failed',
+  // web apps (june/web): chat requests refused before anything runs
+  'approval-answered',
+  'chat-request-invalid',
+  'chat-run-busy',
+  'chat-run-missing',
 ] as const;
 
 /**

@@ -9,6 +9,8 @@ import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { runStep, type PendingToolApproval } from '../steps/run-step.js';
 import { stepModel } from '../steps/step-model.js';
 import { toolCallTools } from '../engine/durable-tools.js';
+import type { DurableCalls } from '../engine/durable-calls.js';
+import type { DurablePlace } from '../engine/durable-engine.js';
 import { closeNode, openNode, plainJson, traceError } from '../trace/trace-builder.js';
 import type { TraceNode, TraceStatus } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
@@ -205,6 +207,7 @@ export async function evaluateStep(
                   input: plainJson(request.input),
                   step: path,
                   toolCallId: request.toolCallId,
+                  key: callKey(root.runId, place, request.toolCallId, durable),
                 },
                 run.signal,
                 run.runId,
@@ -259,6 +262,24 @@ export async function evaluateStep(
     const rendered = await props.children(result);
     await evaluate(rendered, { ...ctx, renderedBy: undefined });
   }
+}
+
+/**
+ * A tool call's key, as `toolCallContext().key` gives it: the outermost run's id, the
+ * composite calls on the way and the call's id at its step. With a journal the call id comes
+ * from the model answer that asked (the same on every resume); without one it is
+ * `<step id>#<toolCallId>`.
+ */
+function callKey(
+  runId: string,
+  place: DurablePlace,
+  toolCallId: string,
+  durable: DurableCalls | undefined,
+): string {
+  const call = durable
+    ? durable.callId(place, toolCallId)
+    : `${place.step.slice(place.step.lastIndexOf(':') + 1)}#${toolCallId}`;
+  return [runId, ...(place.calls ?? []), call].join('/');
 }
 
 /** Closes the tool nodes of approval requests nobody was asked (the step's `stopWhen` ended it first). */

@@ -63,6 +63,7 @@ describe('approvals', () => {
       input: { env: 'staging' },
       step: 'release',
       toolCallId: 'c1',
+      key: `${handle.runId}/release#c1`,
     });
     expect(handle.pendingApprovals).toEqual([request]);
     expect(calls).toEqual([]);

@@ -1,0 +1,142 @@
+import { safeValidateUIMessages, type UIMessage } from 'ai';
+import type { JournalRecord } from '../journal/journal-record.js';
+import type { JournalStore } from '../journal/journal-store.js';
+import { ChatRequestError } from './chat-request-error.js';
+
+/** An approval answer the browser sent (`addToolApprovalResponse`). */
+export interface ChatApprovalAnswer {
+  /** The approval id: the call's key (`ApprovalRequest.key`). */
+  id: string;
+  approved: boolean;
+  reason?: string;
+}
+
+/** What a chat request asks for, checked against the run's journal. */
+export interface ChatRequest {
+  /** The chat's id (`useChat`'s `id`). */
+  chatId: string;
+  /** The run to continue (from the last assistant message's metadata), or none: a new run. */
+  runId?: string;
+  /** The messages, as sent. */
+  messages: UIMessage[];
+  /** The text of each user message, oldest first. */
+  userMessages: string[];
+  /** True when the last message is a new user message. */
+  newUserMessage: boolean;
+  /** Answers to approval requests the run waits for, by key. */
+  answers: Map<string, ChatApprovalAnswer>;
+  /** Keys of the requests the run waits for (its journal has no answer for them). */
+  pending: Set<string>;
+}
+
+const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Reads a `useChat` request body (`{ id, messages, trigger }`) and checks it against the
+ * journal of the run it continues: the run exists, and every approval answer is for a
+ * request that waits. Nothing is written.
+ *
+ * @throws {ChatRequestError} `chat-request-invalid` (400) for a body that is not a chat
+ *   request or has nothing to do; `chat-run-missing` (404) for a run id with no journal;
+ *   `approval-unknown` (409) for an answer to no request of the run, `approval-answered`
+ *   (409) for one already answered.
+ */
+export async function readChatRequest(body: unknown, journal: JournalStore): Promise<ChatRequest> {
+  const { chatId, messages } = await chatBody(body);
+  const last = messages.at(-1);
+  const runId = runIdOf(messages);
+  const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
+  const newUserMessage = last?.role === 'user';
+  const answers = last?.role === 'assistant' ? answersIn(last) : new Map();
+  if (runId === undefined) {
+    if (!newUserMessage)
+      throw invalid('the last message is not a user message and no run is named to continue');
+    return { chatId, messages, userMessages, newUserMessage, answers, pending: new Set() };
+  }
+  const records = await journal.read(runId);
+  if (records.length === 0)
+    throw new ChatRequestError(
+      'chat-run-missing',
+      `june: there is no run "${runId}" to continue (its journal is missing). Start a new chat.`,
+      404,
+    );
+  const { pending, answered } = approvalsOf(records, runId);
+  for (const id of answers.keys()) {
+    if (pending.has(id)) continue;
+    throw answered.has(id)
+      ? new ChatRequestError(
+          'approval-answered',
+          `june: the approval request "${id}" of run ${runId} was answered already; an answer counts once.`,
+          409,
+        )
+      : new ChatRequestError(
+          'approval-unknown',
+          `june: run ${runId} has no approval request "${id}"; answer the requests its stream sent (waiting: ${[...pending].map((key) => `"${key}"`).join(', ') || 'none'}).`,
+          409,
+        );
+  }
+  if (!newUserMessage && answers.size === 0)
+    throw invalid(
+      `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
+    );
+  return { chatId, runId, messages, userMessages, newUserMessage, answers, pending };
+}
+
+async function chatBody(body: unknown): Promise<{ chatId: string; messages: UIMessage[] }> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid('the body is not a JSON object');
+  const { id, messages } = body as { id?: unknown; messages?: unknown };
+  if (typeof id !== 'string' || !runIdPattern.test(id))
+    throw invalid('"id" (the chat id) must be a string of letters, digits, ".", "_" or "-"');
+  const checked = await safeValidateUIMessages({ messages });
+  if (!checked.success)
+    throw invalid(`"messages" are not UI messages: ${checked.error.message.split('\n')[0]}`);
+  return { chatId: id, messages: checked.data };
+}
+
+/** The run id in the metadata of the last assistant message that has one. */
+function runIdOf(messages: UIMessage[]): string | undefined {
+  for (const message of [...messages].reverse()) {
+    const runId = (message.metadata as { runId?: unknown } | undefined)?.runId;
+    if (message.role !== 'assistant' || runId === undefined) continue;
+    if (typeof runId !== 'string' || !runIdPattern.test(runId))
+      throw invalid('the run id in the message metadata is not a run id');
+    return runId;
+  }
+  return undefined;
+}
+
+function answersIn(message: UIMessage): Map<string, ChatApprovalAnswer> {
+  const answers = new Map<string, ChatApprovalAnswer>();
+  for (const part of message.parts) {
+    if (!('state' in part) || part.state !== 'approval-responded') continue;
+    const { id, approved, reason } = part.approval;
+    answers.set(id, { id, approved, ...(reason !== undefined ? { reason } : {}) });
+  }
+  return answers;
+}
+
+/** The keys of a journal's approval requests, waiting or answered. */
+function approvalsOf(records: JournalRecord[], runId: string) {
+  const keyOf = (record: { calls?: string[]; call: string }) =>
+    [runId, ...(record.calls ?? []), record.call].join('/');
+  const answered = new Set<string>();
+  for (const record of records) if (record.type === 'approval-answer') answered.add(keyOf(record));
+  const pending = new Set<string>();
+  for (const record of records)
+    if (record.type === 'approval-request' && !answered.has(keyOf(record)))
+      pending.add(keyOf(record));
+  return { pending, answered };
+}
+
+function textOf(message: UIMessage): string {
+  return message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+function invalid(problem: string): ChatRequestError {
+  return new ChatRequestError(
+    'chat-request-invalid',
+    `june: the chat request is malformed: ${problem}.`,
+    400,
+  );
+}

@@ -1,0 +1,23 @@
+export { toUIMessageStream, runUIMessageResponse } from './to-ui-message-stream.js';
+export type { ToUIMessageStreamOptions, RunEvents } from './to-ui-message-stream.js';
+export { UIChunkMapper } from './ui-chunk-mapper.js';
+export type { UIChunkMapperOptions } from './ui-chunk-mapper.js';
+export { RunWaits } from './run-waits.js';
+export type { ResumeFilterOptions } from './resume-filter.js';
+export type {
+  JuneUIMessage,
+  JuneUIMessageChunk,
+  JuneMessageMetadata,
+  JuneDataParts,
+  JuneRunData,
+  JuneAgentData,
+  JuneStepData,
+  JuneCatchData,
+} from './june-ui-message.js';
+export { chatHandler } from './chat-handler.js';
+export type { ChatHandler, ChatHandlerOptions } from './chat-handler.js';
+export { readChatRequest } from './chat-request.js';
+export type { ChatRequest, ChatApprovalAnswer } from './chat-request.js';
+export { ChatRequestError } from './chat-request-error.js';
+export { ChatTurns, chatTurnStep } from './chat-turns.js';
+export type { ChatInput, ChatTurnsProps } from './chat-turns.js';

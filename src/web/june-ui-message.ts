@@ -1,0 +1,65 @@
+import type { UIMessage, UIMessageChunk } from 'ai';
+import type { TraceError, TraceStatus } from '../trace/trace-node.js';
+
+/**
+ * What a run's assistant message carries as metadata: the run's id (the server reads it back
+ * from the messages the browser sends, to continue that run) and whether the stream ended
+ * because the run waits for approval answers (`waiting`).
+ */
+export interface JuneMessageMetadata {
+  runId: string;
+  waiting: boolean;
+}
+
+/** A run or child run (a composite tool's call) as a data part: `data-june-run`. */
+export interface JuneRunData {
+  /** The step path of the composite call that started it (absent for the outermost run). */
+  step?: string;
+  /** The UI tool call id of the composite call that started it. */
+  toolCallId?: string;
+  workflow?: string;
+  status: TraceStatus;
+  error?: TraceError;
+}
+
+/** An `<Agent>` as a data part: `data-june-agent`, with the tool names its model sees. */
+export interface JuneAgentData {
+  agent: string;
+  /** The step path of the composite call it runs in, if any. */
+  in?: string;
+  tools: string[];
+  status: TraceStatus;
+}
+
+/** A `<Step>` as a data part: `data-june-step`, keyed by its step path. */
+export interface JuneStepData {
+  step: string;
+  agent: string;
+  status: TraceStatus;
+  error?: TraceError;
+}
+
+/** A `<Catch>` that caught a failure: `data-june-catch`. */
+export interface JuneCatchData {
+  error: TraceError;
+  attempt: number;
+  willRetry: boolean;
+  fallback?: true;
+}
+
+/** The data parts a run's UI message stream has (`data-june-run`, ...). */
+export type JuneDataParts = {
+  'june-run': JuneRunData;
+  'june-agent': JuneAgentData;
+  'june-step': JuneStepData;
+  'june-catch': JuneCatchData;
+};
+
+/**
+ * The UI message a June run streams: `useChat<JuneUIMessage>()` types its metadata and data
+ * parts. Tool parts are `tool-<name>` under the names the model sees.
+ */
+export type JuneUIMessage = UIMessage<JuneMessageMetadata, JuneDataParts>;
+
+/** One chunk of a run's UI message stream. */
+export type JuneUIMessageChunk = UIMessageChunk<JuneMessageMetadata, JuneDataParts>;

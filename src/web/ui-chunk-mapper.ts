@@ -1,0 +1,268 @@
+import type { RunEvent } from '../events/run-event.js';
+import type { JuneAgentData, JuneUIMessageChunk } from './june-ui-message.js';
+import { ResumeFilter, type ResumeFilterOptions } from './resume-filter.js';
+import { UIToolCalls, type UIToolCall } from './ui-tool-calls.js';
+
+type Event<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+type Chunk = JuneUIMessageChunk;
+
+/** Options of {@link UIChunkMapper}. */
+export interface UIChunkMapperOptions {
+  /** The run was resumed: hold back what the browser was sent before (see {@link ResumeFilter}). */
+  resumed?: ResumeFilterOptions | boolean;
+  /** UI tool call ids of the parts the message being continued has already. */
+  shown?: Iterable<string>;
+}
+
+/**
+ * Turns a run's events, one at a time, into UI message chunks (the AI SDK's UI message
+ * stream protocol) for one assistant message:
+ *
+ * - text deltas as text parts, one per stretch of a step's text (child runs' text too, each
+ *   part with `providerMetadata.june.step`);
+ * - tool calls as `tool-<name>` parts under the names the model sees, ids
+ *   `<step path>/<toolCallId>`, with their output or error, `toolMetadata.step` the step path;
+ * - an approval request as the part's approval, its id the call's key (stable across
+ *   resumes, see `ApprovalRequest.key`); a denial as `output-denied`;
+ * - runs, child runs, agents, steps and caught failures as `data-june-*` parts, updated in
+ *   place as they finish, so a page can show nested progress;
+ * - the outermost run's start as `start` with `{ runId }` metadata, its steps as
+ *   `start-step`/`finish-step`.
+ *
+ * `run-finish` of the outermost run closes open text; the caller writes `finish`.
+ */
+export class UIChunkMapper {
+  readonly calls = new UIToolCalls();
+  readonly #filter: ResumeFilter | undefined;
+  readonly #texts = new Map<string, string>();
+  readonly #approvals = new Map<string, UIToolCall>();
+  readonly #agents = new Map<string, Array<JuneAgentData & { id: string }>>();
+  readonly #stepAgents = new Map<string, string>();
+  /** Tool parts the message has: later chunks about other calls would have no part to update. */
+  readonly #shown: Set<string>;
+  #root: string | undefined;
+  #count = 0;
+
+  constructor(options: UIChunkMapperOptions = {}) {
+    const { resumed } = options;
+    this.#shown = new Set(options.shown ?? []);
+    if (resumed) this.#filter = new ResumeFilter(this.calls, resumed === true ? {} : resumed);
+  }
+
+  /** The outermost run's id, once its `run-start` came. */
+  get runId(): string | undefined {
+    return this.#root;
+  }
+
+  /** The chunks for `event` (none when the browser has seen it already). */
+  map(event: RunEvent): Chunk[] {
+    let call: UIToolCall | undefined;
+    if (event.type === 'run-start') {
+      this.#root ??= event.runId;
+      if (event.parentToolCallId !== undefined)
+        this.calls.childStarted(event.runId, event.parentToolCallId);
+    }
+    if (event.type === 'tool-call') call = this.calls.called(event);
+    if (event.type === 'step-start')
+      this.#stepAgents.set(`${event.runId}|${event.step}`, event.agent);
+    if (event.type === 'approval-request') {
+      const asked = this.calls.latest(event.runId, event.request.toolCallId);
+      if (asked) this.#approvals.set(event.request.id, asked);
+    }
+    const isNew = this.#filter?.isNew(event) ?? true;
+    const chunks = isNew || event.runId === this.#root ? this.#chunks(event, call, isNew) : [];
+    if (event.type === 'tool-result' || event.type === 'tool-error') {
+      const settled = this.calls.find(event.runId, event.toolCallId);
+      if (settled) this.calls.settled(settled);
+    }
+    return chunks;
+  }
+
+  #chunks(event: RunEvent, call: UIToolCall | undefined, isNew: boolean): Chunk[] {
+    if (event.type === 'run-start' && event.runId === this.#root)
+      return [{ type: 'start', messageMetadata: { runId: event.runId, waiting: false } }];
+    if (!isNew) return [];
+    const text = event.type === 'text-delta' ? [] : this.#endText(event);
+    const body = this.#body(event, call).filter((chunk) => {
+      if (chunk.type === 'tool-input-available') this.#shown.add(chunk.toolCallId);
+      return !('toolCallId' in chunk) || this.#shown.has(chunk.toolCallId);
+    });
+    return [...text, ...body];
+  }
+
+  #body(event: RunEvent, call: UIToolCall | undefined): Chunk[] {
+    switch (event.type) {
+      case 'run-start':
+        return [this.#run(event.runId, { status: 'running' })];
+      case 'run-finish':
+        return event.runId === this.#root
+          ? []
+          : [this.#run(event.runId, { status: event.status, error: event.error })];
+      case 'agent-start':
+        return [this.#agentStart(event)];
+      case 'agent-finish':
+        return this.#agentFinish(event);
+      case 'step-start':
+        return this.#step(event.runId, event.step, event.agent, 'running');
+      case 'step-finish':
+        return this.#step(event.runId, event.step, undefined, event.status);
+      case 'text-delta':
+        return this.#textDelta(event);
+      case 'tool-call':
+        return [this.#toolCall(event, call!)];
+      case 'tool-result':
+        return this.#toolResult(event);
+      case 'tool-error': {
+        const found = this.calls.find(event.runId, event.toolCallId);
+        return found
+          ? [{ type: 'tool-output-error', toolCallId: found.id, errorText: event.error.message }]
+          : [];
+      }
+      case 'approval-request':
+        return this.#approvalRequest(event);
+      case 'approval-response': {
+        const asked = this.#approvals.get(event.id);
+        return asked && !event.approved
+          ? [{ type: 'tool-output-denied', toolCallId: asked.id }]
+          : [];
+      }
+      case 'error': {
+        const { error, attempt, willRetry, fallback } = event;
+        return [
+          {
+            type: 'data-june-catch',
+            data: { error, attempt, willRetry, ...(fallback ? { fallback } : {}) },
+          },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  #run(runId: string, state: { status: Event<'run-finish'>['status']; error?: unknown }): Chunk {
+    const parent = this.calls.parentOf(runId);
+    return {
+      type: 'data-june-run',
+      id: parent ? `run:${parent.id}` : 'run',
+      data: {
+        ...(parent ? { step: parent.step, toolCallId: parent.id } : {}),
+        status: state.status,
+        ...(state.error !== undefined ? { error: state.error as never } : {}),
+      },
+    };
+  }
+
+  #agentStart(event: Event<'agent-start'>): Chunk {
+    const parent = this.calls.parentOf(event.runId);
+    const id = `agent:${parent?.id ?? ''}:${event.agent}:${++this.#count}`;
+    const { agent, tools } = event;
+    const data: JuneAgentData = {
+      agent,
+      ...(parent ? { in: parent.step } : {}),
+      tools,
+      status: 'running',
+    };
+    this.#agents.set(event.runId, [...(this.#agents.get(event.runId) ?? []), { ...data, id }]);
+    return { type: 'data-june-agent', id, data };
+  }
+
+  #agentFinish(event: Event<'agent-finish'>): Chunk[] {
+    const open = this.#agents.get(event.runId) ?? [];
+    const found = open.findLast((entry) => entry.agent === event.agent);
+    if (!found) return [];
+    this.#agents.set(
+      event.runId,
+      open.filter((entry) => entry !== found),
+    );
+    const { id, ...data } = found;
+    return [{ type: 'data-june-agent', id, data: { ...data, status: event.status } }];
+  }
+
+  #step(
+    runId: string,
+    step: string,
+    agent: string | undefined,
+    status: Event<'step-finish'>['status'],
+  ): Chunk[] {
+    const key = `${runId}|${step}`;
+    const named = agent ?? this.#stepAgents.get(key) ?? '';
+    if (agent === undefined) this.#stepAgents.delete(key);
+    const data: Chunk = {
+      type: 'data-june-step',
+      id: `step:${step}`,
+      data: { step, agent: named, status },
+    };
+    if (runId !== this.#root) return [data];
+    return agent !== undefined ? [{ type: 'start-step' }, data] : [data, { type: 'finish-step' }];
+  }
+
+  #textDelta(event: Event<'text-delta'>): Chunk[] {
+    const key = `${event.runId}|${event.step}`;
+    let id = this.#texts.get(key);
+    const chunks: Chunk[] = [];
+    if (id === undefined) {
+      id = `text-${++this.#count}`;
+      this.#texts.set(key, id);
+      chunks.push({
+        type: 'text-start',
+        id,
+        providerMetadata: { june: { step: event.step } },
+      });
+    }
+    chunks.push({ type: 'text-delta', id, delta: event.delta });
+    return chunks;
+  }
+
+  /** Ends the open text part of the event's run and step (any event but a text delta ends it). */
+  #endText(event: RunEvent): Chunk[] {
+    const chunks: Chunk[] = [];
+    for (const [key, id] of this.#texts) {
+      const [runId, step] = key.split('|') as [string, string];
+      const ends =
+        (runId === event.runId && (!('step' in event) || event.step === step)) ||
+        (event.type === 'run-finish' && event.runId === this.#root);
+      if (!ends) continue;
+      chunks.push({ type: 'text-end', id });
+      this.#texts.delete(key);
+    }
+    return chunks;
+  }
+
+  #toolCall(event: Event<'tool-call'>, call: UIToolCall): Chunk {
+    return {
+      type: 'tool-input-available',
+      toolCallId: call.id,
+      toolName: event.tool,
+      input: event.input,
+      toolMetadata: { step: event.step },
+    };
+  }
+
+  #toolResult(event: Event<'tool-result'>): Chunk[] {
+    const call = this.calls.find(event.runId, event.toolCallId);
+    if (!call) return [];
+    // a composite call's output holds its child run's trace and usage: the page gets the output
+    const output =
+      call.child !== undefined && isRecord(event.output) && 'output' in event.output
+        ? event.output.output
+        : event.output;
+    return [{ type: 'tool-output-available', toolCallId: call.id, output }];
+  }
+
+  #approvalRequest(event: Event<'approval-request'>): Chunk[] {
+    const call = this.#approvals.get(event.request.id);
+    if (!call) return [];
+    return [
+      {
+        type: 'tool-approval-request',
+        approvalId: event.request.key ?? event.request.id,
+        toolCallId: call.id,
+      },
+    ];
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
