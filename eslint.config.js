@@ -9,7 +9,14 @@ import { layers } from './lint/layers.js';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'coverage/', '.june/', 'test/fixtures/', 'examples/**/node_modules/'],
+    ignores: [
+      'dist/',
+      'coverage/',
+      '.june/',
+      'test/fixtures/',
+      'examples/**/node_modules/',
+      'examples/web/dist/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -1,0 +1,79 @@
+// The example's page: useChat (@ai-sdk/react) on June's chat handler at /api/chat.
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport } from 'ai';
+import { useState } from 'react';
+import { createRoot } from 'react-dom/client';
+
+// The chat id stays in the address, so a reloaded page reconnects to its running run.
+const params = new URLSearchParams(location.search);
+const chatId = params.get('chat') ?? `chat-${Math.random().toString(36).slice(2, 10)}`;
+if (!params.has('chat')) history.replaceState(null, '', `?chat=${chatId}`);
+
+/** Sends once every approval of the last message has an answer (composite calls included). */
+function approvalsAnswered({ messages }) {
+  const parts = messages.at(-1)?.parts ?? [];
+  return (
+    parts.some((part) => part.state === 'approval-responded') &&
+    !parts.some((part) => part.state === 'approval-requested')
+  );
+}
+
+function Approval({ part, answer }) {
+  const [reason, setReason] = useState('');
+  return (
+    <div className="approval">
+      <button onClick={() => answer({ id: part.approval.id, approved: true })}>Approve</button>
+      <input placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+      <button onClick={() => answer({ id: part.approval.id, approved: false, reason })}>
+        Deny
+      </button>
+    </div>
+  );
+}
+
+function Part({ part, answer }) {
+  if (part.type === 'text') return <p className="text">{part.text}</p>;
+  if (part.type === 'data-june-step')
+    return <p className="step">{`step ${part.data.step}: ${part.data.status}`}</p>;
+  if (!part.type.startsWith('tool-')) return null;
+  return (
+    <div className="tool" data-state={part.state}>
+      <code>{`${part.type.slice(5)} ${JSON.stringify(part.input)}`}</code> <em>{part.state}</em>
+      {part.state === 'approval-requested' && <Approval part={part} answer={answer} />}
+      {part.state === 'output-available' && <pre>{JSON.stringify(part.output)}</pre>}
+    </div>
+  );
+}
+
+function App() {
+  const [input, setInput] = useState('');
+  const { messages, sendMessage, addToolApprovalResponse, status } = useChat({
+    id: chatId,
+    resume: true,
+    transport: new DefaultChatTransport({ api: '/api/chat' }),
+    sendAutomaticallyWhen: approvalsAnswered,
+  });
+  const submit = (event) => {
+    event.preventDefault();
+    sendMessage({ text: input });
+    setInput('');
+  };
+  return (
+    <main>
+      <h1>Shop assistant</h1>
+      {messages.map((message) => (
+        <section key={message.id} className={message.role}>
+          {message.parts.map((part, i) => (
+            <Part key={i} part={part} answer={addToolApprovalResponse} />
+          ))}
+        </section>
+      ))}
+      <form onSubmit={submit}>
+        <input value={input} onChange={(e) => setInput(e.target.value)} placeholder="Message" />
+        <button type="submit">Send</button> <span className="status">{status}</span>
+      </form>
+    </main>
+  );
+}
+
+createRoot(document.getElementById('root')).render(<App />);

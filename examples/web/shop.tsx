@@ -1,0 +1,28 @@
+import { tool, type LanguageModel } from 'ai';
+import { Agent, Tool } from 'june';
+import { ChatTurns, type ChatInput } from 'june/web';
+import { z } from 'zod';
+
+/**
+ * The example's workflow: a shop assistant whose refunds wait for a person's approval, one
+ * chat turn per user message. `refunds` lists each refund made.
+ */
+export function shopWorkflow(model: LanguageModel, refunds: string[]) {
+  const refund = tool({
+    description: 'Refund an order',
+    inputSchema: z.object({ order: z.string(), amount: z.number() }),
+    needsApproval: true,
+    execute: async ({ order, amount }) => {
+      refunds.push(order);
+      return { order, refunded: amount };
+    },
+  });
+  return function Shop({ chat }: { chat: ChatInput }) {
+    return (
+      <Agent model={model} instructions="You help customers of a small shop with their orders.">
+        <Tool name="refund" value={refund} />
+        <ChatTurns chat={chat} />
+      </Agent>
+    );
+  };
+}

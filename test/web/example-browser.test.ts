@@ -1,0 +1,73 @@
+// The example's page in a real Chromium: useChat streams the run, shows the approval with its
+// input, Approve runs the tool once, Deny's reason reaches the model, a reload reconnects.
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { scriptedModel } from 'june/testing';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startServer, type ExampleServer } from '../../examples/web/server.js';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const script = here('../../examples/web/shop.script.json');
+
+/** Builds the page unless its build is newer than its source. */
+async function buildPage(): Promise<void> {
+  const built = here('../../examples/web/dist/index.html');
+  const source = here('../../examples/web/page.jsx');
+  if (existsSync(built) && statSync(built).mtimeMs > statSync(source).mtimeMs) return;
+  await build({ configFile: here('../../examples/web/vite.config.ts'), logLevel: 'error' });
+}
+
+let browser: Browser;
+const servers: ExampleServer[] = [];
+
+beforeAll(async () => {
+  [browser] = await Promise.all([
+    chromium.launch({
+      executablePath: inject('chromium').path,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    }),
+    buildPage(),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+async function open(model = scriptedModel(script)): Promise<{ page: Page; server: ExampleServer }> {
+  const server = await startServer({ model });
+  servers.push(server);
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.getByPlaceholder('Message').fill('Please refund order A1');
+  await page.getByRole('button', { name: 'Send' }).click();
+  return { page, server };
+}
+
+describe('examples/web in Chromium', () => {
+  it('streams the text, shows the approval with its input, and Approve runs the tool once', async () => {
+    const { page, server } = await open();
+    await page.getByText('Let me refund order A1 for you.').waitFor();
+    await page.getByText('refund {"order":"A1","amount":25}').waitFor();
+    expect(server.refunds).toEqual([]);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('All done: the refund went through.').waitFor();
+    expect(server.refunds).toEqual(['A1']);
+    await expect(page.getByText('Let me refund order A1 for you.').count()).resolves.toBe(1);
+  });
+
+  it('Deny with a reason reaches the model, and the tool does not run', async () => {
+    const model = scriptedModel(script);
+    const { page, server } = await open(model);
+    await page.getByRole('button', { name: 'Deny' }).waitFor();
+    await page.getByPlaceholder('reason').fill('A1 was a gift');
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.getByText('All done: the refund went through.').waitFor();
+    expect(server.refunds).toEqual([]);
+    expect(JSON.stringify(model.calls.at(-1)!.prompt)).toContain('A1 was a gift');
+    await page.locator('.tool[data-state="output-denied"]').waitFor();
+  });
+});
