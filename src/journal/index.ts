@@ -12,6 +12,7 @@ export type {
   JournalHeader,
   JournalPlace,
   ModelCallRecord,
+  PromptBase,
   ToolCallRecord,
   ApprovalRequestRecord,
   ApprovalAnswerRecord,

@@ -9,6 +9,7 @@ import {
   type ModelCallRecord,
   type ToolCallRecord,
 } from './journal-record.js';
+import { wholeRequest } from './whole-request.js';
 
 /**
  * The records of a journal, looked up by place: model calls by place and index; tool calls,
@@ -28,6 +29,7 @@ export class JournalIndex {
   readonly #tools = new Map<string, ToolCallRecord>();
   readonly #answers = new Map<string, ApprovalAnswerRecord>();
   readonly #requests = new Map<string, ApprovalRequestRecord>();
+  readonly #byHash = new Map<string, ModelCallRecord>();
 
   /** @param records - a journal, header first (as the codec reads it). */
   constructor(records: readonly JournalRecord[]) {
@@ -36,6 +38,7 @@ export class JournalIndex {
       switch (record.type) {
         case 'model-call':
           first(this.#models, `${placeKey(record)}|${record.index}`, record);
+          first(this.#byHash, record.requestHash, record);
           break;
         case 'tool-call':
           first(this.#tools, toolKey(record, record.call), record);
@@ -53,6 +56,11 @@ export class JournalIndex {
   /** The model call recorded at `place` with 0-based `index`. */
   modelCall(place: JournalPlace, index: number): ModelCallRecord | undefined {
     return this.#models.get(`${placeKey(place)}|${index}`);
+  }
+
+  /** The whole request of a recorded model call, its prompt put together when the record keeps only what it added. */
+  wholeRequest(record: ModelCallRecord): unknown {
+    return wholeRequest(record, (hash) => this.#byHash.get(hash));
   }
 
   /** The recorded execution of the tool call `key` (from {@link toolKey}). */

@@ -9,11 +9,14 @@ export { placeKey, callIdOf } from '../engine/durable-place.js';
  *
  * - 1: tool calls, approvals and composite calls keyed by the provider's `toolCallId`.
  * - 2: keyed by place and ordinal: each tool call has a `call` id (see {@link JournalPlace}).
+ * - 3: a model call may keep only the messages its request added to an earlier call's
+ *   (`promptBase`), so a record's size does not grow with the conversation. A version 2
+ *   record is a version 3 record without `promptBase`.
  */
-export const JOURNAL_VERSION = 2;
+export const JOURNAL_VERSION = 3;
 
 /** The journal schema versions this June reads. */
-export const JOURNAL_VERSIONS: readonly number[] = [1, 2];
+export const JOURNAL_VERSIONS: readonly number[] = [1, 2, 3];
 
 /**
  * Where a call happened in the run's tree:
@@ -59,9 +62,14 @@ export interface JournalHeader {
 
 /**
  * A model call that finished. `index` is its 0-based place among the finished calls of its
- * step path (and composite calls); `requestHash` is the SHA-256 of `request` (the call's
- * options without `abortSignal` and `headers`, keys sorted). A streamed call keeps its stream
- * `parts`; a generate call its `result`.
+ * step path (and composite calls); `requestHash` is the SHA-256 of the whole request (the
+ * call's options without `abortSignal` and `headers`, keys sorted). A streamed call keeps its
+ * stream `parts`; a generate call its `result`.
+ *
+ * `request` is the whole request, or, with `promptBase`, the request with only the prompt
+ * messages it added: its prompt is the first `promptBase.messages` messages of the prompt of
+ * the earlier model-call record whose `requestHash` is `promptBase.requestHash`, followed by
+ * `request.prompt` (see {@link PromptBase}).
  */
 export interface ModelCallRecord extends JournalPlace {
   type: 'model-call';
@@ -69,9 +77,23 @@ export interface ModelCallRecord extends JournalPlace {
   mode: 'stream' | 'generate';
   requestHash: string;
   request: unknown;
+  promptBase?: PromptBase;
   parts?: LanguageModelV3StreamPart[];
   result?: LanguageModelV3GenerateResult;
   at: string;
+}
+
+/**
+ * Where a model call's prompt starts (schema version 3): the first `messages` messages of
+ * the whole prompt of an earlier model-call record of the same journal, the one whose
+ * `requestHash` is `requestHash` (any record with that hash holds the same request). A
+ * conversation's calls thus store each message once, and a journal grows with the
+ * conversation, not with its square.
+ */
+export interface PromptBase {
+  requestHash: string;
+  /** How many leading messages of that prompt this one shares, 1 or more. */
+  messages: number;
 }
 
 /**

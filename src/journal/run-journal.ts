@@ -25,6 +25,7 @@ import {
   type JournalRecord,
 } from './journal-record.js';
 import { journalLabel, type JournalStore } from './journal-store.js';
+import { PromptDeltas } from './prompt-deltas.js';
 import { loadJournal } from './load-journal.js';
 import { readRunJournal } from './read-run-journal.js';
 import { journalCallChanged, journalCallMissing, journalMismatch } from './journal-mismatch.js';
@@ -93,6 +94,7 @@ export class RunJournal implements DurableEngine {
   readonly #replayOnly: boolean;
   readonly #replayTools: boolean;
   readonly #copy: boolean;
+  readonly #deltas = new PromptDeltas();
   /** The last write: each write starts once the one before it is stored. */
   #queue: Promise<void> = Promise.resolve();
   #finished = false;
@@ -177,11 +179,15 @@ export class RunJournal implements DurableEngine {
             this.#label,
             place,
             index,
-            recorded.request,
+            this.#index!.wholeRequest(recorded),
             call.request,
           ),
         );
-      if (this.#copy) await this.#write({ ...recorded, at: now() });
+      const stored = this.#deltas.encode(frameOf(place), call.request, requestHash);
+      if (this.#copy) {
+        const { promptBase: _base, ...rest } = recorded;
+        await this.#write({ ...rest, ...stored, at: now() });
+      }
       return recorded.result ? { result: recorded.result } : { parts: recorded.parts ?? [] };
     }
     if (this.#replayOnly) throw this.#stop(journalCallMissing(this.#label, place, index));
@@ -193,7 +199,7 @@ export class RunJournal implements DurableEngine {
       index,
       mode: call.mode,
       requestHash,
-      request: call.request,
+      ...this.#deltas.encode(frameOf(place), call.request, requestHash),
       ...(answer.parts ? { parts: answer.parts } : { result: answer.result }),
       at: now(),
     });
@@ -420,6 +426,11 @@ function writeFailed(store: JournalStore, runId: string, error: unknown): System
 
 function where(place: JournalPlace): JournalPlace {
   return place.calls?.length ? { step: place.step, calls: [...place.calls] } : { step: place.step };
+}
+
+/** The run (outermost, or a composite call's child run) a place is in: its composite calls. */
+function frameOf(place: DurablePlace): string {
+  return (place.calls ?? []).join('/');
 }
 
 function now(): string {
