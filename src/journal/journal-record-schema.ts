@@ -43,6 +43,8 @@ const modelCallSchema = z
     mode: z.enum(['stream', 'generate'], { error: 'not stream or generate' }),
     requestHash: text(),
     request: z.unknown().optional(), // undefined is left out of JSON
+    // version 3: the prompt starts with the first `messages` messages of an earlier request's
+    promptBase: z.looseObject({ requestHash: text(), messages: count() }).optional(),
     parts: z.array(z.unknown(), { error: 'not a list of stream parts' }).optional(),
     result: z.looseObject({}, { error: 'not a result object' }).optional(),
     at: time(),
