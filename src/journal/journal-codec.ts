@@ -142,7 +142,7 @@ function checkVersion(header: { version: unknown }, label: string): void {
   if (JOURNAL_VERSIONS.includes(header.version as number)) return;
   throw new SystemError(
     'journal-version-unsupported',
-    `june: ${label} has journal version ${JSON.stringify(header.version)}; this June reads versions ${JOURNAL_VERSIONS.join(' to ')} (it writes ${JOURNAL_VERSION}). Use the June version that wrote it, or start a new run.`,
+    `june: ${label} has journal version ${JSON.stringify(header.version)}; this June reads versions ${JOURNAL_VERSIONS[0]} to ${JOURNAL_VERSIONS.at(-1)} (it writes ${JOURNAL_VERSION}). Use the June version that wrote it, or start a new run.`,
   );
 }
 

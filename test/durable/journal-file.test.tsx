@@ -138,11 +138,11 @@ describe('corrupt and cut-off journals', () => {
 
   it('a journal of another schema version fails with journal-version-unsupported', () => {
     const error = errorOf(() =>
-      decodeJournal('{"type":"journal","version":3,"runId":"r"}\n', 'j.jsonl'),
+      decodeJournal('{"type":"journal","version":4,"runId":"r"}\n', 'j.jsonl'),
     );
     expect(error.code).toBe('journal-version-unsupported');
     expect(error.message).toBe(
-      'june: j.jsonl has journal version 3; this June reads versions 1 to 2 (it writes 2). Use the June version that wrote it, or start a new run.',
+      'june: j.jsonl has journal version 4; this June reads versions 1 to 3 (it writes 3). Use the June version that wrote it, or start a new run.',
     );
   });
 
