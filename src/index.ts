@@ -94,7 +94,19 @@ export {
 } from './errors/index.js';
 export type { JuneErrorBlame, JuneErrorCode } from './errors/index.js';
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approvals/index.js';
-export type { RunEvent, RunEventType } from './events/index.js';
+export type {
+  EventIdentity,
+  RunConsumer,
+  RunEvent,
+  RunEventType,
+  RunLogEvent,
+  RunLogEventOf,
+  RunLogEventType,
+  RunLogOnlyEvent,
+  RunOutcome,
+} from './events/index.js';
+export { applyEvent, liveTrace, traceWriter } from './events/index.js';
+export type { LiveTrace, RunTraceWriter, TraceWriterOptions } from './events/index.js';
 export type {
   Trace,
   TraceNode,

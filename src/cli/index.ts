@@ -21,7 +21,7 @@ export type { ProgressPrinterOptions, TextOutput } from './progress-printer.js';
 export { TraceWriter } from './trace-writer.js';
 export type { TraceWriterOptions } from './trace-writer.js';
 export { ExitCode, exitCodeOf } from './exit-code.js';
-export { abandonedTrace, onStopSignals, stopSignals } from './stop-signals.js';
+export { writeAbandonedTrace, onStopSignals, stopSignals } from './stop-signals.js';
 export type { StopSignal } from './stop-signals.js';
 export type { ExitCodeValue } from './exit-code.js';
 export { parseProps } from './parse-props.js';

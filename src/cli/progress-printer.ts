@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../approvals/index.js';
-import type { RunEvent } from '../events/index.js';
+import type { RunConsumer, RunEvent, RunLogEvent } from '../events/index.js';
 import type { TraceStatus } from '../trace/index.js';
 import { compactJson, formatDuration, formatTokens } from './format.js';
 import type { TerminalStyle } from './terminal-style.js';
@@ -42,7 +42,7 @@ const mark: Record<TraceStatus, string> = {
  * printer.end();
  * ```
  */
-export class ProgressPrinter {
+export class ProgressPrinter implements RunConsumer {
   readonly #out: TextOutput;
   readonly #style: TerminalStyle;
   readonly #approvalsPrompted: boolean;
@@ -54,6 +54,9 @@ export class ProgressPrinter {
   readonly #requests = new Map<string, ApprovalRequest>();
   readonly #toolNames = new Map<string, string>();
   readonly #stepStarts = new Map<string, number>();
+  /** How deep each run is (0 for the outermost), by run id, and each tool call's run, by node id. */
+  readonly #runDepths = new Map<string, number>();
+  readonly #callRuns = new Map<string, string>();
 
   constructor(out: TextOutput, style: TerminalStyle, options: ProgressPrinterOptions = {}) {
     this.#out = out;
@@ -84,24 +87,30 @@ export class ProgressPrinter {
   /** Prints a full line at the run's depth (`runId`), after ending any streamed text. */
   line(text: string, runId?: string, extraIndent = ''): void {
     this.end();
-    this.#write(`${indentOf(runId)}${extraIndent}${text}\n`);
+    this.#write(`${this.#indentOf(runId)}${extraIndent}${text}\n`);
   }
 
-  /** Prints one event. */
-  event(event: RunEvent): void {
+  /**
+   * Prints one event. A child run is as deep as the run of the tool call that started it
+   * (its `parentId`), plus one. An event without identity (as `handle.events` gives it)
+   * prints at the outermost run's depth.
+   */
+  event(event: RunLogEvent | RunEvent): void {
+    // what `handle.events` does not show (a finish without its start, a request nobody was asked), the printer does not print
+    if ('unstarted' in event || 'unasked' in event) return;
     const s = this.#style;
     const inner = '  ';
     switch (event.type) {
-      case 'run-start':
+      case 'run-start': {
+        const parentId = 'parentId' in event ? event.parentId : undefined;
+        const caller = parentId === undefined ? undefined : this.#callRuns.get(parentId);
+        this.#runDepths.set(event.runId, caller === undefined ? 0 : this.#depthOf(caller) + 1);
         if (event.parentToolCallId !== undefined) {
           const tool = this.#toolNames.get(event.parentToolCallId) ?? 'tool';
-          this.line(
-            s.dim(`↳ ${v(tool)} runs its workflow (run ${v(event.runId)})`),
-            parentOf(event.runId),
-            inner,
-          );
+          this.line(s.dim(`↳ ${v(tool)} runs its workflow (run ${v(event.runId)})`), caller, inner);
         }
         break;
+      }
       case 'agent-start':
         this.line(
           `${s.bold(event.agent === 'agent' ? 'agent' : `agent ${v(event.agent)}`)}${s.dim(event.tools.length ? ` · tools: ${v(event.tools.join(', '))}` : ' · no tools')}`,
@@ -119,11 +128,12 @@ export class ProgressPrinter {
         this.#text(
           event.step,
           v(event.delta, { keepNewlines: true }),
-          `${indentOf(event.runId)}${inner}`,
+          `${this.#indentOf(event.runId)}${inner}`,
         );
         break;
       case 'tool-call':
         this.#toolNames.set(event.toolCallId, event.tool);
+        if ('nodeId' in event) this.#callRuns.set(event.nodeId, event.runId);
         this.line(
           `${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`,
           event.runId,
@@ -186,13 +196,22 @@ export class ProgressPrinter {
             ),
             event.runId,
           );
-        else if (parentOf(event.runId) !== undefined)
+        else if (this.#depthOf(event.runId) > 0)
           this.line(s.failure(`✗ ${v(event.error.message)}`), event.runId);
         break;
       }
       default:
         break;
     }
+  }
+
+  #depthOf(runId: string): number {
+    return this.#runDepths.get(runId) ?? 0;
+  }
+
+  /** Four spaces per level of child run. */
+  #indentOf(runId: string | undefined): string {
+    return '    '.repeat(runId === undefined ? 0 : this.#depthOf(runId));
   }
 
   #text(step: string, delta: string, indent: string): void {
@@ -216,17 +235,6 @@ export class ProgressPrinter {
     if (this.#held) this.#held.push(text);
     else this.#out.write(text);
   }
-}
-
-/** Four spaces per level of child run: `abc` is 0, `abc.1` is 1, `abc.1.2` is 2. */
-function indentOf(runId: string | undefined): string {
-  const depth = runId === undefined ? 0 : runId.split('.').length - 1;
-  return '    '.repeat(depth);
-}
-
-function parentOf(runId: string): string | undefined {
-  const at = runId.lastIndexOf('.');
-  return at === -1 ? undefined : runId.slice(0, at);
 }
 
 function compactText(text: string): string {

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import type { ApprovalRequest } from '../approvals/index.js';
-import { JuneError, WorkflowError } from '../errors/index.js';
-import type { RunHandle, RunResult } from '../interpreter/index.js';
+import { WorkflowError } from '../errors/index.js';
+import type { RunResult } from '../interpreter/index.js';
+import { handleEvent } from '../events/index.js';
 import {
   fileJournalStore,
   loadJournal,
@@ -16,6 +17,7 @@ import {
   type ScriptedModel,
 } from '../testing/index.js';
 import type { Trace } from '../trace/index.js';
+import { traceWriter } from '../events/index.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import { approvalPolicy, type ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
@@ -26,10 +28,14 @@ import { parseProps } from './parse-props.js';
 import { cliRedaction, resumedProps, type RedactionFlags } from './cli-redaction.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { runFailureMessage } from './run-failure-message.js';
-import { abandonedTrace, onStopSignals, stopSignals, type StopSignal } from './stop-signals.js';
+import {
+  onStopSignals,
+  stopSignals,
+  writeAbandonedTrace,
+  type StopSignal,
+} from './stop-signals.js';
 import { terminalStyle } from './terminal-style.js';
 import { terminalJson, visibleText } from './visible-text.js';
-import { TraceWriter } from './trace-writer.js';
 
 /** The flags of `june run`. */
 export interface RunCommandOptions extends RedactionFlags {
@@ -113,7 +119,14 @@ export async function runCommand(
 
   const startedAt = Date.now();
   const onApproval = approvalPolicy(approve);
+  let traceFailure: unknown;
+  const writer = traceWriter({
+    dir: resolve(runsFolder),
+    ...(options.trace === undefined ? {} : { paths: [resolve(options.trace)] }),
+    onError: (error) => (traceFailure = error),
+  });
   const handle = workflow.june.run(workflow.component, {
+    consumers: [writer],
     workflow: workflow.name,
     ...(props ? { props } : {}),
     ...(model ? { model } : {}),
@@ -127,17 +140,13 @@ export async function runCommand(
     ...(options.strict ? { strict: true } : {}),
   });
   const tracePath = join(runsFolder, `${handle.runId}.json`);
-  const writer = new TraceWriter({
-    paths: [resolve(tracePath), ...(options.trace === undefined ? [] : [resolve(options.trace)])],
-    snapshot: () => handle.trace(),
-  });
 
   let stoppedBy: StopSignal | undefined;
   let refusal: string | undefined;
   const stop = (signal: StopSignal) => {
     if (stoppedBy) {
       // a second signal: quit now, leaving a settled trace (the journal is resumable as it is)
-      writer.closeNow(abandonedTrace(handle.trace(), stopSignals[stoppedBy].reason, signal));
+      writeAbandonedTrace(writer, stopSignals[stoppedBy].reason, signal);
       process.exit(stopSignals[stoppedBy].exitCode);
     }
     stoppedBy = signal;
@@ -184,10 +193,12 @@ export async function runCommand(
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
     const events = (async () => {
-      for await (const event of handle.events) {
-        if (json) io.stdout.write(`${terminalJson(event)}\n`);
-        else printer.event(event);
-        if (event.type !== 'text-delta') writer.schedule();
+      for await (const event of handle.log) {
+        if (!json) printer.event(event);
+        else {
+          const shown = handleEvent(event);
+          if (shown) io.stdout.write(`${terminalJson(shown)}\n`);
+        }
         if (event.type === 'approval-request') {
           if (prompter) prompter.ask(event.request);
           else if (approve === 'ask') refuse(event.request);
@@ -202,12 +213,11 @@ export async function runCommand(
     await prompter?.close();
     printer.end();
 
-    const trace = 'result' in outcome ? outcome.result.trace : finalTrace(outcome.error, handle);
-    await writer.close(trace).catch((error: unknown) => {
+    const trace = writer.trace ?? handle.trace();
+    if (traceFailure !== undefined)
       io.stderr.write(
-        `june: warning: cannot write the trace ${tracePath}: ${(error as Error).message}\n`,
+        `june: warning: cannot write the trace ${tracePath}: ${(traceFailure as Error).message}\n`,
       );
-    });
     const durationMs = Date.now() - startedAt;
     if ('result' in outcome) {
       const failed = failuresText(outcome.result.trace.root.failures);
@@ -294,33 +304,6 @@ function summary(
   dim: (text: string) => string,
 ): string {
   return `${status}${dim(` · ${formatTokens(usage)}`)}\n${dim(`trace: ${tracePath}`)}\n`;
-}
-
-/**
- * The trace of a run that did not succeed: the one its error carries, else a snapshot. A run
- * that failed before it started (a tree error found by the static check) has a root still
- * marked `running`; it is closed here as `failed`, with the error.
- */
-function finalTrace(error: unknown, handle: RunHandle): Trace {
-  const carried = (error as { trace?: Trace } | undefined)?.trace;
-  const trace = carried ? structuredClone(carried) : handle.trace();
-  if (trace.status === 'running' || trace.root.status === 'running') {
-    const endedAt = new Date().toISOString();
-    const status =
-      JuneError.isInstance(error) && error.code === 'run-aborted' ? 'aborted' : 'failed';
-    const message = error instanceof Error ? error.message : String(error);
-    trace.status = status;
-    trace.endedAt = endedAt;
-    trace.root.status = status;
-    trace.root.endedAt = endedAt;
-    trace.root.durationMs = Date.parse(endedAt) - Date.parse(trace.root.startedAt);
-    trace.root.error = {
-      name: error instanceof Error ? error.name : 'Error',
-      message,
-      ...(JuneError.isInstance(error) ? { code: error.code } : {}),
-    };
-  }
-  return trace;
 }
 
 /** `1 tool failed · 2 failures caught` for what failed inside a run that succeeded; empty when nothing did. */

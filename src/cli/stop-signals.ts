@@ -1,7 +1,7 @@
 import { RunAbortedError } from '../errors/index.js';
-import { closeAbandoned, unstoppedWork } from '../interpreter/abort-grace.js';
+import { unstoppedWork } from '../interpreter/abort-grace.js';
 import { traceError } from '../trace/index.js';
-import type { Trace } from '../trace/index.js';
+import type { RunTraceWriter } from '../events/index.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 
 /** The signals that stop `june run`: Ctrl-C, `kill`/`timeout`/`docker stop`/CI cancellation, a closed terminal. */
@@ -36,23 +36,24 @@ export function onStopSignals(onSignal: (signal: StopSignal) => void): () => voi
 }
 
 /**
- * A run's trace as it must be left when June quits before the run stopped (a second stop
- * signal): every open node closed as `aborted`, and the run's error naming what was still
- * running. `trace` is a snapshot; it is changed and returned.
+ * Settles a run's trace file as it must be left when June quits before the run stopped (a
+ * second stop signal): every open node closed as `aborted`, and the run's error naming what
+ * was still running; written at once.
  */
-export function abandonedTrace(trace: Trace, reason: string, signal: StopSignal): Trace {
+export function writeAbandonedTrace(
+  writer: RunTraceWriter,
+  reason: string,
+  signal: StopSignal,
+): void {
+  const trace = writer.trace;
+  if (!trace) return;
   const unstopped = unstoppedWork(trace.root, { calls: [], components: [] });
   const still = unstopped.length > 0 ? ` (still running: ${unstopped.join(', ')})` : '';
   const error = new RunAbortedError(
     `${reason}; a second ${signal} ended June before the run had stopped${still}`,
   );
-  closeAbandoned(trace.root, 0, new Set());
-  const endedAt = new Date().toISOString();
-  Object.assign(trace.root, {
-    status: 'aborted',
-    endedAt,
-    durationMs: Date.parse(endedAt) - Date.parse(trace.root.startedAt),
-    error: traceError(error),
-  });
-  return Object.assign(trace, { status: 'aborted', endedAt });
+  const left = new RunAbortedError(
+    'this had not stopped 0 ms after the abort; the run settled without it',
+  );
+  writer.abandon(traceError(error), traceError(left));
 }

@@ -1,6 +1,6 @@
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
-import type { RunEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import type { Redactor } from '../redaction/redactor.js';
 
 /**
@@ -214,10 +214,10 @@ export interface DurableEngine {
    */
   approval(question: ApprovalQuestion): Promise<ApprovalAnswer>;
   /**
-   * Each event of the run and its child runs, in order, already redacted, as it happens
+   * Each event of the run's log (its child runs' included, each with its node and time), in order, already redacted, as it happens
    * (an engine may publish them for followers in other processes). Must not throw. Optional.
    */
-  publish?(event: RunEvent): void;
+  publish?(event: RunLogEvent): void;
   /**
    * Records how the run ended in this process, once, and waits for every record to be
    * stored. Called also when the run failed or was aborted (then with its error).

@@ -1,6 +1,7 @@
 import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import type { TraceError, TraceStatus } from '../trace/trace-node.js';
+import type { TraceFailures } from '../trace/trace-failures.js';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 
 /**
@@ -109,5 +110,117 @@ export type RunEvent =
   /** A `<Catch>` renders its children again: attempt `attempt` of at most `retries + 1`. */
   | { type: 'retry'; runId: string; attempt: number; retries: number };
 
-/** The `type` of every event. */
+/** The `type` of every event `handle.events` yields. */
 export type RunEventType = RunEvent['type'];
+
+/**
+ * Where an event stands in the run's trace, and when it happened. Every {@link RunLogEvent}
+ * has these; they are what the trace is built from (see `applyEvent`).
+ */
+export interface EventIdentity {
+  /**
+   * The trace node the event concerns: the run, agent, step, model call, tool call or
+   * `<Catch>` attempt (a delta's node is its model call; an approval's, its tool call).
+   */
+  nodeId: string;
+  /**
+   * That node's parent; absent for the outermost run's node. A child run's parent is the
+   * composite tool call that started it.
+   */
+  parentId?: string;
+  /** When it happened, in ms since the epoch. */
+  at: number;
+}
+
+/**
+ * The events only a run's log has (not `handle.events`): model calls, denied calls,
+ * `<Catch>` attempts and reasoning.
+ *
+ * - `model-start` / `model-finish`: one call to the model (one turn of a step's tool loop);
+ *   at its finish, the model's id as the provider gave it, the call's usage (tokens) and why
+ *   it stopped (`stop`, `tool-calls`, `length`...).
+ * - `tool-denied`: a tool call a person (or a policy) refused; it never ran.
+ * - `catch-start` / `catch-finish`: one attempt of a `<Catch>` (1-based), or its fallback.
+ * - `reasoning-delta`: a piece of the model's reasoning, as it streams.
+ */
+export type RunLogOnlyEvent =
+  | { type: 'model-start'; runId: string; step: string }
+  | {
+      type: 'model-finish';
+      runId: string;
+      step: string;
+      model: string;
+      usage: LanguageModelUsage;
+      finishReason: string;
+    }
+  | { type: 'tool-denied'; runId: string; step: string; toolCallId: string; tool: string }
+  | { type: 'catch-start'; runId: string; attempt: number | 'fallback' }
+  | {
+      type: 'catch-finish';
+      runId: string;
+      attempt: number | 'fallback';
+      status: TraceStatus;
+      error?: TraceError;
+    }
+  | { type: 'reasoning-delta'; runId: string; step: string; delta: string };
+
+/**
+ * What a run's log adds to an event of `handle.events`, besides its identity: what the
+ * trace needs and the event alone did not say.
+ *
+ * - `run-finish`: `failures` (see `TraceNode.failures`); `abandoned` when the run settled
+ *   without work that ignored its abort (`toolCallIds`: the executions that did not stop;
+ *   `error`: what their nodes record).
+ * - `agent-start`: the agent's `model`.
+ * - `agent-finish` / `step-finish`: the `error` when it failed; `unstarted` when it failed
+ *   before its start event (its capabilities or its prompt); for a step, the `messages` it
+ *   added to the conversation and, when it failed, the usage of each model call
+ *   (`modelUsage`) paid for before.
+ * - `tool-error`: the call's `status` (`aborted` when the run was).
+ * - `approval-withdraw`: `unasked` when nobody was asked: the step's `stopWhen` ended it first.
+ */
+interface LogFields {
+  'run-finish': {
+    failures?: TraceFailures;
+    abandoned?: { error: TraceError; toolCallIds: string[] };
+  };
+  'agent-start': { model: string };
+  'agent-finish': { error?: TraceError; unstarted?: true };
+  'step-finish': {
+    error?: TraceError;
+    unstarted?: true;
+    messages?: unknown[];
+    modelUsage?: LanguageModelUsage[];
+  };
+  'tool-error': { status: TraceStatus };
+  'approval-withdraw': { unasked?: true };
+}
+
+type WithLogFields<E extends RunEvent> = E extends { type: infer T }
+  ? T extends keyof LogFields
+    ? E & LogFields[T]
+    : E
+  : never;
+
+/**
+ * One event of a run's log, as consumers ({@link RunConsumer}) and the trace reducer get
+ * it: an event of `handle.events` with the fields of {@link LogFields}, or one of the
+ * {@link RunLogOnlyEvent}s; each with its {@link EventIdentity} (`nodeId`, `parentId`, `at`).
+ * Plain JSON. The trace of a run is the reduction of its log (see `applyEvent`).
+ *
+ * @example
+ * ```ts
+ * const consumer: RunConsumer = {
+ *   event: (event) => {
+ *     if (event.type === 'model-finish') console.log(event.model, event.usage.totalTokens);
+ *   },
+ * };
+ * ```
+ */
+export type RunLogEvent = (WithLogFields<RunEvent> | RunLogOnlyEvent) & EventIdentity;
+
+/** The `type` of every log event. */
+export type RunLogEventType = RunLogEvent['type'];
+
+/** A log event of one type. */
+export type RunLogEventOf<T extends RunLogEventType> = Extract<RunLogEvent, { type: T }>;

@@ -1,5 +1,4 @@
-import { RunAbortedError, WorkflowError } from '../errors/june-error.js';
-import { closeNode, traceError } from '../trace/trace-builder.js';
+import { WorkflowError } from '../errors/june-error.js';
 import type { TraceNode } from '../trace/trace-node.js';
 
 /**
@@ -98,41 +97,6 @@ export function unstoppedWork(root: TraceNode, pending: PendingWork): string[] {
     for (let i = open.length - 1; i >= 0; i--) stack.push({ node: open[i]!, step: inStep });
   }
   return [...found, ...components.map((component) => `the component ${component}`)];
-}
-
-/**
- * Closes every node still open under `root` (not `root` itself) as `aborted`, without
- * recursion. The innermost ones, and the tool calls in `toolCallIds` (executions that did not
- * stop), get an error that says they were abandoned after `graceMs`.
- */
-export function closeAbandoned(
-  root: TraceNode,
-  graceMs: number,
-  toolCallIds: ReadonlySet<string>,
-): void {
-  const stack = [...root.children];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    stack.push(...node.children);
-    const abandoned = () =>
-      new RunAbortedError(
-        `this had not stopped ${graceMs} ms after the abort; the run settled without it`,
-      );
-    if (node.endedAt) {
-      if (
-        node.kind === 'tool' &&
-        node.toolCallId !== undefined &&
-        toolCallIds.has(node.toolCallId) &&
-        node.status === 'aborted'
-      )
-        node.error = traceError(abandoned());
-      continue;
-    }
-    const innermost =
-      node.children.every((child) => child.endedAt) ||
-      (node.toolCallId !== undefined && toolCallIds.has(node.toolCallId));
-    closeNode(node, 'aborted', innermost ? abandoned() : undefined);
-  }
 }
 
 /** The step of each tool call in the tree, by `toolCallId`. */

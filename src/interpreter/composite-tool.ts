@@ -8,8 +8,7 @@ import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import { sumUsage } from '../models/usage.js';
 import { compositeToolMarker } from '../engine/durable-tools.js';
 import { toolCallContext } from '../engine/tool-call-context.js';
-import { openNode } from '../trace/trace-builder.js';
-import type { Trace, TraceNode } from '../trace/trace-node.js';
+import type { Trace } from '../trace/trace-node.js';
 import {
   createRunFrame,
   RunRoot,
@@ -130,17 +129,18 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
   const { run, name, signal, evaluate } = call;
   const root = run.root;
   const prefix = [...run.prefix, name];
-  const frame = createRunFrame(
+  // the calling step's node of this call (opened here when the step has not seen the call yet)
+  const parentId = run.toolNodes?.claim(call.toolCallId, name, call.input).nodeId;
+  const frame = createRunFrame({
     root,
-    root.childRunId(),
+    runId: root.childRunId(),
     prefix,
     signal,
-    openNode('run', name, undefined, { toolCallId: call.toolCallId }),
-    call.caller,
-  );
+    callerScope: call.caller,
+    ...(parentId !== undefined ? { parentId } : {}),
+  });
   // the call's place-based id (the durable engine's key for the child run), not the provider's toolCallId
   frame.calls = [...run.calls, toolCallContext()?.call ?? call.toolCallId];
-  showLive(run, call.toolCallId, frame, name);
   const renderThenEvaluate: Evaluate = async (_node, ctx) => {
     const workflow = await call.spec.render(call.input);
     await checkWorkflow(workflow, root, prefix, signal, call.caller, evaluate);
@@ -158,8 +158,6 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     return { output: outcome.output ?? null, trace: outcome.trace, usage: outcome.usage };
   } catch (error) {
     const trace = frameTrace(frame, name);
-    const node = findToolNode(run.trace, call.toolCallId);
-    if (node) node.output = { trace, usage: frame.usage };
     if (signal.aborted) throw withTrace(new RunAbortedError(signal.reason), trace);
     const message = error instanceof Error ? error.message.replace(/^june: /, '') : String(error);
     const blame = JuneError.isInstance(error) ? error.blame : 'system';
@@ -173,29 +171,8 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
       trace,
     );
   } finally {
-    run.liveCalls.delete(call.toolCallId);
     run.usage = sumUsage(run.usage, frame.usage);
   }
-}
-
-/**
- * Shows the child run while it runs: the calling tool node's `output` is `{ trace, usage }`
- * read live from the child's frame (a snapshot such as `handle.trace()` copies it as it
- * stands), so a follower sees where a nested run is, down to a tool that waits for approval.
- * The call's own output replaces it when the call settles.
- */
-function showLive(run: RunFrame, toolCallId: string, frame: RunFrame, name: string): void {
-  const live = {
-    get trace(): Trace {
-      return frameTrace(frame, name);
-    },
-    get usage(): LanguageModelUsage {
-      return frame.usage;
-    },
-  };
-  const node = findToolNode(run.trace, toolCallId);
-  if (node && !node.endedAt && node.output === undefined) node.output = live;
-  else run.liveCalls.set(toolCallId, live);
 }
 
 /**
@@ -212,15 +189,14 @@ async function checkWorkflow(
   evaluate: Evaluate,
 ): Promise<void> {
   const check = new RunRoot({ runId: 'validate', mode: 'validate', rendered: root.rendered });
-  const frame = createRunFrame(
-    check,
-    'validate',
+  const frame = createRunFrame({
+    root: check,
+    runId: 'validate',
     prefix,
     signal,
-    openNode('run', 'validate'),
-    caller,
-  );
-  await evaluate(workflow, { run: frame, parentTrace: frame.trace });
+    callerScope: caller,
+  });
+  await evaluate(workflow, { run: frame, parentId: frame.nodeId });
 }
 
 /** The tool name the calling model sees: the declared name behind each `<Namespace>` around it. */
@@ -229,17 +205,6 @@ function toolNameOf(declared: string, declaration: CollectedDeclaration): string
     frame.kind === 'namespace' ? [frame.name] : [],
   );
   return [...namespaces, declared].join('_');
-}
-
-/** The calling run's trace node of one tool call (the latest, should an id repeat), once the step has recorded it. */
-function findToolNode(node: TraceNode, toolCallId: string): TraceNode | undefined {
-  let found: TraceNode | undefined;
-  const visit = (current: TraceNode) => {
-    if (current.kind === 'tool' && current.toolCallId === toolCallId) found = current;
-    current.children.forEach(visit);
-  };
-  visit(node);
-  return found;
 }
 
 function withTrace<E extends JuneError>(error: E, trace: Trace): E {

@@ -10,11 +10,11 @@ import type { ToolSource } from '../capabilities/declaration.js';
 import { mapExecutes } from '../capabilities/map-executes.js';
 import type { ToolSet } from 'ai';
 import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
-import { closeNode, openNode } from '../trace/trace-builder.js';
+import { traceError } from '../trace/trace-builder.js';
 import type { AgentFrame, EvalContext, RunFrame, RunRoot } from './run-state.js';
 import { compositeToolFactory } from './composite-tool.js';
 import { jsonToolOutput } from './json-tool-output.js';
-import { settleOnError } from './settle.js';
+import { statusOf } from './settle.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -41,9 +41,8 @@ export async function evaluateAgent(
     );
   }
   const root = ctx.run.root;
-  const node = openNode('agent', name, ctx.parentTrace, {
-    model: modelName(root.modelOverride ?? props.model),
-  });
+  const node = { nodeId: root.nodeId(), parentId: ctx.parentId };
+  const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;
   try {
     let frame: AgentFrame | undefined;
@@ -63,7 +62,6 @@ export async function evaluateAgent(
       });
     }
     const { scope, others } = resolved;
-    if (scope.capabilities) node.capabilities = scope.capabilities;
     frame = {
       element,
       name,
@@ -72,7 +70,7 @@ export async function evaluateAgent(
       scope,
       tools: root.mode === 'run' ? instrument(scope.tools, root, ctx.run) : scope.tools,
       messages: [...(props.messages ?? [])],
-      trace: node,
+      nodeId: node.nodeId,
       ...(resolved.waits.length > 0 ? { waiting: resolved.waits.map((w) => w.notation) } : {}),
     };
     if (root.mode !== 'validate') root.agents.push(frame);
@@ -80,16 +78,22 @@ export async function evaluateAgent(
       type: 'agent-start',
       runId: ctx.run.runId,
       agent: name,
+      model: modelName(root.modelOverride ?? props.model),
       tools: Object.keys(scope.tools),
       ...(scope.capabilities ? { capabilities: scope.capabilities } : {}),
+      ...node,
     });
     started = true;
-    await evaluate(others, { run: ctx.run, agent: frame, parentTrace: node });
-    closeNode(node, 'succeeded');
-    root.emit({ type: 'agent-finish', runId: ctx.run.runId, agent: name, status: 'succeeded' });
+    await evaluate(others, { run: ctx.run, agent: frame, parentId: node.nodeId });
+    root.emit({ ...finish, status: 'succeeded' });
   } catch (error) {
-    const status = settleOnError(node, error);
-    if (started) root.emit({ type: 'agent-finish', runId: ctx.run.runId, agent: name, status });
+    const status = statusOf(error);
+    root.emit({
+      ...finish,
+      status,
+      error: traceError(error),
+      ...(started ? {} : { unstarted: true as const }),
+    });
     throw error;
   }
 }

@@ -2,9 +2,9 @@ import type { CatchProps } from '../components/catch.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix } from '../elements/notation.js';
 import { WorkflowError } from '../errors/june-error.js';
-import { closeNode, openNode, traceError } from '../trace/trace-builder.js';
+import { traceError } from '../trace/trace-builder.js';
 import type { EvalContext } from './run-state.js';
-import { settleOnError, statusOf } from './settle.js';
+import { statusOf } from './settle.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -23,6 +23,66 @@ export async function evaluateCatch(
   ctx: EvalContext,
   evaluate: Evaluate,
 ): Promise<void> {
+  const props = checkCatch(element);
+  const retries = props.retries ?? 0;
+  const { run } = ctx;
+  const root = run.root;
+  if (root.mode !== 'run') return evaluate(props.children, ctx);
+  let nodeId = root.nodeId();
+  for (let attempt = 1; ; attempt++) {
+    const steps = { ...run.steps };
+    const stepElements = new Map(run.stepElements);
+    const conversationLength = ctx.agent?.messages.length ?? 0;
+    const failure = await attemptOf(ctx, nodeId, attempt, () =>
+      evaluate(props.children, { ...ctx, parentId: nodeId }),
+    );
+    if (failure === undefined) return;
+    const { error } = failure;
+    if (statusOf(error) === 'aborted' || run.signal.aborted) throw error;
+    // forget what the failed attempt did: its steps (a retry may reuse their ids) and, for a
+    // <Catch> inside an agent, what it added to the agent's conversation
+    run.steps = steps;
+    run.stepElements = stepElements;
+    ctx.agent?.messages.splice(conversationLength);
+    const gaveUp = attempt > retries && props.fallback !== undefined;
+    const failed = nodeId;
+    nodeId = root.nodeId();
+    root.emit({
+      type: 'error',
+      runId: run.runId,
+      error: traceError(error),
+      attempt,
+      willRetry: attempt <= retries,
+      ...(gaveUp ? { fallback: true as const } : {}),
+      nodeId: failed,
+      parentId: ctx.parentId,
+    });
+    if (attempt <= retries) {
+      root.emit({
+        type: 'retry',
+        runId: run.runId,
+        attempt: attempt + 1,
+        retries,
+        nodeId,
+        parentId: ctx.parentId,
+      });
+      continue;
+    }
+    if (!props.fallback) throw error;
+    const fallback = props.fallback;
+    const fallbackFailure = await attemptOf(ctx, nodeId, 'fallback', async () =>
+      evaluate(await fallback(error), { ...ctx, parentId: nodeId, renderedBy: undefined }),
+    );
+    if (fallbackFailure === undefined) return;
+    throw fallbackFailure.error;
+  }
+}
+
+/**
+ * A `<Catch>`'s props, checked.
+ * @throws {WorkflowError} `catch-retries-invalid`, `catch-fallback-invalid`.
+ */
+function checkCatch(element: JuneElement): CatchProps {
   const props = element.props as CatchProps;
   const retries = props.retries ?? 0;
   if (!Number.isInteger(retries) || retries < 0) {
@@ -37,53 +97,33 @@ export async function evaluateCatch(
       `june: <Catch>${locationSuffix(element.source)} has a fallback that is not a function; pass fallback={(error) => <... />}.`,
     );
   }
-  const { run } = ctx;
-  const root = run.root;
-  if (root.mode !== 'run') return evaluate(props.children, ctx);
-  for (let attempt = 1; ; attempt++) {
-    const steps = { ...run.steps };
-    const stepElements = new Map(run.stepElements);
-    const conversationLength = ctx.agent?.messages.length ?? 0;
-    const node = openNode('catch', `attempt ${attempt}`, ctx.parentTrace);
-    try {
-      await evaluate(props.children, { ...ctx, parentTrace: node });
-      closeNode(node, 'succeeded');
-      return;
-    } catch (error) {
-      settleOnError(node, error);
-      if (statusOf(error) === 'aborted' || run.signal.aborted) throw error;
-      // forget what the failed attempt did: its steps (a retry may reuse their ids) and, for a
-      // <Catch> inside an agent, what it added to the agent's conversation
-      run.steps = steps;
-      run.stepElements = stepElements;
-      ctx.agent?.messages.splice(conversationLength);
-      const gaveUp = attempt > retries && props.fallback !== undefined;
-      root.emit({
-        type: 'error',
-        runId: run.runId,
-        error: traceError(error),
-        attempt,
-        willRetry: attempt <= retries,
-        ...(gaveUp ? { fallback: true as const } : {}),
-      });
-      if (attempt <= retries) {
-        root.emit({ type: 'retry', runId: run.runId, attempt: attempt + 1, retries });
-        continue;
-      }
-      if (!props.fallback) throw error;
-      const fallbackNode = openNode('catch', 'fallback', ctx.parentTrace);
-      try {
-        await evaluate(await props.fallback(error), {
-          ...ctx,
-          parentTrace: fallbackNode,
-          renderedBy: undefined,
-        });
-        closeNode(fallbackNode, 'succeeded');
-        return;
-      } catch (fallbackError) {
-        settleOnError(fallbackNode, fallbackError);
-        throw fallbackError;
-      }
-    }
+  return props;
+}
+
+/**
+ * Runs one attempt of a `<Catch>` (or its fallback) as a trace node between `catch-start`
+ * and `catch-finish`. Returns `undefined` when it succeeded, else what it threw.
+ */
+async function attemptOf(
+  ctx: EvalContext,
+  nodeId: string,
+  attempt: number | 'fallback',
+  work: () => Promise<void>,
+): Promise<{ error: unknown } | undefined> {
+  const root = ctx.run.root;
+  const event = { runId: ctx.run.runId, attempt, nodeId, parentId: ctx.parentId };
+  root.emit({ type: 'catch-start', ...event });
+  try {
+    await work();
+    root.emit({ type: 'catch-finish', ...event, status: 'succeeded' });
+    return undefined;
+  } catch (error) {
+    root.emit({
+      type: 'catch-finish',
+      ...event,
+      status: statusOf(error),
+      error: traceError(error),
+    });
+    return { error };
   }
 }

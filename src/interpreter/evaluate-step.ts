@@ -1,4 +1,4 @@
-import type { LanguageModelUsage, ModelMessage, TextStreamPart, ToolSet } from 'ai';
+import type { LanguageModelUsage, ModelMessage } from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix, notation } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
@@ -6,15 +6,16 @@ import type { ApprovalDecision } from '../approvals/approval-request.js';
 import type { StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
-import { runStep, type PendingToolApproval } from '../steps/run-step.js';
+import { runStep, type PendingToolApproval, type StepRunInput } from '../steps/run-step.js';
 import { stepModel } from '../steps/step-model.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
 import type { DurablePlace } from '../engine/durable-engine.js';
-import { closeNode, openNode, plainJson, traceError } from '../trace/trace-builder.js';
-import type { TraceNode, TraceStatus } from '../trace/trace-node.js';
-import type { EvalContext, RunFrame } from './run-state.js';
-import { settleOnError } from './settle.js';
+import { plainJson, traceError } from '../trace/trace-builder.js';
+import type { AgentFrame, EvalContext, NodePlace, RunFrame } from './run-state.js';
+import { statusOf } from './settle.js';
+import { stepPartHandler } from './step-parts.js';
+import { ToolNodes } from './tool-nodes.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -139,125 +140,8 @@ export async function evaluateStep(
   evaluate: Evaluate,
 ): Promise<void> {
   const props = checkStep(element, ctx);
-  const root = ctx.run.root;
-  if (root.mode !== 'run') return;
-  const agent = ctx.agent!;
-  const run = ctx.run;
-  const path = [...run.prefix, props.id].join(':');
-  const node = openNode('step', props.id, ctx.parentTrace, { step: path });
-  let status: TraceStatus = 'succeeded';
-  let result: unknown;
-  let usage = emptyUsage();
-  let started = false;
-  // each model call's usage as soon as it finished (the AI SDK's comes after the tools ran)
-  const callUsages: LanguageModelUsage[] = [];
-  try {
-    const prompt = await promptOf(element, run.steps);
-    node.prompt = prompt;
-    root.emit({ type: 'step-start', runId: run.runId, step: path, agent: agent.name, prompt });
-    started = true;
-    const agentProps = agent.element.props as AgentProps;
-    const {
-      model,
-      name: _n,
-      instructions,
-      tools: _t,
-      stopWhen,
-      output,
-      messages: _m,
-      providerOptions,
-      children: _c,
-      ...callSettings
-    } = agentProps;
-    const userMessage: ModelMessage = { role: 'user', content: prompt };
-    const parts = partHandler(run, path, node);
-    // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
-    const durable = root.durable;
-    const place = { step: path, calls: run.calls };
-    const out = await runStep({
-      step: path,
-      model: stepModel(
-        root.modelOverride ?? model,
-        (used) => callUsages.push(used),
-        durable && ((explained) => durable.model(explained, place)),
-      ),
-      system: instructions,
-      tools: durable
-        ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
-        : toolCallTools(agent.tools, place, root.runId),
-      messages: [...agent.messages, userMessage],
-      output: props.output ?? output,
-      stopWhen,
-      callSettings,
-      providerOptions: {
-        ...providerOptions,
-        june: { ...(providerOptions?.june ?? {}), step: path },
-      },
-      abortSignal: run.signal,
-      stream: root.stream,
-      onPart: parts,
-      approve: (requests) =>
-        Promise.all(
-          requests.map(async (request) => {
-            const ask = (replayed?: ApprovalDecision) =>
-              root.broker.request(
-                {
-                  id: request.approvalId,
-                  tool: request.toolName,
-                  input: plainJson(request.input),
-                  step: path,
-                  toolCallId: request.toolCallId,
-                  key: callKey(root.runId, place, request.toolCallId, durable),
-                },
-                run.signal,
-                run.runId,
-                replayed,
-              );
-            // an answer from outside the process settles the request as a person's would
-            const answer = (decision: ApprovalDecision) =>
-              root.broker.answerIfPending(request.approvalId, decision);
-            const decision = durable
-              ? await durable.approval(place, request, { ask, answer })
-              : await ask();
-            return {
-              approvalId: request.approvalId,
-              approved: decision.approved,
-              ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-            };
-          }),
-        ),
-    });
-    result = out.result;
-    usage = plainUsage(out.usage);
-    agent.messages.push(userMessage, ...out.responseMessages);
-    run.steps[props.id] = result;
-    run.usage = sumUsage(run.usage, usage);
-    node.result = plainJson(result);
-    node.messages = plainJson(out.responseMessages) as unknown[];
-    node.usage = usage;
-    withdrawUnasked(out.unaskedApprovals, root.approvalNodes);
-    closeNode(node, 'succeeded');
-  } catch (error) {
-    // the model calls that finished before the failure were paid for: count them, even when
-    // the failure (an abort) came while the tools they asked for ran
-    usage = callUsages.reduce(sumUsage, emptyUsage());
-    node.children
-      .filter((child) => child.kind === 'model')
-      .forEach((child, i) => (child.usage ??= callUsages[i]));
-    node.usage = usage;
-    run.usage = sumUsage(run.usage, usage);
-    status = settleOnError(node, error);
-    if (started) root.emit({ type: 'step-finish', runId: run.runId, step: path, status, usage });
-    throw error;
-  }
-  root.emit({
-    type: 'step-finish',
-    runId: run.runId,
-    step: path,
-    status,
-    result: node.result,
-    usage,
-  });
+  if (ctx.run.root.mode !== 'run') return;
+  const result = await runStepNode(element, props, ctx);
   if (props.children) {
     const rendered = await props.children(result);
     await evaluate(rendered, { ...ctx, renderedBy: undefined });
@@ -266,7 +150,7 @@ export async function evaluateStep(
 
 /**
  * A tool call's key, as `toolCallContext().key` gives it: the outermost run's id, the
- * composite calls on the way and the call's id at its step. With a journal the call id comes
+ * composite calls on the way and the call's id at its step. With a durable engine the call id comes
  * from the model answer that asked (the same on every resume); without one it is
  * `<step id>#<toolCallId>`.
  */
@@ -282,127 +166,173 @@ function callKey(
   return [runId, ...(place.calls ?? []), call].join('/');
 }
 
-/** Closes the tool nodes of approval requests nobody was asked (the step's `stopWhen` ended it first). */
-function withdrawUnasked(
-  requests: PendingToolApproval[] | undefined,
-  nodes: Map<string, TraceNode>,
-): void {
-  for (const request of requests ?? []) {
-    const node = nodes.get(request.approvalId);
-    if (!node) continue;
-    node.approval = {
-      id: request.approvalId,
-      status: 'withdrawn',
-      reason: "the step's stopWhen ended it before anyone was asked",
-    };
-    closeNode(node, 'aborted');
+/** One running step: where it stands, and the usage of each model call that finished. */
+interface StepCall {
+  run: RunFrame;
+  agent: AgentFrame;
+  /** The step path (`research:findings`). */
+  path: string;
+  node: NodePlace;
+  /** Each model call's usage as soon as it finished (the AI SDK's comes after the tools ran). */
+  callUsages: LanguageModelUsage[];
+}
+
+/**
+ * Runs a step's tool loop between its `step-start` and `step-finish` events, and records its
+ * result, messages and usage. Returns the result.
+ */
+async function runStepNode(
+  element: JuneElement,
+  props: StepProps & { id: string },
+  ctx: EvalContext,
+): Promise<unknown> {
+  const run = ctx.run;
+  const root = run.root;
+  const path = [...run.prefix, props.id].join(':');
+  const step: StepCall = {
+    run,
+    agent: ctx.agent!,
+    path,
+    node: { nodeId: root.nodeId(), parentId: ctx.parentId },
+    callUsages: [],
+  };
+  const base = { type: 'step-finish' as const, runId: run.runId, step: path, ...step.node };
+  let started = false;
+  try {
+    const prompt = await promptOf(element, run.steps);
+    root.emit({
+      type: 'step-start',
+      runId: run.runId,
+      step: path,
+      agent: step.agent.name,
+      prompt,
+      ...step.node,
+    });
+    started = true;
+    const userMessage: ModelMessage = { role: 'user', content: prompt };
+    const out = await runStep(stepRunInput(step, props, userMessage));
+    const usage = plainUsage(out.usage);
+    step.agent.messages.push(userMessage, ...out.responseMessages);
+    run.steps[props.id] = out.result;
+    run.usage = sumUsage(run.usage, usage);
+    withdrawUnasked(step, out.unaskedApprovals);
+    const messages = plainJson(out.responseMessages) as unknown[];
+    root.emit({ ...base, status: 'succeeded', result: plainJson(out.result), usage, messages });
+    return out.result;
+  } catch (error) {
+    // the model calls that finished before the failure were paid for: count them, even when
+    // the failure (an abort) came while the tools they asked for ran
+    const usage = step.callUsages.reduce(sumUsage, emptyUsage());
+    run.usage = sumUsage(run.usage, usage);
+    root.emit({
+      ...base,
+      status: statusOf(error),
+      usage,
+      error: traceError(error),
+      modelUsage: step.callUsages,
+      ...(started ? {} : { unstarted: true as const }),
+    });
+    throw error;
+  } finally {
+    run.toolNodes = undefined;
   }
 }
 
-/** Turns the AI SDK's stream parts into trace nodes and run events. */
-function partHandler(
-  run: RunFrame,
-  step: string,
-  stepNode: TraceNode,
-): (part: TextStreamPart<ToolSet>) => void {
+/** What `runStep` needs for one step: the agent's model and settings, tools, events and approvals. */
+function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessage): StepRunInput {
+  const { run, agent, path } = step;
   const root = run.root;
-  // tool nodes by call id; a provider may repeat an id (across turns, or within one), so
-  // each id keeps its nodes in order, and a part goes to the first one still open
-  const tools = new Map<string, TraceNode[]>();
-  const openTool = (toolCallId: string, toolName: string, input?: unknown) => {
-    const node = openNode('tool', toolName, stepNode, { toolCallId, input: plainJson(input) });
-    tools.set(toolCallId, [...(tools.get(toolCallId) ?? []), node]);
-    // a composite call that started before its node: its child run, live
-    const live = run.liveCalls.get(toolCallId);
-    if (live !== undefined) {
-      node.output = live;
-      run.liveCalls.delete(toolCallId);
-    }
-    return node;
+  const {
+    model,
+    name: _n,
+    instructions,
+    tools: _t,
+    stopWhen,
+    output,
+    messages: _m,
+    providerOptions,
+    children: _c,
+    ...callSettings
+  } = agent.element.props as AgentProps;
+  const tools = new ToolNodes(run, path, step.node.nodeId);
+  run.toolNodes = tools;
+  // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
+  const durable = root.durable;
+  const place = { step: path, calls: run.calls };
+  return {
+    step: path,
+    model: stepModel(
+      root.modelOverride ?? model,
+      (used) => step.callUsages.push(used),
+      durable && ((explained) => durable.model(explained, place)),
+    ),
+    system: instructions,
+    tools: durable
+      ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
+      : toolCallTools(agent.tools, place, root.runId),
+    messages: [...agent.messages, userMessage],
+    output: props.output ?? output,
+    stopWhen,
+    callSettings,
+    providerOptions: {
+      ...providerOptions,
+      june: { ...(providerOptions?.june ?? {}), step: path },
+    },
+    abortSignal: run.signal,
+    stream: root.stream,
+    onPart: stepPartHandler(run, path, step.node, tools),
+    approve: (requests) => Promise.all(requests.map((request) => askApproval(step, request))),
   };
-  const toolNode = (toolCallId: string, toolName: string, input?: unknown) => {
-    const nodes = tools.get(toolCallId) ?? [];
-    const open = nodes.filter((node) => !node.endedAt);
-    return (
-      open.find((node) => node.name === toolName) ??
-      open[0] ??
-      openTool(toolCallId, toolName, input)
+}
+
+/** Asks for one approval (answered from the durable engine's record when it holds the answer). */
+async function askApproval(
+  step: StepCall,
+  request: PendingToolApproval,
+): Promise<{ approvalId: string; approved: boolean; reason?: string }> {
+  const { run, path } = step;
+  const root = run.root;
+  const place = { step: path, calls: run.calls };
+  const ask = (replayed?: ApprovalDecision) =>
+    root.broker.request(
+      {
+        id: request.approvalId,
+        tool: request.toolName,
+        input: plainJson(request.input),
+        step: path,
+        toolCallId: request.toolCallId,
+        key: callKey(root.runId, place, request.toolCallId, root.durable),
+      },
+      run.signal,
+      run.runId,
+      replayed,
     );
+  // an answer from outside the process settles the request as a person's would
+  const answer = (decision: ApprovalDecision) =>
+    root.broker.answerIfPending(request.approvalId, decision);
+  const decision = root.durable
+    ? await root.durable.approval(place, request, { ask, answer })
+    : await ask();
+  return {
+    approvalId: request.approvalId,
+    approved: decision.approved,
+    ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
   };
-  let model: TraceNode | undefined;
-  return (part) => {
-    switch (part.type) {
-      case 'start-step':
-        model = openNode('model', 'model', stepNode);
-        break;
-      case 'finish-step':
-        if (model) {
-          model.name = part.response.modelId || 'model';
-          model.usage = plainUsage(part.usage);
-          model.finishReason = part.finishReason;
-          closeNode(model, 'succeeded');
-        }
-        break;
-      case 'text-delta':
-        root.emit({ type: 'text-delta', runId: run.runId, step, delta: part.text });
-        break;
-      case 'tool-call': {
-        const node = openTool(part.toolCallId, part.toolName, part.input);
-        root.emit({
-          type: 'tool-call',
-          runId: run.runId,
-          step,
-          toolCallId: part.toolCallId,
-          tool: part.toolName,
-          input: node.input,
-        });
-        break;
-      }
-      case 'tool-approval-request': {
-        const node = toolNode(
-          part.toolCall.toolCallId,
-          part.toolCall.toolName,
-          part.toolCall.input,
-        );
-        node.approval = { id: part.approvalId, status: 'pending' };
-        node.status = 'waiting';
-        root.approvalNodes.set(part.approvalId, node);
-        break;
-      }
-      case 'tool-result': {
-        if (part.preliminary) break;
-        const node = toolNode(part.toolCallId, part.toolName, part.input);
-        node.output = plainJson(part.output);
-        closeNode(node, 'succeeded');
-        root.emit({
-          type: 'tool-result',
-          runId: run.runId,
-          step,
-          toolCallId: part.toolCallId,
-          tool: part.toolName,
-          output: node.output,
-        });
-        break;
-      }
-      case 'tool-error': {
-        const node = toolNode(part.toolCallId, part.toolName, part.input);
-        const error = traceError(part.error);
-        closeNode(node, run.signal.aborted ? 'aborted' : 'failed', part.error);
-        root.emit({
-          type: 'tool-error',
-          runId: run.runId,
-          step,
-          toolCallId: part.toolCallId,
-          tool: part.toolName,
-          error,
-        });
-        break;
-      }
-      case 'tool-output-denied': {
-        const node = toolNode(part.toolCallId, part.toolName);
-        closeNode(node, 'denied');
-        break;
-      }
-    }
-  };
+}
+
+/** Withdraws the approval requests nobody was asked (the step's `stopWhen` ended it first); their calls end as aborted. */
+function withdrawUnasked(step: StepCall, requests: PendingToolApproval[] | undefined): void {
+  const root = step.run.root;
+  for (const request of requests ?? []) {
+    const place = root.approvalNodes.get(request.approvalId);
+    if (!place) continue;
+    root.emit({
+      type: 'approval-withdraw',
+      runId: step.run.runId,
+      id: request.approvalId,
+      reason: "the step's stopWhen ended it before anyone was asked",
+      unasked: true,
+      ...place,
+    });
+  }
 }

@@ -1,5 +1,5 @@
 export { runWorkflow } from './run.js';
-export { DEFAULT_ABORT_GRACE_MS, closeAbandoned, unstoppedWork } from './abort-grace.js';
+export { DEFAULT_ABORT_GRACE_MS, unstoppedWork } from './abort-grace.js';
 export type { PendingWork } from './abort-grace.js';
 export type { RunHandle, WorkflowRunOptions, RunResult } from './run.js';
 export { inspect } from './inspect.js';

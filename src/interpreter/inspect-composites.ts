@@ -1,5 +1,4 @@
 import { WorkflowError } from '../errors/june-error.js';
-import { openNode } from '../trace/trace-builder.js';
 import type { JuneNode } from '../elements/element.js';
 import { createRunFrame, type EvalContext, type RunRoot } from './run-state.js';
 
@@ -30,15 +29,14 @@ export async function inspectComposites(
     const key = Object.hasOwn(inputs, path) ? path : body.name;
     used.add(key);
     const workflow = await body.render(inputs[key]);
-    const frame = createRunFrame(
+    const frame = createRunFrame({
       root,
-      'inspect',
-      body.prefix,
-      root.controller.signal,
-      openNode('run', body.name),
-      body.caller(),
-    );
-    await evaluate(workflow, { run: frame, parentTrace: frame.trace });
+      runId: 'inspect',
+      prefix: body.prefix,
+      signal: root.controller.signal,
+      callerScope: body.caller(),
+    });
+    await evaluate(workflow, { run: frame, parentId: frame.nodeId });
   }
   const unknown = Object.keys(inputs).filter((key) => !used.has(key));
   if (unknown.length > 0) {

@@ -4,7 +4,6 @@ import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import { approvalFlag } from '../capabilities/scope.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import { WorkflowError } from '../errors/june-error.js';
-import { openNode } from '../trace/trace-builder.js';
 import { evaluate } from './evaluate.js';
 import { createRunFrame, RunRoot } from './run-state.js';
 import { inspectComposites } from './inspect-composites.js';
@@ -83,15 +82,14 @@ export async function inspect(
       'june: inspect() takes an element such as <Workflow /> or a component.',
     );
   const root = new RunRoot({ runId: 'inspect', mode: 'inspect' });
-  const frame = createRunFrame(
+  const frame = createRunFrame({
     root,
-    'inspect',
-    [],
-    root.controller.signal,
-    openNode('run', 'inspect'),
-  );
+    runId: 'inspect',
+    prefix: [],
+    signal: root.controller.signal,
+  });
   if (options.compositeInputs) root.compositeInputs = options.compositeInputs;
-  await evaluate(element, { run: frame, parentTrace: frame.trace });
+  await evaluate(element, { run: frame, parentId: frame.nodeId });
   if (options.compositeInputs) await inspectComposites(root, options.compositeInputs, evaluate);
   return {
     agents: root.agents.map((agent) => ({

@@ -1,10 +1,10 @@
 import type { LanguageModelUsage } from 'ai';
 import type { JuneNode } from '../elements/element.js';
-import { closeNode } from '../trace/trace-builder.js';
-import { traceFailures } from '../trace/trace-failures.js';
+import { traceError } from '../trace/trace-builder.js';
+import { traceFailures, type TraceFailures } from '../trace/trace-failures.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
-import { settleOnError } from './settle.js';
+import { statusOf } from './settle.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -22,18 +22,29 @@ export function defaultOutput(steps: Record<string, unknown>): unknown {
   return ids.length === 1 ? steps[ids[0]!] : { ...steps };
 }
 
-/** The trace of a frame as plain data (a snapshot, safe to serialize), redacted as the run says. */
+/**
+ * The trace of a frame as its events built it (a run whose `run-start` has not come yet:
+ * its node, running). Live: copy it before handing it out while the run goes on.
+ */
 export function frameTrace(frame: RunFrame, workflow?: string): Trace {
-  const root = frame.trace;
-  return frame.root.redactor.value<Trace>({
+  const trace = frame.root.trace.runs.get(frame.nodeId);
+  if (trace) return trace;
+  const startedAt = new Date(frame.root.createdAt).toISOString();
+  return {
     version: 1,
     runId: frame.runId,
     ...(workflow ? { workflow } : {}),
-    status: root.status,
-    startedAt: root.startedAt,
-    ...(root.endedAt ? { endedAt: root.endedAt } : {}),
-    root,
-  });
+    status: 'running',
+    startedAt,
+    root: {
+      id: frame.nodeId,
+      kind: 'run',
+      name: workflow ?? 'run',
+      status: 'running',
+      startedAt,
+      children: [],
+    },
+  };
 }
 
 /**
@@ -57,33 +68,42 @@ export async function evaluateFrame(
   parentToolCallId?: string,
 ): Promise<FrameOutcome> {
   const root = frame.root;
+  const place = {
+    runId: frame.runId,
+    nodeId: frame.nodeId,
+    ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
+  };
   root.emit({
     type: 'run-start',
-    runId: frame.runId,
+    ...place,
     ...(parentToolCallId ? { parentToolCallId } : {}),
     ...(workflow ? { workflow } : {}),
   });
   try {
-    await evaluate(node, { run: frame, parentTrace: frame.trace });
+    await evaluate(node, { run: frame, parentId: frame.nodeId });
     const output = pick
       ? await pick({ steps: { ...frame.steps }, usage: frame.usage })
       : defaultOutput(frame.steps);
-    frame.trace.usage = frame.usage;
-    countFailures(frame);
-    closeNode(frame.trace, 'succeeded');
-    root.emit({ type: 'run-finish', runId: frame.runId, status: 'succeeded', usage: frame.usage });
+    root.emit({
+      type: 'run-finish',
+      ...place,
+      status: 'succeeded',
+      usage: frame.usage,
+      ...failuresOf(frame),
+    });
     return { steps: frame.steps, output, usage: frame.usage, trace: frameTrace(frame, workflow) };
   } catch (error) {
     if (frame.signal.aborted) await settleInflight(frame);
-    frame.trace.usage = frame.usage;
-    countFailures(frame);
-    const status = settleOnError(frame.trace, error);
+    // a journal that stopped the outermost run (a mismatch, a failed write) gives its error
+    const stopped = frame.parentId === undefined ? root.durable?.engine.failure : undefined;
+    const cause = stopped instanceof Error ? stopped : error;
     root.emit({
       type: 'run-finish',
-      runId: frame.runId,
-      status,
+      ...place,
+      status: stopped instanceof Error ? 'failed' : statusOf(error),
       usage: frame.usage,
-      error: frame.trace.error!,
+      error: traceError(cause),
+      ...failuresOf(frame),
     });
     if (error instanceof Error && !('trace' in error) && Object.isExtensible(error))
       Object.defineProperty(error, 'trace', {
@@ -94,10 +114,11 @@ export async function evaluateFrame(
   }
 }
 
-/** Records on the run node what failed inside it (see {@link traceFailures}). */
-function countFailures(frame: RunFrame): void {
-  const failures = traceFailures(frame.trace);
-  if (failures) frame.trace.failures = failures;
+/** What failed inside the run without failing it (see {@link traceFailures}), for its `run-finish`. */
+function failuresOf(frame: RunFrame): { failures?: TraceFailures } {
+  const node = frame.root.trace.nodes.get(frame.nodeId);
+  const failures = node ? traceFailures(node) : undefined;
+  return failures ? { failures } : {};
 }
 
 /**

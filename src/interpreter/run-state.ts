@@ -5,10 +5,13 @@ import type { ResolvedScope } from '../capabilities/scope.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { EventStream, type EventJoining } from '../events/event-stream.js';
 import { ToolSourcePool } from '../resources/tool-source-pool.js';
-import type { RunEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
+import type { RunConsumer } from '../events/run-consumer.js';
 import { emptyUsage } from '../models/usage.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
-import type { TraceNode } from '../trace/trace-node.js';
+import { applyEvent } from '../events/apply-event.js';
+import { liveTrace } from '../events/live-trace.js';
+import type { ToolNodes } from './tool-nodes.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import type { Redactor } from '../redaction/redactor.js';
 
@@ -36,7 +39,10 @@ export interface RunRootOptions {
  * channel, one abort, the tool executions still in flight.
  */
 export class RunRoot {
-  readonly events = new EventStream<RunEvent>(joinTextDeltas);
+  /** The run's log: every event, as consumers get it (`handle.events` shows part of it). */
+  readonly events = new EventStream<RunLogEvent>(joinTextDeltas);
+  /** Consumers following the run's events (`RunOptions.consumers`). */
+  consumers: readonly RunConsumer[] = [];
   readonly controller = new AbortController();
   readonly broker: ApprovalBroker;
   readonly inflight = new Set<Promise<unknown>>();
@@ -44,8 +50,10 @@ export class RunRoot {
   readonly calls = new Map<Promise<unknown>, TrackedCall>();
   /** Tool sources this run connected to, closed when the run ends. */
   readonly sources: ToolSourcePool;
-  /** Tool nodes by approval id, to record answers in the trace. */
-  readonly approvalNodes = new Map<string, TraceNode>();
+  /** The run's trace, built from its events (in `run` mode; `inspect()` and the static check build none). */
+  readonly trace = liveTrace();
+  /** The tool call node of each approval request, by approval id, for the approval's events. */
+  readonly approvalNodes = new Map<string, NodePlace>();
   /** Every agent rendered, in order (for `inspect()`). */
   readonly agents: AgentFrame[] = [];
   /**
@@ -70,7 +78,12 @@ export class RunRoot {
   readonly compositeBodies: CompositeBody[] = [];
   /** Whether model calls stream (`streamText`) or answer whole (`generateText`); see `RunOptions.stream`. */
   stream = true;
+  /** When the run was created, ms since the epoch (a trace asked for before its first event starts here). */
+  readonly createdAt = Date.now();
   private childCount = 0;
+  #nodeCount = 0;
+  /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
+  #ended = false;
 
   readonly runId: string;
   readonly mode: EvaluationMode;
@@ -84,78 +97,84 @@ export class RunRoot {
     this.sources = new ToolSourcePool(this.controller.signal);
     this.broker = new ApprovalBroker(
       {
-        requested: (request, runId) => {
-          const node = this.approvalNodes.get(request.id);
-          if (node) node.status = 'waiting';
-          this.emit({ type: 'approval-request', runId, request });
-        },
-        answered: (id, decision, automatic, runId, replayed) => {
-          const node = this.approvalNodes.get(id);
-          const marks = {
-            ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-            ...(replayed ? { replayed } : {}),
-          };
-          if (node?.approval) {
-            node.approval = {
-              id,
-              status: decision.approved ? 'approved' : 'denied',
-              ...marks,
-              ...(automatic ? { automatic } : {}),
-            };
-            node.status = 'running';
-          }
+        requested: (request, runId) =>
+          this.emit({
+            type: 'approval-request',
+            runId,
+            request,
+            ...this.#approvalPlace(request.id),
+          }),
+        answered: (id, decision, automatic, runId, replayed) =>
           this.emit({
             type: 'approval-response',
             runId,
             id,
             approved: decision.approved,
-            ...marks,
+            ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+            ...(replayed ? { replayed } : {}),
             automatic,
-          });
-        },
-        withdrawn: (id, reason, runId) => {
-          const node = this.approvalNodes.get(id);
-          if (node?.approval) node.approval = { id, status: 'withdrawn' };
-          this.emit({ type: 'approval-withdraw', runId, id, reason });
-        },
+            ...this.#approvalPlace(id),
+          }),
+        withdrawn: (id, reason, runId) =>
+          this.emit({ type: 'approval-withdraw', runId, id, reason, ...this.#approvalPlace(id) }),
       },
       options.onApproval,
       options.mode === 'run' ? options.runId : undefined,
     );
   }
 
-  /**
-   * Sends an event to the run's stream, redacted. With something to redact, streamed text is
-   * held back from its last whitespace on (until more text or another event comes), so a
-   * secret split across two deltas is still found.
-   */
-  emit(event: RunEvent): void {
-    if (this.redactor.empty) return this.#push(event);
-    if (event.type === 'text-delta') return this.#text(event);
-    this.#flushText();
-    this.#push(this.redactor.value(event));
+  /** A new trace node id, unique within the run (child runs included): `n1`, `n2`... */
+  nodeId(): string {
+    return `n${++this.#nodeCount}`;
   }
 
-  /** One event, redacted, to the run's stream and to its durable engine. */
-  #push(event: RunEvent): void {
+  #approvalPlace(id: string): NodePlace {
+    return this.approvalNodes.get(id) ?? { nodeId: `approval:${id}` };
+  }
+
+  /**
+   * Sends an event to the run's log (its time, `at`, is now unless given), redacted, then to
+   * each consumer. With something to redact, streamed text is held back from its last
+   * whitespace on (until more text or another event comes), so a secret split across two
+   * deltas is still found.
+   */
+  emit(input: EventInput): void {
+    const event = (input.at === undefined ? { ...input, at: Date.now() } : input) as RunLogEvent;
+    if (this.redactor.empty) return this.#publish(event);
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') return this.#text(event);
+    this.#flushText();
+    this.#publish(this.redactor.value(event));
+  }
+
+  #publish(event: RunLogEvent): void {
+    if (this.#ended) return;
+    if (this.mode === 'run') applyEvent(this.trace, event);
+    if (event.type === 'run-finish' && event.parentId === undefined) this.#ended = true;
+    for (const consumer of this.consumers) {
+      try {
+        consumer.event(event);
+      } catch (error) {
+        process.emitWarning(`june: a run consumer threw on "${event.type}": ${String(error)}`);
+      }
+    }
     this.events.push(event);
     this.durable?.engine.publish?.(event);
   }
 
-  #heldText = new Map<string, Extract<RunEvent, { type: 'text-delta' }>>();
+  #heldText = new Map<string, TextEvent>();
 
-  #text(event: Extract<RunEvent, { type: 'text-delta' }>): void {
-    const key = `${event.runId} ${event.step}`;
+  #text(event: TextEvent): void {
+    const key = `${event.type} ${event.nodeId}`;
     const text = (this.#heldText.get(key)?.delta ?? '') + event.delta;
     const cut = text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1;
     if (cut < text.length) this.#heldText.set(key, { ...event, delta: text.slice(cut) });
     else this.#heldText.delete(key);
-    if (cut > 0) this.#push({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
+    if (cut > 0) this.#publish({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
   }
 
   #flushText(): void {
     for (const held of this.#heldText.values())
-      this.#push({ ...held, delta: this.redactor.text(held.delta) });
+      this.#publish({ ...held, delta: this.redactor.text(held.delta) });
     this.#heldText.clear();
   }
 
@@ -182,19 +201,30 @@ export class RunRoot {
   }
 }
 
+/** A piece of streamed text or reasoning. */
+type TextEvent = Extract<RunLogEvent, { type: 'text-delta' | 'reasoning-delta' }>;
+
+/** What {@link RunRoot.emit} takes: a log event, its time `at` optional (now). */
+export type EventInput = RunLogEvent extends infer E
+  ? E extends RunLogEvent
+    ? Omit<E, 'at'> & { at?: number }
+    : never
+  : never;
+
 /**
- * Keeps a late reader's history short: consecutive text deltas of one step (of one run) are
- * replayed as one delta holding their text.
+ * Keeps a late reader's history short: consecutive deltas of one model call (text, or
+ * reasoning) are replayed as one delta holding their text.
  */
-const joinTextDeltas: EventJoining<RunEvent> = {
+const joinTextDeltas: EventJoining<RunLogEvent> = {
   canJoin: (first, next) =>
-    first.type === 'text-delta' &&
-    next.type === 'text-delta' &&
+    (first.type === 'text-delta' || first.type === 'reasoning-delta') &&
+    next.type === first.type &&
+    first.nodeId === next.nodeId &&
     first.step === next.step &&
     first.runId === next.runId,
   join: (events) => ({
-    ...(events[0] as Extract<RunEvent, { type: 'text-delta' }>),
-    delta: events.map((e) => (e as Extract<RunEvent, { type: 'text-delta' }>).delta).join(''),
+    ...(events[0] as TextEvent),
+    delta: events.map((e) => (e as TextEvent).delta).join(''),
   }),
 };
 
@@ -216,17 +246,17 @@ export interface RunFrame {
   steps: Record<string, unknown>;
   stepElements: Map<string, JuneElement>;
   usage: LanguageModelUsage;
-  trace: TraceNode;
+  /** The run's trace node. */
+  nodeId: string;
+  /** A child run's parent node: the composite tool call that started it. */
+  parentId?: string;
   /**
    * Tool executions of this run's agents still in flight (a composite call among them stands
    * for its own child run's), so a child run that is aborted can wait for its cleanup.
    */
   inflight: Set<Promise<unknown>>;
-  /**
-   * The live `{ trace, usage }` of composite calls whose tool node the step has not opened
-   * yet, by tool call id: the step gives it to the node as its `output` when it opens it.
-   */
-  liveCalls: Map<string, unknown>;
+  /** The tool call nodes of the step running now (a run runs one step at a time). */
+  toolNodes?: ToolNodes;
   /** For a child run: the calling agent's scope, which `<Inherit>` reads. */
   callerScope?: ResolvedScope;
 }
@@ -242,7 +272,8 @@ export interface AgentFrame {
   /** The scope's tools, instrumented for this run (cleanup tracking). */
   tools: ResolvedScope['tools'];
   messages: import('ai').ModelMessage[];
-  trace: TraceNode;
+  /** The agent's trace node. */
+  nodeId: string;
   /** Tool sources declared but not connected (outside a run: `inspect()` does not connect). */
   waiting?: string[];
 }
@@ -251,7 +282,8 @@ export interface AgentFrame {
 export interface EvalContext {
   run: RunFrame;
   agent?: AgentFrame;
-  parentTrace: TraceNode;
+  /** The trace node the evaluated nodes go under. */
+  parentId: string;
   /** The user component whose output is being evaluated, for error messages. */
   renderedBy?: string;
 }
@@ -267,15 +299,28 @@ export interface CompositeBody {
   caller: () => ResolvedScope;
 }
 
-/** A new run frame. */
-export function createRunFrame(
-  root: RunRoot,
-  runId: string,
-  prefix: string[],
-  signal: AbortSignal,
-  trace: TraceNode,
-  callerScope?: ResolvedScope,
-): RunFrame {
+/** Where an event stands in the trace: its node and that node's parent. */
+export interface NodePlace {
+  nodeId: string;
+  parentId?: string;
+}
+
+/** What {@link createRunFrame} needs. */
+export interface RunFrameOptions {
+  root: RunRoot;
+  runId: string;
+  /** Composite tool names from the outermost run down to this one. */
+  prefix: string[];
+  signal: AbortSignal;
+  /** The calling agent's scope, for a child run. */
+  callerScope?: ResolvedScope;
+  /** The composite tool call node that starts a child run. */
+  parentId?: string;
+}
+
+/** A new run frame, with a new node id. */
+export function createRunFrame(options: RunFrameOptions): RunFrame {
+  const { root, runId, prefix, signal, callerScope, parentId } = options;
   return {
     root,
     runId,
@@ -285,9 +330,9 @@ export function createRunFrame(
     steps: {},
     stepElements: new Map(),
     usage: emptyUsage(),
-    trace,
+    nodeId: root.nodeId(),
+    ...(parentId !== undefined ? { parentId } : {}),
     inflight: new Set(),
-    liveCalls: new Map(),
     ...(callerScope ? { callerScope } : {}),
   };
 }

@@ -10,19 +10,21 @@ import {
 } from '../elements/element.js';
 import { displayNameOf, kindOf } from '../elements/builtin.js';
 import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
-import type { RunEvent } from '../events/run-event.js';
+import type { RunEvent, RunLogEvent } from '../events/run-event.js';
+import type { RunConsumer } from '../events/run-consumer.js';
+import { handleEvents } from '../events/handle-event.js';
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
-import { openNode, traceError } from '../trace/trace-builder.js';
+import { traceError } from '../trace/trace-builder.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { DurableCalls } from '../engine/durable-calls.js';
-import type { Trace } from '../trace/trace-node.js';
+import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
 import { evaluate } from './evaluate.js';
-import { abortGraceOf, closeAbandoned, settleWithinGrace, unstoppedWork } from './abort-grace.js';
+import { abortGraceOf, settleWithinGrace, unstoppedWork } from './abort-grace.js';
+import { endConsumers } from './end-consumers.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
-import { settleOnError } from './settle.js';
-import { createRunFrame, RunRoot } from './run-state.js';
+import { createRunFrame, RunRoot, type RunFrame } from './run-state.js';
 import { strictFailure } from './strict-failure.js';
 
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
@@ -85,6 +87,13 @@ export interface WorkflowRunOptions<OUTPUT = unknown> {
    * composite tools, journals and abort work the same. @default true
    */
   stream?: boolean;
+  /**
+   * Follow the run's events as they happen, each event with its trace node (`nodeId`,
+   * `parentId`) and time (`at`): a trace writer (`traceWriter({ dir })` writes a trace file
+   * Studio reads), a progress printer, an exporter. Each consumer's `end` is awaited before
+   * `result` settles. See docs/run-handle-and-events.md. @default none (nothing is spent)
+   */
+  consumers?: readonly RunConsumer[];
 }
 
 /** What a finished run gives: every step's result, the output, token usage (all model calls, child runs included) and the trace. */
@@ -106,6 +115,12 @@ export interface RunHandle<OUTPUT = unknown> {
   readonly result: Promise<RunResult<OUTPUT>>;
   /** Every event of the run (and its child runs) from the start, in order; ends with the run. */
   readonly events: AsyncIterable<RunEvent>;
+  /**
+   * The run's log from the start, in order, ending with the run: every event with its
+   * trace node and time, the kinds `events` leaves out included (model calls, denied calls,
+   * `<Catch>` attempts, reasoning). `applyEvent` turns it into the run's trace.
+   */
+  readonly log: AsyncIterable<RunLogEvent>;
   /** The approval requests waiting for an answer, oldest first. */
   readonly pendingApprovals: ApprovalRequest[];
   /** Approves a pending request. @throws {JuneError} `approval-unknown` when no such request is pending. */
@@ -153,7 +168,8 @@ export function runWorkflow<OUTPUT = unknown>(
   });
   if (options.redact) root.redactor = new Redactor(options.redact, configuredSecrets);
   root.stream = options.stream !== false;
-  const frame = createRunFrame(root, runId, [], root.controller.signal, openNode('run', name));
+  root.consumers = options.consumers ?? [];
+  const frame = createRunFrame({ root, runId, prefix: [], signal: root.controller.signal });
   const onAbort = () => root.controller.abort(options.signal!.reason);
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -163,20 +179,11 @@ export function runWorkflow<OUTPUT = unknown>(
   const work = (async (): Promise<RunResult<OUTPUT>> => {
     await Promise.resolve();
     try {
-      if (options.engine) {
-        const engine = await options.engine({
-          runId,
-          workflow: name,
-          ...(options.props ? { props: options.props } : {}),
-          redactor: root.redactor,
-          stop: (reason) => root.controller.abort(reason),
-        });
-        root.durable = new DurableCalls(engine);
-      }
       const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
+        await openEngine(root, options, name);
         await validateTree(element, root);
         await evaluate(node, ctx);
-        const strict = options.strict ? strictFailure(frame.trace, options.model) : undefined;
+        const strict = options.strict ? strictFailure(runNode(frame), options.model) : undefined;
         if (strict) throw strict;
       };
       const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
@@ -194,8 +201,6 @@ export function runWorkflow<OUTPUT = unknown>(
             : JuneError.isInstance(error) && error.code === 'run-aborted'
               ? error
               : new RunAbortedError(root.controller.signal.reason);
-        if (stopped instanceof Error)
-          Object.assign(frame.trace, { status: 'failed', error: traceError(stopped) });
         if (!('trace' in aborted))
           Object.defineProperty(aborted, 'trace', {
             value: frameTrace(frame, name),
@@ -216,26 +221,7 @@ export function runWorkflow<OUTPUT = unknown>(
   // An abort settles the run within graceMs even when a tool or component ignores its signal.
   const abandon = async (): Promise<never> => {
     abandoned = true;
-    const calls = [...root.calls.values()];
-    const unstopped = unstoppedWork(frame.trace, {
-      calls,
-      components: [...root.rendering].map((entry) => entry.component),
-    });
-    const error = new RunAbortedError(root.controller.signal.reason, { unstopped, graceMs });
-    closeAbandoned(
-      frame.trace,
-      graceMs,
-      new Set(calls.flatMap((call) => (call.toolCallId === undefined ? [] : [call.toolCallId]))),
-    );
-    frame.trace.usage = frame.usage;
-    settleOnError(frame.trace, error);
-    root.emit({
-      type: 'run-finish',
-      runId,
-      status: 'aborted',
-      usage: frame.usage,
-      error: frame.trace.error!,
-    });
+    const error = abandonRun(frame, graceMs);
     Object.defineProperty(error, 'trace', { value: frameTrace(frame, name), enumerable: false });
     options.signal?.removeEventListener('abort', onAbort);
     await root.durable?.engine.finish('aborted', error).catch(() => {});
@@ -243,13 +229,18 @@ export function runWorkflow<OUTPUT = unknown>(
     root.events.close();
     throw root.redactor.error(error);
   };
-  const result = settleWithinGrace(work, root.controller.signal, graceMs, abandon);
+  const settled = settleWithinGrace(work, root.controller.signal, graceMs, abandon);
+  const result = endConsumers(root.consumers, settled, () => ({
+    trace: frameTrace(frame, name),
+    usage: frame.usage,
+  }));
   result.catch(() => {});
 
   return {
     runId,
     result,
-    events: root.events,
+    events: handleEvents(root.events),
+    log: root.events,
     get pendingApprovals() {
       return root.broker.requests;
     },
@@ -260,10 +251,7 @@ export function runWorkflow<OUTPUT = unknown>(
         reason === undefined ? { approved: false } : { approved: false, reason },
       ),
     abort: (reason) => root.controller.abort(reason === undefined ? undefined : new Error(reason)),
-    trace: () => {
-      const snapshot = frameTrace(frame, name);
-      return snapshot.root === frame.trace ? structuredClone(snapshot) : snapshot; // a redacted snapshot is a copy already
-    },
+    trace: () => structuredClone(frameTrace(frame, name)),
   };
 }
 
@@ -276,8 +264,65 @@ async function validateTree(element: JuneElement, run: RunRoot): Promise<void> {
   const root = new RunRoot({ runId: 'validate', mode: 'validate', rendered: run.rendered });
   root.rendering = run.rendering;
   const signal = run.controller.signal;
-  const frame = createRunFrame(root, 'validate', [], signal, openNode('run', 'validate'));
-  await evaluate(element, { run: frame, parentTrace: frame.trace });
+  const frame = createRunFrame({ root, runId: 'validate', prefix: [], signal });
+  await evaluate(element, { run: frame, parentId: frame.nodeId });
+}
+
+/**
+ * Makes the run's durable engine when it has one, inside the run (so a run whose engine
+ * cannot start still ends with `run-finish` and a settled trace).
+ */
+async function openEngine(
+  root: RunRoot,
+  options: WorkflowRunOptions<any>,
+  workflow: string,
+): Promise<void> {
+  if (!options.engine) return;
+  const engine = await options.engine({
+    runId: root.runId,
+    workflow,
+    ...(options.props ? { props: options.props } : {}),
+    redactor: root.redactor,
+    stop: (reason) => root.controller.abort(reason),
+  });
+  root.durable = new DurableCalls(engine);
+}
+
+/** The outermost run's node as its events built it. */
+function runNode(frame: RunFrame): TraceNode {
+  return frame.root.trace.nodes.get(frame.nodeId) ?? frameTrace(frame).root;
+}
+
+/**
+ * Settles a run whose work did not stop within `graceMs` of its abort: its `run-finish`
+ * closes every node still open, and the error names what did not stop.
+ */
+function abandonRun(frame: RunFrame, graceMs: number): RunAbortedError {
+  const root = frame.root;
+  const calls = [...root.calls.values()];
+  const unstopped = unstoppedWork(runNode(frame), {
+    calls,
+    components: [...root.rendering].map((entry) => entry.component),
+  });
+  const error = new RunAbortedError(root.controller.signal.reason, { unstopped, graceMs });
+  const left = new RunAbortedError(
+    `this had not stopped ${graceMs} ms after the abort; the run settled without it`,
+  );
+  root.emit({
+    type: 'run-finish',
+    runId: frame.runId,
+    nodeId: frame.nodeId,
+    status: 'aborted',
+    usage: frame.usage,
+    error: traceError(error),
+    abandoned: {
+      error: traceError(left),
+      toolCallIds: calls.flatMap((call) =>
+        call.toolCallId === undefined ? [] : [call.toolCallId],
+      ),
+    },
+  });
+  return error;
 }
 
 function rootElement(

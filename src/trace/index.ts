@@ -1,4 +1,6 @@
-export { openNode, closeNode, traceError, plainJson } from './trace-builder.js';
+export { traceError, plainJson } from './trace-builder.js';
+export { TraceFileWriter } from './trace-file-writer.js';
+export type { TraceFileWriterOptions } from './trace-file-writer.js';
 export { traceFailures, traceFailureList } from './trace-failures.js';
 export type { TraceFailure, TraceFailures } from './trace-failures.js';
 export type {

@@ -22,7 +22,7 @@ import type {
   ModelCallAt,
   ToolCallAt,
 } from '../../src/engine/index.js';
-import type { RunEvent } from '../../src/events/run-event.js';
+import type { RunLogEvent } from '../../src/events/run-event.js';
 import { runWorkflow, type RunHandle } from '../../src/interpreter/index.js';
 import { scriptedModel } from '../../src/testing/scripted-model.js';
 import type { ScriptTurn } from '../../src/testing/script-format.js';
@@ -49,7 +49,7 @@ const at = (place: DurablePlace) => [...(place.calls ?? []), place.step].join('/
 class RecordingEngine implements DurableEngine {
   failure: unknown = undefined;
   readonly log: string[] = [];
-  readonly published: RunEvent[] = [];
+  readonly published: RunLogEvent[] = [];
   /** Approval requests waiting for an answer from outside, by call. */
   readonly #inbox = new Map<string, (decision: ApprovalDecision) => void>();
   /** Calls whose approval waits for an answer, and who waits to hear of them. */
@@ -128,7 +128,7 @@ class RecordingEngine implements DurableEngine {
     return answer;
   }
 
-  publish(event: RunEvent): void {
+  publish(event: RunLogEvent): void {
     this.published.push(event);
   }
 
@@ -278,9 +278,10 @@ function deployNode(trace: TraceNode): TraceNode | undefined {
   return undefined;
 }
 
-async function events(handle: RunHandle): Promise<RunEvent[]> {
-  const seen: RunEvent[] = [];
-  for await (const event of handle.events) seen.push(event);
+/** The run's whole log (what an engine is published), as a follower in this process reads it. */
+async function events(handle: RunHandle): Promise<RunLogEvent[]> {
+  const seen: RunLogEvent[] = [];
+  for await (const event of handle.log) seen.push(event);
   return seen;
 }
 

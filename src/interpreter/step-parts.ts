@@ -1,0 +1,98 @@
+import type { TextStreamPart, ToolSet } from 'ai';
+import { plainUsage } from '../models/usage.js';
+import { plainJson, traceError } from '../trace/trace-builder.js';
+import type { NodePlace, RunFrame } from './run-state.js';
+import type { ToolNodes } from './tool-nodes.js';
+
+/**
+ * Turns the AI SDK's stream parts of one step into run events: model calls (a `start-step`
+ * to its `finish-step`), text and reasoning deltas, tool calls and their results, errors and
+ * denials; an approval request's part notes which node the request's events concern.
+ *
+ * @example
+ * ```ts
+ * const onPart = stepPartHandler(run, 'research:findings', { nodeId: 'n7', parentId: 'n3' }, tools);
+ * ```
+ */
+export function stepPartHandler(
+  run: RunFrame,
+  step: string,
+  stepNode: NodePlace,
+  tools: ToolNodes,
+): (part: TextStreamPart<ToolSet>) => void {
+  const root = run.root;
+  const runId = run.runId;
+  let model: string | undefined;
+  // a delta concerns the model call it comes from
+  const deltaPlace = (): NodePlace =>
+    model === undefined ? stepNode : { nodeId: model, parentId: stepNode.nodeId };
+  const call = (toolCallId: string, tool: string) => ({
+    runId,
+    step,
+    toolCallId,
+    tool,
+    ...tools.find(toolCallId, tool),
+  });
+  return (part) => {
+    switch (part.type) {
+      case 'start-step':
+        model = root.nodeId();
+        root.emit({ type: 'model-start', runId, step, nodeId: model, parentId: stepNode.nodeId });
+        break;
+      case 'finish-step':
+        if (model === undefined) break;
+        root.emit({
+          type: 'model-finish',
+          runId,
+          step,
+          model: part.response.modelId || 'model',
+          usage: plainUsage(part.usage),
+          finishReason: part.finishReason,
+          nodeId: model,
+          parentId: stepNode.nodeId,
+        });
+        model = undefined;
+        break;
+      case 'text-delta':
+      case 'reasoning-delta':
+        root.emit({ type: part.type, runId, step, delta: part.text, ...deltaPlace() });
+        break;
+      case 'tool-call':
+        tools.called(part.toolCallId, part.toolName, part.input);
+        break;
+      case 'tool-approval-request': {
+        const { toolCallId, toolName } = part.toolCall;
+        root.approvalNodes.set(part.approvalId, tools.find(toolCallId, toolName));
+        break;
+      }
+      case 'tool-result':
+      case 'tool-error':
+      case 'tool-output-denied':
+        if (part.type === 'tool-result' && part.preliminary) break;
+        toolOutcome(part, run, call(part.toolCallId, part.toolName), tools);
+        break;
+    }
+  };
+}
+
+type ToolOutcomePart = Extract<
+  TextStreamPart<ToolSet>,
+  { type: 'tool-result' | 'tool-error' | 'tool-output-denied' }
+>;
+
+/** How a tool call ended: its (final) result, its error, or its denial, as an event. */
+function toolOutcome(
+  part: ToolOutcomePart,
+  run: RunFrame,
+  event: NodePlace & { runId: string; step: string; toolCallId: string; tool: string },
+  tools: ToolNodes,
+): void {
+  const root = run.root;
+  if (part.type === 'tool-result') {
+    root.emit({ type: 'tool-result', ...event, output: plainJson(part.output) });
+  } else if (part.type === 'tool-error') {
+    const status = run.signal.aborted ? 'aborted' : 'failed';
+    root.emit({ type: 'tool-error', ...event, error: traceError(part.error), status });
+  } else root.emit({ type: 'tool-denied', ...event });
+  tools.closed(part.toolCallId, event.nodeId);
+}
