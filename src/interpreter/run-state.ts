@@ -68,6 +68,11 @@ export class RunRoot {
    * (`RunOptions.engine`: a journal, a resume, a replay, DBOS...).
    */
   durable?: DurableCalls;
+  /**
+   * The events emitted while the run's engine was being made (its `run-start`), handed to the
+   * engine once it is: an engine publishes the whole log. Undefined when no engine comes.
+   */
+  #beforeEngine: RunLogEvent[] | undefined;
   /** What the run keeps out of its events, trace snapshots, journal and errors (the `redact` option and configured credentials). */
   redactor: Redactor = configuredSecrets;
   /**
@@ -158,7 +163,20 @@ export class RunRoot {
       }
     }
     this.events.push(event);
-    this.durable?.engine.publish?.(event);
+    if (this.durable) this.durable.engine.publish?.(event);
+    else this.#beforeEngine?.push(event);
+  }
+
+  /** Keeps the events emitted from now on until {@link attachEngine} hands them to the engine. */
+  expectEngine(): void {
+    this.#beforeEngine = [];
+  }
+
+  /** The run's durable engine is made: it is published the events it missed, then every event. */
+  attachEngine(durable: DurableCalls): void {
+    this.durable = durable;
+    for (const event of this.#beforeEngine ?? []) durable.engine.publish?.(event);
+    this.#beforeEngine = undefined;
   }
 
   #heldText = new Map<string, TextEvent>();

@@ -169,6 +169,7 @@ export function runWorkflow<OUTPUT = unknown>(
   if (options.redact) root.redactor = new Redactor(options.redact, configuredSecrets);
   root.stream = options.stream !== false;
   root.consumers = options.consumers ?? [];
+  if (options.engine) root.expectEngine();
   const frame = createRunFrame({ root, runId, prefix: [], signal: root.controller.signal });
   const onAbort = () => root.controller.abort(options.signal!.reason);
   if (options.signal?.aborted) onAbort();
@@ -285,7 +286,7 @@ async function openEngine(
     redactor: root.redactor,
     stop: (reason) => root.controller.abort(reason),
   });
-  root.durable = new DurableCalls(engine);
+  root.attachEngine(new DurableCalls(engine));
 }
 
 /** The outermost run's node as its events built it. */

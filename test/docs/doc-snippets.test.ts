@@ -55,7 +55,12 @@ function setUpProject(): string {
   for (const name of ['ai', 'zod', '@ai-sdk', '@types', 'vitest', 'tsx'])
     symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');
   symlinkSync(join(repoRoot, 'dist', 'src', 'cli', 'bin.js'), join(modules, '.bin', 'june'));
-  cpSync(join(repoRoot, 'examples'), join(dir, 'examples'), { recursive: true });
+  // examples/web is an app of its own (a vite build, React): the snippets never import it
+  const webApp = join(repoRoot, 'examples', 'web');
+  cpSync(join(repoRoot, 'examples'), join(dir, 'examples'), {
+    recursive: true,
+    filter: (source) => source !== webApp && !source.startsWith(webApp + '/'),
+  });
   // what the snippets import as './release-tools.js' and './release.js', also from test/
   for (const folder of [dir, join(dir, 'test')]) {
     cpSync(join(repoRoot, 'test', 'docs', 'support'), folder, { recursive: true });

@@ -93,6 +93,8 @@ describe('<Bash /> asks for approval by default', () => {
         input: { command },
         step: 'sh',
         toolCallId: 'call_sh_1_1',
+        // the call's key: the run id, then the call's id at its step
+        key: expect.stringMatching(/\/sh#call_sh_1_1$/),
       },
     ]);
     const [toolResult] = ofType(events, 'tool-result');
