@@ -125,6 +125,18 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
       collect,
       [],
     )
+    .option(
+      '--otel',
+      'export the run as OpenTelemetry spans over OTLP/HTTP, set up from OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS and OTEL_SERVICE_NAME',
+    )
+    .option(
+      '--otel-record-inputs',
+      'with --otel: put step prompts and tool inputs on the spans (redacted as the run is)',
+    )
+    .option(
+      '--otel-record-outputs',
+      'with --otel: put step results and tool outputs on the spans (redacted as the run is)',
+    )
     .action(async (file: string, options: RunCommandFlags) => {
       const { runCommand } = await import('./run-command.js');
       done(await runCommand(file, options, io));
@@ -186,6 +198,9 @@ type RunCommandFlags = {
   secretProps?: string;
   redactEnv: string[];
   redactPattern: string[];
+  otel?: boolean;
+  otelRecordInputs?: boolean;
+  otelRecordOutputs?: boolean;
 };
 
 /** Collects a repeatable flag's values. */

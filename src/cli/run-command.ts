@@ -57,6 +57,12 @@ export interface RunCommandOptions extends RedactionFlags {
   replay?: string;
   /** `--strict`: fail the run on a workflow error at any depth and on script turns that never ran (see `RunOptions.strict`). */
   strict?: boolean;
+  /** `--otel`: export the run's spans over OTLP/HTTP, configured by the standard `OTEL_*` variables (see `startOtlpExport`). */
+  otel?: boolean;
+  /** `--otel-record-inputs`: step prompts and tool inputs on the spans (implies `--otel`). */
+  otelRecordInputs?: boolean;
+  /** `--otel-record-outputs`: step results and tool outputs on the spans (implies `--otel`). */
+  otelRecordOutputs?: boolean;
 }
 
 /** The folder, under the current directory, where `june run` keeps traces. */
@@ -117,6 +123,7 @@ export async function runCommand(
     jsonChars,
   });
 
+  const otlp = await otlpExport(options, io);
   const startedAt = Date.now();
   const onApproval = approvalPolicy(approve);
   let traceFailure: unknown;
@@ -138,6 +145,7 @@ export async function runCommand(
     ...(options.resume !== undefined ? { resume: options.resume } : {}),
     ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
     ...(options.strict ? { strict: true } : {}),
+    ...(otlp ? { telemetry: otlp.content } : {}),
   });
   const tracePath = join(runsFolder, `${handle.runId}.json`);
 
@@ -257,7 +265,24 @@ export async function runCommand(
   } finally {
     clearInterval(keepAlive);
     stopListening();
+    await otlp?.shutdown();
   }
+}
+
+/**
+ * `--otel` (or a flag that implies it): the OpenTelemetry SDK, set up and registered before
+ * the run starts, with what the spans may record; a failed export is a warning on stderr.
+ */
+async function otlpExport(options: RunCommandOptions, io: CliIO) {
+  const content = {
+    ...(options.otelRecordInputs ? { recordInputs: true } : {}),
+    ...(options.otelRecordOutputs ? { recordOutputs: true } : {}),
+  };
+  if (!options.otel && Object.keys(content).length === 0) return undefined;
+  const { startOtlpExport } = await import('./otlp-export.js');
+  const warn = (message: string) =>
+    io.stderr.write(`${visibleText(`june: warning: OpenTelemetry: ${message}`)}\n`);
+  return { ...(await startOtlpExport({ warn })), content };
 }
 
 /**

@@ -1,4 +1,12 @@
-import type { CallSettings, LanguageModel, ModelMessage, Output, StopCondition, ToolSet } from 'ai';
+import type {
+  CallSettings,
+  LanguageModel,
+  ModelMessage,
+  Output,
+  StopCondition,
+  TelemetrySettings,
+  ToolSet,
+} from 'ai';
 import { builtin } from '../elements/builtin.js';
 import type { JuneNode } from '../elements/element.js';
 
@@ -27,6 +35,13 @@ export interface AgentProps extends Omit<CallSettings, 'abortSignal'> {
   messages?: ModelMessage[];
   /** Provider-specific options passed to every model call (e.g. `{ openai: { store: false } }`). */
   providerOptions?: Record<string, Record<string, any>>;
+  /**
+   * The AI SDK's own OpenTelemetry spans for this agent's model calls (`ai.streamText`,
+   * `ai.toolCall`...), passed to each call as it is (e.g. `{ isEnabled: true }`). When the
+   * run exports spans, they nest under the step's span. See docs/observability.md.
+   * @default off
+   */
+  experimental_telemetry?: TelemetrySettings;
   /** Capabilities (`<Tool>`, bundles, wrappers, `<Inherit>`), then `<Step>`s and anything else. */
   children?: JuneNode;
 }

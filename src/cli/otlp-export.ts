@@ -1,0 +1,72 @@
+import { context, diag, DiagLogLevel, trace } from '@opentelemetry/api';
+import { SystemError } from '../errors/index.js';
+
+/** The OpenTelemetry SDK set up by `june run --otel`: flush and stop it before the process exits. */
+export interface OtlpExport {
+  /** Sends the spans still buffered and stops the exporter. */
+  shutdown(): Promise<void>;
+}
+
+/** The SDK packages `--otel` loads (optional dependencies of June). */
+const sdkPackages = [
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+  '@opentelemetry/context-async-hooks',
+];
+
+/**
+ * `june run --otel`: registers an OpenTelemetry tracer provider that sends spans over
+ * OTLP/HTTP (JSON), configured by the standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` or
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (default `http://localhost:4318`),
+ * `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT` (ms), `OTEL_SERVICE_NAME`
+ * (default `june`) and `OTEL_RESOURCE_ATTRIBUTES`; and an `AsyncLocalStorage` context
+ * manager, so spans of the AI SDK's `experimental_telemetry` nest under June's step spans.
+ *
+ * The SDK packages are loaded here only, never by a run without `--otel`. Spans that cannot
+ * be sent are reported through `warn`; the run goes on.
+ *
+ * @throws {SystemError} `cli-otel-unavailable` when the SDK packages are not installed
+ *   (June was installed without its optional dependencies).
+ */
+export async function startOtlpExport(options: {
+  /** Told what went wrong when spans cannot be sent (an unreachable endpoint, a refusal). */
+  warn: (message: string) => void;
+}): Promise<OtlpExport> {
+  const [sdk, exporter, resources, hooks] = await Promise.all([
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/context-async-hooks'),
+  ]).catch((error: unknown) => {
+    throw new SystemError(
+      'cli-otel-unavailable',
+      `june: --otel needs the OpenTelemetry SDK packages, which are not installed: ${(error as Error).message}. Install them with: npm install ${sdkPackages.join(' ')}`,
+      { cause: error },
+    );
+  });
+  const resource = resources
+    .defaultResource()
+    .merge(resources.resourceFromAttributes({ 'service.name': 'june' }))
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const provider = new sdk.TracerProvider({
+    resource,
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new exporter.OTLPTraceExporter() })],
+  });
+  const warn = (message: unknown) => options.warn(String(message));
+  diag.setLogger(
+    { error: warn, warn: () => {}, info: () => {}, debug: () => {}, verbose: () => {} },
+    DiagLogLevel.ERROR,
+  );
+  const contextManager = new hooks.AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  trace.setGlobalTracerProvider(provider);
+  return {
+    shutdown: async () => {
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      diag.disable();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import type { Attributes } from '@opentelemetry/api';
+import type { CapabilityProvenance } from '../capabilities/scope.js';
+import type { TraceNode } from '../trace/trace-node.js';
+
+/**
+ * What a run's spans may carry beyond their shape: prompts, answers, tool inputs and outputs.
+ * Both off by default, as in the AI SDK's `experimental_telemetry`, since they can hold
+ * personal data; the run's `redact` option applies to what they record.
+ */
+export interface TelemetryContent {
+  /** Step prompts (`june.step.prompt`) and tool inputs (`gen_ai.tool.call.arguments`). @default false */
+  recordInputs?: boolean;
+  /** Step results (`june.step.result`) and tool outputs (`gen_ai.tool.call.result`). @default false */
+  recordOutputs?: boolean;
+}
+
+/**
+ * A span's name and attributes for a trace node, following the OpenTelemetry GenAI semantic
+ * conventions where they name the thing (`invoke_agent`, `chat`, `execute_tool` and their
+ * `gen_ai.*` attributes) and `june.*` for the rest (runs, steps, `<Catch>` attempts,
+ * provenance). Called when the node opens and again when it closes (with what is known then).
+ *
+ * `capabilities` are the provenance of the tools of the agent the node runs under, so a tool
+ * span says where its tool came from. Content (prompts, results, tool inputs and outputs)
+ * only as `content` allows; never env, cwd, headers or keys (a trace node has none).
+ */
+export function spanAttributes(
+  node: TraceNode,
+  runId: string,
+  content: TelemetryContent,
+  capabilities?: CapabilityProvenance[],
+): { name: string; attributes: Attributes } {
+  const attributes: Attributes = {
+    'june.run.id': runId,
+    'june.node.id': node.id,
+    'june.node.kind': node.kind,
+    'june.status': node.status,
+  };
+  const name = kindAttributes[node.kind](node, attributes, content, capabilities);
+  if (node.error) attributes['error.type'] = node.error.code ?? node.error.name;
+  return { name, attributes };
+}
+
+type KindAttributes = (
+  node: TraceNode,
+  into: Attributes,
+  content: TelemetryContent,
+  capabilities?: CapabilityProvenance[],
+) => string;
+
+const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
+  run: (node, into) => {
+    into['june.workflow'] = node.name;
+    if (node.toolCallId !== undefined) into['june.run.parent_tool_call.id'] = node.toolCallId;
+    Object.assign(into, usageAttributes('june.usage', node));
+    return `run ${node.name}`;
+  },
+  agent: (node, into) => {
+    into['gen_ai.operation.name'] = 'invoke_agent';
+    into['gen_ai.agent.name'] = node.name;
+    if (node.capabilities) {
+      into['june.agent.tools'] = node.capabilities.map((capability) => capability.name);
+      into['june.agent.tool_sources'] = node.capabilities.map((capability) => capability.source);
+    }
+    return `invoke_agent ${node.name}`;
+  },
+  step: (node, into, content) => {
+    into['june.step.id'] = node.name;
+    into['june.step.path'] = node.step ?? node.name;
+    Object.assign(into, usageAttributes('june.usage', node));
+    if (content.recordInputs && node.prompt !== undefined) into['june.step.prompt'] = node.prompt;
+    if (content.recordOutputs && node.result !== undefined)
+      into['june.step.result'] = text(node.result);
+    return `step ${node.step ?? node.name}`;
+  },
+  model: (node, into) => {
+    into['gen_ai.operation.name'] = 'chat';
+    const model = node.model ?? (node.name === 'model' ? undefined : node.name);
+    if (model !== undefined) {
+      into['gen_ai.request.model'] = model;
+      into['gen_ai.response.model'] = model;
+    }
+    if (node.finishReason !== undefined)
+      into['gen_ai.response.finish_reasons'] = [node.finishReason];
+    Object.assign(into, usageAttributes('gen_ai.usage', node));
+    return model === undefined ? 'chat' : `chat ${model}`;
+  },
+  tool: (node, into, content, capabilities) => {
+    into['gen_ai.operation.name'] = 'execute_tool';
+    into['gen_ai.tool.name'] = node.name;
+    into['gen_ai.tool.type'] = 'function';
+    if (node.toolCallId !== undefined) into['gen_ai.tool.call.id'] = node.toolCallId;
+    const provenance = capabilities?.find((capability) => capability.name === node.name);
+    if (provenance) Object.assign(into, provenanceAttributes(provenance));
+    if (content.recordInputs && node.input !== undefined)
+      into['gen_ai.tool.call.arguments'] = text(node.input);
+    if (content.recordOutputs && node.output !== undefined && node.status === 'succeeded')
+      into['gen_ai.tool.call.result'] = text(toolOutput(node.output));
+    return `execute_tool ${node.name}`;
+  },
+  catch: (node, into) => {
+    const attempt = /^attempt (\d+)$/.exec(node.name);
+    if (attempt) into['june.catch.attempt'] = Number(attempt[1]);
+    else into['june.catch.fallback'] = true;
+    return `catch ${node.name}`;
+  },
+};
+
+/** `<prefix>.input_tokens` and `<prefix>.output_tokens` of a node's usage, when known. */
+function usageAttributes(prefix: string, node: TraceNode): Attributes {
+  const usage = node.usage;
+  const out: Attributes = {};
+  if (usage?.inputTokens !== undefined) out[`${prefix}.input_tokens`] = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) out[`${prefix}.output_tokens`] = usage.outputTokens;
+  return out;
+}
+
+/** Where a tool came from: its source, the declaration that granted it, the name it had there. */
+function provenanceAttributes(provenance: CapabilityProvenance): Attributes {
+  return {
+    'june.tool.source': provenance.source,
+    ...(provenance.granted !== undefined ? { 'june.tool.granted': provenance.granted } : {}),
+    ...(provenance.original !== undefined ? { 'june.tool.original': provenance.original } : {}),
+    ...(provenance.composite ? { 'june.tool.composite': true } : {}),
+  };
+}
+
+/** A composite call's output is `{ output, trace, usage }`: the span keeps what the model saw. */
+function toolOutput(output: unknown): unknown {
+  if (output !== null && typeof output === 'object' && 'trace' in output && 'usage' in output)
+    return (output as { output?: unknown }).output ?? null;
+  return output;
+}
+
+/** An attribute value for content: strings as they are, anything else as JSON. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+}

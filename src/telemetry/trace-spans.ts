@@ -1,0 +1,142 @@
+import {
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { CapabilityProvenance } from '../capabilities/scope.js';
+import type { TraceApproval, TraceNode } from '../trace/trace-node.js';
+import { spanAttributes, type TelemetryContent } from './span-attributes.js';
+
+/** What {@link TraceSpans} needs: where spans go, under what, and what content they may carry. */
+export interface TraceSpansOptions {
+  tracer: Tracer;
+  /** The context the run's root span is started in (its parent span, if any). */
+  parent: Context;
+  /** The outermost run's id, on every span as `june.run.id`. */
+  runId: string;
+  content: TelemetryContent;
+}
+
+/** An open span and what its node's children need from it. */
+interface OpenSpan {
+  node: TraceNode;
+  span: Span;
+  context: Context;
+  /** The provenance of the tools of the agent this node runs under. */
+  capabilities?: CapabilityProvenance[];
+  /** The last approval state recorded as a span event. */
+  approval?: TraceApproval['status'];
+}
+
+/**
+ * One OpenTelemetry span per trace node, nested as the trace is: a node's span starts when
+ * the node opens and ends when it closes, with the node's times (ms), status, error and
+ * attributes (see {@link spanAttributes}). Approval requests and answers are span events on
+ * the tool call's span. The span tree matches June's trace node for node.
+ */
+export class TraceSpans {
+  readonly #open = new Map<string, OpenSpan>();
+  /** Spans that ended, by node id: a late child (a child run's node) still nests under them. */
+  readonly #ended = new Map<string, Pick<OpenSpan, 'context' | 'capabilities'>>();
+
+  constructor(private readonly options: TraceSpansOptions) {}
+
+  /** Whether the node has a span, open or ended. */
+  has(nodeId: string): boolean {
+    return this.#open.has(nodeId) || this.#ended.has(nodeId);
+  }
+
+  /** The context a node's span is active in (to run work, such as model calls, under it). */
+  contextOf(nodeId: string): Context | undefined {
+    return this.#open.get(nodeId)?.context;
+  }
+
+  /**
+   * Starts the span of `node`, under the span of `parentId` (the run's parent context when
+   * none), at the node's start. Nothing happens for a node that has a span already; what
+   * the node holds beyond its start is recorded by {@link changed}.
+   */
+  opened(node: TraceNode, parentId: string | undefined): void {
+    if (this.has(node.id)) return;
+    const parent =
+      parentId === undefined ? undefined : (this.#open.get(parentId) ?? this.#ended.get(parentId));
+    // a child run's tools come from its own agents, not the calling one's
+    const capabilities = node.kind === 'run' ? undefined : parent?.capabilities;
+    const { name, attributes } = spanAttributes(
+      node,
+      this.options.runId,
+      this.options.content,
+      capabilities,
+    );
+    const parentContext = parent?.context ?? this.options.parent;
+    const startTime = Date.parse(node.startedAt);
+    const span = this.options.tracer.startSpan(name, { attributes, startTime }, parentContext);
+    this.#open.set(node.id, {
+      node,
+      span,
+      context: trace.setSpan(parentContext, span),
+      capabilities: node.capabilities ?? capabilities,
+    });
+  }
+
+  /**
+   * Records what changed on a node, at `at` (epoch ms): an approval asked, answered or
+   * withdrawn (a span event); its end, once closed, with the spans of its descendants that
+   * closed with it (a failed agent settles its open step).
+   */
+  changed(node: TraceNode, at: number): void {
+    const open = this.#open.get(node.id);
+    if (!open) return;
+    if (node.approval && node.approval.status !== open.approval) {
+      open.approval = node.approval.status;
+      open.span.addEvent(...approvalEvent(node.approval, at));
+    }
+    if (node.endedAt === undefined) return;
+    for (const other of [...this.#open.values()].reverse())
+      if (other.node.endedAt !== undefined) this.#end(other, at);
+  }
+
+  /** Ends every span still open (a run that ended without closing them), at `at` (epoch ms). */
+  endAll(at: number): void {
+    for (const open of [...this.#open.values()].reverse()) this.#end(open, at);
+  }
+
+  #end(open: OpenSpan, at: number): void {
+    const node = open.node;
+    const { name, attributes } = spanAttributes(
+      node,
+      this.options.runId,
+      this.options.content,
+      open.capabilities,
+    );
+    open.span.updateName(name);
+    open.span.setAttributes(attributes);
+    if (node.status === 'failed' || node.status === 'aborted') {
+      open.span.setStatus({
+        code: SpanStatusCode.ERROR,
+        ...(node.error ? { message: node.error.message } : {}),
+      });
+    }
+    open.span.end(node.endedAt === undefined ? at : Date.parse(node.endedAt));
+    this.#open.delete(node.id);
+    this.#ended.set(node.id, { context: open.context, capabilities: open.capabilities });
+  }
+}
+
+/** The span event for an approval's state: asked, answered (by whom), or withdrawn. */
+function approvalEvent(approval: TraceApproval, at: number): [string, Attributes, number] {
+  const attributes: Attributes = { 'june.approval.id': approval.id };
+  if (approval.status === 'pending') return ['june.approval.request', attributes, at];
+  if (approval.reason !== undefined) attributes['june.approval.reason'] = approval.reason;
+  if (approval.status === 'withdrawn') return ['june.approval.withdraw', attributes, at];
+  attributes['june.approval.approved'] = approval.status === 'approved';
+  attributes['june.approval.answered_by'] = approval.replayed
+    ? 'journal'
+    : approval.automatic
+      ? 'policy'
+      : 'person';
+  return ['june.approval.response', attributes, at];
+}
