@@ -1,9 +1,22 @@
-import { context, diag, DiagLogLevel, trace } from '@opentelemetry/api';
+import {
+  context,
+  diag,
+  DiagLogLevel,
+  ROOT_CONTEXT,
+  trace,
+  TraceFlags,
+  type Context,
+} from '@opentelemetry/api';
 import { SystemError } from '../errors/index.js';
 
 /** The OpenTelemetry SDK set up by `june run --otel`: flush and stop it before the process exits. */
 export interface OtlpExport {
-  /** Sends the spans still buffered and stops the exporter. */
+  /**
+   * The context a run starts in: the span named by the `TRACEPARENT` variable (W3C trace
+   * context, as a CI pipeline or a parent process passes it), so the run is its child.
+   */
+  parent: Context;
+  /** Sends the spans still buffered and stops the exporter; a failure is a warning. */
   shutdown(): Promise<void>;
 }
 
@@ -20,7 +33,7 @@ const sdkPackages = [
  * OTLP/HTTP (JSON), configured by the standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` or
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (default `http://localhost:4318`),
  * `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT` (ms), `OTEL_SERVICE_NAME`
- * (default `june`) and `OTEL_RESOURCE_ATTRIBUTES`; and an `AsyncLocalStorage` context
+ * (default `june`) and `OTEL_RESOURCE_ATTRIBUTES`; `TRACEPARENT` names a parent span; and an `AsyncLocalStorage` context
  * manager, so spans of the AI SDK's `experimental_telemetry` nest under June's step spans.
  *
  * The SDK packages are loaded here only, never by a run without `--otel`. Spans that cannot
@@ -62,11 +75,29 @@ export async function startOtlpExport(options: {
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider(provider);
   return {
+    parent: parentFromEnv(process.env.TRACEPARENT),
     shutdown: async () => {
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
-      diag.disable();
+      try {
+        await provider.shutdown();
+      } catch (error) {
+        warn(`the spans could not be sent: ${(error as Error).message}`);
+      } finally {
+        trace.disable();
+        context.disable();
+        diag.disable();
+      }
     },
   };
+}
+
+/** A W3C `traceparent` value (`00-<trace id>-<span id>-<flags>`) as a remote parent; the root context for none or a malformed one. */
+function parentFromEnv(traceparent: string | undefined): Context {
+  const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceparent?.trim() ?? '');
+  if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return ROOT_CONTEXT;
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: match[1]!,
+    spanId: match[2]!,
+    traceFlags: parseInt(match[3]!, 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+  });
 }

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { context } from '@opentelemetry/api';
 import type { ApprovalRequest } from '../approvals/index.js';
 import { WorkflowError } from '../errors/index.js';
 import type { RunResult } from '../interpreter/index.js';
@@ -132,21 +133,23 @@ export async function runCommand(
     ...(options.trace === undefined ? {} : { paths: [resolve(options.trace)] }),
     onError: (error) => (traceFailure = error),
   });
-  const handle = workflow.june.run(workflow.component, {
-    consumers: [writer],
-    workflow: workflow.name,
-    ...(props ? { props } : {}),
-    ...(model ? { model } : {}),
-    ...(onApproval ? { onApproval } : {}),
-    journal,
-    ...(redact ? { redact } : {}),
-    // nobody reads --json output token by token: batch mode costs less
-    ...(json || options.stream === false ? { stream: false } : {}),
-    ...(options.resume !== undefined ? { resume: options.resume } : {}),
-    ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
-    ...(options.strict ? { strict: true } : {}),
-    ...(otlp ? { telemetry: otlp.content } : {}),
-  });
+  const start = () =>
+    workflow.june.run(workflow.component, {
+      consumers: [writer],
+      workflow: workflow.name,
+      ...(props ? { props } : {}),
+      ...(model ? { model } : {}),
+      ...(onApproval ? { onApproval } : {}),
+      journal,
+      ...(redact ? { redact } : {}),
+      // nobody reads --json output token by token: batch mode costs less
+      ...(json || options.stream === false ? { stream: false } : {}),
+      ...(options.resume !== undefined ? { resume: options.resume } : {}),
+      ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
+      ...(options.strict ? { strict: true } : {}),
+      ...(otlp ? { telemetry: otlp.content } : {}),
+    });
+  const handle = otlp ? context.with(otlp.parent, start) : start();
   const tracePath = join(runsFolder, `${handle.runId}.json`);
 
   let stoppedBy: StopSignal | undefined;

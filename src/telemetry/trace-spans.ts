@@ -18,6 +18,8 @@ export interface TraceSpansOptions {
   /** The outermost run's id, on every span as `june.run.id`. */
   runId: string;
   content: TelemetryContent;
+  /** True for a run taken up again from its journal: its run span says so (`june.run.resumed`). */
+  resumed?: boolean;
 }
 
 /** An open span and what its node's children need from it. */
@@ -71,6 +73,7 @@ export class TraceSpans {
       this.options.content,
       capabilities,
     );
+    if (parentId === undefined && this.options.resumed) attributes['june.run.resumed'] = true;
     const parentContext = parent?.context ?? this.options.parent;
     const startTime = Date.parse(node.startedAt);
     const span = this.options.tracer.startSpan(name, { attributes, startTime }, parentContext);
