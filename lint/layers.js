@@ -19,8 +19,11 @@ export const layers = {
     { name: 'components', folders: ['components', 'tools', 'resources', 'mcp', 'sdk'] },
     // What a run is made of below the tree walk: one step's model rounds, the events, the trace,
     // the durable engine interface, the journal that implements it over its stores, scripted
-    // models for offline runs.
-    { name: 'run parts', folders: ['steps', 'trace', 'events', 'engine', 'journal', 'testing'] },
+    // models for offline runs, the OpenTelemetry export of a run's trace.
+    {
+      name: 'run parts',
+      folders: ['steps', 'trace', 'events', 'engine', 'journal', 'testing', 'telemetry'],
+    },
     // The tree walk: runWorkflow(), inspect(), child runs, composite tools.
     { name: 'interpreter', folders: ['interpreter'] },
     // The public run(): the interpreter with the durable engine its journal options make.
@@ -40,6 +43,7 @@ export const layers = {
     engine: ['events'],
     journal: ['engine'],
     testing: ['journal'],
+    telemetry: ['events', 'trace'],
     cli: ['studio'],
     'studio-ui': ['studio'],
   },
