@@ -88,6 +88,7 @@ export const juneErrorCodes = [
   // the june command and Studio
   'cli-init-conflict',
   'cli-option-invalid',
+  'cli-otel-unavailable',
   'cli-props-invalid',
   'cli-workflow-missing',
   'studio-host-invalid',

@@ -93,13 +93,26 @@ export class TraceSpans {
   changed(node: TraceNode, at: number): void {
     const open = this.#open.get(node.id);
     if (!open) return;
-    if (node.approval && node.approval.status !== open.approval) {
-      open.approval = node.approval.status;
-      open.span.addEvent(...approvalEvent(node.approval, at));
-    }
+    this.#approval(open, at);
     if (node.endedAt === undefined) return;
     for (const other of [...this.#open.values()].reverse())
       if (other.node.endedAt !== undefined) this.#end(other, at);
+  }
+
+  /** Records that the node's approval was asked for at `at` (epoch ms), whatever its answer is now. */
+  asked(node: TraceNode, at: number): void {
+    const open = this.#open.get(node.id);
+    if (!open || !node.approval || open.approval !== undefined) return;
+    open.approval = 'pending';
+    open.span.addEvent(...approvalEvent({ id: node.approval.id, status: 'pending' }, at));
+  }
+
+  /** An approval asked, answered or withdrawn since the last look: a span event. */
+  #approval(open: OpenSpan, at: number): void {
+    const approval = open.node.approval;
+    if (!approval || approval.status === open.approval) return;
+    open.approval = approval.status;
+    open.span.addEvent(...approvalEvent(approval, at));
   }
 
   /** Ends every span still open (a run that ended without closing them), at `at` (epoch ms). */
@@ -109,6 +122,7 @@ export class TraceSpans {
 
   #end(open: OpenSpan, at: number): void {
     const node = open.node;
+    this.#approval(open, node.endedAt === undefined ? at : Date.parse(node.endedAt));
     const { name, attributes } = spanAttributes(
       node,
       this.options.runId,
