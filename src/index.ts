@@ -107,6 +107,7 @@ export type {
 } from './events/index.js';
 export { applyEvent, liveTrace, traceWriter } from './events/index.js';
 export type { LiveTrace, RunTraceWriter, TraceWriterOptions } from './events/index.js';
+export type { TelemetryContent } from './telemetry/span-attributes.js';
 export type {
   Trace,
   TraceNode,
