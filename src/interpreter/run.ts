@@ -257,7 +257,6 @@ export function runWorkflow<OUTPUT = unknown>(
     tracer: options.tracer,
     content: options.telemetry,
     runId,
-    resumed: options.resume !== undefined,
   });
   if (exportSpans)
     result.then(

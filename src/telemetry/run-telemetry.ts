@@ -14,7 +14,6 @@ export function runTelemetry(options: {
   tracer: Tracer | false | undefined;
   content: TelemetryContent | undefined;
   runId: string;
-  resumed: boolean;
 }): ((trace: Trace) => void) | undefined {
   const tracer = runTracer(options.tracer);
   if (tracer === undefined) return undefined;
@@ -25,6 +24,5 @@ export function runTelemetry(options: {
       parent,
       runId: options.runId,
       content: options.content ?? {},
-      ...(options.resumed ? { resumed: true } : {}),
     });
 }
