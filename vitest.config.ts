@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^june\/testing$/, replacement: here('./src/testing/index.ts') },
       { find: /^june\/studio$/, replacement: here('./src/studio/index.ts') },
       { find: /^june\/web$/, replacement: here('./src/web/index.ts') },
+      { find: /^june\/dbos$/, replacement: here('./src/dbos/index.ts') },
     ],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'june' } },

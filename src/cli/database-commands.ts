@@ -1,0 +1,109 @@
+import type { CliIO } from './cli-io.js';
+import { ExitCode, type ExitCodeValue } from './exit-code.js';
+import { terminalJson, visibleText } from './visible-text.js';
+
+/** The flags of `june approve`. */
+export interface ApproveCommandOptions {
+  database: string;
+  /** `--all`: every waiting request of the run. */
+  all?: boolean;
+  /** `--deny`: deny instead of approve. */
+  deny?: boolean;
+  /** `--reason`: the reason the model sees with a denial. */
+  reason?: string;
+}
+
+/**
+ * `june approve <runId> [<requestId> | --all] [--deny --reason ...] --database <url>`:
+ * answers approval requests of a run over a database, from any machine.
+ *
+ * @throws {JuneError} `dbos-run-unknown`, `approval-unknown`, `dbos-run-finished`,
+ *   `cli-option-invalid` (neither a request id nor `--all`), and the database errors.
+ */
+export async function approveCommand(
+  runId: string,
+  requestId: string | undefined,
+  options: ApproveCommandOptions,
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  const { WorkflowError } = await import('../errors/index.js');
+  if ((requestId === undefined) === (options.all !== true))
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: june approve takes a request id or --all (one of them); june runs --database ... lists the waiting requests.',
+    );
+  return withClient(options.database, async (client) => {
+    const ids = await client.approve(runId, {
+      ...(requestId !== undefined ? { requestId } : {}),
+      all: options.all === true,
+      approved: options.deny !== true,
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    });
+    const verb = options.deny ? 'denied' : 'approved';
+    io.stdout.write(
+      ids.length === 0
+        ? `run ${runId} has no approval request waiting\n`
+        : ids.map((id) => `${verb} ${visibleText(id)} of run ${runId}\n`).join(''),
+    );
+    return ExitCode.success;
+  });
+}
+
+/**
+ * `june runs --database <url> [--json]`: the runs in the database, newest first, with
+ * their status, worker and waiting approvals.
+ */
+export async function runsCommand(
+  options: { database: string; json?: boolean; limit?: string },
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  return withClient(options.database, async (client) => {
+    const runs = await client.list({ limit: options.limit ? Number(options.limit) : 50 });
+    if (options.json) {
+      for (const run of runs) io.stdout.write(`${terminalJson(run)}\n`);
+      return ExitCode.success;
+    }
+    if (runs.length === 0) io.stdout.write('no runs in the database\n');
+    for (const run of runs) {
+      const worker = run.worker ? ` · worker ${run.worker}` : '';
+      const error = run.error ? ` · ${run.error}` : '';
+      io.stdout.write(
+        visibleText(`${run.runId}  ${run.workflow}  ${run.status}${worker}${error}`) + '\n',
+      );
+      for (const request of run.waiting)
+        io.stdout.write(
+          visibleText(
+            `  waiting: ${request.id} · ${request.tool} ${JSON.stringify(request.input)} (step ${request.step})`,
+          ) + '\n',
+        );
+    }
+    return ExitCode.success;
+  });
+}
+
+/** `june cancel <runId> --database <url>`: its worker aborts the run; it ends cancelled. */
+export async function cancelCommand(
+  runId: string,
+  options: { database: string },
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  return withClient(options.database, async (client) => {
+    await client.cancel(runId);
+    io.stdout.write(`cancelled run ${runId}\n`);
+    return ExitCode.success;
+  });
+}
+
+/** Connects to the database, runs `work`, and closes the connection. */
+export async function withClient<T>(
+  database: string,
+  work: (client: import('../dbos/run-client.js').RunClient) => Promise<T>,
+): Promise<T> {
+  const { RunClient } = await import('../dbos/cli-support.js');
+  const client = await RunClient.connect(database);
+  try {
+    return await work(client);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}

@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { WorkflowError } from '../errors/index.js';
+import { loadScript } from '../testing/load-script.js';
+import { ApprovalPrompter } from './approval-prompter.js';
+import type { ApproveMode } from './approve-mode.js';
+import type { CliIO } from './cli-io.js';
+import { withClient } from './database-commands.js';
+import { ExitCode, type ExitCodeValue } from './exit-code.js';
+import { formatDuration, formatTokens } from './format.js';
+import { parseProps } from './parse-props.js';
+import { ProgressPrinter } from './progress-printer.js';
+import { onStopSignals } from './stop-signals.js';
+import { terminalStyle } from './terminal-style.js';
+import { terminalJson, visibleText } from './visible-text.js';
+import { workflowNameOf } from './worker-command.js';
+
+/** The flags of `june run <file> --database <url>`. */
+export interface DatabaseRunOptions {
+  database: string;
+  props?: string;
+  script?: string;
+  strict?: boolean;
+  /** `--follow`: show the run's progress from whichever worker runs it, and its end. */
+  follow?: boolean;
+  /** With `--follow`: who answers approvals (`all`, `none`, `ask` at the terminal, `wait` for `june approve`). */
+  approve?: ApproveMode;
+  json?: boolean;
+}
+
+/**
+ * `june run <file> --database <url>`: enqueues a run of the workflow for the workers
+ * (`--props` and `--script` travel with it) and prints its id; with `--follow`, shows its
+ * progress as a local run does and answers its approvals as `--approve` says. Ctrl-C stops
+ * following; the run goes on.
+ *
+ * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
+ */
+export async function databaseRunCommand(
+  file: string,
+  options: DatabaseRunOptions,
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  if (!existsSync(file))
+    throw new WorkflowError(
+      'cli-workflow-missing',
+      `june: there is no workflow file ${file}; the workers run it by its name ("${workflowNameOf(file)}"), so give the same file as to june worker.`,
+    );
+  const props = options.props === undefined ? undefined : parseProps(options.props);
+  const script = options.script === undefined ? undefined : loadScript(options.script);
+  return withClient(options.database, async (client) => {
+    const runId = await client.enqueue({
+      workflow: workflowNameOf(file),
+      ...(props ? { props } : {}),
+      ...(script ? { script } : {}),
+      ...(options.strict ? { strict: true } : {}),
+    });
+    if (!options.follow) {
+      io.stdout.write(options.json ? `${terminalJson({ runId })}\n` : `queued run ${runId}\n`);
+      return ExitCode.success;
+    }
+    return follow(client, runId, file, options, io);
+  });
+}
+
+async function follow(
+  client: import('../dbos/run-client.js').RunClient,
+  runId: string,
+  file: string,
+  options: DatabaseRunOptions,
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  const style = terminalStyle(io.stdout);
+  const approve = options.approve ?? 'ask';
+  const prompting = approve === 'ask' && !options.json && io.stdin.isTTY === true;
+  const printer = new ProgressPrinter(io.stdout, style, { approvalsPrompted: prompting });
+  const answer = (id: string, approved: boolean, reason?: string) =>
+    void client
+      .approve(runId, { requestId: id, approved, ...(reason !== undefined ? { reason } : {}) })
+      .catch((error: unknown) =>
+        io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`),
+      );
+  const prompter = prompting
+    ? new ApprovalPrompter({
+        answerer: {
+          approve: (id) => answer(id, true),
+          deny: (id, reason) => answer(id, false, reason),
+        },
+        printer,
+        style,
+        input: io.stdin,
+        output: io.stdout,
+        onInterrupt: () => process.exit(ExitCode.interrupted),
+      })
+    : undefined;
+  if (!options.json)
+    io.stdout.write(
+      `${style.bold(`june run ${file}`)}${style.dim(` · run ${runId} · over the database`)}\n`,
+    );
+  const startedAt = Date.now();
+  // Ctrl-C stops following only: the run goes on in its worker
+  const stopListening = onStopSignals(() => process.exit(ExitCode.interrupted));
+  try {
+    for await (const event of client.events(runId)) {
+      if (options.json) io.stdout.write(`${terminalJson(event)}\n`);
+      else printer.event(event);
+      if (event.type !== 'approval-request') continue;
+      if (approve === 'all') answer(event.request.id, true);
+      else if (approve === 'none') answer(event.request.id, false, 'denied by --approve none');
+      else prompter?.ask(event.request);
+    }
+    await prompter?.close();
+    printer.end();
+    const outcome = await client.result(runId).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    const took = formatDuration(Date.now() - startedAt);
+    if ('result' in outcome) {
+      if (!options.json)
+        io.stdout.write(
+          `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(outcome.result.usage)}`)}\n`,
+        );
+      return ExitCode.success;
+    }
+    const summary = await client.get(runId);
+    if (!options.json) io.stdout.write(style.failure(`✗ ${summary.status} after ${took}\n`));
+    const message = (outcome.error as Error).message ?? String(outcome.error);
+    io.stderr.write(
+      `${visibleText(message.startsWith('june: ') ? message : `june: the run ${runId} ${summary.status}: ${message}`)}\n`,
+    );
+    return ExitCode.failed;
+  } finally {
+    stopListening();
+  }
+}

@@ -1,0 +1,246 @@
+import type { ApprovalDecision } from '../approvals/approval-request.js';
+import type {
+  ApprovalAnswer,
+  ApprovalQuestion,
+  DurableEngine,
+  ModelAnswer,
+  ModelCallAt,
+  ToolCallAt,
+} from '../engine/durable-engine.js';
+import type { RunEvent } from '../events/run-event.js';
+import { WorkflowError } from '../errors/index.js';
+import { journalMismatch } from '../journal/journal-mismatch.js';
+import { stableJson } from '../journal/model-request.js';
+import { plainJson } from '../json/index.js';
+import type { DbosSdk } from './load-dbos.js';
+import { APPROVALS_EVENT, approvalRequestId, approvalTopic, stepName } from './names.js';
+
+/** A run's approval request as June publishes it for `june runs` and `june approve`. */
+export interface DbosApprovalRequest {
+  /** The stable id to answer it with (`june approve <runId> <id>`): the same after a recovery. */
+  id: string;
+  tool: string;
+  input: unknown;
+  step: string;
+}
+
+/** The message `june approve` sends on a request's topic. */
+export interface DbosApprovalAnswer {
+  id: string;
+  approved: boolean;
+  reason?: string;
+}
+
+/** Options of {@link DbosEngine}. */
+export interface DbosEngineOptions {
+  dbos: DbosSdk['DBOS'];
+  runId: string;
+  /** Stops the run (a mismatch): June aborts it and settles it with this error. */
+  stop: (reason: unknown) => void;
+  /** DBOS cancelled the workflow (`june cancel`): abort the run, so running work's abort signal fires. */
+  cancelled: () => void;
+  /** Each event, its approval ids made stable (see {@link DbosApprovalRequest.id}). */
+  publish?: (event: RunEvent) => void;
+  /** A model call was answered from the record (its work did not run). */
+  replayed?: (call: ModelCallAt) => void;
+  /** How long an approval waits before it counts as denied, in seconds. @default 30 days */
+  approvalTimeoutSeconds?: number;
+}
+
+interface RecordedModelCall {
+  requestHash: string;
+  request: unknown;
+  answer: ModelAnswer;
+}
+
+const THIRTY_DAYS_S = 30 * 24 * 3600;
+
+/**
+ * The durable engine of a run over DBOS: each model call and each tool execution is a
+ * `DBOS.runStep` named by its place, so a recovered run gets the recorded answer and the
+ * work does not run again (only a step in flight at a crash runs again); an approval is a
+ * durable `DBOS.recv` on a topic named by the request. A composite tool's child run is part
+ * of the same workflow: its own model calls and tools are steps at its nested places.
+ *
+ * DBOS numbers a workflow's steps in the order they start, and a recovered run must reach
+ * them in the same order. Each step's name carries its place and a recorded model call its
+ * request's hash, so a changed workflow stops with `journal-mismatch` instead of taking
+ * another call's answer.
+ */
+export class DbosEngine implements DurableEngine {
+  failure: unknown;
+  readonly decidesApprovals = false;
+  readonly #options: DbosEngineOptions;
+  readonly #approvals: DbosApprovalRequest[] = [];
+  /** The AI SDK's approval ids (new in every process) to stable ids. */
+  readonly #stableIds = new Map<string, string>();
+
+  constructor(options: DbosEngineOptions) {
+    this.#options = options;
+  }
+
+  /** The run's id (the DBOS workflow id). */
+  get runId(): string {
+    return this.#options.runId;
+  }
+
+  /** @inheritdoc */
+  async modelCall(call: ModelCallAt, work: () => Promise<ModelAnswer>): Promise<ModelAnswer> {
+    const { requestHash, request } = call;
+    let ran = false;
+    const recorded = await this.#step<RecordedModelCall>(
+      stepName('model', call.place, call.index),
+      async () => {
+        ran = true;
+        this.#watchCancel();
+        return { requestHash, request, answer: await work() };
+      },
+    );
+    if (!ran) this.#options.replayed?.(call);
+    if (recorded.requestHash !== requestHash)
+      throw this.#stop(
+        journalMismatch(
+          'resume',
+          `run ${this.runId}`,
+          call.place,
+          call.index,
+          recorded.request,
+          request,
+        ),
+      );
+    return recorded.answer;
+  }
+
+  /** @inheritdoc A composite call is not a step: its child run's calls are, at their own places. */
+  toolCall(call: ToolCallAt, work: () => unknown): unknown {
+    if (call.composite) return work();
+    const given = plainJson(call.input);
+    return this.#step(stepName('tool', call.place, call.call, call.tool), async () => {
+      this.#watchCancel();
+      return { input: given, output: await lastOf(work()) };
+    }).then(({ input, output }) => {
+      if (stableJson(input) !== stableJson(given))
+        throw this.#stop(
+          new WorkflowError(
+            'journal-mismatch',
+            `june: the workflow no longer matches run ${this.runId}: the tool call ${call.call} of "${call.tool}" in step "${call.place.step}" had the input ${stableJson(input)} when the run was recorded, now ${stableJson(given)}. Recover the run with the workflow as it was, or cancel it and start a new run.`,
+          ),
+        );
+      return output;
+    });
+  }
+
+  /** @inheritdoc */
+  async needsApproval(
+    _call: Omit<ToolCallAt, 'composite' | 'abortSignal'>,
+    decide: () => boolean | PromiseLike<boolean>,
+  ): Promise<boolean> {
+    return (await decide()) === true;
+  }
+
+  /**
+   * Waits for the answer to one approval request, durably: the request is published (the
+   * run's `june.approvals` event) and its answer received on its own topic, sent by `june
+   * approve` from any process, even days later and after a restart of every worker. A
+   * recovered run gets the recorded answer at once.
+   */
+  approval(question: ApprovalQuestion): Promise<ApprovalAnswer> {
+    const { dbos } = this.#options;
+    const entry: DbosApprovalRequest = {
+      id: approvalRequestId(question.place, question.call),
+      tool: question.tool,
+      input: plainJson(question.input),
+      step: question.place.step,
+    };
+    this.#approvals.push(entry);
+    this.#stableIds.set(question.id, entry.id);
+    // both calls take their DBOS step numbers now, in call order, before anything is awaited
+    const published = dbos.setEvent(APPROVALS_EVENT, [...this.#approvals]);
+    const received = dbos.recv<DbosApprovalAnswer>(
+      approvalTopic(entry.id),
+      this.#options.approvalTimeoutSeconds ?? THIRTY_DAYS_S,
+    );
+    const asked = question.ask();
+    Promise.all([published, received]).then(
+      ([, message]) => question.answer(decisionOf(message)),
+      () => this.#options.cancelled(),
+    );
+    return asked;
+  }
+
+  /** @inheritdoc Approval ids are made stable (the id `june approve` takes). */
+  publish(event: RunEvent): void {
+    const stable = (id: string) => this.#stableIds.get(id) ?? id;
+    if (event.type === 'approval-request')
+      this.#options.publish?.({
+        ...event,
+        request: { ...event.request, id: stable(event.request.id) },
+      });
+    else if (event.type === 'approval-response' || event.type === 'approval-withdraw')
+      this.#options.publish?.({ ...event, id: stable(event.id) });
+    else this.#options.publish?.(event);
+  }
+
+  /** Nothing to write: DBOS records how the workflow ended. */
+  async finish(): Promise<void> {}
+
+  /** `DBOS.runStep(work, { name })`, its step number taken now; a step recorded under another name is a mismatch. */
+  #step<T>(name: string, work: () => Promise<T>): Promise<T> {
+    return this.#options.dbos
+      .runStep(work, { name, retriesAllowed: false })
+      .catch((error: unknown) => {
+        if ((error as Error | undefined)?.name === 'DBOSUnexpectedStepError')
+          throw this.#stop(
+            new WorkflowError(
+              'journal-mismatch',
+              `june: the workflow no longer matches run ${this.runId}: it reached ${describeStep(name)} where the run recorded another step (${(error as Error).message}). Recover the run with the workflow as it was, or cancel it and start a new run.`,
+              { cause: error },
+            ),
+          );
+        throw error;
+      });
+  }
+
+  /** Inside a step: when DBOS cancels the workflow, abort the run so the work's abort signal fires. */
+  #watchCancel(): void {
+    const signal = this.#options.dbos.stepStatus?.cancelSignal;
+    signal?.addEventListener('abort', () => this.#options.cancelled(), { once: true });
+  }
+
+  #stop(error: unknown): unknown {
+    if (this.failure === undefined) {
+      this.failure = error;
+      this.#options.stop(error);
+    }
+    return error;
+  }
+}
+
+function decisionOf(message: DbosApprovalAnswer | null): ApprovalDecision {
+  if (message === null)
+    return { approved: false, reason: 'nobody answered the approval request in time' };
+  return message.reason === undefined
+    ? { approved: message.approved }
+    : { approved: message.approved, reason: message.reason };
+}
+
+function describeStep(name: string): string {
+  return name.startsWith('june.model ')
+    ? `the model call ${name.slice('june.model '.length)}`
+    : `the tool call ${name.slice('june.tool '.length)}`;
+}
+
+/** A tool's output: a promise's value, or the last item of an async iterable (a streaming tool). */
+async function lastOf(value: unknown): Promise<unknown> {
+  const awaited = await value;
+  if (
+    typeof awaited === 'object' &&
+    awaited !== null &&
+    typeof (awaited as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  ) {
+    let last: unknown;
+    for await (const item of awaited as AsyncIterable<unknown>) last = item;
+    return last;
+  }
+  return awaited;
+}

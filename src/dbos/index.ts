@@ -1,0 +1,12 @@
+export { DbosEngine } from './dbos-engine.js';
+export type { DbosEngineOptions, DbosApprovalRequest, DbosApprovalAnswer } from './dbos-engine.js';
+export { startWorker } from './worker.js';
+export type { WorkerOptions, JuneWorker } from './worker.js';
+export { RunClient } from './run-client.js';
+export type { DbosRunStatus, DbosRunSummary } from './run-client.js';
+export { registerRunWorkflow } from './run-workflow.js';
+export type { QueuedRun, DbosRunOutput, WorkerWorkflow } from './run-workflow.js';
+export { loadDbos } from './load-dbos.js';
+export { databaseError } from './database-error.js';
+export { queueName, approvalRequestId } from './names.js';
+export type { StreamedRunEvents } from './event-publisher.js';

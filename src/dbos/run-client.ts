@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import type { RunEvent } from '../events/run-event.js';
+import { JuneError, WorkflowError } from '../errors/index.js';
+import type { ModelScript } from '../testing/script-format.js';
+import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
+import { databaseError } from './database-error.js';
+import type { StreamedRunEvents } from './event-publisher.js';
+import { loadDbos } from './load-dbos.js';
+import {
+  APPLICATION,
+  APPLICATION_VERSION,
+  APPROVALS_EVENT,
+  EVENTS_STREAM,
+  RUN_WORKFLOW,
+  approvalTopic,
+  queueName,
+} from './names.js';
+import type { DbosRunOutput, QueuedRun } from './run-workflow.js';
+
+type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
+type WorkflowStatus = import('@dbos-inc/dbos-sdk').WorkflowStatus;
+
+/** How a run over a database stands: `queued`, `running`, or how it ended. */
+export type DbosRunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One run in the database, as `june runs` lists it. */
+export interface DbosRunSummary {
+  runId: string;
+  workflow: string;
+  status: DbosRunStatus;
+  /** The executor id of the worker that took it. */
+  worker?: string;
+  /** Approval requests waiting for an answer. */
+  waiting: DbosApprovalRequest[];
+  /** ms since epoch. */
+  createdAt: number;
+  /** A failed run's error message. */
+  error?: string;
+}
+
+/**
+ * A connection to the database of runs, for processes that enqueue, follow, answer and
+ * cancel runs without running any (a web app, `june run --database`, `june approve`).
+ * Every method throws `database-unreachable` / `database-auth-failed` for a database it
+ * cannot use.
+ */
+export class RunClient {
+  readonly #client: Client;
+  readonly #url: string;
+
+  private constructor(client: Client, url: string) {
+    this.#client = client;
+    this.#url = url;
+  }
+
+  /** Connects to `database` (a PostgreSQL URL). @throws {SystemError} `dbos-missing` */
+  static async connect(database: string): Promise<RunClient> {
+    const { DBOSClient } = await loadDbos();
+    const client = await DBOSClient.create({
+      systemDatabaseUrl: database,
+      applicationName: APPLICATION,
+    });
+    return new RunClient(client, database);
+  }
+
+  /**
+   * Enqueues a run of the workflow `workflow` (its name on the workers: `release` for
+   * `release.tsx`); a worker that has it takes it. `script` and `props` travel with the run.
+   * @returns the run id (given, or a new one).
+   */
+  async enqueue(run: {
+    workflow: string;
+    props?: Record<string, unknown>;
+    script?: ModelScript;
+    strict?: boolean;
+    runId?: string;
+  }): Promise<string> {
+    const runId = run.runId ?? newRunId();
+    const input: QueuedRun = {
+      workflow: run.workflow,
+      ...(run.props ? { props: run.props } : {}),
+      ...(run.script ? { script: run.script } : {}),
+      ...(run.strict ? { strict: true } : {}),
+    };
+    await this.#call(() =>
+      this.#client.enqueue(
+        {
+          workflowName: RUN_WORKFLOW,
+          queueName: queueName(run.workflow),
+          workflowID: runId,
+          appVersion: APPLICATION_VERSION,
+        },
+        input,
+      ),
+    );
+    return runId;
+  }
+
+  /** The run's approval requests still waiting for an answer. @throws {WorkflowError} `dbos-run-unknown` */
+  async waiting(runId: string): Promise<DbosApprovalRequest[]> {
+    await this.#status(runId);
+    return this.#waiting(runId);
+  }
+
+  /**
+   * Answers approval requests of a run: `requestId`, or every waiting one with `all`.
+   * @returns the ids answered.
+   * @throws {WorkflowError} `dbos-run-unknown` (no such run), `approval-unknown` (no such
+   *   request waiting), `dbos-run-finished` (the run has ended).
+   */
+  async approve(
+    runId: string,
+    answer: { requestId?: string; all?: boolean; approved: boolean; reason?: string },
+  ): Promise<string[]> {
+    const status = await this.#status(runId);
+    if (!['PENDING', 'ENQUEUED'].includes(status.status))
+      throw new WorkflowError(
+        'dbos-run-finished',
+        `june: the run ${runId} has ended (${statusOf(status.status)}); there is nothing to approve.`,
+      );
+    const waiting = await this.#waiting(runId);
+    const ids = answer.all ? waiting.map((request) => request.id) : [answer.requestId ?? ''];
+    if (!answer.all && !waiting.some((request) => request.id === answer.requestId))
+      throw new WorkflowError(
+        'approval-unknown',
+        `june: the run ${runId} has no approval request "${answer.requestId ?? ''}" waiting; ${waiting.length ? `it waits for ${waiting.map((r) => `"${r.id}" (${r.tool})`).join(', ')}` : 'it waits for none'}. See june runs.`,
+      );
+    for (const id of ids) {
+      const message: DbosApprovalAnswer = {
+        id,
+        approved: answer.approved,
+        ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+      };
+      // one answer per request, however often it is sent
+      await this.#call(() =>
+        this.#client.send(runId, message, approvalTopic(id), `${runId}/${id}`),
+      );
+    }
+    return ids;
+  }
+
+  /** Cancels a run: its worker aborts it (the running tool's `abortSignal` fires) and it ends `cancelled`. */
+  async cancel(runId: string): Promise<void> {
+    await this.#status(runId);
+    await this.#call(() => this.#client.cancelWorkflow(runId));
+  }
+
+  /** The runs in the database, newest first. */
+  async list(options: { limit?: number } = {}): Promise<DbosRunSummary[]> {
+    const runs = await this.#call(() =>
+      this.#client.listWorkflows({
+        workflowName: RUN_WORKFLOW,
+        sortDesc: true,
+        limit: options.limit ?? 50,
+        loadInput: true,
+      }),
+    );
+    return Promise.all(runs.map((run) => this.#summary(run)));
+  }
+
+  /** One run as {@link list} shows it. @throws {WorkflowError} `dbos-run-unknown` */
+  async get(runId: string): Promise<DbosRunSummary> {
+    return this.#summary(await this.#status(runId));
+  }
+
+  /**
+   * The run's events from its start, as its worker publishes them, until it ends. A run
+   * recovered by a worker tells its events again from the start: those already given are
+   * skipped.
+   */
+  async *events(runId: string): AsyncGenerator<RunEvent> {
+    await this.#status(runId);
+    let given = 0;
+    let told = 0;
+    for await (const value of this.#client.readStream<StreamedRunEvents>(runId, EVENTS_STREAM)) {
+      if ('start' in value) {
+        told = 0;
+        continue;
+      }
+      for (const event of value.events) if (++told > given) (given++, yield event);
+    }
+  }
+
+  /** Waits for the run to end: its output when it succeeded. @throws the run's error (with its `code`) */
+  async result(runId: string): Promise<DbosRunOutput> {
+    await this.#status(runId);
+    return this.#call(() => this.#client.retrieveWorkflow<DbosRunOutput>(runId).getResult());
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    await this.#client.destroy();
+  }
+
+  async #summary(run: WorkflowStatus): Promise<DbosRunSummary> {
+    const status = statusOf(run.status);
+    const error = run.error as { message?: string } | undefined;
+    return {
+      runId: run.workflowID,
+      workflow: (run.input?.[0] as QueuedRun | undefined)?.workflow ?? '?',
+      status,
+      ...(run.executorId && status !== 'queued' ? { worker: run.executorId } : {}),
+      waiting: status === 'running' ? await this.#waiting(run.workflowID) : [],
+      createdAt: run.createdAt,
+      ...(error?.message ? { error: error.message } : {}),
+    };
+  }
+
+  async #status(runId: string): Promise<WorkflowStatus> {
+    const status = await this.#call(() => this.#client.getWorkflow(runId));
+    if (!status || status.workflowName !== RUN_WORKFLOW)
+      throw new WorkflowError(
+        'dbos-run-unknown',
+        `june: there is no run ${runId} in the database; see june runs --database for the runs there.`,
+      );
+    return status;
+  }
+
+  /** The requests the run published, less those whose answer it received. */
+  async #waiting(runId: string): Promise<DbosApprovalRequest[]> {
+    const requests = await this.#call(() =>
+      this.#client.getEvent<DbosApprovalRequest[]>(runId, APPROVALS_EVENT, 0),
+    );
+    if (!requests?.length) return [];
+    const steps = (await this.#call(() => this.#client.listWorkflowSteps(runId))) ?? [];
+    const answered = new Set(
+      steps
+        .filter((step) => step.name === 'DBOS.recv')
+        .map((step) => (step.output as DbosApprovalAnswer | null)?.id),
+    );
+    return requests.filter((request) => !answered.has(request.id));
+  }
+
+  async #call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (JuneError.isInstance(error)) throw error;
+      throw databaseError(error, this.#url);
+    }
+  }
+}
+
+function statusOf(status: string): DbosRunStatus {
+  switch (status) {
+    case 'ENQUEUED':
+    case 'DELAYED':
+      return 'queued';
+    case 'PENDING':
+      return 'running';
+    case 'SUCCESS':
+      return 'succeeded';
+    case 'CANCELLED':
+      return 'cancelled';
+    default:
+      return 'failed';
+  }
+}
+
+function newRunId(): string {
+  const now = new Date().toISOString();
+  return `${now.slice(0, 10).replaceAll('-', '')}-${now.slice(11, 19).replaceAll(':', '')}-${randomBytes(6).toString('hex')}`;
+}

@@ -1,0 +1,114 @@
+import type { LanguageModelUsage } from 'ai';
+import type { Component } from '../elements/element.js';
+import type { DurableEngineFactory } from '../engine/durable-engine.js';
+import { JuneError, SystemError } from '../errors/index.js';
+import type { RunHandle, RunOptions } from '../interpreter/run.js';
+import { run as juneRun } from '../interpreter/run.js';
+import { plainJson } from '../json/index.js';
+import type { ModelScript } from '../testing/script-format.js';
+import type { Trace } from '../trace/trace-node.js';
+import { DbosEngine } from './dbos-engine.js';
+import { EventPublisher } from './event-publisher.js';
+import type { DbosSdk } from './load-dbos.js';
+import { RUN_WORKFLOW } from './names.js';
+import { recoveringScript } from './recovering-script.js';
+
+/** What a queued run carries to the worker that takes it (stored by DBOS as the workflow's input). */
+export interface QueuedRun {
+  /** The workflow's name: which of a worker's workflows runs (and the queue it waits on). */
+  workflow: string;
+  /** The root component's props. */
+  props?: Record<string, unknown>;
+  /** A model script answering every model call (`june run --script`), travelling with the run. */
+  script?: ModelScript;
+  /** `RunOptions.strict`. */
+  strict?: boolean;
+}
+
+/** A run that succeeded, as DBOS stores the workflow's output. */
+export interface DbosRunOutput {
+  output: unknown;
+  usage: LanguageModelUsage;
+  trace: Trace;
+}
+
+/** A workflow a worker can run: its root component and the `run` of the June copy it imports. */
+export interface WorkerWorkflow {
+  component: Component;
+  /** @default June's own `run` */
+  run?: typeof juneRun;
+}
+
+/**
+ * Registers June's run workflow with DBOS (before `DBOS.launch()`): one DBOS workflow that
+ * runs any of `workflows` by name, so a run enqueued anywhere is taken by a worker that has
+ * its workflow. The run id is the DBOS workflow id.
+ */
+export function registerRunWorkflow(
+  dbos: DbosSdk['DBOS'],
+  workflows: ReadonlyMap<string, WorkerWorkflow>,
+): (input: QueuedRun) => Promise<DbosRunOutput> {
+  return dbos.registerWorkflow((input: QueuedRun) => runQueued(dbos, workflows, input), {
+    name: RUN_WORKFLOW,
+  });
+}
+
+async function runQueued(
+  dbos: DbosSdk['DBOS'],
+  workflows: ReadonlyMap<string, WorkerWorkflow>,
+  input: QueuedRun,
+): Promise<DbosRunOutput> {
+  const runId = dbos.workflowID!;
+  const publisher = new EventPublisher(dbos);
+  const publishing = publisher.start(); // always the run's first step
+  let handle: RunHandle | undefined;
+  try {
+    const workflow = workflows.get(input.workflow);
+    if (!workflow) throw workflowMissing(input.workflow, [...workflows.keys()]);
+    const script = input.script ? recoveringScript(input.script) : undefined;
+    const engine: DurableEngineFactory = async (start) =>
+      new DbosEngine({
+        dbos,
+        runId,
+        stop: start.stop,
+        cancelled: () => handle?.abort('the run was cancelled (june cancel)'),
+        publish: (event) => publisher.publish(event),
+        replayed: (call) => script?.skip(call.place.step),
+      });
+    const options: RunOptions & { engine: DurableEngineFactory } = {
+      runId,
+      workflow: input.workflow,
+      stream: false,
+      engine,
+      ...(input.props ? { props: input.props } : {}),
+      ...(script ? { model: script } : {}),
+      ...(input.strict ? { strict: true } : {}),
+    };
+    handle = (workflow.run ?? juneRun)(workflow.component, options);
+    const result = await handle.result;
+    return { output: plainJson(result.output), usage: result.usage, trace: result.trace };
+  } catch (error) {
+    throw storedError(error);
+  } finally {
+    publisher.close();
+    await publishing;
+  }
+}
+
+function workflowMissing(name: string, known: string[]): SystemError {
+  return new SystemError(
+    'dbos-workflow-missing',
+    `june: this worker has no workflow "${name}" (it has ${known.map((k) => `"${k}"`).join(', ') || 'none'}); start a worker with that workflow's file.`,
+  );
+}
+
+/** The error DBOS stores for a failed run: its message, name and June code (the trace stays on the error). */
+function storedError(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  const stored = new Error(error.message);
+  stored.name = error.name;
+  if (JuneError.isInstance(error)) Object.assign(stored, { code: error.code });
+  const trace = (error as { trace?: unknown }).trace;
+  if (trace) Object.assign(stored, { trace: plainJson(trace) });
+  return stored;
+}

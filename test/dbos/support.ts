@@ -1,0 +1,94 @@
+// Helpers for the DBOS tests: a project with the ledger workflow, worker processes, the CLI,
+// and waiting for a condition (polled; never a fixed sleep).
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startJune, tempProject, type RunningJune } from '../cli/cli-harness.js';
+
+/** The ledger workflow's source (fixtures/ledger.tsx), to write into a test project. */
+export const ledgerSource = readFileSync(new URL('./fixtures/ledger.tsx', import.meta.url), 'utf8');
+
+/** A temporary project holding `ledger.tsx`, and a folder for the runs' logs. */
+export function ledgerProject() {
+  const project = tempProject();
+  project.write('ledger.tsx', ledgerSource);
+  return { ...project, logs: project.folder('logs') };
+}
+
+/** A `june worker` process. */
+export interface WorkerProcess {
+  readonly executor: string;
+  readonly running: RunningJune;
+  /** kill -9. */
+  kill(): Promise<void>;
+  /** SIGTERM, and waits for it to stop. */
+  stop(): Promise<void>;
+}
+
+/** Starts `june worker <files> --database <url> --executor <executor>` and waits until it listens. */
+export async function startWorker(
+  cwd: string,
+  database: string,
+  executor: string,
+  options: { files?: string[]; env?: Record<string, string>; concurrency?: number } = {},
+): Promise<WorkerProcess> {
+  const running = startJune(
+    [
+      'worker',
+      ...(options.files ?? ['ledger.tsx']),
+      '--database',
+      database,
+      '--executor',
+      executor,
+      '--concurrency',
+      String(options.concurrency ?? 20),
+    ],
+    cwd,
+    options.env,
+  );
+  const ended = running.done.then((result) => {
+    throw new Error(`the worker ${executor} ended: ${result.code} ${result.stderr}`);
+  });
+  ended.catch(() => {});
+  await Promise.race([
+    waitFor(() => running.output().stdout.includes('june worker'), 60_000),
+    ended,
+  ]);
+  return {
+    executor,
+    running,
+    kill: async () => {
+      process.kill(running.pid, 'SIGKILL');
+      await running.done;
+    },
+    stop: async () => {
+      process.kill(running.pid, 'SIGTERM');
+      await running.done;
+    },
+  };
+}
+
+/** Polls `condition` every 50 ms until it holds; fails after `timeoutMs`. */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+  what = 'a condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The lines of a log file in `dir` (none when it does not exist). */
+export function lines(dir: string, file: string): string[] {
+  const path = join(dir, file);
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** How often each line occurs. */
+export function counts(items: string[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const item of items) map.set(item, (map.get(item) ?? 0) + 1);
+  return map;
+}
