@@ -28,6 +28,8 @@ export const layers = {
     { name: 'interpreter', folders: ['interpreter'] },
     // The public run(): the interpreter with the durable engine its journal options make.
     { name: 'run', folders: ['run'] },
+    // Runs over a database: the DBOS engine, its worker and run client (`june/dbos`).
+    { name: 'scale-out', folders: ['dbos'] },
     // What users import or start: the package entries (`june`, `june/jsx-runtime`), the CLI,
     // Studio's server and its browser UI.
     {

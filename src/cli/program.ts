@@ -5,6 +5,7 @@ import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
 import { oneLine } from './format.js';
 import { packageVersion } from './package-version.js';
 import { visibleText } from './visible-text.js';
+import { addDatabaseCommands } from './database-program.js';
 
 /**
  * Runs the `june` command line and returns its exit code (it never calls `process.exit`
@@ -155,76 +156,7 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
       done(await runCommand(file, options, io));
     });
 
-  program
-    .command('worker')
-    .description(
-      'Run queued runs of these workflows from a PostgreSQL database (DBOS): any number of workers on any machines share one database.',
-    )
-    .argument(
-      '<files...>',
-      'the workflows this worker runs (.tsx files; runs name them by file name)',
-    )
-    .requiredOption(
-      '--database <url>',
-      'the PostgreSQL URL the workers and june run --database share',
-    )
-    .option('--concurrency <n>', 'runs at once, per workflow (default: 10)')
-    .option(
-      '--executor <id>',
-      "this worker's id: started again with the same id it recovers its runs in flight (default: DBOS__VMID, else the host name)",
-    )
-    .action(
-      async (
-        files: string[],
-        options: { database: string; concurrency?: string; executor?: string },
-      ) => {
-        const { workerCommand } = await import('./worker-command.js');
-        done(await workerCommand(files, options, io));
-      },
-    );
-
-  program
-    .command('approve')
-    .description('Answer approval requests of a run in a database, from any machine.')
-    .argument('<runId>', 'the run')
-    .argument('[requestId]', 'the request (june runs lists the waiting ones)')
-    .requiredOption('--database <url>', 'the PostgreSQL URL of the runs')
-    .option('--all', 'every request of the run that waits')
-    .option('--deny', 'deny instead of approve')
-    .option('--reason <text>', 'with --deny: the reason the model sees')
-    .action(
-      async (
-        runId: string,
-        requestId: string | undefined,
-        options: { database: string; all?: boolean; deny?: boolean; reason?: string },
-      ) => {
-        const { approveCommand } = await import('./database-commands.js');
-        done(await approveCommand(runId, requestId, options, io));
-      },
-    );
-
-  program
-    .command('runs')
-    .description('List the runs in a database: status, worker, waiting approvals.')
-    .requiredOption('--database <url>', 'the PostgreSQL URL of the runs')
-    .option('--json', 'one JSON object per run')
-    .option('--limit <n>', 'at most this many runs, newest first (default: 50)')
-    .action(async (options: { database: string; json?: boolean; limit?: string }) => {
-      const { runsCommand } = await import('./database-commands.js');
-      done(await runsCommand(options, io));
-    });
-
-  program
-    .command('cancel')
-    .description(
-      "Cancel a run in a database: its worker aborts it (the running tool's abort signal fires).",
-    )
-    .argument('<runId>', 'the run')
-    .requiredOption('--database <url>', 'the PostgreSQL URL of the runs')
-    .action(async (runId: string, options: { database: string }) => {
-      const { cancelCommand } = await import('./database-commands.js');
-      done(await cancelCommand(runId, options, io));
-    });
+  addDatabaseCommands(program, io, done);
 
   program
     .command('inspect')

@@ -177,7 +177,11 @@ export class RunClient {
         told = 0;
         continue;
       }
-      for (const event of value.events) if (++told > given) (given++, yield event);
+      for (const event of value.events) {
+        if (++told <= given) continue;
+        given++;
+        yield event;
+      }
     }
   }
 
