@@ -99,6 +99,7 @@ export async function withClient<T>(
   database: string,
   work: (client: import('../dbos/run-client.js').RunClient) => Promise<T>,
 ): Promise<T> {
+  quietDriver();
   const { RunClient } = await import('../dbos/cli-support.js');
   const client = await RunClient.connect(database);
   try {
@@ -106,4 +107,9 @@ export async function withClient<T>(
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** The PostgreSQL driver under DBOS warns about its own query pattern on stderr; a command's output stays its own. */
+export function quietDriver(): void {
+  process.noDeprecation = true;
 }

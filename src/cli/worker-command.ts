@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import type { CliIO } from './cli-io.js';
+import { quietDriver } from './database-commands.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { loadWorkflow } from './load-workflow.js';
 import { onStopSignals } from './stop-signals.js';
@@ -50,6 +51,7 @@ export async function workerCommand(
       'cli-option-invalid',
       `june: --concurrency takes a whole number of runs, 1 or more; got "${options.concurrency}".`,
     );
+  quietDriver();
   const { startWorker, safeUrl } = await import('../dbos/cli-support.js');
   const workflows: Record<string, { component: any; run: any }> = {};
   for (const file of files) {

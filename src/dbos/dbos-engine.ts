@@ -10,7 +10,7 @@ import type {
 import type { RunEvent } from '../events/run-event.js';
 import { WorkflowError } from '../errors/index.js';
 import { journalMismatch } from '../journal/journal-mismatch.js';
-import { stableJson } from '../journal/model-request.js';
+import { stableJson } from '../engine/model-request.js';
 import { plainJson } from '../json/index.js';
 import type { DbosSdk } from './load-dbos.js';
 import { APPROVALS_EVENT, approvalRequestId, approvalTopic, stepName } from './names.js';

@@ -2,8 +2,8 @@ import type { LanguageModelUsage } from 'ai';
 import type { Component } from '../elements/element.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { JuneError, SystemError } from '../errors/index.js';
-import type { RunHandle, RunOptions } from '../interpreter/run.js';
-import { run as juneRun } from '../interpreter/run.js';
+import type { RunHandle } from '../interpreter/run.js';
+import { run as juneRun, type RunOptions } from '../run/index.js';
 import { plainJson } from '../json/index.js';
 import type { ModelScript } from '../testing/script-format.js';
 import type { Trace } from '../trace/trace-node.js';
@@ -75,7 +75,7 @@ async function runQueued(
         publish: (event) => publisher.publish(event),
         replayed: (call) => script?.skip(call.place.step),
       });
-    const options: RunOptions & { engine: DurableEngineFactory } = {
+    const options: RunOptions = {
       runId,
       workflow: input.workflow,
       stream: false,
@@ -84,8 +84,9 @@ async function runQueued(
       ...(script ? { model: script } : {}),
       ...(input.strict ? { strict: true } : {}),
     };
-    handle = (workflow.run ?? juneRun)(workflow.component, options);
-    const result = await handle.result;
+    const started = (workflow.run ?? juneRun)(workflow.component, options);
+    handle = started;
+    const result = await started.result;
     return { output: plainJson(result.output), usage: result.usage, trace: result.trace };
   } catch (error) {
     throw storedError(error);
