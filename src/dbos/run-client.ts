@@ -4,6 +4,7 @@ import { JuneError, WorkflowError } from '../errors/index.js';
 import type { ModelScript } from '../testing/script-format.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { databaseError } from './database-error.js';
+import { probeDatabase } from './database-probe.js';
 import type { StreamedRunEvents } from './event-publisher.js';
 import { loadDbos } from './load-dbos.js';
 import {
@@ -56,6 +57,7 @@ export class RunClient {
   /** Connects to `database` (a PostgreSQL URL). @throws {SystemError} `dbos-missing` */
   static async connect(database: string): Promise<RunClient> {
     const { DBOSClient } = await loadDbos();
+    await probeDatabase(database, false);
     const client = await DBOSClient.create({
       systemDatabaseUrl: database,
       applicationName: APPLICATION,

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { WorkflowError } from '../errors/index.js';
 import { databaseError } from './database-error.js';
+import { probeDatabase } from './database-probe.js';
 import { loadDbos } from './load-dbos.js';
 import { APPLICATION, APPLICATION_VERSION, RUN_WORKFLOW, queueName } from './names.js';
 import { registerRunWorkflow, type QueuedRun, type WorkerWorkflow } from './run-workflow.js';
@@ -74,6 +75,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
 /** Refuses to start a worker that would recover runs of a workflow it does not have. */
 async function checkInFlight(database: string, executorId: string, names: string[]): Promise<void> {
   const { DBOSClient } = await loadDbos();
+  await probeDatabase(database, true);
   const client = await DBOSClient.create({ systemDatabaseUrl: database });
   try {
     const pending = await client

@@ -79,7 +79,7 @@ describe.runIf(!missing)('runs over DBOS: two workers, forty runs', () => {
       const paid = counts(lines(project.logs, 'models.log'));
       expect([...paid.values()].every((times) => times === 1)).toBe(true);
       // entry: append, summarize, (publish), text; summarize:go: append, text
-      expect(paid.size).toBe(40 * 6 + 10);
+      expect(paid.size).toBe(40 * 5 + 10);
 
       const runs = await client.list({ limit: 100 });
       expect(new Set(runs.map((run) => run.worker))).toEqual(new Set(['worker-a', 'worker-b']));
