@@ -104,6 +104,15 @@ export const juneErrorCodes = [
   'chat-request-invalid',
   'chat-run-busy',
   'chat-run-missing',
+  // runs over a database (june/dbos, june worker, --database)
+  'database-auth-failed',
+  'database-missing',
+  'database-unreachable',
+  'dbos-missing',
+  'dbos-run-finished',
+  'dbos-run-unknown',
+  'dbos-worker-workflow-missing',
+  'dbos-workflow-missing',
 ] as const;
 
 /**
