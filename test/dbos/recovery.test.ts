@@ -119,7 +119,7 @@ describe.runIf(!missing)('runs over DBOS: crashes, cancel and bad input', () => 
     for (const [effect, times] of effects)
       if (effect !== 'append e2') expect(times, effect).toBe(1);
     expect(effects.get('publish p3')).toBe(1);
-  }, 240_000);
+  }, 400_000);
 
   it('cancels a running run: the tool sees its abort signal and the run ends cancelled', async () => {
     await client.enqueue({

@@ -87,7 +87,7 @@ describe.runIf(!missing)('runs over DBOS: two workers, forty runs', () => {
     } finally {
       await client.close();
     }
-  }, 180_000);
+  }, 480_000);
 });
 
 describe.runIf(missing)('runs over DBOS', () => {
