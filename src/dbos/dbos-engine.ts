@@ -7,7 +7,7 @@ import type {
   ModelCallAt,
   ToolCallAt,
 } from '../engine/durable-engine.js';
-import type { RunEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import { WorkflowError } from '../errors/index.js';
 import { journalMismatch } from '../journal/journal-mismatch.js';
 import { stableJson } from '../engine/model-request.js';
@@ -40,7 +40,7 @@ export interface DbosEngineOptions {
   /** DBOS cancelled the workflow (`june cancel`): abort the run, so running work's abort signal fires. */
   cancelled: () => void;
   /** Each event, its approval ids made stable (see {@link DbosApprovalRequest.id}). */
-  publish?: (event: RunEvent) => void;
+  publish?: (event: RunLogEvent) => void;
   /** A model call was answered from the record (its work did not run). */
   replayed?: (call: ModelCallAt) => void;
   /** How long an approval waits before it counts as denied, in seconds. @default 30 days */
@@ -169,7 +169,7 @@ export class DbosEngine implements DurableEngine {
   }
 
   /** @inheritdoc Approval ids are made stable (the id `june approve` takes). */
-  publish(event: RunEvent): void {
+  publish(event: RunLogEvent): void {
     const stable = (id: string) => this.#stableIds.get(id) ?? id;
     if (event.type === 'approval-request')
       this.#options.publish?.({

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import type { DbosSdk } from './load-dbos.js';
 import { EVENTS_STREAM } from './names.js';
 
@@ -7,7 +7,7 @@ import { EVENTS_STREAM } from './names.js';
  * when it starts (or recovers) the run: a second `start` means the run was recovered and its
  * events are told again from the beginning.
  */
-export type StreamedRunEvents = { events: RunEvent[] } | { start: { executor: string } };
+export type StreamedRunEvents = { events: RunLogEvent[] } | { start: { executor: string } };
 
 /**
  * Writes a run's events to its DBOS stream for followers in other processes. It runs as one
@@ -17,7 +17,7 @@ export type StreamedRunEvents = { events: RunEvent[] } | { start: { executor: st
  */
 export class EventPublisher {
   readonly #dbos: DbosSdk['DBOS'];
-  #queue: RunEvent[] = [];
+  #queue: RunLogEvent[] = [];
   #wake: (() => void) | undefined;
   #closed = false;
 
@@ -26,7 +26,7 @@ export class EventPublisher {
   }
 
   /** Queues one event (dropped once closed). */
-  publish(event: RunEvent): void {
+  publish(event: RunLogEvent): void {
     if (this.#closed) return;
     this.#queue.push(event);
     this.#wake?.();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RunEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
 import type { ModelScript } from '../testing/script-format.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
@@ -170,7 +170,7 @@ export class RunClient {
    * recovered by a worker tells its events again from the start: those already given are
    * skipped.
    */
-  async *events(runId: string): AsyncGenerator<RunEvent> {
+  async *events(runId: string): AsyncGenerator<RunLogEvent> {
     await this.#status(runId);
     let given = 0;
     let told = 0;
