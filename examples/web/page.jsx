@@ -1,13 +1,17 @@
 // The example's page: useChat (@ai-sdk/react) on June's chat handler at /api/chat.
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
 // The chat id stays in the address, so a reloaded page reconnects to its running run.
 const params = new URLSearchParams(location.search);
 const chatId = params.get('chat') ?? `chat-${Math.random().toString(36).slice(2, 10)}`;
 if (!params.has('chat')) history.replaceState(null, '', `?chat=${chatId}`);
+
+// The page keeps its messages (the server keeps none): a reloaded page shows them, the
+// reconnect replaces the message of a run still running, and the next request sends them all.
+const saved = JSON.parse(sessionStorage.getItem(chatId) ?? '[]');
 
 /** Sends once every approval of the last message has an answer (composite calls included). */
 function approvalsAnswered({ messages }) {
@@ -49,10 +53,12 @@ function App() {
   const [input, setInput] = useState('');
   const { messages, sendMessage, addToolApprovalResponse, status } = useChat({
     id: chatId,
+    messages: saved,
     resume: true,
     transport: new DefaultChatTransport({ api: '/api/chat' }),
     sendAutomaticallyWhen: approvalsAnswered,
   });
+  useEffect(() => sessionStorage.setItem(chatId, JSON.stringify(messages)), [messages]);
   const submit = (event) => {
     event.preventDefault();
     sendMessage({ text: input });

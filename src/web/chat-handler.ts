@@ -1,4 +1,5 @@
 import type { Component } from '../elements/element.js';
+import { generateId } from 'ai';
 import { JuneError } from '../errors/june-error.js';
 import type { RunEvent } from '../events/run-event.js';
 import type { JournalStore } from '../journal/journal-store.js';
@@ -29,7 +30,10 @@ export type ChatHandler = (request: Request) => Promise<Response>;
 
 interface Active {
   handle: RunHandle;
+  /** How the request's response streams the run. */
   stream: ToUIMessageStreamOptions;
+  /** How a reconnect streams it: the whole message the response streams, from its start. */
+  replay: ToUIMessageStreamOptions;
 }
 
 /**
@@ -45,8 +49,9 @@ interface Active {
  *   when the run ends or waits for approval answers; the run is then stopped (its journal
  *   holds the requests) until the answers come.
  *
- * `GET <api>/<chatId>/stream` (`useChat({ resume: true })`) replays the chat's running run
- * from its start (204 when none runs in this process), for a page that was reloaded.
+ * `GET <api>/<chatId>/stream` (`useChat({ resume: true })`) streams the message of the
+ * chat's running request again, from its start, under the same message id, and follows the
+ * run live (204 when none runs in this process): a page that was reloaded shows it again.
  *
  * Bad requests get a 4xx JSON body `{ error: { code, message } }` and touch no run: a
  * malformed body (400), a run with no journal (404), an answer to no waiting request or one
@@ -98,17 +103,23 @@ function start(
     signal: controller.signal,
     ...(chat.runId !== undefined ? { resume: chat.runId } : {}),
   });
-  const newSteps = chat.newUserMessage ? [chatTurnStep(chat.userMessages.length - 1)] : [];
+  const turn = chatTurnStep(chat.userMessages.length - 1);
   const stream: ToUIMessageStreamOptions = {
-    resumed: chat.runId !== undefined ? { newSteps } : false,
+    resumed: chat.runId !== undefined ? { newSteps: chat.newUserMessage ? [turn] : [] } : false,
     originalMessages: chat.messages,
+    messageId: chat.newUserMessage ? generateId() : undefined,
     onWaiting: () => controller.abort('the run waits for approval answers'),
     willAnswer: (request) =>
       request.key !== undefined &&
       (chat.answers.has(request.key) || (chat.newUserMessage && chat.pending.has(request.key))),
   };
-  active.set(chat.chatId, { handle, stream });
-  active.set(handle.runId, { handle, stream });
+  // the message began with its turn (the first message: with the run)
+  const replay = {
+    ...stream,
+    resumed: chat.userMessages.length > 1 ? { newSteps: [turn] } : false,
+  };
+  active.set(chat.chatId, { handle, stream, replay });
+  active.set(handle.runId, { handle, stream, replay });
   busy.add(handle.runId);
   void answer(handle, chat, options.supersededReason);
   handle.result
@@ -143,7 +154,7 @@ function reconnect(request: Request, active: Map<string, Active>): Response {
   const match = /\/([^/]+)\/stream$/.exec(new URL(request.url).pathname);
   const entry = match ? active.get(decodeURIComponent(match[1]!)) : undefined;
   if (!entry) return new Response(null, { status: 204 });
-  return runUIMessageResponse(entry.handle, entry.stream);
+  return runUIMessageResponse(entry.handle, entry.replay);
 }
 
 function errorResponse(status: number, code: string, message: string): Response {

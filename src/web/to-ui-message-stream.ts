@@ -37,6 +37,12 @@ export interface ToUIMessageStreamOptions {
    * gets a fresh id.
    */
   originalMessages?: UIMessage[];
+  /**
+   * The id of the new assistant message (when `originalMessages` does not end with one to
+   * continue): a stream sent again for a reconnecting page uses the id it had the first time,
+   * so the page replaces that message. @default a new id
+   */
+  messageId?: string | undefined;
 }
 
 /** A run handle, or anything that has its events. */
@@ -70,6 +76,7 @@ export function toUIMessageStream(
     ...(options.originalMessages
       ? { originalMessages: options.originalMessages as JuneUIMessage[] }
       : {}),
+    ...(options.messageId !== undefined ? { generateId: () => options.messageId! } : {}),
     execute: async ({ writer }) => {
       const continued = options.originalMessages?.at(-1);
       const mapper = new UIChunkMapper({

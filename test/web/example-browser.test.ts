@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { wrapLanguageModel, type LanguageModel } from 'ai';
 import { scriptedModel } from 'june/testing';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -37,7 +38,35 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-async function open(model = scriptedModel(script)): Promise<{ page: Page; server: ExampleServer }> {
+/**
+ * `model`, whose call number `at` (1-based) waits until the test releases it: `entered`
+ * settles when that call is waiting.
+ */
+function gated(model: ReturnType<typeof scriptedModel>, at: number) {
+  let calls = 0;
+  let enter!: () => void;
+  let release!: () => void;
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const hold = async () => {
+    if (++calls !== at) return;
+    enter();
+    await released;
+  };
+  const wrapped = wrapLanguageModel({
+    model,
+    middleware: {
+      specificationVersion: 'v3',
+      wrapGenerate: async ({ doGenerate }) => (await hold(), doGenerate()),
+      wrapStream: async ({ doStream }) => (await hold(), doStream()),
+    },
+  });
+  return { model: wrapped, entered, release };
+}
+
+async function open(
+  model: LanguageModel = scriptedModel(script),
+): Promise<{ page: Page; server: ExampleServer }> {
   const server = await startServer({ model });
   servers.push(server);
   const page = await browser.newPage();
@@ -69,5 +98,24 @@ describe('examples/web in Chromium', () => {
     expect(server.refunds).toEqual([]);
     expect(JSON.stringify(model.calls.at(-1)!.prompt)).toContain('A1 was a gift');
     await page.locator('.tool[data-state="output-denied"]').waitFor();
+  });
+
+  it('a page reloaded mid-run shows the run again and follows it to the end; nothing runs twice', async () => {
+    const scripted = scriptedModel(script);
+    const gate = gated(scripted, 2); // the model's answer after the refund
+    const { page, server } = await open(gate.model);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await gate.entered;
+    await page.reload();
+    await page.getByText('Please refund order A1').waitFor();
+    await page.getByText('Let me refund order A1 for you.').waitFor();
+    await page.locator('.tool[data-state="output-available"]').waitFor();
+    await expect(page.getByText('All done: the refund went through.').count()).resolves.toBe(0);
+    gate.release();
+    await page.getByText('All done: the refund went through.').waitFor();
+    expect(server.refunds).toEqual(['A1']);
+    expect(scripted.calls).toHaveLength(2);
+    await expect(page.getByText('Let me refund order A1 for you.').count()).resolves.toBe(1);
+    await expect(page.locator('section.assistant').count()).resolves.toBe(1);
   });
 });
