@@ -9,20 +9,13 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ConcurrentResult } from './concurrent.js';
-import type { Contender, WorkloadRunners } from './contender.js';
 import { contenders as allContenders } from './contenders/index.js';
 import { machineInfo, packageVersion } from './machine.js';
-import { time, median, type Timing } from './measure.js';
-import { modelStats } from './mock-model.js';
+import { median, type Timing } from './measure.js';
 import { renderResults, type Results, type SeriesKind, type WorkloadId } from './report.js';
 import type { SeriesPoint } from './series.js';
-import {
-  COMPOSITE_CALLS,
-  CONCURRENT_RUNS,
-  lookupExecutions,
-  STEPS,
-  TOOL_CALLS,
-} from './workloads.js';
+import type { TimedResult } from './timed.js';
+import { CONCURRENT_RUNS } from './workloads.js';
 import os from 'node:os';
 
 const args = process.argv.slice(2);
@@ -30,7 +23,7 @@ const flag = (name: string) => args.includes(`--${name}`);
 const option = (name: string) =>
   args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = flag('quick');
-const only = new Set((option('only') ?? 'a,b,c,d,e,f,series').split(','));
+const only = new Set((option('only') ?? 'a,b,c,d,e,f,series,otel,scale-out').split(','));
 const picked = option('contenders')?.split(',');
 const settings = {
   /** Passes over the contenders per workload (their order rotates); the median of the passes' medians is reported. */
@@ -48,88 +41,69 @@ const machine = machineInfo();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const contenders = allContenders.filter((c) => !picked || picked.includes(c.id));
-const loaded = new Map<string, WorkloadRunners>();
 const unavailable = new Map<string, string>();
 
-/** Runs each workload once and checks the answer and the model calls, so a broken wiring never gets timed. */
-async function verify(contender: Contender, runners: WorkloadRunners): Promise<void> {
-  const check = async (
-    workload: keyof WorkloadRunners,
-    expect: Record<string, { calls: number; minPrompt?: number }>,
-    lookups: number,
-  ) => {
-    for (const key of Object.keys(modelStats)) delete modelStats[key];
-    const before = lookupExecutions();
-    const answer = await runners[workload]();
-    const problems: string[] = [];
-    if (answer !== 'done') problems.push(`answered ${JSON.stringify(answer)}, not "done"`);
-    if (lookupExecutions() - before !== lookups)
-      problems.push(`ran lookup ${lookupExecutions() - before} times, not ${lookups}`);
-    for (const [role, want] of Object.entries(expect)) {
-      const got = modelStats[role];
-      if (got?.calls !== want.calls)
-        problems.push(`made ${got?.calls ?? 0} "${role}" model calls, not ${want.calls}`);
-      if (want.minPrompt !== undefined && (got?.lastPromptMessages ?? 0) < want.minPrompt)
-        problems.push(
-          `sent a last "${role}" prompt of ${got?.lastPromptMessages} messages (the conversation was not carried)`,
-        );
-    }
-    if (problems.length)
-      throw new Error(`${contender.label}, workload ${workload}: ${problems.join('; ')}`);
-  };
-  await check('oneStep', { a: { calls: TOOL_CALLS + 1 } }, TOOL_CALLS);
-  await check('steps', { b: { calls: STEPS, minPrompt: 2 * STEPS - 1 } }, 0);
-  await check(
-    'composite',
-    { 'c-outer': { calls: COMPOSITE_CALLS + 1 }, 'c-inner': { calls: COMPOSITE_CALLS } },
-    0,
-  );
-  await check('toolSteps', { f: { calls: 2 * STEPS, minPrompt: 2 * STEPS } }, STEPS);
-}
-
-for (const contender of contenders) {
-  try {
-    const runners = await contender.load();
-    await verify(contender, runners);
-    loaded.set(contender.id, runners);
-    log(`loaded ${contender.label}`);
-  } catch (error) {
-    let reason =
-      error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
-    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
-      reason += ` (install the dev dependencies: npm i -D ${contender.packages.filter((p) => p !== 'ai').join(' ')})`;
-    unavailable.set(contender.id, reason);
-    log(`cannot run ${contender.label}: ${reason}`);
-  }
-}
-
 const timings: Results['timings'] = {};
-const workloads: Array<[WorkloadId, keyof WorkloadRunners]> = [
-  ['a', 'oneStep'],
-  ['b', 'steps'],
-  ['c', 'composite'],
-  ['f', 'toolSteps'],
-];
-for (const [workload, key] of workloads) {
-  if (!only.has(workload)) continue;
-  const ids = contenders.map((c) => c.id).filter((id) => loaded.has(id));
-  const passes = new Map<string, Timing[]>(ids.map((id) => [id, []]));
+const timedWorkloads = (['a', 'b', 'c', 'f'] as const).filter((w) => only.has(w));
+if (timedWorkloads.length) {
+  // One child process per contender and pass (bench/timed.ts); the order rotates each pass.
+  const ids = contenders.map((c) => c.id);
+  const passes = new Map<string, Array<Record<string, Timing>>>(ids.map((id) => [id, []]));
   for (let pass = 0; pass < settings.passes; pass++) {
-    const order = ids.map((_, i) => ids[(i + pass) % ids.length]!);
-    for (const id of order) {
-      passes.get(id)!.push(await time(`${workload} ${id}`, loaded.get(id)![key], settings));
+    for (const id of ids.map((_, i) => ids[(i + pass) % ids.length]!)) {
+      if (unavailable.has(id)) continue;
+      const out = await child(
+        './timed.ts',
+        [
+          id,
+          timedWorkloads.join(','),
+          String(settings.timeMs),
+          String(settings.warmupMs),
+          String(settings.minSamples),
+        ],
+        ['--expose-gc'],
+        600_000,
+      );
+      const result = lastJsonLine<TimedResult>(out);
+      if ('error' in result) {
+        unavailable.set(id, result.error);
+        log(`cannot run ${id}: ${result.error}`);
+      } else {
+        passes.get(id)!.push(result.timings);
+        if (pass === 0) log(`measured ${id}`);
+      }
     }
   }
   for (const [id, list] of passes) {
-    timings[`${workload}:${id}`] = {
-      medianMs: median(list.map((t) => t.medianMs)),
-      madMs: median(list.map((t) => t.madMs)),
-      samples: list.reduce((n, t) => n + t.samples, 0),
-      cpuMs: median(list.map((t) => t.cpuMs)),
+    if (!list.length) continue;
+    for (const workload of timedWorkloads) {
+      const runs = list.map((t) => t[workload]!);
+      const timing = {
+        medianMs: median(runs.map((t) => t.medianMs)),
+        madMs: median(runs.map((t) => t.madMs)),
+        samples: runs.reduce((n, t) => n + t.samples, 0),
+        cpuMs: median(runs.map((t) => t.cpuMs)),
+      };
+      timings[`${workload}:${id}`] = timing;
+      log(
+        `(${workload}) ${id}: ${timing.medianMs.toFixed(3)} ms median, ${timing.cpuMs.toFixed(3)} ms cpu`,
+      );
+    }
+  }
+}
+
+/** The last stdout line of a child as JSON, or an error naming its exit and last stderr line. */
+function lastJsonLine<T>(out: {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}): T | { error: string } {
+  try {
+    return JSON.parse(out.stdout.trim().split('\n').pop() ?? '') as T;
+  } catch {
+    return {
+      error: `exit ${out.code}: ${(out.stderr.trim().split('\n').pop() ?? '').slice(0, 300)}`,
     };
-    log(
-      `(${workload}) ${id}: ${timings[`${workload}:${id}`]!.medianMs.toFixed(3)} ms median, ${timings[`${workload}:${id}`]!.cpuMs.toFixed(3)} ms cpu`,
-    );
   }
 }
 
@@ -161,25 +135,20 @@ function child(
 const concurrent: Results['concurrent'] = {};
 if (only.has('d')) {
   for (const contender of contenders) {
-    if (!loaded.has(contender.id)) continue;
+    if (unavailable.has(contender.id)) continue;
     const out = await child(
       './concurrent.ts',
       [contender.id, String(settings.concurrentRuns), String(settings.concurrentRounds)],
       ['--expose-gc'],
       300_000,
     );
-    const last = out.stdout.trim().split('\n').pop() ?? '';
-    try {
-      const result = JSON.parse(last) as ConcurrentResult;
-      concurrent[contender.id] = result;
-      log(
-        `(d) ${contender.id}: ${result.medianMs.toFixed(0)} ms, ${result.liveHeapPerRun} B live heap/run`,
-      );
-    } catch {
-      const error = `exit ${out.code}: ${(out.stderr.trim().split('\n').pop() ?? '').slice(0, 300)}`;
-      concurrent[contender.id] = { error };
-      log(`(d) ${contender.id} failed: ${error}`);
-    }
+    const result = lastJsonLine<ConcurrentResult>(out);
+    concurrent[contender.id] = result;
+    log(
+      'error' in result
+        ? `(d) ${contender.id} failed: ${result.error}`
+        : `(d) ${contender.id}: ${result.medianMs.toFixed(0)} ms, ${result.liveHeapPerRun} B live heap/run`,
+    );
   }
 }
 
@@ -234,6 +203,31 @@ if (only.has('e')) {
   log(`(e) resolution: exit ${out.code}${resolution.error ? `, ${resolution.error}` : ''}`);
 }
 
+/**
+ * Sections other benches add to the results (each file runs alone too): OpenTelemetry's
+ * overhead, scale-out over Postgres. A file that is missing or lacks its export is skipped.
+ */
+const sections: string[] = [];
+const extraSections: Array<[string, string, string]> = [
+  ['otel', './telemetry.ts', 'runTelemetrySection'],
+  ['scale-out', './scale-out.ts', 'runScaleOutSection'],
+];
+for (const [key, file, name] of extraSections) {
+  if (!only.has(key)) continue;
+  try {
+    const module = (await import(file)) as Record<string, unknown>;
+    const section = module[name] as ((o: { quick: boolean }) => Promise<string>) | undefined;
+    if (typeof section !== 'function') throw new Error(`${file} exports no ${name}()`);
+    sections.push(await section({ quick }));
+    log(`(${key}) done`);
+  } catch (error) {
+    sections.push(
+      `## ${key}\n\nNot measured: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    log(`(${key}) failed: ${String(error)}`);
+  }
+}
+
 machine.loadAverage.end = Math.round(os.loadavg()[0]! * 100) / 100;
 const versions: Record<string, string> = {};
 for (const name of [
@@ -256,6 +250,7 @@ const results: Results = {
   concurrent,
   series,
   resolution,
+  sections,
   date: new Date().toISOString(),
   durationS: (performance.now() - benchStart) / 1000,
 };

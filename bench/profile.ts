@@ -155,7 +155,9 @@ if (ids2.length === 2) {
         .join(', '),
   );
   console.log('  largest differences (cpu ms/run):');
-  for (const [k, d] of [...diff].sort((a, b) => b[1] - a[1]).slice(0, 30))
+  for (const [k, d] of [...diff]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Number(process.env.PROFILE_TOP ?? 30)))
     console.log(`  ${d >= 0 ? '+' : ''}${d.toFixed(3).padStart(7)}  ${k}`);
   console.log(`  ${otherId}'s own functions (self cpu ms/run):`);
   const own = [...other.selfUs]

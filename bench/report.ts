@@ -29,6 +29,8 @@ export interface Results {
   timings: Record<string, { medianMs: number; madMs: number; samples: number; cpuMs: number }>;
   concurrent: Record<string, ConcurrentResult | { error: string }>;
   resolution?: { output: string; exitCode: number | null; error?: string };
+  /** Whole sections written by other benches (OpenTelemetry, scale-out), in Markdown. */
+  sections?: string[];
   series?: Array<{
     kind: SeriesKind;
     contender: string;
@@ -154,6 +156,8 @@ export function renderResults(r: Results): string {
     push('Not run (`--only` left it out).', '');
   }
 
+  for (const section of r.sections ?? []) push(relative(section.trim()), '');
+
   push('## What runs', '');
   push(
     `- (a) One agent, one step: the model calls the tool \`lookup\` ${TOOL_CALLS} times, one call a turn, then answers (${TOOL_CALLS + 1} model calls).`,
@@ -179,7 +183,10 @@ export function renderResults(r: Results): string {
     `- The model (bench/mock-model.ts) is stateless: it counts the tool results after the last user message of its prompt and calls the tool until it has enough, then answers "done". \`doStream\` and \`doGenerate\` give the same answers; June, streamText, the OpenAI Agents SDK (streamed) and Mastra use \`doStream\`. Each workload is run once per contender before timing and checked: the answer, the number of model calls and tool executions, and (b) that the last prompt carries the whole conversation.`,
   );
   push(
-    `- Times: tinybench (${r.settings.timeMs} ms of samples after ${r.settings.warmupMs} ms of warm-up, at least ${r.settings.minSamples} samples) per contender and workload, a forced GC before each; ${r.settings.passes} pass(es) over the contenders in rotating order, and the median of the passes' medians is reported. CPU time is \`process.cpuUsage()\` over the same samples divided by the calls.`,
+    '- June is imported as built (`dist/`, as users import it): `npm run bench` builds it first, and bench/tsconfig.json (which tsx reads in the bench) maps no path to its TypeScript source.',
+  );
+  push(
+    `- Times: tinybench (${r.settings.timeMs} ms of samples after ${r.settings.warmupMs} ms of warm-up, at least ${r.settings.minSamples} samples) per contender and workload, a forced GC before each, in a child process per contender and pass (bench/timed.ts: no contender is timed in a process another has used, so none pays for async hooks another turned on); ${r.settings.passes} pass(es) over the contenders in rotating order, and the median of the passes' medians is reported. CPU time is \`process.cpuUsage()\` over the same samples divided by the calls.`,
   );
   push(
     `- Memory (d): after a warm-up (20 × 10 runs), two forced GCs and a baseline \`process.memoryUsage()\`, the ${bytes(r.settings.concurrentRuns)} runs start at once and each waits in its tool call #${GATE_AT_CALL + 1} (a gate in \`lookup\`) until all have arrived: every run is in flight, mid-loop. There memory is read as is (peak heap and RSS, garbage included), then after two forced GCs (live heap: what the runs hold). Each delta over the baseline is divided by the number of runs. Then the gate opens and the runs finish; that batch's wall time, less the pause at the gate, is the (d) time.`,
