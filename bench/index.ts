@@ -12,7 +12,7 @@ import type { ConcurrentResult } from './concurrent.js';
 import { contenders as allContenders } from './contenders/index.js';
 import { machineInfo, packageVersion } from './machine.js';
 import { median, type Timing } from './measure.js';
-import { renderResults, type Results, type SeriesKind, type WorkloadId } from './report.js';
+import { renderResults, type Results, type SeriesKind } from './report.js';
 import type { SeriesPoint } from './series.js';
 import type { TimedResult } from './timed.js';
 import { CONCURRENT_RUNS } from './workloads.js';
