@@ -31,6 +31,11 @@ export class ResumeFilter {
     this.#newSteps = new Set(options.newSteps ?? []);
   }
 
+  /** True when run `runId` has turned new: the browser has seen none of its events from here on. */
+  isFresh(runId: string): boolean {
+    return this.#fresh.has(runId);
+  }
+
   /** True when the browser has not seen `event` (call after `calls` saw it). */
   isNew(event: RunEvent): boolean {
     if (this.#fresh.has(event.runId)) return true;

@@ -1,9 +1,10 @@
 import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage } from 'ai';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
-import type { RunEvent } from '../events/run-event.js';
+import type { RunEvent, RunLogEvent } from '../events/run-event.js';
 import type { TraceError } from '../trace/trace-node.js';
 import type { JuneUIMessage, JuneUIMessageChunk } from './june-ui-message.js';
 import type { ResumeFilterOptions } from './resume-filter.js';
+import type { MappedEvent } from './mapped-event.js';
 import { RunWaits } from './run-waits.js';
 import { UIChunkMapper } from './ui-chunk-mapper.js';
 
@@ -45,10 +46,14 @@ export interface ToUIMessageStreamOptions {
   messageId?: string | undefined;
 }
 
-/** A run handle, or anything that has its events. */
-export interface RunEvents {
-  readonly events: AsyncIterable<RunEvent>;
-}
+/**
+ * A run handle, or anything that has its log (`RunClient.events(runId)` of `june/dbos` as
+ * `{ log }`) or its events. The log is read when there is one: its events say where each
+ * belongs in the run (`nodeId`, `parentId`), and it has the model's reasoning.
+ */
+export type RunEvents =
+  | { readonly log: AsyncIterable<RunLogEvent>; readonly events?: AsyncIterable<RunEvent> }
+  | { readonly events: AsyncIterable<RunEvent> };
 
 /**
  * A run as the AI SDK's UI message stream: the chunks of one assistant message that
@@ -58,7 +63,8 @@ export interface RunEvents {
  * `data-june-run` / `data-june-agent` / `data-june-step` parts for nested progress. The
  * message's metadata holds the run's id.
  *
- * Reads `handle.events` from the start (a late reader gets the whole run). The stream ends
+ * Reads the run's log (`handle.log`; `handle.events` for a source without one) from the
+ * start, so a late reader gets the whole run. The stream ends
  * with the run, or, with `onWaiting`, when the run waits for answers. A failed run ends
  * with an `error` chunk; an aborted one just ends.
  *
@@ -84,7 +90,8 @@ export function toUIMessageStream(
         shown: continued?.role === 'assistant' ? toolCallIdsOf(continued) : [],
       });
       const waits = new RunWaits(options.willAnswer);
-      for await (const event of handle.events) {
+      const source: AsyncIterable<MappedEvent> = 'log' in handle ? handle.log : handle.events;
+      for await (const event of source) {
         for (const chunk of mapper.map(event)) writer.write(chunk);
         waits.observe(event);
         if (event.type === 'run-finish' && event.runId === mapper.runId) {

@@ -1,9 +1,9 @@
-import type { RunEvent } from '../events/run-event.js';
 import type { JuneAgentData, JuneUIMessageChunk } from './june-ui-message.js';
+import { isLogOnly, nodeOf, type MappedEvent, type MappedRunEvent } from './mapped-event.js';
 import { ResumeFilter, type ResumeFilterOptions } from './resume-filter.js';
 import { UIToolCalls, type UIToolCall } from './ui-tool-calls.js';
 
-type Event<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+type Event<T extends MappedEvent['type']> = Extract<MappedEvent, { type: T }>;
 type Chunk = JuneUIMessageChunk;
 
 /** Options of {@link UIChunkMapper}. */
@@ -34,9 +34,10 @@ export interface UIChunkMapperOptions {
 export class UIChunkMapper {
   readonly calls = new UIToolCalls();
   readonly #filter: ResumeFilter | undefined;
+  /** Open text and reasoning parts by `<runId>|<step>|<kind>`. */
   readonly #texts = new Map<string, string>();
   readonly #approvals = new Map<string, UIToolCall>();
-  readonly #agents = new Map<string, Array<JuneAgentData & { id: string }>>();
+  readonly #agents = new Map<string, Array<JuneAgentData & { id: string; nodeId?: string }>>();
   readonly #stepAgents = new Map<string, string>();
   /** Tool parts the message has: later chunks about other calls would have no part to update. */
   readonly #shown: Set<string>;
@@ -54,17 +55,24 @@ export class UIChunkMapper {
     return this.#root;
   }
 
-  /** The chunks for `event` (none when the browser has seen it already). */
-  map(event: RunEvent): Chunk[] {
+  /**
+   * The chunks for `event` (none when the browser has seen it already). Events of a run's
+   * log nest by their trace nodes (a child run under the call whose node is its parent);
+   * of the log's own kinds only reasoning makes chunks.
+   */
+  map(event: MappedEvent): Chunk[] {
+    if (isLogOnly(event))
+      return event.type === 'reasoning-delta' && (this.#filter?.isFresh(event.runId) ?? true)
+        ? [...this.#endText(event), ...this.#delta(event, 'reasoning')]
+        : [];
     let call: UIToolCall | undefined;
     if (event.type === 'run-start') {
       this.#root ??= event.runId;
       if (event.parentToolCallId !== undefined)
-        this.calls.childStarted(event.runId, event.parentToolCallId);
+        this.calls.childStarted(event.runId, event.parentToolCallId, nodeOf(event).parentId);
     }
     if (event.type === 'tool-call') call = this.calls.called(event);
-    if (event.type === 'step-start')
-      this.#stepAgents.set(`${event.runId}|${event.step}`, event.agent);
+    if (event.type === 'step-start') this.#stepAgents.set(stepKey(event), event.agent);
     if (event.type === 'approval-request') {
       const asked = this.calls.latest(event.runId, event.request.toolCallId);
       if (asked) this.#approvals.set(event.request.id, asked);
@@ -78,11 +86,11 @@ export class UIChunkMapper {
     return chunks;
   }
 
-  #chunks(event: RunEvent, call: UIToolCall | undefined, isNew: boolean): Chunk[] {
+  #chunks(event: MappedRunEvent, call: UIToolCall | undefined, isNew: boolean): Chunk[] {
     if (event.type === 'run-start' && event.runId === this.#root)
       return [{ type: 'start', messageMetadata: { runId: event.runId, waiting: false } }];
     if (!isNew) return [];
-    const text = event.type === 'text-delta' ? [] : this.#endText(event);
+    const text = this.#endText(event);
     const body = this.#body(event, call).filter((chunk) => {
       if (chunk.type === 'tool-input-available') this.#shown.add(chunk.toolCallId);
       return !('toolCallId' in chunk) || this.#shown.has(chunk.toolCallId);
@@ -90,7 +98,7 @@ export class UIChunkMapper {
     return [...text, ...body];
   }
 
-  #body(event: RunEvent, call: UIToolCall | undefined): Chunk[] {
+  #body(event: MappedRunEvent, call: UIToolCall | undefined): Chunk[] {
     switch (event.type) {
       case 'run-start':
         return [this.#run(event.runId, { status: 'running' })];
@@ -103,11 +111,11 @@ export class UIChunkMapper {
       case 'agent-finish':
         return this.#agentFinish(event);
       case 'step-start':
-        return this.#step(event.runId, event.step, event.agent, 'running');
+        return this.#step(event, event.agent, 'running');
       case 'step-finish':
-        return this.#step(event.runId, event.step, undefined, event.status);
+        return this.#step(event, undefined, event.status);
       case 'text-delta':
-        return this.#textDelta(event);
+        return this.#delta(event, 'text');
       case 'tool-call':
         return [this.#toolCall(event, call!)];
       case 'tool-result':
@@ -163,29 +171,36 @@ export class UIChunkMapper {
       tools,
       status: 'running',
     };
-    this.#agents.set(event.runId, [...(this.#agents.get(event.runId) ?? []), { ...data, id }]);
+    const { nodeId } = nodeOf(event);
+    const entry = { ...data, id, ...(nodeId !== undefined ? { nodeId } : {}) };
+    this.#agents.set(event.runId, [...(this.#agents.get(event.runId) ?? []), entry]);
     return { type: 'data-june-agent', id, data };
   }
 
   #agentFinish(event: Event<'agent-finish'>): Chunk[] {
     const open = this.#agents.get(event.runId) ?? [];
-    const found = open.findLast((entry) => entry.agent === event.agent);
+    const { nodeId } = nodeOf(event);
+    const found = open.findLast((entry) =>
+      nodeId !== undefined && entry.nodeId !== undefined
+        ? entry.nodeId === nodeId
+        : entry.agent === event.agent,
+    );
     if (!found) return [];
     this.#agents.set(
       event.runId,
       open.filter((entry) => entry !== found),
     );
-    const { id, ...data } = found;
+    const { id, nodeId: _node, ...data } = found;
     return [{ type: 'data-june-agent', id, data: { ...data, status: event.status } }];
   }
 
   #step(
-    runId: string,
-    step: string,
+    event: Event<'step-start' | 'step-finish'>,
     agent: string | undefined,
     status: Event<'step-finish'>['status'],
   ): Chunk[] {
-    const key = `${runId}|${step}`;
+    const { runId, step } = event;
+    const key = stepKey(event);
     const named = agent ?? this.#stepAgents.get(key) ?? '';
     if (agent === undefined) this.#stepAgents.delete(key);
     const data: Chunk = {
@@ -197,33 +212,40 @@ export class UIChunkMapper {
     return agent !== undefined ? [{ type: 'start-step' }, data] : [data, { type: 'finish-step' }];
   }
 
-  #textDelta(event: Event<'text-delta'>): Chunk[] {
-    const key = `${event.runId}|${event.step}`;
+  /** A piece of text or reasoning: a new part for each stretch of a step's text or reasoning. */
+  #delta(event: Event<'text-delta' | 'reasoning-delta'>, kind: 'text' | 'reasoning'): Chunk[] {
+    const key = `${event.runId}|${event.step}|${kind}`;
     let id = this.#texts.get(key);
     const chunks: Chunk[] = [];
     if (id === undefined) {
-      id = `text-${++this.#count}`;
+      id = `${kind}-${++this.#count}`;
       this.#texts.set(key, id);
-      chunks.push({
-        type: 'text-start',
-        id,
-        providerMetadata: { june: { step: event.step } },
-      });
+      const providerMetadata = { june: { step: event.step } };
+      chunks.push(
+        kind === 'text'
+          ? { type: 'text-start', id, providerMetadata }
+          : { type: 'reasoning-start', id, providerMetadata },
+      );
     }
-    chunks.push({ type: 'text-delta', id, delta: event.delta });
+    chunks.push({ type: `${kind}-delta`, id, delta: event.delta });
     return chunks;
   }
 
-  /** Ends the open text part of the event's run and step (any event but a text delta ends it). */
-  #endText(event: RunEvent): Chunk[] {
+  /**
+   * Ends the open text and reasoning parts of the event's run and step (any event but a
+   * delta of the same kind ends them), all of them at the outermost run's end.
+   */
+  #endText(event: MappedEvent): Chunk[] {
     const chunks: Chunk[] = [];
+    const kind =
+      event.type === 'text-delta' ? 'text' : event.type === 'reasoning-delta' ? 'reasoning' : '';
     for (const [key, id] of this.#texts) {
-      const [runId, step] = key.split('|') as [string, string];
+      const [runId, step, open] = key.split('|') as [string, string, 'text' | 'reasoning'];
       const ends =
-        (runId === event.runId && (!('step' in event) || event.step === step)) ||
+        (runId === event.runId && (!('step' in event) || event.step === step) && open !== kind) ||
         (event.type === 'run-finish' && event.runId === this.#root);
       if (!ends) continue;
-      chunks.push({ type: 'text-end', id });
+      chunks.push({ type: `${open}-end`, id });
       this.#texts.delete(key);
     }
     return chunks;
@@ -261,6 +283,11 @@ export class UIChunkMapper {
       },
     ];
   }
+}
+
+/** Where a step's agent is kept between its start and finish: its node, else its run and path. */
+function stepKey(event: Event<'step-start' | 'step-finish'>): string {
+  return nodeOf(event).nodeId ?? `${event.runId}|${event.step}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

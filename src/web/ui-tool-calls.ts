@@ -11,6 +11,8 @@ export interface UIToolCall {
   toolCallId: string;
   /** The child run a composite call started, once it started. */
   child?: string;
+  /** Its trace node (`nodeId` of its events in the run's log), when the events had one. */
+  nodeId?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export class UIToolCalls {
   readonly #parents = new Map<string, UIToolCall>();
 
   /** Registers the call of a `tool-call` event and gives it its id. */
-  called(event: Event<'tool-call'>): UIToolCall {
+  called(event: Event<'tool-call'> & { nodeId?: string }): UIToolCall {
     const base = `${event.step}/${event.toolCallId}`;
     const n = (this.#counts.get(base) ?? 0) + 1;
     this.#counts.set(base, n);
@@ -37,6 +39,7 @@ export class UIToolCalls {
       runId: event.runId,
       step: event.step,
       toolCallId: event.toolCallId,
+      ...(event.nodeId !== undefined ? { nodeId: event.nodeId } : {}),
     };
     const key = `${event.runId}|${event.toolCallId}`;
     this.#open.set(key, [...(this.#open.get(key) ?? []), call]);
@@ -61,12 +64,25 @@ export class UIToolCalls {
     else this.#open.delete(key);
   }
 
-  /** Links a child run to the open call that started it (the newest with its `toolCallId`). */
-  childStarted(runId: string, parentToolCallId: string): UIToolCall | undefined {
+  /**
+   * Links a child run to the open call that started it: the call whose trace node is the
+   * child run's parent (`parentId` of its `run-start` in the run's log), else, for events
+   * without nodes, the newest open call with its `toolCallId` (which two runs may share).
+   */
+  childStarted(
+    runId: string,
+    parentToolCallId: string,
+    parentNodeId?: string,
+  ): UIToolCall | undefined {
     let parent: UIToolCall | undefined;
     for (const calls of this.#open.values())
-      for (const call of calls)
-        if (call.toolCallId === parentToolCallId && call.child === undefined) parent = call;
+      for (const call of calls) {
+        const starts =
+          parentNodeId !== undefined && call.nodeId !== undefined
+            ? call.nodeId === parentNodeId
+            : call.toolCallId === parentToolCallId && call.child === undefined;
+        if (starts) parent = call;
+      }
     if (parent) {
       parent.child = runId;
       this.#parents.set(runId, parent);
