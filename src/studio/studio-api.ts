@@ -28,8 +28,14 @@ export interface RunSummary {
   endedAt?: string;
   durationMs?: number;
   totalTokens?: number;
-  /** What failed inside the run without failing it: the run node's `failures` (tools, caught attempts). */
-  failures?: { tools: number; caught: number };
+  /**
+   * What failed inside the run without failing it: the run node's `failures` (tool calls,
+   * caught attempts), and `childRuns`, how many of the failed calls were composite calls
+   * whose child run failed (absent when none).
+   */
+  failures?: { tools: number; caught: number; childRuns?: number };
+  /** Tool calls waiting for a person's approval (absent when none). */
+  pendingApprovals?: number;
   nodeCount: number;
   updatedAt: string;
 }

@@ -19,6 +19,7 @@ export function summarizeTrace(trace: Trace, file: string, updatedAt: string): R
     ? Date.parse(trace.endedAt) - Date.parse(trace.startedAt)
     : undefined;
   const tokens = totalTokens(trace.root);
+  const counts = countNodes(trace.root);
   return {
     runId: file.replace(/\.json$/, ''),
     file,
@@ -29,22 +30,37 @@ export function summarizeTrace(trace: Trace, file: string, updatedAt: string): R
     ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
     ...(tokens !== undefined ? { totalTokens: tokens } : {}),
     ...(trace.root.failures
-      ? { failures: { tools: trace.root.failures.tools, caught: trace.root.failures.caught } }
+      ? {
+          failures: {
+            tools: trace.root.failures.tools,
+            caught: trace.root.failures.caught,
+            ...(counts.failedChildRuns > 0 ? { childRuns: counts.failedChildRuns } : {}),
+          },
+        }
       : {}),
-    nodeCount: countNodes(trace.root),
+    ...(counts.pendingApprovals > 0 ? { pendingApprovals: counts.pendingApprovals } : {}),
+    nodeCount: counts.nodes,
     updatedAt,
   };
 }
 
-function countNodes(root: TraceNode): number {
-  let count = 0;
+/** The nodes of a trace (child runs included), the child runs that failed, the approvals pending. */
+function countNodes(root: TraceNode): {
+  nodes: number;
+  failedChildRuns: number;
+  pendingApprovals: number;
+} {
+  const counts = { nodes: 0, failedChildRuns: 0, pendingApprovals: 0 };
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    count++;
+    counts.nodes++;
+    if (node.approval?.status === 'pending') counts.pendingApprovals++;
     for (const child of node.children) stack.push(child);
     const child = childTraceOf(node);
-    if (child) stack.push(child.root);
+    if (!child) continue;
+    if (child.root.status === 'failed') counts.failedChildRuns++;
+    stack.push(child.root);
   }
-  return count;
+  return counts;
 }

@@ -1,3 +1,5 @@
+import { useState } from 'preact/hooks';
+import { NO_FILTER } from './run-filter.js';
 import { RunView } from './run-view.js';
 import { RunsList } from './runs-list.js';
 import { ShowErrors } from './show-errors.js';
@@ -8,6 +10,8 @@ import { useLiveRuns } from './use-live-runs.js';
 export function App() {
   const route = useHashRoute();
   const live = useLiveRuns();
+  // kept here, so the list's filters stay as they were after a visit to a run
+  const [filter, setFilter] = useState(NO_FILTER);
   return (
     <div class="app">
       <header class="topbar">
@@ -30,7 +34,7 @@ export function App() {
       </header>
       {route.view === 'runs' ? (
         <ShowErrors key="runs" what="the runs">
-          <RunsList live={live} />
+          <RunsList live={live} filter={filter} onFilter={setFilter} />
         </ShowErrors>
       ) : (
         <ShowErrors key={route.runId} what="this run">

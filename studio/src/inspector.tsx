@@ -1,5 +1,6 @@
 import type { TraceNode } from '../../src/trace/trace-node.js';
 import { AgentInspector } from './agent-inspector.js';
+import { ErrorSection } from './error-section.js';
 import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
 import { Facts, Section } from './section.js';
 import { StatusBadge } from './status-badge.js';
@@ -40,7 +41,7 @@ export function Inspector({
           ['Tokens', tokensText(node, item.tokens)],
         ]}
       />
-      {node.error && <ErrorSection error={node.error} />}
+      <ErrorSection item={item} />
       {node.kind === 'run' && <RunFacts item={item} onSelect={onSelect} />}
       {node.kind === 'agent' && <AgentInspector item={item} onSelect={onSelect} />}
       {node.kind === 'step' && <StepInspector node={node} />}
@@ -61,20 +62,6 @@ function tokensText(node: TraceNode, total: number | undefined): string | undefi
     return `${formatTokens(total)} (${formatTokens(usage.inputTokens ?? 0)} in, ${formatTokens(usage.outputTokens ?? 0)} out)`;
   }
   return formatTokens(total);
-}
-
-function ErrorSection({ error }: { error: NonNullable<TraceNode['error']> }) {
-  return (
-    <Section title="Error" testId="error">
-      <Facts
-        rows={[
-          ['Name', error.name],
-          ['Code', error.code],
-        ]}
-      />
-      <pre class="text error-text">{error.message}</pre>
-    </Section>
-  );
 }
 
 function RunFacts({ item, onSelect }: { item: TreeItem; onSelect(key: string): void }) {

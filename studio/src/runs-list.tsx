@@ -5,6 +5,8 @@ import {
   type UnreadableRun,
 } from '../../src/studio/studio-api.js';
 import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
+import { RunFilterBar } from './run-filter-bar.js';
+import { filterRuns, type RunFilter } from './run-filter.js';
 import { StatusBadge } from './status-badge.js';
 import { runHref } from './use-hash-route.js';
 import type { LiveRuns } from './use-live-runs.js';
@@ -13,8 +15,13 @@ import { useNow } from './use-now.js';
 /** How long a running run's file may go unchanged before the list says so, in ms. */
 const STALE_MS = 60_000;
 
-/** The runs in the directory, newest first, updated live. */
-export function RunsList({ live }: { live: LiveRuns }) {
+/** The runs in the directory, newest first, updated live; `filter` picks which (see `RunFilter`). */
+export function RunsList(props: {
+  live: LiveRuns;
+  filter: RunFilter;
+  onFilter(filter: RunFilter): void;
+}) {
+  const { live, filter, onFilter } = props;
   const runs = live.runs ? sortRuns([...live.runs.values()]) : undefined;
   const now = useNow(runs?.some((run) => !isUnreadable(run) && run.status === 'running') ?? false);
   if (live.error && !runs)
@@ -31,30 +38,40 @@ export function RunsList({ live }: { live: LiveRuns }) {
       </div>
     );
   }
+  const shown = filterRuns(runs, filter);
   return (
     <main class="runs">
-      <table class="runs-table" data-testid="runs">
-        <thead>
-          <tr>
-            <th>Workflow</th>
-            <th>Run</th>
-            <th>Started</th>
-            <th class="num">Duration</th>
-            <th>Status</th>
-            <th class="num">Tokens</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) =>
-            isUnreadable(run) ? (
-              <UnreadableRunRow key={run.runId} run={run} />
-            ) : (
-              <RunRow key={run.runId} run={run} now={now} />
-            ),
-          )}
-        </tbody>
-      </table>
+      <RunFilterBar runs={runs} filter={filter} shown={shown.length} onChange={onFilter} />
+      <RunsTable runs={shown} now={now} />
     </main>
+  );
+}
+
+/** The runs as a table, one row each. */
+function RunsTable({ runs, now }: { runs: RunListEntry[]; now: number }) {
+  if (runs.length === 0) return <p class="notice">No run matches these filters.</p>;
+  return (
+    <table class="runs-table" data-testid="runs">
+      <thead>
+        <tr>
+          <th>Workflow</th>
+          <th>Run</th>
+          <th>Started</th>
+          <th class="num">Duration</th>
+          <th>Status</th>
+          <th class="num">Tokens</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) =>
+          isUnreadable(run) ? (
+            <UnreadableRunRow key={run.runId} run={run} />
+          ) : (
+            <RunRow key={run.runId} run={run} now={now} />
+          ),
+        )}
+      </tbody>
+    </table>
   );
 }
 
@@ -90,7 +107,16 @@ function RunRow({ run, now }: { run: RunSummary; now: number }) {
       <td class="num">{formatDuration(elapsedMs(run.startedAt, run.durationMs, running, now))}</td>
       <td>
         <StatusBadge status={run.status} />
-        {run.failures && <span class="run-failures">{failuresText(run.failures)}</span>}
+        {run.failures && (
+          <span class="badge-failures run-failures" title="Failed inside a run that went on">
+            {failuresText(run.failures)}
+          </span>
+        )}
+        {run.pendingApprovals !== undefined && (
+          <span class="badge-waiting" data-testid="waiting-approval">
+            {run.pendingApprovals} waiting for approval
+          </span>
+        )}
         {run.status === 'running' && now - Date.parse(run.updatedAt) > STALE_MS && (
           <span
             class="stale muted"
@@ -111,11 +137,13 @@ function sortRuns(runs: RunListEntry[]): RunListEntry[] {
   return runs.sort((a, b) => time(b) - time(a) || a.runId.localeCompare(b.runId));
 }
 
-/** `1 tool failed · 1 failure caught`: what failed inside a run without failing it. */
-function failuresText(failures: { tools: number; caught: number }): string {
+/** `1 tool failed · 1 child run failed · 1 failure caught`: what failed inside a run without failing it. */
+function failuresText(failures: NonNullable<RunSummary['failures']>): string {
+  const childRuns = failures.childRuns ?? 0;
+  const tools = failures.tools - childRuns;
   const parts: string[] = [];
-  if (failures.tools > 0)
-    parts.push(`${failures.tools} tool${failures.tools === 1 ? '' : 's'} failed`);
+  if (tools > 0) parts.push(`${tools} tool${tools === 1 ? '' : 's'} failed`);
+  if (childRuns > 0) parts.push(`${childRuns} child run${childRuns === 1 ? '' : 's'} failed`);
   if (failures.caught > 0)
     parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
   return parts.join(' · ');

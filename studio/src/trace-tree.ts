@@ -13,6 +13,8 @@ export interface TreeItem {
   parent: TreeItem | undefined;
   children: TreeItem[];
   tokens: number | undefined;
+  /** Failures below this item (see {@link isFailure}), child runs included. */
+  failedBelow: number;
   /** Run nodes: the trace they are the root of (the outermost run or a child run). */
   trace?: Trace;
 }
@@ -37,6 +39,7 @@ export function buildTraceTree(trace: Trace): TraceTree {
     parent: undefined,
     children: [],
     tokens: undefined,
+    failedBelow: 0,
     trace,
   };
   const order: TreeItem[] = [];
@@ -54,6 +57,7 @@ export function buildTraceTree(trace: Trace): TraceTree {
         parent: item,
         children: [],
         tokens: undefined,
+        failedBelow: 0,
       }),
     );
     const childRun = childTraceOf(node);
@@ -65,6 +69,7 @@ export function buildTraceTree(trace: Trace): TraceTree {
         parent: item,
         children: [],
         tokens: undefined,
+        failedBelow: 0,
         trace: childRun,
       });
     for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i]!);
@@ -80,21 +85,42 @@ export function buildTraceTree(trace: Trace): TraceTree {
         if (child.tokens !== undefined) item.tokens = (item.tokens ?? 0) + child.tokens;
       item.tokens ??= own;
     }
+    if (item.parent) item.parent.failedBelow += item.failedBelow + (isFailure(item) ? 1 : 0);
   }
   return { root, byKey };
 }
 
-/** The rows on screen: the tree in document order, without the descendants of collapsed items. */
-export function visibleRows(tree: TraceTree, collapsed: ReadonlySet<string>): TreeItem[] {
+/**
+ * The rows on screen: the tree in document order, without the descendants of collapsed items;
+ * with `only`, just the items whose keys it has (an item left out hides its descendants).
+ */
+export function visibleRows(
+  tree: TraceTree,
+  collapsed: ReadonlySet<string>,
+  only?: ReadonlySet<string>,
+): TreeItem[] {
   const rows: TreeItem[] = [];
   const stack = [tree.root];
   while (stack.length > 0) {
     const item = stack.pop()!;
+    if (only && !only.has(item.key)) continue;
     rows.push(item);
     if (collapsed.has(item.key)) continue;
     for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i]!);
   }
   return rows;
+}
+
+/**
+ * True for a failure a reader looks for: a tool call, a child run or a `<Catch>` attempt that
+ * failed (in a run that succeeded, the model or a `<Catch>` went on past it). A failed child
+ * run whose call failed with it is one failure: its call's.
+ */
+export function isFailure(item: TreeItem): boolean {
+  if (item.node.status !== 'failed') return false;
+  const { kind, name } = item.node;
+  if (isChildRun(item)) return item.parent?.node.status !== 'failed'; // else its call counts
+  return kind === 'tool' || (kind === 'catch' && name !== 'fallback');
 }
 
 /** True for the root of a composite tool call's child run. */
