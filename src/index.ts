@@ -34,6 +34,7 @@ export type {
   FileJournalStoreOptions,
   MemoryJournalStore,
   JournalEngineOptions,
+  JournalTraceContext,
 } from './journal/index.js';
 export { toolCallContext } from './engine/index.js';
 export type { ToolCallContext } from './engine/index.js';

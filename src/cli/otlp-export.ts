@@ -1,13 +1,6 @@
-import {
-  context,
-  diag,
-  DiagLogLevel,
-  ROOT_CONTEXT,
-  trace,
-  TraceFlags,
-  type Context,
-} from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
 import { SystemError } from '../errors/index.js';
+import { parseTraceparent } from '../telemetry/traceparent.js';
 
 /** The OpenTelemetry SDK set up by `june run --otel`: flush and stop it before the process exits. */
 export interface OtlpExport {
@@ -92,12 +85,6 @@ export async function startOtlpExport(options: {
 
 /** A W3C `traceparent` value (`00-<trace id>-<span id>-<flags>`) as a remote parent; the root context for none or a malformed one. */
 function parentFromEnv(traceparent: string | undefined): Context {
-  const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceparent?.trim() ?? '');
-  if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return ROOT_CONTEXT;
-  return trace.setSpanContext(ROOT_CONTEXT, {
-    traceId: match[1]!,
-    spanId: match[2]!,
-    traceFlags: parseInt(match[3]!, 16) & TraceFlags.SAMPLED,
-    isRemote: true,
-  });
+  const parent = parseTraceparent(traceparent);
+  return parent ? trace.setSpanContext(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
 }

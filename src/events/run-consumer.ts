@@ -45,4 +45,12 @@ export interface RunConsumer {
    * rejection is reported as a process warning; the run's result stays as it was.
    */
   end?(outcome: RunOutcome): void | Promise<void>;
+  /**
+   * Runs `work`, the model calls of the trace node `nodeId` (a step, whose `step-start` the
+   * consumer has had), inside whatever the consumer keeps for that node: the OpenTelemetry
+   * exporter makes the step's span the active context there, so the AI SDK's own spans
+   * (`experimental_telemetry`) nest under it. Must call `work` once and return what it
+   * returns. Leave it out when there is nothing to put around the work.
+   */
+  within?<T>(nodeId: string, work: () => T): T;
 }

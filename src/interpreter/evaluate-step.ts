@@ -210,7 +210,9 @@ async function runStepNode(
     });
     started = true;
     const userMessage: ModelMessage = { role: 'user', content: prompt };
-    const out = await runStep(stepRunInput(step, props, userMessage));
+    const out = await root.within(step.node.nodeId, () =>
+      runStep(stepRunInput(step, props, userMessage)),
+    );
     const usage = plainUsage(out.usage);
     step.agent.messages.push(userMessage, ...out.responseMessages);
     run.steps[props.id] = out.result;

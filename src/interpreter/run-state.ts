@@ -197,6 +197,19 @@ export class RunRoot {
   }
 
   /**
+   * Runs `work` for the trace node `nodeId` (a step's model calls) inside what each consumer
+   * puts around it (`RunConsumer.within`: an exporter's active span); as it is without one.
+   */
+  within<T>(nodeId: string, work: () => T): T {
+    let wrapped = work;
+    for (const consumer of this.consumers) {
+      const inner = wrapped;
+      if (consumer.within) wrapped = () => consumer.within!(nodeId, inner);
+    }
+    return wrapped();
+  }
+
+  /**
    * Keeps a tool execution's promise until it settles, so an abort can wait for cleanup:
    * here, and in `frame.inflight` for the run (outermost or child) whose agent runs the tool.
    */

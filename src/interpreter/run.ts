@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Tracer } from '@opentelemetry/api';
 import type { LanguageModel, LanguageModelUsage } from 'ai';
 import type { ApprovalPolicy, ApprovalRequest } from '../approvals/approval-request.js';
 import {
@@ -27,8 +26,6 @@ import { endConsumers } from './end-consumers.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
 import { createRunFrame, RunRoot, type RunFrame } from './run-state.js';
 import { strictFailure } from './strict-failure.js';
-import { runTelemetry } from '../telemetry/run-telemetry.js';
-import type { TelemetryContent } from '../telemetry/span-attributes.js';
 
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
 export interface WorkflowRunOptions<OUTPUT = unknown> {
@@ -97,20 +94,6 @@ export interface WorkflowRunOptions<OUTPUT = unknown> {
    * `result` settles. See docs/run-handle-and-events.md. @default none (nothing is spent)
    */
   consumers?: readonly RunConsumer[];
-  /**
-   * Where the run's OpenTelemetry spans go: this tracer, or `false` for none. A span per
-   * trace node (run, agent, step, model call, tool call, `<Catch>` attempt, child runs under
-   * their calls), with the GenAI semantic conventions; a run started while a span is active
-   * is its child. See docs/observability.md.
-   * @default the registered global tracer provider's tracer; with none registered, nothing is recorded or spent
-   */
-  tracer?: Tracer | false;
-  /**
-   * What the run's spans may carry besides names, ids, times, statuses, usage and errors:
-   * `recordInputs` (step prompts, tool inputs), `recordOutputs` (step results, tool
-   * outputs), redacted as the run's records are. @default neither
-   */
-  telemetry?: TelemetryContent;
 }
 
 /** What a finished run gives: every step's result, the output, token usage (all model calls, child runs included) and the trace. */
@@ -253,17 +236,6 @@ export function runWorkflow<OUTPUT = unknown>(
     usage: frame.usage,
   }));
   result.catch(() => {});
-  const exportSpans = runTelemetry({
-    tracer: options.tracer,
-    content: options.telemetry,
-    runId,
-  });
-  if (exportSpans)
-    result.then(
-      (outcome) => exportSpans(outcome.trace),
-      (error: { trace?: Trace } | undefined) => error?.trace && exportSpans(error.trace),
-    );
-
   return {
     runId,
     result,

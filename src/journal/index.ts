@@ -35,4 +35,8 @@ export { firstRequestDifference } from './request-difference.js';
 export { upgradeJournal } from './journal-upgrade.js';
 export { journalMismatch, journalCallMissing, journalCallChanged } from './journal-mismatch.js';
 export { RunJournal, journalEngine } from './run-journal.js';
-export type { RunJournalOptions, JournalEngineOptions } from './run-journal.js';
+export type {
+  RunJournalOptions,
+  JournalEngineOptions,
+  JournalTraceContext,
+} from './run-journal.js';

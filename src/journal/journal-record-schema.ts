@@ -33,6 +33,7 @@ const headerSchema = z.looseObject({
   workflow: text().optional(),
   props: z.record(z.string(), z.unknown(), { error: 'not an object' }).optional(),
   startedAt: time(),
+  traceparent: text().optional(),
 });
 
 const modelCallSchema = z
@@ -86,6 +87,7 @@ const approvalAnswerSchema = z.looseObject({
 const resumeSchema = z.looseObject({
   type: z.literal('resume'),
   version: count().optional(),
+  traceparent: text().optional(),
   at: time(),
 });
 

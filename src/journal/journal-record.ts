@@ -58,6 +58,11 @@ export interface JournalHeader {
   props?: Record<string, unknown>;
   /** ISO 8601. */
   startedAt: string;
+  /**
+   * The run span's W3C trace context (`00-<trace id>-<span id>-<flags>`) when the run
+   * exported OpenTelemetry spans: a resumed run links its span to it.
+   */
+  traceparent?: string;
 }
 
 /**
@@ -140,6 +145,8 @@ export interface ApprovalAnswerRecord extends JournalPlace {
 export interface ResumeRecord {
   type: 'resume';
   version?: number;
+  /** The resumed run span's W3C trace context, as in {@link JournalHeader.traceparent}. */
+  traceparent?: string;
   at: string;
 }
 

@@ -40,6 +40,20 @@ export interface JournalEngineOptions {
   replay?: string | readonly JournalRecord[];
   /** With `replay`: answer tool calls from the recording too. @default false */
   replayTools?: boolean;
+  /** Where the run stands in a distributed trace (OpenTelemetry), kept in its journal. */
+  traceContext?: JournalTraceContext;
+}
+
+/**
+ * A run's OpenTelemetry trace context as its journal keeps it (W3C `traceparent` values):
+ * `current()` goes into a new journal's header and into a resume record; a resumed run is
+ * given the ones recorded before (`resumedFrom`, the original run's first), to link to them.
+ */
+export interface JournalTraceContext {
+  /** The run span's `traceparent` now, or `undefined` when it has none. */
+  current(): string | undefined;
+  /** On resume: the `traceparent`s of the run's earlier parts, oldest first. */
+  resumedFrom(traceparents: string[]): void;
 }
 
 /** Options of {@link RunJournal.open}: the run, and how it keeps its journal. */
@@ -144,7 +158,14 @@ export class RunJournal implements DurableEngine {
         new JournalIndex(records),
         journalLabel(store, runId),
       );
-      await journal.#write({ type: 'resume', version: JOURNAL_VERSION, at: now() });
+      options.traceContext?.resumedFrom(recordedTraceparents(records));
+      const traceparent = options.traceContext?.current();
+      await journal.#write({
+        type: 'resume',
+        version: JOURNAL_VERSION,
+        ...(traceparent !== undefined ? { traceparent } : {}),
+        at: now(),
+      });
       if (journal.failure !== undefined) throw journal.failure;
       return journal;
     }
@@ -396,7 +417,18 @@ function header(options: RunJournalOptions): JournalHeader {
       : {}),
     startedAt: now(),
   };
+  const traceparent = options.traceContext?.current();
+  if (traceparent !== undefined) first.traceparent = traceparent;
   return options.redactor ? options.redactor.value(first) : first;
+}
+
+/** The trace contexts a journal's header and resume records keep, in order. */
+function recordedTraceparents(records: readonly JournalRecord[]): string[] {
+  return records.flatMap((record) =>
+    (record.type === 'journal' || record.type === 'resume') && record.traceparent !== undefined
+      ? [record.traceparent]
+      : [],
+  );
 }
 
 /** Creates the journal of a new run through the store's atomic `create`. */

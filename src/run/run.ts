@@ -1,9 +1,13 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { Component, JuneElement } from '../elements/element.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { runWorkflow, type RunHandle, type WorkflowRunOptions } from '../interpreter/run.js';
 import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
-import { journalEngine } from '../journal/run-journal.js';
+import { journalEngine, type JournalTraceContext } from '../journal/run-journal.js';
+import { runTelemetry } from '../telemetry/run-telemetry.js';
+import type { TelemetryContent } from '../telemetry/span-attributes.js';
+import type { SpanConsumer } from '../telemetry/span-consumer.js';
 
 /** Options of {@link run}: the run's own, and where and how it keeps its journal. */
 export interface RunOptions<OUTPUT = unknown> extends WorkflowRunOptions<OUTPUT> {
@@ -30,6 +34,21 @@ export interface RunOptions<OUTPUT = unknown> extends WorkflowRunOptions<OUTPUT>
   replay?: string | readonly JournalRecord[];
   /** With `replay`: answer tool calls from the recording too, without running them. @default false */
   replayTools?: boolean;
+  /**
+   * Where the run's OpenTelemetry spans go: this tracer, or `false` for none. A span per
+   * trace node (run, agent, step, model call, tool call, `<Catch>` attempt, child runs under
+   * their calls), with the GenAI semantic conventions, each started and ended as the run
+   * goes; a run started while a span is active is its child; a resumed run links to the run
+   * it resumes. See docs/observability.md.
+   * @default the registered global tracer provider's tracer; with none registered, nothing is recorded or spent
+   */
+  tracer?: Tracer | false;
+  /**
+   * What the run's spans may carry besides names, ids, times, statuses, usage and errors:
+   * `recordInputs` (step prompts, tool inputs), `recordOutputs` (step results, tool
+   * outputs), redacted as the run's records are. @default neither
+   */
+  telemetry?: TelemetryContent;
 }
 
 /**
@@ -52,19 +71,30 @@ export function run<OUTPUT = unknown>(
   workflow: JuneElement | Component,
   options: RunOptions<OUTPUT> = {},
 ): RunHandle<OUTPUT> {
-  const { journal, resume, replay, replayTools, ...rest } = options;
+  const { journal, resume, replay, replayTools, tracer, telemetry, ...rest } = options;
   checkJournalOptions(options);
+  const spans = runTelemetry({ tracer, content: telemetry, resumed: resume !== undefined });
+  if (spans) rest.consumers = [...(rest.consumers ?? []), spans];
   if (!journal && resume === undefined && replay === undefined) return runWorkflow(workflow, rest);
   const engine = journalEngine({
     ...(journal ? { store: journal } : {}),
     resume: resume !== undefined,
     ...(replay !== undefined ? { replay, replayTools: replayTools === true } : {}),
+    ...(spans ? { traceContext: journalTraceContext(spans) } : {}),
   });
   return runWorkflow(workflow, {
     ...rest,
     ...(resume !== undefined ? { runId: resume } : {}),
     engine,
   });
+}
+
+/** The spans' trace context, kept in the run's journal; a resumed run's span links to the recorded ones. */
+function journalTraceContext(spans: SpanConsumer): JournalTraceContext {
+  return {
+    current: () => spans.traceparent(),
+    resumedFrom: (traceparents) => spans.linkTo(traceparents),
+  };
 }
 
 function checkJournalOptions(options: RunOptions<any>): void {

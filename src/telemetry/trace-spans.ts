@@ -3,6 +3,7 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Link,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
@@ -113,6 +114,11 @@ export class TraceSpans {
     if (!approval || approval.status === open.approval) return;
     open.approval = approval.status;
     open.span.addEvent(...approvalEvent(approval, at));
+  }
+
+  /** Adds `link` to the open span of the node `nodeId`, if there is one. */
+  link(nodeId: string | undefined, link: Link): void {
+    if (nodeId !== undefined) this.#open.get(nodeId)?.span.addLink(link);
   }
 
   /** Ends every span still open (a run that ended without closing them), at `at` (epoch ms). */
