@@ -5,7 +5,7 @@
 // Workloads (a)-(d) run on every contender that loads here; (e) is bench/resolution.ts.
 // Every model is the same MockLanguageModelV3 answering at once (bench/mock-model.ts), so the
 // times are the frameworks' own cost. Writes bench/results.md unless --no-write.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ConcurrentResult } from './concurrent.js';
@@ -162,9 +162,9 @@ if (only.has('series')) {
         ['journal', ['june'], [5, 20]],
       ]
     : [
-        ['long', ['ai-sdk', 'june', 'june-batch'], [100, 500, 1500]],
+        ['long', ['ai-sdk', 'june', 'june-batch'], [100, 1000, 5000]],
         ['text', ['ai-sdk', 'june', 'june-batch'], [0.5, 2, 5]],
-        ['journal', ['june'], [25, 100, 200]],
+        ['journal', ['june'], [25, 100, 400]],
       ];
   for (const [kind, who, sizes] of plan) {
     for (const id of who) {
@@ -251,6 +251,7 @@ const results: Results = {
   series,
   resolution,
   sections,
+  ...(process.env.JUNE_BASELINE ? { baseline: baselineCommit(process.env.JUNE_BASELINE) } : {}),
   date: new Date().toISOString(),
   durationS: (performance.now() - benchStart) / 1000,
 };
@@ -259,4 +260,15 @@ process.stdout.write(`${markdown}\n`);
 if (!flag('no-write')) {
   writeFileSync(here('./results.md'), `${markdown}\n`);
   log('wrote bench/results.md');
+}
+
+/** The commit checked out in the baseline build's folder, short, with its subject. */
+function baselineCommit(dir: string): string {
+  try {
+    return execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h (%s)'], {
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return 'an unknown commit';
+  }
 }

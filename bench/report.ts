@@ -29,6 +29,8 @@ export interface Results {
   timings: Record<string, { medianMs: number; madMs: number; samples: number; cpuMs: number }>;
   concurrent: Record<string, ConcurrentResult | { error: string }>;
   resolution?: { output: string; exitCode: number | null; error?: string };
+  /** The commit the baseline build of June was made from, when one was timed. */
+  baseline?: string;
   /** Whole sections written by other benches (OpenTelemetry, scale-out), in Markdown. */
   sections?: string[];
   series?: Array<{
@@ -233,7 +235,16 @@ function renderTargets(r: Results, push: (...more: string[]) => void): void {
   row('June run() / streamText', 'june', FLOOR);
   row('June batch / generateText', 'june-batch', 'ai-sdk-generate');
   row('June batch / OpenAI Agents SDK', 'june-batch', 'openai-agents');
+  if (r.timings['a:june-baseline'] || d('june-baseline')) {
+    row('June run() / baseline build', 'june', 'june-baseline');
+    row('June batch / baseline build', 'june-batch', 'june-batch-baseline');
+  }
   push('');
+  if (r.baseline)
+    push(
+      `The baseline build is June at ${r.baseline} (built by bench/baseline.sh), timed in the same run: a ratio under 1.00× is this checkout's June spending less than it did.`,
+      '',
+    );
 }
 
 /** The growth series: per step (long runs), per MB (long text), per tool turn (journals). */

@@ -1,15 +1,19 @@
 import type { Contender } from '../contender.js';
 import { aiSdkGenerate, aiSdkStream } from './ai-sdk.js';
-import { june, juneBatch } from './june.js';
+import { june, juneBaseline, juneBatch, juneBatchBaseline } from './june.js';
 import { mastra } from './mastra.js';
 import { openaiAgents } from './openai-agents.js';
 
-/** Every contender, the floor first. */
+/**
+ * Every contender, the floor first. The baseline builds of June join when JUNE_BASELINE names
+ * one (bench/baseline.sh).
+ */
 export const contenders: Contender[] = [
   aiSdkStream,
   aiSdkGenerate,
   june,
   juneBatch,
+  ...(process.env.JUNE_BASELINE ? [juneBaseline, juneBatchBaseline] : []),
   openaiAgents,
   mastra,
 ];
