@@ -222,19 +222,35 @@ export class RunClient {
     return status;
   }
 
+  /**
+   * Every approval request the run made: those still waiting, and the ids of those it got
+   * an answer to. @throws {WorkflowError} `dbos-run-unknown`
+   */
+  async approvals(runId: string): Promise<{ waiting: DbosApprovalRequest[]; answered: string[] }> {
+    await this.#status(runId);
+    return this.#approvals(runId);
+  }
+
   /** The requests the run published, less those whose answer it received. */
   async #waiting(runId: string): Promise<DbosApprovalRequest[]> {
+    return (await this.#approvals(runId)).waiting;
+  }
+
+  async #approvals(runId: string) {
     const requests = await this.#call(() =>
       this.#client.getEvent<DbosApprovalRequest[]>(runId, APPROVALS_EVENT, 0),
     );
-    if (!requests?.length) return [];
+    if (!requests?.length) return { waiting: [], answered: [] };
     const steps = (await this.#call(() => this.#client.listWorkflowSteps(runId))) ?? [];
     const answered = new Set(
       steps
         .filter((step) => step.name === 'DBOS.recv')
         .map((step) => (step.output as DbosApprovalAnswer | null)?.id),
     );
-    return requests.filter((request) => !answered.has(request.id));
+    return {
+      waiting: requests.filter((request) => !answered.has(request.id)),
+      answered: requests.flatMap((request) => (answered.has(request.id) ? [request.id] : [])),
+    };
   }
 
   async #call<T>(work: () => Promise<T>): Promise<T> {

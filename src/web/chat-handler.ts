@@ -8,9 +8,10 @@ import { run, type RunOptions } from '../run/run.js';
 import { readChatRequest, type ChatRequest } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
 import { chatTurnStep, type ChatInput } from './chat-turns.js';
+import { dbosChatHandler, type DbosChatOptions } from './dbos-chat.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
 
-/** Options of {@link chatHandler}. */
+/** Options of {@link chatHandler}: runs in this process, with a journal. */
 export interface ChatHandlerOptions {
   /** The workflow, rendered with the conversation as its `chat` prop (see `ChatTurns`). */
   workflow: Component<{ chat: ChatInput }>;
@@ -23,6 +24,14 @@ export interface ChatHandlerOptions {
    * the call is denied with this reason. @default 'The user sent a new message instead of answering.'
    */
   supersededReason?: string;
+}
+
+/**
+ * Options of {@link chatHandler} for runs on DBOS workers (`june/dbos`): `durable` names the
+ * database's run client and the workflow's name on the workers. See {@link DbosChatOptions}.
+ */
+export interface DurableChatHandlerOptions {
+  durable: DbosChatOptions;
 }
 
 /** A `fetch`-style handler: `POST` a `useChat` request, `GET <api>/<chatId>/stream` to reconnect. */
@@ -53,6 +62,10 @@ interface Active {
  * chat's running request again, from its start, under the same message id, and follows the
  * run live (204 when none runs in this process): a page that was reloaded shows it again.
  *
+ * With `durable` (a `june/dbos` run client and the workflow's name on the workers) the runs
+ * are queued in PostgreSQL instead and run by `june worker` processes; approval answers
+ * reach them through the database (see {@link dbosChatHandler}).
+ *
  * Bad requests get a 4xx JSON body `{ error: { code, message } }` and touch no run: a
  * malformed body (400), a run with no journal (404), an answer to no waiting request or one
  * already answered (409), a run that is busy with another request (409).
@@ -63,29 +76,41 @@ interface Active {
  * export const POST = chat; // Next.js route handler; GET = chat for reconnects
  * ```
  */
-export function chatHandler(options: ChatHandlerOptions): ChatHandler {
-  const active = new Map<string, Active>();
-  const busy = new Set<string>();
+export function chatHandler(options: ChatHandlerOptions | DurableChatHandlerOptions): ChatHandler {
+  if ('durable' in options) return refusing(dbosChatHandler(options.durable));
+  return refusing(journalChatHandler(options));
+}
+
+/** Answers a refused request (a `ChatRequestError`, or a `june:` error) with its JSON body. */
+function refusing(handler: ChatHandler): ChatHandler {
   return async (request) => {
     try {
-      if (request.method === 'GET') return reconnect(request, active);
-      if (request.method !== 'POST')
-        return errorResponse(405, 'chat-request-invalid', 'june: use POST to send a chat request.');
-      const body: unknown = await request.json().catch(() => undefined);
-      const chat = await readChatRequest(body, options.journal);
-      if (chat.runId !== undefined && busy.has(chat.runId))
-        throw new ChatRequestError(
-          'chat-run-busy',
-          `june: run ${chat.runId} is busy with another request; send this one when its stream ended.`,
-          409,
-        );
-      return start(chat, options, active, busy);
+      return await handler(request);
     } catch (error) {
       if (error instanceof ChatRequestError)
         return errorResponse(error.status, error.code, error.message);
       if (JuneError.isInstance(error)) return errorResponse(500, error.code, error.message);
       throw error;
     }
+  };
+}
+
+function journalChatHandler(options: ChatHandlerOptions): ChatHandler {
+  const active = new Map<string, Active>();
+  const busy = new Set<string>();
+  return async (request) => {
+    if (request.method === 'GET') return reconnect(request, active);
+    if (request.method !== 'POST')
+      return errorResponse(405, 'chat-request-invalid', 'june: use POST to send a chat request.');
+    const body: unknown = await request.json().catch(() => undefined);
+    const chat = await readChatRequest(body, options.journal);
+    if (chat.runId !== undefined && busy.has(chat.runId))
+      throw new ChatRequestError(
+        'chat-run-busy',
+        `june: run ${chat.runId} is busy with another request; send this one when its stream ended.`,
+        409,
+      );
+    return start(chat, options, active, busy);
   };
 }
 

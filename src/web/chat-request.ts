@@ -82,7 +82,11 @@ export async function readChatRequest(body: unknown, journal: JournalStore): Pro
   return { chatId, runId, messages, userMessages, newUserMessage, answers, pending };
 }
 
-async function chatBody(body: unknown): Promise<{ chatId: string; messages: UIMessage[] }> {
+/**
+ * The chat id and messages of a `useChat` request body.
+ * @throws {ChatRequestError} `chat-request-invalid` (400)
+ */
+export async function chatBody(body: unknown): Promise<{ chatId: string; messages: UIMessage[] }> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalid('the body is not a JSON object');
   const { id, messages } = body as { id?: unknown; messages?: unknown };
@@ -95,7 +99,7 @@ async function chatBody(body: unknown): Promise<{ chatId: string; messages: UIMe
 }
 
 /** The run id in the metadata of the last assistant message that has one. */
-function runIdOf(messages: UIMessage[]): string | undefined {
+export function runIdOf(messages: UIMessage[]): string | undefined {
   for (const message of [...messages].reverse()) {
     const runId = (message.metadata as { runId?: unknown } | undefined)?.runId;
     if (message.role !== 'assistant' || runId === undefined) continue;
@@ -106,7 +110,8 @@ function runIdOf(messages: UIMessage[]): string | undefined {
   return undefined;
 }
 
-function answersIn(message: UIMessage): Map<string, ChatApprovalAnswer> {
+/** The approval answers in an assistant message (`addToolApprovalResponse`), by approval id. */
+export function answersIn(message: UIMessage): Map<string, ChatApprovalAnswer> {
   const answers = new Map<string, ChatApprovalAnswer>();
   for (const part of message.parts) {
     if (!('state' in part) || part.state !== 'approval-responded') continue;
@@ -129,11 +134,13 @@ function approvalsOf(records: JournalRecord[], runId: string) {
   return { pending, answered };
 }
 
-function textOf(message: UIMessage): string {
+/** The text of a message's text parts. */
+export function textOf(message: UIMessage): string {
   return message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }
 
-function invalid(problem: string): ChatRequestError {
+/** A `chat-request-invalid` (400) error for `problem`. */
+export function invalid(problem: string): ChatRequestError {
   return new ChatRequestError(
     'chat-request-invalid',
     `june: the chat request is malformed: ${problem}.`,

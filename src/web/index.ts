@@ -15,7 +15,8 @@ export type {
   JuneCatchData,
 } from './june-ui-message.js';
 export { chatHandler } from './chat-handler.js';
-export type { ChatHandler, ChatHandlerOptions } from './chat-handler.js';
+export type { ChatHandler, ChatHandlerOptions, DurableChatHandlerOptions } from './chat-handler.js';
+export type { DbosChatOptions } from './dbos-chat.js';
 export { readChatRequest } from './chat-request.js';
 export type { ChatRequest, ChatApprovalAnswer } from './chat-request.js';
 export { ChatRequestError } from './chat-request-error.js';

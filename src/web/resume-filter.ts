@@ -8,6 +8,12 @@ export interface ResumeFilterOptions {
    * step-start on, the run's events are new.
    */
   newSteps?: readonly string[];
+  /**
+   * The ids of the approval requests answered now, for a run that was not resumed but goes
+   * on (a run in a database): its earlier answers are live events too, so only these turn
+   * it new. @default every answer that is not `replayed`
+   */
+  answeredNow?: readonly string[];
 }
 
 /**
@@ -23,12 +29,14 @@ export interface ResumeFilterOptions {
 export class ResumeFilter {
   readonly #fresh = new Set<string>();
   readonly #newSteps: ReadonlySet<string>;
+  readonly #answeredNow: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly calls: UIToolCalls,
     options: ResumeFilterOptions = {},
   ) {
     this.#newSteps = new Set(options.newSteps ?? []);
+    if (options.answeredNow) this.#answeredNow = new Set(options.answeredNow);
   }
 
   /** True when run `runId` has turned new: the browser has seen none of its events from here on. */
@@ -46,7 +54,7 @@ export class ResumeFilter {
   #turnsNew(event: RunEvent): boolean {
     switch (event.type) {
       case 'approval-response':
-        return event.replayed !== true;
+        return this.#answeredNow ? this.#answeredNow.has(event.id) : event.replayed !== true;
       case 'step-start':
         return this.#newSteps.has(event.step);
       case 'run-start': {

@@ -1,0 +1,127 @@
+import { generateId, type UIMessage } from 'ai';
+import type { RunClient } from '../dbos/run-client.js';
+import { JuneError } from '../errors/june-error.js';
+import { answersIn, chatBody, invalid, runIdOf, textOf } from './chat-request.js';
+import { ChatRequestError } from './chat-request-error.js';
+import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
+
+/** Options of {@link dbosChatHandler}: the chat's runs are queued for workers (`june/dbos`). */
+export interface DbosChatOptions {
+  /** A connection to the runs' database: `await RunClient.connect(url)` of `june/dbos`. */
+  runs: RunClient;
+  /** The workflow's name on the workers (its file name: `shop` for `shop.tsx`). */
+  workflow: string;
+  /** Why a call waiting for approval is denied when a new user message comes instead. */
+  supersededReason?: string;
+}
+
+/** What a chat request asks of a run in the database, checked. */
+interface DbosChatRequest {
+  chatId: string;
+  messages: UIMessage[];
+  userMessages: string[];
+  /** The run an approval answer goes on (absent: a new user message starts a run). */
+  runId?: string;
+  /** Answers by DBOS request id. */
+  answers: Array<{ id: string; approved: boolean; reason?: string }>;
+}
+
+/**
+ * The stateless round trip with runs on DBOS workers (see `chatHandler`'s `durable` option):
+ * a new user message enqueues a run of the workflow (its `chat` prop: the conversation);
+ * approval answers go to the run by its id, through the database, to whichever worker runs
+ * it; each response streams the run's events as its workers publish them, from any server
+ * process, and ends when the run ends or waits for answers (it waits in the database,
+ * nothing is stopped). A new user message denies the calls still waiting in the chat's run.
+ */
+export function dbosChatHandler(options: DbosChatOptions) {
+  return async (request: Request): Promise<Response> => {
+    if (request.method === 'GET') return new Response(null, { status: 204 });
+    const body: unknown = await request.json().catch(() => undefined);
+    const chat = await readDbosChatRequest(body, options.runs);
+    if (chat.runId === undefined) return startRun(chat, options);
+    for (const { id, approved, reason } of chat.answers)
+      await options.runs.approve(chat.runId, {
+        requestId: id,
+        approved,
+        ...(reason ? { reason } : {}),
+      });
+    const answered = chat.answers.map((answer) => answer.id);
+    return stream(chat.runId, options.runs, {
+      originalMessages: chat.messages,
+      resumed: { answeredNow: answered },
+      willAnswer: (asked) => answered.includes(asked.id),
+    });
+  };
+}
+
+async function startRun(chat: DbosChatRequest, options: DbosChatOptions): Promise<Response> {
+  const previous = runIdOf(chat.messages.slice(0, -1));
+  if (previous !== undefined) await supersede(previous, options);
+  const runId = await options.runs.enqueue({
+    workflow: options.workflow,
+    runId: `${chat.chatId}-${chat.userMessages.length}`,
+    props: { chat: { messages: chat.userMessages } },
+  });
+  return stream(runId, options.runs, { originalMessages: chat.messages, messageId: generateId() });
+}
+
+/** Denies what the chat's earlier run still waits for: the user moved on. */
+async function supersede(runId: string, options: DbosChatOptions): Promise<void> {
+  const { waiting } = await options.runs.approvals(runId).catch(() => ({ waiting: [] }));
+  if (waiting.length === 0) return;
+  const reason = options.supersededReason ?? 'The user sent a new message instead of answering.';
+  await options.runs.approve(runId, { all: true, approved: false, reason }).catch(() => {});
+}
+
+function stream(runId: string, runs: RunClient, streamOptions: ToUIMessageStreamOptions) {
+  return runUIMessageResponse(
+    { log: runs.events(runId) },
+    { ...streamOptions, onWaiting: () => {} },
+  );
+}
+
+/**
+ * Reads a `useChat` body for a run in the database: a new user message, or approval
+ * answers for the run named in the last assistant message, each for a request that waits.
+ * An approval id is the call's key (`<runId>/<request id>`).
+ */
+async function readDbosChatRequest(body: unknown, runs: RunClient): Promise<DbosChatRequest> {
+  const { chatId, messages } = await chatBody(body);
+  const last = messages.at(-1);
+  const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
+  if (last?.role === 'user') return { chatId, messages, userMessages, answers: [] };
+  const runId = runIdOf(messages);
+  if (runId === undefined || last === undefined)
+    throw invalid('the last message is not a user message and no run is named to continue');
+  const { waiting, answered } = await runs.approvals(runId).catch((error: unknown) => {
+    if (JuneError.isInstance(error) && error.code === 'dbos-run-unknown')
+      throw new ChatRequestError(
+        'chat-run-missing',
+        `june: there is no run "${runId}" in the database to continue. Start a new chat.`,
+        404,
+      );
+    throw error;
+  });
+  const answers = [...answersIn(last).values()].map((answer) => ({
+    ...answer,
+    id: answer.id.startsWith(`${runId}/`) ? answer.id.slice(runId.length + 1) : answer.id,
+  }));
+  if (answers.length === 0)
+    throw invalid(`there is nothing to continue run ${runId} with: no approval answer`);
+  for (const { id } of answers) {
+    if (waiting.some((request) => request.id === id)) continue;
+    throw answered.includes(id)
+      ? new ChatRequestError(
+          'approval-answered',
+          `june: the approval request "${id}" of run ${runId} was answered already; an answer counts once.`,
+          409,
+        )
+      : new ChatRequestError(
+          'approval-unknown',
+          `june: run ${runId} has no approval request "${id}" waiting; answer the requests its stream sent.`,
+          409,
+        );
+  }
+  return { chatId, messages, userMessages, runId, answers };
+}
