@@ -118,6 +118,6 @@ describe.runIf(!missing)('june run --database: following, Ctrl-C, --script on re
     // the script answered every model call (the ledger's own model was never called), the
     // tool in flight at the kill ran again, and the props came with the run
     expect(lines(dir, 'models.log')).toEqual([]);
-    expect(counts(lines(dir, 'effects.log').map((l) => l.split(' ')[1])).get('e7')).toBe(2);
+    expect(counts(lines(dir, 'effects.log').map((l) => l.split(' ')[1] ?? '')).get('e7')).toBe(2);
   });
 });
