@@ -1,4 +1,5 @@
 import type { LanguageModelUsage } from 'ai';
+import { usageTotal } from '../models/usage.js';
 
 /** A duration for people (see the shared helper). */
 export { formatDuration } from '../trace/format-duration.js';
@@ -15,9 +16,7 @@ export { formatDuration } from '../trace/format-duration.js';
 export function formatTokens(usage: LanguageModelUsage | undefined): string {
   const input = usage?.inputTokens;
   const output = usage?.outputTokens;
-  const total =
-    usage?.totalTokens ??
-    (input === undefined && output === undefined ? undefined : (input ?? 0) + (output ?? 0));
+  const total = usageTotal(usage);
   if (total === undefined) return 'no tokens';
   const n = (value: number) => value.toLocaleString('en-US');
   const split =

@@ -1,6 +1,5 @@
-import { RunAbortedError } from '../errors/index.js';
+import { RunAbortedError, errorData } from '../errors/index.js';
 import { unstoppedWork } from '../interpreter/abort-grace.js';
-import { traceError } from '../trace/index.js';
 import type { RunTraceWriter } from '../events/index.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 
@@ -55,5 +54,5 @@ export function writeAbandonedTrace(
   const left = new RunAbortedError(
     'this had not stopped 0 ms after the abort; the run settled without it',
   );
-  writer.abandon(traceError(error), traceError(left));
+  writer.abandon(errorData(error), errorData(left));
 }

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { RunLogEvent } from '../events/run-event.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
+import { newRunId } from '../engine/run-id.js';
 import type { ModelScript } from '../testing/script-format.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { databaseError } from './database-error.js';
@@ -277,9 +277,4 @@ function statusOf(status: string): DbosRunStatus {
     default:
       return 'failed';
   }
-}
-
-function newRunId(): string {
-  const now = new Date().toISOString();
-  return `${now.slice(0, 10).replaceAll('-', '')}-${now.slice(11, 19).replaceAll(':', '')}-${randomBytes(6).toString('hex')}`;
 }

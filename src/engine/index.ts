@@ -22,5 +22,6 @@ export { placeKey, callIdOf } from './durable-place.js';
 export { CallIds, toolCallsOf } from './call-ids.js';
 export type { AskedToolCall } from './call-ids.js';
 export { modelRequestOf, hashModelRequest, stableJson } from './model-request.js';
+export { RUN_ID_PATTERN, isRunId, newRunId } from './run-id.js';
 export { toolCallContext, inToolCall } from './tool-call-context.js';
 export type { ToolCallContext } from './tool-call-context.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { taggedJson } from '../json/tagged-json.js';
 
 /**
  * A model call's request as plain JSON, for the journal: the call options without
@@ -29,7 +30,8 @@ export function hashModelRequest(request: unknown): string {
 }
 
 /**
- * JSON with object keys sorted, so equal values give equal text.
+ * JSON with object keys sorted, so equal values give equal text; bytes and BigInts tagged
+ * as the journal writes them ({@link taggedJson}).
  *
  * @example
  * ```ts
@@ -38,10 +40,8 @@ export function hashModelRequest(request: unknown): string {
  */
 export function stableJson(value: unknown): string {
   return (
-    JSON.stringify(value, function (this: Record<string, unknown>, key, v: unknown) {
-      const raw = this[key];
-      if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw).toString('base64') };
-      if (typeof v === 'bigint') return v.toString();
+    JSON.stringify(value, function (this: Record<string, unknown>, key, given: unknown) {
+      const v = taggedJson(this[key], given);
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
         const sorted: Record<string, unknown> = {};
         for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];

@@ -8,29 +8,42 @@ export interface ErrorData {
   message: string;
   /** A {@link JuneError}'s code. */
   code?: string;
-  /** A {@link JuneError}'s blame. */
+  /** A {@link JuneError}'s blame, with `{ blame: true }` only. */
   blame?: JuneErrorBlame;
+}
+
+/** Options of {@link errorData}. */
+export interface ErrorDataOptions {
+  /**
+   * Keep a `JuneError`'s blame: the journal does, so a resumed run throws the error of the
+   * same subclass again; traces and events show name, message and code only.
+   * @default false
+   */
+  blame?: boolean;
 }
 
 /**
  * The one place an error becomes data for June's records (trace nodes, events, journal
- * records): name, message, and a `JuneError`'s code and blame. Configured credentials are
- * removed from the message. A thrown value that is not an `Error` (`throw undefined`,
- * `throw 'text'`) is described as such, so a record never says just `undefined`.
+ * records): name, message, a `JuneError`'s code and, when asked, its blame. Configured
+ * credentials are removed from the message. A thrown value that is not an `Error`
+ * (`throw undefined`, `throw 'text'`) is described as such, so a record never says just
+ * `undefined`.
  *
  * @example
  * ```ts
  * errorData(new Error('disk full')); // { name: 'Error', message: 'disk full' }
  * errorData(undefined); // { name: 'Error', message: 'undefined was thrown instead of an Error' }
+ * errorData(new WorkflowError('tool-unknown', 'june: ...'), { blame: true });
+ * // { name: 'WorkflowError', message: 'june: ...', code: 'tool-unknown', blame: 'workflow' }
  * ```
  */
-export function errorData(error: unknown): ErrorData {
+export function errorData(error: unknown, options: ErrorDataOptions = {}): ErrorData {
   if (JuneError.isInstance(error))
     return {
       name: error.name,
       message: configuredSecrets.text(error.message),
       code: error.code,
-      blame: error.blame,
+      ...(options.blame ? { blame: error.blame } : {}),
     };
   if (error instanceof Error)
     return { name: error.name, message: configuredSecrets.text(error.message) };

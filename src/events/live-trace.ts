@@ -1,4 +1,4 @@
-import type { LanguageModelUsage } from 'ai';
+import type { CompositeToolResult } from '../trace/composite-result.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 
 /**
@@ -24,12 +24,12 @@ export interface LiveTrace {
   readonly live: Map<string, ChildRunOutput>;
 }
 
-/** What a composite tool call's node shows as its `output` while its child run runs, or after it failed. */
-export interface ChildRunOutput {
-  trace: Trace;
-  /** Tokens used so far: every finished step's; the child run's whole usage once it ended. */
-  usage: LanguageModelUsage;
-}
+/**
+ * What a composite tool call's node shows as its `output` while its child run runs, or after
+ * it failed: its {@link CompositeToolResult} without `output`, with the tokens used so far
+ * (every finished step's; the child run's whole usage once it ended).
+ */
+export type ChildRunOutput = Omit<CompositeToolResult, 'output'>;
 
 /**
  * An empty trace, for `applyEvent` to build from a run's events.

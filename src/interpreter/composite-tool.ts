@@ -1,4 +1,3 @@
-import type { LanguageModelUsage } from 'ai';
 import type { JuneNode } from '../elements/element.js';
 import type { CollectedDeclaration } from '../capabilities/collect.js';
 import type { AnyTool, CompositeToolSpec } from '../capabilities/declaration.js';
@@ -8,6 +7,7 @@ import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import { sumUsage } from '../models/usage.js';
 import { compositeToolMarker } from '../engine/durable-tools.js';
 import { toolCallContext } from '../engine/tool-call-context.js';
+import type { CompositeToolResult } from '../trace/composite-result.js';
 import type { Trace } from '../trace/trace-node.js';
 import {
   createRunFrame,
@@ -20,28 +20,8 @@ import { evaluateFrame, frameTrace } from './run-frame.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
-/**
- * What a composite tool's `execute` returns, and what its tool call records in the trace
- * (the tool node's `output`, the `tool-result` event):
- * - `output`: what the calling model gets (a string as text, anything else as JSON);
- * - `trace`: the child run's own trace tree;
- * - `usage`: the tokens the child run used, its own child runs included.
- * The calling model sees only `output`.
- *
- * @example
- * ```tsx
- * for await (const event of run(<Report />).events) {
- *   if (event.type !== 'tool-result' || event.tool !== 'research') continue;
- *   const { output, trace, usage } = event.output as CompositeToolResult;
- *   console.log(output, trace.status, usage.totalTokens);
- * }
- * ```
- */
-export interface CompositeToolResult {
-  output: unknown;
-  trace: Trace;
-  usage: LanguageModelUsage;
-}
+/** What a composite tool's `execute` returns (its tool node's `output`). */
+export type { CompositeToolResult };
 
 /**
  * Makes the factory that turns the composite declarations of one agent (composite

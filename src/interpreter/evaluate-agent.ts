@@ -10,7 +10,7 @@ import type { ToolSource } from '../capabilities/declaration.js';
 import { mapExecutes } from '../capabilities/map-executes.js';
 import type { ToolSet } from 'ai';
 import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
-import { traceError } from '../trace/trace-builder.js';
+import { errorData } from '../errors/error-data.js';
 import type { AgentFrame, EvalContext, RunFrame, RunRoot } from './run-state.js';
 import { compositeToolFactory } from './composite-tool.js';
 import { jsonToolOutput } from './json-tool-output.js';
@@ -91,7 +91,7 @@ export async function evaluateAgent(
     root.emit({
       ...finish,
       status,
-      error: traceError(error),
+      error: errorData(error),
       ...(started ? {} : { unstarted: true as const }),
     });
     throw error;

@@ -2,7 +2,7 @@ import type { CatchProps } from '../components/catch.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix } from '../elements/notation.js';
 import { WorkflowError } from '../errors/june-error.js';
-import { traceError } from '../trace/trace-builder.js';
+import { errorData } from '../errors/error-data.js';
 import type { EvalContext } from './run-state.js';
 import { statusOf } from './settle.js';
 
@@ -50,7 +50,7 @@ export async function evaluateCatch(
     root.emit({
       type: 'error',
       runId: run.runId,
-      error: traceError(error),
+      error: errorData(error),
       attempt,
       willRetry: attempt <= retries,
       ...(gaveUp ? { fallback: true as const } : {}),
@@ -122,7 +122,7 @@ async function attemptOf(
       type: 'catch-finish',
       ...event,
       status: statusOf(error),
-      error: traceError(error),
+      error: errorData(error),
     });
     return { error };
   }

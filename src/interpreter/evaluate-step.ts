@@ -11,7 +11,8 @@ import { stepModel } from '../steps/step-model.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
 import type { DurablePlace } from '../engine/durable-engine.js';
-import { plainJson, traceError } from '../trace/trace-builder.js';
+import { plainJson } from '../json/json-form.js';
+import { errorData } from '../errors/error-data.js';
 import type { AgentFrame, EvalContext, NodePlace, RunFrame } from './run-state.js';
 import { statusOf } from './settle.js';
 import { stepPartHandler } from './step-parts.js';
@@ -230,7 +231,7 @@ async function runStepNode(
       ...base,
       status: statusOf(error),
       usage,
-      error: traceError(error),
+      error: errorData(error),
       modelUsage: step.callUsages,
       ...(started ? {} : { unstarted: true as const }),
     });

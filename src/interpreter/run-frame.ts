@@ -1,6 +1,6 @@
 import type { LanguageModelUsage } from 'ai';
 import type { JuneNode } from '../elements/element.js';
-import { traceError } from '../trace/trace-builder.js';
+import { errorData } from '../errors/error-data.js';
 import { traceFailures, type TraceFailures } from '../trace/trace-failures.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
@@ -102,7 +102,7 @@ export async function evaluateFrame(
       ...place,
       status: stopped instanceof Error ? 'failed' : statusOf(error),
       usage: frame.usage,
-      error: traceError(cause),
+      error: errorData(cause),
       ...failuresOf(frame),
     });
     if (error instanceof Error && !('trace' in error) && Object.isExtensible(error))

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { LanguageModel, LanguageModelUsage } from 'ai';
 import type { ApprovalPolicy, ApprovalRequest } from '../approvals/approval-request.js';
 import {
@@ -14,9 +13,10 @@ import type { RunEvent, RunLogEvent } from '../events/run-event.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { handleEvents } from '../events/handle-event.js';
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
-import { traceError } from '../trace/trace-builder.js';
+import { errorData } from '../errors/error-data.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { DurableCalls } from '../engine/durable-calls.js';
+import { newRunId } from '../engine/run-id.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
@@ -314,9 +314,9 @@ function abandonRun(frame: RunFrame, graceMs: number): RunAbortedError {
     nodeId: frame.nodeId,
     status: 'aborted',
     usage: frame.usage,
-    error: traceError(error),
+    error: errorData(error),
     abandoned: {
-      error: traceError(left),
+      error: errorData(left),
       toolCallIds: calls.flatMap((call) =>
         call.toolCallId === undefined ? [] : [call.toolCallId],
       ),
@@ -350,15 +350,4 @@ function rootElement(
     workflow.key,
     workflow.source,
   );
-}
-
-/**
- * A new run id: the UTC time to the second, then 48 random bits as hex
- * (`20261130-120301-3fa94c1e27b0`), so ids sort by start time and two runs do not get one id
- * in practice (a million runs in one second: a chance of about 2 in a million). The journal
- * store's atomic `create` catches the rest (`journal-exists`).
- */
-function newRunId(): string {
-  const now = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${now}-${randomBytes(6).toString('hex')}`;
 }

@@ -1,6 +1,7 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { plainUsage } from '../models/usage.js';
-import { plainJson, traceError } from '../trace/trace-builder.js';
+import { plainJson } from '../json/json-form.js';
+import { errorData } from '../errors/error-data.js';
 import type { NodePlace, RunFrame } from './run-state.js';
 import type { ToolNodes } from './tool-nodes.js';
 
@@ -92,7 +93,7 @@ function toolOutcome(
     root.emit({ type: 'tool-result', ...event, output: plainJson(part.output) });
   } else if (part.type === 'tool-error') {
     const status = run.signal.aborted ? 'aborted' : 'failed';
-    root.emit({ type: 'tool-error', ...event, error: traceError(part.error), status });
+    root.emit({ type: 'tool-error', ...event, error: errorData(part.error), status });
   } else root.emit({ type: 'tool-denied', ...event });
   tools.closed(part.toolCallId, event.nodeId);
 }

@@ -1,4 +1,4 @@
-import { plainJson } from '../trace/trace-builder.js';
+import { plainJson } from '../json/json-form.js';
 import type { NodePlace, RunFrame } from './run-state.js';
 
 /** One tool call node of a step. */

@@ -12,6 +12,7 @@ import {
 } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
+import { isRunId } from '../engine/run-id.js';
 import { decodeJournal, encodeRecord } from './journal-codec.js';
 import { fileProblem } from './file-problem.js';
 import { journalExists, type JournalStore } from './journal-store.js';
@@ -25,8 +26,6 @@ export interface FileJournalStoreOptions {
    */
   dir?: string;
 }
-
-const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 
 /**
  * A {@link JournalStore} on the file system: one JSON Lines file per run,
@@ -56,7 +55,7 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
   const queues = new Map<string, Promise<void>>();
   const checked = new Set<string>();
   const fileOf = (runId: string) => {
-    if (!RUN_ID.test(runId)) {
+    if (!isRunId(runId)) {
       throw new WorkflowError(
         'journal-run-id-invalid',
         `june: ${JSON.stringify(runId)} is not a run id; a run id is letters, digits, ".", "_" and "-" (e.g. 20261129-185225-4f2a9c1e7b30).`,
@@ -135,7 +134,7 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
       }
       const ids = await Promise.all(
         names
-          .filter((name) => RUN_ID.test(name))
+          .filter((name) => isRunId(name))
           .map(async (name) =>
             (await stat(join(dir, name, 'journal.jsonl')).catch(() => undefined))?.isFile()
               ? name
@@ -145,7 +144,7 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
       return ids.filter((id): id is string => id !== undefined).sort();
     },
     describe: (runId) =>
-      shown(RUN_ID.test(runId) ? join(dir, runId, 'journal.jsonl') : join(dir, runId)),
+      shown(isRunId(runId) ? join(dir, runId, 'journal.jsonl') : join(dir, runId)),
   };
   return store;
 }

@@ -20,7 +20,7 @@ export type {
   RunFinishRecord,
   RecordedError,
 } from './journal-record.js';
-export { encodeRecord, decodeJournal, recordedError, revivedError } from './journal-codec.js';
+export { encodeRecord, decodeJournal, revivedError } from './journal-codec.js';
 export { journalRecordSchema, journalRecordProblem } from './journal-record-schema.js';
 export { journalLabel, journalExists } from './journal-store.js';
 export type { JournalStore } from './journal-store.js';

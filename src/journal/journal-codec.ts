@@ -5,13 +5,15 @@ import {
   type JournalRecord,
   type RecordedError,
 } from './journal-record.js';
+import { taggedJson, untagBytes } from '../json/tagged-json.js';
 import { journalRecordProblem } from './journal-record-schema.js';
 import { upgradeJournal } from './journal-upgrade.js';
 
 /**
  * One record as one line of JSON (no newline). Values JSON cannot hold are tagged so
  * {@link decodeJournal} gives them back: a `Date` as `{"$date": iso}`, an `Error` as
- * `{"$error": {name, message, code?}}`, bytes as `{"$bytes": base64}`.
+ * `{"$error": {name, message, code?}}`, bytes as `{"$bytes": base64}` and a BigInt as its
+ * decimal string (the last two by {@link taggedJson}, as model requests are written).
  *
  * @example
  * ```ts
@@ -23,10 +25,8 @@ export function encodeRecord(record: JournalRecord): string {
     const raw = this[key];
     if (raw instanceof Date)
       return { $date: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
-    if (raw instanceof Uint8Array) return { $bytes: Buffer.from(raw).toString('base64') };
-    if (raw instanceof Error) return { $error: recordedError(raw) };
-    if (typeof value === 'bigint') return value.toString();
-    return value;
+    if (raw instanceof Error) return { $error: errorData(raw, { blame: true }) };
+    return taggedJson(raw, value);
   });
 }
 
@@ -77,18 +77,6 @@ export function decodeJournal(text: string, label: string): JournalRecord[] {
 }
 
 /**
- * An error as plain data for a journal ({@link errorData}: credentials removed).
- *
- * @example
- * ```ts
- * recordedError(new Error('disk full')); // { name: 'Error', message: 'disk full' }
- * ```
- */
-export function recordedError(error: unknown): RecordedError {
-  return errorData(error);
-}
-
-/**
  * An error made again from its journal record: a `JuneError` of the subclass for its blame
  * when it had a code (with the same code, blame, name and message), else an `Error` with the
  * same name and message.
@@ -122,8 +110,8 @@ function revive(_key: string, value: unknown): unknown {
   const tagged = value as Record<string, unknown>;
   if (typeof tagged.$date === 'string' || tagged.$date === null)
     return new Date(tagged.$date === null ? Number.NaN : tagged.$date);
-  if (typeof tagged.$bytes === 'string')
-    return new Uint8Array(Buffer.from(tagged.$bytes, 'base64'));
+  const bytes = untagBytes(value);
+  if (bytes) return bytes;
   if (typeof tagged.$error === 'object' && tagged.$error !== null)
     return revivedError(tagged.$error as RecordedError);
   return value;

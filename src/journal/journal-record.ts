@@ -1,5 +1,6 @@
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { placeKey } from '../engine/durable-place.js';
+import type { ErrorData } from '../errors/error-data.js';
 
 export { placeKey, callIdOf } from '../engine/durable-place.js';
 
@@ -38,13 +39,8 @@ export interface JournalPlace {
   calls?: string[];
 }
 
-/** An error as a journal keeps it: plain data, thrown again on replay. */
-export interface RecordedError {
-  name: string;
-  message: string;
-  code?: string;
-  blame?: 'workflow' | 'model' | 'system';
-}
+/** An error as a journal keeps it: plain data from `errorData` with its blame, thrown again on replay. */
+export type RecordedError = ErrorData;
 
 /** The first record of every journal: what ran, with which props, under which schema version. */
 export interface JournalHeader {

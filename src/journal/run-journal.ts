@@ -1,4 +1,4 @@
-import { SystemError, WorkflowError } from '../errors/index.js';
+import { errorData, SystemError, WorkflowError } from '../errors/index.js';
 import { plainJson } from '../json/json-form.js';
 import { withReason } from '../approvals/with-reason.js';
 import type {
@@ -15,7 +15,7 @@ import type {
 } from '../engine/durable-engine.js';
 import { hashModelRequest, stableJson } from '../engine/model-request.js';
 import { recordedExecution } from '../engine/recorded-execution.js';
-import { recordedError, revivedError } from './journal-codec.js';
+import { revivedError } from './journal-codec.js';
 import { JournalIndex } from './journal-index.js';
 import {
   JOURNAL_VERSION,
@@ -266,7 +266,7 @@ export class RunJournal implements DurableEngine {
         input: plainJson(call.input),
         ...('output' in outcome
           ? { output: outcome.output }
-          : { error: recordedError(outcome.error) }),
+          : { error: errorData(outcome.error, { blame: true }) }),
         at: now(),
       });
     };
@@ -340,7 +340,7 @@ export class RunJournal implements DurableEngine {
     await this.#write({
       type: 'run-finish',
       status,
-      ...(error !== undefined ? { error: recordedError(error) } : {}),
+      ...(error !== undefined ? { error: errorData(error, { blame: true }) } : {}),
       at: now(),
     });
   }

@@ -1,2 +1,2 @@
-export { emptyUsage, sumUsage, plainUsage } from './usage.js';
+export { emptyUsage, sumUsage, plainUsage, usageTotal } from './usage.js';
 export { languageModelV3 } from './language-model-v3.js';

@@ -48,6 +48,24 @@ export function sumUsage(a: LanguageModelUsage, b: LanguageModelUsage): Language
   };
 }
 
+/**
+ * A usage's total, in tokens: its `totalTokens`, else input plus output when either is known
+ * (the other counting as 0); `undefined` when no count is known. The one way June totals a
+ * usage (the CLI's lines, a provider's usage as the AI SDK reports it).
+ *
+ * @example
+ * ```ts
+ * usageTotal({ inputTokens: 100, outputTokens: 20 }); // 120
+ * usageTotal(undefined); // undefined
+ * ```
+ */
+export function usageTotal(
+  usage:
+    Partial<Pick<LanguageModelUsage, 'inputTokens' | 'outputTokens' | 'totalTokens'>> | undefined,
+): number | undefined {
+  return usage?.totalTokens ?? add(usage?.inputTokens, usage?.outputTokens);
+}
+
 /** Keeps only the JSON-safe token counts (drops the provider's `raw` usage). */
 export function plainUsage(usage: LanguageModelUsage): LanguageModelUsage {
   return sumUsage(emptyUsage(), usage);

@@ -1,6 +1,6 @@
 import type { LanguageModelV3Middleware, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type { LanguageModelUsage } from 'ai';
-import { emptyUsage, sumUsage } from '../models/usage.js';
+import { emptyUsage, sumUsage, usageTotal } from '../models/usage.js';
 
 /**
  * A model middleware that hands each call's usage, in tokens, to `onUsage` as soon as the
@@ -71,9 +71,9 @@ function usageOf(usage: LanguageModelV3Usage): LanguageModelUsage {
       textTokens: usage.outputTokens.text,
       reasoningTokens: usage.outputTokens.reasoning,
     },
-    totalTokens:
-      usage.inputTokens.total === undefined && usage.outputTokens.total === undefined
-        ? undefined
-        : (usage.inputTokens.total ?? 0) + (usage.outputTokens.total ?? 0),
+    totalTokens: usageTotal({
+      inputTokens: usage.inputTokens.total,
+      outputTokens: usage.outputTokens.total,
+    }),
   });
 }

@@ -14,5 +14,5 @@ export { readTraceFile } from './read-trace-file.js';
 export type { TraceFileContent } from './read-trace-file.js';
 export { traceProblem } from './trace-problem.js';
 export { childTraceOf } from './child-trace.js';
-export { totalTokens } from './total-tokens.js';
+export { nodeTokens, totalTokens } from './total-tokens.js';
 export { summarizeTrace } from './summarize-trace.js';

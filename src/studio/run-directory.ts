@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import type { Trace } from '../trace/trace-node.js';
+import { isRunId } from '../engine/run-id.js';
 import { readTraceFile } from './read-trace-file.js';
 import { OUTSIDE_REASON, resolveInside } from './resolve-inside.js';
 import { isUnreadable, type RunListEntry, type StudioEvent } from './studio-api.js';
@@ -32,7 +33,6 @@ interface FileState {
   unsettled?: boolean;
 }
 
-const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 const WATCH_DEBOUNCE_MS = 100;
 const READ_CONCURRENCY = 8;
 
@@ -93,7 +93,7 @@ export class RunDirectory {
    * Returns `{ missing: true }` for an id that names no file (or is not a valid run id).
    */
   async readTrace(runId: string): Promise<TraceLookup> {
-    if (!RUN_ID.test(runId)) return { missing: true };
+    if (!isRunId(runId)) return { missing: true };
     const deadline = Date.now() + this.#settleMs;
     for (;;) {
       const found = await resolveInside(this.dir, `${runId}.json`);
@@ -170,7 +170,7 @@ export class RunDirectory {
     let names: string[] = [];
     try {
       names = (await readdir(this.dir)).filter(
-        (name) => name.endsWith('.json') && RUN_ID.test(name.slice(0, -5)),
+        (name) => name.endsWith('.json') && isRunId(name.slice(0, -5)),
       );
       await this.#watch();
     } catch {

@@ -34,22 +34,35 @@ export function totalTokens(node: TraceNode): number | undefined {
       continue;
     }
     stack.pop();
-    sums.set(top.node, ownTokens(top.node, top.below, sums));
+    sums.set(
+      top.node,
+      nodeTokens(
+        top.node,
+        top.below.map((child) => sums.get(child)),
+      ),
+    );
   }
   return sums.get(node);
 }
 
-function ownTokens(
+/**
+ * One node's tokens, given the tokens of what lies below it (its children, then a composite
+ * call's child run): a model call counts its own `usage.totalTokens`; any other node the sum
+ * of those below that reported a count, else its own `usage.totalTokens`. The one rule
+ * {@link totalTokens} and Studio's tree add tokens up by.
+ *
+ * @example
+ * ```ts
+ * nodeTokens(stepNode, [120, undefined, 30]); // 150
+ * ```
+ */
+export function nodeTokens(
   node: TraceNode,
-  below: TraceNode[],
-  sums: Map<TraceNode, number | undefined>,
+  below: Iterable<number | undefined>,
 ): number | undefined {
   const own = typeof node.usage?.totalTokens === 'number' ? node.usage.totalTokens : undefined;
   if (node.kind === 'model') return own;
   let sum: number | undefined;
-  for (const child of below) {
-    const tokens = sums.get(child);
-    if (tokens !== undefined) sum = (sum ?? 0) + tokens;
-  }
+  for (const tokens of below) if (tokens !== undefined) sum = (sum ?? 0) + tokens;
   return sum ?? own;
 }

@@ -1,4 +1,3 @@
-export { traceError, plainJson } from './trace-builder.js';
 export { TraceFileWriter } from './trace-file-writer.js';
 export type { TraceFileWriterOptions } from './trace-file-writer.js';
 export { traceFailures, traceFailureList } from './trace-failures.js';
@@ -18,3 +17,5 @@ export {
   traceNodeSchema,
   traceSchema,
 } from './trace-schema.js';
+export { childRunOf } from './composite-result.js';
+export type { CompositeToolResult } from './composite-result.js';

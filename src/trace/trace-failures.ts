@@ -1,4 +1,5 @@
 import type { TraceError, TraceNode } from './trace-node.js';
+import { childRunOf } from './composite-result.js';
 
 /**
  * What failed inside a run without failing it, counted over the whole tree, child runs
@@ -46,11 +47,11 @@ export function traceFailureList(root: TraceNode): TraceFailure[] {
       });
     }
     node.children.forEach(visit);
-    const child = childRoot(node);
+    const child = childRunOf(node)?.root;
     if (child) visit(child);
   };
   root.children.forEach(visit);
-  const own = childRoot(root);
+  const own = childRunOf(root)?.root;
   if (own) visit(own);
   return found;
 }
@@ -72,23 +73,11 @@ export function traceFailures(root: TraceNode): TraceFailures | undefined {
   };
 }
 
-/** The root of a composite tool call's child run (its output is `{ output, trace, usage }`). */
-function childRoot(node: TraceNode): TraceNode | undefined {
-  if (node.kind !== 'tool') return undefined;
-  const trace = (node.output as { trace?: { root?: TraceNode } } | null | undefined)?.trace;
-  return typeof trace === 'object' &&
-    trace !== null &&
-    typeof trace.root === 'object' &&
-    trace.root !== null
-    ? trace.root
-    : undefined;
-}
-
 /** The errors recorded under a failed node, depth first (a child run's, then its step's...). */
 function errorsUnder(node: TraceNode): TraceError[] {
   const errors: TraceError[] = [];
   const visit = (current: TraceNode) => {
-    const child = childRoot(current);
+    const child = childRunOf(current)?.root;
     for (const next of [...(child ? [child] : []), ...current.children]) {
       if (next.error) errors.push(next.error);
       visit(next);

@@ -1,3 +1,4 @@
+import type { ErrorData } from '../errors/error-data.js';
 import type { LanguageModelUsage } from 'ai';
 import type { TraceFailures } from './trace-failures.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
@@ -9,12 +10,8 @@ export type TraceNodeKind = 'run' | 'agent' | 'step' | 'model' | 'tool' | 'catch
 /** Where a node stands: running, or how it ended. `denied` is a tool call a person refused. */
 export type TraceStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'aborted' | 'denied';
 
-/** An error as a trace keeps it: plain data. */
-export interface TraceError {
-  name: string;
-  message: string;
-  code?: string;
-}
+/** An error as a trace keeps it: plain data from `errorData` (name, message, code; no blame). */
+export type TraceError = Omit<ErrorData, 'blame'>;
 
 /** The approval a tool call waited for, and its answer. */
 export interface TraceApproval {

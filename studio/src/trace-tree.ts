@@ -1,4 +1,5 @@
 import { childTraceOf } from '../../src/studio/child-trace.js';
+import { nodeTokens } from '../../src/studio/total-tokens.js';
 import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
 
 /**
@@ -77,14 +78,10 @@ export function buildTraceTree(trace: Trace): TraceTree {
   // Tokens add up level by level: the model calls below, child runs included (see totalTokens).
   for (let i = order.length - 1; i >= 0; i--) {
     const item = order[i]!;
-    const own =
-      typeof item.node.usage?.totalTokens === 'number' ? item.node.usage.totalTokens : undefined;
-    if (item.node.kind === 'model') item.tokens = own;
-    else {
-      for (const child of item.children)
-        if (child.tokens !== undefined) item.tokens = (item.tokens ?? 0) + child.tokens;
-      item.tokens ??= own;
-    }
+    item.tokens = nodeTokens(
+      item.node,
+      item.children.map((child) => child.tokens),
+    );
     if (item.parent) item.parent.failedBelow += item.failedBelow + (isFailure(item) ? 1 : 0);
   }
   return { root, byKey };

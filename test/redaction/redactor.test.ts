@@ -7,8 +7,6 @@ import {
   registerUrlSecrets,
 } from '../../src/redaction/configured-secrets.js';
 import { errorData } from '../../src/errors/error-data.js';
-import { traceError } from '../../src/trace/trace-builder.js';
-import { recordedError } from '../../src/journal/journal-codec.js';
 import { SystemError } from '../../src/errors/june-error.js';
 
 describe('Redactor', () => {
@@ -96,10 +94,10 @@ describe('configured credentials', () => {
     ).toBe('[redacted] / [redacted] / [redacted] / 1 debug /usr/local/bin:/usr/bin');
   });
 
-  test('every error-to-data codec removes them: trace errors, journal records, and errorData itself', () => {
+  test('the error-to-data codec removes them: for traces and events, and for journal records', () => {
     registerEnvSecrets({ SERVICE_KEY: 'svc-5e5e5e5e' });
     const error = new Error('server said: svc-5e5e5e5e');
-    for (const data of [errorData(error), traceError(error), recordedError(error)])
+    for (const data of [errorData(error), errorData(error, { blame: true })])
       expect(data.message).toBe('server said: [redacted]');
   });
 

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * What a run id may be: letters, digits, `.`, `_` and `-`, not starting with `.` or `-`, so
+ * it is a file name in every store (`.june/runs/<runId>.json`, `<runId>/journal.jsonl`) and
+ * never `.`, `..` or an option. The one pattern the journal's file store and Studio check.
+ */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/**
+ * Whether a value is a run id ({@link RUN_ID_PATTERN}).
+ *
+ * @example
+ * ```ts
+ * isRunId('20261130-120301-3fa94c1e27b0'); // true
+ * isRunId('../etc'); // false
+ * ```
+ */
+export function isRunId(value: unknown): value is string {
+  return typeof value === 'string' && RUN_ID_PATTERN.test(value);
+}
+
+/**
+ * A new run id: the UTC time to the second, then 48 random bits as hex
+ * (`20261130-120301-3fa94c1e27b0`), so ids sort by start time and two runs do not get one id
+ * in practice (a million runs in one second: a chance of about 2 in a million). A store's
+ * atomic create catches the rest (the journal's `journal-exists`).
+ *
+ * @example
+ * ```ts
+ * const runId = options.runId ?? newRunId();
+ * ```
+ */
+export function newRunId(): string {
+  const now = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${now}-${randomBytes(6).toString('hex')}`;
+}
