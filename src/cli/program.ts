@@ -1,11 +1,11 @@
-import { Command, CommanderError, Option } from 'commander';
-import { approveModes, type ApproveMode } from './approve-mode.js';
+import { Command, CommanderError } from 'commander';
 import type { CliIO } from './cli-io.js';
 import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
 import { oneLine } from './format.js';
 import { packageVersion } from './package-version.js';
 import { visibleText } from './visible-text.js';
 import { addDatabaseCommands } from './database-program.js';
+import { addRunCommand } from './run-program.js';
 
 /**
  * Runs the `june` command line and returns its exit code (it never calls `process.exit`
@@ -62,6 +62,16 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     });
 
   // Subcommands made with .command() inherit exitOverride() and the output settings above.
+  addInitCommand(program, io, done);
+  addRunCommand(program, io, done);
+  addDatabaseCommands(program, io, done);
+  addInspectCommand(program, io, done);
+  addStudioCommand(program, io, done);
+  return program;
+}
+
+/** `june init [dir]`. */
+function addInitCommand(program: Command, io: CliIO, done: Done): void {
   program
     .command('init')
     .description(
@@ -72,92 +82,10 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
       const { initCommand } = await import('./init-command.js');
       done(await initCommand(dir, io));
     });
+}
 
-  program
-    .command('run')
-    .description(
-      'Run a workflow: its default export, with progress, approvals at the terminal, and a trace in .june/runs/.',
-    )
-    .argument('<file>', 'the workflow, a .tsx file whose default export is a component')
-    .option('--props <json>', 'props for the root component, as a JSON object')
-    .option('--script <file>', 'answer every model call from this model script (offline)')
-    .addOption(
-      new Option(
-        '--approve <mode>',
-        'approval requests: ask at the terminal, approve all, deny all, or wait (leave them pending, to --resume later)',
-      )
-        .choices(approveModes)
-        .default('ask'),
-    )
-    .option('--trace <file>', 'also write the trace to this file')
-    .option(
-      '--json',
-      "print each run event as one line of JSON (no prompts); model answers come whole, a turn's text as one text-delta",
-    )
-    .option(
-      '--no-stream',
-      "take each model answer whole instead of token by token (the provider's non-streaming call; costs less)",
-    )
-    .option(
-      '--resume <runId>',
-      'take up a stopped run again from its journal (.june/runs/<runId>/journal.jsonl): nothing that finished runs again',
-    )
-    .option(
-      '--replay <runId|file>',
-      'answer every model call from a recorded journal (a run id, or a journal.jsonl file)',
-    )
-    .option(
-      '--strict',
-      'fail the run on a workflow error at any depth (even one a model saw as a tool error) and on --script turns that never ran',
-    )
-    .option(
-      '--database <url>',
-      'enqueue the run for june worker processes sharing this PostgreSQL database, instead of running it here',
-    )
-    .option(
-      '--follow',
-      'with --database: show the run as it goes from whichever worker runs it (Ctrl-C stops following, not the run)',
-    )
-    .option(
-      '--secret-props <json|@file>',
-      'props whose values are secrets, merged over --props: never stored in clear (the journal keeps [redacted]; pass them again to --resume)',
-    )
-    .option(
-      '--redact-env <name>',
-      'keep the value of this environment variable out of the trace, journal and output (repeatable)',
-      collect,
-      [],
-    )
-    .option(
-      '--redact-pattern <regex>',
-      'keep every match of this regular expression out of the trace, journal and output (repeatable)',
-      collect,
-      [],
-    )
-    .option(
-      '--otel',
-      'export the run as OpenTelemetry spans over OTLP/HTTP, set up from OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS and OTEL_SERVICE_NAME',
-    )
-    .option(
-      '--otel-record-inputs',
-      'with --otel: put step prompts and tool inputs on the spans (redacted as the run is)',
-    )
-    .option(
-      '--otel-record-outputs',
-      'with --otel: put step results and tool outputs on the spans (redacted as the run is)',
-    )
-    .action(async (file: string, options: RunCommandFlags) => {
-      if (options.database !== undefined) {
-        const { databaseRunCommand } = await import('./database-run-command.js');
-        done(await databaseRunCommand(file, { ...options, database: options.database }, io));
-        return;
-      }
-      const { runCommand } = await import('./run-command.js');
-      done(await runCommand(file, options, io));
-    });
-
-  addDatabaseCommands(program, io, done);
-
+/** `june inspect <file>`. */
+function addInspectCommand(program: Command, io: CliIO, done: Done): void {
   program
     .command('inspect')
     .description(
@@ -170,8 +98,10 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
       const { inspectCommand } = await import('./inspect-command.js');
       done(await inspectCommand(file, options, io));
     });
+}
 
-  // June Studio lives in src/studio; studio-command.ts loads it when the command runs.
+/** `june studio [dir]`: June Studio lives in src/studio; studio-command.ts loads it when the command runs. */
+function addStudioCommand(program: Command, io: CliIO, done: Done): void {
   program
     .command('studio')
     .description(
@@ -197,34 +127,9 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
         done(await studioCommand(dir, options, io));
       },
     );
-
-  return program;
 }
 
-/** The flags `june run` parses (see `RunCommandOptions`). */
-type RunCommandFlags = {
-  props?: string;
-  script?: string;
-  approve: ApproveMode;
-  trace?: string;
-  json?: boolean;
-  resume?: string;
-  replay?: string;
-  strict?: boolean;
-  database?: string;
-  follow?: boolean;
-  secretProps?: string;
-  redactEnv: string[];
-  redactPattern: string[];
-  otel?: boolean;
-  otelRecordInputs?: boolean;
-  otelRecordOutputs?: boolean;
-};
-
-/** Collects a repeatable flag's values. */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
+type Done = (code: ExitCodeValue) => void;
 
 /** Ends a message with a full stop unless it ends with one, or with a closing parenthesis. */
 function sentence(text: string): string {

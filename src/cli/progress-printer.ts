@@ -1,6 +1,6 @@
 import type { ApprovalRequest } from '../approvals/index.js';
 import type { RunConsumer, RunEvent, RunLogEvent } from '../events/index.js';
-import type { TraceStatus } from '../trace/index.js';
+import { modelOutputOf, type TraceStatus } from '../trace/index.js';
 import { compactJson, formatDuration, formatTokens } from './format.js';
 import type { TerminalStyle } from './terminal-style.js';
 import { visibleText as v } from './visible-text.js';
@@ -17,6 +17,12 @@ export interface ProgressPrinterOptions {
   /** The longest tool input or output shown, in characters (a terminal's width, say). @default 120 */
   jsonChars?: number;
 }
+
+/** An event of one type, with or without its identity fields. */
+type Of<T extends RunEvent['type']> = Extract<RunLogEvent | RunEvent, { type: T }>;
+
+/** The indent of what happens inside a step (tool calls, text, approvals). */
+const inner = '  ';
 
 const mark: Record<TraceStatus, string> = {
   succeeded: '✓',
@@ -98,111 +104,135 @@ export class ProgressPrinter implements RunConsumer {
   event(event: RunLogEvent | RunEvent): void {
     // what `handle.events` does not show (a finish without its start, a request nobody was asked), the printer does not print
     if ('unstarted' in event || 'unasked' in event) return;
-    const s = this.#style;
-    const inner = '  ';
     switch (event.type) {
-      case 'run-start': {
-        const parentId = 'parentId' in event ? event.parentId : undefined;
-        const caller = parentId === undefined ? undefined : this.#callRuns.get(parentId);
-        this.#runDepths.set(event.runId, caller === undefined ? 0 : this.#depthOf(caller) + 1);
-        if (event.parentToolCallId !== undefined) {
-          const tool = this.#toolNames.get(event.parentToolCallId) ?? 'tool';
-          this.line(s.dim(`↳ ${v(tool)} runs its workflow (run ${v(event.runId)})`), caller, inner);
-        }
-        break;
-      }
+      case 'run-start':
+        return this.#runStart(event);
       case 'agent-start':
-        this.line(
-          `${s.bold(event.agent === 'agent' ? 'agent' : `agent ${v(event.agent)}`)}${s.dim(event.tools.length ? ` · tools: ${v(event.tools.join(', '))}` : ' · no tools')}`,
-          event.runId,
-        );
-        break;
+        return this.#agentStart(event);
       case 'step-start':
-        this.#stepStarts.set(`${event.runId} ${event.step}`, Date.now());
-        this.line(
-          `${s.bold(`▸ ${v(event.step)}`)} ${s.dim(v(compactText(event.prompt)))}`,
-          event.runId,
-        );
-        break;
+        return this.#stepStart(event);
       case 'text-delta':
-        this.#text(
+        return this.#text(
           event.step,
           v(event.delta, { keepNewlines: true }),
           `${this.#indentOf(event.runId)}${inner}`,
         );
-        break;
       case 'tool-call':
-        this.#toolNames.set(event.toolCallId, event.tool);
-        if ('nodeId' in event) this.#callRuns.set(event.nodeId, event.runId);
-        this.line(
-          `${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`,
-          event.runId,
-          inner,
-        );
-        break;
+        return this.#toolCall(event);
       case 'tool-result':
-        this.line(
-          `${s.tool(`← ${v(event.tool)}`)} ${s.dim(v(compactJson(modelOutputOf(event.output), this.#jsonChars)))}`,
-          event.runId,
-          inner,
-        );
-        break;
       case 'tool-error':
-        this.line(
-          s.failure(`✗ ${v(event.tool)} failed: ${v(event.error.message)}`),
-          event.runId,
-          inner,
-        );
-        break;
+        return this.#toolEnd(event);
       case 'approval-request':
-        this.#requests.set(event.request.id, event.request);
-        if (!this.#approvalsPrompted) {
-          this.line(
-            `${s.attention(`? ${v(event.request.tool)} needs approval`)} ${s.dim(`in step ${v(event.request.step)}: ${v(compactJson(event.request.input, this.#jsonChars))}`)}`,
-            event.runId,
-            inner,
-          );
-        }
-        break;
-      case 'approval-response': {
-        const tool = v(this.#requests.get(event.id)?.tool ?? 'the tool call');
-        const how = event.automatic ? ' (automatic)' : '';
-        const text = event.approved
-          ? s.success(`✓ approved ${tool}${how}`)
-          : s.failure(`✗ denied ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`);
-        this.line(text, event.runId, inner);
-        break;
-      }
-      case 'approval-withdraw': {
-        const tool = v(this.#requests.get(event.id)?.tool ?? 'a tool call');
-        this.line(s.dim(`approval for ${tool} withdrawn: ${v(event.reason)}`), event.runId, inner);
-        break;
-      }
-      case 'step-finish': {
-        const started = this.#stepStarts.get(`${event.runId} ${event.step}`);
-        const took = started === undefined ? '' : ` · ${formatDuration(Date.now() - started)}`;
-        const text = `${mark[event.status]} ${v(event.step)}${event.status === 'succeeded' ? '' : ` ${event.status}`}${took} · ${formatTokens(event.usage)}`;
-        this.line(event.status === 'succeeded' ? s.success(text) : s.failure(text), event.runId);
-        break;
-      }
-      case 'error': {
-        const retry = event.willRetry === true;
-        const attempts = `${event.attempt} attempt${event.attempt === 1 ? '' : 's'}`;
-        if (retry) this.line(s.attention(`✗ ${v(event.error.message)} (retrying)`), event.runId);
-        else if (event.fallback)
-          this.line(
-            s.attention(
-              `✗ ${v(event.error.message)} (<Catch> gave up after ${attempts}; rendering its fallback)`,
-            ),
-            event.runId,
-          );
-        else if (this.#depthOf(event.runId) > 0)
-          this.line(s.failure(`✗ ${v(event.error.message)}`), event.runId);
-        break;
-      }
+      case 'approval-response':
+      case 'approval-withdraw':
+        return this.#approval(event);
+      case 'step-finish':
+        return this.#stepFinish(event);
+      case 'error':
+        return this.#error(event);
       default:
-        break;
+        return;
     }
+  }
+
+  #runStart(event: Of<'run-start'>): void {
+    const parentId = 'parentId' in event ? event.parentId : undefined;
+    const caller = parentId === undefined ? undefined : this.#callRuns.get(parentId);
+    this.#runDepths.set(event.runId, caller === undefined ? 0 : this.#depthOf(caller) + 1);
+    if (event.parentToolCallId === undefined) return;
+    const tool = this.#toolNames.get(event.parentToolCallId) ?? 'tool';
+    this.line(
+      this.#style.dim(`↳ ${v(tool)} runs its workflow (run ${v(event.runId)})`),
+      caller,
+      inner,
+    );
+  }
+
+  #agentStart(event: Of<'agent-start'>): void {
+    const s = this.#style;
+    this.line(
+      `${s.bold(event.agent === 'agent' ? 'agent' : `agent ${v(event.agent)}`)}${s.dim(event.tools.length ? ` · tools: ${v(event.tools.join(', '))}` : ' · no tools')}`,
+      event.runId,
+    );
+  }
+
+  #stepStart(event: Of<'step-start'>): void {
+    const s = this.#style;
+    this.#stepStarts.set(`${event.runId} ${event.step}`, Date.now());
+    this.line(
+      `${s.bold(`▸ ${v(event.step)}`)} ${s.dim(v(compactText(event.prompt)))}`,
+      event.runId,
+    );
+  }
+
+  #toolCall(event: Of<'tool-call'>): void {
+    const s = this.#style;
+    this.#toolNames.set(event.toolCallId, event.tool);
+    if ('nodeId' in event) this.#callRuns.set(event.nodeId, event.runId);
+    this.line(
+      `${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`,
+      event.runId,
+      inner,
+    );
+  }
+
+  #toolEnd(event: Of<'tool-result'> | Of<'tool-error'>): void {
+    const s = this.#style;
+    const text =
+      event.type === 'tool-result'
+        ? `${s.tool(`← ${v(event.tool)}`)} ${s.dim(v(compactJson(modelOutputOf(event.output), this.#jsonChars)))}`
+        : s.failure(`✗ ${v(event.tool)} failed: ${v(event.error.message)}`);
+    this.line(text, event.runId, inner);
+  }
+
+  #approval(
+    event: Of<'approval-request'> | Of<'approval-response'> | Of<'approval-withdraw'>,
+  ): void {
+    const s = this.#style;
+    if (event.type === 'approval-request') {
+      this.#requests.set(event.request.id, event.request);
+      if (this.#approvalsPrompted) return;
+      this.line(
+        `${s.attention(`? ${v(event.request.tool)} needs approval`)} ${s.dim(`in step ${v(event.request.step)}: ${v(compactJson(event.request.input, this.#jsonChars))}`)}`,
+        event.runId,
+        inner,
+      );
+    } else if (event.type === 'approval-response') {
+      const tool = v(this.#requests.get(event.id)?.tool ?? 'the tool call');
+      const how = event.automatic ? ' (automatic)' : '';
+      const text = event.approved
+        ? s.success(`✓ approved ${tool}${how}`)
+        : s.failure(`✗ denied ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`);
+      this.line(text, event.runId, inner);
+    } else {
+      const tool = v(this.#requests.get(event.id)?.tool ?? 'a tool call');
+      this.line(s.dim(`approval for ${tool} withdrawn: ${v(event.reason)}`), event.runId, inner);
+    }
+  }
+
+  #stepFinish(event: Of<'step-finish'>): void {
+    const s = this.#style;
+    const started = this.#stepStarts.get(`${event.runId} ${event.step}`);
+    const took = started === undefined ? '' : ` · ${formatDuration(Date.now() - started)}`;
+    const text = `${mark[event.status]} ${v(event.step)}${event.status === 'succeeded' ? '' : ` ${event.status}`}${took} · ${formatTokens(event.usage)}`;
+    this.line(event.status === 'succeeded' ? s.success(text) : s.failure(text), event.runId);
+  }
+
+  /** A failure: a retry, a `<Catch>` rendering its fallback, or a child run's own failure. */
+  #error(event: Of<'error'>): void {
+    const s = this.#style;
+    const attempts = `${event.attempt} attempt${event.attempt === 1 ? '' : 's'}`;
+    if (event.willRetry === true)
+      this.line(s.attention(`✗ ${v(event.error.message)} (retrying)`), event.runId);
+    else if (event.fallback)
+      this.line(
+        s.attention(
+          `✗ ${v(event.error.message)} (<Catch> gave up after ${attempts}; rendering its fallback)`,
+        ),
+        event.runId,
+      );
+    else if (this.#depthOf(event.runId) > 0)
+      this.line(s.failure(`✗ ${v(event.error.message)}`), event.runId);
   }
 
   #depthOf(runId: string): number {
@@ -240,11 +270,4 @@ export class ProgressPrinter implements RunConsumer {
 function compactText(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
-}
-
-/** What the model got from a tool: a composite tool's `output`, without its trace. */
-function modelOutputOf(output: unknown): unknown {
-  if (typeof output === 'object' && output !== null && 'output' in output && 'trace' in output)
-    return (output as { output: unknown }).output;
-  return output;
 }

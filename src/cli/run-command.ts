@@ -1,41 +1,18 @@
 import { join, resolve } from 'node:path';
 import { context } from '@opentelemetry/api';
-import type { ApprovalRequest } from '../approvals/index.js';
-import { WorkflowError } from '../errors/index.js';
-import type { RunResult } from '../interpreter/index.js';
-import { handleEvent } from '../events/index.js';
-import {
-  fileJournalStore,
-  loadJournal,
-  readRunJournal,
-  type JournalRecord,
-  type JournalStore,
-} from '../journal/index.js';
-import {
-  loadScript,
-  scriptAfterJournal,
-  scriptedModel,
-  type ScriptedModel,
-} from '../testing/index.js';
-import type { Trace } from '../trace/index.js';
-import { traceWriter } from '../events/index.js';
-import { ApprovalPrompter } from './approval-prompter.js';
+import { handleEvent, traceWriter } from '../events/index.js';
+import type { RunHandle } from '../interpreter/index.js';
 import { approvalPolicy, type ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
-import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
-import { formatDuration, formatTokens } from './format.js';
-import { loadWorkflow } from './load-workflow.js';
-import { parseProps } from './parse-props.js';
-import { cliRedaction, resumedProps, type RedactionFlags } from './cli-redaction.js';
+import type { RedactionFlags } from './cli-redaction.js';
+import type { ExitCodeValue } from './exit-code.js';
+import type { LoadedWorkflow } from './load-workflow.js';
 import { ProgressPrinter } from './progress-printer.js';
-import { runFailureMessage } from './run-failure-message.js';
-import {
-  onStopSignals,
-  stopSignals,
-  writeAbandonedTrace,
-  type StopSignal,
-} from './stop-signals.js';
-import { terminalStyle } from './terminal-style.js';
+import { RunControl, runPrompting } from './run-control.js';
+import { runInputs, type RunInputs } from './run-inputs.js';
+import { reportRun } from './run-report.js';
+import { onStopSignals } from './stop-signals.js';
+import { terminalStyle, type TerminalStyle } from './terminal-style.js';
 import { terminalJson, visibleText } from './visible-text.js';
 
 /** The flags of `june run`. */
@@ -97,41 +74,88 @@ export async function runCommand(
   options: RunCommandOptions,
   io: CliIO,
 ): Promise<ExitCodeValue> {
-  const given = options.props === undefined ? undefined : parseProps(options.props);
-  const { secretProps, redact } = cliRedaction(options);
-  const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
-  const workflow = await loadWorkflow(file);
-  // every run keeps a journal; --resume and --replay read one first (a bad one stops here, before any trace is written)
-  const journal = fileJournalStore({ dir: runsFolder });
-  const recorded = await recordedJournal(options, journal, workflow.name);
-  const props = given
-    ? { ...given, ...secretProps }
-    : resumedProps(recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined, secretProps);
-  const model =
-    options.script !== undefined && options.resume !== undefined && recorded
-      ? resumedScript(options.script, recorded)
-      : scriptModel;
+  // every run keeps a journal; --resume and --replay read one first
+  const inputs = await runInputs(file, options, runsFolder);
   const approve = options.approve ?? 'ask';
   const json = options.json === true;
-  const promptOutput = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
-  const prompting =
-    approve === 'ask' && !json && io.stdin.isTTY === true && promptOutput !== undefined;
+  const promptOutput = runPrompting(io, approve, json);
   const style = terminalStyle(io.stdout);
-  const jsonChars =
-    io.stdout.isTTY && io.stdout.columns ? Math.max(40, io.stdout.columns - 16) : 120;
-  const printer = new ProgressPrinter(io.stdout, style, {
-    approvalsPrompted: prompting,
-    jsonChars,
-  });
-
+  const printer = runPrinter(io, style, promptOutput !== undefined);
   const otlp = await otlpExport(options, io);
   const startedAt = Date.now();
-  const onApproval = approvalPolicy(approve);
-  let traceFailure: unknown;
+  const { handle, writer, traceFailure } = startRun(inputs, options, otlp);
+  const tracePath = join(runsFolder, `${handle.runId}.json`);
+  const control = new RunControl({
+    handle,
+    writer,
+    printer,
+    style,
+    io,
+    approve,
+    json,
+    promptOutput,
+  });
+  if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
+  const stopListening = onStopSignals(control.stop);
+  // Keeps the process alive while the run waits on something that holds no handle of its
+  // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  try {
+    const events = showEvents(handle, { json, printer, io, control });
+    const outcome = await handle.result.then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    await events;
+    await control.prompter?.close();
+    printer.end();
+    return reportRun({
+      traceFailure: traceFailure(),
+      outcome,
+      trace: writer.trace ?? handle.trace(),
+      runId: handle.runId,
+      tracePath,
+      durationMs: Date.now() - startedAt,
+      file,
+      workflow: inputs.workflow,
+      script: options.script,
+      model: inputs.model,
+      json,
+      stoppedBy: control.stoppedBy,
+      refusal: control.refusal,
+      style,
+      io,
+    });
+  } finally {
+    clearInterval(keepAlive);
+    stopListening();
+    await otlp?.shutdown();
+  }
+}
+
+/** The progress printer: JSON values cut to the terminal's width (120 characters off a terminal). */
+function runPrinter(io: CliIO, style: TerminalStyle, approvalsPrompted: boolean): ProgressPrinter {
+  const jsonChars =
+    io.stdout.isTTY && io.stdout.columns ? Math.max(40, io.stdout.columns - 16) : 120;
+  return new ProgressPrinter(io.stdout, style, { approvalsPrompted, jsonChars });
+}
+
+type OtlpExport = Awaited<ReturnType<typeof otlpExport>>;
+
+/**
+ * Starts the run with the trace writer as its consumer (`.june/runs/<runId>.json` and
+ * `--trace`), inside the `--otel` parent span when there is one. `traceFailure` is the
+ * writer's error, if writing failed.
+ */
+function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExport) {
+  const { workflow, props, model, journal, redact, recorded } = inputs;
+  const json = options.json === true;
+  const onApproval = approvalPolicy(options.approve ?? 'ask');
+  let failure: unknown;
   const writer = traceWriter({
     dir: resolve(runsFolder),
     ...(options.trace === undefined ? {} : { paths: [resolve(options.trace)] }),
-    onError: (error) => (traceFailure = error),
+    onError: (error) => (failure = error),
   });
   const start = () =>
     workflow.june.run(workflow.component, {
@@ -150,125 +174,42 @@ export async function runCommand(
       ...(otlp ? { telemetry: otlp.content } : {}),
     });
   const handle = otlp ? context.with(otlp.parent, start) : start();
-  const tracePath = join(runsFolder, `${handle.runId}.json`);
+  return { handle, writer, traceFailure: () => failure };
+}
 
-  let stoppedBy: StopSignal | undefined;
-  let refusal: string | undefined;
-  const stop = (signal: StopSignal) => {
-    if (stoppedBy) {
-      // a second signal: quit now, leaving a settled trace (the journal is resumable as it is)
-      writeAbandonedTrace(writer, stopSignals[stoppedBy].reason, signal);
-      process.exit(stopSignals[stoppedBy].exitCode);
-    }
-    stoppedBy = signal;
-    printer.end();
-    const what = signal === 'SIGINT' ? 'interrupted' : `${signal} received`;
-    io.stderr.write(
-      `june: ${what}; aborting the run and writing its trace (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'signal again'} to quit at once)\n`,
-    );
-    handle.abort(stopSignals[signal].reason);
-  };
-  const interrupt = () => stop('SIGINT');
-  const refuse = (request: ApprovalRequest) => {
-    if (refusal !== undefined) return;
-    const why = json ? '--json does not prompt' : 'there is no terminal to ask at';
-    refusal = `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
-    handle.abort(refusal);
-  };
-  const prompter = prompting
-    ? new ApprovalPrompter({
-        answerer: handle,
-        printer,
-        style,
-        input: io.stdin,
-        output: promptOutput!,
-        onInterrupt: interrupt,
-      })
-    : undefined;
+/** The run's first line: `june run <file> · run <id>`, and where its model answers come from. */
+function headline(
+  workflow: LoadedWorkflow,
+  runId: string,
+  options: RunCommandOptions,
+  style: TerminalStyle,
+): string {
+  const scripted = options.script === undefined ? '' : ` · model script ${options.script}`;
+  const from =
+    options.resume !== undefined
+      ? ' · resumed from its journal'
+      : options.replay !== undefined
+        ? ` · replaying ${options.replay}`
+        : '';
+  return `${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${runId}${from}${scripted}`)}\n`;
+}
 
-  if (!json) {
-    const scripted = options.script === undefined ? '' : ` · model script ${options.script}`;
-    const from =
-      options.resume !== undefined
-        ? ' · resumed from its journal'
-        : options.replay !== undefined
-          ? ` · replaying ${options.replay}`
-          : '';
-    io.stdout.write(
-      `${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${handle.runId}${from}${scripted}`)}\n`,
-    );
-  }
-  const stopListening = onStopSignals(stop);
-  // Keeps the process alive while the run waits on something that holds no handle of its
-  // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
-  const keepAlive = setInterval(() => {}, 1 << 30);
-  try {
-    const events = (async () => {
-      for await (const event of handle.log) {
-        if (!json) printer.event(event);
-        else {
-          const shown = handleEvent(event);
-          if (shown) io.stdout.write(`${terminalJson(shown)}\n`);
-        }
-        if (event.type === 'approval-request') {
-          if (prompter) prompter.ask(event.request);
-          else if (approve === 'ask') refuse(event.request);
-        } else if (event.type === 'approval-withdraw') prompter?.withdraw(event.id);
-      }
-    })();
-    const outcome = await handle.result.then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    );
-    await events;
-    await prompter?.close();
-    printer.end();
-
-    const trace = writer.trace ?? handle.trace();
-    if (traceFailure !== undefined)
-      io.stderr.write(
-        `june: warning: cannot write the trace ${tracePath}: ${(traceFailure as Error).message}\n`,
-      );
-    const durationMs = Date.now() - startedAt;
-    if ('result' in outcome) {
-      const failed = failuresText(outcome.result.trace.root.failures);
-      if (!json)
-        io.stdout.write(
-          summary(
-            `${style.success(`✓ succeeded in ${formatDuration(durationMs)}`)}${failed ? style.attention(` · ${failed}`) : ''}`,
-            outcome.result.usage,
-            tracePath,
-            style.dim,
-          ),
-        );
-      if (model) warnUnusedTurns(model, io);
-      return ExitCode.success;
+/**
+ * Shows the run's log as it comes (progress, or a JSON line an event with `--json`) and
+ * hands approval requests to the control; settles when the log ends.
+ */
+async function showEvents(
+  handle: RunHandle,
+  show: { json: boolean; printer: ProgressPrinter; io: CliIO; control: RunControl },
+): Promise<void> {
+  for await (const event of handle.log) {
+    if (!show.json) show.printer.event(event);
+    else {
+      const shown = handleEvent(event);
+      if (shown) show.io.stdout.write(`${terminalJson(shown)}\n`);
     }
-    const status = trace.status === 'aborted' ? '■ aborted' : '✗ failed';
-    if (!json)
-      io.stdout.write(
-        summary(
-          style.failure(`${status} after ${formatDuration(durationMs)}`),
-          trace.root.usage,
-          tracePath,
-          style.dim,
-        ),
-      );
-    if (!json && trace.status === 'aborted') {
-      const script = options.script === undefined ? '' : ` --script ${options.script}`;
-      io.stdout.write(
-        `${style.dim(`resume: june run ${file}${script} --resume ${handle.runId}`)}\n`,
-      );
-    }
-    if (stoppedBy) return stopSignals[stoppedBy].exitCode;
-    io.stderr.write(
-      `${visibleText(refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, workflow))}\n`,
-    );
-    return refusal !== undefined ? ExitCode.failed : exitCodeOf(outcome.error);
-  } finally {
-    clearInterval(keepAlive);
-    stopListening();
-    await otlp?.shutdown();
+    if (event.type === 'approval-request') show.control.request(event.request);
+    else if (event.type === 'approval-withdraw') show.control.prompter?.withdraw(event.id);
   }
 }
 
@@ -286,71 +227,4 @@ async function otlpExport(options: RunCommandOptions, io: CliIO) {
   const warn = (message: string) =>
     io.stderr.write(`${visibleText(`june: warning: OpenTelemetry: ${message}`)}\n`);
   return { ...(await startOtlpExport({ warn })), content };
-}
-
-/**
- * The journal `--resume` or `--replay` names, read and checked (`undefined` without them).
- * `--replay` takes a run id, or a file (a path with a `/`, or ending in `.jsonl`).
- */
-async function recordedJournal(
-  options: RunCommandOptions,
-  store: JournalStore,
-  workflow: string,
-): Promise<JournalRecord[] | undefined> {
-  if (options.resume !== undefined && options.replay !== undefined) {
-    throw new WorkflowError(
-      'cli-option-invalid',
-      'june: --resume and --replay do not go together: --resume takes a stopped run up again, --replay answers a new run from a recording.',
-    );
-  }
-  if (options.replay !== undefined && options.script !== undefined) {
-    throw new WorkflowError(
-      'cli-option-invalid',
-      'june: --replay answers every model call from the recording; leave out --script.',
-    );
-  }
-  if (options.resume !== undefined) return readRunJournal(store, options.resume, workflow);
-  if (options.replay === undefined) return undefined;
-  const isFile = /[\\/]/.test(options.replay) || options.replay.endsWith('.jsonl');
-  return isFile ? loadJournal(options.replay) : readRunJournal(store, options.replay);
-}
-
-/**
- * The `--script` model; when resuming, without the turns the journal already answered, so
- * the resumed run's first new model call gets the turn the stopped process would have used.
- */
-function resumedScript(path: string, records: JournalRecord[]): ScriptedModel {
-  const name = path.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
-  return scriptedModel(scriptAfterJournal(loadScript(path), records), { name });
-}
-
-/** The run's last lines: how it ended, how long it took, its tokens, and where its trace is. */
-function summary(
-  status: string,
-  usage: RunResult['usage'] | undefined,
-  tracePath: string,
-  dim: (text: string) => string,
-): string {
-  return `${status}${dim(` · ${formatTokens(usage)}`)}\n${dim(`trace: ${tracePath}`)}\n`;
-}
-
-/** `1 tool failed · 2 failures caught` for what failed inside a run that succeeded; empty when nothing did. */
-function failuresText(failures: Trace['root']['failures']): string {
-  if (!failures) return '';
-  const parts = [];
-  if (failures.tools > 0)
-    parts.push(`${failures.tools} tool${failures.tools === 1 ? '' : 's'} failed`);
-  if (failures.caught > 0)
-    parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
-  return parts.join(' · ');
-}
-
-function warnUnusedTurns(model: ScriptedModel, io: CliIO): void {
-  try {
-    model.assertAllTurnsUsed();
-  } catch (error) {
-    io.stderr.write(
-      `${visibleText((error as Error).message.replace(/^june: /, 'june: warning: '))}\n`,
-    );
-  }
 }

@@ -50,3 +50,20 @@ export function childRunOf(node: TraceNode): Trace | undefined {
     ? (trace as Trace)
     : undefined;
 }
+
+/**
+ * What the calling model got from a tool call's `output`: a composite call's result
+ * (`{ output, trace, ... }`, see {@link CompositeToolResult}) without its child run, anything
+ * else as it is.
+ *
+ * @example
+ * ```ts
+ * modelOutputOf({ output: 'found 3 issues', trace, usage }); // 'found 3 issues'
+ * modelOutputOf({ rows: 3 }); // { rows: 3 }
+ * ```
+ */
+export function modelOutputOf(output: unknown): unknown {
+  if (typeof output === 'object' && output !== null && 'output' in output && 'trace' in output)
+    return (output as { output: unknown }).output;
+  return output;
+}

@@ -17,5 +17,5 @@ export {
   traceNodeSchema,
   traceSchema,
 } from './trace-schema.js';
-export { childRunOf } from './composite-result.js';
+export { childRunOf, modelOutputOf } from './composite-result.js';
 export type { CompositeToolResult } from './composite-result.js';

@@ -1,0 +1,101 @@
+import type { ApprovalRequest } from '../approvals/index.js';
+import type { RunTraceWriter } from '../events/index.js';
+import type { RunHandle } from '../interpreter/index.js';
+import { ApprovalPrompter } from './approval-prompter.js';
+import type { ApproveMode } from './approve-mode.js';
+import type { CliIO } from './cli-io.js';
+import type { ProgressPrinter } from './progress-printer.js';
+import { stopSignals, writeAbandonedTrace, type StopSignal } from './stop-signals.js';
+import type { TerminalStyle } from './terminal-style.js';
+
+/** Options of {@link RunControl}. */
+export interface RunControlOptions {
+  handle: RunHandle;
+  /** The trace writer: a second stop signal settles its trace before quitting. */
+  writer: RunTraceWriter;
+  printer: ProgressPrinter;
+  style: TerminalStyle;
+  io: CliIO;
+  /** `--approve`. */
+  approve: ApproveMode;
+  /** `--json`: no prompts. */
+  json: boolean;
+  /** Where approval prompts are drawn, when requests are asked at the terminal (see {@link runPrompting}). */
+  promptOutput: NodeJS.WriteStream | undefined;
+}
+
+/**
+ * What steers a `june run` while it runs: stop signals (the first aborts the run and lets
+ * its trace be written, a second quits at once), and approval requests (prompted at the
+ * terminal with `--approve ask` when there is one, else refused: the run is aborted with a
+ * sentence saying which flag to pass).
+ */
+export class RunControl {
+  /** The signal that stopped the run, if one did. */
+  stoppedBy: StopSignal | undefined;
+  /** Why an approval request could not be asked, if one could not. */
+  refusal: string | undefined;
+  /** The terminal prompter, when requests are asked there. */
+  readonly prompter: ApprovalPrompter | undefined;
+  readonly #options: RunControlOptions;
+
+  constructor(options: RunControlOptions) {
+    this.#options = options;
+    const { handle, printer, style, io, promptOutput } = options;
+    this.prompter =
+      promptOutput !== undefined
+        ? new ApprovalPrompter({
+            answerer: handle,
+            printer,
+            style,
+            input: io.stdin,
+            output: promptOutput,
+            onInterrupt: () => this.stop('SIGINT'),
+          })
+        : undefined;
+  }
+
+  /** A stop signal came: abort the run (the first time) or quit now (the second). */
+  readonly stop = (signal: StopSignal): void => {
+    const { handle, writer, printer, io } = this.#options;
+    if (this.stoppedBy) {
+      // a second signal: quit now, leaving a settled trace (the journal is resumable as it is)
+      writeAbandonedTrace(writer, stopSignals[this.stoppedBy].reason, signal);
+      process.exit(stopSignals[this.stoppedBy].exitCode);
+    }
+    this.stoppedBy = signal;
+    printer.end();
+    const what = signal === 'SIGINT' ? 'interrupted' : `${signal} received`;
+    io.stderr.write(
+      `june: ${what}; aborting the run and writing its trace (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'signal again'} to quit at once)\n`,
+    );
+    handle.abort(stopSignals[signal].reason);
+  };
+
+  /** An approval request came: prompt for it, or refuse the run when nobody can be asked. */
+  request(request: ApprovalRequest): void {
+    if (this.prompter) this.prompter.ask(request);
+    else if (this.#options.approve === 'ask') this.#refuse(request);
+  }
+
+  #refuse(request: ApprovalRequest): void {
+    if (this.refusal !== undefined) return;
+    const why = this.#options.json ? '--json does not prompt' : 'there is no terminal to ask at';
+    this.refusal = `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
+    this.#options.handle.abort(this.refusal);
+  }
+}
+
+/**
+ * Where `june run` draws approval prompts: the terminal on stdout (or stderr, when stdout is
+ * not one), with `--approve ask`, without `--json`, when stdin is a terminal too;
+ * `undefined` when requests cannot be asked.
+ */
+export function runPrompting(
+  io: CliIO,
+  approve: ApproveMode,
+  json: boolean,
+): NodeJS.WriteStream | undefined {
+  const output = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
+  return approve === 'ask' && !json && io.stdin.isTTY === true ? output : undefined;
+}

@@ -1,0 +1,98 @@
+import { WorkflowError } from '../errors/index.js';
+import {
+  fileJournalStore,
+  loadJournal,
+  readRunJournal,
+  type JournalRecord,
+  type JournalStore,
+} from '../journal/index.js';
+import type { RedactOptions } from '../redaction/index.js';
+import {
+  loadScript,
+  scriptAfterJournal,
+  scriptedModel,
+  type ScriptedModel,
+} from '../testing/index.js';
+import { cliRedaction, resumedProps } from './cli-redaction.js';
+import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
+import { parseProps } from './parse-props.js';
+import type { RunCommandOptions } from './run-command.js';
+
+/** What `june run` starts a run with, read from its flags and files before anything runs. */
+export interface RunInputs {
+  workflow: LoadedWorkflow;
+  /** The file journal in the runs folder: every run keeps one. */
+  journal: JournalStore;
+  /** The journal `--resume` or `--replay` names, read and checked. */
+  recorded: JournalRecord[] | undefined;
+  /** `--props` and `--secret-props`; when resuming without `--props`, the journal's. */
+  props: Record<string, unknown> | undefined;
+  /** The `--script` model (when resuming, without the turns the journal answered). */
+  model: ScriptedModel | undefined;
+  redact: RedactOptions | undefined;
+}
+
+/**
+ * Reads what `june run` needs before the run starts, in the order a bad flag or file is
+ * reported: the props, the redaction flags, the script, the workflow, then the journal
+ * `--resume`/`--replay` names (a bad one stops here, before any trace is written).
+ *
+ * @param runsFolder - where the runs' journals are, relative to the current directory.
+ * @throws {JuneError} what {@link runCommand} lists as thrown before the run starts.
+ */
+export async function runInputs(
+  file: string,
+  options: RunCommandOptions,
+  runsFolder: string,
+): Promise<RunInputs> {
+  const given = options.props === undefined ? undefined : parseProps(options.props);
+  const { secretProps, redact } = cliRedaction(options);
+  const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
+  const workflow = await loadWorkflow(file);
+  const journal = fileJournalStore({ dir: runsFolder });
+  const recorded = await recordedJournal(options, journal, workflow.name);
+  const props = given
+    ? { ...given, ...secretProps }
+    : resumedProps(recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined, secretProps);
+  const model =
+    options.script !== undefined && options.resume !== undefined && recorded
+      ? resumedScript(options.script, recorded)
+      : scriptModel;
+  return { workflow, journal, recorded, props, model, redact };
+}
+
+/**
+ * The journal `--resume` or `--replay` names, read and checked (`undefined` without them).
+ * `--replay` takes a run id, or a file (a path with a `/`, or ending in `.jsonl`).
+ */
+async function recordedJournal(
+  options: RunCommandOptions,
+  store: JournalStore,
+  workflow: string,
+): Promise<JournalRecord[] | undefined> {
+  if (options.resume !== undefined && options.replay !== undefined) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --resume and --replay do not go together: --resume takes a stopped run up again, --replay answers a new run from a recording.',
+    );
+  }
+  if (options.replay !== undefined && options.script !== undefined) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --replay answers every model call from the recording; leave out --script.',
+    );
+  }
+  if (options.resume !== undefined) return readRunJournal(store, options.resume, workflow);
+  if (options.replay === undefined) return undefined;
+  const isFile = /[\\/]/.test(options.replay) || options.replay.endsWith('.jsonl');
+  return isFile ? loadJournal(options.replay) : readRunJournal(store, options.replay);
+}
+
+/**
+ * The `--script` model; when resuming, without the turns the journal already answered, so
+ * the resumed run's first new model call gets the turn the stopped process would have used.
+ */
+function resumedScript(path: string, records: JournalRecord[]): ScriptedModel {
+  const name = path.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
+  return scriptedModel(scriptAfterJournal(loadScript(path), records), { name });
+}
