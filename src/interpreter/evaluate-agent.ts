@@ -45,42 +45,22 @@ export async function evaluateAgent(
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;
   try {
-    let frame: AgentFrame | undefined;
-    const input: ResolveInput = {
-      children: props.children,
-      toolsProp: props.tools,
-      parent: ctx.agent ? ctx.agent.scope : ctx.run.callerScope,
-      agentNotation: where,
-      ...(ctx.agent ? { parentNotation: ctx.agent.notation } : {}),
-      compositeTool: compositeToolFactory(() => frame!, ctx.run, evaluate),
-    };
-    let resolved = resolveCapabilities(input);
-    if (resolved.waits.length > 0 && root.mode === 'run') {
-      resolved = resolveCapabilities({
-        ...input,
-        connected: await connectSources(resolved.waits, ctx),
-      });
-    }
-    const { scope, others } = resolved;
-    frame = {
+    const { frame, others } = await agentFrame({
       element,
       name,
-      path: ctx.agent ? `${ctx.agent.path} > ${name}` : [...ctx.run.prefix, name].join(':'),
-      notation: where,
-      scope,
-      tools: root.mode === 'run' ? instrument(scope.tools, root, ctx.run) : scope.tools,
-      messages: [...(props.messages ?? [])],
+      where,
+      ctx,
+      evaluate,
       nodeId: node.nodeId,
-      ...(resolved.waits.length > 0 ? { waiting: resolved.waits.map((w) => w.notation) } : {}),
-    };
+    });
     if (root.mode !== 'validate') root.agents.push(frame);
     root.emit({
       type: 'agent-start',
       runId: ctx.run.runId,
       agent: name,
       model: modelName(root.modelOverride ?? props.model),
-      tools: Object.keys(scope.tools),
-      ...(scope.capabilities ? { capabilities: scope.capabilities } : {}),
+      tools: Object.keys(frame.scope.tools),
+      ...(frame.scope.capabilities ? { capabilities: frame.scope.capabilities } : {}),
       ...node,
     });
     started = true;
@@ -96,6 +76,60 @@ export async function evaluateAgent(
     });
     throw error;
   }
+}
+
+/** What {@link agentFrame} makes an agent's frame from. */
+interface AgentFrameInput {
+  element: JuneElement;
+  name: string;
+  /** The agent in messages: `<Agent name="triage"> at flow.tsx:12:5`. */
+  where: string;
+  ctx: EvalContext;
+  evaluate: Evaluate;
+  /** The agent's trace node. */
+  nodeId: string;
+}
+
+/**
+ * Resolves an agent's capabilities (waiting for the tool sources it declares when the run
+ * runs) and makes its frame: scope, tools (instrumented when running), a fresh conversation.
+ * `others` are its children that are not declarations, evaluated next.
+ */
+async function agentFrame(
+  agent: AgentFrameInput,
+): Promise<{ frame: AgentFrame; others: ReturnType<typeof resolveCapabilities>['others'] }> {
+  const { element, name, where, ctx } = agent;
+  const props = element.props as AgentProps;
+  const root = ctx.run.root;
+  let frame: AgentFrame | undefined;
+  const input: ResolveInput = {
+    children: props.children,
+    toolsProp: props.tools,
+    parent: ctx.agent ? ctx.agent.scope : ctx.run.callerScope,
+    agentNotation: where,
+    ...(ctx.agent ? { parentNotation: ctx.agent.notation } : {}),
+    compositeTool: compositeToolFactory(() => frame!, ctx.run, agent.evaluate),
+  };
+  let resolved = resolveCapabilities(input);
+  if (resolved.waits.length > 0 && root.mode === 'run') {
+    resolved = resolveCapabilities({
+      ...input,
+      connected: await connectSources(resolved.waits, ctx),
+    });
+  }
+  const { scope, others } = resolved;
+  frame = {
+    element,
+    name,
+    path: ctx.agent ? `${ctx.agent.path} > ${name}` : [...ctx.run.prefix, name].join(':'),
+    notation: where,
+    scope,
+    tools: root.mode === 'run' ? instrument(scope.tools, root, ctx.run) : scope.tools,
+    messages: [...(props.messages ?? [])],
+    nodeId: agent.nodeId,
+    ...(resolved.waits.length > 0 ? { waiting: resolved.waits.map((w) => w.notation) } : {}),
+  };
+  return { frame, others };
 }
 
 /**
