@@ -68,7 +68,7 @@ export function durableModelMiddleware(
       });
       const first = await Promise.race([live, answer]);
       if (!('held' in first)) {
-        const { parts } = recordedAnswer('stream', first.parts, first.result) as {
+        const { parts } = recordedAnswer('stream', first) as {
           parts: LanguageModelV3StreamPart[];
         };
         return { stream: pacedStream(parts) };
@@ -93,7 +93,7 @@ export function durableModelMiddleware(
           },
         );
         if (made) return made;
-        const { result } = recordedAnswer('generate', answer.parts, answer.result) as {
+        const { result } = recordedAnswer('generate', answer) as {
           result: NonNullable<ModelAnswer['result']>;
         };
         return structuredClone(result);

@@ -11,14 +11,14 @@ import type {
  *
  * @example
  * ```ts
- * const { parts } = recordedAnswer('stream', undefined, record.result);
+ * const { parts } = recordedAnswer('stream', { result: record.result });
  * ```
  */
 export function recordedAnswer(
   mode: 'stream' | 'generate',
-  parts: LanguageModelV3StreamPart[] | undefined,
-  result: LanguageModelV3GenerateResult | undefined,
+  recorded: { parts?: LanguageModelV3StreamPart[]; result?: LanguageModelV3GenerateResult },
 ): { parts: LanguageModelV3StreamPart[] } | { result: LanguageModelV3GenerateResult } {
+  const { parts, result } = recorded;
   if (mode === 'stream') return { parts: parts ?? (result ? partsOf(result) : []) };
   return { result: result ?? resultOf(parts ?? []) };
 }

@@ -58,11 +58,14 @@ export class ScriptedModel implements LanguageModelV3 {
   readonly #source: string | undefined;
   readonly #used = new Map<string, number>();
 
-  /** Use {@link scriptedModel}; this takes a script that is already valid. */
-  constructor(script: ModelScript, source: string | undefined, name: string) {
+  /**
+   * Use {@link scriptedModel}; this takes a script that is already valid, its `name` (the
+   * model id) and the file it came from (`source`), if any.
+   */
+  constructor(script: ModelScript, options: { name: string; source?: string }) {
     this.#script = script;
-    this.#source = source;
-    this.modelId = name;
+    this.#source = options.source;
+    this.modelId = options.name;
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
@@ -167,9 +170,9 @@ export function scriptedModel(
 ): ScriptedModel {
   if (typeof script === 'string') {
     const name = options.name ?? script.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
-    return new ScriptedModel(loadScript(script), script, name);
+    return new ScriptedModel(loadScript(script), { name, source: script });
   }
-  return new ScriptedModel(validateScript(script), undefined, options.name ?? 'scripted');
+  return new ScriptedModel(validateScript(script), { name: options.name ?? 'scripted' });
 }
 
 function stepPathOf(options: LanguageModelV3CallOptions): string {
