@@ -147,14 +147,15 @@ export class RunClient {
     await this.#call(() => this.#client.cancelWorkflow(runId));
   }
 
-  /** The runs in the database, newest first. */
-  async list(options: { limit?: number } = {}): Promise<DbosRunSummary[]> {
+  /** The runs in the database, newest first; `idPrefix`: only runs whose id starts with it. */
+  async list(options: { limit?: number; idPrefix?: string } = {}): Promise<DbosRunSummary[]> {
     const runs = await this.#call(() =>
       this.#client.listWorkflows({
         workflowName: RUN_WORKFLOW,
         sortDesc: true,
         limit: options.limit ?? 50,
         loadInput: true,
+        ...(options.idPrefix !== undefined ? { workflow_id_prefix: options.idPrefix } : {}),
       }),
     );
     return Promise.all(runs.map((run) => this.#summary(run)));

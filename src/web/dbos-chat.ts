@@ -1,4 +1,4 @@
-import { generateId, type UIMessage } from 'ai';
+import type { UIMessage } from 'ai';
 import type { RunClient } from '../dbos/run-client.js';
 import { JuneError } from '../errors/june-error.js';
 import { answersIn, chatBody, invalid, runIdOf, textOf } from './chat-request.js';
@@ -33,10 +33,12 @@ interface DbosChatRequest {
  * it; each response streams the run's events as its workers publish them, from any server
  * process, and ends when the run ends or waits for answers (it waits in the database,
  * nothing is stopped). A new user message denies the calls still waiting in the chat's run.
+ * A reconnect (`GET <api>/<chatId>/stream`) sends the chat's running run again, from any
+ * server process.
  */
 export function dbosChatHandler(options: DbosChatOptions) {
   return async (request: Request): Promise<Response> => {
-    if (request.method === 'GET') return new Response(null, { status: 204 });
+    if (request.method === 'GET') return reconnect(request, options.runs);
     const body: unknown = await request.json().catch(() => undefined);
     const chat = await readDbosChatRequest(body, options.runs);
     if (chat.runId === undefined) return startRun(chat, options);
@@ -63,7 +65,21 @@ async function startRun(chat: DbosChatRequest, options: DbosChatOptions): Promis
     runId: `${chat.chatId}-${chat.userMessages.length}`,
     props: { chat: { messages: chat.userMessages } },
   });
-  return stream(runId, options.runs, { originalMessages: chat.messages, messageId: generateId() });
+  // the message's id is the run's: any server process can send it again (reconnect)
+  return stream(runId, options.runs, { originalMessages: chat.messages, messageId: runId });
+}
+
+/**
+ * `GET <api>/<chatId>/stream`: the chat's newest run, while it is queued or running, from its
+ * start as the message it is (its id the run's), then live; 204 when none is.
+ */
+async function reconnect(request: Request, runs: RunClient): Promise<Response> {
+  const match = /\/([^/]+)\/stream$/.exec(new URL(request.url).pathname);
+  const chatId = match ? decodeURIComponent(match[1]!) : undefined;
+  const [newest] = chatId ? await runs.list({ idPrefix: `${chatId}-`, limit: 1 }) : [];
+  if (!newest || (newest.status !== 'running' && newest.status !== 'queued'))
+    return new Response(null, { status: 204 });
+  return stream(newest.runId, runs, { messageId: newest.runId });
 }
 
 /** Denies what the chat's earlier run still waits for: the user moved on. */

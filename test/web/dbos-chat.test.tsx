@@ -55,6 +55,14 @@ describe.runIf(!missing)('chatHandler with runs on DBOS workers', () => {
     });
     expect(refunds()).toBe('');
     expect((await runs.get(runId)).status).toBe('running');
+    // a reloaded page reconnects, here through another server process: the same message again
+    const reconnect = () =>
+      chatHandler({ durable: { runs, workflow: 'shop' } })(
+        new Request('http://127.0.0.1/api/chat/web1/stream'),
+      );
+    const again = await readMessage(await reconnect());
+    expect(again.id).toBe(first.id);
+    expect(again.parts).toEqual(first.parts);
 
     const approved = answered(first, 'tool-refund', true);
     const second = await readMessage(
@@ -68,11 +76,12 @@ describe.runIf(!missing)('chatHandler with runs on DBOS workers', () => {
     });
     expect(textOf(second)).toEqual(['Checking order A1.', 'Done: A1 is refunded.']);
     expect(refunds()).toBe('A1\n');
+    expect((await reconnect()).status).toBe(204); // the run ended
 
     // the same answer again, a run that does not exist, a request the run never made
-    const again = await post(handler, { id: 'web1', messages: [user, approved] });
-    expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error: { code: 'approval-answered' } });
+    const twice = await post(handler, { id: 'web1', messages: [user, approved] });
+    expect(twice.status).toBe(409);
+    expect(await twice.json()).toMatchObject({ error: { code: 'approval-answered' } });
     const other = { ...approved, metadata: { runId: 'no-such-run', waiting: true } };
     const gone = await post(handler, { id: 'web1', messages: [user, other] });
     expect(gone.status).toBe(404);
