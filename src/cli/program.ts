@@ -118,10 +118,14 @@ function addStudioCommand(program: Command, io: CliIO, done: Done): void {
       'another host name requests may address, e.g. the DNS name Studio is reached by (repeatable)',
       (name: string, names: string[] = []) => [...names, name],
     )
+    .option(
+      '--database <url>',
+      "show the runs of this PostgreSQL database (june worker --database) instead of dir's, and answer their approvals through it",
+    )
     .action(
       async (
         dir: string | undefined,
-        options: { port?: string; host?: string; allowHost?: string[] },
+        options: { port?: string; host?: string; allowHost?: string[]; database?: string },
       ) => {
         const { studioCommand } = await import('./studio-command.js');
         done(await studioCommand(dir, options, io));

@@ -9,6 +9,7 @@ import type { ExitCodeValue } from './exit-code.js';
 import type { LoadedWorkflow } from './load-workflow.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunControl, runPrompting } from './run-control.js';
+import { resumeCommand, StudioAnswers } from './studio-answers.js';
 import { runInputs, type RunInputs } from './run-inputs.js';
 import { reportRun } from './run-report.js';
 import { onStopSignals } from './stop-signals.js';
@@ -95,6 +96,16 @@ export async function runCommand(
     json,
     promptOutput,
   });
+  if (approve === 'studio' || approve === 'wait') {
+    const resume = resumeCommand(file, handle.runId, options);
+    control.studio = await StudioAnswers.start({
+      runsDir: resolve(runsFolder),
+      runId: handle.runId,
+      approve,
+      resume,
+      answerer: handle,
+    });
+  }
   if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
   const stopListening = onStopSignals(control.stop);
   // Keeps the process alive while the run waits on something that holds no handle of its
@@ -129,6 +140,7 @@ export async function runCommand(
   } finally {
     clearInterval(keepAlive);
     stopListening();
+    await control.studio?.close();
     await otlp?.shutdown();
   }
 }
@@ -209,7 +221,7 @@ async function showEvents(
       if (shown) show.io.stdout.write(`${terminalJson(shown)}\n`);
     }
     if (event.type === 'approval-request') show.control.request(event.request);
-    else if (event.type === 'approval-withdraw') show.control.prompter?.withdraw(event.id);
+    else if (event.type === 'approval-withdraw') show.control.withdraw(event.id);
   }
 }
 

@@ -5,6 +5,7 @@ import { ApprovalPrompter } from './approval-prompter.js';
 import type { ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
 import type { ProgressPrinter } from './progress-printer.js';
+import type { StudioAnswers } from './studio-answers.js';
 import { stopSignals, writeAbandonedTrace, type StopSignal } from './stop-signals.js';
 import type { TerminalStyle } from './terminal-style.js';
 
@@ -37,6 +38,8 @@ export class RunControl {
   refusal: string | undefined;
   /** The terminal prompter, when requests are asked there. */
   readonly prompter: ApprovalPrompter | undefined;
+  /** Answers from June Studio, with `--approve studio` or `wait` (set once registered). */
+  studio: StudioAnswers | undefined;
   readonly #options: RunControlOptions;
 
   constructor(options: RunControlOptions) {
@@ -74,8 +77,15 @@ export class RunControl {
 
   /** An approval request came: prompt for it, or refuse the run when nobody can be asked. */
   request(request: ApprovalRequest): void {
+    this.studio?.ask(request);
     if (this.prompter) this.prompter.ask(request);
     else if (this.#options.approve === 'ask') this.#refuse(request);
+  }
+
+  /** A request went away (answered otherwise, or the run stopped): no one asks about it anymore. */
+  withdraw(id: string): void {
+    this.prompter?.withdraw(id);
+    this.studio?.withdraw(id);
   }
 
   #refuse(request: ApprovalRequest): void {

@@ -97,7 +97,7 @@ export function addRunCommand(
     .addOption(
       new Option(
         '--approve <mode>',
-        'approval requests: ask at the terminal, approve all, deny all, or wait (leave them pending, to --resume later)',
+        'approval requests: ask at the terminal, approve all, deny all, studio (answer them in June Studio), or wait (leave them pending, to --resume or answer in Studio later)',
       )
         .choices(approveModes)
         .default('ask'),

@@ -10,12 +10,15 @@ export interface StudioCommandOptions {
   host?: string;
   /** `--allow-host` (repeatable): more host names requests may address. */
   allowHost?: string[];
+  /** `--database`: show this PostgreSQL database's runs (DBOS) instead of `dir`'s. */
+  database?: string;
 }
 
 /**
  * `june studio [dir]`: serves June Studio (`startStudio()` from `src/studio`) over the run
- * traces in `dir`, prints its URL (and, bound beyond loopback, its access token), and serves
- * until Ctrl-C.
+ * traces in `dir` (or, with `--database`, the runs of a database), prints its URL, which
+ * carries the token answering approvals needs (and, bound beyond loopback, prints the access
+ * token), and serves until Ctrl-C.
  *
  * @param dir - the folder of trace files. @default '.june/runs'
  * @throws {WorkflowError} `cli-option-invalid` when `--port` is not a whole number from 0 to 65535.
@@ -46,8 +49,9 @@ export async function studioCommand(
     ...(port !== undefined ? { port } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.allowHost?.length ? { allowHosts: options.allowHost } : {}),
+    ...(options.database !== undefined ? { database: options.database } : {}),
   });
-  io.stdout.write(`June Studio: ${studio.url} (Ctrl-C to stop)\n`);
+  io.stdout.write(`June Studio: ${studio.pageUrl} (Ctrl-C to stop)\n`);
   if (studio.token !== undefined) {
     io.stdout.write(
       `Access token: ${studio.token} (every API request needs it; the URL above carries it to the page)\n`,

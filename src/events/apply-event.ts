@@ -73,7 +73,11 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
   'tool-denied': (live, e) => close(live, toolNode(live, e), 'denied', e.at),
   'approval-request': (live, e) => {
     const node = toolNode(live, { ...e, tool: e.request.tool, toolCallId: e.request.toolCallId });
-    node.approval = { id: e.request.id, status: 'pending' };
+    node.approval = {
+      id: e.request.id,
+      status: 'pending',
+      ...(e.request.key !== undefined ? { key: e.request.key } : {}),
+    };
     node.status = 'waiting';
   },
   'approval-response': (live, e) => {
@@ -81,6 +85,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     if (!node) return;
     node.approval = {
       id: e.id,
+      ...keyOf(node),
       status: e.approved ? 'approved' : 'denied',
       ...(e.reason !== undefined ? { reason: e.reason } : {}),
       ...(e.replayed ? { replayed: e.replayed } : {}),
@@ -92,10 +97,10 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     const node = live.nodes.get(e.nodeId);
     if (!node) return;
     if (!e.unasked) {
-      node.approval = { id: e.id, status: 'withdrawn' };
+      node.approval = { id: e.id, ...keyOf(node), status: 'withdrawn' };
       return;
     }
-    node.approval = { id: e.id, status: 'withdrawn', reason: e.reason };
+    node.approval = { id: e.id, ...keyOf(node), status: 'withdrawn', reason: e.reason };
     close(live, node, 'aborted', e.at);
   },
   'catch-start': (live, e) => {
@@ -106,6 +111,11 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     if (node) settle(live, node, e.status, e.at, e.error);
   },
 };
+
+/** The call's stable key its approval request gave (see `ApprovalRequest.key`), kept through the answer. */
+function keyOf(node: TraceNode): { key?: string } {
+  return node.approval?.key !== undefined ? { key: node.approval.key } : {};
+}
 
 function startRun(live: LiveTrace, e: RunLogEventOf<'run-start'>): void {
   const node = open(live, { ...e, parentId: undefined }, 'run', e.workflow ?? 'run', {

@@ -1,21 +1,29 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApprovalDesk } from './approval-desk.js';
+import { checkAnswering, readAnswerBody } from './answer-request.js';
 import type { EventChannel } from './event-channel.js';
 import type { RunDirectory } from './run-directory.js';
 import { serveStaticFile } from './static-files.js';
 import type { RunList } from './studio-api.js';
 import { carriesToken, hostName, tokenCookie, type StudioAccess } from './studio-access.js';
+import { StudioRequestError } from './studio-request-error.js';
 
 /** What {@link handleStudioRequest} serves from. */
 export interface StudioRoutes {
-  runs: RunDirectory;
+  /** The runs: a folder of trace files (`RunDirectory`) or a database (`DatabaseRuns`). */
+  runs: Pick<RunDirectory, 'list' | 'readTrace'>;
   channel: EventChannel;
   /** The built UI. */
   assetsDir: string;
-  /** The runs directory as the user gave it, shown in the UI. */
+  /** The runs directory as the user gave it (or the database, without its password), shown in the UI. */
   dirLabel: string;
   /** Host names a request may address (`Host` header), and the access token API requests need, if any. */
   access: StudioAccess;
+  /** Where approvals are read and answered. */
+  approvals: ApprovalDesk;
 }
+
+const APPROVALS = /^\/api\/runs\/([^/]+)\/approvals$/;
 
 /**
  * Answers one Studio request. Routes:
@@ -25,6 +33,9 @@ export interface StudioRoutes {
  *   such file, 422 `{ error, unreadable }` when it is not a readable trace, 400 `{ error }`
  *   when the id is not valid percent-encoding;
  * - `GET /api/events` → the live channel (Server-Sent Events, see `StudioEvent`);
+ * - `GET /api/runs/<runId>/approvals` → `RunApprovals`: the calls the run waits on;
+ * - `POST /api/runs/<runId>/approvals` with `{ key, approved, reason? }` → answers one, once
+ *   the request passed `checkAnswering` (same origin, the answer token): 202 `AnswerOutcome`;
  * - `GET /<file>` → the built UI (`/` is `index.html`).
  *
  * Other methods get 405. A request whose `Host` is not one of `access.allowedHosts` gets 403
@@ -50,6 +61,8 @@ export async function handleStudioRequest(
       response.destroy();
       return;
     }
+    if (error instanceof StudioRequestError)
+      return sendJson(response, error.status, { error: error.message, code: error.code });
     sendJson(response, 500, {
       error: `june: Studio failed to answer ${request.method} ${request.url}: ${(error as Error).message}`,
     });
@@ -73,14 +86,19 @@ function admit(
     });
     return undefined;
   }
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    response.setHeader('allow', 'GET, HEAD');
+  const url = new URL(request.url ?? '/', 'http://studio.invalid');
+  const answering = APPROVALS.test(url.pathname);
+  if (
+    request.method !== 'GET' &&
+    request.method !== 'HEAD' &&
+    !(answering && request.method === 'POST')
+  ) {
+    response.setHeader('allow', answering ? 'GET, HEAD, POST' : 'GET, HEAD');
     sendJson(response, 405, {
-      error: `june: Studio only reads; ${request.method} is not allowed (use GET).`,
+      error: `june: Studio only reads, but for approval answers (POST /api/runs/<runId>/approvals); ${request.method} is not allowed here.`,
     });
     return undefined;
   }
-  const url = new URL(request.url ?? '/', 'http://studio.invalid');
   if (
     token !== undefined &&
     url.pathname.startsWith('/api/') &&
@@ -92,11 +110,12 @@ function admit(
     });
     return undefined;
   }
-  if (token !== undefined && url.searchParams.has('token') && carriesToken(request, url, token)) {
+  const pageToken = token ?? access.answerToken;
+  if (url.searchParams.has('token') && carriesToken(request, url, pageToken)) {
     // the page was opened by its printed URL: its own API requests carry the token as a cookie
     response.setHeader(
       'set-cookie',
-      `${tokenCookie(request.socket.localPort)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      `${tokenCookie(request.socket.localPort)}=${pageToken}; HttpOnly; SameSite=Strict; Path=/`,
     );
   }
   return url;
@@ -114,6 +133,8 @@ async function route(
     return sendJson(response, 200, body);
   }
   if (path === '/api/events') return routes.channel.connect(request, response);
+  const approvals = APPROVALS.exec(path);
+  if (approvals) return answerRoute(routes, request, response, approvals[1]!);
   if (path.startsWith('/api/runs/')) return sendTrace(routes, response, path);
   if (path.startsWith('/api/'))
     return sendJson(response, 404, {
@@ -121,6 +142,27 @@ async function route(
     });
   if (await serveStaticFile(response, routes.assetsDir, path, request.method === 'HEAD')) return;
   sendText(response, 404, `june: Studio has no page at ${path}.\n`, 'text/plain; charset=utf-8');
+}
+
+/** `/api/runs/<runId>/approvals`: what the run waits for (GET), or an answer to one (POST). */
+async function answerRoute(
+  routes: StudioRoutes,
+  request: IncomingMessage,
+  response: ServerResponse,
+  encoded: string,
+): Promise<void> {
+  const runId = safeDecode(encoded);
+  if (runId === undefined)
+    throw new StudioRequestError(
+      'studio-request-invalid',
+      `june: the run id ${JSON.stringify(encoded.slice(0, 80))} is not valid percent-encoding; encode it with encodeURIComponent.`,
+      400,
+    );
+  if (request.method !== 'POST')
+    return sendJson(response, 200, await routes.approvals.approvals(runId));
+  checkAnswering(routes.access, request, new URL(request.url ?? '/', 'http://studio.invalid'));
+  const answer = await readAnswerBody(request);
+  return sendJson(response, 202, await routes.approvals.answer(runId, answer));
 }
 
 /** `/api/runs/<runId>`: the trace file as it is, or 400, 422 or 404 saying why not. */

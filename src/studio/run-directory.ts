@@ -6,6 +6,8 @@ import { readTraceFile } from './read-trace-file.js';
 import { OUTSIDE_REASON, resolveInside } from './resolve-inside.js';
 import { isUnreadable, type RunListEntry, type StudioEvent } from './studio-api.js';
 import { summarizeTrace } from './summarize-trace.js';
+import { runFolder } from './run-answers.js';
+import { countWaiting } from './waiting-approvals.js';
 
 /** Options of {@link RunDirectory}. */
 export interface RunDirectoryOptions {
@@ -202,7 +204,11 @@ export class RunDirectory {
     const updatedAt = info.mtime.toISOString();
     let entry: RunListEntry;
     if ('trace' in content) {
-      entry = summarized(content.trace, name, updatedAt);
+      entry = await withWaiting(
+        summarized(content.trace, name, updatedAt),
+        content.trace,
+        this.dir,
+      );
     } else if (!('outside' in found) && Date.now() - info.mtimeMs < this.#settleMs) {
       this.#files.set(name, {
         mtimeMs: info.mtimeMs,
@@ -272,6 +278,14 @@ function summarized(trace: Trace, name: string, updatedAt: string): RunListEntry
       updatedAt,
     };
   }
+}
+
+/** The entry, marked `waiting` with its count when the run waits for approvals. */
+async function withWaiting(entry: RunListEntry, trace: Trace, dir: string): Promise<RunListEntry> {
+  if (isUnreadable(entry) || entry.status === 'succeeded' || entry.status === 'failed')
+    return entry;
+  const waiting = await countWaiting(trace, runFolder(dir, entry.runId)).catch(() => 0);
+  return waiting > 0 ? { ...entry, status: 'waiting', pendingApprovals: waiting } : entry;
 }
 
 function sortTime(entry: RunListEntry): number {

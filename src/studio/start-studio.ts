@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SystemError } from '../errors/index.js';
 import { EventChannel } from './event-channel.js';
-import { handleStudioRequest } from './handle-studio-request.js';
+import { handleStudioRequest, type StudioRoutes } from './handle-studio-request.js';
+import type { StudioEvent } from './studio-api.js';
 import { studioAccess } from './studio-access.js';
 import { RunDirectory } from './run-directory.js';
 import { defaultAssetsDir } from './studio-assets.js';
+import { fileApprovalDesk } from './approval-desk.js';
 
 /** Options of {@link startStudio}. */
 export interface StudioOptions {
@@ -35,16 +37,29 @@ export interface StudioOptions {
   token?: string;
   /** The built UI. @default the package's `dist/studio` (built by `npm run build:studio`) */
   assetsDir?: string;
-  /** How often to look at `dir` even when `fs.watch` reports nothing, in ms. @default 1000 */
+  /** How often to look at `dir` even when `fs.watch` reports nothing (or to read `database`'s list), in ms. @default 1000 */
   pollIntervalMs?: number;
+  /**
+   * A PostgreSQL URL of runs over DBOS (`june worker --database`): Studio lists the
+   * database's runs instead of `dir`'s, follows them live, and answers their approvals
+   * through DBOS (`RunClient`). Needs `@dbos-inc/dbos-sdk`. @default none: the folder `dir`
+   */
+  database?: string;
 }
 
 /** A running Studio server, from {@link startStudio}. */
 export interface Studio {
-  /** Where to open it: `http://127.0.0.1:4000/`, with `?token=...` when it needs its token. */
+  /** Where it is: `http://127.0.0.1:4000/`, with `?token=...` when reading needs its token. */
   readonly url: string;
-  /** The access token API requests need, when it needs one. */
+  /**
+   * Where to open it in a browser: `url` with the answer token (`?token=...`), which the page
+   * keeps and sends with each approval answer. `june studio` prints this one.
+   */
+  readonly pageUrl: string;
+  /** The access token every API request needs, when it needs one (beyond loopback, or `token` given). */
   readonly token?: string;
+  /** The token every answering request needs (an approval answer): `token`, or one made at start. */
+  readonly answerToken: string;
   /** Stops the server: ends live connections, stops watching; resolves when it is closed. */
   close(): Promise<void>;
 }
@@ -84,13 +99,8 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
-  const runs = new RunDirectory({
-    dir: resolve(dirLabel),
-    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
-    onChange: (event) => channel.send(event),
-  });
-  await runs.start();
-  const routes = { runs, channel, assetsDir, dirLabel, access };
+  const source = await openRuns(options, dirLabel, (event) => channel.send(event));
+  const routes = { ...source, channel, assetsDir, access };
   const server = createServer(
     (request, response) => void handleStudioRequest(routes, request, response),
   );
@@ -98,7 +108,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   try {
     await listen(server, port, host);
   } catch (error) {
-    runs.close();
+    source.runs.close();
     throw error;
   }
   server.on('error', () => {}); // after listening, errors belong to single connections
@@ -106,18 +116,51 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const address = server.address() as AddressInfo;
   const shownHost =
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const base = `http://${shownHost}:${address.port}/`;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}/${access.token !== undefined ? `?token=${access.token}` : ''}`,
+    url: `${base}${access.token !== undefined ? `?token=${access.token}` : ''}`,
+    pageUrl: `${base}?token=${access.answerToken}`,
     ...(access.token !== undefined ? { token: access.token } : {}),
+    answerToken: access.answerToken,
     close: () =>
       (closing ??= new Promise<void>((resolveClose) => {
-        runs.close();
+        source.runs.close();
         channel.close();
         server.close(() => resolveClose());
         server.closeAllConnections();
       })),
   };
+}
+
+/**
+ * The runs Studio shows and the desk that answers their approvals: the folder `dir`, or
+ * the database `options.database`.
+ */
+async function openRuns(
+  options: StudioOptions,
+  dirLabel: string,
+  onChange: (event: StudioEvent) => void,
+): Promise<Pick<StudioRoutes, 'runs' | 'approvals' | 'dirLabel'> & { runs: { close(): void } }> {
+  const poll =
+    options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {};
+  if (options.database !== undefined) {
+    const { DatabaseRuns, databaseLabel } = await import('./database-runs.js');
+    const { databaseApprovalDesk } = await import('./database-approval-desk.js');
+    const runs = await DatabaseRuns.open({ database: options.database, onChange, ...poll });
+    await runs.start().catch((error: unknown) => {
+      runs.close();
+      throw error;
+    });
+    return {
+      runs,
+      approvals: databaseApprovalDesk(runs),
+      dirLabel: databaseLabel(options.database),
+    };
+  }
+  const runs = new RunDirectory({ dir: resolve(dirLabel), onChange, ...poll });
+  await runs.start();
+  return { runs, approvals: fileApprovalDesk(runs), dirLabel };
 }
 
 /**

@@ -9,6 +9,11 @@ export interface StudioAccess {
   allowedHosts: ReadonlySet<string>;
   /** Required on every API request when set (a header, a query parameter or the cookie the page gets). */
   token?: string;
+  /**
+   * Required on every answering request (an approval answer), wherever Studio listens: `token`
+   * when there is one, else a random one made at start. The URL Studio prints carries it.
+   */
+  answerToken: string;
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -25,7 +30,8 @@ export const tokenCookie = (port: number | undefined) => `june_studio_token_${po
  * the address, so DNS rebinding cannot reach Studio through another name.
  *
  * Beyond loopback, Studio also requires an access token: `token`, or a random one (24 bytes,
- * base64url).
+ * base64url). Answering requests need a token wherever Studio listens (`answerToken`: the
+ * access token, or a random one on loopback).
  *
  * @throws {SystemError} `studio-host-invalid` when an `allowHosts` entry is not a host name or address.
  * @example
@@ -56,10 +62,8 @@ export function studioAccess(
     allowed.add(normal);
   }
   const needsToken = token !== undefined || !isLoopback(bound);
-  return {
-    allowedHosts: allowed,
-    ...(needsToken ? { token: token ?? randomBytes(24).toString('base64url') } : {}),
-  };
+  const answerToken = token ?? randomBytes(24).toString('base64url');
+  return { allowedHosts: allowed, ...(needsToken ? { token: answerToken } : {}), answerToken };
 }
 
 /** True for an address that only this machine can reach: `localhost`, `127.0.0.0/8`, `::1`. */

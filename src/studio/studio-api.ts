@@ -34,7 +34,11 @@ export interface RunSummary {
    * whose child run failed (absent when none).
    */
   failures?: { tools: number; caught: number; childRuns?: number };
-  /** Tool calls waiting for a person's approval (absent when none). */
+  /**
+   * Tool calls waiting for a person's approval (absent when none): pending in the trace, or,
+   * for a run whose process stopped, asked in its journal and not answered. The run's
+   * `status` is then `waiting`.
+   */
   pendingApprovals?: number;
   nodeCount: number;
   updatedAt: string;

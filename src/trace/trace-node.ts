@@ -16,6 +16,11 @@ export type TraceError = Omit<ErrorData, 'blame'>;
 /** The approval a tool call waited for, and its answer. */
 export interface TraceApproval {
   id: string;
+  /**
+   * The call's key (`ApprovalRequest.key`): unlike `id`, the same on every resume of the run,
+   * so an answer given after the process stopped finds its call again. Absent without a journal.
+   */
+  key?: string;
   status: 'pending' | 'approved' | 'denied' | 'withdrawn';
   reason?: string;
   /** True when an `onApproval` policy (or `june run --approve`) answered, not a person. */

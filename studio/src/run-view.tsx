@@ -1,5 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js';
+import { ApprovalsPanel } from './approvals-panel.js';
 import type { Trace } from '../../src/trace/trace-node.js';
 import { Inspector } from './inspector.js';
 import { RunFacts, RunHeader } from './run-header.js';
@@ -49,6 +50,7 @@ function LoadedRun(props: { runId: string; trace: Trace; tree: TraceTree; error?
         <RunFacts trace={trace} tree={tree} running={running} now={now} />
         {error && <span class="run-warning">Last reload failed: {error}</span>}
       </RunHeader>
+      <ApprovalsPanel runId={runId} version={trace} />
       <div class="split">
         <section class="tree-pane">
           <RunToolbar tree={tree} state={state} filters={filters} />

@@ -19,7 +19,7 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     [
       'a bad --approve value',
       ['run', example, '--approve', 'maybe'],
-      /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none, wait\. See june --help\.$/,
+      /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none, studio, wait\. See june --help\.$/,
     ],
     ['no workflow file', ['run'], /^june: missing required argument 'file'\. See june --help\.$/],
     ['an unknown command', ['deploy'], /^june: unknown command 'deploy'\. See june --help\.$/],

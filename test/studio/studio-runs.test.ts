@@ -105,7 +105,7 @@ describe('June Studio: the runs list', () => {
     await writeTrace(dir, handle.trace());
     const live = rowOf(handle.runId);
     await live.waitFor();
-    expect(await live.getAttribute('data-status')).toBe('running');
+    expect(await live.getAttribute('data-status')).toBe('waiting'); // for a person's approval
     expect(await page.locator('tr.run-row').first().getAttribute('data-run-id')).toBe(handle.runId); // newest first
 
     await live.locator('a').click();

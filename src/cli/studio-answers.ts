@@ -1,0 +1,136 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ApprovalRequest } from '../approvals/index.js';
+import {
+  readAnswers,
+  endRunProcess,
+  runFolder,
+  writeRunProcess,
+  type RunProcess,
+} from '../studio/run-answers.js';
+import type { ApprovalAnswerer } from './approval-prompter.js';
+import type { RunCommandOptions } from './run-command.js';
+
+const POLL_MS = 250;
+
+/**
+ * Takes approval answers from June Studio for one `june run` (`--approve studio`, and
+ * `--approve wait` while its process is up): writes `<runs>/<runId>/process.json` (this
+ * process, and the command that resumes the run), watches `<runs>/<runId>/answers.jsonl`,
+ * where Studio appends answers by call key, and answers each waiting request whose key got one
+ * through the run handle. Answers written before the run asked (Studio answered a stopped run,
+ * then resumed it) count too.
+ *
+ * @example
+ * ```ts
+ * const answers = await StudioAnswers.start({ runsDir: '.june/runs', runId: handle.runId, approve: 'studio', resume, answerer: handle });
+ * // for each approval-request event: answers.ask(event.request)
+ * await answers.close();
+ * ```
+ */
+export class StudioAnswers {
+  readonly #folder: string;
+  readonly #answerer: ApprovalAnswerer;
+  /** Requests waiting for Studio, by call key: their ids in this process. */
+  readonly #waiting = new Map<string, string>();
+  #watcher: FSWatcher | undefined;
+  #poll: NodeJS.Timeout | undefined;
+  #reading: Promise<void> = Promise.resolve();
+
+  private constructor(folder: string, answerer: ApprovalAnswerer) {
+    this.#folder = folder;
+    this.#answerer = answerer;
+  }
+
+  /** Registers the process with Studio (`process.json`) and starts watching for answers. */
+  static async start(options: {
+    runsDir: string;
+    runId: string;
+    approve: RunProcess['approve'];
+    resume: RunProcess['resume'];
+    answerer: ApprovalAnswerer;
+  }): Promise<StudioAnswers> {
+    const folder = runFolder(options.runsDir, options.runId);
+    const answers = new StudioAnswers(folder, options.answerer);
+    await writeRunProcess(folder, {
+      pid: process.pid,
+      approve: options.approve,
+      resume: options.resume,
+      startedAt: new Date().toISOString(),
+    });
+    try {
+      answers.#watcher = watch(folder, { persistent: false }, () => answers.#look());
+      answers.#watcher.on('error', () => answers.#watcher?.close());
+    } catch {
+      // no fs.watch here: the poll finds the answers
+    }
+    answers.#poll = setInterval(() => answers.#look(), POLL_MS);
+    answers.#poll.unref();
+    return answers;
+  }
+
+  /** A request the run waits on: answered at once when Studio already answered its call. */
+  ask(request: ApprovalRequest): void {
+    if (request.key === undefined) return;
+    this.#waiting.set(request.key, request.id);
+    this.#look();
+  }
+
+  /** The request went away (answered otherwise, or the run stopped). */
+  withdraw(id: string): void {
+    for (const [key, waiting] of this.#waiting) if (waiting === id) this.#waiting.delete(key);
+  }
+
+  /** Stops watching, and marks the process as ended in `process.json` (its resume command stays). */
+  async close(): Promise<void> {
+    clearInterval(this.#poll);
+    this.#watcher?.close();
+    this.#waiting.clear();
+    await this.#reading;
+    await endRunProcess(this.#folder);
+  }
+
+  #look(): void {
+    if (this.#waiting.size === 0) return;
+    this.#reading = this.#reading.then(async () => {
+      const answers = await readAnswers(this.#folder);
+      for (const [key, id] of this.#waiting) {
+        const answer = answers.get(key);
+        if (!answer) continue;
+        this.#waiting.delete(key);
+        try {
+          if (answer.approved) this.#answerer.approve(id);
+          else this.#answerer.deny(id, answer.reason);
+        } catch {
+          // the request went away (the run stopped) before the answer came
+        }
+      }
+    });
+  }
+}
+
+/**
+ * The command that takes the run up again with Studio answering: this same `june` (Node, its
+ * flags and the CLI script), `run <file> --resume <runId> --approve studio`, and the flags of
+ * this run that still matter for a resume (a secret given inline is not repeated).
+ */
+export function resumeCommand(
+  file: string,
+  runId: string,
+  options: RunCommandOptions,
+): RunProcess['resume'] {
+  const args = ['run', resolve(file), '--resume', runId, '--approve', 'studio'];
+  if (options.script !== undefined) args.push('--script', resolve(options.script));
+  if (options.trace !== undefined) args.push('--trace', resolve(options.trace));
+  if (options.stream === false) args.push('--no-stream');
+  if (options.strict) args.push('--strict');
+  for (const name of options.redactEnv ?? []) args.push('--redact-env', name);
+  for (const pattern of options.redactPattern ?? []) args.push('--redact-pattern', pattern);
+  if (options.secretProps?.startsWith('@')) args.push('--secret-props', options.secretProps);
+  const cli = process.argv[1] === undefined ? [] : [resolve(process.argv[1])];
+  return {
+    command: process.execPath,
+    args: [...process.execArgv, ...cli, ...args],
+    cwd: process.cwd(),
+  };
+}

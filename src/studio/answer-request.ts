@@ -1,0 +1,85 @@
+import type { IncomingMessage } from 'node:http';
+import type { ApprovalAnswerInput } from './approval-desk.js';
+import { carriesToken, type StudioAccess } from './studio-access.js';
+import { StudioRequestError } from './studio-request-error.js';
+
+const MAX_BODY_BYTES = 64 * 1024;
+const MAX_REASON_CHARS = 4000;
+
+/**
+ * Checks that an answering request (it changes a run) comes from Studio's own page or a
+ * script that holds the token: a browser's `Sec-Fetch-Site` must be `same-origin`, an
+ * `Origin` header must name the very host the request addressed (`Host`), and the request
+ * must carry `access.answerToken` (`Authorization: Bearer`, `?token=`, or the page's cookie).
+ * The `Host` check itself comes first, for every request (see `handleStudioRequest`).
+ *
+ * @throws {StudioRequestError} `studio-request-refused`: 403 for a request from another
+ *   site, 401 without the right token.
+ */
+export function checkAnswering(access: StudioAccess, request: IncomingMessage, url: URL): void {
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  const host = request.headers.host ?? '';
+  const sameOrigin = origin === undefined || sameHost(origin, host);
+  if ((site !== undefined && site !== 'same-origin') || !sameOrigin) {
+    throw new StudioRequestError(
+      'studio-request-refused',
+      `june: Studio takes answers only from its own page; this request came from ${JSON.stringify(String(origin ?? site).slice(0, 80))}. Answer in Studio's page, or from a script without an Origin header.`,
+      403,
+    );
+  }
+  if (!carriesToken(request, url, access.answerToken)) {
+    throw new StudioRequestError(
+      'studio-request-refused',
+      'june: answering needs the token `june studio` printed: open Studio by the URL it printed (it ends in ?token=...), or send "Authorization: Bearer <token>".',
+      401,
+    );
+  }
+}
+
+/** True when `origin` (`http://host:port`) names exactly the `Host` the request addressed. */
+function sameHost(origin: string, host: string): boolean {
+  try {
+    const parsed = new URL(origin);
+    return parsed.protocol === 'http:' && parsed.host === host.trim().toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads an answer's body: JSON `{ key, approved, reason? }`, at most 64 KiB, a reason of at
+ * most 4000 characters (only with a denial).
+ *
+ * @throws {StudioRequestError} `studio-request-invalid` (400) for anything else.
+ */
+export async function readAnswerBody(request: IncomingMessage): Promise<ApprovalAnswerInput> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw invalid('the body is larger than 64 KiB');
+    chunks.push(chunk);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw invalid('the body is not JSON');
+  }
+  const { key, approved, reason } = (body ?? {}) as Record<string, unknown>;
+  if (typeof key !== 'string' || key === '') throw invalid('"key" must be the call\'s key');
+  if (typeof approved !== 'boolean') throw invalid('"approved" must be true or false');
+  if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS))
+    throw invalid('"reason" must be a string of at most 4000 characters');
+  const given = typeof reason === 'string' && reason.trim() !== '' && !approved;
+  return { key, approved, ...(given ? { reason: reason.trim() } : {}) };
+}
+
+function invalid(problem: string): StudioRequestError {
+  return new StudioRequestError(
+    'studio-request-invalid',
+    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string }; ${problem}.`,
+    400,
+  );
+}

@@ -1,0 +1,22 @@
+import { JuneError } from '../errors/june-error.js';
+
+/**
+ * A request Studio refuses before it changes anything: from another site or without the
+ * token (`studio-request-refused`, 403 or 401), a malformed body (`studio-request-invalid`,
+ * 400), a run it does not have (`studio-run-missing`, 404), or an answer to no approval the
+ * run waits for (`studio-approval-unknown`, 409). `status` is the HTTP status to answer
+ * with; the message starts with `june: `.
+ */
+export class StudioRequestError extends JuneError {
+  constructor(
+    code:
+      | 'studio-request-refused'
+      | 'studio-request-invalid'
+      | 'studio-run-missing'
+      | 'studio-approval-unknown',
+    message: string,
+    readonly status: 400 | 401 | 403 | 404 | 409,
+  ) {
+    super(code, message, { blame: 'system' });
+  }
+}

@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CapabilityProvenance } from '../capabilities/scope.js';
+import type { Trace, TraceNode } from '../trace/trace-node.js';
+
+/**
+ * A tool call that waits for a person's answer, as Studio shows it (`GET
+ * /api/runs/<runId>/approvals`):
+ * - `key`: the call's key (`ApprovalRequest.key`), which an answer names;
+ * - `requestId`: the request's id in the process that asked last;
+ * - `tool`, `input`: the call; `step`: its step path (`research:findings`);
+ * - `provenance`: where the agent got the tool (its declaration, and the bundles and wrappers
+ *   it came through), absent when the trace does not say (a tool of the `tools` prop).
+ */
+export interface WaitingApproval {
+  key: string;
+  requestId: string;
+  tool: string;
+  input: unknown;
+  step: string;
+  toolCallId?: string;
+  provenance?: CapabilityProvenance;
+  /** `pending` while the process that asked is up; `withdrawn` once it stopped. */
+  status: 'pending' | 'withdrawn';
+}
+
+/**
+ * The approvals a run waits for, and who can answer them:
+ * - `live`: its process is up and takes Studio's answers (`june run --approve studio`), or
+ *   the database's worker does (`june studio --database`);
+ * - `stopped`: its process stopped; an answer is recorded and the run resumed by Studio
+ *   (`resumable`), or left for `june run --resume` (not resumable: no resume command known);
+ * - `none`: it waits for nothing.
+ */
+export interface RunApprovals {
+  runId: string;
+  state: 'live' | 'stopped' | 'none';
+  resumable: boolean;
+  waiting: WaitingApproval[];
+}
+
+/**
+ * The tool calls of a trace whose approval has a key and no answer in it (`pending`, or
+ * `withdrawn` when the process stopped), with their step path and the tool's provenance. The
+ * tree is walked without recursion.
+ */
+export function approvalsInTrace(trace: Trace): WaitingApproval[] {
+  const found: WaitingApproval[] = [];
+  const stack: { node: TraceNode; step: string; tools?: CapabilityProvenance[] }[] = [
+    { node: trace.root, step: '' },
+  ];
+  while (stack.length > 0) {
+    const { node, step, tools } = stack.pop()!;
+    const here = {
+      step: node.kind === 'step' && node.step !== undefined ? node.step : step,
+      tools: node.kind === 'agent' ? node.capabilities : tools,
+    };
+    const approval = node.approval;
+    if (node.kind === 'tool' && approval?.key !== undefined) {
+      if (approval.status === 'pending' || approval.status === 'withdrawn') {
+        const provenance = here.tools?.find((tool) => tool.name === node.name);
+        found.push({
+          key: approval.key,
+          requestId: approval.id,
+          tool: node.name,
+          input: node.input,
+          step: here.step,
+          status: approval.status,
+          ...(node.toolCallId !== undefined ? { toolCallId: node.toolCallId } : {}),
+          ...(provenance ? { provenance } : {}),
+        });
+      }
+    }
+    for (let i = node.children.length - 1; i >= 0; i--)
+      stack.push({ node: node.children[i]!, ...here });
+  }
+  return found;
+}
+
+/**
+ * The keys of the approval requests a run's journal (`<folder>/journal.jsonl`) holds without
+ * an answer; undefined when the run has no readable journal. Lines that do not parse (one
+ * being written) are skipped.
+ */
+export async function unansweredInJournal(
+  folder: string,
+  runId: string,
+): Promise<Set<string> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(folder, 'journal.jsonl'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const keyOf = (record: { calls?: string[]; call: string }) =>
+    [runId, ...(record.calls ?? []), record.call].join('/');
+  const waiting = new Set<string>();
+  for (const line of text.split('\n')) {
+    let record: { type?: string; call?: string; calls?: string[] };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue;
+    }
+    if (typeof record.call !== 'string') continue;
+    const key = keyOf(record as { calls?: string[]; call: string });
+    if (record.type === 'approval-request') waiting.add(key);
+    else if (record.type === 'approval-answer') waiting.delete(key);
+  }
+  return waiting;
+}
+
+/**
+ * How many approvals a run waits for: the calls {@link approvalsInTrace} finds that its
+ * journal (in `folder`) holds without an answer; without a journal, the ones still pending.
+ */
+export async function countWaiting(trace: Trace, folder: string): Promise<number> {
+  const found = approvalsInTrace(trace);
+  if (found.length === 0) return 0;
+  const unanswered = await unansweredInJournal(folder, trace.runId);
+  return found.filter((approval) =>
+    unanswered ? unanswered.has(approval.key) : approval.status === 'pending',
+  ).length;
+}
