@@ -198,6 +198,7 @@ describe('aborting a run during a composite call', () => {
     expect(childTraceOf(error).status).toBe('aborted');
     expect(findNode(childTraceOf(error).root, 'tool', 'slow').approval).toEqual({
       id: request.id,
+      key: request.key,
       status: 'withdrawn',
     });
   });

@@ -98,6 +98,7 @@ describe('approvals inside a composite tool', () => {
       .trace;
     expect(findNode(child.root, 'tool', 'search').approval).toEqual({
       id: request.id,
+      key: request.key,
       status: 'approved',
     });
     expect(result.output).toBe('Reported.');

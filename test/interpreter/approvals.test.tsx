@@ -345,8 +345,14 @@ describe('approvals', () => {
       (node) => node.kind === 'tool',
     );
     expect(tools.map((node) => node.approval)).toEqual([
-      { id: seen[0]!.id, status: 'approved', automatic: true },
-      { id: seen[1]!.id, status: 'denied', reason: 'policy: no prod', automatic: true },
+      { id: seen[0]!.id, key: seen[0]!.key, status: 'approved', automatic: true },
+      {
+        id: seen[1]!.id,
+        key: seen[1]!.key,
+        status: 'denied',
+        reason: 'policy: no prod',
+        automatic: true,
+      },
     ]);
     const responses = (await collect(handle.events)).filter(
       (event) => event.type === 'approval-response',
@@ -384,7 +390,7 @@ describe('approvals', () => {
     expect(calls).toEqual(['prod']);
     expect(
       trace.root.children[0]!.children[0]!.children.find((node) => node.kind === 'tool')!.approval,
-    ).toEqual({ id: request!.id, status: 'approved' });
+    ).toEqual({ id: request!.id, key: request!.key, status: 'approved' });
   });
 
   test('a policy that throws fails the run with approval-policy-failed', async () => {

@@ -61,7 +61,7 @@ describe.runIf(!missing)('June Studio over a database of runs', () => {
     await row.and(page.locator('[data-status="waiting"]')).waitFor({ timeout: 90_000 });
     expect(await page.locator('.topbar-dir').innerText()).toMatch(/^postgres(ql)?:\/\/.*:\*{4}@/);
 
-    await row.click();
+    await row.locator('a').click();
     const card = page.getByTestId('approval-card').filter({ hasText: 'publish' });
     await card.waitFor({ timeout: 30_000 });
     expect(await card.getByTestId('approval-step').innerText()).toBe('entry');

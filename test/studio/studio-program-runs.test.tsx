@@ -58,7 +58,7 @@ describe("June Studio: runs started by a program's run()", () => {
       const errors: string[] = [];
       const page = await newPage(browser, errors);
       await page.goto(studio.pageUrl);
-      await page.locator(`tr[data-run-id="${handle.runId}"]`).click();
+      await page.locator(`tr[data-run-id="${handle.runId}"] a`).click();
       await page.locator('[role=treeitem][data-kind="tool"][data-name="lookup"]').waitFor();
       expect(errors).toEqual([]);
     } finally {
