@@ -1,5 +1,5 @@
 import { configuredSecrets } from '../redaction/configured-secrets.js';
-import { JuneError, type JuneErrorBlame } from './june-error.js';
+import { JuneError, type ErrorComparison, type JuneErrorBlame } from './june-error.js';
 
 /** An error as plain data: what traces, events and journals keep of it. */
 export interface ErrorData {
@@ -10,6 +10,8 @@ export interface ErrorData {
   code?: string;
   /** A {@link JuneError}'s blame, with `{ blame: true }` only. */
   blame?: JuneErrorBlame;
+  /** A {@link JuneError}'s comparison (`journal-mismatch`: the recorded and the new request), credentials removed. */
+  comparison?: ErrorComparison;
 }
 
 /** Options of {@link errorData}. */
@@ -24,10 +26,10 @@ export interface ErrorDataOptions {
 
 /**
  * The one place an error becomes data for June's records (trace nodes, events, journal
- * records): name, message, a `JuneError`'s code and, when asked, its blame. Configured
- * credentials are removed from the message. A thrown value that is not an `Error`
- * (`throw undefined`, `throw 'text'`) is described as such, so a record never says just
- * `undefined`.
+ * records): name, message, a `JuneError`'s code and comparison and, when asked, its blame.
+ * Configured credentials are removed from the message and the comparison. A thrown value
+ * that is not an `Error` (`throw undefined`, `throw 'text'`) is described as such, so a
+ * record never says just `undefined`.
  *
  * @example
  * ```ts
@@ -44,6 +46,7 @@ export function errorData(error: unknown, options: ErrorDataOptions = {}): Error
       message: configuredSecrets.text(error.message),
       code: error.code,
       ...(options.blame ? { blame: error.blame } : {}),
+      ...(error.comparison ? { comparison: configuredSecrets.value(error.comparison) } : {}),
     };
   if (error instanceof Error)
     return { name: error.name, message: configuredSecrets.text(error.message) };

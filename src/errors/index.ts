@@ -8,6 +8,6 @@ export {
 } from './june-error.js';
 export { juneErrorCodes } from './june-error-code.js';
 export type { JuneErrorCode } from './june-error-code.js';
-export type { JuneErrorBlame, JuneErrorOptions } from './june-error.js';
+export type { ErrorComparison, JuneErrorBlame, JuneErrorOptions } from './june-error.js';
 export { errorData, thrownValueText } from './error-data.js';
 export type { ErrorData, ErrorDataOptions } from './error-data.js';

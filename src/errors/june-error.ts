@@ -10,10 +10,23 @@ const marker = Symbol.for('june.error');
  */
 export type JuneErrorBlame = 'workflow' | 'model' | 'system';
 
+/**
+ * Two versions of one thing an error is about, for a side-by-side view: `journal-mismatch`
+ * keeps the model request (or tool call) as recorded and as the workflow makes it now.
+ * `what` names it in words (`model call 1 of step "plan"`). Both sides are plain JSON.
+ */
+export interface ErrorComparison {
+  what: string;
+  recorded: unknown;
+  current: unknown;
+}
+
 /** Options accepted by every {@link JuneError} constructor. */
 export interface JuneErrorOptions {
   /** The underlying error, kept as `error.cause`. */
   cause?: unknown;
+  /** What differs, both sides (see {@link ErrorComparison}); kept as `error.comparison`. */
+  comparison?: ErrorComparison;
 }
 
 /**
@@ -42,6 +55,8 @@ export class JuneError<Code extends string = JuneErrorCode> extends Error {
   readonly code: Code;
   /** Whose fault it is: the workflow's author, the model, or the system. */
   readonly blame: JuneErrorBlame;
+  /** The two versions the error is about, when it has them (`journal-mismatch`). */
+  readonly comparison?: ErrorComparison;
 
   constructor(
     code: Code,
@@ -55,6 +70,7 @@ export class JuneError<Code extends string = JuneErrorCode> extends Error {
     this.name = new.target.name;
     this.code = code;
     this.blame = options.blame ?? 'system';
+    if (options.comparison) this.comparison = options.comparison;
   }
 
   /** True for any `JuneError`, from this copy of June or another one. */

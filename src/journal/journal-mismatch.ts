@@ -4,7 +4,8 @@ import { firstRequestDifference } from './request-difference.js';
 
 /**
  * The error of a model call that asks something else than the journal recorded at its place
- * and index: `journal-mismatch`, with the first difference of the two requests.
+ * and index: `journal-mismatch`, with the first difference of the two requests in its
+ * message and both requests as its `comparison` (Studio shows them side by side).
  *
  * @param purpose - `resume` (a run taken up again) or `replay` (a recording answering a new run).
  * @param label - the journal in words (`the journal .june/runs/<runId>/journal.jsonl`).
@@ -24,15 +25,18 @@ export function journalMismatch(
 ): WorkflowError {
   const difference = firstRequestDifference(recorded, current);
   const call = `model call ${index + 1} of ${describePlace(place)}`;
+  const comparison = { comparison: { what: call, recorded, current } };
   if (purpose === 'replay') {
     return new WorkflowError(
       'journal-mismatch',
       `june: the workflow no longer matches ${label}: ${call} asks something else than the recorded call; first difference at ${difference}. If the change is intended, record the run again.`,
+      comparison,
     );
   }
   return new WorkflowError(
     'journal-mismatch',
     `june: the workflow no longer matches ${label}: ${call} asks something else than when the run was recorded; first difference at ${difference}. Resume the run with the workflow as it was, or start a new run.`,
+    comparison,
   );
 }
 
@@ -61,6 +65,7 @@ export function journalCallMissing(
  * input, or a denied call about to run): `journal-mismatch`, raised before the tool runs.
  *
  * @param why - what differs, in words.
+ * @param sides - the call as recorded and as made now (`{ tool, input }`), kept as the error's `comparison`.
  * @example
  * ```ts
  * throw journalCallChanged('the journal .june/runs/r1/journal.jsonl', { step: 'plan' }, { call: 'plan#0.0', tool: 'refund' }, 'its input was {"amount":5} when the run was recorded, now {"amount":9}');
@@ -71,9 +76,13 @@ export function journalCallChanged(
   place: JournalPlace,
   call: { call: string; tool: string },
   why: string,
+  sides?: { recorded: unknown; current: unknown },
 ): WorkflowError {
   return new WorkflowError(
     'journal-mismatch',
     `june: the workflow no longer matches ${label}: the tool call ${call.call} ("${call.tool}") of ${describePlace(place)} does not fit what was recorded: ${why}. Nothing ran; resume the run with the workflow as it was, or start a new run.`,
+    sides
+      ? { comparison: { what: `the tool call ${call.call} of ${describePlace(place)}`, ...sides } }
+      : {},
   );
 }

@@ -201,7 +201,8 @@ export class RunJournal implements DurableEngine {
             place,
             index,
             this.#index!.wholeRequest(recorded),
-            call.request,
+            // the recorded request is kept redacted: show the new one the same way
+            this.#options.redactor ? this.#options.redactor.value(call.request) : call.request,
           ),
         );
       const stored = this.#deltas.encode(frameOf(place), call.request, requestHash);
@@ -352,6 +353,14 @@ export class RunJournal implements DurableEngine {
     recorded: { tool: string; input: unknown } | undefined,
   ): void {
     if (!recorded) return;
+    // the journal keeps inputs redacted: compare like with like
+    const input = this.#options.redactor
+      ? this.#options.redactor.value(plainJson(call.input))
+      : plainJson(call.input);
+    const sides = {
+      recorded: { tool: recorded.tool, input: recorded.input },
+      current: { tool: call.tool, input },
+    };
     if (recorded.tool !== call.tool)
       throw this.#stop(
         journalCallChanged(
@@ -359,12 +368,9 @@ export class RunJournal implements DurableEngine {
           place,
           call,
           `it was a call of "${recorded.tool}" when the run was recorded, now of "${call.tool}"`,
+          sides,
         ),
       );
-    // the journal keeps inputs redacted: compare like with like
-    const input = this.#options.redactor
-      ? this.#options.redactor.value(plainJson(call.input))
-      : plainJson(call.input);
     if (recorded.input !== undefined && stableJson(recorded.input) !== stableJson(input)) {
       throw this.#stop(
         journalCallChanged(
@@ -372,6 +378,7 @@ export class RunJournal implements DurableEngine {
           place,
           call,
           `its input was ${stableJson(recorded.input)} when the run was recorded, now ${stableJson(input)}`,
+          sides,
         ),
       );
     }

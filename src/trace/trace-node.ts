@@ -10,7 +10,7 @@ export type TraceNodeKind = 'run' | 'agent' | 'step' | 'model' | 'tool' | 'catch
 /** Where a node stands: running, or how it ended. `denied` is a tool call a person refused. */
 export type TraceStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'aborted' | 'denied';
 
-/** An error as a trace keeps it: plain data from `errorData` (name, message, code; no blame). */
+/** An error as a trace keeps it: plain data from `errorData` (name, message, code, and a `journal-mismatch`'s comparison; no blame). */
 export type TraceError = Omit<ErrorData, 'blame'>;
 
 /** The approval a tool call waited for, and its answer. */

@@ -1,4 +1,5 @@
 import type { TraceNode } from '../../src/trace/trace-node.js';
+import { CompareButton } from './compare-button.js';
 import { declarationOf, placeOf } from './declaration-of.js';
 import { Facts, Section } from './section.js';
 import type { TreeItem } from './trace-tree.js';
@@ -21,6 +22,9 @@ export function ErrorSection({ item }: { item: TreeItem }) {
         ]}
       />
       <pre class="text error-text">{error.message}</pre>
+      {error.comparison && (
+        <CompareButton comparison={error.comparison} label="Compare recorded and new" />
+      )}
     </Section>
   );
 }

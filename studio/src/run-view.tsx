@@ -3,6 +3,7 @@ import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js'
 import { ApprovalsPanel } from './approvals-panel.js';
 import type { Trace } from '../../src/trace/trace-node.js';
 import { Inspector } from './inspector.js';
+import { MismatchBanner } from './mismatch-banner.js';
 import { RunFacts, RunHeader } from './run-header.js';
 import { RunToolbar } from './run-toolbar.js';
 import { TimelineView } from './timeline-view.js';
@@ -51,6 +52,7 @@ function LoadedRun(props: { runId: string; trace: Trace; tree: TraceTree; error?
         {error && <span class="run-warning">Last reload failed: {error}</span>}
       </RunHeader>
       <ApprovalsPanel runId={runId} version={trace} />
+      <MismatchBanner tree={tree} />
       <div class="split">
         <section class="tree-pane">
           <RunToolbar tree={tree} state={state} filters={filters} />

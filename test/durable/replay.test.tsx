@@ -74,6 +74,11 @@ describe('replaying a recorded run', () => {
       `june: the workflow no longer matches the recording of run ${recording[0]!.type === 'journal' ? recording[0]!.runId : ''}: model call 1 of step "plan" asks something else than the recorded call; ` +
         'first difference at message 1 (user): recorded "Release 1.2", now "Release 1.2 to staging". If the change is intended, record the run again.',
     );
+    // Both requests, for a side-by-side view (Studio's compare)
+    const { comparison } = error as JuneError;
+    expect(comparison?.what).toBe('model call 1 of step "plan"');
+    expect(JSON.stringify(comparison?.recorded)).toContain('"Release 1.2"');
+    expect(JSON.stringify(comparison?.current)).toContain('"Release 1.2 to staging"');
     expect(model.calls).toBe(0);
   });
 
