@@ -35,17 +35,18 @@ export function TimeSummary({ tree, now }: { tree: TraceTree; now: number }) {
   );
 }
 
-/** Zoom out, the zoom factor, zoom in, fit. */
-export function ZoomTools({ zoom }: { zoom: TimelineZoom }) {
+/** Zoom out, the zoom factor, zoom in (around `focusMs`, the selected node, when given), fit. */
+export function ZoomTools({ zoom, focusMs }: { zoom: TimelineZoom; focusMs: number | undefined }) {
+  const around = focusMs === undefined ? undefined : { focusMs };
   return (
     <span class="tl-zoom">
-      <button aria-label="Zoom out" data-testid="zoom-out" onClick={() => zoom.zoomBy(0.5)}>
+      <button aria-label="Zoom out" data-testid="zoom-out" onClick={() => zoom.zoomBy(0.5, around)}>
         −
       </button>
       <span class="muted small" data-testid="zoom-level">
         {zoom.zoom < 10 ? zoom.zoom.toFixed(1) : Math.round(zoom.zoom)}×
       </span>
-      <button aria-label="Zoom in" data-testid="zoom-in" onClick={() => zoom.zoomBy(2)}>
+      <button aria-label="Zoom in" data-testid="zoom-in" onClick={() => zoom.zoomBy(2, around)}>
         +
       </button>
       <button onClick={zoom.fit}>Fit</button>

@@ -2,8 +2,8 @@ import { useMemo, useState } from 'preact/hooks';
 import { formatDuration } from './format.js';
 import { TimelineAxis, TimeSummary, ZoomTools } from './timeline-parts.js';
 import { TimelineRow } from './timeline-row.js';
-import { traceRange } from './timeline-scale.js';
-import type { TraceTree } from './trace-tree.js';
+import { itemSpan, traceRange, type TimeRange } from './timeline-scale.js';
+import type { TraceTree, TreeItem } from './trace-tree.js';
 import { handleTreeKey } from './tree-keys.js';
 import type { TreeViewProps } from './tree-view.js';
 import { useTimelineZoom, type TimelineZoom } from './use-timeline-zoom.js';
@@ -24,6 +24,7 @@ export function TimelineView(props: TreeViewProps & { tree: TraceTree }) {
   const virtual = useVirtualRows(rows.length, selectedIndex);
   const zoom = useTimelineZoom(virtual.scroller, range, LABEL_WIDTH);
   const [scrollLeft, setScrollLeft] = useState(0);
+  const focusMs = middleOf(rows[selectedIndex], range, now);
   const scale = { pxPerMs: zoom.pxPerMs, labelWidth: LABEL_WIDTH };
   const width = LABEL_WIDTH + (range.end - range.start) * zoom.pxPerMs + 90;
   const onKeyDown = (event: KeyboardEvent) => {
@@ -36,7 +37,7 @@ export function TimelineView(props: TreeViewProps & { tree: TraceTree }) {
       <div class="tl-tools">
         <TimeSummary tree={tree} now={now} />
         <span class="muted small">run: {formatDuration(range.end - range.start)}</span>
-        <ZoomTools zoom={zoom} />
+        <ZoomTools zoom={zoom} focusMs={focusMs} />
       </div>
       <div
         ref={virtual.scroller}
@@ -82,6 +83,12 @@ function zoomOnWheel(zoom: TimelineZoom): (event: WheelEvent) => void {
     if (!event.ctrlKey) return;
     event.preventDefault();
     const box = (event.currentTarget as HTMLElement).getBoundingClientRect();
-    zoom.zoomBy(event.deltaY < 0 ? 1.25 : 0.8, event.clientX - box.left - LABEL_WIDTH);
+    zoom.zoomBy(event.deltaY < 0 ? 1.25 : 0.8, { px: event.clientX - box.left - LABEL_WIDTH });
   };
+}
+
+/** The middle of an item's bar in ms from the run's start (the zoom buttons zoom around the selected node). */
+function middleOf(item: TreeItem | undefined, range: TimeRange, now: number): number | undefined {
+  const span = item && itemSpan(item, now);
+  return span ? (span.start + span.end) / 2 - range.start : undefined;
 }

@@ -11,15 +11,19 @@ export interface TimelineZoom {
   pxPerMs: number;
   /** 1 when the whole run fits the width; 2 is twice as close. */
   zoom: number;
-  /** Zooms by `factor` keeping the time under `anchorPx` (px from the bars' left edge in view) in place. */
-  zoomBy(factor: number, anchorPx?: number): void;
+  /**
+   * Zooms by `factor`, keeping the time under `anchorPx` (px from the bars' left edge in
+   * view) in place; or, with `focusMs` (ms from the run's start), bringing that time to the
+   * middle of the view.
+   */
+  zoomBy(factor: number, anchor?: { px: number } | { focusMs: number }): void;
   fit(): void;
 }
 
 /**
  * Zoom for a timeline of `range` drawn in `scroller` (bars start `labelWidth` px from its
- * left): fits the run to the width at first; zooming keeps the time under the pointer (or
- * the middle) where it was, by scrolling.
+ * left): fits the run to the width at first; zooming keeps the time under the pointer where
+ * it was, or brings a time to the middle, by scrolling.
  */
 export function useTimelineZoom(
   scroller: RefObject<HTMLElement | null>,
@@ -39,12 +43,18 @@ export function useTimelineZoom(
     element.scrollLeft = Math.max(0, keep.current.ms * pxPerMs - keep.current.anchorPx);
     keep.current = undefined;
   }, [pxPerMs]);
-  const zoomBy = (factor: number, anchorPx?: number) => {
+  const zoomBy: TimelineZoom['zoomBy'] = (factor, anchor) => {
     const element = scroller.current;
     const next = Math.min(maxZoom, Math.max(1, zoom * factor));
     if (!element || next === zoom) return;
-    const anchor = anchorPx ?? (element.clientWidth - labelWidth) / 2;
-    keep.current = { ms: (element.scrollLeft + anchor) / pxPerMs, anchorPx: anchor };
+    const middle = (element.clientWidth - labelWidth) / 2;
+    keep.current =
+      anchor && 'focusMs' in anchor
+        ? { ms: anchor.focusMs, anchorPx: middle }
+        : {
+            ms: (element.scrollLeft + (anchor?.px ?? middle)) / pxPerMs,
+            anchorPx: anchor?.px ?? middle,
+          };
     setZoom(next);
   };
   return { pxPerMs, zoom, zoomBy, fit: () => setZoom(1) };

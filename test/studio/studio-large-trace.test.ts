@@ -32,7 +32,7 @@ describe('June Studio: a 10,000-node trace', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('opens, renders only the rows in view, and scrolls to the last node (timings are reported, not asserted)', async () => {
+  it('opens, renders only the rows in view, and scrolls to the last node, in the tree and the timeline (timings are reported, not asserted)', async () => {
     await page.goto(`${studio.url}#/runs/${trace.runId}`);
     const tree = page.getByTestId('tree');
     await page.locator('[role=treeitem]').first().waitFor();
@@ -98,6 +98,13 @@ describe('June Studio: a 10,000-node trace', () => {
     });
     expect(await tree.getAttribute('data-rows')).toBe(String(NODES));
 
+    // The timeline of the same 10,000 nodes: scroll to the bottom, then zoom in 10 times.
+    const timeline = await timelineFrames(page);
+    expect(await page.getByTestId('timeline').getAttribute('data-rows')).toBe(String(NODES));
+    expect(await page.locator('.tl-row').count()).toBeLessThan(100);
+    await page.locator(`.tl-row[data-key="${lastKey}"]`).waitFor();
+    await screenshot(page, 'timeline-large');
+
     const sorted = [...frames].sort((a, b) => a - b);
     const report = {
       nodes: NODES,
@@ -110,6 +117,11 @@ describe('June Studio: a 10,000-node trace', () => {
       scrollFrameMaxMs: round(sorted[sorted.length - 1]!),
       collapseAllMs: round(toggles.collapseAllMs),
       expandAllMs: round(toggles.expandAllMs),
+      timelineOpenMs: round(timeline.openMs),
+      timelineScrollFrameMedianMs: median(timeline.scroll),
+      timelineScrollFrameMaxMs: round(Math.max(...timeline.scroll)),
+      timelineZoomFrameMedianMs: median(timeline.zoom),
+      timelineZoomFrameMaxMs: round(Math.max(...timeline.zoom)),
     };
     const file = join(tmpdir(), 'june-studio-perf.json');
     await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
@@ -119,6 +131,46 @@ describe('June Studio: a 10,000-node trace', () => {
     expect(errors).toEqual([]);
   });
 });
+
+/**
+ * Opens the timeline and times frames (requestAnimationFrame deltas, in ms): 50 scroll
+ * steps to the bottom, then 10 zoom steps (each ×2 up to 64×, then back) with a frame each.
+ */
+async function timelineFrames(page: Page) {
+  const started = await page.evaluate(() => performance.now());
+  await page.getByTestId('view-timeline').click();
+  await page.locator('.tl-row').first().waitFor();
+  const openMs = (await page.evaluate(() => performance.now())) - started;
+  const scroll = await page.getByTestId('timeline').evaluate(async (element) => {
+    const times: number[] = [];
+    const max = element.scrollHeight - element.clientHeight;
+    let last = performance.now();
+    for (let i = 1; i <= 50; i++) {
+      element.scrollTop = (max * i) / 50;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      times.push(performance.now() - last);
+      last = performance.now();
+    }
+    return times;
+  });
+  const zoom = await page.evaluate(async () => {
+    const times: number[] = [];
+    const button = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
+    let last = performance.now();
+    for (const id of [...Array(6).fill('zoom-in'), ...Array(4).fill('zoom-out')] as string[]) {
+      button(id).click();
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      times.push(performance.now() - last);
+      last = performance.now();
+    }
+    return times;
+  });
+  return { openMs, scroll, zoom };
+}
+
+function median(values: number[]): number {
+  return round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+}
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;

@@ -70,7 +70,7 @@ describe('June Studio: the timeline', () => {
     await screenshot(page, 'timeline');
   });
 
-  it('zooms in and out around the middle, and a click on a bar opens its node in the inspector', async () => {
+  it('zooms in and out around the selected node, and a click on a bar opens its node in the inspector', async () => {
     await openTimeline(research);
     const before = (await box('run', 'Research')).width;
     await page.getByTestId('zoom-in').click();
@@ -87,6 +87,12 @@ describe('June Studio: the timeline', () => {
     const inspector = page.getByTestId('inspector');
     expect(await inspector.getAttribute('data-name')).toBe('search');
     expect(await inspector.getByTestId('input').innerText()).toContain('"query": "react suspense"');
+    // Zooming in keeps the selected node's bar in view.
+    for (let i = 0; i < 4; i++) await page.getByTestId('zoom-in').click();
+    const view = (await page.getByTestId('timeline').boundingBox())!;
+    const selected = await box('tool', 'search');
+    expect(selected.x).toBeGreaterThan(view.x);
+    expect(selected.x + selected.width).toBeLessThan(view.x + view.width);
     // The selection is the tree's: back in the tree, the same row is selected.
     await page.getByTestId('view-tree').click();
     expect(
