@@ -61,7 +61,7 @@ describe('June Studio: finding runs, and text within a run', () => {
     await expect.poll(listed).toEqual([research.runId]);
     await page.getByTestId('filter-workflow').selectOption('');
 
-    await page.getByTestId('filter-status').selectOption('running');
+    await page.getByTestId('filter-status').selectOption('waiting');
     await expect.poll(listed).toEqual([waiting.runId]);
     await page.getByTestId('filter-status').selectOption('');
 
