@@ -6,11 +6,17 @@ import type { ExitCodeValue } from './exit-code.js';
  * Adds the commands of runs over a database (DBOS on PostgreSQL) to the `june` program:
  * `worker`, `approve`, `runs` and `cancel`. Each loads its module when it runs.
  */
-export function addDatabaseCommands(
-  program: Command,
-  io: CliIO,
-  done: (code: ExitCodeValue) => void,
-): void {
+export function addDatabaseCommands(program: Command, io: CliIO, done: Done): void {
+  addWorkerCommand(program, io, done);
+  addApproveCommand(program, io, done);
+  addRunsCommand(program, io, done);
+  addCancelCommand(program, io, done);
+}
+
+type Done = (code: ExitCodeValue) => void;
+
+/** `june worker <files...> --database <url>`. */
+function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
   program
     .command('worker')
     .description(
@@ -38,7 +44,10 @@ export function addDatabaseCommands(
         done(await workerCommand(files, options, io));
       },
     );
+}
 
+/** `june approve <runId> [requestId] --database <url>`. */
+function addApproveCommand(program: Command, io: CliIO, done: Done): void {
   program
     .command('approve')
     .description('Answer approval requests of a run in a database, from any machine.')
@@ -58,7 +67,10 @@ export function addDatabaseCommands(
         done(await approveCommand(runId, requestId, options, io));
       },
     );
+}
 
+/** `june runs --database <url>`. */
+function addRunsCommand(program: Command, io: CliIO, done: Done): void {
   program
     .command('runs')
     .description('List the runs in a database: status, worker, waiting approvals.')
@@ -69,7 +81,10 @@ export function addDatabaseCommands(
       const { runsCommand } = await import('./database-commands.js');
       done(await runsCommand(options, io));
     });
+}
 
+/** `june cancel <runId> --database <url>`. */
+function addCancelCommand(program: Command, io: CliIO, done: Done): void {
   program
     .command('cancel')
     .description(
