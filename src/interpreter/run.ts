@@ -12,20 +12,17 @@ import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import type { RunEvent, RunLogEvent } from '../events/run-event.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { handleEvents } from '../events/handle-event.js';
-import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
-import { errorData } from '../errors/error-data.js';
+import { WorkflowError } from '../errors/june-error.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
-import { DurableCalls } from '../engine/durable-calls.js';
 import { newRunId } from '../engine/run-id.js';
-import type { Trace, TraceNode } from '../trace/trace-node.js';
+import type { Trace } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
-import { evaluate } from './evaluate.js';
-import { abortGraceOf, settleWithinGrace, unstoppedWork } from './abort-grace.js';
+import { abortGraceOf, settleWithinGrace } from './abort-grace.js';
 import { endConsumers } from './end-consumers.js';
-import { evaluateFrame, frameTrace } from './run-frame.js';
-import { createRunFrame, RunRoot, type RunFrame } from './run-state.js';
-import { strictFailure } from './strict-failure.js';
+import { frameTrace } from './run-frame.js';
+import { createRunFrame, RunRoot } from './run-state.js';
+import { abandonRun, runWork, type StartedRun } from './run-work.js';
 
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
 export interface WorkflowRunOptions<OUTPUT = unknown> {
@@ -158,86 +155,65 @@ export function runWorkflow<OUTPUT = unknown>(
   const element = rootElement(workflow, options.props);
   const runId = options.runId ?? newRunId();
   const name = options.workflow ?? displayNameOf(element.type);
-  const rendered = new Map<JuneElement, JuneNode>();
-  const root = new RunRoot({
-    runId,
-    mode: 'run',
-    model: options.model,
-    onApproval: options.onApproval,
-    rendered,
-  });
-  if (options.redact) root.redactor = new Redactor(options.redact, configuredSecrets);
-  root.stream = options.stream !== false;
-  root.consumers = options.consumers ?? [];
-  if (options.engine) root.expectEngine();
+  const root = runRoot(runId, options);
   const frame = createRunFrame({ root, runId, prefix: [], signal: root.controller.signal });
-  const onAbort = () => root.controller.abort(options.signal!.reason);
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
-
+  const unfollow = followSignal(root, options.signal);
   const graceMs = abortGraceOf(options.abortGraceMs);
-  let abandoned = false;
-  const work = (async (): Promise<RunResult<OUTPUT>> => {
-    await Promise.resolve();
-    try {
-      const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
-        await openEngine(root, options, name);
-        await validateTree(element, root);
-        await evaluate(node, ctx);
-        const strict = options.strict ? strictFailure(runNode(frame), options.model) : undefined;
-        if (strict) throw strict;
-      };
-      const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
-      if (!abandoned) await root.durable?.engine.finish('succeeded');
-      return outcome as RunResult<OUTPUT>;
-    } catch (error) {
-      if (abandoned) throw error;
-      if (root.controller.signal.aborted) {
-        await Promise.allSettled([...root.inflight]);
-        // an engine that stopped the run (a mismatch with its record, a failed write) gives the run's error
-        const stopped = root.durable?.engine.failure;
-        const aborted =
-          stopped instanceof Error
-            ? stopped
-            : JuneError.isInstance(error) && error.code === 'run-aborted'
-              ? error
-              : new RunAbortedError(root.controller.signal.reason);
-        if (!('trace' in aborted))
-          Object.defineProperty(aborted, 'trace', {
-            value: frameTrace(frame, name),
-            enumerable: false,
-          });
-        await root.durable?.engine.finish(stopped instanceof Error ? 'failed' : 'aborted', aborted);
-        throw root.redactor.error(aborted);
-      }
-      await root.durable?.engine.finish('failed', error);
-      throw root.redactor.error(error);
-    } finally {
-      options.signal?.removeEventListener('abort', onAbort);
-      await root.sources.closeAll();
-      root.events.close();
-    }
-  })();
+  const run: StartedRun<OUTPUT> = {
+    element,
+    name,
+    root,
+    frame,
+    options,
+    unfollow,
+    abandoned: false,
+  };
+  const work = runWork(run);
   work.catch(() => {});
   // An abort settles the run within graceMs even when a tool or component ignores its signal.
-  const abandon = async (): Promise<never> => {
-    abandoned = true;
-    const error = abandonRun(frame, graceMs);
-    Object.defineProperty(error, 'trace', { value: frameTrace(frame, name), enumerable: false });
-    options.signal?.removeEventListener('abort', onAbort);
-    await root.durable?.engine.finish('aborted', error).catch(() => {});
-    await root.sources.closeAll();
-    root.events.close();
-    throw root.redactor.error(error);
-  };
-  const settled = settleWithinGrace(work, root.controller.signal, graceMs, abandon);
+  const settled = settleWithinGrace(work, root.controller.signal, graceMs, () =>
+    abandonRun(run, graceMs),
+  );
   const result = endConsumers(root.consumers, settled, () => ({
     trace: frameTrace(frame, name),
     usage: frame.usage,
   }));
   result.catch(() => {});
-  return {
+  return runHandle(run, result);
+}
+
+/** The run's shared state, from its options. */
+function runRoot(runId: string, options: WorkflowRunOptions<any>): RunRoot {
+  const root = new RunRoot({
     runId,
+    mode: 'run',
+    model: options.model,
+    onApproval: options.onApproval,
+    rendered: new Map<JuneElement, JuneNode>(),
+  });
+  if (options.redact) root.redactor = new Redactor(options.redact, configuredSecrets);
+  root.stream = options.stream !== false;
+  root.consumers = options.consumers ?? [];
+  if (options.engine) root.expectEngine();
+  return root;
+}
+
+/** Aborts the run when `signal` aborts (at once when it already has); returns what stops following it. */
+function followSignal(root: RunRoot, signal: AbortSignal | undefined): () => void {
+  const onAbort = () => root.controller.abort(signal!.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return () => signal?.removeEventListener('abort', onAbort);
+}
+
+/** The handle of a started run (see {@link RunHandle}). */
+function runHandle<OUTPUT>(
+  run: StartedRun<OUTPUT>,
+  result: Promise<RunResult<OUTPUT>>,
+): RunHandle<OUTPUT> {
+  const { root, frame, name } = run;
+  return {
+    runId: root.runId,
     result,
     events: handleEvents(root.events),
     log: root.events,
@@ -253,76 +229,6 @@ export function runWorkflow<OUTPUT = unknown>(
     abort: (reason) => root.controller.abort(reason === undefined ? undefined : new Error(reason)),
     trace: () => structuredClone(frameTrace(frame, name)),
   };
-}
-
-/**
- * Checks the tree before any model call: components render (once: the run reuses what they
- * returned), agents resolve their capabilities, steps are checked but not run, and
- * render-prop children are not followed.
- */
-async function validateTree(element: JuneElement, run: RunRoot): Promise<void> {
-  const root = new RunRoot({ runId: 'validate', mode: 'validate', rendered: run.rendered });
-  root.rendering = run.rendering;
-  const signal = run.controller.signal;
-  const frame = createRunFrame({ root, runId: 'validate', prefix: [], signal });
-  await evaluate(element, { run: frame, parentId: frame.nodeId });
-}
-
-/**
- * Makes the run's durable engine when it has one, inside the run (so a run whose engine
- * cannot start still ends with `run-finish` and a settled trace).
- */
-async function openEngine(
-  root: RunRoot,
-  options: WorkflowRunOptions<any>,
-  workflow: string,
-): Promise<void> {
-  if (!options.engine) return;
-  const engine = await options.engine({
-    runId: root.runId,
-    workflow,
-    ...(options.props ? { props: options.props } : {}),
-    redactor: root.redactor,
-    stop: (reason) => root.controller.abort(reason),
-  });
-  root.attachEngine(new DurableCalls(engine));
-}
-
-/** The outermost run's node as its events built it. */
-function runNode(frame: RunFrame): TraceNode {
-  return frame.root.trace.nodes.get(frame.nodeId) ?? frameTrace(frame).root;
-}
-
-/**
- * Settles a run whose work did not stop within `graceMs` of its abort: its `run-finish`
- * closes every node still open, and the error names what did not stop.
- */
-function abandonRun(frame: RunFrame, graceMs: number): RunAbortedError {
-  const root = frame.root;
-  const calls = [...root.calls.values()];
-  const unstopped = unstoppedWork(runNode(frame), {
-    calls,
-    components: [...root.rendering].map((entry) => entry.component),
-  });
-  const error = new RunAbortedError(root.controller.signal.reason, { unstopped, graceMs });
-  const left = new RunAbortedError(
-    `this had not stopped ${graceMs} ms after the abort; the run settled without it`,
-  );
-  root.emit({
-    type: 'run-finish',
-    runId: frame.runId,
-    nodeId: frame.nodeId,
-    status: 'aborted',
-    usage: frame.usage,
-    error: errorData(error),
-    abandoned: {
-      error: errorData(left),
-      toolCallIds: calls.flatMap((call) =>
-        call.toolCallId === undefined ? [] : [call.toolCallId],
-      ),
-    },
-  });
-  return error;
 }
 
 function rootElement(
