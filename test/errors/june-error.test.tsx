@@ -107,7 +107,7 @@ describe('JuneErrorCode: every code June raises', () => {
     const raised = new Set(
       [
         ...text.matchAll(
-          /new (?:JuneError|WorkflowError|ModelBehaviorError|SystemError|ChatRequestError)\(\s*'([^']+)'/g,
+          /new (?:JuneError|WorkflowError|ModelBehaviorError|SystemError|ChatRequestError|StudioRequestError)\(\s*'([^']+)'/g,
         ),
         ...text.matchAll(/errorOfBlame\([^,]+,\s*'([^']+)'/g),
       ].map((match) => match[1]!),
