@@ -10,7 +10,7 @@ import { formatDuration, formatTokens } from './format.js';
 import { parseProps } from './parse-props.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { onStopSignals } from './stop-signals.js';
-import { terminalStyle } from './terminal-style.js';
+import { terminalStyle, type TerminalStyle } from './terminal-style.js';
 import { terminalJson, visibleText } from './visible-text.js';
 import { workflowNameOf } from './worker-command.js';
 
@@ -79,19 +79,7 @@ async function follow(
       .catch((error: unknown) =>
         io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`),
       );
-  const prompter = prompting
-    ? new ApprovalPrompter({
-        answerer: {
-          approve: (id) => answer(id, true),
-          deny: (id, reason) => answer(id, false, reason),
-        },
-        printer,
-        style,
-        input: io.stdin,
-        output: io.stdout,
-        onInterrupt: () => process.exit(ExitCode.interrupted),
-      })
-    : undefined;
+  const prompter = prompting ? followPrompter(answer, { printer, style, io }) : undefined;
   if (!options.json)
     io.stdout.write(
       `${style.bold(`june run ${file}`)}${style.dim(` · run ${runId} · over the database`)}\n`,
@@ -110,26 +98,54 @@ async function follow(
     }
     await prompter?.close();
     printer.end();
-    const outcome = await client.result(runId).then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    );
-    const took = formatDuration(Date.now() - startedAt);
-    if ('result' in outcome) {
-      if (!options.json)
-        io.stdout.write(
-          `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(outcome.result.usage)}`)}\n`,
-        );
-      return ExitCode.success;
-    }
-    const summary = await client.get(runId);
-    if (!options.json) io.stdout.write(style.failure(`✗ ${summary.status} after ${took}\n`));
-    const message = (outcome.error as Error).message ?? String(outcome.error);
-    io.stderr.write(
-      `${visibleText(message.startsWith('june: ') ? message : `june: the run ${runId} ${summary.status}: ${message}`)}\n`,
-    );
-    return ExitCode.failed;
+    return await reportFollowed(client, runId, { startedAt, json: options.json, style, io });
   } finally {
     stopListening();
   }
+}
+
+/** The terminal prompt that answers a followed run's approvals through the database. */
+function followPrompter(
+  answer: (id: string, approved: boolean, reason?: string) => void,
+  { printer, style, io }: { printer: ProgressPrinter; style: TerminalStyle; io: CliIO },
+): ApprovalPrompter {
+  return new ApprovalPrompter({
+    answerer: {
+      approve: (id) => answer(id, true),
+      deny: (id, reason) => answer(id, false, reason),
+    },
+    printer,
+    style,
+    input: io.stdin,
+    output: io.stdout,
+    onInterrupt: () => process.exit(ExitCode.interrupted),
+  });
+}
+
+/** Waits for a followed run's result and prints its end as a local run would; the exit code. */
+async function reportFollowed(
+  client: import('../dbos/run-client.js').RunClient,
+  runId: string,
+  show: { startedAt: number; json?: boolean; style: TerminalStyle; io: CliIO },
+): Promise<ExitCodeValue> {
+  const { style, io } = show;
+  const outcome = await client.result(runId).then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+  const took = formatDuration(Date.now() - show.startedAt);
+  if ('result' in outcome) {
+    if (!show.json)
+      io.stdout.write(
+        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(outcome.result.usage)}`)}\n`,
+      );
+    return ExitCode.success;
+  }
+  const summary = await client.get(runId);
+  if (!show.json) io.stdout.write(style.failure(`✗ ${summary.status} after ${took}\n`));
+  const message = (outcome.error as Error).message ?? String(outcome.error);
+  io.stderr.write(
+    `${visibleText(message.startsWith('june: ') ? message : `june: the run ${runId} ${summary.status}: ${message}`)}\n`,
+  );
+  return ExitCode.failed;
 }

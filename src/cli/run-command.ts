@@ -96,30 +96,14 @@ export async function runCommand(
     json,
     promptOutput,
   });
-  if (approve === 'studio' || approve === 'wait') {
-    const resume = resumeCommand(file, handle.runId, options);
-    control.studio = await StudioAnswers.start({
-      runsDir: resolve(runsFolder),
-      runId: handle.runId,
-      approve,
-      resume,
-      answerer: handle,
-    });
-  }
+  control.studio = await studioAnswers(file, handle, options);
   if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
   const stopListening = onStopSignals(control.stop);
   // Keeps the process alive while the run waits on something that holds no handle of its
   // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
-    const events = showEvents(handle, { json, printer, io, control });
-    const outcome = await handle.result.then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    );
-    await events;
-    await control.prompter?.close();
-    printer.end();
+    const outcome = await runOutcome(handle, { json, printer, io, control });
     return reportRun({
       traceFailure: traceFailure(),
       outcome,
@@ -143,6 +127,42 @@ export async function runCommand(
     await control.studio?.close();
     await otlp?.shutdown();
   }
+}
+
+/**
+ * With `--approve studio` or `--approve wait`, what answers the run's approvals from June
+ * Studio (registered in the runs folder Studio reads); otherwise none.
+ */
+async function studioAnswers(
+  file: string,
+  handle: RunHandle,
+  options: RunCommandOptions,
+): Promise<StudioAnswers | undefined> {
+  const approve = options.approve;
+  if (approve !== 'studio' && approve !== 'wait') return undefined;
+  return StudioAnswers.start({
+    runsDir: resolve(runsFolder),
+    runId: handle.runId,
+    approve,
+    resume: resumeCommand(file, handle.runId, options),
+    answerer: handle,
+  });
+}
+
+/** Shows the run's events until it ends, then closes the prompter and the printer. */
+async function runOutcome(
+  handle: RunHandle,
+  shown: Parameters<typeof showEvents>[1],
+): Promise<{ result: Awaited<RunHandle['result']> } | { error: unknown }> {
+  const events = showEvents(handle, shown);
+  const outcome = await handle.result.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+  await events;
+  await shown.control.prompter?.close();
+  shown.printer.end();
+  return outcome;
 }
 
 /** The progress printer: JSON values cut to the terminal's width (120 characters off a terminal). */
@@ -203,7 +223,13 @@ function headline(
       : options.replay !== undefined
         ? ` · replaying ${options.replay}`
         : '';
-  return `${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${runId}${from}${scripted}`)}\n`;
+  const studio =
+    options.approve === 'studio' || options.approve === 'wait'
+      ? style.dim(
+          `approvals are answered in June Studio: run \`npx june studio\` here and open the URL it prints\n`,
+        )
+      : '';
+  return `${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${runId}${from}${scripted}`)}\n${studio}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { LanguageModelV3Content } from '@ai-sdk/provider';
 import {
   generateText,
   type ModelMessage,
+  type StepResult,
   type StopCondition,
   type TextStreamPart,
   type ToolSet,
@@ -61,37 +62,48 @@ export async function generateRound(
           : { type: 'tool-error', toolCallId, toolName, input: callInput, error: event.error },
       );
     },
-    onStepFinish: (step) => {
-      for (const part of step.content) {
-        if (part.type === 'tool-approval-request') {
-          approvals.push({
-            approvalId: part.approvalId,
-            toolCallId: part.toolCall.toolCallId,
-            toolName: part.toolCall.toolName,
-            input: part.toolCall.input,
-          });
-          emit(part);
-        } else if (
-          (part.type === 'tool-result' || part.type === 'tool-error') &&
-          !settled.has(part.toolCallId)
-        ) {
-          settled.add(part.toolCallId);
-          emit(part);
-        }
-      }
-      emit({
-        type: 'finish-step',
-        response: step.response,
-        usage: step.usage,
-        finishReason: step.finishReason,
-      });
-    },
+    onStepFinish: (step) => emitStepEnd(step, { approvals, settled, emit }),
   });
   const result = await untilAborted(generating, input.abortSignal).catch((error: unknown) => {
     if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
     throw modelFailure(error, input.step);
   });
   return { approvals, done: result, output: async () => result.output };
+}
+
+/**
+ * The end of one model call's turn: its approval requests (kept in `approvals`), the results
+ * of calls whose execution did not report them (`settled` holds those that did: an invalid
+ * input, say), then `finish-step`.
+ */
+function emitStepEnd(
+  step: StepResult<ToolSet>,
+  round: { approvals: PendingToolApproval[]; settled: Set<string>; emit: (part: unknown) => void },
+): void {
+  const { approvals, settled, emit } = round;
+  for (const part of step.content) {
+    if (part.type === 'tool-approval-request') {
+      approvals.push({
+        approvalId: part.approvalId,
+        toolCallId: part.toolCall.toolCallId,
+        toolName: part.toolCall.toolName,
+        input: part.toolCall.input,
+      });
+      emit(part);
+    } else if (
+      (part.type === 'tool-result' || part.type === 'tool-error') &&
+      !settled.has(part.toolCallId)
+    ) {
+      settled.add(part.toolCallId);
+      emit(part);
+    }
+  }
+  emit({
+    type: 'finish-step',
+    response: step.response,
+    usage: step.usage,
+    finishReason: step.finishReason,
+  });
 }
 
 /** A turn's text (one delta per text part) and tool calls, in the order the model gave them. */
