@@ -1,36 +1,16 @@
-import { rm } from 'node:fs/promises';
 import type { Trace } from 'june';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
+import { describe, expect, it } from 'vitest';
 import { recordMismatch } from '../fixtures/studio/workflows.js';
-import { launchBrowser, newPage, openStudio, runsDir, screenshot } from './support.js';
+import { screenshot, useStudioPage } from './support.js';
 
 describe('June Studio: a journal-mismatch side by side', () => {
-  let browser: Browser;
-  let dir: string;
-  let studio: Studio;
   let mismatch: Trace;
-  let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [browser, dir] = await Promise.all([launchBrowser(), runsDir()]);
+  const ui = useStudioPage(async (dir) => {
     mismatch = await recordMismatch(dir);
-    studio = await openStudio(dir);
-    page = await newPage(browser, errors);
-  }, 120_000); // a browser start and a UI build, on a busy machine
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const changedRows = () =>
-    page
+    ui.page
       .getByTestId('compare')
       .locator('.compare-row.compare-changed')
       .evaluateAll((rows) =>
@@ -44,14 +24,14 @@ describe('June Studio: a journal-mismatch side by side', () => {
 
   it('a replay that no longer matches its recording opens the recorded and the new request side by side, the difference marked', async () => {
     expect(mismatch.root.error?.code).toBe('journal-mismatch');
-    await page.goto('about:blank');
-    await page.goto(`${studio.url}#/runs/${mismatch.runId}`);
-    const banner = page.getByTestId('mismatch');
+    await ui.page.goto('about:blank');
+    await ui.page.goto(`${ui.studio.url}#/runs/${mismatch.runId}`);
+    const banner = ui.page.getByTestId('mismatch');
     expect(await banner.innerText()).toContain(
       'journal-mismatch: model call 1 of step "notes" differs from what was recorded.',
     );
-    await page.getByTestId('open-compare').click();
-    const compare = page.getByTestId('compare');
+    await ui.page.getByTestId('open-compare').click();
+    const compare = ui.page.getByTestId('compare');
     expect(await compare.locator('h2').innerText()).toBe('model call 1 of step "notes"');
     expect(await compare.locator('.compare-head .muted').innerText()).toBe('1 line differs');
     expect(await changedRows()).toEqual([
@@ -67,23 +47,23 @@ describe('June Studio: a journal-mismatch side by side', () => {
       ],
     ]);
     // Unchanged lines are folded around the change, and shown on demand.
-    await screenshot(page, 'compare');
+    await screenshot(ui.page, 'compare');
     const folded = await compare.locator('.compare-row').count();
     await compare.getByText('Show unchanged lines').click();
     expect(await compare.locator('.compare-row').count()).toBeGreaterThan(folded);
 
-    await page.keyboard.press('Escape');
+    await ui.page.keyboard.press('Escape');
     expect(await compare.count()).toBe(0);
   });
 
   it("the run's error in the inspector opens the same view", async () => {
-    await page.goto('about:blank');
-    await page.goto(`${studio.url}#/runs/${mismatch.runId}`);
-    const error = page.getByTestId('inspector').getByTestId('error');
+    await ui.page.goto('about:blank');
+    await ui.page.goto(`${ui.studio.url}#/runs/${mismatch.runId}`);
+    const error = ui.page.getByTestId('inspector').getByTestId('error');
     expect(await error.locator('.fact').first().innerText()).toBe('Code\njournal-mismatch');
     await error.getByRole('button', { name: 'Compare recorded and new' }).click();
     expect(await changedRows()).toHaveLength(1);
-    await page.getByTestId('compare').getByRole('button', { name: 'Close' }).click();
-    expect(await page.getByTestId('compare').count()).toBe(0);
+    await ui.page.getByTestId('compare').getByRole('button', { name: 'Close' }).click();
+    expect(await ui.page.getByTestId('compare').count()).toBe(0);
   });
 });

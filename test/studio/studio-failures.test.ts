@@ -1,48 +1,28 @@
-import { rm } from 'node:fs/promises';
 import type { Trace } from 'june';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
+import { describe, expect, it } from 'vitest';
 import { recordDigest, recordResearch } from '../fixtures/studio/workflows.js';
-import { launchBrowser, newPage, openStudio, runsDir, screenshot } from './support.js';
+import { screenshot, useStudioPage } from './support.js';
 
 describe('June Studio: failures inside a run that succeeded', () => {
-  let browser: Browser;
-  let dir: string;
-  let studio: Studio;
   let digest: Trace;
   let research: Trace;
-  let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [browser, dir] = await Promise.all([launchBrowser(), runsDir()]);
+  const ui = useStudioPage(async (dir) => {
     digest = await recordDigest(dir);
     research = await recordResearch(dir);
-    studio = await openStudio(dir);
-    page = await newPage(browser, errors);
-  }, 120_000); // a browser start and a UI build, on a busy machine
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
-  const rowOf = (runId: string) => page.locator(`tr.run-row[data-run-id="${runId}"]`);
+  const rowOf = (runId: string) => ui.page.locator(`tr.run-row[data-run-id="${runId}"]`);
   const treeRows = () =>
-    page
+    ui.page
       .locator('[role=treeitem]')
       .evaluateAll((rows) =>
         rows.map((r) => `${r.getAttribute('data-kind')} ${r.getAttribute('data-name')}`),
       );
-  const section = (name: string) => page.getByTestId('inspector').getByTestId(name);
+  const section = (name: string) => ui.page.getByTestId('inspector').getByTestId(name);
 
   it('the runs list badges a run that succeeded with a failed tool and a failed child run, and filters on it', async () => {
-    await page.goto('about:blank');
-    await page.goto(studio.url);
+    await ui.page.goto('about:blank');
+    await ui.page.goto(ui.studio.url);
     await rowOf(digest.runId).waitFor();
     expect(digest.status).toBe('succeeded');
     expect(await rowOf(digest.runId).locator('.status').innerText()).toBe('succeeded');
@@ -50,32 +30,32 @@ describe('June Studio: failures inside a run that succeeded', () => {
       '1 tool failed · 1 child run failed',
     );
     expect(await rowOf(research.runId).locator('.badge-failures').count()).toBe(0);
-    await screenshot(page, 'runs-failures');
+    await screenshot(ui.page, 'runs-failures');
 
-    await page.getByTestId('filter-failures').check();
+    await ui.page.getByTestId('filter-failures').check();
     await expect
       .poll(() =>
-        page.locator('tr.run-row').evaluateAll((rows) => rows.map((r) => r.dataset.runId)),
+        ui.page.locator('tr.run-row').evaluateAll((rows) => rows.map((r) => r.dataset.runId)),
       )
       .toEqual([digest.runId]);
-    expect(await page.getByTestId('filter-count').innerText()).toBe('1 of 2 runs');
-    await page.getByRole('button', { name: 'Clear' }).click();
-    expect(await page.locator('tr.run-row').count()).toBe(2);
+    expect(await ui.page.getByTestId('filter-count').innerText()).toBe('1 of 2 runs');
+    await ui.page.getByRole('button', { name: 'Clear' }).click();
+    expect(await ui.page.locator('tr.run-row').count()).toBe(2);
   });
 
   it('the tree says how many failed below each node, and "Failures only" keeps just the way to them', async () => {
-    await page.goto(`${studio.url}#/runs/${digest.runId}`);
-    await page.locator('[role=treeitem]').first().waitFor();
-    expect(await page.getByTestId('run-failures').innerText()).toBe('2 failed inside');
+    await ui.page.goto(`${ui.studio.url}#/runs/${digest.runId}`);
+    await ui.page.locator('[role=treeitem]').first().waitFor();
+    expect(await ui.page.getByTestId('run-failures').innerText()).toBe('2 failed inside');
     const inside = (kind: string, name: string) =>
-      page
+      ui.page
         .locator(`[role=treeitem][data-kind="${kind}"][data-name="${name}"]`)
         .getByTestId('failed-inside');
     expect(await inside('run', 'Digest').innerText()).toBe('2 failed inside');
     expect(await inside('step', 'digest').innerText()).toBe('2 failed inside');
     expect(await inside('tool', 'summarize').count()).toBe(0); // its failed child run is its own failure
 
-    await page.getByTestId('failures-only').check();
+    await ui.page.getByTestId('failures-only').check();
     await expect
       .poll(treeRows)
       .toEqual([
@@ -86,13 +66,13 @@ describe('June Studio: failures inside a run that succeeded', () => {
         'tool summarize',
         'run summarize',
       ]);
-    await page.getByTestId('failures-only').uncheck();
-    expect(await page.locator('[role=treeitem]').count()).toBe(9);
+    await ui.page.getByTestId('failures-only').uncheck();
+    expect(await ui.page.locator('[role=treeitem]').count()).toBe(9);
   });
 
   it('an error shows its code, its message, and the declaration it came from', async () => {
-    await page.goto(`${studio.url}#/runs/${digest.runId}`);
-    await page.locator('[role=treeitem][data-name="fetchFeed"]').click();
+    await ui.page.goto(`${ui.studio.url}#/runs/${digest.runId}`);
+    await ui.page.locator('[role=treeitem][data-name="fetchFeed"]').click();
     const facts = await section('error').locator('.fact').allInnerTexts();
     expect(facts).toEqual([
       'Name\nError',
@@ -103,7 +83,7 @@ describe('June Studio: failures inside a run that succeeded', () => {
       'could not reach https://news.example/feed: connection refused',
     );
 
-    await page.locator('[role=treeitem][data-kind=run][data-name="summarize"]').click();
+    await ui.page.locator('[role=treeitem][data-kind=run][data-name="summarize"]').click();
     const child = await section('error').locator('.fact').allInnerTexts();
     expect(child).toEqual([
       'Code\ninherit-unknown-name',
@@ -114,6 +94,6 @@ describe('June Studio: failures inside a run that succeeded', () => {
     expect(await section('error').locator('pre').innerText()).toMatch(
       /^june: <Inherit capabilities=\{\["fetchFed"\]\}> at .* in <Agent name="summarizer">/,
     );
-    await screenshot(page, 'failures');
+    await screenshot(ui.page, 'failures');
   });
 });

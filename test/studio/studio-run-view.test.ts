@@ -1,46 +1,26 @@
-import { rm } from 'node:fs/promises';
 import type { Trace } from 'june';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
+import { describe, expect, it } from 'vitest';
 import { recordRelease, recordResearch } from '../fixtures/studio/workflows.js';
-import { launchBrowser, newPage, openStudio, runsDir, screenshot } from './support.js';
+import { screenshot, useStudioPage } from './support.js';
 
 describe('June Studio: a run', () => {
-  let browser: Browser;
-  let dir: string;
-  let studio: Studio;
   let release: Trace;
   let research: Trace;
-  let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [browser, dir] = await Promise.all([launchBrowser(), runsDir()]);
+  const ui = useStudioPage(async (dir) => {
     release = await recordRelease(dir);
     research = await recordResearch(dir);
-    studio = await openStudio(dir);
-    page = await newPage(browser, errors);
-  }, 120_000); // a browser start and a UI build, on a busy machine
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   /** Opens a run in a freshly loaded Studio and waits for its tree. */
   async function openRun(trace: Trace): Promise<void> {
-    await page.goto('about:blank');
-    await page.goto(`${studio.url}#/runs/${encodeURIComponent(trace.runId)}`);
-    await page.locator('[role=treeitem]').first().waitFor();
+    await ui.page.goto('about:blank');
+    await ui.page.goto(`${ui.studio.url}#/runs/${encodeURIComponent(trace.runId)}`);
+    await ui.page.locator('[role=treeitem]').first().waitFor();
   }
   const row = (kind: string, name: string) =>
-    page.locator(`[role=treeitem][data-kind="${kind}"][data-name="${name}"]`);
+    ui.page.locator(`[role=treeitem][data-kind="${kind}"][data-name="${name}"]`);
   const rowTexts = () =>
-    page
+    ui.page
       .locator('[role=treeitem]')
       .evaluateAll((rows) =>
         rows.map(
@@ -48,7 +28,7 @@ describe('June Studio: a run', () => {
             `${'  '.repeat(Number(r.getAttribute('aria-level')) - 1)}${r.getAttribute('data-kind')} ${r.getAttribute('data-name')} ${r.getAttribute('data-status')}`,
         ),
       );
-  const section = (name: string) => page.getByTestId('inspector').getByTestId(name);
+  const section = (name: string) => ui.page.getByTestId('inspector').getByTestId(name);
   /** A section's text without its title. */
   const sectionText = async (name: string) =>
     (await section(name).locator(':scope > :not(h3)').allInnerTexts()).join('\n');
@@ -84,7 +64,7 @@ describe('June Studio: a run', () => {
       '        model gpt-5-mini succeeded',
     ]);
     // Each row has its status, duration and tokens; tokens add up level by level.
-    const [, , duration, tokens] = await page
+    const [, , duration, tokens] = await ui.page
       .locator('[role=treeitem][data-kind=run]')
       .first()
       .locator(':scope > span')
@@ -94,9 +74,9 @@ describe('June Studio: a run', () => {
     expect(await row('tool', 'research').locator('.cell-num').last().innerText()).toBe('627');
 
     await row('tool', 'research').locator('button.toggle').click();
-    expect(await page.locator('[role=treeitem]').count()).toBe(11);
+    expect(await ui.page.locator('[role=treeitem]').count()).toBe(11);
     await row('tool', 'research').locator('button.toggle').click();
-    expect(await page.locator('[role=treeitem]').count()).toBe(18);
+    expect(await ui.page.locator('[role=treeitem]').count()).toBe(18);
   });
 
   it('an agent lists its own tools under Capabilities, with the source and composite', async () => {
@@ -123,11 +103,11 @@ describe('June Studio: a run', () => {
         '1',
       ],
     ]);
-    await screenshot(page, 'agent');
+    await screenshot(ui.page, 'agent');
 
     // The count of calls selects the agent's first call of that tool.
     await section('inherited').locator('button.link').click();
-    expect(await page.getByTestId('inspector').getAttribute('data-name')).toBe('readFile');
+    expect(await ui.page.getByTestId('inspector').getAttribute('data-name')).toBe('readFile');
     expect(await section('input').innerText()).toContain('"path": "report.md"');
   });
 
@@ -142,10 +122,10 @@ describe('June Studio: a run', () => {
     );
     const child = section('child-run');
     expect(await sectionText('child-run')).toMatch(/^research\s+\S+\s+succeeded\s+627 tokens/);
-    await screenshot(page, 'composite');
+    await screenshot(ui.page, 'composite');
 
     await child.locator('button.link').click();
-    const inspector = page.getByTestId('inspector');
+    const inspector = ui.page.getByTestId('inspector');
     expect(await inspector.getAttribute('data-kind')).toBe('run');
     expect(await section('run').innerText()).toMatch(
       /Called by\s+the tool call research call_report_1_1/,
@@ -188,7 +168,7 @@ describe('June Studio: a run', () => {
 
   it('a tool call shows the approval it waited for and the answer: a policy, or a person with a reason', async () => {
     await openRun(release);
-    const deploys = page.locator('[role=treeitem][data-kind=tool][data-name=deploy]');
+    const deploys = ui.page.locator('[role=treeitem][data-kind=tool][data-name=deploy]');
     expect(
       await deploys.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))),
     ).toEqual(['succeeded', 'denied']);
@@ -208,7 +188,7 @@ describe('June Studio: a run', () => {
     expect(await section('approval').innerText()).toMatch(
       /Answer\s+denied\s+Answered by\s+a person\s+Reason\s+not on a Friday$/,
     );
-    await screenshot(page, 'approval');
+    await screenshot(ui.page, 'approval');
 
     await row('agent', 'releaser').click();
     expect(await tableRows('capabilities')).toEqual([
@@ -219,15 +199,15 @@ describe('June Studio: a run', () => {
 
   it('moves through the tree with the keyboard', async () => {
     await openRun(release);
-    await page.getByTestId('tree').focus();
-    await page.keyboard.press('ArrowDown');
-    expect(await page.getByTestId('inspector').getAttribute('data-name')).toBe('releaser');
-    await page.keyboard.press('ArrowLeft'); // collapses the agent
-    expect(await page.locator('[role=treeitem]').count()).toBe(2);
-    await page.keyboard.press('ArrowRight'); // expands it again
-    await page.keyboard.press('ArrowRight'); // to its first child
-    expect(await page.getByTestId('inspector').getAttribute('data-name')).toBe('release');
-    await page.keyboard.press('End');
-    expect(await page.getByTestId('inspector').getAttribute('data-kind')).toBe('model');
+    await ui.page.getByTestId('tree').focus();
+    await ui.page.keyboard.press('ArrowDown');
+    expect(await ui.page.getByTestId('inspector').getAttribute('data-name')).toBe('releaser');
+    await ui.page.keyboard.press('ArrowLeft'); // collapses the agent
+    expect(await ui.page.locator('[role=treeitem]').count()).toBe(2);
+    await ui.page.keyboard.press('ArrowRight'); // expands it again
+    await ui.page.keyboard.press('ArrowRight'); // to its first child
+    expect(await ui.page.getByTestId('inspector').getAttribute('data-name')).toBe('release');
+    await ui.page.keyboard.press('End');
+    expect(await ui.page.getByTestId('inspector').getAttribute('data-kind')).toBe('model');
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { startStudio, type Studio, type StudioOptions } from '../../src/studio/index.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -160,4 +160,39 @@ export async function listen(url: string) {
       await pump;
     },
   };
+}
+
+/** What {@link useStudioPage} gives a describe block once its `beforeAll` has run. */
+export interface StudioPage {
+  browser: Browser;
+  /** The runs folder Studio reads (a temp dir, removed after the block). */
+  dir: string;
+  studio: Studio;
+  page: Page;
+  /** The page's console errors and uncaught exceptions; each test must leave it empty. */
+  errors: string[];
+}
+
+/**
+ * The setup every Studio browser test block shares: a browser and a runs folder, the runs
+ * `record` writes there, a Studio over them and a page; after each test, no page errors;
+ * after the block, everything closed and the folder removed.
+ */
+export function useStudioPage(record: (dir: string) => Promise<void>): StudioPage {
+  const ui = { errors: [] as string[] } as StudioPage;
+  beforeAll(async () => {
+    [ui.browser, ui.dir] = await Promise.all([launchBrowser(), runsDir()]);
+    await record(ui.dir);
+    ui.studio = await openStudio(ui.dir);
+    ui.page = await newPage(ui.browser, ui.errors);
+  }, 120_000); // a browser start and a UI build, on a busy machine
+  afterEach(() => {
+    expect(ui.errors).toEqual([]);
+  });
+  afterAll(async () => {
+    await ui.browser?.close();
+    await ui.studio?.close();
+    if (ui.dir) await rm(ui.dir, { recursive: true, force: true });
+  });
+  return ui;
 }
