@@ -15,6 +15,7 @@ import { WorkflowError } from '../errors/index.js';
 import { isRunId } from '../engine/run-id.js';
 import { decodeJournal, encodeRecord } from './journal-codec.js';
 import { fileProblem } from './file-problem.js';
+import type { JournalHeader, JournalRecord } from './journal-record.js';
 import { journalExists, type JournalStore } from './journal-store.js';
 
 /** Options of {@link fileJournalStore}. */
@@ -51,102 +52,143 @@ export interface FileJournalStoreOptions {
  * ```
  */
 export function fileJournalStore(options: FileJournalStoreOptions = {}): JournalStore {
-  const dir = resolve(options.dir ?? join('.june', 'runs'));
-  const queues = new Map<string, Promise<void>>();
-  const checked = new Set<string>();
-  const fileOf = (runId: string) => {
+  const files = new RunFiles(resolve(options.dir ?? join('.june', 'runs')));
+  const store: JournalStore = {
+    create: (runId, header) => createJournal(files, store, runId, header),
+    append: (runId, record) => appendRecord(files, runId, record),
+    read: (runId) => readJournal(files, runId),
+    list: () => listJournals(files.dir),
+    describe: (runId) =>
+      files.shown(
+        isRunId(runId) ? join(files.dir, runId, 'journal.jsonl') : join(files.dir, runId),
+      ),
+  };
+  return store;
+}
+
+/**
+ * What one {@link fileJournalStore} keeps: its folder, each run's append queue, and the runs
+ * whose journal was checked for a cut-off last line.
+ */
+class RunFiles {
+  /** Per run id: the last append (settled, never rejected), so appends run one after another. */
+  readonly queues = new Map<string, Promise<void>>();
+  /** Run ids whose journal is known to end in a whole line (no cut-off record to trim). */
+  readonly checked = new Set<string>();
+
+  constructor(readonly dir: string) {}
+
+  /**
+   * The journal file of a run.
+   * @throws {WorkflowError} `journal-run-id-invalid` when `runId` is not a file name.
+   */
+  fileOf(runId: string): string {
     if (!isRunId(runId)) {
       throw new WorkflowError(
         'journal-run-id-invalid',
         `june: ${JSON.stringify(runId)} is not a run id; a run id is letters, digits, ".", "_" and "-" (e.g. 20261129-185225-4f2a9c1e7b30).`,
       );
     }
-    return join(dir, runId, 'journal.jsonl');
-  };
-  const shown = (file: string) => relative(process.cwd(), file) || file;
+    return join(this.dir, runId, 'journal.jsonl');
+  }
 
-  const store: JournalStore = {
-    async create(runId, header) {
-      const file = fileOf(runId);
-      const line = `${encodeRecord(header)}\n`;
-      await queues.get(runId);
-      await mkdir(join(dir, runId), { recursive: true, mode: 0o700 });
-      // the header goes to a file of this call's own, which is then linked in place: the
-      // journal appears whole, header included, or not at all (a link never replaces a file)
-      const draft = join(dir, runId, `.journal-${process.pid}-${randomBytes(6).toString('hex')}`);
-      await writeFile(draft, line, { flag: 'wx', mode: 0o600 });
-      try {
-        await link(draft, file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw journalExists(store, runId);
-        throw error;
-      } finally {
-        await rm(draft, { force: true });
-      }
-      checked.add(runId);
-    },
-    append(runId, record) {
-      const file = fileOf(runId);
-      const line = `${encodeRecord(record)}\n`;
-      const previous = queues.get(runId) ?? Promise.resolve();
-      const next = previous.then(async () => {
-        // the first append of this store, or the first after a failed one: the file may end in a cut-off line
-        if (!checked.has(runId)) {
-          await mkdir(join(dir, runId), { recursive: true, mode: 0o700 });
-          await trimCutLine(file);
-          checked.add(runId);
-        }
-        try {
-          await appendFile(file, line, { mode: 0o600 });
-        } catch (error) {
-          checked.delete(runId);
-          throw error;
-        }
-      });
-      queues.set(
-        runId,
-        next.catch(() => {}),
-      );
-      return next;
-    },
-    async read(runId) {
-      const file = fileOf(runId);
-      await queues.get(runId);
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw new WorkflowError(
-          'journal-unreadable',
-          `june: cannot read the journal ${shown(file)}: ${fileProblem(error)}. Move it away (or fix its permissions), or start a new run.`,
-          { cause: error },
-        );
-      }
-      return decodeJournal(text, shown(file));
-    },
-    async list() {
-      let names: string[];
-      try {
-        names = await readdir(dir);
-      } catch {
-        return [];
-      }
-      const ids = await Promise.all(
-        names
-          .filter((name) => isRunId(name))
-          .map(async (name) =>
-            (await stat(join(dir, name, 'journal.jsonl')).catch(() => undefined))?.isFile()
-              ? name
-              : undefined,
-          ),
-      );
-      return ids.filter((id): id is string => id !== undefined).sort();
-    },
-    describe: (runId) =>
-      shown(isRunId(runId) ? join(dir, runId, 'journal.jsonl') : join(dir, runId)),
-  };
-  return store;
+  /** A file as messages show it: relative to the current directory when inside it. */
+  shown(file: string): string {
+    return relative(process.cwd(), file) || file;
+  }
+}
+
+/**
+ * `create`: the header goes to a draft file of its own, then linked in place, so the journal
+ * appears whole or not at all.
+ */
+async function createJournal(
+  files: RunFiles,
+  store: JournalStore,
+  runId: string,
+  header: JournalHeader,
+): Promise<void> {
+  const file = files.fileOf(runId);
+  const line = `${encodeRecord(header)}\n`;
+  await files.queues.get(runId);
+  await mkdir(join(files.dir, runId), { recursive: true, mode: 0o700 });
+  // the header goes to a file of this call's own, which is then linked in place: the
+  // journal appears whole, header included, or not at all (a link never replaces a file)
+  const draft = join(files.dir, runId, `.journal-${process.pid}-${randomBytes(6).toString('hex')}`);
+  await writeFile(draft, line, { flag: 'wx', mode: 0o600 });
+  try {
+    await link(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw journalExists(store, runId);
+    throw error;
+  } finally {
+    await rm(draft, { force: true });
+  }
+  files.checked.add(runId);
+}
+
+/** `append`: queued behind the run's previous append; the first one trims a cut-off last line. */
+function appendRecord(files: RunFiles, runId: string, record: JournalRecord): Promise<void> {
+  const file = files.fileOf(runId);
+  const line = `${encodeRecord(record)}\n`;
+  const previous = files.queues.get(runId) ?? Promise.resolve();
+  const next = previous.then(async () => {
+    // the first append of this store, or the first after a failed one: the file may end in a cut-off line
+    if (!files.checked.has(runId)) {
+      await mkdir(join(files.dir, runId), { recursive: true, mode: 0o700 });
+      await trimCutLine(file);
+      files.checked.add(runId);
+    }
+    try {
+      await appendFile(file, line, { mode: 0o600 });
+    } catch (error) {
+      files.checked.delete(runId);
+      throw error;
+    }
+  });
+  files.queues.set(
+    runId,
+    next.catch(() => {}),
+  );
+  return next;
+}
+
+/** `read`: the run's records after its pending appends; none when the journal does not exist. */
+async function readJournal(files: RunFiles, runId: string): Promise<JournalRecord[]> {
+  const file = files.fileOf(runId);
+  await files.queues.get(runId);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new WorkflowError(
+      'journal-unreadable',
+      `june: cannot read the journal ${files.shown(file)}: ${fileProblem(error)}. Move it away (or fix its permissions), or start a new run.`,
+      { cause: error },
+    );
+  }
+  return decodeJournal(text, files.shown(file));
+}
+
+/** `list`: the run ids in `dir` that have a journal file, sorted; none when `dir` is missing. */
+async function listJournals(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const ids = await Promise.all(
+    names
+      .filter((name) => isRunId(name))
+      .map(async (name) =>
+        (await stat(join(dir, name, 'journal.jsonl')).catch(() => undefined))?.isFile()
+          ? name
+          : undefined,
+      ),
+  );
+  return ids.filter((id): id is string => id !== undefined).sort();
 }
 
 /**
