@@ -1,11 +1,13 @@
 import { randomFillSync } from 'node:crypto';
 
 /**
- * What a run id may be: letters, digits, `.`, `_` and `-`, not starting with `.` or `-`, so
- * it is a file name in every store (`.june/runs/<runId>.json`, `<runId>/journal.jsonl`) and
- * never `.`, `..` or an option. The one pattern the journal's file store and Studio check.
+ * What a run id may be: 1 to 128 letters, digits, `.`, `_` and `-`, not starting with `.` or
+ * `-`, so it is a file name in every store (`.june/runs/<runId>.json`, `<runId>/journal.jsonl`,
+ * well under the usual 255-byte limit) and never `.`, `..` or an option. The one pattern the
+ * journal's file store, Studio and the web chat handler check. Ids {@link newRunId} makes
+ * (28 characters) and DBOS workflow ids (UUIDs, 36) fit.
  */
-export const RUN_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+export const RUN_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
 /**
  * Whether a value is a run id ({@link RUN_ID_PATTERN}).

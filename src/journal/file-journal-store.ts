@@ -43,7 +43,7 @@ export interface FileJournalStoreOptions {
  * the next append, so the cut line never ends up in the middle. Nothing is fsynced.
  *
  * @throws {WorkflowError} `journal-run-id-invalid` (from every method taking a run id) for an
- *   id that is not a file name (letters, digits, `.`, `_`, `-`); `journal-unreadable` (from
+ *   id that is not a run id ({@link isRunId}: 1 to 128 letters, digits, `.`, `_`, `-`); `journal-unreadable` (from
  *   `read`) when the journal is a directory or cannot be read.
  * @example
  * ```ts
@@ -86,7 +86,7 @@ class RunFiles {
     if (!isRunId(runId)) {
       throw new WorkflowError(
         'journal-run-id-invalid',
-        `june: ${JSON.stringify(runId)} is not a run id; a run id is letters, digits, ".", "_" and "-" (e.g. 20261129-185225-4f2a9c1e7b30).`,
+        `june: ${JSON.stringify(runId)} is not a run id; a run id is 1 to 128 letters, digits, ".", "_" and "-", not starting with "." or "-" (e.g. 20261129-185225-4f2a9c1e7b30).`,
       );
     }
     return join(this.dir, runId, 'journal.jsonl');

@@ -1,4 +1,5 @@
 import { safeValidateUIMessages, type UIMessage } from 'ai';
+import { isRunId } from '../engine/run-id.js';
 import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import { ChatRequestError } from './chat-request-error.js';
@@ -28,8 +29,6 @@ export interface ChatRequest {
   /** Keys of the requests the run waits for (its journal has no answer for them). */
   pending: Set<string>;
 }
-
-const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /**
  * Reads a `useChat` request body (`{ id, messages, trigger }`) and checks it against the
@@ -90,8 +89,8 @@ export async function chatBody(body: unknown): Promise<{ chatId: string; message
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalid('the body is not a JSON object');
   const { id, messages } = body as { id?: unknown; messages?: unknown };
-  if (typeof id !== 'string' || !runIdPattern.test(id))
-    throw invalid('"id" (the chat id) must be a string of letters, digits, ".", "_" or "-"');
+  if (!isRunId(id))
+    throw invalid('"id" (the chat id) must be 1 to 128 letters, digits, ".", "_" or "-"');
   const checked = await safeValidateUIMessages({ messages });
   if (!checked.success)
     throw invalid(`"messages" are not UI messages: ${checked.error.message.split('\n')[0]}`);
@@ -103,8 +102,10 @@ export function runIdOf(messages: UIMessage[]): string | undefined {
   for (const message of [...messages].reverse()) {
     const runId = (message.metadata as { runId?: unknown } | undefined)?.runId;
     if (message.role !== 'assistant' || runId === undefined) continue;
-    if (typeof runId !== 'string' || !runIdPattern.test(runId))
-      throw invalid('the run id in the message metadata is not a run id');
+    if (!isRunId(runId))
+      throw invalid(
+        'the run id in the message metadata is not a run id (1 to 128 letters, digits, ".", "_" or "-")',
+      );
     return runId;
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { tool } from 'ai';
 import { Agent, Tool } from 'june';
-import { memoryJournalStore, scriptedModel } from 'june/testing';
+import { fileJournalStore, memoryJournalStore, scriptedModel } from 'june/testing';
 import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -58,6 +58,23 @@ describe('chatHandler refuses bad requests with a 4xx and leaves the run unharme
       await post(handler, { id: 'c', messages: [user, answered(elsewhere, 'tool-refund', true)] }),
       404,
       'chat-run-missing',
+    );
+    // a run id the journal's file store would refuse is refused here too, before any read
+    for (const badId of ['x'.repeat(129), '../escape']) {
+      await expect(fileJournalStore({ dir: 'unused' }).read(badId)).rejects.toMatchObject({
+        code: 'journal-run-id-invalid',
+      });
+      const bad = { ...first, metadata: { runId: badId, waiting: true } };
+      await refused(
+        await post(handler, { id: 'c', messages: [user, answered(bad, 'tool-refund', true)] }),
+        400,
+        'chat-request-invalid',
+      );
+    }
+    await refused(
+      await post(handler, { id: 'c'.repeat(129), messages: [user] }),
+      400,
+      'chat-request-invalid',
     );
     const unknown = answered(first, 'tool-refund', true);
     (toolPart(unknown, 'tool-refund')!.approval as { id: string }).id = `${runId}/turn-1#9.9`;
