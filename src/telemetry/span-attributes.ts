@@ -1,5 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
+import { modelOutputOf } from '../trace/composite-result.js';
 import type { TraceNode } from '../trace/trace-node.js';
 
 /**
@@ -95,7 +96,7 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
     if (content.recordInputs && node.input !== undefined)
       into['gen_ai.tool.call.arguments'] = text(node.input);
     if (content.recordOutputs && node.output !== undefined && node.status === 'succeeded')
-      into['gen_ai.tool.call.result'] = text(toolOutput(node.output));
+      into['gen_ai.tool.call.result'] = text(modelOutputOf(node.output));
     return `execute_tool ${node.name}`;
   },
   catch: (node, into) => {
@@ -123,13 +124,6 @@ function provenanceAttributes(provenance: CapabilityProvenance): Attributes {
     ...(provenance.original !== undefined ? { 'june.tool.original': provenance.original } : {}),
     ...(provenance.composite ? { 'june.tool.composite': true } : {}),
   };
-}
-
-/** A composite call's output is `{ output, trace, usage }`: the span keeps what the model saw. */
-function toolOutput(output: unknown): unknown {
-  if (output !== null && typeof output === 'object' && 'trace' in output && 'usage' in output)
-    return (output as { output?: unknown }).output ?? null;
-  return output;
 }
 
 /** An attribute value for content: strings as they are, anything else as JSON. */

@@ -1,3 +1,4 @@
+import { modelOutputOf } from '../trace/composite-result.js';
 import type { JuneAgentData, JuneUIMessageChunk } from './june-ui-message.js';
 import { isLogOnly, nodeOf, type MappedEvent, type MappedRunEvent } from './mapped-event.js';
 import { ResumeFilter, type ResumeFilterOptions } from './resume-filter.js';
@@ -265,10 +266,7 @@ export class UIChunkMapper {
     const call = this.calls.find(event.runId, event.toolCallId);
     if (!call) return [];
     // a composite call's output holds its child run's trace and usage: the page gets the output
-    const output =
-      call.child !== undefined && isRecord(event.output) && 'output' in event.output
-        ? event.output.output
-        : event.output;
+    const output = call.child !== undefined ? modelOutputOf(event.output) : event.output;
     return [{ type: 'tool-output-available', toolCallId: call.id, output }];
   }
 
@@ -288,8 +286,4 @@ export class UIChunkMapper {
 /** Where a step's agent is kept between its start and finish: its node, else its run and path. */
 function stepKey(event: Event<'step-start' | 'step-finish'>): string {
   return nodeOf(event).nodeId ?? `${event.runId}|${event.step}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
