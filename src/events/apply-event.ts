@@ -3,6 +3,7 @@ import { emptyUsage, sumUsage } from '../models/usage.js';
 import type { LiveTrace } from './live-trace.js';
 import { closeTraceNode, openDescendants } from './settle-nodes.js';
 import type { TraceError, TraceNode, TraceNodeKind, TraceStatus } from '../trace/trace-node.js';
+import { isoTime } from '../trace/iso-time.js';
 
 /**
  * Builds a run's trace from its events, one event at a time: the one place a trace is made
@@ -219,7 +220,7 @@ function open(
   e: { nodeId: string; parentId?: string; at: number },
   kind: TraceNodeKind,
   name: string,
-  fields: Partial<TraceNode> = {},
+  fields?: Partial<TraceNode>,
 ): TraceNode {
   const known = live.nodes.get(e.nodeId);
   if (known) return known;
@@ -228,10 +229,10 @@ function open(
     kind,
     name,
     status: 'running',
-    startedAt: new Date(e.at).toISOString(),
+    startedAt: isoTime(e.at),
     children: [],
-    ...fields,
   };
+  if (fields) Object.assign(node, fields);
   live.nodes.set(e.nodeId, node);
   live.startedAt.set(e.nodeId, e.at);
   if (e.parentId !== undefined) live.nodes.get(e.parentId)?.children.push(node);

@@ -1,4 +1,5 @@
 import type { TraceError, TraceNode, TraceStatus } from '../trace/trace-node.js';
+import { isoTime } from '../trace/iso-time.js';
 
 /**
  * Closes `node` at `at` (ms since the epoch) with its final status; `durationMs` runs from
@@ -13,7 +14,7 @@ export function closeTraceNode(
 ): void {
   if (node.endedAt) return;
   node.status = status;
-  node.endedAt = new Date(at).toISOString();
+  node.endedAt = isoTime(at);
   node.durationMs = at - (startedMs ?? Date.parse(node.startedAt));
   if (error) node.error = error;
 }

@@ -144,7 +144,9 @@ export class RunRoot {
    * deltas is still found.
    */
   emit(input: EventInput): void {
-    const event = (input.at === undefined ? { ...input, at: Date.now() } : input) as RunLogEvent;
+    // every caller passes a new object literal, so it becomes the event as it is
+    if (input.at === undefined) input.at = Date.now();
+    const event = input as RunLogEvent;
     if (this.redactor.empty) return this.#publish(event);
     if (event.type === 'text-delta' || event.type === 'reasoning-delta') return this.#text(event);
     this.#flushText();

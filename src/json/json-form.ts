@@ -41,8 +41,11 @@ class NoJsonForm extends Error {}
  * ```
  */
 export function jsonForm(value: unknown): JsonForm {
+  if (typeof value === 'object' && value !== null && formed.has(value))
+    return { ok: true, value: value as JsonValue };
   try {
-    const converted = convert(value, '', new Set(), 'value');
+    const converted = convert(value, '', { ancestors: new Set(), path: [] });
+    if (typeof converted === 'object' && converted !== null) formed.add(converted);
     return { ok: true, value: converted === OMIT ? undefined : converted };
   } catch (error) {
     if (error instanceof NoJsonForm) return { ok: false, problem: error.message };
@@ -53,6 +56,13 @@ export function jsonForm(value: unknown): JsonForm {
     };
   }
 }
+
+/**
+ * The values {@link jsonForm} made: already in their JSON form, so asking again (the same
+ * tool output for its event, its trace node and the step's messages) gives them back as
+ * they are instead of copying them again. Nothing of June changes a form once made.
+ */
+const formed = new WeakSet<object>();
 
 /**
  * {@link jsonForm}'s value, for places that must show something and never fail (a trace, an
@@ -69,7 +79,22 @@ export function plainJson(value: unknown): unknown {
   return form.ok ? form.value : `[no JSON form: ${form.problem}]`;
 }
 
-function convert(value: unknown, key: string, ancestors: Set<object>, path: string): Converted {
+/**
+ * Where a conversion is: the objects open above the value (to find a cycle) and the keys
+ * that lead to it (field names and indexes), written as a path only when a cycle is found.
+ */
+interface Walk {
+  ancestors: Set<object>;
+  path: Array<string | number>;
+}
+
+/** `value.parent.items[0]`: where a cycle was found. */
+function pathOf(walk: Walk): string {
+  const steps = walk.path.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`));
+  return `value${steps.join('')}`;
+}
+
+function convert(value: unknown, key: string | number, walk: Walk): Converted {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -85,21 +110,26 @@ function convert(value: unknown, key: string, ancestors: Set<object>, path: stri
   }
   if (value === null) return null;
   const object = value as object;
-  if (ancestors.has(object)) throw new NoJsonForm(`it refers to itself at ${path} (a cycle)`);
-  ancestors.add(object);
+  if (formed.has(object)) return object as JsonValue;
+  if (walk.ancestors.has(object))
+    throw new NoJsonForm(`it refers to itself at ${pathOf(walk)} (a cycle)`);
+  walk.ancestors.add(object);
   try {
-    return convertObject(object, key, ancestors, path);
+    return convertObject(object, key, walk);
   } finally {
-    ancestors.delete(object);
+    walk.ancestors.delete(object);
   }
 }
 
-function convertObject(
-  object: object,
-  key: string,
-  ancestors: Set<object>,
-  path: string,
-): Converted {
+/** Converts `value`, found at `key` (a field name, an index) of the object being converted. */
+function convertAt(value: unknown, key: string | number, walk: Walk): Converted {
+  walk.path.push(key);
+  const converted = convert(value, key, walk);
+  walk.path.pop();
+  return converted;
+}
+
+function convertObject(object: object, key: string | number, walk: Walk): Converted {
   if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
   if (object instanceof RegExp) return String(object);
   if (object instanceof ArrayBuffer || object instanceof DataView) {
@@ -112,45 +142,40 @@ function convertObject(
   if (ArrayBuffer.isView(object))
     return Array.from(
       object as unknown as ArrayLike<number | bigint>,
-      (item) => convert(item, '', ancestors, path) as JsonValue,
+      (item) => convert(item, '', walk) as JsonValue,
     );
-  if (Array.isArray(object))
-    return object.map((item, i) => orNull(convert(item, String(i), ancestors, `${path}[${i}]`)));
-  if (object instanceof Set)
-    return [...object].map((item, i) =>
-      orNull(convert(item, String(i), ancestors, `${path}[${i}]`)),
-    );
-  if (object instanceof Map) return convertMap(object, ancestors, path);
+  if (Array.isArray(object)) return object.map((item, i) => orNull(convertAt(item, i, walk)));
+  if (object instanceof Set) return [...object].map((item, i) => orNull(convertAt(item, i, walk)));
+  if (object instanceof Map) return convertMap(object, walk);
   const toJSON = (object as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return convert(toJSON.call(object, key), key, ancestors, path);
+  if (typeof toJSON === 'function') return convert(toJSON.call(object, String(key)), key, walk);
   const out: Record<string, JsonValue> =
     object instanceof Error ? { name: object.name, message: object.message } : {};
   for (const field of Object.keys(object)) {
-    const converted = convert(
-      (object as Record<string, unknown>)[field],
-      field,
-      ancestors,
-      `${path}.${field}`,
-    );
+    const converted = convertAt((object as Record<string, unknown>)[field], field, walk);
     if (converted !== OMIT) out[field] = converted;
   }
   return out;
 }
 
-function convertMap(map: Map<unknown, unknown>, ancestors: Set<object>, path: string): JsonValue {
+function convertMap(map: Map<unknown, unknown>, walk: Walk): JsonValue {
   const entries = [...map];
   if (entries.every(([key]) => typeof key === 'string')) {
     const out: Record<string, JsonValue> = {};
     for (const [key, item] of entries) {
-      const converted = convert(item, key as string, ancestors, `${path}.${key as string}`);
+      const converted = convertAt(item, key as string, walk);
       if (converted !== OMIT) out[key as string] = converted;
     }
     return out;
   }
-  return entries.map(([key, item], i) => [
-    orNull(convert(key, '', ancestors, `${path}[${i}][0]`)),
-    orNull(convert(item, '', ancestors, `${path}[${i}][1]`)),
-  ]);
+  return entries.map(([key, item], i) => {
+    walk.path.push(i, 0);
+    const first = orNull(convert(key, '', walk));
+    walk.path[walk.path.length - 1] = 1;
+    const second = orNull(convert(item, '', walk));
+    walk.path.length -= 2;
+    return [first, second];
+  });
 }
 
 function orNull(value: Converted): JsonValue {
