@@ -1,10 +1,11 @@
-let lastMs = Number.NaN;
-let lastIso = '';
+/** The minute of the last time written, in minutes since the epoch, and its ISO text up to the seconds. */
+let minute = Number.NaN;
+let minutePrefix = '';
 
 /**
  * `new Date(ms).toISOString()` for a time in ms since the epoch, as a trace writes
- * `startedAt`/`endedAt`. The last answer is kept: a run's events come many to the
- * millisecond, so most nodes open and close without making a `Date`.
+ * `startedAt`/`endedAt` (`2026-11-30T21:04:05.123Z`). A run's nodes open and close many to
+ * the minute, so the text up to the minute is kept and only the seconds are written anew.
  *
  * @throws {RangeError} for a time no `Date` can hold (as `toISOString` does).
  * @example
@@ -13,9 +14,16 @@ let lastIso = '';
  * ```
  */
 export function isoTime(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
+  const at = Math.floor(ms / 60_000);
+  if (at !== minute || !Number.isInteger(ms)) {
+    const iso = new Date(ms).toISOString();
+    if (!Number.isInteger(ms) || iso.length !== 24) return iso;
+    minute = at;
+    minutePrefix = iso.slice(0, 17);
+    return iso;
   }
-  return lastIso;
+  const inMinute = ms - at * 60_000;
+  const seconds = Math.floor(inMinute / 1000);
+  const millis = inMinute - seconds * 1000;
+  return `${minutePrefix}${seconds < 10 ? '0' : ''}${seconds}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }

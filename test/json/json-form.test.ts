@@ -112,4 +112,17 @@ describe('jsonForm: one JSON form for values that are not plain JSON', () => {
     expect(plainJson(a)).toBe('[no JSON form: it refers to itself at value.self (a cycle)]');
     expect(plainJson({ bytes: 10n })).toEqual({ bytes: '10' });
   });
+
+  test('a form asked for again is the same value, not another copy; a cycle in a Map pair is named', () => {
+    const form = plainJson({ rows: [{ id: 1 }], at: new Date(0) });
+    expect(plainJson(form)).toBe(form);
+    expect(plainJson({ wrapped: form })).toEqual({ wrapped: form });
+    expect((plainJson({ wrapped: form }) as { wrapped: unknown }).wrapped).toBe(form);
+    const key = { k: 1 } as Record<string, unknown>;
+    key.back = key;
+    expect(jsonForm(new Map([[key, 1]]))).toEqual({
+      ok: false,
+      problem: 'it refers to itself at value[0][0].back (a cycle)',
+    });
+  });
 });
