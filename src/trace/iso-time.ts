@@ -14,6 +14,17 @@ let minutePrefix = '';
  * ```
  */
 export function isoTime(ms: number): string {
+  if (ms === lastMs) return lastIso;
+  lastMs = ms;
+  lastIso = minuteIso(ms);
+  return lastIso;
+}
+
+/** The last time written (ms) and its text: events come many to the millisecond, and share it. */
+let lastMs = Number.NaN;
+let lastIso = '';
+
+function minuteIso(ms: number): string {
   const at = Math.floor(ms / 60_000);
   if (at !== minute || !Number.isInteger(ms)) {
     const iso = new Date(ms).toISOString();
