@@ -1,7 +1,7 @@
 import type { LanguageModelUsage } from 'ai';
 import type { Component } from '../elements/element.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
-import { JuneError, SystemError } from '../errors/index.js';
+import { errorData, SystemError } from '../errors/index.js';
 import type { RunHandle } from '../interpreter/run.js';
 import { run as juneRun, type RunOptions } from '../run/index.js';
 import { plainJson } from '../json/index.js';
@@ -103,13 +103,15 @@ function workflowMissing(name: string, known: string[]): SystemError {
   );
 }
 
-/** The error DBOS stores for a failed run: its message, name and June code (the trace stays on the error). */
+/**
+ * The error DBOS stores for a failed run: the run's error as June records it everywhere else
+ * ({@link errorData}: name, message without configured credentials, a `JuneError`'s code and
+ * comparison) on a plain `Error` DBOS can serialize, with the run's trace when the error has one.
+ */
 function storedError(error: unknown): Error {
-  if (!(error instanceof Error)) return new Error(String(error));
-  const stored = new Error(error.message);
-  stored.name = error.name;
-  if (JuneError.isInstance(error)) Object.assign(stored, { code: error.code });
-  const trace = (error as { trace?: unknown }).trace;
+  const { message, ...rest } = errorData(error);
+  const stored = Object.assign(new Error(message), plainJson(rest) as typeof rest);
+  const trace = (error as { trace?: unknown } | null | undefined)?.trace;
   if (trace) Object.assign(stored, { trace: plainJson(trace) });
   return stored;
 }

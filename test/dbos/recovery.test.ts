@@ -206,6 +206,11 @@ describe.runIf(!missing)('runs over DBOS: crashes, cancel and bad input', () => 
     await expect(client.result('changed')).rejects.toThrow(
       /^june: the workflow no longer matches run changed: model call 1 of step "entry" asks something else/,
     );
+    // the stored error is the run's error as June records it: its code and what differs
+    await expect(client.result('changed')).rejects.toMatchObject({
+      code: 'journal-mismatch',
+      comparison: { recorded: expect.anything(), current: expect.anything() },
+    });
     expect(
       lines(project.logs, 'effects.log').filter((line) => line.startsWith('append e7')),
     ).toHaveLength(1);
