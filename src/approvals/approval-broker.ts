@@ -2,6 +2,7 @@ import { RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
 import { withReason } from './with-reason.js';
 import { unwatchUnanswered, watchUnanswered, type WaitingRun } from './unanswered-at-exit.js';
+import { errorMessage } from '../errors/error-message.js';
 
 interface Pending {
   request: ApprovalRequest;
@@ -103,7 +104,7 @@ export class ApprovalBroker {
       entry?.reject(
         new WorkflowError(
           'approval-policy-failed',
-          `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${error instanceof Error ? error.message : String(error)}`,
+          `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${errorMessage(error)}`,
           { cause: error },
         ),
       );

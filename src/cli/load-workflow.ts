@@ -3,7 +3,7 @@ import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 import { jsxSetupFix, type Component } from '../elements/index.js';
-import { WorkflowError } from '../errors/index.js';
+import { errorMessage, WorkflowError } from '../errors/index.js';
 import { inspect } from '../interpreter/index.js';
 import { run } from '../run/index.js';
 import { oneLine } from './format.js';
@@ -94,7 +94,7 @@ function loadError(
   tsconfig: string | undefined,
   cwd: string,
 ): WorkflowError {
-  const text = oneLine(errorText(error));
+  const text = oneLine(errorMessage(error));
   const fix = jsxSetupFix(text);
   if (fix === undefined)
     return new WorkflowError('workflow-load-failed', `june: cannot load ${label}: ${text}`, {
@@ -196,8 +196,4 @@ function labelOf(absolute: string, cwd: string): string {
   const path = relative(cwd, absolute);
   if (path === '' || path.startsWith('..') || isAbsolute(path)) return absolute;
   return path.split(sep).join('/');
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,6 +6,7 @@ import { packageVersion } from './package-version.js';
 import { visibleText } from './visible-text.js';
 import { addDatabaseCommands } from './database-program.js';
 import { addRunCommand } from './run-program.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * Runs the `june` command line and returns its exit code (it never calls `process.exit`
@@ -29,7 +30,7 @@ export async function main(argv: string[], io: CliIO): Promise<ExitCodeValue> {
   } catch (error) {
     if (error instanceof CommanderError)
       return error.exitCode === 0 ? ExitCode.success : ExitCode.usage;
-    const message = visibleText(oneLine(error instanceof Error ? error.message : String(error)));
+    const message = visibleText(oneLine(errorMessage(error)));
     io.stderr.write(`${message.startsWith('june: ') ? message : `june: ${message}`}\n`);
     return exitCodeOf(error);
   }

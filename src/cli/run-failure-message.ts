@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { jsxSetupFix } from '../elements/index.js';
-import { JuneError } from '../errors/index.js';
+import { errorMessage, JuneError } from '../errors/index.js';
 import { oneLine } from './format.js';
 import type { LoadedWorkflow } from './load-workflow.js';
 
@@ -20,7 +20,7 @@ export function runFailureMessage(
   error: unknown,
   workflow: Pick<LoadedWorkflow, 'file' | 'label' | 'tsconfig'>,
 ): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (JuneError.isInstance(error)) {
     // June's wrapper around the workflow's own error (a prompt function that threw): where it threw
     const cause = (error as { cause?: unknown }).cause;

@@ -10,4 +10,5 @@ export { juneErrorCodes } from './june-error-code.js';
 export type { JuneErrorCode } from './june-error-code.js';
 export type { ErrorComparison, JuneErrorBlame, JuneErrorOptions } from './june-error.js';
 export { errorData, thrownValueText } from './error-data.js';
+export { errorMessage } from './error-message.js';
 export type { ErrorData, ErrorDataOptions } from './error-data.js';

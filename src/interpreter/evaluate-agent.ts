@@ -15,6 +15,7 @@ import type { AgentFrame, EvalContext, RunFrame, RunRoot } from './run-state.js'
 import { compositeToolFactory } from './composite-tool.js';
 import { jsonToolOutput } from './json-tool-output.js';
 import { statusOf } from './settle.js';
+import { errorMessage } from '../errors/error-message.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -148,7 +149,7 @@ async function connectSources(
         connected.set(source, (await ctx.run.root.sources.acquire(source, ctx.run.signal)).tools);
       } catch (error) {
         if (JuneError.isInstance(error)) throw error;
-        const why = error instanceof Error ? error.message : String(error);
+        const why = errorMessage(error);
         throw new SystemError(
           'capability-connect-failed',
           `june: ${notation} could not be resolved: ${why}. Check the service it connects to, or wrap the agent in <Catch retries={n}> to try again.`,

@@ -17,6 +17,7 @@ import type { AgentFrame, EvalContext, NodePlace, RunFrame } from './run-state.j
 import { statusOf } from './settle.js';
 import { stepPartHandler } from './step-parts.js';
 import { ToolNodes } from './tool-nodes.js';
+import { errorMessage } from '../errors/error-message.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -97,7 +98,7 @@ async function promptOf(element: JuneElement, steps: Record<string, unknown>): P
     text = await prompt({ steps: readOnly(steps) });
   } catch (error) {
     if (JuneError.isInstance(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     throw new WorkflowError(
       'step-prompt-failed',
       `june: the prompt function of ${shown} threw: ${message}`,

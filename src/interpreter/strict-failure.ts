@@ -1,6 +1,7 @@
 import { WorkflowError } from '../errors/june-error.js';
 import { traceFailureList } from '../trace/trace-failures.js';
 import type { TraceNode } from '../trace/trace-node.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * What fails a run under `strict`, though it succeeded: a workflow error (an error whose
@@ -36,7 +37,7 @@ export function strictFailure(root: TraceNode, model: unknown): WorkflowError | 
     try {
       (scripted.assertAllTurnsUsed as () => void)();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return new WorkflowError(
         'run-strict-failed',
         `june: strict: ${message.replace(/^june: /, '')}`,

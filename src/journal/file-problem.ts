@@ -1,3 +1,5 @@
+import { errorMessage } from '../errors/error-message.js';
+
 /**
  * Why a file could not be read, in words: `there is no such file`, `it is a directory, not
  * a file`, `permission denied`, else the system's code or message.
@@ -18,6 +20,6 @@ export function fileProblem(error: unknown): string {
     case 'EPERM':
       return 'permission denied';
     default:
-      return code ?? (error instanceof Error ? error.message : String(error));
+      return code ?? errorMessage(error);
   }
 }

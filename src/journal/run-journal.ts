@@ -1,4 +1,4 @@
-import { errorData, SystemError, WorkflowError } from '../errors/index.js';
+import { errorData, errorMessage, SystemError, WorkflowError } from '../errors/index.js';
 import { plainJson } from '../json/json-form.js';
 import { withReason } from '../approvals/with-reason.js';
 import type {
@@ -458,7 +458,7 @@ async function create(store: JournalStore, runId: string, first: JournalHeader):
 function writeFailed(store: JournalStore, runId: string, error: unknown): SystemError {
   return new SystemError(
     'journal-write-failed',
-    `june: cannot write ${journalLabel(store, runId)}: ${error instanceof Error ? error.message : String(error)}. The run stopped; free the disk or fix the store, then resume it.`,
+    `june: cannot write ${journalLabel(store, runId)}: ${errorMessage(error)}. The run stopped; free the disk or fix the store, then resume it.`,
     { cause: error },
   );
 }

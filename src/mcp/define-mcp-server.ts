@@ -11,6 +11,7 @@ import {
   registerUrlSecrets,
 } from '../redaction/configured-secrets.js';
 import { StdioServerTransport } from './stdio-server-transport.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** An MCP server started as a child process and spoken to over stdio. */
 export interface MCPStdioServerOptions {
@@ -211,7 +212,7 @@ function isDirectory(path: string): boolean {
 
 /** An error's message, with the system error code found along its causes: `fetch failed (ECONNREFUSED)`. */
 function describeError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   let cause: unknown = error;
   for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth++) {
     const code = (cause as { code?: unknown }).code;

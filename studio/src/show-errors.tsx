@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useErrorBoundary } from 'preact/hooks';
+import { errorMessage } from '../../src/errors/error-message.js';
 
 /**
  * Shows what went wrong when drawing `children` failed, instead of a page that stays as it
@@ -9,11 +10,7 @@ export function ShowErrors({ what, children }: { what: string; children: Compone
   const [error] = useErrorBoundary();
   if (error) {
     const message =
-      error instanceof RangeError
-        ? 'it is nested too deeply to draw'
-        : error instanceof Error
-          ? error.message
-          : String(error);
+      error instanceof RangeError ? 'it is nested too deeply to draw' : errorMessage(error);
     return (
       <main class="run-page">
         <p class="notice notice-error" data-testid="run-error">
