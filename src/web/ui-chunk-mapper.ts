@@ -112,9 +112,8 @@ export class UIChunkMapper {
       case 'agent-finish':
         return this.#agentFinish(event);
       case 'step-start':
-        return this.#step(event, event.agent, 'running');
       case 'step-finish':
-        return this.#step(event, undefined, event.status);
+        return this.#step(event);
       case 'text-delta':
         return this.#delta(event, 'text');
       case 'tool-call':
@@ -195,22 +194,21 @@ export class UIChunkMapper {
     return [{ type: 'data-june-agent', id, data: { ...data, status: event.status } }];
   }
 
-  #step(
-    event: Event<'step-start' | 'step-finish'>,
-    agent: string | undefined,
-    status: Event<'step-finish'>['status'],
-  ): Chunk[] {
+  /** A step's part: at its start (named by the start's agent), and at its end with its status. */
+  #step(event: Event<'step-start' | 'step-finish'>): Chunk[] {
     const { runId, step } = event;
     const key = stepKey(event);
-    const named = agent ?? this.#stepAgents.get(key) ?? '';
-    if (agent === undefined) this.#stepAgents.delete(key);
+    const starts = event.type === 'step-start';
+    const agent = starts ? event.agent : (this.#stepAgents.get(key) ?? '');
+    if (!starts) this.#stepAgents.delete(key);
+    const status = starts ? 'running' : event.status;
     const data: Chunk = {
       type: 'data-june-step',
       id: `step:${step}`,
-      data: { step, agent: named, status },
+      data: { step, agent, status },
     };
     if (runId !== this.#root) return [data];
-    return agent !== undefined ? [{ type: 'start-step' }, data] : [data, { type: 'finish-step' }];
+    return starts ? [{ type: 'start-step' }, data] : [data, { type: 'finish-step' }];
   }
 
   /** A piece of text or reasoning: a new part for each stretch of a step's text or reasoning. */
