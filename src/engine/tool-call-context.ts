@@ -44,8 +44,9 @@ function settled(): void {
 
 /**
  * The tool call whose `execute` is running (June sets it around every tool execution of a
- * run, composite tools included, from its start until its promise settles or its outputs
- * end), or `undefined` outside one.
+ * run, from its start until its promise settles or its outputs end; for a composite tool,
+ * until its body has rendered: the child run's tools each have their own), or `undefined`
+ * outside one.
  *
  * @example
  * ```ts
@@ -67,28 +68,58 @@ export function toolCallContext(): ToolCallContext | undefined {
  */
 export function inToolCall<T>(context: Omit<ToolCallContext, 'key'>, execute: () => T): T {
   running++;
+  const store = { ...context, key: [context.runId, ...context.calls, context.call].join('/') };
+  const hold = { held: true };
+  holds.set(store, hold);
+  const release = () => {
+    if (!hold.held) return;
+    hold.held = false;
+    settled();
+  };
   let value: T;
   try {
-    value = storage.run(
-      { ...context, key: [context.runId, ...context.calls, context.call].join('/') },
-      execute,
-    );
+    value = storage.run(store, execute);
   } catch (error) {
-    settled();
+    release();
     throw error;
   }
-  if (isThenable(value)) value.then(settled, settled);
-  else if (isAsyncIterable(value)) return untilDone(value) as T;
-  else settled();
+  if (isThenable(value)) value.then(release, release);
+  else if (isAsyncIterable(value)) return untilDone(value, release) as T;
+  else release();
   return value;
 }
 
+/** Whether each tool call's execution still counts as running (see {@link releaseToolCall}). */
+const holds = new WeakMap<ToolCallContext, { held: boolean }>();
+
+/**
+ * Ends {@link toolCallContext} for the tool call running now before its execution settles:
+ * a composite tool's call gives it up once its body has rendered, so the child run it then
+ * evaluates (model calls, many promises) runs without async hooks when no other tool is
+ * running; the child's own tool calls each get their own context. Does nothing outside a
+ * tool call or for a call already released.
+ *
+ * @example
+ * ```ts
+ * const workflow = await spec.render(input); // toolCallContext() is the composite's call
+ * releaseToolCall();
+ * await evaluate(workflow); // each tool inside has its own context
+ * ```
+ */
+export function releaseToolCall(): void {
+  const store = storage.getStore();
+  const hold = store && holds.get(store);
+  if (!hold?.held) return;
+  hold.held = false;
+  settled();
+}
+
 /** `values`, counted as running until they end (or their reader stops). */
-async function* untilDone<V>(values: AsyncIterable<V>): AsyncGenerator<V> {
+async function* untilDone<V>(values: AsyncIterable<V>, release: () => void): AsyncGenerator<V> {
   try {
     yield* values;
   } finally {
-    settled();
+    release();
   }
 }
 

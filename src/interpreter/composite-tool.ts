@@ -6,7 +6,7 @@ import type { ResolvedScope } from '../capabilities/scope.js';
 import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import { sumUsage } from '../models/usage.js';
 import { compositeToolMarker } from '../engine/durable-tools.js';
-import { toolCallContext } from '../engine/tool-call-context.js';
+import { releaseToolCall, toolCallContext } from '../engine/tool-call-context.js';
 import type { CompositeToolResult } from '../trace/composite-result.js';
 import type { Trace } from '../trace/trace-node.js';
 import {
@@ -123,6 +123,9 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
   frame.calls = [...run.calls, toolCallContext()?.call ?? call.toolCallId];
   const renderThenEvaluate: Evaluate = async (_node, ctx) => {
     const workflow = await call.spec.render(call.input);
+    // the child run needs no context of this call (its tools get their own): without one,
+    // its promises skip async hooks
+    releaseToolCall();
     await checkWorkflow(workflow, root, prefix, signal, call.caller, evaluate);
     await evaluate(workflow, ctx);
   };

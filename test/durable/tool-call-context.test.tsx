@@ -46,4 +46,55 @@ describe('toolCallContext() in a tool execution', () => {
     // on Node 20 a context storage in use makes every promise of the process carry ids
     expect(hooksOn()).toBe(false);
   });
+
+  test('a composite tool has its call while its body renders; the child run runs without it, and its tools have their own', async () => {
+    const seen: Record<string, unknown> = {};
+    const inner = tool({
+      description: 'Reads its call',
+      inputSchema: z.object({}),
+      execute: async () => {
+        await Promise.resolve();
+        seen.inner = toolCallContext()?.key;
+        return 'ok';
+      },
+    });
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'helper', input: { task: 'x' } }] },
+      { toolCalls: [{ id: 'i1', name: 'inner', input: {} }] },
+      { text: 'Inner done.' },
+      { text: 'All done.' },
+    ]);
+    const handle = run(
+      <Agent model={model}>
+        <Tool name="helper" description="Do a task" input={z.object({ task: z.string() })}>
+          {async ({ task }: { task: string }) => {
+            await Promise.resolve();
+            seen.render = toolCallContext()?.key;
+            return (
+              <Agent model={model}>
+                <Tool name="inner" value={inner} />
+                <Step
+                  id="work"
+                  prompt={() => {
+                    seen.child = toolCallContext();
+                    seen.hooks = hooksOn();
+                    return `Do ${task}.`;
+                  }}
+                />
+              </Agent>
+            );
+          }}
+        </Tool>
+        <Step id="go" prompt="Delegate." />
+      </Agent>,
+    );
+    await handle.result;
+
+    expect(seen.render).toBe(`${handle.runId}/go#c1.0`);
+    expect(seen.child).toBeUndefined();
+    // no tool call is running while the child run's step starts: promises skip async hooks
+    expect(seen.hooks).toBe(false);
+    expect(seen.inner).toBe(`${handle.runId}/go#c1.0/work#i1.0`);
+    expect(hooksOn()).toBe(false);
+  });
 });
