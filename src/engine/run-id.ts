@@ -34,8 +34,20 @@ export function isRunId(value: unknown): value is string {
  * ```
  */
 export function newRunId(): string {
-  const now = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${now}-${randomHex(6)}`;
+  return `${secondText(Math.floor(Date.now() / 1000))}-${randomHex(6)}`;
+}
+
+/** The second the last id was made in (s since the epoch) and its text (`20261130-120301`). */
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+
+function secondText(second: number): string {
+  if (second !== lastSecond) {
+    lastSecond = second;
+    const iso = new Date(second * 1000).toISOString();
+    lastSecondText = iso.replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  }
+  return lastSecondText;
 }
 
 /**
