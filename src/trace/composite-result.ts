@@ -39,31 +39,33 @@ export interface CompositeToolResult {
  * ```
  */
 export function childRunOf(node: TraceNode): Trace | undefined {
-  if (node.kind !== 'tool') return undefined;
-  const output = node.output as { trace?: unknown } | null | undefined;
-  if (typeof output !== 'object' || output === null) return undefined;
-  const trace = output.trace as { root?: unknown } | null | undefined;
-  return typeof trace === 'object' &&
-    trace !== null &&
-    typeof trace.root === 'object' &&
-    trace.root !== null
-    ? (trace as Trace)
-    : undefined;
+  return node.kind === 'tool' && isCompositeOutput(node.output) ? node.output.trace : undefined;
 }
 
 /**
- * What the calling model got from a tool call's `output`: a composite call's result
- * (`{ output, trace, ... }`, see {@link CompositeToolResult}) without its child run, anything
- * else as it is.
+ * What the calling model got from a tool call's `output`: for a composite call's result (see
+ * {@link CompositeToolResult}) its `output` without the child run (`undefined` while the
+ * child run runs and after it failed), anything else as it is.
  *
  * @example
  * ```ts
  * modelOutputOf({ output: 'found 3 issues', trace, usage }); // 'found 3 issues'
+ * modelOutputOf({ trace, usage }); // undefined: the child run has not finished
  * modelOutputOf({ rows: 3 }); // { rows: 3 }
  * ```
  */
 export function modelOutputOf(output: unknown): unknown {
-  if (typeof output === 'object' && output !== null && 'output' in output && 'trace' in output)
-    return (output as { output: unknown }).output;
-  return output;
+  return isCompositeOutput(output) ? output.output : output;
+}
+
+/** A composite call's output, finished or not: an object whose `trace` has a `root` object. */
+function isCompositeOutput(output: unknown): output is { output?: unknown; trace: Trace } {
+  if (typeof output !== 'object' || output === null) return false;
+  const trace = (output as { trace?: unknown }).trace as { root?: unknown } | null | undefined;
+  return (
+    typeof trace === 'object' &&
+    trace !== null &&
+    typeof trace.root === 'object' &&
+    trace.root !== null
+  );
 }

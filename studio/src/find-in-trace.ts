@@ -1,3 +1,4 @@
+import { modelOutputOf } from '../../src/trace/composite-result.js';
 import type { TraceNode } from '../../src/trace/trace-node.js';
 import {
   isChildRun,
@@ -37,9 +38,7 @@ export function failurePaths(tree: TraceTree): Set<string> {
 function textOf(node: TraceNode): string {
   let text = texts.get(node);
   if (text === undefined) {
-    const output = node.output as { trace?: unknown; output?: unknown } | undefined;
-    const shown =
-      output && typeof output === 'object' && 'trace' in output ? output.output : output;
+    const shown = modelOutputOf(node.output);
     const parts = [
       labelOf(node),
       node.name,
