@@ -1,7 +1,7 @@
 // June's cost over the bare AI SDK and over its peers, in one run:
-//   npm run bench                 (about 3 minutes on 2 cores)
+//   npm run bench                 (about 25 minutes on 2 cores, most of it the 5,000-step long runs)
 //   npm run bench -- --quick      (a smoke run: fewer samples, 100 concurrent runs)
-//   npm run bench -- --only=a,b --contenders=ai-sdk,june --no-write
+//   npm run bench -- --only=a,b --contenders=ai-sdk,june --no-write [--passes=N]
 // Workloads (a)-(d) run on every contender that loads here; (e) is bench/resolution.ts.
 // Every model is the same MockLanguageModelV3 answering at once (bench/mock-model.ts), so the
 // times are the frameworks' own cost. Writes bench/results.md unless --no-write.
@@ -27,7 +27,7 @@ const only = new Set((option('only') ?? 'a,b,c,d,e,f,series,otel,scale-out').spl
 const picked = option('contenders')?.split(',');
 const settings = {
   /** Passes over the contenders per workload (their order rotates); the median of the passes' medians is reported. */
-  passes: quick ? 1 : 4,
+  passes: Number(option('passes') ?? (quick ? 1 : 4)),
   timeMs: quick ? 30 : 200,
   warmupMs: quick ? 10 : 60,
   minSamples: 3,
