@@ -11,6 +11,7 @@ import { ProgressPrinter } from './progress-printer.js';
 import { RunControl, runPrompting } from './run-control.js';
 import { resumeCommand, StudioAnswers } from './studio-answers.js';
 import { runInputs, type RunInputs } from './run-inputs.js';
+import { printedResumeCommand } from './resume-flags.js';
 import { reportRun } from './run-report.js';
 import { onStopSignals } from './stop-signals.js';
 import { terminalStyle, type TerminalStyle } from './terminal-style.js';
@@ -111,9 +112,8 @@ export async function runCommand(
       runId: handle.runId,
       tracePath,
       durationMs: Date.now() - startedAt,
-      file,
+      resume: printedResumeCommand(file, handle.runId, options),
       workflow: inputs.workflow,
-      script: options.script,
       model: inputs.model,
       json,
       stoppedBy: control.stoppedBy,

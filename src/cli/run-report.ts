@@ -22,11 +22,9 @@ export interface RunReport {
   tracePath: string;
   /** How long the run took, in ms. */
   durationMs: number;
-  /** The workflow file as given, for the resume line. */
-  file: string;
   workflow: LoadedWorkflow;
-  /** `--script`, for the resume line. */
-  script: string | undefined;
+  /** The command that resumes the run, for the resume line. */
+  resume: string;
   /** The script model, to warn about turns that never ran. */
   model: ScriptedModel | undefined;
   /** `--json`: no summary lines. */
@@ -73,10 +71,7 @@ export function reportRun(report: RunReport): ExitCodeValue {
       ),
     );
   if (!json && trace.status === 'aborted') {
-    const script = report.script === undefined ? '' : ` --script ${report.script}`;
-    io.stdout.write(
-      `${style.dim(`resume: june run ${report.file}${script} --resume ${report.runId}`)}\n`,
-    );
+    io.stdout.write(`${style.dim(`resume: ${report.resume}`)}\n`);
   }
   if (report.stoppedBy) return stopSignals[report.stoppedBy].exitCode;
   const { refusal } = report;

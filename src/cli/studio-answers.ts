@@ -9,6 +9,7 @@ import {
   type RunProcess,
 } from '../studio/run-answers.js';
 import type { ApprovalAnswerer } from './approval-prompter.js';
+import { resumeFlags } from './resume-flags.js';
 import type { RunCommandOptions } from './run-command.js';
 
 const POLL_MS = 250;
@@ -119,14 +120,15 @@ export function resumeCommand(
   runId: string,
   options: RunCommandOptions,
 ): RunProcess['resume'] {
-  const args = ['run', resolve(file), '--resume', runId, '--approve', 'studio'];
-  if (options.script !== undefined) args.push('--script', resolve(options.script));
-  if (options.trace !== undefined) args.push('--trace', resolve(options.trace));
-  if (options.stream === false) args.push('--no-stream');
-  if (options.strict) args.push('--strict');
-  for (const name of options.redactEnv ?? []) args.push('--redact-env', name);
-  for (const pattern of options.redactPattern ?? []) args.push('--redact-pattern', pattern);
-  if (options.secretProps?.startsWith('@')) args.push('--secret-props', options.secretProps);
+  const args = [
+    'run',
+    resolve(file),
+    '--resume',
+    runId,
+    '--approve',
+    'studio',
+    ...resumeFlags(options, (path) => resolve(path)),
+  ];
   const cli = process.argv[1] === undefined ? [] : [resolve(process.argv[1])];
   return {
     command: process.execPath,
