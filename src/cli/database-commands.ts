@@ -4,7 +4,8 @@ import { terminalJson, visibleText } from './visible-text.js';
 
 /** The flags of `june approve`. */
 export interface ApproveCommandOptions {
-  database: string;
+  /** `--database`: the PostgreSQL URL of the runs (required). */
+  database?: string;
   /** `--all`: every waiting request of the run. */
   all?: boolean;
   /** `--deny`: deny instead of approve. */
@@ -18,21 +19,33 @@ export interface ApproveCommandOptions {
  * answers approval requests of a run over a database, from any machine.
  *
  * @throws {JuneError} `dbos-run-unknown`, `approval-unknown`, `dbos-run-finished`,
- *   `cli-option-invalid` (neither a request id nor `--all`), and the database errors.
+ *   `cli-option-invalid` (no run id, no `--database`, or neither a request id nor `--all`),
+ *   and the database errors.
  */
 export async function approveCommand(
-  runId: string,
+  runId: string | undefined,
   requestId: string | undefined,
   options: ApproveCommandOptions,
   io: CliIO,
 ): Promise<ExitCodeValue> {
   const { WorkflowError } = await import('../errors/index.js');
+  if (runId === undefined)
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: june approve needs the id of the run to answer: june approve <runId> [<requestId> | --all] --database <url>; june runs --database <url> lists the runs of the database with their ids and waiting requests. A run started without --database keeps its id in .june/runs/ (june run prints it): answer its approvals in June Studio (june studio), or resume it with june run <file> --resume <runId>.',
+    );
+  if (options.database === undefined)
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: june approve needs --database <url>, the PostgreSQL URL the run's workers share: june approve ${runId} [<requestId> | --all] --database <url>.`,
+    );
+  const database = options.database;
   if ((requestId === undefined) === (options.all !== true))
     throw new WorkflowError(
       'cli-option-invalid',
       'june: june approve takes a request id or --all (one of them); june runs --database ... lists the waiting requests.',
     );
-  return withClient(options.database, async (client) => {
+  return withClient(database, async (client) => {
     const ids = await client.approve(runId, {
       ...(requestId !== undefined ? { requestId } : {}),
       all: options.all === true,

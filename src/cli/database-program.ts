@@ -46,22 +46,26 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
     );
 }
 
-/** `june approve <runId> [requestId] --database <url>`. */
+/**
+ * `june approve <runId> [requestId] --database <url>`. The run id and `--database` are
+ * checked by `approveCommand`, run id first, so a bare `june approve` says where ids come from.
+ */
 function addApproveCommand(program: Command, io: CliIO, done: Done): void {
   program
     .command('approve')
     .description('Answer approval requests of a run in a database, from any machine.')
-    .argument('<runId>', 'the run')
+    .usage('<runId> [requestId] --database <url> [options]')
+    .argument('[runId]', 'the run (june runs --database <url> lists them)')
     .argument('[requestId]', 'the request (june runs lists the waiting ones)')
-    .requiredOption('--database <url>', 'the PostgreSQL URL of the runs')
+    .option('--database <url>', 'the PostgreSQL URL of the runs')
     .option('--all', 'every request of the run that waits')
     .option('--deny', 'deny instead of approve')
     .option('--reason <text>', 'with --deny: the reason the model sees')
     .action(
       async (
-        runId: string,
+        runId: string | undefined,
         requestId: string | undefined,
-        options: { database: string; all?: boolean; deny?: boolean; reason?: string },
+        options: { database?: string; all?: boolean; deny?: boolean; reason?: string },
       ) => {
         const { approveCommand } = await import('./database-commands.js');
         done(await approveCommand(runId, requestId, options, io));

@@ -63,6 +63,16 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
       ['run', example, '--redact-env', 'JUNE_TEST_UNSET'],
       /^june: --redact-env JUNE_TEST_UNSET: the environment variable JUNE_TEST_UNSET is not set/,
     ],
+    [
+      'june approve without a run id',
+      ['approve'],
+      /^june: june approve needs the id of the run to answer: june approve <runId> \[<requestId> \| --all\] --database <url>; june runs --database <url> lists the runs of the database with their ids and waiting requests\. A run started without --database keeps its id in \.june\/runs\/ .*june studio.*--resume <runId>\.$/,
+    ],
+    [
+      'june approve without --database',
+      ['approve', 'run-1', '--all'],
+      /^june: june approve needs --database <url>, the PostgreSQL URL the run's workers share: june approve run-1 \[<requestId> \| --all\] --database <url>\.$/,
+    ],
   ])('%s', async (_case, args, message) => {
     const result = await june(args, project.dir);
 
@@ -80,5 +90,15 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/run \[options\] <file>/);
     expect(result.stdout).toMatch(/inspect \[options\] <file>/);
+  });
+
+  it('june approve --help names the run id and where to find it', async () => {
+    const result = await june(['approve', '--help'], project.dir);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'Usage: june approve <runId> [requestId] --database <url> [options]',
+    );
+    expect(result.stdout).toMatch(/runId +the run \(june runs --database <url> lists them\)/);
   });
 });
