@@ -3,7 +3,7 @@ import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { run, type Trace } from 'june';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { june, onlyTrace, repoRoot, tempProject } from '../cli/cli-harness.js';
+import { june, onlyTrace, repoRoot, tempProject, traces } from '../cli/cli-harness.js';
 import { otlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import { driveIncident, Incident, incidentModel, traceNodes } from './support.js';
 
@@ -116,7 +116,7 @@ describe('OTLP/HTTP export to a receiver', () => {
     }
   });
 
-  test('june run --otel with no collector listening: the run still succeeds, with a warning', async () => {
+  test('june run --otel with no collector listening: the run still succeeds and exits, with one warning naming the endpoint', async () => {
     const project = tempProject();
     const closed = await otlpReceiver();
     await closed.close(); // a port nothing listens on
@@ -132,13 +132,41 @@ describe('OTLP/HTTP export to a receiver', () => {
           '--otel',
         ],
         project.dir,
-        { OTEL_EXPORTER_OTLP_ENDPOINT: closed.url, OTEL_EXPORTER_OTLP_TIMEOUT: '2000' },
+        // no OTEL_EXPORTER_OTLP_TIMEOUT: june's own short bound on the last export applies
+        { OTEL_EXPORTER_OTLP_ENDPOINT: closed.url },
       );
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('✓ succeeded');
-      expect(result.stderr).toMatch(/^june: warning: OpenTelemetry: /);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        `june: warning: OpenTelemetry: spans could not be exported to ${closed.url}/v1/traces: `,
+      );
     } finally {
       project.remove();
     }
   });
+});
+
+describe('june run --otel with an endpoint that is not a URL', () => {
+  test.each(['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'])(
+    '%s="not a url": exits 2 with one june: line saying what to set, before the run starts',
+    async (variable) => {
+      const project = tempProject();
+      try {
+        const result = await june(
+          ['run', join(repoRoot, 'examples', 'release.tsx'), '--approve', 'all', '--otel'],
+          project.dir,
+          { [variable]: 'not a url' },
+        );
+        expect(result.code).toBe(2);
+        expect(result.stderr).toBe(
+          `june: --otel: ${variable} is "not a url", not an http(s) URL; set it to your collector's OTLP/HTTP address, e.g. http://localhost:4318, or unset it.\n`,
+        );
+        expect(traces(project.dir).size).toBe(0);
+      } finally {
+        project.remove();
+      }
+    },
+  );
 });
