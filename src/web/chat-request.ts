@@ -82,6 +82,12 @@ export async function readChatRequest(body: unknown, journal: JournalStore): Pro
 }
 
 /**
+ * The longest chat id, in characters: a durable chat's run ids are `<chatId>-<turn>`, and
+ * those must stay run ids (128 characters at most, see `isRunId`).
+ */
+export const MAX_CHAT_ID_LENGTH = 100;
+
+/**
  * The chat id and messages of a `useChat` request body.
  * @throws {ChatRequestError} `chat-request-invalid` (400)
  */
@@ -89,8 +95,10 @@ export async function chatBody(body: unknown): Promise<{ chatId: string; message
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalid('the body is not a JSON object');
   const { id, messages } = body as { id?: unknown; messages?: unknown };
-  if (!isRunId(id))
-    throw invalid('"id" (the chat id) must be 1 to 128 letters, digits, ".", "_" or "-"');
+  if (!isRunId(id) || id.length > MAX_CHAT_ID_LENGTH)
+    throw invalid(
+      `"id" (the chat id) must be 1 to ${MAX_CHAT_ID_LENGTH} letters, digits, ".", "_" or "-"`,
+    );
   const checked = await safeValidateUIMessages({ messages });
   if (!checked.success)
     throw invalid(`"messages" are not UI messages: ${checked.error.message.split('\n')[0]}`);

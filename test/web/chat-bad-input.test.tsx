@@ -71,8 +71,9 @@ describe('chatHandler refuses bad requests with a 4xx and leaves the run unharme
         'chat-request-invalid',
       );
     }
+    // a chat id leaves room for the turn a durable chat's run ids add (`<chatId>-<turn>`)
     await refused(
-      await post(handler, { id: 'c'.repeat(129), messages: [user] }),
+      await post(handler, { id: 'c'.repeat(101), messages: [user] }),
       400,
       'chat-request-invalid',
     );
