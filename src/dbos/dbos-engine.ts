@@ -12,6 +12,8 @@ import { WorkflowError } from '../errors/index.js';
 import { journalMismatch } from '../journal/journal-mismatch.js';
 import { stableJson } from '../engine/model-request.js';
 import { plainJson } from '../json/index.js';
+import { configuredSecrets } from '../redaction/configured-secrets.js';
+import type { Redactor } from '../redaction/redactor.js';
 import type { DbosSdk } from './load-dbos.js';
 import { APPROVALS_EVENT, approvalRequestId, approvalTopic, stepName } from './names.js';
 
@@ -45,6 +47,13 @@ export interface DbosEngineOptions {
   replayed?: (call: ModelCallAt) => void;
   /** How long an approval waits before it counts as denied, in seconds. @default 30 days */
   approvalTimeoutSeconds?: number;
+  /**
+   * What to keep out of what DBOS stores (the run's redactor: its `redact` option and the
+   * configured credentials): a model call's request is recorded redacted, as a file journal
+   * records it, and a `journal-mismatch` compares the two requests redacted.
+   * @default the configured credentials
+   */
+  redactor?: Redactor;
 }
 
 interface RecordedModelCall {
@@ -79,6 +88,10 @@ export class DbosEngine implements DurableEngine {
     this.#options = options;
   }
 
+  get #redactor(): Redactor {
+    return this.#options.redactor ?? configuredSecrets;
+  }
+
   /** The run's id (the DBOS workflow id). */
   get runId(): string {
     return this.#options.runId;
@@ -86,7 +99,9 @@ export class DbosEngine implements DurableEngine {
 
   /** @inheritdoc */
   async modelCall(call: ModelCallAt, work: () => Promise<ModelAnswer>): Promise<ModelAnswer> {
-    const { requestHash, request } = call;
+    const { requestHash } = call;
+    // kept only to show what differs on a mismatch: stored redacted, never in clear
+    const request = this.#redactor.value(call.request);
     let ran = false;
     const recorded = await this.#step<RecordedModelCall>(
       stepName('model', call.place, call.index),

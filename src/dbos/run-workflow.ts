@@ -5,6 +5,8 @@ import { errorData, SystemError } from '../errors/index.js';
 import type { RunHandle } from '../interpreter/run.js';
 import { run as juneRun, type RunOptions } from '../run/index.js';
 import { plainJson } from '../json/index.js';
+import { configuredSecrets } from '../redaction/configured-secrets.js';
+import type { Redactor } from '../redaction/redactor.js';
 import type { ModelScript } from '../testing/script-format.js';
 import type { Trace } from '../trace/trace-node.js';
 import { DbosEngine } from './dbos-engine.js';
@@ -62,19 +64,23 @@ async function runQueued(
   const publisher = new EventPublisher(dbos);
   const publishing = publisher.start(); // always the run's first step
   let handle: RunHandle | undefined;
+  let redactor: Redactor | undefined;
   try {
     const workflow = workflows.get(input.workflow);
     if (!workflow) throw workflowMissing(input.workflow, [...workflows.keys()]);
     const script = input.script ? recoveringScript(input.script) : undefined;
-    const engine: DurableEngineFactory = async (start) =>
-      new DbosEngine({
+    const engine: DurableEngineFactory = async (start) => {
+      redactor = start.redactor;
+      return new DbosEngine({
         dbos,
         runId,
+        redactor,
         stop: start.stop,
         cancelled: () => handle?.abort('the run was cancelled (june cancel)'),
         publish: (event) => publisher.publish(event),
         replayed: (call) => script?.skip(call.place.step),
       });
+    };
     const options: RunOptions = {
       runId,
       workflow: input.workflow,
@@ -89,7 +95,7 @@ async function runQueued(
     const result = await started.result;
     return { output: plainJson(result.output), usage: result.usage, trace: result.trace };
   } catch (error) {
-    throw storedError(error);
+    throw storedError(error, redactor ?? configuredSecrets);
   } finally {
     publisher.close();
     await publishing;
@@ -106,12 +112,13 @@ function workflowMissing(name: string, known: string[]): SystemError {
 /**
  * The error DBOS stores for a failed run: the run's error as June records it everywhere else
  * ({@link errorData}: name, message without configured credentials, a `JuneError`'s code and
- * comparison) on a plain `Error` DBOS can serialize, with the run's trace when the error has one.
+ * comparison) on a plain `Error` DBOS can serialize, with the run's trace when the error has one;
+ * all of it redacted as the run's records are (its `redact` option, configured credentials).
  */
-function storedError(error: unknown): Error {
-  const { message, ...rest } = errorData(error);
+function storedError(error: unknown, redactor: Redactor): Error {
+  const { message, ...rest } = redactor.value(errorData(error));
   const stored = Object.assign(new Error(message), plainJson(rest) as typeof rest);
   const trace = (error as { trace?: unknown } | null | undefined)?.trace;
-  if (trace) Object.assign(stored, { trace: plainJson(trace) });
+  if (trace) Object.assign(stored, { trace: redactor.value(plainJson(trace)) });
   return stored;
 }

@@ -1,0 +1,92 @@
+// A run over DBOS stopped by journal-mismatch on recovery keeps its secrets out of what
+// PostgreSQL stores and what its client shows: the recorded and the new request of the
+// error's comparison are redacted as the run's records are, as a file journal's are.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunClient } from 'june/dbos';
+import {
+  postgresBin,
+  postgresMissing,
+  startPostgres,
+  type TestPostgres,
+} from '../helpers/postgres.js';
+import { ledgerProject, startWorker, waitFor, type WorkerProcess } from './support.js';
+
+const missing = postgresMissing();
+const token = 'vault-token-7f3a9c2e5b1d';
+const vaultSource = readFileSync(new URL('./fixtures/vault.tsx', import.meta.url), 'utf8');
+
+/** PostgreSQL's pg_dump, beside the server's initdb (a PATH entry may be a link to it). */
+function pgDump(): string {
+  return join(dirname(realpathSync(join(postgresBin()!, 'initdb'))), 'pg_dump');
+}
+
+describe.runIf(!missing)('a run over DBOS stopped by journal-mismatch', () => {
+  let pg: TestPostgres;
+  let project: ReturnType<typeof ledgerProject>;
+  let database: string;
+  let client: RunClient;
+  let worker: WorkerProcess | undefined;
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    database = pg.url('june_redaction');
+    project = ledgerProject();
+    project.write('vault.tsx', vaultSource);
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await worker?.stop().catch(() => {});
+    await pg?.stop();
+    project?.remove();
+  });
+
+  it('keeps the token out of the stored error, its comparison and trace, and the database', async () => {
+    const files = ['vault.tsx'];
+    worker = await startWorker(project.dir, database, 'vault', {
+      files,
+      env: { VAULT_TOKEN: token },
+    });
+    client = await RunClient.connect(database); // the worker created the database
+    await client.enqueue({ workflow: 'vault', runId: 'vault-1', props: { dir: project.logs } });
+    await waitFor(() => existsSync(join(project.logs, 'holding')), 60_000, 'the tool to hold');
+    await worker.kill();
+    worker = await startWorker(project.dir, database, 'vault', {
+      files,
+      env: { VAULT_TOKEN: token, VAULT_VARIANT: '2' },
+    });
+
+    const error = await client.result('vault-1').then(
+      () => undefined,
+      (failure: unknown) => failure as Record<string, unknown>,
+    );
+    expect(error).toMatchObject({
+      code: 'journal-mismatch',
+      comparison: { recorded: expect.anything(), current: expect.anything() },
+    });
+    const { comparison } = error as { comparison: { recorded: unknown; current: unknown } };
+    expect(JSON.stringify(comparison.recorded)).toContain('with the token [redacted]');
+    expect(JSON.stringify(comparison.current)).toContain('with the token [redacted] (variant 2)');
+    // what june run --database --follow and Studio show: message, comparison, trace
+    expect(JSON.stringify({ ...error, message: error?.message })).not.toContain(token);
+
+    const dump = spawnSync(pgDump(), ['--data-only', database], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    expect(dump.error).toBeUndefined();
+    expect(dump.status).toBe(0);
+    expect(dump.stdout).toContain('vault-1');
+    const leaks = dump.stdout.split('\n').filter((row) => row.includes(token));
+    expect(leaks.map((row) => row.slice(0, 160))).toEqual([]);
+  }, 120_000);
+});
+
+describe.runIf(missing)('a run over DBOS stopped by journal-mismatch', () => {
+  it('needs PostgreSQL', () => {
+    throw new Error(missing);
+  });
+});
