@@ -49,9 +49,10 @@ export interface DbosEngineOptions {
   approvalTimeoutSeconds?: number;
   /**
    * What to keep out of what DBOS stores (the run's redactor: its `redact` option and the
-   * configured credentials): a model call's request is recorded redacted, as a file journal
-   * records it, and a `journal-mismatch` compares the two requests redacted.
-   * @default the configured credentials
+   * configured credentials): model calls (request and answer), tool calls (input and
+   * output) and approval requests are recorded redacted, as a file journal records them,
+   * while the run goes on with the real values; a `journal-mismatch` shows both requests
+   * redacted. @default the configured credentials
    */
   redactor?: Redactor;
 }
@@ -100,18 +101,19 @@ export class DbosEngine implements DurableEngine {
   /** @inheritdoc */
   async modelCall(call: ModelCallAt, work: () => Promise<ModelAnswer>): Promise<ModelAnswer> {
     const { requestHash } = call;
-    // kept only to show what differs on a mismatch: stored redacted, never in clear
+    // DBOS keeps what the step returns: the record is redacted, the live answer is not
     const request = this.#redactor.value(call.request);
-    let ran = false;
+    let live: { answer: ModelAnswer } | undefined;
     const recorded = await this.#step<RecordedModelCall>(
       stepName('model', call.place, call.index),
       async () => {
-        ran = true;
         this.#watchCancel();
-        return { requestHash, request, answer: await work() };
+        live = { answer: await work() };
+        return { requestHash, request, answer: this.#redactor.value(live.answer) };
       },
     );
-    if (!ran) this.#options.replayed?.(call);
+    if (live) return live.answer;
+    this.#options.replayed?.(call);
     if (recorded.requestHash !== requestHash)
       throw this.#stop(
         journalMismatch(
@@ -130,15 +132,22 @@ export class DbosEngine implements DurableEngine {
   toolCall(call: ToolCallAt, work: () => unknown): unknown {
     if (call.composite) return work();
     const given = plainJson(call.input);
+    // recorded redacted, as a file journal records it; the live output is not
+    const redactedInput = this.#redactor.value(given);
+    let live: { output: unknown } | undefined;
     return this.#step(stepName('tool', call.place, call.call, call.tool), async () => {
       this.#watchCancel();
-      return { input: given, output: await lastOf(work()) };
+      live = { output: await lastOf(work()) };
+      return { input: redactedInput, output: this.#redactor.value(live.output) };
     }).then(({ input, output }) => {
-      if (stableJson(input) !== stableJson(given))
+      if (live) return live.output;
+      // a record made before inputs were redacted holds the input in clear
+      const recordedInput = stableJson(input);
+      if (recordedInput !== stableJson(redactedInput) && recordedInput !== stableJson(given))
         throw this.#stop(
           new WorkflowError(
             'journal-mismatch',
-            `june: the workflow no longer matches run ${this.runId}: the tool call ${call.call} of "${call.tool}" in step "${call.place.step}" had the input ${stableJson(input)} when the run was recorded, now ${stableJson(given)}. Recover the run with the workflow as it was, or cancel it and start a new run.`,
+            `june: the workflow no longer matches run ${this.runId}: the tool call ${call.call} of "${call.tool}" in step "${call.place.step}" had the input ${this.#redactor.text(recordedInput)} when the run was recorded, now ${stableJson(redactedInput)}. Recover the run with the workflow as it was, or cancel it and start a new run.`,
           ),
         );
       return output;
@@ -164,7 +173,7 @@ export class DbosEngine implements DurableEngine {
     const entry: DbosApprovalRequest = {
       id: approvalRequestId(question.place, question.call),
       tool: question.tool,
-      input: plainJson(question.input),
+      input: this.#redactor.value(plainJson(question.input)),
       step: question.place.step,
     };
     this.#approvals.push(entry);

@@ -1,6 +1,7 @@
-// A run over DBOS stopped by journal-mismatch on recovery keeps its secrets out of what
-// PostgreSQL stores and what its client shows: the recorded and the new request of the
-// error's comparison are redacted as the run's records are, as a file journal's are.
+// A run over DBOS keeps its secrets out of what PostgreSQL stores and what its client shows:
+// a tool result and the model requests that carry it are recorded redacted, and a run
+// stopped by journal-mismatch on recovery stores its error (comparison, trace) redacted, as
+// a file journal's records are.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -44,7 +45,7 @@ describe.runIf(!missing)('a run over DBOS stopped by journal-mismatch', () => {
     project?.remove();
   });
 
-  it('keeps the token out of the stored error, its comparison and trace, and the database', async () => {
+  it('keeps the token out of the recorded steps, the stored error, its comparison and trace', async () => {
     const files = ['vault.tsx'];
     worker = await startWorker(project.dir, database, 'vault', {
       files,
