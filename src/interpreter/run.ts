@@ -15,6 +15,7 @@ import { handleEvents } from '../events/handle-event.js';
 import { WorkflowError } from '../errors/june-error.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { newRunId } from '../engine/run-id.js';
+import { holdToolCallContexts } from '../engine/tool-call-context.js';
 import type { Trace } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
@@ -174,6 +175,11 @@ export function runWorkflow<OUTPUT = unknown>(
   const settled = settleWithinGrace(work, root.controller.signal, graceMs, () =>
     abandonRun(run, graceMs),
   );
+  // batch mode: the tool-call context stays on for the run instead of toggling per call
+  if (!root.stream) {
+    const release = holdToolCallContexts();
+    settled.then(release, release);
+  }
   const result = endConsumers(root.consumers, settled, () => ({
     trace: frameTrace(frame, name),
     usage: frame.usage,

@@ -1,6 +1,8 @@
 import { tool } from 'ai';
 import { Agent, Step, Tool, run, toolCallContext } from 'june';
-import { describe, expect, test } from 'vitest';
+import { scriptedModel } from 'june/testing';
+import { HOLD_LINGER_MS } from '../../src/engine/tool-call-context.js';
+import { describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { streamModel } from '../helpers/mock-stream-model.js';
 
@@ -96,5 +98,42 @@ describe('toolCallContext() in a tool execution', () => {
     expect(seen.hooks).toBe(false);
     expect(seen.inner).toBe(`${handle.runId}/go#c1.0/work#i1.0`);
     expect(hooksOn()).toBe(false);
+  });
+
+  test('in batch mode each call still has its own context; the storage stays on through the run and turns off after the linger', async () => {
+    const keys: string[] = [];
+    const note = tool({
+      description: 'Reads its call',
+      inputSchema: z.object({}),
+      execute: async () => {
+        await Promise.resolve();
+        keys.push(toolCallContext()!.key);
+        return 'ok';
+      },
+    });
+    const model = scriptedModel({
+      steps: {
+        go: [
+          { toolCalls: [{ tool: 'note', input: {} }] },
+          { toolCalls: [{ tool: 'note', input: {} }] },
+          { text: 'Noted twice.' },
+        ],
+      },
+    });
+    const handle = run(
+      <Agent model={model}>
+        <Tool name="note" value={note} />
+        <Step id="go" prompt="Note twice." />
+      </Agent>,
+      { stream: false },
+    );
+    await handle.result;
+
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(2);
+    expect(keys.every((key) => key.startsWith(`${handle.runId}/go#`))).toBe(true);
+    // held for the run (no turn on and off per call), then let go HOLD_LINGER_MS after it
+    expect(hooksOn()).toBe(true);
+    await vi.waitFor(() => expect(hooksOn()).toBe(false), { timeout: HOLD_LINGER_MS * 5 });
   });
 });
