@@ -28,8 +28,8 @@ const picked = option('contenders')?.split(',');
 const settings = {
   /** Passes over the contenders per workload (their order rotates); the median of the passes' medians is reported. */
   passes: Number(option('passes') ?? (quick ? 1 : 4)),
-  timeMs: quick ? 30 : 200,
-  warmupMs: quick ? 10 : 60,
+  timeMs: Number(option('time') ?? (quick ? 30 : 200)),
+  warmupMs: Number(option('warmup') ?? (quick ? 10 : 60)),
   minSamples: 3,
   concurrentRuns: quick ? 20 : CONCURRENT_RUNS,
   concurrentRounds: Number(option('rounds') ?? 1),
