@@ -67,15 +67,9 @@ export function toolCallContext(): ToolCallContext | undefined {
  * ```
  */
 export function inToolCall<T>(context: Omit<ToolCallContext, 'key'>, execute: () => T): T {
-  running++;
   const store = { ...context, key: [context.runId, ...context.calls, context.call].join('/') };
-  const hold = { held: true };
-  holds.set(store, hold);
-  const release = () => {
-    if (!hold.held) return;
-    hold.held = false;
-    settled();
-  };
+  const release = hold();
+  holds.set(store, release);
   let value: T;
   try {
     value = storage.run(store, execute);
@@ -89,8 +83,23 @@ export function inToolCall<T>(context: Omit<ToolCallContext, 'key'>, execute: ()
   return value;
 }
 
-/** Whether each tool call's execution still counts as running (see {@link releaseToolCall}). */
-const holds = new WeakMap<ToolCallContext, { held: boolean }>();
+/** What counts each tool call's execution out of `running` (see {@link releaseToolCall}). */
+const holds = new WeakMap<ToolCallContext, () => void>();
+
+/**
+ * Counts one more user of the storage in `running`; the returned function counts it out
+ * once (later calls do nothing), `delayMs` later when given.
+ */
+function hold(delayMs?: number): () => void {
+  running++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    if (delayMs === undefined) settled();
+    else setTimeout(settled, delayMs).unref();
+  };
+}
 
 /**
  * Ends {@link toolCallContext} for the tool call running now before its execution settles:
@@ -108,10 +117,7 @@ const holds = new WeakMap<ToolCallContext, { held: boolean }>();
  */
 export function releaseToolCall(): void {
   const store = storage.getStore();
-  const hold = store && holds.get(store);
-  if (!hold?.held) return;
-  hold.held = false;
-  settled();
+  if (store) holds.get(store)?.();
 }
 
 /** How long the storage stays on after the last hold ends, in ms (see {@link holdToolCallContexts}). */
@@ -135,13 +141,7 @@ export const HOLD_LINGER_MS = 1000;
  * ```
  */
 export function holdToolCallContexts(): () => void {
-  running++;
-  let held = true;
-  return () => {
-    if (!held) return;
-    held = false;
-    setTimeout(settled, HOLD_LINGER_MS).unref();
-  };
+  return hold(HOLD_LINGER_MS);
 }
 
 /** `values`, counted as running until they end (or their reader stops). */
