@@ -26,8 +26,12 @@ const quick = flag('quick');
 const only = new Set((option('only') ?? 'a,b,c,d,e,f,series,otel,scale-out').split(','));
 const picked = option('contenders')?.split(',');
 const settings = {
-  /** Passes over the contenders per workload (their order rotates); the median of the passes' medians is reported. */
-  passes: Number(option('passes') ?? (quick ? 1 : 4)),
+  /**
+   * Passes over the contenders per workload (their order rotates); the median of the passes'
+   * medians is reported, and each ratio between two contenders is the median of their ratios
+   * pass by pass (both timed in the same minutes).
+   */
+  passes: Number(option('passes') ?? (quick ? 1 : 6)),
   timeMs: Number(option('time') ?? (quick ? 30 : 200)),
   warmupMs: Number(option('warmup') ?? (quick ? 10 : 60)),
   minSamples: 3,
@@ -83,6 +87,7 @@ if (timedWorkloads.length) {
         madMs: median(runs.map((t) => t.madMs)),
         samples: runs.reduce((n, t) => n + t.samples, 0),
         cpuMs: median(runs.map((t) => t.cpuMs)),
+        cpuPassesMs: runs.map((t) => t.cpuMs),
       };
       timings[`${workload}:${id}`] = timing;
       log(

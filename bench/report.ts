@@ -4,6 +4,7 @@ import type { Contender } from './contender.js';
 import type { MachineInfo } from './machine.js';
 import type { SeriesPoint } from './series.js';
 import { readFileSync } from 'node:fs';
+import { median } from './measure.js';
 import { COMPOSITE_CALLS, GATE_AT_CALL, STEPS, TOOL_CALLS } from './workloads.js';
 
 export type WorkloadId = 'a' | 'b' | 'c' | 'f';
@@ -26,7 +27,17 @@ export interface Results {
   contenders: Contender[];
   unavailable: Map<string, string>;
   /** Keyed `workload:contender`. */
-  timings: Record<string, { medianMs: number; madMs: number; samples: number; cpuMs: number }>;
+  timings: Record<
+    string,
+    {
+      medianMs: number;
+      madMs: number;
+      samples: number;
+      cpuMs: number;
+      /** CPU per run in each pass, in pass order (a pass times every contender once). */
+      cpuPassesMs?: number[];
+    }
+  >;
   concurrent: Record<string, ConcurrentResult | { error: string }>;
   resolution?: { output: string; exitCode: number | null; error?: string };
   /** The commit the baseline build of June was made from, when one was timed. */
@@ -188,7 +199,7 @@ export function renderResults(r: Results): string {
     '- June is imported as built (`dist/`, as users import it): `npm run bench` builds it first, and bench/tsconfig.json (which tsx reads in the bench) maps no path to its TypeScript source.',
   );
   push(
-    `- Times: tinybench (${r.settings.timeMs} ms of samples after ${r.settings.warmupMs} ms of warm-up, at least ${r.settings.minSamples} samples) per contender and workload, a forced GC before each, in a child process per contender and pass (bench/timed.ts: no contender is timed in a process another has used, so none pays for async hooks another turned on); ${r.settings.passes} pass(es) over the contenders in rotating order, and the median of the passes' medians is reported. CPU time is \`process.cpuUsage()\` over the same samples divided by the calls.`,
+    `- Times: tinybench (${r.settings.timeMs} ms of samples after ${r.settings.warmupMs} ms of warm-up, at least ${r.settings.minSamples} samples) per contender and workload, a forced GC before each, in a child process per contender and pass (bench/timed.ts: no contender is timed in a process another has used, so none pays for async hooks another turned on); ${r.settings.passes} pass(es) over the contenders in rotating order, and the median of the passes' medians is reported; a ratio of two contenders' CPU time is the median of their ratios pass by pass. CPU time is \`process.cpuUsage()\` over the same samples divided by the calls.`,
   );
   push(
     `- Memory (d): after a warm-up (20 × 10 runs), two forced GCs and a baseline \`process.memoryUsage()\`, the ${bytes(r.settings.concurrentRuns)} runs start at once and each waits in its tool call #${GATE_AT_CALL + 1} (a gate in \`lookup\`) until all have arrived: every run is in flight, mid-loop. There memory is read as is (peak heap and RSS, garbage included), then after two forced GCs (live heap: what the runs hold). Each delta over the baseline is divided by the number of runs. Then the gate opens and the runs finish; that batch's wall time, less the pause at the gate, is the (d) time.`,
@@ -211,34 +222,80 @@ export function renderResults(r: Results): string {
   return lines.join('\n');
 }
 
+/**
+ * CPU per run of `id` over `floor` on workload `w`: the median of their ratios pass by pass
+ * (each pass times both within minutes of each other, so load from other processes that
+ * changes between passes cancels out), with the lowest and highest pass; the ratio of the
+ * medians when the passes do not pair up.
+ */
+export function pairedRatio(
+  r: Pick<Results, 'timings'>,
+  w: WorkloadId,
+  id: string,
+  floor: string,
+): { ratio: number; low: number; high: number } | undefined {
+  const a = r.timings[`${w}:${id}`];
+  const b = r.timings[`${w}:${floor}`];
+  if (!a || !b?.cpuMs) return undefined;
+  const pa = a.cpuPassesMs ?? [];
+  const pb = b.cpuPassesMs ?? [];
+  if (pa.length < 2 || pa.length !== pb.length) {
+    const only = a.cpuMs / b.cpuMs;
+    return { ratio: only, low: only, high: only };
+  }
+  const ratios = pa.map((value, i) => value / pb[i]!);
+  return { ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
+}
+
 /** June over its two floors: streaming over streamText (CPU), batch mode over generateText (CPU), and (d). */
 function renderTargets(r: Results, push: (...more: string[]) => void): void {
-  const cpu = (w: WorkloadId, id: string) => r.timings[`${w}:${id}`]?.cpuMs;
   const d = (id: string) => {
     const v = r.concurrent[id];
     return v && 'medianMs' in v ? v : undefined;
   };
   const cell = (a: number | undefined, b: number | undefined) =>
     a !== undefined && b ? `${(a / b).toFixed(2)}×` : '–';
+  const cpuCell = (w: WorkloadId, id: string, floor: string) => {
+    const paired = pairedRatio(r, w, id, floor);
+    return paired ? `${paired.ratio.toFixed(2)}×` : '–';
+  };
+  const rangeCell = (w: WorkloadId, id: string, floor: string) => {
+    const paired = pairedRatio(r, w, id, floor);
+    return paired ? `${paired.low.toFixed(2)}–${paired.high.toFixed(2)}` : '–';
+  };
   push(
-    'June over its floors, from the tables above: CPU per run on (a), (b), (c), (f); wall time and live heap per run on (d).',
+    "June over its floors, from the tables above: CPU per run on (a), (b), (c), (f) (the median of the two contenders' ratios pass by pass); wall time and live heap per run on (d).",
     '',
   );
   push(
     '| | (a) | (b) | (c) | (f) | (d) time | (d) live heap |',
     '|---|---:|---:|---:|---:|---:|---:|',
   );
-  const row = (label: string, id: string, floor: string) =>
-    push(
-      `| ${label} | ${(['a', 'b', 'c', 'f'] as const).map((w) => cell(cpu(w, id), cpu(w, floor))).join(' | ')} | ${cell(d(id)?.medianMs, d(floor)?.medianMs)} | ${cell(d(id)?.liveHeapPerRun, d(floor)?.liveHeapPerRun)} |`,
+  const rows: Array<[string, string, string]> = [
+    ['June run() / streamText', 'june', FLOOR],
+    ['June batch / generateText', 'june-batch', 'ai-sdk-generate'],
+    ['June batch / OpenAI Agents SDK', 'june-batch', 'openai-agents'],
+  ];
+  if (r.timings['a:june-baseline'] || d('june-baseline'))
+    rows.push(
+      ['June run() / baseline build', 'june', 'june-baseline'],
+      ['June batch / baseline build', 'june-batch', 'june-batch-baseline'],
     );
-  row('June run() / streamText', 'june', FLOOR);
-  row('June batch / generateText', 'june-batch', 'ai-sdk-generate');
-  row('June batch / OpenAI Agents SDK', 'june-batch', 'openai-agents');
-  if (r.timings['a:june-baseline'] || d('june-baseline')) {
-    row('June run() / baseline build', 'june', 'june-baseline');
-    row('June batch / baseline build', 'june-batch', 'june-batch-baseline');
-  }
+  for (const [label, id, floor] of rows)
+    push(
+      `| ${label} | ${(['a', 'b', 'c', 'f'] as const).map((w) => cpuCell(w, id, floor)).join(' | ')} | ${cell(d(id)?.medianMs, d(floor)?.medianMs)} | ${cell(d(id)?.liveHeapPerRun, d(floor)?.liveHeapPerRun)} |`,
+    );
+  push('');
+  push(
+    `The lowest and highest of those CPU ratios among the ${r.settings.passes} passes: how far one pass can stray on this machine.`,
+    '',
+    '| | (a) | (b) | (c) | (f) |',
+    '|---|---:|---:|---:|---:|',
+  );
+  for (const [label, id, floor] of rows)
+    push(
+      `| ${label} | ${(['a', 'b', 'c', 'f'] as const).map((w) => rangeCell(w, id, floor)).join(' | ')} |`,
+    );
   push('');
   if (r.baseline)
     push(
