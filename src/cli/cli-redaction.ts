@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { WorkflowError } from '../errors/index.js';
 import { REDACTED, type RedactOptions } from '../redaction/redactor.js';
+import { secretStrings } from '../redaction/secret-strings.js';
 import { parseProps } from './parse-props.js';
 
 /** The redaction flags of `june run`. */
@@ -35,7 +36,7 @@ export function cliRedaction(
     flags.secretProps === undefined
       ? undefined
       : parseProps(secretPropsText(flags.secretProps), '--secret-props');
-  const values = secretProps ? stringsIn(secretProps) : [];
+  const values = secretProps ? secretStrings(secretProps) : [];
   for (const name of flags.redactEnv ?? []) {
     const value = env[name];
     if (value === undefined || value === '') {
@@ -95,16 +96,4 @@ function secretPropsText(value: string): string {
       `june: --secret-props ${value}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass a JSON object, or @ and the path of a file holding one.`,
     );
   }
-}
-
-/** Every string in a JSON value (its leaves), each a secret (numbers and booleans are not: `1` would hide every 1). */
-function stringsIn(value: unknown): string[] {
-  const found: string[] = [];
-  const queue: unknown[] = [value];
-  while (queue.length > 0) {
-    const item = queue.pop();
-    if (typeof item === 'string') found.push(item);
-    else if (typeof item === 'object' && item !== null) queue.push(...Object.values(item));
-  }
-  return found.filter((text) => text !== '');
 }

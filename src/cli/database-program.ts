@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
+import type { WorkerCommandOptions } from './worker-command.js';
 
 /**
  * Adds the commands of runs over a database (DBOS on PostgreSQL) to the `june` program:
@@ -35,15 +36,26 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
       '--executor <id>',
       "this worker's id: started again with the same id it recovers its runs in flight (default: DBOS__VMID, else the host name)",
     )
-    .action(
-      async (
-        files: string[],
-        options: { database: string; concurrency?: string; executor?: string },
-      ) => {
-        const { workerCommand } = await import('./worker-command.js');
-        done(await workerCommand(files, options, io));
-      },
-    );
+    .option(
+      '--secret-props <json|@file>',
+      'the values of secret props: a run enqueued with --secret-props names them and gets them here (never stored in clear)',
+    )
+    .option(
+      '--redact-env <name>',
+      "keep the value of this environment variable out of every run's records and output, besides each run's own redaction (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      '--redact-pattern <regex>',
+      "keep every match of this regular expression out of every run's records and output, besides each run's own redaction (repeatable)",
+      collect,
+      [],
+    )
+    .action(async (files: string[], options: WorkerCommandOptions) => {
+      const { workerCommand } = await import('./worker-command.js');
+      done(await workerCommand(files, options, io));
+    });
 }
 
 /**
@@ -100,4 +112,9 @@ function addCancelCommand(program: Command, io: CliIO, done: Done): void {
       const { cancelCommand } = await import('./database-commands.js');
       done(await cancelCommand(runId, options, io));
     });
+}
+
+/** Collects a repeatable flag's values. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }

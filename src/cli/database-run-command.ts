@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { WorkflowError } from '../errors/index.js';
+import { configuredSecrets } from '../redaction/configured-secrets.js';
+import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import type { ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
+import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
 import { withClient } from './database-commands.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { formatDuration, formatTokens } from './format.js';
@@ -15,7 +18,7 @@ import { terminalJson, visibleText } from './visible-text.js';
 import { workflowNameOf } from './worker-command.js';
 
 /** The flags of `june run <file> --database <url>`. */
-export interface DatabaseRunOptions {
+export interface DatabaseRunOptions extends RedactionFlags {
   database: string;
   props?: string;
   script?: string;
@@ -31,9 +34,13 @@ export interface DatabaseRunOptions {
  * `june run <file> --database <url>`: enqueues a run of the workflow for the workers
  * (`--props` and `--script` travel with it) and prints its id; with `--follow`, shows its
  * progress as a local run does and answers its approvals as `--approve` says. Ctrl-C stops
- * following; the run goes on.
+ * following; the run goes on. No secret value is stored: `--secret-props` travel by name
+ * (the worker gives their values), `--redact-env` by variable name (the worker redacts its
+ * value there), `--redact-pattern` as the expression; what is followed is redacted here too.
  *
  * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
+ * @throws {JuneError} `dbos-props-secret` when `--props` or the script holds a value the run
+ *   redacts, and what `cliRedaction` throws for bad redaction flags.
  */
 export async function databaseRunCommand(
   file: string,
@@ -46,11 +53,15 @@ export async function databaseRunCommand(
       `june: there is no workflow file ${file}; the workers run it by its name ("${workflowNameOf(file)}"), so give the same file as to june worker.`,
     );
   const props = options.props === undefined ? undefined : parseProps(options.props);
+  const { secretProps, redact } = cliRedaction(options);
   const script = options.script === undefined ? undefined : loadScript(options.script);
+  const redactEnv = options.redactEnv ?? [];
   return withClient(options.database, async (client) => {
     const runId = await client.enqueue({
       workflow: workflowNameOf(file),
       ...(props ? { props } : {}),
+      ...(secretProps ? { secretProps: Object.keys(secretProps) } : {}),
+      ...(redact ? { redact: { ...redact, ...(redactEnv.length ? { env: redactEnv } : {}) } } : {}),
       ...(script ? { script } : {}),
       ...(options.strict ? { strict: true } : {}),
     });
@@ -58,7 +69,8 @@ export async function databaseRunCommand(
       io.stdout.write(options.json ? `${terminalJson({ runId })}\n` : `queued run ${runId}\n`);
       return ExitCode.success;
     }
-    return follow(client, runId, file, options, io);
+    const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
+    return follow(client, runId, file, { ...options, redactor }, io);
   });
 }
 
@@ -66,9 +78,10 @@ async function follow(
   client: import('../dbos/run-client.js').RunClient,
   runId: string,
   file: string,
-  options: DatabaseRunOptions,
+  options: DatabaseRunOptions & { redactor: Redactor },
   io: CliIO,
 ): Promise<ExitCodeValue> {
+  const { redactor } = options;
   const style = terminalStyle(io.stdout);
   const approve = options.approve ?? 'ask';
   const prompting = approve === 'ask' && !options.json && io.stdin.isTTY === true;
@@ -88,7 +101,8 @@ async function follow(
   // Ctrl-C stops following only: the run goes on in its worker
   const stopListening = onStopSignals(() => process.exit(ExitCode.interrupted));
   try {
-    for await (const event of client.events(runId)) {
+    // the worker stores and publishes events redacted; what is shown here is redacted as june run would, too
+    for await (const event of redactedEvents(client.events(runId), redactor)) {
       if (options.json) io.stdout.write(`${terminalJson(event)}\n`);
       else printer.event(event);
       if (event.type !== 'approval-request') continue;
@@ -98,7 +112,13 @@ async function follow(
     }
     await prompter?.close();
     printer.end();
-    return await reportFollowed(client, runId, { startedAt, json: options.json, style, io });
+    return await reportFollowed(client, runId, {
+      startedAt,
+      json: options.json,
+      style,
+      io,
+      redactor,
+    });
   } finally {
     stopListening();
   }
@@ -126,7 +146,7 @@ function followPrompter(
 async function reportFollowed(
   client: import('../dbos/run-client.js').RunClient,
   runId: string,
-  show: { startedAt: number; json?: boolean; style: TerminalStyle; io: CliIO },
+  show: { startedAt: number; json?: boolean; style: TerminalStyle; io: CliIO; redactor: Redactor },
 ): Promise<ExitCodeValue> {
   const { style, io } = show;
   const outcome = await client.result(runId).then(
@@ -143,9 +163,14 @@ async function reportFollowed(
   }
   const summary = await client.get(runId);
   if (!show.json) io.stdout.write(style.failure(`✗ ${summary.status} after ${took}\n`));
-  const message = (outcome.error as Error).message ?? String(outcome.error);
+  const message = show.redactor.text((outcome.error as Error).message ?? String(outcome.error));
   io.stderr.write(
     `${visibleText(message.startsWith('june: ') ? message : `june: the run ${runId} ${summary.status}: ${message}`)}\n`,
   );
   return ExitCode.failed;
+}
+
+/** A run's events as followed, each redacted with the run's redactor. */
+async function* redactedEvents<T>(events: AsyncIterable<T>, redactor: Redactor): AsyncIterable<T> {
+  for await (const event of events) yield redactor.value(event);
 }

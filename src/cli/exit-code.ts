@@ -24,6 +24,7 @@ const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
   'cli-option-invalid',
   'cli-props-invalid',
   'cli-workflow-missing',
+  'dbos-props-secret',
   'script-unreadable',
   'script-invalid',
   'journal-unreadable',
@@ -32,6 +33,7 @@ const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
 /**
  * The exit code for an error that stopped a command: {@link ExitCode.usage} for bad usage
  * (the codes `cli-init-conflict`, `cli-option-invalid`, `cli-props-invalid`, `cli-workflow-missing`,
+ * `dbos-props-secret` (`--props` that would store a secret in the database),
  * `script-unreadable`, `script-invalid`, and `journal-unreadable`: a `--replay` file or a
  * `--resume` journal that cannot be read), else {@link ExitCode.failed}.
  *

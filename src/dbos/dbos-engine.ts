@@ -10,7 +10,7 @@ import type {
 import type { RunLogEvent } from '../events/run-event.js';
 import { WorkflowError } from '../errors/index.js';
 import { journalMismatch } from '../journal/journal-mismatch.js';
-import { stableJson } from '../engine/model-request.js';
+import { hashModelRequest, stableJson } from '../engine/model-request.js';
 import { plainJson } from '../json/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -98,11 +98,15 @@ export class DbosEngine implements DurableEngine {
     return this.#options.runId;
   }
 
-  /** @inheritdoc */
+  /**
+   * @inheritdoc The record keeps the request redacted and the hash of that redacted form (as
+   * a file journal does), so neither a secret nor a hash to guess it by is stored; a record
+   * holding the hash of the request in clear (made before) is still recognised.
+   */
   async modelCall(call: ModelCallAt, work: () => Promise<ModelAnswer>): Promise<ModelAnswer> {
-    const { requestHash } = call;
     // DBOS keeps what the step returns: the record is redacted, the live answer is not
     const request = this.#redactor.value(call.request);
+    const requestHash = request === call.request ? call.requestHash : hashModelRequest(request);
     let live: { answer: ModelAnswer } | undefined;
     const recorded = await this.#step<RecordedModelCall>(
       stepName('model', call.place, call.index),
@@ -114,14 +118,16 @@ export class DbosEngine implements DurableEngine {
     );
     if (live) return live.answer;
     this.#options.replayed?.(call);
-    if (recorded.requestHash !== requestHash)
+    if (recorded.requestHash !== requestHash && recorded.requestHash !== call.requestHash)
       throw this.#stop(
         journalMismatch(
           'resume',
           `run ${this.runId}`,
           call.place,
           call.index,
-          recorded.request,
+          // redacted before the difference is clipped out of it: a record kept in clear (by a
+          // worker told fewer secrets) would leave a cut secret that no redaction finds later
+          this.#redactor.value(recorded.request),
           request,
         ),
       );
@@ -217,7 +223,7 @@ export class DbosEngine implements DurableEngine {
           throw this.#stop(
             new WorkflowError(
               'journal-mismatch',
-              `june: the workflow no longer matches run ${this.runId}: it reached ${describeStep(name)} where the run recorded another step (${(error as Error).message}). Recover the run with the workflow as it was, or cancel it and start a new run.`,
+              `june: the workflow no longer matches run ${this.runId}: it reached ${this.#redactor.text(describeStep(name))} where the run recorded another step (${this.#redactor.text((error as Error).message)}). Recover the run with the workflow as it was, or cancel it and start a new run.`,
               { cause: error },
             ),
           );

@@ -1,7 +1,6 @@
 import type { RunLogEvent } from '../events/run-event.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
 import { newRunId } from '../engine/run-id.js';
-import type { ModelScript } from '../testing/script-format.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { databaseError } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
@@ -16,7 +15,8 @@ import {
   approvalTopic,
   queueName,
 } from './names.js';
-import type { DbosRunOutput, QueuedRun } from './run-workflow.js';
+import { queuedRun, type QueuedRun, type RunToEnqueue } from './queued-run.js';
+import type { DbosRunOutput } from './run-workflow.js';
 
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
 type WorkflowStatus = import('@dbos-inc/dbos-sdk').WorkflowStatus;
@@ -67,23 +67,16 @@ export class RunClient {
 
   /**
    * Enqueues a run of the workflow `workflow` (its name on the workers: `release` for
-   * `release.tsx`); a worker that has it takes it. `script` and `props` travel with the run.
+   * `release.tsx`); a worker that has it takes it. `script` and `props` travel with the run;
+   * secret props travel by name only and take their values from the worker; the run's
+   * redaction travels as environment variable names and patterns (see {@link RunToEnqueue}).
    * @returns the run id (given, or a new one).
+   * @throws {WorkflowError} `dbos-props-secret` when the props or script hold a secret the
+   *   run redacts (nothing is stored).
    */
-  async enqueue(run: {
-    workflow: string;
-    props?: Record<string, unknown>;
-    script?: ModelScript;
-    strict?: boolean;
-    runId?: string;
-  }): Promise<string> {
+  async enqueue(run: RunToEnqueue): Promise<string> {
+    const input = queuedRun(run);
     const runId = run.runId ?? newRunId();
-    const input: QueuedRun = {
-      workflow: run.workflow,
-      ...(run.props ? { props: run.props } : {}),
-      ...(run.script ? { script: run.script } : {}),
-      ...(run.strict ? { strict: true } : {}),
-    };
     await this.#call(() =>
       this.#client.enqueue(
         {

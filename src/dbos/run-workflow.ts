@@ -6,26 +6,17 @@ import type { RunHandle } from '../interpreter/run.js';
 import { run as juneRun, type RunOptions } from '../run/index.js';
 import { plainJson } from '../json/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
-import type { Redactor } from '../redaction/redactor.js';
-import type { ModelScript } from '../testing/script-format.js';
+import { Redactor } from '../redaction/redactor.js';
 import type { Trace } from '../trace/trace-node.js';
 import { DbosEngine } from './dbos-engine.js';
 import { EventPublisher } from './event-publisher.js';
 import type { DbosSdk } from './load-dbos.js';
 import { RUN_WORKFLOW } from './names.js';
+import type { QueuedRun } from './queued-run.js';
 import { recoveringScript } from './recovering-script.js';
+import { queuedRunSecrets, type WorkerSecrets } from './worker-secrets.js';
 
-/** What a queued run carries to the worker that takes it (stored by DBOS as the workflow's input). */
-export interface QueuedRun {
-  /** The workflow's name: which of a worker's workflows runs (and the queue it waits on). */
-  workflow: string;
-  /** The root component's props. */
-  props?: Record<string, unknown>;
-  /** A model script answering every model call (`june run --script`), travelling with the run. */
-  script?: ModelScript;
-  /** `RunOptions.strict`. */
-  strict?: boolean;
-}
+export type { QueuedRun } from './queued-run.js';
 
 /** A run that succeeded, as DBOS stores the workflow's output. */
 export interface DbosRunOutput {
@@ -44,13 +35,15 @@ export interface WorkerWorkflow {
 /**
  * Registers June's run workflow with DBOS (before `DBOS.launch()`): one DBOS workflow that
  * runs any of `workflows` by name, so a run enqueued anywhere is taken by a worker that has
- * its workflow. The run id is the DBOS workflow id.
+ * its workflow. The run id is the DBOS workflow id. Each run gets the worker's `secrets`:
+ * the values of the secret props it names, and the worker's redaction over its own.
  */
 export function registerRunWorkflow(
   dbos: DbosSdk['DBOS'],
   workflows: ReadonlyMap<string, WorkerWorkflow>,
+  secrets: WorkerSecrets = {},
 ): (input: QueuedRun) => Promise<DbosRunOutput> {
-  return dbos.registerWorkflow((input: QueuedRun) => runQueued(dbos, workflows, input), {
+  return dbos.registerWorkflow((input: QueuedRun) => runQueued(dbos, workflows, secrets, input), {
     name: RUN_WORKFLOW,
   });
 }
@@ -58,6 +51,7 @@ export function registerRunWorkflow(
 async function runQueued(
   dbos: DbosSdk['DBOS'],
   workflows: ReadonlyMap<string, WorkerWorkflow>,
+  secrets: WorkerSecrets,
   input: QueuedRun,
 ): Promise<DbosRunOutput> {
   const runId = dbos.workflowID!;
@@ -68,6 +62,9 @@ async function runQueued(
   try {
     const workflow = workflows.get(input.workflow);
     if (!workflow) throw workflowMissing(input.workflow, [...workflows.keys()]);
+    const { props, redact } = queuedRunSecrets(runId, input, secrets);
+    // the run's own redaction covers what is stored before its engine starts (an early failure)
+    if (redact) redactor = new Redactor(redact, configuredSecrets);
     const script = input.script ? recoveringScript(input.script) : undefined;
     const engine: DurableEngineFactory = async (start) => {
       redactor = start.redactor;
@@ -86,7 +83,8 @@ async function runQueued(
       workflow: input.workflow,
       stream: false,
       engine,
-      ...(input.props ? { props: input.props } : {}),
+      ...(props ? { props } : {}),
+      ...(redact ? { redact } : {}),
       ...(script ? { model: script } : {}),
       ...(input.strict ? { strict: true } : {}),
     };

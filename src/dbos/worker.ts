@@ -1,10 +1,12 @@
 import { hostname } from 'node:os';
 import { WorkflowError } from '../errors/index.js';
+import type { RedactOptions } from '../redaction/redactor.js';
 import { databaseError } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
 import { loadDbos } from './load-dbos.js';
 import { APPLICATION, APPLICATION_VERSION, RUN_WORKFLOW, queueName } from './names.js';
-import { registerRunWorkflow, type QueuedRun, type WorkerWorkflow } from './run-workflow.js';
+import type { QueuedRun } from './queued-run.js';
+import { registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -21,6 +23,17 @@ export interface WorkerOptions {
   executorId?: string;
   /** DBOS's log level (`error`, `warn`, `info`, `debug`). @default 'warn' */
   logLevel?: string;
+  /**
+   * Kept out of what every run of this worker stores and publishes (as `run()`'s `redact`
+   * option), besides each run's own redaction (the patterns and environment variable
+   * names it was enqueued with, those variables read here).
+   */
+  redact?: RedactOptions;
+  /**
+   * The values of secret props (`june worker --secret-props`): a run enqueued with secret
+   * props carries only their names and gets their values here; each value is redacted.
+   */
+  secretProps?: Record<string, unknown>;
 }
 
 /** A running worker. */
@@ -56,7 +69,10 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     listenQueues: names.map(queueName),
     logLevel: options.logLevel ?? 'warn',
   });
-  registerRunWorkflow(DBOS, new Map(Object.entries(options.workflows)));
+  registerRunWorkflow(DBOS, new Map(Object.entries(options.workflows)), {
+    ...(options.redact ? { redact: options.redact } : {}),
+    ...(options.secretProps ? { secretProps: options.secretProps } : {}),
+  });
   try {
     await DBOS.launch();
     for (const name of names)

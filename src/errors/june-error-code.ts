@@ -113,8 +113,10 @@ export const juneErrorCodes = [
   'database-missing',
   'database-unreachable',
   'dbos-missing',
+  'dbos-props-secret',
   'dbos-run-finished',
   'dbos-run-unknown',
+  'dbos-secret-props-missing',
   'dbos-worker-workflow-missing',
   'dbos-workflow-missing',
 ] as const;

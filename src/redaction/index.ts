@@ -1,5 +1,6 @@
 export { Redactor, REDACTED } from './redactor.js';
 export type { RedactOptions } from './redactor.js';
+export { secretStrings } from './secret-strings.js';
 export {
   configuredSecrets,
   registerUrlSecrets,

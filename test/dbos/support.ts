@@ -1,8 +1,10 @@
 // Helpers for the DBOS tests: a project with the ledger workflow, worker processes, the CLI,
 // and waiting for a condition (polled; never a fixed sleep).
-import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { startJune, tempProject, type RunningJune } from '../cli/cli-harness.js';
+import { postgresBin } from '../helpers/postgres.js';
 
 /** The ledger workflow's source (fixtures/ledger.tsx), to write into a test project. */
 export const ledgerSource = readFileSync(new URL('./fixtures/ledger.tsx', import.meta.url), 'utf8');
@@ -91,4 +93,27 @@ export function counts(items: string[]): Map<string, number> {
   const map = new Map<string, number>();
   for (const item of items) map.set(item, (map.get(item) ?? 0) + 1);
   return map;
+}
+
+/**
+ * `pg_dump --data-only` of a database: everything PostgreSQL keeps there, as text (PostgreSQL's
+ * pg_dump beside the server's initdb; a PATH entry may be a link to it).
+ */
+export function pgDump(database: string): string {
+  const bin = join(dirname(realpathSync(join(postgresBin()!, 'initdb'))), 'pg_dump');
+  const dump = spawnSync(bin, ['--data-only', database], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (dump.error || dump.status !== 0)
+    throw new Error(`pg_dump failed (${dump.status}): ${dump.error?.message ?? dump.stderr}`);
+  return dump.stdout;
+}
+
+/** The lines of `text` holding any of `secrets`, each cut to 160 characters (none: `[]`). */
+export function linesWith(text: string, secrets: readonly string[]): string[] {
+  return text
+    .split('\n')
+    .filter((line) => secrets.some((secret) => line.includes(secret)))
+    .map((line) => line.slice(0, 160));
 }
