@@ -18,7 +18,10 @@ import { queuedRunSecrets, type WorkerSecrets } from './worker-secrets.js';
 
 export type { QueuedRun } from './queued-run.js';
 
-/** A run that succeeded, as DBOS stores the workflow's output. */
+/**
+ * A run that succeeded, as DBOS stores the workflow's output: its output and trace redacted
+ * with the run's redaction (what `RunClient.result` gives).
+ */
 export interface DbosRunOutput {
   output: unknown;
   usage: LanguageModelUsage;
@@ -91,7 +94,13 @@ async function runQueued(
     const started = (workflow.run ?? juneRun)(workflow.component, options);
     handle = started;
     const result = await started.result;
-    return { output: plainJson(result.output), usage: result.usage, trace: result.trace };
+    // DBOS stores the workflow's output: redacted as the run's other records are
+    const stored = redactor ?? configuredSecrets;
+    return {
+      output: stored.value(plainJson(result.output)),
+      usage: result.usage,
+      trace: stored.value(result.trace),
+    };
   } catch (error) {
     throw storedError(error, redactor ?? configuredSecrets);
   } finally {
