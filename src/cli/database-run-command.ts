@@ -36,7 +36,8 @@ export interface DatabaseRunOptions extends RedactionFlags {
  * progress as a local run does and answers its approvals as `--approve` says. Ctrl-C stops
  * following; the run goes on. No secret value is stored: `--secret-props` travel by name
  * (the worker gives their values), `--redact-env` by variable name (the worker redacts its
- * value there), `--redact-pattern` as the expression; what is followed is redacted here too.
+ * value there; it need not be set here), `--redact-pattern` as the expression; what is
+ * followed is redacted here too.
  *
  * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
  * @throws {JuneError} `dbos-props-secret` when `--props` or the script holds a value the run
@@ -53,15 +54,23 @@ export async function databaseRunCommand(
       `june: there is no workflow file ${file}; the workers run it by its name ("${workflowNameOf(file)}"), so give the same file as to june worker.`,
     );
   const props = options.props === undefined ? undefined : parseProps(options.props);
-  const { secretProps, redact } = cliRedaction(options);
-  const script = options.script === undefined ? undefined : loadScript(options.script);
   const redactEnv = options.redactEnv ?? [];
+  // the variables are read where the run runs (the worker): one not set here travels by name only
+  const { secretProps, redact } = cliRedaction({
+    ...options,
+    redactEnv: redactEnv.filter((name) => process.env[name]),
+  });
+  const runRedaction =
+    redact || redactEnv.length > 0
+      ? { ...redact, ...(redactEnv.length > 0 ? { env: redactEnv } : {}) }
+      : undefined;
+  const script = options.script === undefined ? undefined : loadScript(options.script);
   return withClient(options.database, async (client) => {
     const runId = await client.enqueue({
       workflow: workflowNameOf(file),
       ...(props ? { props } : {}),
       ...(secretProps ? { secretProps: Object.keys(secretProps) } : {}),
-      ...(redact ? { redact: { ...redact, ...(redactEnv.length ? { env: redactEnv } : {}) } } : {}),
+      ...(runRedaction ? { redact: runRedaction } : {}),
       ...(script ? { script } : {}),
       ...(options.strict ? { strict: true } : {}),
     });
