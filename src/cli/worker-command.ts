@@ -42,8 +42,9 @@ export function workflowNameOf(file: string): string {
  * @returns 0 once stopped by a signal.
  * @throws {JuneError} `cli-workflow-missing` and the workflow load errors,
  *   `cli-option-invalid` (a bad `--concurrency`, two files of one name, a `--redact-env`
- *   variable not set, a bad `--redact-pattern`), `cli-props-invalid` (bad `--secret-props`), `dbos-missing`,
- *   `database-unreachable`, `database-auth-failed`, `dbos-worker-workflow-missing`.
+ *   variable not set, a bad `--redact-pattern`), `cli-props-invalid` (bad
+ *   `--secret-props`), `dbos-missing`, `database-unreachable`, `database-auth-failed`,
+ *   `dbos-worker-workflow-missing`.
  */
 export async function workerCommand(
   files: string[],
