@@ -7,7 +7,6 @@ import type { StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { runStep, type PendingToolApproval, type StepRunInput } from '../steps/run-step.js';
-import { stepModel } from '../steps/step-model.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
 import type { DurablePlace } from '../engine/durable-engine.js';
@@ -265,11 +264,9 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
   const place = { step: path, calls: run.calls };
   return {
     step: path,
-    model: stepModel(
-      root.modelOverride ?? model,
-      (used) => step.callUsages.push(used),
-      durable && ((explained) => durable.model(explained, place)),
-    ),
+    model: root.modelOverride ?? model,
+    onUsage: (used) => step.callUsages.push(used),
+    ...(durable ? { wrapModel: (explained) => durable.model(explained, place) } : {}),
     system: instructions,
     tools: durable
       ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))

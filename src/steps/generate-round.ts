@@ -1,4 +1,3 @@
-import type { LanguageModelV3Content } from '@ai-sdk/provider';
 import {
   generateText,
   type ModelMessage,
@@ -8,10 +7,9 @@ import {
   type ToolSet,
 } from 'ai';
 import { RunAbortedError } from '../errors/june-error.js';
-import type { PendingToolApproval, StepRound, StepRunInput } from './run-step.js';
+import type { PendingToolApproval, RoundInput, StepRound } from './run-step.js';
 import { modelFailure } from './model-failure.js';
 import { roundCallOptions } from './round-call-options.js';
-import { withMiddleware } from './with-middleware.js';
 
 type Part = TextStreamPart<ToolSet>;
 
@@ -32,7 +30,7 @@ type Part = TextStreamPart<ToolSet>;
  * @throws what {@link modelFailure} makes of a failed model call.
  */
 export async function generateRound(
-  input: StepRunInput,
+  input: RoundInput,
   history: ModelMessage[],
   stopWhen: Array<StopCondition<ToolSet>>,
   denied: PendingToolApproval[],
@@ -44,15 +42,12 @@ export async function generateRound(
   const settled = new Set<string>();
   const generating = generateText({
     ...roundCallOptions(input, history, stopWhen),
-    model: withMiddleware(input.model, {
-      specificationVersion: 'v3',
-      wrapGenerate: async ({ doGenerate }) => {
-        const result = await doGenerate();
-        emitAnswer(result.content, emit);
-        return result;
-      },
-    }),
-    experimental_onStepStart: () => emit({ type: 'start-step' }),
+    // the step's model reports each call's start and whole answer (runStep's stepModel);
+    // a model it could not wrap gets its start from the AI SDK
+    model: input.model,
+    ...(input.callsReported
+      ? {}
+      : { experimental_onStepStart: () => emit({ type: 'start-step' }) }),
     experimental_onToolCallFinish: (event) => {
       settled.add(event.toolCall.toolCallId);
       const { toolCallId, toolName, input: callInput } = event.toolCall;
@@ -104,35 +99,6 @@ function emitStepEnd(
     usage: step.usage,
     finishReason: step.finishReason,
   });
-}
-
-/** A turn's text (one delta per text part) and tool calls, in the order the model gave them. */
-function emitAnswer(content: LanguageModelV3Content[], emit: (part: unknown) => void): void {
-  content.forEach((part, index) => {
-    if (part.type === 'text' && part.text !== '') {
-      const id = `text_${index}`;
-      emit({ type: 'text-start', id });
-      emit({ type: 'text-delta', id, text: part.text });
-      emit({ type: 'text-end', id });
-    } else if (part.type === 'tool-call') {
-      emit({
-        type: 'tool-call',
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        input: jsonOrText(part.input),
-        ...(part.providerExecuted ? { providerExecuted: true } : {}),
-      });
-    }
-  });
-}
-
-function jsonOrText(input: string): unknown {
-  if (input.trim() === '') return {};
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
-  }
 }
 
 /** `promise`, or a rejection as soon as `signal` aborts (the promise goes on unobserved). */

@@ -20,6 +20,7 @@ import { withReason } from '../approvals/with-reason.js';
 import { generateRound } from './generate-round.js';
 import { modelFailure } from './model-failure.js';
 import { roundCallOptions } from './round-call-options.js';
+import { stepModel } from './step-model.js';
 
 /** A tool call the model made that needs a person's answer before it runs. */
 export interface PendingToolApproval {
@@ -33,7 +34,15 @@ export interface PendingToolApproval {
 export interface StepRunInput {
   /** The step path (`research:findings`), for error messages. */
   step: string;
+  /** The agent's model (or the run's `model` option); {@link runStep} wraps it once for the step ({@link stepModel}). */
   model: LanguageModel;
+  /** Each model call's usage, in tokens, as soon as the provider reports it (the AI SDK's comes after the tools ran). */
+  onUsage: (usage: LanguageModelUsage) => void;
+  /**
+   * Wraps the model between the step's middlewares (a durable engine's record of each
+   * call, which keeps the request as June made it, before denials are reworded).
+   */
+  wrapModel?: (model: LanguageModel) => LanguageModel;
   system?: string;
   tools: ToolSet;
   /** The conversation so far, ending with this step's user message. */
@@ -97,7 +106,14 @@ export interface StepRunOutput {
  *   `step-limit-reached` when the step has an `output` and `stopWhen` ended it while the model
  *   was still calling tools (it never answered).
  */
-export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
+export async function runStep(given: StepRunInput): Promise<StepRunOutput> {
+  // without streaming, the step's model reports each call's start and whole answer as parts
+  const { model, reported } = stepModel(given.model, {
+    onUsage: given.onUsage,
+    ...(given.wrapModel ? { inner: given.wrapModel } : {}),
+    ...(given.stream === false ? { onGeneratePart: given.onPart } : {}),
+  });
+  const input: RoundInput = { ...given, model, callsReported: reported };
   const history = [...input.messages];
   const responseMessages: ModelMessage[] = [];
   const conditions = [input.stopWhen ?? stepCountIs(20)].flat();
@@ -153,7 +169,7 @@ export async function runStep(input: StepRunInput): Promise<StepRunOutput> {
  * part goes to `onPart` as it arrives.
  */
 async function streamRound(
-  input: StepRunInput,
+  input: RoundInput,
   history: ModelMessage[],
   stopWhen: Array<StopCondition<ToolSet>>,
 ): Promise<StepRound> {
@@ -220,6 +236,12 @@ export type StepFinish = {
 };
 
 /** One call of the AI SDK's tool loop within a step: what it finished with, the approvals it asks for, its parsed `output`. */
+/** What each round of a step gets: the step's input, its model wrapped once for the step. */
+export interface RoundInput extends StepRunInput {
+  /** Whether the model reports each non-streaming call's start and answer (a `v2` model does not). */
+  callsReported: boolean;
+}
+
 export interface StepRound {
   approvals: PendingToolApproval[];
   done: StepFinish;
@@ -237,7 +259,7 @@ async function limitReached(
 }
 
 /** The step has an `output`, but `stopWhen` ended it while the model was still calling tools. */
-function limitError(input: StepRunInput, steps: Array<StepResult<ToolSet>>): ModelBehaviorError {
+function limitError(input: RoundInput, steps: Array<StepResult<ToolSet>>): ModelBehaviorError {
   const pending = steps
     .at(-1)!
     .toolCalls.map((call) => `${call.toolName} (${JSON.stringify(call.toolCallId)})`);

@@ -1,25 +1,45 @@
-import type { LanguageModelUsage, LanguageModel } from 'ai';
+import type { LanguageModelUsage, LanguageModel, TextStreamPart, ToolSet } from 'ai';
 import { explainDenials } from './explain-denials.js';
-import { observeUsage } from './observe-usage.js';
+import { observeCalls } from './observe-calls.js';
 import { withMiddleware } from './with-middleware.js';
+
+/** What {@link stepModel} reports of each model call. */
+export interface StepModelOptions {
+  /** Each call's usage, in tokens, as soon as the provider reports it ({@link observeCalls}). */
+  onUsage: (usage: LanguageModelUsage) => void;
+  /**
+   * Given, each call of the provider's non-streaming path (`doGenerate`) is also reported as
+   * the parts a stream would have given: `start-step` before the call, then, once the whole
+   * answer has come, its text as one `text-delta` per text part and a `tool-call` per call.
+   */
+  onGeneratePart?: (part: TextStreamPart<ToolSet>) => void;
+  /**
+   * Wraps the model between the two middlewares: a journal, which keeps the request as June
+   * made it, before the denials are reworded.
+   */
+  inner?: (model: LanguageModel) => LanguageModel;
+}
 
 /**
  * The model a step calls: denied tool calls explained to the model ({@link explainDenials})
- * and each call's usage, in tokens, handed to `onUsage` as soon as the provider reports it
- * ({@link observeUsage}). `inner` wraps the model between the two (a journal, which keeps
- * the request as June made it, before the denials are reworded); without it both
- * middlewares share one wrapper, so a model call goes through one layer, not two.
+ * and each call reported ({@link observeCalls}). Without `inner`, both middlewares share one
+ * wrapper, so a model call goes through one layer, not two. `reported` is false for a model
+ * of the older `v2` specification, which middleware cannot wrap: nothing is reported of it.
  *
  * @example
  * ```ts
- * const model = stepModel(agentModel, (usage) => usages.push(usage), (m) => journal.model(m, place));
+ * const { model } = stepModel(agentModel, { onUsage: (usage) => usages.push(usage), inner: (m) => journal.model(m, place) });
  * ```
  */
 export function stepModel(
   model: LanguageModel,
-  onUsage: (usage: LanguageModelUsage) => void,
-  inner?: (model: LanguageModel) => LanguageModel,
-): LanguageModel {
-  if (!inner) return withMiddleware(model, { ...explainDenials, ...observeUsage(onUsage) });
-  return withMiddleware(inner(withMiddleware(model, explainDenials)), observeUsage(onUsage));
+  options: StepModelOptions,
+): { model: LanguageModel; reported: boolean } {
+  const observe = observeCalls(options.onUsage, options.onGeneratePart);
+  const under = options.inner ? options.inner(withMiddleware(model, explainDenials)) : model;
+  const wrapped = withMiddleware(
+    under,
+    options.inner ? observe : { ...explainDenials, ...observe },
+  );
+  return { model: wrapped, reported: wrapped !== under };
 }

@@ -1,10 +1,13 @@
 import type { LanguageModelV3Middleware, LanguageModelV3Usage } from '@ai-sdk/provider';
-import type { LanguageModelUsage } from 'ai';
+import type { LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
 import { emptyUsage, sumUsage, usageTotal } from '../models/usage.js';
+import { answerParts } from './answer-parts.js';
 
 /**
  * A model middleware that hands each call's usage, in tokens, to `onUsage` as soon as the
- * provider reports it (its stream's `finish` part, or a generate result).
+ * provider reports it (its stream's `finish` part, or a generate result); and, with
+ * `onGeneratePart`, reports each non-streaming call as a stream's parts would: `start-step`
+ * before it, the answer's parts ({@link answerParts}) once it has come, before any tool runs.
  *
  * The AI SDK reports a step's usage only once the tools it called have run, so a run
  * aborted during such a tool would otherwise lose the tokens of a call that did finish.
@@ -12,17 +15,20 @@ import { emptyUsage, sumUsage, usageTotal } from '../models/usage.js';
  * @example
  * ```ts
  * const usages: LanguageModelUsage[] = [];
- * const model = wrapLanguageModel({ model: inner, middleware: observeUsage((usage) => usages.push(usage)) });
+ * const model = wrapLanguageModel({ model: inner, middleware: observeCalls((usage) => usages.push(usage)) });
  * ```
  */
-export function observeUsage(
+export function observeCalls(
   onUsage: (usage: LanguageModelUsage) => void,
+  onGeneratePart?: (part: TextStreamPart<ToolSet>) => void,
 ): LanguageModelV3Middleware {
   return {
     specificationVersion: 'v3',
     wrapGenerate: async ({ doGenerate }) => {
+      onGeneratePart?.({ type: 'start-step' } as TextStreamPart<ToolSet>);
       const result = await doGenerate();
       onUsage(usageOf(result.usage));
+      if (onGeneratePart) for (const part of answerParts(result.content)) onGeneratePart(part);
       return result;
     },
     wrapStream: async ({ doStream }) => {

@@ -1,0 +1,48 @@
+import type { LanguageModelV3Content } from '@ai-sdk/provider';
+import type { TextStreamPart, ToolSet } from 'ai';
+
+type Part = TextStreamPart<ToolSet>;
+
+/**
+ * The stream parts a whole answer (a `doGenerate` result's content) stands for, in the order
+ * the model gave them: its text as `text-start`, one `text-delta` and `text-end` per text
+ * part, and a `tool-call` per call (its input as the model sent it, read as JSON; text that
+ * is not JSON stays text).
+ *
+ * @example
+ * ```ts
+ * answerParts([{ type: 'text', text: 'done' }]);
+ * // [{ type: 'text-start', id: 'text_0' }, { type: 'text-delta', id: 'text_0', text: 'done' }, { type: 'text-end', id: 'text_0' }]
+ * ```
+ */
+export function answerParts(content: LanguageModelV3Content[]): Part[] {
+  const parts: unknown[] = [];
+  content.forEach((part, index) => {
+    if (part.type === 'text' && part.text !== '') {
+      const id = `text_${index}`;
+      parts.push(
+        { type: 'text-start', id },
+        { type: 'text-delta', id, text: part.text },
+        { type: 'text-end', id },
+      );
+    } else if (part.type === 'tool-call') {
+      parts.push({
+        type: 'tool-call',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: jsonOrText(part.input),
+        ...(part.providerExecuted ? { providerExecuted: true } : {}),
+      });
+    }
+  });
+  return parts as Part[];
+}
+
+function jsonOrText(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
