@@ -11,8 +11,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fileJournalStore, run, type RunOptions } from '../src/index.js';
-import { createElement } from '../src/elements/element.js';
+import { fileJournalStore, run, type RunOptions } from 'june';
+import { jsx } from 'june/jsx-runtime';
 import { RunClient } from '../src/dbos/run-client.js';
 import { loadDbos } from '../src/dbos/load-dbos.js';
 import { RUN_WORKFLOW } from '../src/dbos/names.js';
@@ -39,7 +39,7 @@ function median(values: number[]): number {
 /** One run in this process; its time in ms. */
 async function runHere(n: number, options: RunOptions): Promise<number> {
   const start = performance.now();
-  await run(createElement(ScaleOutFlow, { n }), options).result;
+  await run(jsx(ScaleOutFlow, { n }), options).result;
   return performance.now() - start;
 }
 
