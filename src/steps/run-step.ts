@@ -235,13 +235,13 @@ export type StepFinish = {
   steps: Array<StepResult<ToolSet>>;
 };
 
-/** One call of the AI SDK's tool loop within a step: what it finished with, the approvals it asks for, its parsed `output`. */
 /** What each round of a step gets: the step's input, its model wrapped once for the step. */
 export interface RoundInput extends StepRunInput {
   /** Whether the model reports each non-streaming call's start and answer (a `v2` model does not). */
   callsReported: boolean;
 }
 
+/** One call of the AI SDK's tool loop within a step: what it finished with, the approvals it asks for, its parsed `output`. */
 export interface StepRound {
   approvals: PendingToolApproval[];
   done: StepFinish;
@@ -259,7 +259,7 @@ async function limitReached(
 }
 
 /** The step has an `output`, but `stopWhen` ended it while the model was still calling tools. */
-function limitError(input: RoundInput, steps: Array<StepResult<ToolSet>>): ModelBehaviorError {
+function limitError(input: StepRunInput, steps: Array<StepResult<ToolSet>>): ModelBehaviorError {
   const pending = steps
     .at(-1)!
     .toolCalls.map((call) => `${call.toolName} (${JSON.stringify(call.toolCallId)})`);
