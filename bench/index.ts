@@ -1,6 +1,6 @@
 // June's cost over the bare AI SDK and over its peers, in one run:
 //   npm run bench                 (about 25 minutes on 2 cores, most of it the 5,000-step long runs)
-//   npm run bench -- --quick      (a smoke run: fewer samples, 100 concurrent runs)
+//   npm run bench -- --quick      (a smoke run: fewer samples, 20 concurrent runs)
 //   npm run bench -- --only=a,b --contenders=ai-sdk,june --no-write [--passes=N]
 // Workloads (a)-(d) run on every contender that loads here; (e) is bench/resolution.ts.
 // Every model is the same MockLanguageModelV3 answering at once (bench/mock-model.ts), so the
