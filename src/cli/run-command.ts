@@ -16,6 +16,7 @@ import { reportRun } from './run-report.js';
 import { onStopSignals } from './stop-signals.js';
 import { terminalStyle, type TerminalStyle } from './terminal-style.js';
 import { terminalJson, visibleText } from './visible-text.js';
+import { otlpTracesEndpoint } from './otlp-endpoint.js';
 
 /** The flags of `june run`. */
 export interface RunCommandOptions extends RedactionFlags {
@@ -61,7 +62,8 @@ export const runsFolder = join('.june', 'runs');
  *   (SIGINT), 143 for SIGTERM, 129 for SIGHUP. A second signal quits at once, leaving the
  *   trace settled as `aborted`.
  * @throws {JuneError} before the run starts: `cli-props-invalid`, `cli-workflow-missing`,
- *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`),
+ *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`, an
+ *   `--otel` collector address that is not an http(s) URL),
  *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
  *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`) and
  *   the journal's (`journal-missing`, `journal-corrupt`, `journal-mismatch`,
@@ -76,6 +78,8 @@ export async function runCommand(
   options: RunCommandOptions,
   io: CliIO,
 ): Promise<ExitCodeValue> {
+  // a bad collector address is a usage error found before the workflow loads
+  if (wantsOtlp(options)) otlpTracesEndpoint();
   // every run keeps a journal; --resume and --replay read one first
   const inputs = await runInputs(file, options, runsFolder);
   const approve = options.approve ?? 'ask';
@@ -251,16 +255,23 @@ async function showEvents(
   }
 }
 
+/** `--otel`, or a flag that implies it. */
+function wantsOtlp(options: RunCommandOptions): boolean {
+  return (
+    options.otel === true || options.otelRecordInputs === true || options.otelRecordOutputs === true
+  );
+}
+
 /**
  * `--otel` (or a flag that implies it): the OpenTelemetry SDK, set up and registered before
  * the run starts, with what the spans may record; a failed export is a warning on stderr.
  */
 async function otlpExport(options: RunCommandOptions, io: CliIO) {
+  if (!wantsOtlp(options)) return undefined;
   const content = {
     ...(options.otelRecordInputs ? { recordInputs: true } : {}),
     ...(options.otelRecordOutputs ? { recordOutputs: true } : {}),
   };
-  if (!options.otel && Object.keys(content).length === 0) return undefined;
   const { startOtlpExport } = await import('./otlp-export.js');
   const warn = (message: string) =>
     io.stderr.write(`${visibleText(`june: warning: OpenTelemetry: ${message}`)}\n`);

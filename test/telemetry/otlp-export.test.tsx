@@ -169,4 +169,19 @@ describe('june run --otel with an endpoint that is not a URL', () => {
       }
     },
   );
+
+  test('is reported before the workflow loads: a workflow that is not there yet is not the error', async () => {
+    const project = tempProject();
+    try {
+      const result = await june(['run', 'flow-not-written-yet.tsx', '--otel'], project.dir, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'localhost:4318',
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `june: --otel: OTEL_EXPORTER_OTLP_ENDPOINT is "localhost:4318", not an http(s) URL; set it to your collector's OTLP/HTTP address, e.g. http://localhost:4318, or unset it.\n`,
+      );
+    } finally {
+      project.remove();
+    }
+  });
 });
