@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
 import type { WorkerCommandOptions } from './worker-command.js';
+import { repeatedFlag } from './repeated-flag.js';
 
 /**
  * Adds the commands of runs over a database (DBOS on PostgreSQL) to the `june` program:
@@ -43,13 +44,13 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
     .option(
       '--redact-env <name>',
       "keep the value of this environment variable out of every run's records and output, besides each run's own redaction (repeatable)",
-      collect,
+      repeatedFlag,
       [],
     )
     .option(
       '--redact-pattern <regex>',
       "keep every match of this regular expression out of every run's records and output, besides each run's own redaction (repeatable)",
-      collect,
+      repeatedFlag,
       [],
     )
     .action(async (files: string[], options: WorkerCommandOptions) => {
@@ -112,9 +113,4 @@ function addCancelCommand(program: Command, io: CliIO, done: Done): void {
       const { cancelCommand } = await import('./database-commands.js');
       done(await cancelCommand(runId, options, io));
     });
-}
-
-/** Collects a repeatable flag's values. */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { approveModes, type ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
+import { repeatedFlag } from './repeated-flag.js';
 
 /** The flags `june run` parses (see `RunCommandOptions`). */
 type RunCommandFlags = {
@@ -107,13 +108,13 @@ export function addRunCommand(
     .option(
       '--redact-env <name>',
       'keep the value of this environment variable out of the trace, journal and output (repeatable)',
-      collect,
+      repeatedFlag,
       [],
     )
     .option(
       '--redact-pattern <regex>',
       'keep every match of this regular expression out of the trace, journal and output (repeatable)',
-      collect,
+      repeatedFlag,
       [],
     );
   for (const [flags, description] of otelFlags) command.option(flags, description);
@@ -126,9 +127,4 @@ export function addRunCommand(
     const { runCommand } = await import('./run-command.js');
     done(await runCommand(file, options, io));
   });
-}
-
-/** Collects a repeatable flag's values. */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

@@ -69,10 +69,8 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     listenQueues: names.map(queueName),
     logLevel: options.logLevel ?? 'warn',
   });
-  registerRunWorkflow(DBOS, new Map(Object.entries(options.workflows)), {
-    ...(options.redact ? { redact: options.redact } : {}),
-    ...(options.secretProps ? { secretProps: options.secretProps } : {}),
-  });
+  // the worker's redaction and secret props (WorkerSecrets) for every run it takes
+  registerRunWorkflow(DBOS, new Map(Object.entries(options.workflows)), options);
   try {
     await DBOS.launch();
     for (const name of names)
