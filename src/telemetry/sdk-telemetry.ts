@@ -9,8 +9,9 @@ let loading: Promise<OtelModule | undefined> | undefined;
 /**
  * The AI SDK 7 `telemetry` option for an agent's `experimental_telemetry` setting. AI SDK 7
  * makes no spans itself: they come from an integration, and `@ai-sdk/otel`'s
- * `LegacyOpenTelemetry` makes the span names AI SDK 6 made, so June's documented tree stays:
- * `step <path>` → `ai.streamText` → `ai.streamText.doStream`, `ai.toolCall`. A setting that
+ * `LegacyOpenTelemetry` makes the span names AI SDK 6 made, nested under June's step span:
+ * `step <path>` → `ai.streamText` → `ai.streamText.doStream` → `ai.toolCall` (AI SDK 6 put
+ * `ai.toolCall` beside the model call, under `ai.streamText`). A setting that
  * turns telemetry off, or brings its own `integrations`, is passed on as it is (without
  * `tracer`). `@ai-sdk/otel` is an optional dependency, loaded only here.
  *
