@@ -170,6 +170,11 @@ export interface DurableEngine {
    * its tool calls back until this method resolves, so nothing the call asked for happens
    * before it is recorded.
    *
+   * The answer is June's own record ({@link ModelAnswer}: a format version, a provider
+   * specification, parts or a result): store it as plain data and give it back as it was,
+   * without reading it. An answer June cannot read (another format, by another June) fails
+   * the run with `model-answer-unreadable`; one recorded by June 0.1 is read as it is.
+   *
    * @throws {WorkflowError} `journal-mismatch` when the record asks something else, or when
    *   the engine answers every call (a replay) and has none here.
    * @throws {SystemError} `journal-write-failed` when the record cannot be stored.

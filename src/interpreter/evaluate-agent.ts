@@ -44,8 +44,9 @@ export async function evaluateAgent(
     );
   }
   const root = ctx.run.root;
-  // a model June cannot run fails the tree before the first model call
-  checkModel(root.modelOverride ?? props.model, `the model of ${where}`);
+  // a model June cannot run fails the tree before the first model call (inspect() calls none)
+  if (root.mode !== 'inspect')
+    checkModel(root.modelOverride ?? props.model, `the model of ${where}`);
   const node = { nodeId: root.nodeId(), parentId: ctx.parentId };
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;
