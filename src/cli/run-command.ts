@@ -9,7 +9,9 @@ import type { ExitCodeValue } from './exit-code.js';
 import type { LoadedWorkflow } from './load-workflow.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunControl, runPrompting } from './run-control.js';
-import { resumeCommand, StudioAnswers } from './studio-answers.js';
+import { resumeDetails, StudioAnswers } from './studio-answers.js';
+import { checkRunFolder } from '../studio/run-folder.js';
+import { runFolder } from '../studio/run-answers.js';
 import { runInputs, type RunInputs } from './run-inputs.js';
 import { printedResumeCommand } from './resume-flags.js';
 import { reportRun } from './run-report.js';
@@ -67,7 +69,9 @@ export const runsFolder = join('.june', 'runs');
  *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
  *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`) and
  *   the journal's (`journal-missing`, `journal-corrupt`, `journal-mismatch`,
- *   `journal-unreadable`, `journal-version-unsupported`).
+ *   `journal-unreadable`, `journal-version-unsupported`); `run-folder-unsafe` when a run
+ *   resumed with Studio answering has a folder that is a link, another user's, or writable
+ *   by others.
  * @example
  * ```ts
  * process.exitCode = await runCommand('examples/release.tsx', { script: 'examples/release.script.json', approve: 'all' }, processIO());
@@ -83,6 +87,9 @@ export async function runCommand(
   // every run keeps a journal; --resume and --replay read one first
   const inputs = await runInputs(file, options, runsFolder);
   const approve = options.approve ?? 'ask';
+  // answers and resume details come only from a run folder no one else can write to
+  if (options.resume !== undefined && (approve === 'studio' || approve === 'wait'))
+    await checkRunFolder(runFolder(resolve(runsFolder), options.resume));
   const json = options.json === true;
   const promptOutput = runPrompting(io, approve, json);
   const style = terminalStyle(io.stdout);
@@ -148,7 +155,7 @@ async function studioAnswers(
     runsDir: resolve(runsFolder),
     runId: handle.runId,
     approve,
-    resume: resumeCommand(file, handle.runId, options),
+    resume: resumeDetails(file, options),
     answerer: handle,
   });
 }
