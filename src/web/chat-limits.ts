@@ -52,10 +52,7 @@ export function chatLimits(options: ChatLimits): Required<ChatLimits> {
  * @returns the parsed body, or `undefined` when it is not JSON (the caller says why it is malformed)
  * @throws {ChatRequestError} `chat-request-too-large` (413) for a body over the limit
  */
-export async function readLimitedJson(
-  request: Request,
-  maxRequestBytes: number,
-): Promise<unknown> {
+export async function readLimitedJson(request: Request, maxRequestBytes: number): Promise<unknown> {
   const announced = Number(request.headers.get('content-length') ?? Number.NaN);
   if (announced > maxRequestBytes) throw tooLarge(`${announced} bytes`, maxRequestBytes);
   if (request.body === null) return undefined;
