@@ -107,8 +107,11 @@ export const juneErrorCodes = [
   'workflow-load-failed',
   // web apps (june/web): chat requests refused before anything runs
   'approval-answered',
+  'chat-handler-option-invalid',
   'chat-request-invalid',
+  'chat-request-too-large',
   'chat-run-busy',
+  'chat-run-foreign',
   'chat-run-missing',
   // runs over a database (june/dbos, june worker, --database)
   'database-auth-failed',
