@@ -3,6 +3,7 @@ import { generateId } from 'ai';
 import { JuneError } from '../errors/june-error.js';
 import type { RunEvent } from '../events/run-event.js';
 import type { JournalStore } from '../journal/journal-store.js';
+import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import type { RunHandle } from '../interpreter/run.js';
 import { run, type RunOptions } from '../run/run.js';
 import { readChatRequest, type ChatRequest } from './chat-request.js';
@@ -68,7 +69,10 @@ interface Active {
  *
  * Bad requests get a 4xx JSON body `{ error: { code, message } }` and touch no run: a
  * malformed body (400), a run with no journal (404), an answer to no waiting request or one
- * already answered (409), a run that is busy with another request (409).
+ * already answered (409), a run that is busy with another request (409 `chat-run-busy`), in
+ * this handler or in any other process over the same journal store: a request takes the
+ * run's lease in the store (`JournalStore.lease`) before it reads the run's journal, and the
+ * run lets go when it stops, so one run is never continued twice at once.
  *
  * @example
  * ```tsx
@@ -103,15 +107,49 @@ function journalChatHandler(options: ChatHandlerOptions): ChatHandler {
     if (request.method !== 'POST')
       return errorResponse(405, 'chat-request-invalid', 'june: use POST to send a chat request.');
     const body: unknown = await request.json().catch(() => undefined);
-    const chat = await readChatRequest(body, options.journal);
-    if (chat.runId !== undefined && busy.has(chat.runId))
-      throw new ChatRequestError(
-        'chat-run-busy',
-        `june: run ${chat.runId} is busy with another request; send this one when its stream ended.`,
-        409,
-      );
-    return start(chat, options, active, busy);
+    let lease: RunLease | undefined;
+    try {
+      const chat = await readChatRequest(body, options.journal, async (runId) => {
+        // a store that leases says who runs the run, across processes; else this handler knows
+        if (typeof options.journal.lease === 'function')
+          lease = await ownRun(options.journal, runId);
+        else if (busy.has(runId)) throw runBusy(runId);
+      });
+      return start(chat, options, active, busy, lease);
+    } catch (error) {
+      await lease?.release();
+      throw error;
+    }
   };
+}
+
+/**
+ * Takes the run's lease in the journal store (when the store leases), so that of two
+ * requests continuing one run, in this server or another over the same store, one runs it
+ * and the other is refused before anything of the run is read.
+ *
+ * @throws {ChatRequestError} `chat-run-busy` (409) when another request or process runs it.
+ */
+async function ownRun(journal: JournalStore, runId: string): Promise<RunLease | undefined> {
+  try {
+    return await journal.lease?.(runId);
+  } catch (error) {
+    const owner = ownerOfError(error);
+    if (!owner) throw error;
+    throw new ChatRequestError(
+      'chat-run-busy',
+      `june: run ${runId} is busy: ${ownerText(owner)} is running it for another request; send this one when that request's stream ended.`,
+      409,
+    );
+  }
+}
+
+function runBusy(runId: string): ChatRequestError {
+  return new ChatRequestError(
+    'chat-run-busy',
+    `june: run ${runId} is busy with another request; send this one when its stream ended.`,
+    409,
+  );
 }
 
 function start(
@@ -119,6 +157,7 @@ function start(
   options: ChatHandlerOptions,
   active: Map<string, Active>,
   busy: Set<string>,
+  lease: RunLease | undefined,
 ): Response {
   const controller = new AbortController();
   const handle = run(options.workflow, {
@@ -127,13 +166,23 @@ function start(
     props: { chat: { messages: chat.userMessages } },
     signal: controller.signal,
     ...(chat.runId !== undefined ? { resume: chat.runId } : {}),
+    ...(lease ? { lease } : {}),
   });
+  busy.add(handle.runId);
+  const settled = handle.result
+    .catch(() => {})
+    .finally(() => {
+      busy.delete(handle.runId);
+      for (const [key, entry] of active) if (entry.handle === handle) active.delete(key);
+    });
   const turn = chatTurnStep(chat.userMessages.length - 1);
   const stream: ToUIMessageStreamOptions = {
     resumed: chat.runId !== undefined ? { newSteps: chat.newUserMessage ? [turn] : [] } : false,
     originalMessages: chat.messages,
     messageId: chat.newUserMessage ? generateId() : undefined,
     onWaiting: () => controller.abort('the run waits for approval answers'),
+    // the response ends once the run let go of it: the next request may come at once
+    endsAfter: settled,
     willAnswer: (request) =>
       request.key !== undefined &&
       (chat.answers.has(request.key) || (chat.newUserMessage && chat.pending.has(request.key))),
@@ -145,14 +194,7 @@ function start(
   };
   active.set(chat.chatId, { handle, stream, replay });
   active.set(handle.runId, { handle, stream, replay });
-  busy.add(handle.runId);
   void answer(handle, chat, options.supersededReason);
-  handle.result
-    .catch(() => {})
-    .finally(() => {
-      busy.delete(handle.runId);
-      for (const [key, entry] of active) if (entry.handle === handle) active.delete(key);
-    });
   return runUIMessageResponse(handle, stream);
 }
 

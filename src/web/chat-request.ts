@@ -33,14 +33,19 @@ export interface ChatRequest {
 /**
  * Reads a `useChat` request body (`{ id, messages, trigger }`) and checks it against the
  * journal of the run it continues: the run exists, and every approval answer is for a
- * request that waits. Nothing is written.
+ * request that waits. Nothing is written. `own(runId)`, when given, is awaited before the
+ * journal is read (the handler takes the run's lease there, so what is checked stays true).
  *
  * @throws {ChatRequestError} `chat-request-invalid` (400) for a body that is not a chat
  *   request or has nothing to do; `chat-run-missing` (404) for a run id with no journal;
  *   `approval-unknown` (409) for an answer to no request of the run, `approval-answered`
  *   (409) for one already answered.
  */
-export async function readChatRequest(body: unknown, journal: JournalStore): Promise<ChatRequest> {
+export async function readChatRequest(
+  body: unknown,
+  journal: JournalStore,
+  own?: (runId: string) => Promise<void>,
+): Promise<ChatRequest> {
   const { chatId, messages } = await chatBody(body);
   const last = messages.at(-1);
   const runId = runIdOf(messages);
@@ -52,6 +57,7 @@ export async function readChatRequest(body: unknown, journal: JournalStore): Pro
       throw invalid('the last message is not a user message and no run is named to continue');
     return { chatId, messages, userMessages, newUserMessage, answers, pending: new Set() };
   }
+  await own?.(runId);
   const records = await journal.read(runId);
   if (records.length === 0)
     throw new ChatRequestError(
