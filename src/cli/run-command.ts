@@ -10,8 +10,7 @@ import type { LoadedWorkflow } from './load-workflow.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunControl, runPrompting } from './run-control.js';
 import { resumeDetails, StudioAnswers } from './studio-answers.js';
-import { checkRunFolder } from '../studio/run-folder.js';
-import { runFolder } from '../studio/run-answers.js';
+import { ownerText } from '../journal/index.js';
 import { runInputs, type RunInputs } from './run-inputs.js';
 import { printedResumeCommand } from './resume-flags.js';
 import { reportRun } from './run-report.js';
@@ -36,6 +35,8 @@ export interface RunCommandOptions extends RedactionFlags {
   stream?: boolean;
   /** `--resume`: the id of a run to take up again from its journal (in `.june/runs/<runId>/`). */
   resume?: string;
+  /** `--wait-for-owner`: with `--resume`, wait for the process that runs the run to let go, instead of failing with `run-owned`. */
+  waitForOwner?: boolean;
   /** `--replay`: a run id or a `journal.jsonl` file whose recorded model calls answer every model call. */
   replay?: string;
   /** `--strict`: fail the run on a workflow error at any depth and on script turns that never ran (see `RunOptions.strict`). */
@@ -71,7 +72,8 @@ export const runsFolder = join('.june', 'runs');
  *   the journal's (`journal-missing`, `journal-corrupt`, `journal-mismatch`,
  *   `journal-unreadable`, `journal-version-unsupported`); `run-folder-unsafe` when a run
  *   resumed with Studio answering has a folder that is a link, another user's, or writable
- *   by others.
+ *   by others; `run-owned` when `--resume` names a run another process runs (unless
+ *   `--wait-for-owner`, which waits for it to let go).
  * @example
  * ```ts
  * process.exitCode = await runCommand('examples/release.tsx', { script: 'examples/release.script.json', approve: 'all' }, processIO());
@@ -84,12 +86,27 @@ export async function runCommand(
 ): Promise<ExitCodeValue> {
   // a bad collector address is a usage error found before the workflow loads
   if (wantsOtlp(options)) otlpTracesEndpoint();
-  // every run keeps a journal; --resume and --replay read one first
-  const inputs = await runInputs(file, options, runsFolder);
+  // every run keeps a journal; --resume and --replay read one first (--resume once it owns the run)
+  const inputs = await runInputs(file, options, runsFolder, (owner) =>
+    io.stderr.write(
+      `june: run ${options.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`,
+    ),
+  );
+  try {
+    return await runStarted(file, options, io, inputs);
+  } finally {
+    await inputs.lease?.release();
+  }
+}
+
+/** `june run` once its inputs are read (and, with `--resume`, the run is this process's). */
+async function runStarted(
+  file: string,
+  options: RunCommandOptions,
+  io: CliIO,
+  inputs: RunInputs,
+): Promise<ExitCodeValue> {
   const approve = options.approve ?? 'ask';
-  // answers and resume details come only from a run folder no one else can write to
-  if (options.resume !== undefined && (approve === 'studio' || approve === 'wait'))
-    await checkRunFolder(runFolder(resolve(runsFolder), options.resume));
   const json = options.json === true;
   const promptOutput = runPrompting(io, approve, json);
   const style = terminalStyle(io.stdout);
@@ -191,7 +208,7 @@ type OtlpExport = Awaited<ReturnType<typeof otlpExport>>;
  * writer's error, if writing failed.
  */
 function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExport) {
-  const { workflow, props, model, journal, redact, recorded } = inputs;
+  const { workflow, props, model, journal, redact, recorded, lease } = inputs;
   const json = options.json === true;
   const onApproval = approvalPolicy(options.approve ?? 'ask');
   let failure: unknown;
@@ -212,6 +229,7 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       // nobody reads --json output token by token: batch mode costs less
       ...(json || options.stream === false ? { stream: false } : {}),
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
+      ...(lease ? { lease } : {}),
       ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
       ...(options.strict ? { strict: true } : {}),
       ...(otlp ? { telemetry: otlp.content } : {}),

@@ -76,6 +76,7 @@ export const juneErrorCodes = [
   'journal-unreadable',
   'journal-version-unsupported',
   'journal-write-failed',
+  'run-owned',
   // scripted models (june/testing)
   'script-invalid',
   'script-step-missing',
@@ -100,6 +101,7 @@ export const juneErrorCodes = [
   'studio-request-refused',
   'studio-run-folder-unsafe',
   'studio-run-missing',
+  'studio-run-owned',
   'studio-ui-missing',
   'workflow-default-invalid',
   'workflow-default-missing',

@@ -10,6 +10,9 @@ import {
 import { checkRunFolder } from './run-folder.js';
 import { JuneError } from '../errors/june-error.js';
 import { resumeProblem, resumeRun } from './resume-run.js';
+import { AnswerLock } from './answer-lock.js';
+import { fileRunOwner } from '../journal/file-journal-store.js';
+import { ownerText } from '../journal/run-lease.js';
 import { StudioRequestError } from './studio-request-error.js';
 import { approvalsInTrace, unansweredInJournal, type RunApprovals } from './waiting-approvals.js';
 
@@ -49,6 +52,12 @@ export interface ApprovalDesk {
  * that is a link, another user's, or writable by others is refused (403
  * `studio-run-folder-unsafe`) before anything in it is read or written.
  *
+ * Answers to one run are taken one at a time ({@link AnswerLock}): of two answers to one call
+ * given at once exactly one is taken (202) and the other refused (409
+ * `studio-approval-unknown`), and a stopped run is resumed by the first answer only. A
+ * stopped run that a process holds without taking answers from Studio (its lease, see
+ * `fileRunOwner`) is not answered (409 `studio-run-owned`).
+ *
  * @example
  * ```ts
  * const desk = fileApprovalDesk(runs);
@@ -57,35 +66,78 @@ export interface ApprovalDesk {
  */
 export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
   const approvals = (runId: string) => runApprovals(runs, runId);
+  const lock = new AnswerLock();
   return {
     approvals,
     async answer(runId, answer) {
-      const current = await approvals(runId);
-      if (!current.waiting.some((approval) => approval.key === answer.key))
-        throw new StudioRequestError(
-          'studio-approval-unknown',
-          `june: run "${runId}" waits for no approval of the call "${answer.key}" (answered already, or never asked); reload the run to see what it waits for.`,
-          409,
-        );
+      // refused at once when it cannot be taken; else checked again, and taken, under the lock
+      waitingFor(runId, await approvals(runId), answer.key);
       const folder = runFolder(runs.dir, runId);
-      await trusted(runId, folder, () =>
-        appendAnswer(folder, {
-          key: answer.key,
-          approved: answer.approved,
-          ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
-          at: new Date().toISOString(),
-        }),
-      );
-      if (current.state === 'live') return { delivered: 'live' };
-      const record = await trusted(runId, folder, () => readRunProcess(folder));
-      if (!record) return { delivered: 'recorded' };
-      if (takesAnswers(record)) return { delivered: 'live' };
-      if ((await resumeProblem(runs.dir, runId, record)) !== undefined)
-        return { delivered: 'recorded' };
-      await resumeRun(folder, runId, record);
-      return { delivered: 'resumed' };
+      await trusted(runId, folder, async () => {});
+      return lock.hold(runId, folder, () => answerOnce(runs, runId, answer));
     },
   };
+}
+
+/**
+ * Takes one answer, alone among the answers to the run (see {@link AnswerLock}): checks the
+ * call still waits, records the answer, and resumes a stopped run (once: the resumed process
+ * is marked in `process.json` before the next answer is looked at, and it then counts as
+ * live).
+ */
+async function answerOnce(
+  runs: RunDirectory,
+  runId: string,
+  answer: ApprovalAnswerInput,
+): Promise<AnswerOutcome> {
+  const current = await runApprovals(runs, runId);
+  waitingFor(runId, current, answer.key);
+  if (current.state === 'stopped') await notOwned(runs.dir, runId);
+  const folder = runFolder(runs.dir, runId);
+  await trusted(runId, folder, () =>
+    appendAnswer(folder, {
+      key: answer.key,
+      approved: answer.approved,
+      ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+      at: new Date().toISOString(),
+    }),
+  );
+  if (current.state === 'live') return { delivered: 'live' };
+  const record = await trusted(runId, folder, () => readRunProcess(folder));
+  if (!record) return { delivered: 'recorded' };
+  if (takesAnswers(record)) return { delivered: 'live' };
+  if ((await resumeProblem(runs.dir, runId, record)) !== undefined)
+    return { delivered: 'recorded' };
+  await resumeRun(folder, runId, record);
+  return { delivered: 'resumed' };
+}
+
+/**
+ * Throws unless the run waits for an answer to the call `key`.
+ * @throws {StudioRequestError} `studio-approval-unknown` (409)
+ */
+function waitingFor(runId: string, current: RunApprovals, key: string): void {
+  if (current.waiting.some((approval) => approval.key === key)) return;
+  throw new StudioRequestError(
+    'studio-approval-unknown',
+    `june: run "${runId}" waits for no approval of the call "${key}" (answered already, or never asked); reload the run to see what it waits for.`,
+    409,
+  );
+}
+
+/**
+ * Throws when a process that does not take answers from Studio holds the run (a
+ * `june run --resume` at a terminal): an answer could neither reach it nor resume the run.
+ * @throws {StudioRequestError} `studio-run-owned` (409)
+ */
+async function notOwned(runsDir: string, runId: string): Promise<void> {
+  const owner = await fileRunOwner(runsDir, runId);
+  if (!owner) return;
+  throw new StudioRequestError(
+    'studio-run-owned',
+    `june: run "${runId}" is being run by ${ownerText(owner)}, which does not take answers from Studio; answer it where it runs, or once it stopped.`,
+    409,
+  );
 }
 
 /** What the run waits for, and whether Studio resumes it once answered (see {@link fileApprovalDesk}). */
@@ -107,11 +159,14 @@ async function runApprovals(runs: RunDirectory, runId: string): Promise<RunAppro
   );
   if (waiting.length === 0) return { runId, state: 'none', resumable: false, waiting };
   if (live) return { runId, state: 'live', resumable: false, waiting };
-  const notResumable = record && (await resumeProblem(runs.dir, runId, record));
+  const owner = await fileRunOwner(runs.dir, runId);
+  const notResumable = owner
+    ? `it is being run by ${ownerText(owner)}, which does not take answers from Studio`
+    : record && (await resumeProblem(runs.dir, runId, record));
   return {
     runId,
     state: 'stopped',
-    resumable: !!record && notResumable === undefined,
+    resumable: !!record && !notResumable,
     ...(notResumable ? { notResumable } : {}),
     waiting,
   };

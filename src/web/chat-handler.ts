@@ -3,6 +3,7 @@ import { generateId } from 'ai';
 import { JuneError } from '../errors/june-error.js';
 import type { RunEvent } from '../events/run-event.js';
 import type { JournalStore } from '../journal/journal-store.js';
+import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import type { RunHandle } from '../interpreter/run.js';
 import { run, type RunOptions } from '../run/run.js';
 import { chatLimits, readLimitedJson, type ChatLimits } from './chat-limits.js';
@@ -83,7 +84,10 @@ const STOPPED_RUN_TTL_MS = 15 * 60_000;
  * malformed body (400), a body over `maxRequestBytes` or more than `maxMessages` messages
  * (413, `chat-request-too-large`), a run with no journal (404), a run of another chat (403,
  * `chat-run-foreign`), an answer to no waiting request or one already answered (409), a run
- * that is busy with another request (409).
+ * that is busy with another request (409 `chat-run-busy`), in this handler or in any other
+ * process over the same journal store: a request takes the run's lease in the store
+ * (`JournalStore.lease`) before it reads the run's journal, and the run lets go when it
+ * stops, so one run is never continued twice at once.
  *
  * @throws {WorkflowError} `chat-handler-option-invalid` (at once) for a limit that is not a
  *   whole number of 1 or more.
@@ -134,18 +138,61 @@ function journalChatHandler(
     if (request.method !== 'POST')
       return errorResponse(405, 'chat-request-invalid', 'june: use POST to send a chat request.');
     const body = await readLimitedJson(request, limits.maxRequestBytes);
-    const chat = await readChatRequest(body, options.journal, limits.maxMessages);
-    if (chat.runId !== undefined && state.busy.has(chat.runId))
-      throw new ChatRequestError(
-        'chat-run-busy',
-        `june: run ${chat.runId} is busy with another request; send this one when its stream ended.`,
-        409,
+    let lease: RunLease | undefined;
+    try {
+      const chat = await readChatRequest(
+        body,
+        options.journal,
+        limits.maxMessages,
+        async (runId) => {
+          // a store that leases says who runs the run, across processes; else this handler knows
+          if (typeof options.journal.lease === 'function')
+            lease = await ownRun(options.journal, runId);
+          else if (state.busy.has(runId)) throw runBusy(runId);
+        },
       );
-    return start(chat, options, state);
+      return start(chat, options, state, lease);
+    } catch (error) {
+      await lease?.release();
+      throw error;
+    }
   };
 }
+/**
+ * Takes the run's lease in the journal store (when the store leases), so that of two
+ * requests continuing one run, in this server or another over the same store, one runs it
+ * and the other is refused before anything of the run is read.
+ *
+ * @throws {ChatRequestError} `chat-run-busy` (409) when another request or process runs it.
+ */
+async function ownRun(journal: JournalStore, runId: string): Promise<RunLease | undefined> {
+  try {
+    return await journal.lease?.(runId);
+  } catch (error) {
+    const owner = ownerOfError(error);
+    if (!owner) throw error;
+    throw new ChatRequestError(
+      'chat-run-busy',
+      `june: run ${runId} is busy: ${ownerText(owner)} is running it for another request; send this one when that request's stream ended.`,
+      409,
+    );
+  }
+}
 
-function start(chat: ChatRequest, options: ChatHandlerOptions, state: HandlerState): Response {
+function runBusy(runId: string): ChatRequestError {
+  return new ChatRequestError(
+    'chat-run-busy',
+    `june: run ${runId} is busy with another request; send this one when its stream ended.`,
+    409,
+  );
+}
+
+function start(
+  chat: ChatRequest,
+  options: ChatHandlerOptions,
+  state: HandlerState,
+  lease: RunLease | undefined,
+): Response {
   const { active, busy, stopped } = state;
   // the chat goes on: what a reconnect would have been sent is this request's to send now
   stopped.delete(chat.chatId);
@@ -157,10 +204,21 @@ function start(chat: ChatRequest, options: ChatHandlerOptions, state: HandlerSta
     props: { chat: chat.input },
     signal: controller.signal,
     ...(chat.runId !== undefined ? { resume: chat.runId } : {}),
+    ...(lease ? { lease } : {}),
   });
   const turns = chat.input.messages.length;
   const turn = chatTurnStep(turns - 1);
   let waiting = false;
+  let entry: Active | undefined;
+  busy.add(handle.runId);
+  const settled = handle.result
+    .catch(() => {})
+    .finally(() => {
+      busy.delete(handle.runId);
+      for (const [key, value] of active) if (value.handle === handle) active.delete(key);
+      // stopped to wait for answers: a page that missed the requests gets them on reconnect
+      if (waiting && entry) stopped.set([chat.chatId, handle.runId], entry);
+    });
   const stream: ToUIMessageStreamOptions = {
     resumed: chat.runId !== undefined ? { newSteps: chat.newUserMessage ? [turn] : [] } : false,
     originalMessages: chat.messages,
@@ -169,6 +227,8 @@ function start(chat: ChatRequest, options: ChatHandlerOptions, state: HandlerSta
       waiting = true;
       controller.abort('the run waits for approval answers');
     },
+    // the response ends once the run let go of it: the next request may come at once
+    endsAfter: settled,
     willAnswer: (request) =>
       request.key !== undefined &&
       (chat.answers.has(request.key) || (chat.newUserMessage && chat.pending.has(request.key))),
@@ -178,19 +238,10 @@ function start(chat: ChatRequest, options: ChatHandlerOptions, state: HandlerSta
     ...stream,
     resumed: turns > 1 ? { newSteps: [turn] } : false,
   };
-  const entry: Active = { handle, stream, replay };
+  entry = { handle, stream, replay };
   active.set(chat.chatId, entry);
   active.set(handle.runId, entry);
-  busy.add(handle.runId);
   void answer(handle, chat, options.supersededReason);
-  handle.result
-    .catch(() => {})
-    .finally(() => {
-      busy.delete(handle.runId);
-      for (const [key, value] of active) if (value.handle === handle) active.delete(key);
-      // stopped to wait for answers: a page that missed the requests gets them on reconnect
-      if (waiting) stopped.set([chat.chatId, handle.runId], entry);
-    });
   return runUIMessageResponse(handle, stream);
 }
 

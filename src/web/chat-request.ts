@@ -41,9 +41,12 @@ export interface ChatRequest {
 /**
  * Reads a `useChat` request body (`{ id, messages, trigger }`) and checks it against the
  * journal of the run it continues: the run exists and belongs to this chat, and every
- * approval answer is for a request that waits. Nothing is written.
+ * approval answer is for a request that waits. Nothing is written. `own(runId)`, when given,
+ * is awaited before the journal is read (the handler takes the run's lease there, so what is
+ * checked stays true).
  *
  * @param maxMessages the most messages the body may carry @default 1000
+ * @param own called with the run id before the journal is read
  * @throws {ChatRequestError} `chat-request-invalid` (400) for a body that is not a chat
  *   request or has nothing to do; `chat-request-too-large` (413) for more than `maxMessages`
  *   messages; `chat-run-missing` (404) for a run id with no journal; `chat-run-foreign` (403)
@@ -54,6 +57,7 @@ export async function readChatRequest(
   body: unknown,
   journal: JournalStore,
   maxMessages: number = DEFAULT_CHAT_LIMITS.maxMessages,
+  own?: (runId: string) => Promise<void>,
 ): Promise<ChatRequest> {
   const { chatId, messages } = await chatBody(body, maxMessages);
   const last = messages.at(-1);
@@ -67,6 +71,7 @@ export async function readChatRequest(
     const input = chatInput(chatId, messages, 0, true);
     return { chatId, messages, userMessages, input, newUserMessage, answers, pending: new Set() };
   }
+  await own?.(runId);
   const records = await journal.read(runId);
   if (records.length === 0)
     throw new ChatRequestError(
