@@ -42,10 +42,17 @@ describe.runIf(!missing)('workers started at once on a new database', () => {
       );
       expect(failed, `round ${round}`).toEqual([]);
       const workers = starts.map((start) => (start as PromiseFulfilledResult<WorkerProcess>).value);
-      for (const worker of workers)
-        expect(worker.running.output().stderr).not.toMatch(
+      for (const worker of workers) {
+        const stderr = worker.running.output().stderr;
+        expect(stderr).not.toMatch(
           /tuple concurrently updated|deadlock detected|duplicate key|Failed to initialize/,
         );
+        // a worker that waited said what for, in a june: line like everything it prints
+        for (const line of stderr.split('\n').filter(Boolean))
+          expect(line).toMatch(
+            /^june: worker w\d+-\d waits for another worker to finish setting up the database at /,
+          );
+      }
 
       const client = await RunClient.connect(database);
       try {
