@@ -8,7 +8,7 @@ import { loadWorkflow } from './load-workflow.js';
 import { onStopSignals, stopSignals, type StopSignal } from './stop-signals.js';
 
 /** How long a stopped worker lets its process end on its own before it exits anyway, in ms. */
-const EXIT_LINGER_MS = 2000;
+const EXIT_LINGER_MS = 500;
 
 /** The flags of `june worker`. */
 export interface WorkerCommandOptions extends RedactionFlags {
