@@ -125,13 +125,14 @@ async function runStarted(
     json,
     promptOutput,
   });
-  control.studio = await studioAnswers(file, handle, options);
-  if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
+  // the run is going (its MCP servers may be starting): a signal from now on stops it cleanly
   const stopListening = onStopSignals(control.stop);
   // Keeps the process alive while the run waits on something that holds no handle of its
   // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
+    control.studio = await studioAnswers(file, handle, options);
+    if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
     return reportRun({
       traceFailure: traceFailure(),
