@@ -35,6 +35,9 @@ export type {
   MemoryJournalStore,
   JournalEngineOptions,
   JournalTraceContext,
+  RunLease,
+  RunLeaseOptions,
+  RunOwner,
 } from './journal/index.js';
 export { toolCallContext } from './engine/index.js';
 export type { ToolCallContext } from './engine/index.js';

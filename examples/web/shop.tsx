@@ -19,7 +19,11 @@ export function shopWorkflow(model: LanguageModel, refunds: string[]) {
   });
   return function Shop({ chat }: { chat: ChatInput }) {
     return (
-      <Agent model={model} instructions="You help customers of a small shop with their orders.">
+      <Agent
+        model={model}
+        instructions="You help customers of a small shop with their orders."
+        messages={chat.history}
+      >
         <Tool name="refund" value={refund} />
         <ChatTurns chat={chat} />
       </Agent>

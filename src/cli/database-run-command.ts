@@ -12,7 +12,7 @@ import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { formatDuration, formatTokens } from './format.js';
 import { parseProps } from './parse-props.js';
 import { ProgressPrinter } from './progress-printer.js';
-import { onStopSignals } from './stop-signals.js';
+import { onStopSignals, stopSignals } from './stop-signals.js';
 import { terminalStyle, type TerminalStyle } from './terminal-style.js';
 import { terminalJson, visibleText } from './visible-text.js';
 import { workflowNameOf } from './worker-command.js';
@@ -107,8 +107,8 @@ async function follow(
       `${style.bold(`june run ${file}`)}${style.dim(` · run ${runId} · over the database`)}\n`,
     );
   const startedAt = Date.now();
-  // Ctrl-C stops following only: the run goes on in its worker
-  const stopListening = onStopSignals(() => process.exit(ExitCode.interrupted));
+  // a stop signal stops following only: the run goes on in its worker
+  const stopListening = onStopSignals((signal) => process.exit(stopSignals[signal].exitCode));
   try {
     // the worker stores and publishes events redacted; what is shown here is redacted as june run would, too
     for await (const event of redactedEvents(client.events(runId), redactor)) {

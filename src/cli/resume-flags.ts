@@ -1,32 +1,47 @@
+import { resumeFlagWords, type ResumeFlagValues } from '../studio/resume-details.js';
 import type { RunCommandOptions } from './run-command.js';
 
 /**
- * The flags of a `june run` that a resume of it needs to go on the same way, as arguments:
- * `--script`, `--trace`, `--no-stream`, `--strict`, `--redact-env`, `--redact-pattern`,
- * `--secret-props @file` (secrets given inline are never repeated: the resume asks for them
- * again) and the `--otel` flags. Not `--approve` (the caller picks it), nor `--props` (a
- * resume takes the recorded ones).
+ * The flags of a `june run` that a resume of it needs, as values ({@link ResumeFlagValues}):
+ * not `--approve` (the caller picks it), nor `--props` (a resume takes the recorded ones),
+ * nor secret props given inline (the resume asks for them again).
  *
- * @param path - how a file path is written: as given by default, or e.g. resolved for a
+ * @param path - how a file path is kept: as given by default, or e.g. resolved for a
  *   process started in another folder.
  */
-export function resumeFlags(
+export function resumeFlagValues(
   options: RunCommandOptions,
   path: (file: string) => string = (file) => file,
-): string[] {
-  const args: string[] = [];
-  if (options.script !== undefined) args.push('--script', path(options.script));
-  if (options.trace !== undefined) args.push('--trace', path(options.trace));
-  if (options.stream === false) args.push('--no-stream');
-  if (options.strict) args.push('--strict');
-  for (const name of options.redactEnv ?? []) args.push('--redact-env', name);
-  for (const pattern of options.redactPattern ?? []) args.push('--redact-pattern', pattern);
-  if (options.secretProps?.startsWith('@'))
-    args.push('--secret-props', `@${path(options.secretProps.slice(1))}`);
-  if (options.otel) args.push('--otel');
-  if (options.otelRecordInputs) args.push('--otel-record-inputs');
-  if (options.otelRecordOutputs) args.push('--otel-record-outputs');
-  return args;
+): ResumeFlagValues {
+  const has = (list: string[] | undefined) =>
+    list !== undefined && list.length > 0 ? list : undefined;
+  const values: ResumeFlagValues = {
+    script: options.script === undefined ? undefined : path(options.script),
+    trace: options.trace === undefined ? undefined : path(options.trace),
+    stream: options.stream === false ? false : undefined,
+    strict: options.strict ? true : undefined,
+    redactEnv: has(options.redactEnv),
+    redactPattern: has(options.redactPattern),
+    secretProps: options.secretProps?.startsWith('@')
+      ? `@${path(options.secretProps.slice(1))}`
+      : undefined,
+    otel: options.otel ? true : undefined,
+    otelRecordInputs: options.otelRecordInputs ? true : undefined,
+    otelRecordOutputs: options.otelRecordOutputs ? true : undefined,
+  };
+  return Object.fromEntries(
+    Object.entries(values).filter(([, value]) => value !== undefined),
+  ) as ResumeFlagValues;
+}
+
+/**
+ * The flags of a `june run` that a resume of it needs to go on the same way
+ * ({@link resumeFlagValues}), as shell words: `--script x`, `--strict`, ...
+ */
+export function resumeFlags(options: RunCommandOptions): string[] {
+  return resumeFlagWords(resumeFlagValues(options)).flatMap(([flag, value]) =>
+    value === undefined ? [flag] : [flag, value],
+  );
 }
 
 /**

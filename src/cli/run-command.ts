@@ -9,7 +9,8 @@ import type { ExitCodeValue } from './exit-code.js';
 import type { LoadedWorkflow } from './load-workflow.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunControl, runPrompting } from './run-control.js';
-import { resumeCommand, StudioAnswers } from './studio-answers.js';
+import { resumeDetails, StudioAnswers } from './studio-answers.js';
+import { ownerText } from '../journal/index.js';
 import { runInputs, type RunInputs } from './run-inputs.js';
 import { printedResumeCommand } from './resume-flags.js';
 import { reportRun } from './run-report.js';
@@ -34,6 +35,8 @@ export interface RunCommandOptions extends RedactionFlags {
   stream?: boolean;
   /** `--resume`: the id of a run to take up again from its journal (in `.june/runs/<runId>/`). */
   resume?: string;
+  /** `--wait-for-owner`: with `--resume`, wait for the process that runs the run to let go, instead of failing with `run-owned`. */
+  waitForOwner?: boolean;
   /** `--replay`: a run id or a `journal.jsonl` file whose recorded model calls answer every model call. */
   replay?: string;
   /** `--strict`: fail the run on a workflow error at any depth and on script turns that never ran (see `RunOptions.strict`). */
@@ -67,7 +70,10 @@ export const runsFolder = join('.june', 'runs');
  *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
  *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`) and
  *   the journal's (`journal-missing`, `journal-corrupt`, `journal-mismatch`,
- *   `journal-unreadable`, `journal-version-unsupported`).
+ *   `journal-unreadable`, `journal-version-unsupported`); `run-folder-unsafe` when a run
+ *   resumed with Studio answering has a folder that is a link, another user's, or writable
+ *   by others; `run-owned` when `--resume` names a run another process runs (unless
+ *   `--wait-for-owner`, which waits for it to let go).
  * @example
  * ```ts
  * process.exitCode = await runCommand('examples/release.tsx', { script: 'examples/release.script.json', approve: 'all' }, processIO());
@@ -80,8 +86,26 @@ export async function runCommand(
 ): Promise<ExitCodeValue> {
   // a bad collector address is a usage error found before the workflow loads
   if (wantsOtlp(options)) otlpTracesEndpoint();
-  // every run keeps a journal; --resume and --replay read one first
-  const inputs = await runInputs(file, options, runsFolder);
+  // every run keeps a journal; --resume and --replay read one first (--resume once it owns the run)
+  const inputs = await runInputs(file, options, runsFolder, (owner) =>
+    io.stderr.write(
+      `june: run ${options.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`,
+    ),
+  );
+  try {
+    return await runStarted(file, options, io, inputs);
+  } finally {
+    await inputs.lease?.release();
+  }
+}
+
+/** `june run` once its inputs are read (and, with `--resume`, the run is this process's). */
+async function runStarted(
+  file: string,
+  options: RunCommandOptions,
+  io: CliIO,
+  inputs: RunInputs,
+): Promise<ExitCodeValue> {
   const approve = options.approve ?? 'ask';
   const json = options.json === true;
   const promptOutput = runPrompting(io, approve, json);
@@ -101,13 +125,14 @@ export async function runCommand(
     json,
     promptOutput,
   });
-  control.studio = await studioAnswers(file, handle, options);
-  if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
+  // the run is going (its MCP servers may be starting): a signal from now on stops it cleanly
   const stopListening = onStopSignals(control.stop);
   // Keeps the process alive while the run waits on something that holds no handle of its
   // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
+    control.studio = await studioAnswers(file, handle, options);
+    if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
     return reportRun({
       traceFailure: traceFailure(),
@@ -148,7 +173,7 @@ async function studioAnswers(
     runsDir: resolve(runsFolder),
     runId: handle.runId,
     approve,
-    resume: resumeCommand(file, handle.runId, options),
+    resume: resumeDetails(file, options),
     answerer: handle,
   });
 }
@@ -184,7 +209,7 @@ type OtlpExport = Awaited<ReturnType<typeof otlpExport>>;
  * writer's error, if writing failed.
  */
 function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExport) {
-  const { workflow, props, model, journal, redact, recorded } = inputs;
+  const { workflow, props, model, journal, redact, recorded, lease } = inputs;
   const json = options.json === true;
   const onApproval = approvalPolicy(options.approve ?? 'ask');
   let failure: unknown;
@@ -205,6 +230,7 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       // nobody reads --json output token by token: batch mode costs less
       ...(json || options.stream === false ? { stream: false } : {}),
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
+      ...(lease ? { lease } : {}),
       ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
       ...(options.strict ? { strict: true } : {}),
       ...(otlp ? { telemetry: otlp.content } : {}),

@@ -5,6 +5,8 @@ import {
   readRunJournal,
   type JournalRecord,
   type JournalStore,
+  type RunLease,
+  type RunOwner,
 } from '../journal/index.js';
 import type { RedactOptions } from '../redaction/index.js';
 import {
@@ -16,6 +18,9 @@ import {
 import { cliRedaction, resumedProps } from './cli-redaction.js';
 import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
+import { checkRunFolder } from '../studio/run-folder.js';
+import { runFolder } from '../studio/run-answers.js';
+import { resolve } from 'node:path';
 import type { RunCommandOptions } from './run-command.js';
 
 /** What `june run` starts a run with, read from its flags and files before anything runs. */
@@ -30,35 +35,64 @@ export interface RunInputs {
   /** The `--script` model (when resuming, without the turns the journal answered). */
   model: ScriptedModel | undefined;
   redact: RedactOptions | undefined;
+  /**
+   * With `--resume`: the run's lease in the runs folder, taken before its journal is read, so
+   * no other process runs it from then on; the run lets go of it when it ends (and `june run`
+   * once more when it exits).
+   */
+  lease: RunLease | undefined;
 }
 
 /**
  * Reads what `june run` needs before the run starts, in the order a bad flag or file is
- * reported: the props, the redaction flags, the script, the workflow, then the journal
+ * reported: the props, the redaction flags, the script, the workflow, then (with
+ * `--resume`, once the run's lease is taken: see {@link RunInputs.lease}) the journal
  * `--resume`/`--replay` names (a bad one stops here, before any trace is written).
  *
  * @param runsFolder - where the runs' journals are, relative to the current directory.
+ * @param waiting - told when `--wait-for-owner` waits for the process that holds the run.
  * @throws {JuneError} what {@link runCommand} lists as thrown before the run starts.
  */
 export async function runInputs(
   file: string,
   options: RunCommandOptions,
   runsFolder: string,
+  waiting?: (owner: RunOwner) => void,
 ): Promise<RunInputs> {
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
   const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
   const workflow = await loadWorkflow(file);
   const journal = fileJournalStore({ dir: runsFolder });
-  const recorded = await recordedJournal(options, journal, workflow.name);
-  const props = given
-    ? { ...given, ...secretProps }
-    : resumedProps(recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined, secretProps);
-  const model =
-    options.script !== undefined && options.resume !== undefined && recorded
-      ? resumedScript(options.script, recorded)
-      : scriptModel;
-  return { workflow, journal, recorded, props, model, redact };
+  checkJournalFlags(options);
+  // answers and resume details come only from a run folder no one else can write to
+  const approve = options.approve ?? 'ask';
+  if (options.resume !== undefined && (approve === 'studio' || approve === 'wait'))
+    await checkRunFolder(runFolder(resolve(runsFolder), options.resume));
+  const lease =
+    options.resume === undefined
+      ? undefined
+      : await journal.lease!(options.resume, {
+          wait: options.waitForOwner === true,
+          ...(waiting ? { onWait: waiting } : {}),
+        });
+  try {
+    const recorded = await recordedJournal(options, journal, workflow.name);
+    const props = given
+      ? { ...given, ...secretProps }
+      : resumedProps(
+          recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined,
+          secretProps,
+        );
+    const model =
+      options.script !== undefined && options.resume !== undefined && recorded
+        ? resumedScript(options.script, recorded)
+        : scriptModel;
+    return { workflow, journal, recorded, props, model, redact, lease };
+  } catch (error) {
+    await lease?.release();
+    throw error;
+  }
 }
 
 /**
@@ -70,6 +104,17 @@ async function recordedJournal(
   store: JournalStore,
   workflow: string,
 ): Promise<JournalRecord[] | undefined> {
+  if (options.resume !== undefined) return readRunJournal(store, options.resume, workflow);
+  if (options.replay === undefined) return undefined;
+  const isFile = /[\\/]/.test(options.replay) || options.replay.endsWith('.jsonl');
+  return isFile ? loadJournal(options.replay) : readRunJournal(store, options.replay);
+}
+
+/**
+ * The journal flags that do not go together, refused before anything is read.
+ * @throws {WorkflowError} `cli-option-invalid`
+ */
+function checkJournalFlags(options: RunCommandOptions): void {
   if (options.resume !== undefined && options.replay !== undefined) {
     throw new WorkflowError(
       'cli-option-invalid',
@@ -82,10 +127,12 @@ async function recordedJournal(
       'june: --replay answers every model call from the recording; leave out --script.',
     );
   }
-  if (options.resume !== undefined) return readRunJournal(store, options.resume, workflow);
-  if (options.replay === undefined) return undefined;
-  const isFile = /[\\/]/.test(options.replay) || options.replay.endsWith('.jsonl');
-  return isFile ? loadJournal(options.replay) : readRunJournal(store, options.replay);
+  if (options.waitForOwner && options.resume === undefined) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --wait-for-owner waits for the process that runs the run --resume names; pass it with --resume.',
+    );
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ type RunCommandFlags = {
   trace?: string;
   json?: boolean;
   resume?: string;
+  waitForOwner?: boolean;
   replay?: string;
   strict?: boolean;
   database?: string;
@@ -38,6 +39,10 @@ const runFlags: ReadonlyArray<readonly [flags: string, description: string]> = [
   [
     '--resume <runId>',
     'take up a stopped run again from its journal (.june/runs/<runId>/journal.jsonl): nothing that finished runs again',
+  ],
+  [
+    '--wait-for-owner',
+    'with --resume: when another process runs that run, wait for it to let go instead of failing',
   ],
   [
     '--replay <runId|file>',

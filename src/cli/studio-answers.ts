@@ -7,9 +7,12 @@ import {
   runFolder,
   writeRunProcess,
   type RunProcess,
+  type StudioAnswer,
 } from '../studio/run-answers.js';
+import type { ResumeDetails } from '../studio/resume-details.js';
+import { sealResume } from '../studio/resume-seal.js';
 import type { ApprovalAnswerer } from './approval-prompter.js';
-import { resumeFlags } from './resume-flags.js';
+import { resumeFlagValues } from './resume-flags.js';
 import type { RunCommandOptions } from './run-command.js';
 
 const POLL_MS = 250;
@@ -17,7 +20,7 @@ const POLL_MS = 250;
 /**
  * Takes approval answers from June Studio for one `june run` (`--approve studio`, and
  * `--approve wait` while its process is up): writes `<runs>/<runId>/process.json` (this
- * process, and the command that resumes the run), watches `<runs>/<runId>/answers.jsonl`,
+ * process, and the sealed details that let Studio resume the run), watches `<runs>/<runId>/answers.jsonl`,
  * where Studio appends answers by call key, and answers each waiting request whose key got one
  * through the run handle. Answers written before the run asked (Studio answered a stopped run,
  * then resumed it) count too.
@@ -43,7 +46,11 @@ export class StudioAnswers {
     this.#answerer = answerer;
   }
 
-  /** Registers the process with Studio (`process.json`) and starts watching for answers. */
+  /**
+   * Registers the process with Studio (`process.json`) and starts watching for answers.
+   * @throws {SystemError} `run-folder-unsafe` when the run's folder is a link, another
+   *   user's, or writable by others
+   */
   static async start(options: {
     runsDir: string;
     runId: string;
@@ -53,10 +60,12 @@ export class StudioAnswers {
   }): Promise<StudioAnswers> {
     const folder = runFolder(options.runsDir, options.runId);
     const answers = new StudioAnswers(folder, options.answerer);
+    const seal = await sealResume(options.runId, options.resume);
     await writeRunProcess(folder, {
       pid: process.pid,
       approve: options.approve,
       resume: options.resume,
+      ...(seal !== undefined ? { seal } : {}),
       startedAt: new Date().toISOString(),
     });
     try {
@@ -82,7 +91,7 @@ export class StudioAnswers {
     for (const [key, waiting] of this.#waiting) if (waiting === id) this.#waiting.delete(key);
   }
 
-  /** Stops watching, and marks the process as ended in `process.json` (its resume command stays). */
+  /** Stops watching, and marks the process as ended in `process.json` (its resume details stay). */
   async close(): Promise<void> {
     clearInterval(this.#poll);
     this.#watcher?.close();
@@ -94,7 +103,8 @@ export class StudioAnswers {
   #look(): void {
     if (this.#waiting.size === 0) return;
     this.#reading = this.#reading.then(async () => {
-      const answers = await readAnswers(this.#folder);
+      // a folder that became another's, or writable by others, gives no answers
+      const answers = await readAnswers(this.#folder).catch(() => new Map<string, StudioAnswer>());
       for (const [key, id] of this.#waiting) {
         const answer = answers.get(key);
         if (!answer) continue;
@@ -111,28 +121,15 @@ export class StudioAnswers {
 }
 
 /**
- * The command that takes the run up again with Studio answering: this same `june` (Node, its
- * flags and the CLI script), `run <file> --resume <runId> --approve studio`, and the flags of
- * this run that still matter for a resume (a secret given inline is not repeated).
+ * What takes the run up again with Studio answering, as data ({@link ResumeDetails}): the
+ * workflow file and this folder, absolute, and the flags of this run that still matter for a
+ * resume as values (a secret given inline is not kept). Studio builds its own `june run` from
+ * them, once their seal holds.
  */
-export function resumeCommand(
-  file: string,
-  runId: string,
-  options: RunCommandOptions,
-): RunProcess['resume'] {
-  const args = [
-    'run',
-    resolve(file),
-    '--resume',
-    runId,
-    '--approve',
-    'studio',
-    ...resumeFlags(options, (path) => resolve(path)),
-  ];
-  const cli = process.argv[1] === undefined ? [] : [resolve(process.argv[1])];
+export function resumeDetails(file: string, options: RunCommandOptions): ResumeDetails {
   return {
-    command: process.execPath,
-    args: [...process.execArgv, ...cli, ...args],
+    workflow: resolve(file),
     cwd: process.cwd(),
+    flags: resumeFlagValues(options, (path) => resolve(path)),
   };
 }

@@ -5,7 +5,10 @@ import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
 import { quietDriver } from './database-commands.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { loadWorkflow } from './load-workflow.js';
-import { onStopSignals } from './stop-signals.js';
+import { onStopSignals, stopSignals, type StopSignal } from './stop-signals.js';
+
+/** How long a stopped worker lets its process end on its own before it exits anyway, in ms. */
+const EXIT_LINGER_MS = 500;
 
 /** The flags of `june worker`. */
 export interface WorkerCommandOptions extends RedactionFlags {
@@ -34,12 +37,19 @@ export function workflowNameOf(file: string): string {
 /**
  * `june worker <files...> --database <url>`: loads the workflows, starts a DBOS worker (it
  * recovers its runs in flight, then takes queued runs of those workflows) and runs until
- * SIGINT/SIGTERM. Every run it runs or recovers is redacted as `june run` would redact it
- * with the worker's `--redact-env`, `--redact-pattern` and `--secret-props` and the run's
- * own (its patterns and variable names, those variables read here); `--secret-props` gives
- * the values of the secret props a run names.
+ * SIGINT, SIGTERM or SIGHUP. A stop signal aborts the runs in flight (their tools' processes
+ * end, their MCP servers close) and leaves them pending in the database for a worker
+ * started again with the same `--executor`; the worker is gone within the runs' abort grace
+ * (5 s). A signal while it starts stops it once started; a second signal quits at once,
+ * ending every process its runs started. Every run it runs or recovers is redacted as
+ * `june run` would redact it with the worker's `--redact-env`, `--redact-pattern` and
+ * `--secret-props` and the run's own (its patterns and variable names, those variables read
+ * here); `--secret-props` gives the values of the secret props a run names. What the
+ * worker has to say (the database went away or came back, a run failed) is one `june:`
+ * line each on stderr.
  *
- * @returns 0 once stopped by a signal.
+ * @returns 0 once stopped by a signal (a second signal exits at once with 128 + the first
+ *   signal's number: 130, 143 or 129).
  * @throws {JuneError} `cli-workflow-missing` and the workflow load errors,
  *   `cli-option-invalid` (a bad `--concurrency`, two files of one name, a `--redact-env`
  *   variable not set, a bad `--redact-pattern`), `cli-props-invalid` (bad
@@ -71,23 +81,46 @@ export async function workerCommand(
     const loaded = await loadWorkflow(file);
     workflows[name] = { component: loaded.component, run: loaded.june.run };
   }
-  const worker = await startWorker({
-    database: options.database,
-    workflows,
-    ...(concurrency !== undefined ? { concurrency } : {}),
-    ...(options.executor !== undefined ? { executorId: options.executor } : {}),
-    ...(redact ? { redact } : {}),
-    ...(secretProps ? { secretProps } : {}),
+  let stopBy: StopSignal | undefined;
+  let stopRequested: (() => void) | undefined;
+  const stopWanted = new Promise<void>((resolve) => (stopRequested = resolve));
+  const stopListening = onStopSignals((signal) => {
+    // a second signal: quit now (every process group a run started is killed on exit)
+    if (stopBy) process.exit(stopSignals[stopBy].exitCode);
+    stopBy = signal;
+    const what = signal === 'SIGINT' ? 'interrupted' : `${signal} received`;
+    io.stderr.write(
+      `june: ${what}; stopping the worker: its runs in flight are aborted here and stay pending for recovery (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'signal again'} to quit at once)\n`,
+    );
+    stopRequested?.();
   });
-  io.stdout.write(
-    `june worker ${worker.executorId} · ${Object.keys(workflows).join(', ')} · ${safeUrl(options.database)}\n`,
-  );
-  await new Promise<void>((resolve) => {
-    const stop = onStopSignals(() => {
-      stop();
-      resolve();
+  try {
+    const worker = await startWorker({
+      database: options.database,
+      workflows,
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(options.executor !== undefined ? { executorId: options.executor } : {}),
+      ...(redact ? { redact } : {}),
+      ...(secretProps ? { secretProps } : {}),
+      log: (line) => io.stderr.write(`${line}\n`),
     });
-  });
-  await worker.stop();
-  return ExitCode.success;
+    io.stdout.write(
+      `june worker ${worker.executorId} · ${Object.keys(workflows).join(', ')} · ${safeUrl(options.database)}\n`,
+    );
+    await stopWanted;
+    const { pending } = await worker.stop();
+    io.stderr.write(`${stoppedLine(worker.executorId, pending)}\n`);
+    // what a run left behind (a timer of a tool that ignored its abort) does not keep the worker up
+    setTimeout(() => process.exit(ExitCode.success), EXIT_LINGER_MS).unref();
+    return ExitCode.success;
+  } finally {
+    stopListening();
+  }
+}
+
+/** The worker's last line: which runs it left pending, and who takes them up. */
+function stoppedLine(executorId: string, pending: string[]): string {
+  if (pending.length === 0) return `june: worker ${executorId} stopped`;
+  const runs = pending.length === 1 ? `run ${pending[0]}` : `runs ${pending.join(', ')}`;
+  return `june: worker ${executorId} stopped; ${runs} ${pending.length === 1 ? 'stays' : 'stay'} pending until a worker with --executor ${executorId} starts`;
 }

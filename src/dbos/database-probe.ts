@@ -1,11 +1,5 @@
-import { createRequire } from 'node:module';
 import { databaseError } from './database-error.js';
-
-/** The part of the `pg` driver's `Client` the probe uses. */
-type PgClient = new (config: { connectionString: string; connectionTimeoutMillis: number }) => {
-  connect(): Promise<unknown>;
-  end(): Promise<unknown>;
-};
+import { pgClient } from './pg-driver.js';
 
 /**
  * Connects to `database` once and disconnects, failing fast with a clear error (DBOS itself
@@ -14,10 +8,7 @@ type PgClient = new (config: { connectionString: string; connectionTimeoutMillis
  * on launch), `database-missing`.
  */
 export async function probeDatabase(database: string, missingIsFine: boolean): Promise<void> {
-  // the PostgreSQL driver DBOS itself uses
-  const require = createRequire(import.meta.resolve('@dbos-inc/dbos-sdk'));
-  const { Client } = require('pg') as { Client: PgClient };
-  const client = new Client({ connectionString: database, connectionTimeoutMillis: 10_000 });
+  const client = pgClient({ connectionString: database, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
   } catch (error) {

@@ -17,6 +17,7 @@ import { configuredSecrets } from '../redaction/configured-secrets.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { DbosSdk } from './load-dbos.js';
 import { APPROVALS_EVENT, approvalRequestId, approvalTopic, stepName } from './names.js';
+import type { WorkerShutdown } from './worker-shutdown.js';
 
 /** A run's approval request as June publishes it for `june runs` and `june approve`. */
 export interface DbosApprovalRequest {
@@ -42,6 +43,11 @@ export interface DbosEngineOptions {
   stop: (reason: unknown) => void;
   /** DBOS cancelled the workflow (`june cancel`): abort the run, so running work's abort signal fires. */
   cancelled: () => void;
+  /**
+   * The stop of the worker running the run: once it begins, work that ends (aborted, most
+   * often) ends for the run but is not recorded, so the run stays pending for recovery.
+   */
+  shutdown?: WorkerShutdown;
   /** Each event, its approval ids made stable (see {@link DbosApprovalRequest.id}). */
   publish?: (event: RunLogEvent) => void;
   /** A model call was answered from the record (its work did not run). */
@@ -215,8 +221,28 @@ export class DbosEngine implements DurableEngine {
   /** Nothing to write: DBOS records how the workflow ended. */
   async finish(): Promise<void> {}
 
-  /** `DBOS.runStep(work, { name })`, its step number taken now; a step recorded under another name is a mismatch. */
+  /**
+   * `DBOS.runStep(work, { name })`, its step number taken now; a step recorded under another
+   * name is a mismatch. Work that ends after the worker began to stop ends for the run (its
+   * result or error is given back) while DBOS records nothing.
+   */
   #step<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const shutdown = this.#options.shutdown;
+    if (!shutdown) return this.#dbosStep(name, work);
+    return new Promise<T>((resolve, reject) => {
+      const held = () => {
+        const running = work();
+        running.then(
+          (value) => shutdown.stopping && resolve(value),
+          (error: unknown) => shutdown.stopping && reject(error),
+        );
+        return shutdown.hold(running);
+      };
+      this.#dbosStep(name, held).then(resolve, reject);
+    });
+  }
+
+  #dbosStep<T>(name: string, work: () => Promise<T>): Promise<T> {
     return this.#options.dbos
       .runStep(work, { name, retriesAllowed: false })
       .catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import type { RunLogEvent } from '../events/run-event.js';
 import type { DbosSdk } from './load-dbos.js';
 import { EVENTS_STREAM } from './names.js';
+import type { WorkerShutdown } from './worker-shutdown.js';
 
 /**
  * One value of a run's event stream: a batch of events in order, or the mark a worker writes
@@ -13,21 +14,25 @@ export type StreamedRunEvents = { events: RunLogEvent[] } | { start: { executor:
  * Writes a run's events to its DBOS stream for followers in other processes. It runs as one
  * long DBOS step beside the run (`publish` enqueues, the step writes in batches), so events
  * take no step numbers of their own: they are published at least once (a recovered run tells
- * them again, after a new `start` mark), never replayed from the record.
+ * them again, after a new `start` mark), never replayed from the record. Once its worker
+ * stops, it publishes nothing more and leaves the stream open: the run is not over, a
+ * recovery tells it again.
  */
 export class EventPublisher {
   readonly #dbos: DbosSdk['DBOS'];
   #queue: RunLogEvent[] = [];
   #wake: (() => void) | undefined;
   #closed = false;
+  readonly #shutdown: WorkerShutdown | undefined;
 
-  constructor(dbos: DbosSdk['DBOS']) {
+  constructor(dbos: DbosSdk['DBOS'], shutdown?: WorkerShutdown) {
     this.#dbos = dbos;
+    this.#shutdown = shutdown;
   }
 
-  /** Queues one event (dropped once closed). */
+  /** Queues one event (dropped once closed, or once the worker stops). */
   publish(event: RunLogEvent): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#shutdown?.stopping) return;
     this.#queue.push(event);
     this.#wake?.();
   }
@@ -40,7 +45,8 @@ export class EventPublisher {
 
   /** Starts the publishing step (its step number taken now); settles when the stream is closed. */
   start(): Promise<number> {
-    return this.#dbos.runStep(() => this.#drain(), { name: 'june.events', retriesAllowed: false });
+    const drain = () => (this.#shutdown ? this.#shutdown.hold(this.#drain()) : this.#drain());
+    return this.#dbos.runStep(drain, { name: 'june.events', retriesAllowed: false });
   }
 
   async #drain(): Promise<number> {
@@ -48,6 +54,8 @@ export class EventPublisher {
     try {
       await this.#write({ start: { executor: this.#dbos.executorID } });
       for (;;) {
+        // a stopping worker's run is not over: the stream stays open for its recovery
+        if (this.#shutdown?.stopping) return written;
         if (this.#queue.length > 0) {
           const events = this.#queue;
           this.#queue = [];

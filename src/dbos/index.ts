@@ -1,7 +1,9 @@
 export { DbosEngine } from './dbos-engine.js';
 export type { DbosEngineOptions, DbosApprovalRequest, DbosApprovalAnswer } from './dbos-engine.js';
 export { startWorker } from './worker.js';
-export type { WorkerOptions, JuneWorker } from './worker.js';
+export type { WorkerOptions, JuneWorker, WorkerStopped } from './worker.js';
+export type { WorkerLogLevel } from './worker-log.js';
+export { WorkerShutdown } from './worker-shutdown.js';
 export { RunClient } from './run-client.js';
 export type { DbosRunStatus, DbosRunSummary } from './run-client.js';
 export { registerRunWorkflow } from './run-workflow.js';

@@ -1,6 +1,6 @@
 import { WorkflowError } from '../errors/index.js';
 import { stableJson } from '../json/stable-json.js';
-import { configuredSecrets } from '../redaction/configured-secrets.js';
+import { configuredSecrets, registerKnownCredentials } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
 import type { ModelScript } from '../testing/script-format.js';
 
@@ -68,6 +68,7 @@ export interface RunToEnqueue {
  *   credential): nothing is enqueued.
  */
 export function queuedRun(run: RunToEnqueue, env: NodeJS.ProcessEnv = process.env): QueuedRun {
+  registerKnownCredentials();
   const secretNames = [...new Set(run.secretProps ?? [])];
   const props = run.props
     ? Object.fromEntries(Object.entries(run.props).filter(([name]) => !secretNames.includes(name)))

@@ -2,7 +2,7 @@ import type { LanguageModelUsage } from 'ai';
 import type { Component } from '../elements/element.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { errorData, SystemError } from '../errors/index.js';
-import type { RunHandle } from '../interpreter/run.js';
+import type { RunHandle, RunResult } from '../interpreter/run.js';
 import { run as juneRun, type RunOptions } from '../run/index.js';
 import { plainJson } from '../json/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
@@ -15,6 +15,7 @@ import { RUN_WORKFLOW } from './names.js';
 import type { QueuedRun } from './queued-run.js';
 import { recoveringScript } from './recovering-script.js';
 import { queuedRunSecrets, type WorkerSecrets } from './worker-secrets.js';
+import type { WorkerShutdown } from './worker-shutdown.js';
 
 export type { QueuedRun } from './queued-run.js';
 
@@ -39,16 +40,22 @@ export interface WorkerWorkflow {
  * Registers June's run workflow with DBOS (before `DBOS.launch()`): one DBOS workflow that
  * runs any of `workflows` by name, so a run enqueued anywhere is taken by a worker that has
  * its workflow. The run id is the DBOS workflow id. Each run gets the worker's `secrets`:
- * the values of the secret props it names, and the worker's redaction over its own.
+ * the values of the secret props it names, and the worker's redaction over its own. With
+ * `shutdown`, stopping the worker aborts its runs in flight and leaves them pending in the
+ * database, for recovery (see {@link WorkerShutdown}).
  */
 export function registerRunWorkflow(
   dbos: DbosSdk['DBOS'],
   workflows: ReadonlyMap<string, WorkerWorkflow>,
   secrets: WorkerSecrets = {},
+  shutdown?: WorkerShutdown,
 ): (input: QueuedRun) => Promise<DbosRunOutput> {
-  return dbos.registerWorkflow((input: QueuedRun) => runQueued(dbos, workflows, secrets, input), {
-    name: RUN_WORKFLOW,
-  });
+  const run = (input: QueuedRun) => runQueued(dbos, workflows, secrets, input, shutdown);
+  return dbos.registerWorkflow(
+    // once the worker stops, DBOS records nothing of a run: it stays pending
+    (input: QueuedRun) => (shutdown ? shutdown.hold(run(input)) : run(input)),
+    { name: RUN_WORKFLOW },
+  );
 }
 
 async function runQueued(
@@ -56,11 +63,15 @@ async function runQueued(
   workflows: ReadonlyMap<string, WorkerWorkflow>,
   secrets: WorkerSecrets,
   input: QueuedRun,
+  shutdown: WorkerShutdown | undefined,
 ): Promise<DbosRunOutput> {
   const runId = dbos.workflowID!;
-  const publisher = new EventPublisher(dbos);
+  // taken from the queue as the worker stops: left pending, untouched
+  if (shutdown?.stopping) return new Promise<never>(() => {});
+  const publisher = new EventPublisher(dbos, shutdown);
   const publishing = publisher.start(); // always the run's first step
   let handle: RunHandle | undefined;
+  let forget: (() => void) | undefined;
   let redactor: Redactor | undefined;
   try {
     const workflow = workflows.get(input.workflow);
@@ -76,6 +87,7 @@ async function runQueued(
         runId,
         redactor,
         stop: start.stop,
+        ...(shutdown ? { shutdown } : {}),
         cancelled: () => handle?.abort('the run was cancelled (june cancel)'),
         publish: (event) => publisher.publish(event),
         replayed: (call) => script?.skip(call.place.step),
@@ -93,20 +105,38 @@ async function runQueued(
     };
     const started = (workflow.run ?? juneRun)(workflow.component, options);
     handle = started;
-    const result = await started.result;
-    // DBOS stores the workflow's output: redacted as the run's other records are
-    const stored = redactor ?? configuredSecrets;
-    return {
-      output: stored.value(plainJson(result.output)),
-      usage: result.usage,
-      trace: stored.value(result.trace),
-    };
+    forget = shutdown?.track(runId, started);
+    return storedOutput(await started.result, redactor ?? configuredSecrets);
   } catch (error) {
-    throw storedError(error, redactor ?? configuredSecrets);
+    const stored = storedError(error, redactor ?? configuredSecrets);
+    failedRuns.set(stored, runId);
+    throw stored;
   } finally {
+    forget?.();
     publisher.close();
-    await publishing;
+    // a stopping worker's publishing step never ends (its run stays pending)
+    if (!shutdown?.stopping) await publishing;
   }
+}
+
+/** DBOS stores the workflow's output: redacted as the run's other records are. */
+function storedOutput(result: RunResult, redactor: Redactor): DbosRunOutput {
+  return {
+    output: redactor.value(plainJson(result.output)),
+    usage: result.usage,
+    trace: redactor.value(result.trace),
+  };
+}
+
+/** The errors this process stored for failed runs, with their run ids (DBOS logs each one). */
+const failedRuns = new WeakMap<object, string>();
+
+/**
+ * The id of the run that failed with `error`, when `error` is what this process stored for a
+ * failed run (DBOS hands it to its logger); `undefined` for anything else.
+ */
+export function failedRunOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? failedRuns.get(error) : undefined;
 }
 
 function workflowMissing(name: string, known: string[]): SystemError {

@@ -1,12 +1,16 @@
 import { hostname } from 'node:os';
 import { WorkflowError } from '../errors/index.js';
+import { DEFAULT_ABORT_GRACE_MS } from '../interpreter/abort-grace.js';
 import type { RedactOptions } from '../redaction/redactor.js';
-import { databaseError } from './database-error.js';
+import { databaseError, safeUrl } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
-import { loadDbos } from './load-dbos.js';
+import { loadDbos, type DbosSdk } from './load-dbos.js';
 import { APPLICATION, APPLICATION_VERSION, RUN_WORKFLOW, queueName } from './names.js';
 import type { QueuedRun } from './queued-run.js';
-import { registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
+import { failedRunOf, registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
+import { withSetupLock } from './setup-lock.js';
+import { WorkerLog, type WorkerLogLevel } from './worker-log.js';
+import { WorkerShutdown } from './worker-shutdown.js';
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -21,8 +25,15 @@ export interface WorkerOptions {
    * had in flight. Give each worker its own. @default `DBOS__VMID`, else the host name
    */
   executorId?: string;
-  /** DBOS's log level (`error`, `warn`, `info`, `debug`). @default 'warn' */
-  logLevel?: string;
+  /** The least severe of DBOS's own log entries the worker prints (`error`, `warn`, `info`, `debug`). @default 'warn' */
+  logLevel?: WorkerLogLevel;
+  /**
+   * Where the worker's notices go, one `june:` line each without its newline: the database
+   * went away, the worker reconnected, it waits for another worker setting up a new
+   * database, a run failed, and DBOS's own entries at `logLevel` (never a stack trace).
+   * @default a line on stderr
+   */
+  log?: (line: string) => void;
   /**
    * Kept out of what every run of this worker stores and publishes (as `run()`'s `redact`
    * option), besides each run's own redaction (the patterns and environment variable
@@ -36,17 +47,32 @@ export interface WorkerOptions {
   secretProps?: Record<string, unknown>;
 }
 
+/** What {@link JuneWorker.stop} left. */
+export interface WorkerStopped {
+  /** The runs that were in flight: aborted here, pending in the database for recovery. */
+  pending: string[];
+}
+
 /** A running worker. */
 export interface JuneWorker {
   readonly executorId: string;
-  /** Stops taking runs and disconnects (runs in flight stay pending, for recovery). */
-  stop(): Promise<void>;
+  /**
+   * Stops the worker: it takes no more runs, aborts its runs in flight (their tools' abort
+   * signals fire: a `<Bash>` command's processes end, an MCP server closes, a model call is
+   * cancelled) without recording how they ended, so they stay pending in the database, and
+   * a worker started again with the same executor id takes each up where its records end;
+   * then it disconnects. Settles within the runs' abort grace (5 s) and a little more.
+   * Calling it again returns the same promise.
+   */
+  stop(): Promise<WorkerStopped>;
 }
 
 /**
  * Starts a worker in this process (one per process: DBOS is process-wide): registers June's
  * run workflow, recovers the runs this executor id had in flight, and takes queued runs of
- * its workflows.
+ * its workflows. Workers started at once against a new database set it up one after the
+ * other (see `withSetupLock`). DBOS's log goes through {@link WorkerLog}: one `june:` line
+ * when the database goes away and one when the worker reconnected.
  *
  * @throws {SystemError} `dbos-missing`, `database-unreachable`, `database-auth-failed`.
  * @throws {WorkflowError} `dbos-worker-workflow-missing` when this executor id has runs in
@@ -60,36 +86,71 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
   const { DBOS } = await loadDbos();
   const executorId = options.executorId ?? process.env.DBOS__VMID ?? hostname();
   const names = Object.keys(options.workflows);
-  await checkInFlight(options.database, executorId, names);
-  DBOS.setConfig({
-    name: APPLICATION,
-    systemDatabaseUrl: options.database,
-    executorID: executorId,
-    applicationVersion: APPLICATION_VERSION,
-    listenQueues: names.map(queueName),
-    logLevel: options.logLevel ?? 'warn',
+  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = new WorkerLog({
+    executorId,
+    database: options.database,
+    write,
+    ...(options.logLevel ? { level: options.logLevel } : {}),
+    // through DBOS's own pool: it works again once DBOS has reconnected
+    probe: () => DBOS.listWorkflows({ limit: 1, loadInput: false, loadOutput: false }),
+    failedRun: failedRunOf,
   });
-  // the worker's redaction and secret props (WorkerSecrets) for every run it takes
-  registerRunWorkflow(DBOS, new Map(Object.entries(options.workflows)), options);
-  try {
-    await DBOS.launch();
-    for (const name of names)
-      await DBOS.registerQueue(queueName(name), {
-        workerConcurrency: options.concurrency ?? 10,
-        minPollingIntervalMs: 200,
-        onConflict: 'always_update',
+  const shutdown = new WorkerShutdown();
+  await probeDatabase(options.database, true);
+  // workers started at once on a new database must not read or migrate it at once
+  await withSetupLock(
+    options.database,
+    async () => {
+      await checkInFlight(options.database, executorId, names);
+      DBOS.setConfig({
+        name: APPLICATION,
+        systemDatabaseUrl: options.database,
+        executorID: executorId,
+        applicationVersion: APPLICATION_VERSION,
+        listenQueues: names.map(queueName),
+        logger: log,
       });
-  } catch (error) {
-    await DBOS.shutdown().catch(() => {});
-    throw databaseError(error, options.database);
-  }
-  return { executorId, stop: () => DBOS.shutdown() };
+      // the worker's redaction and secret props (WorkerSecrets) for every run it takes
+      registerRunWorkflow(DBOS, new Map(Object.entries(options.workflows)), options, shutdown);
+      await launch(DBOS, names, options.concurrency ?? 10).catch(async (error: unknown) => {
+        log.close();
+        await DBOS.shutdown().catch(() => {});
+        throw databaseError(error, options.database);
+      });
+    },
+    () =>
+      write(
+        `june: worker ${executorId} waits for another worker to finish setting up the database at ${safeUrl(options.database)}`,
+      ),
+  );
+  let stopping: Promise<WorkerStopped> | undefined;
+  const stop = async (): Promise<WorkerStopped> => {
+    const pending = await shutdown.stop(
+      `the worker ${executorId} is stopping (a worker started again with the executor id ${executorId} takes the run up again)`,
+      DEFAULT_ABORT_GRACE_MS,
+    );
+    log.close();
+    await DBOS.shutdown();
+    return { pending };
+  };
+  return { executorId, stop: () => (stopping ??= stop()) };
+}
+
+/** Launches DBOS (recovering this executor's runs) and registers the workflows' queues. */
+async function launch(dbos: DbosSdk['DBOS'], names: string[], concurrency: number): Promise<void> {
+  await dbos.launch();
+  for (const name of names)
+    await dbos.registerQueue(queueName(name), {
+      workerConcurrency: concurrency,
+      minPollingIntervalMs: 200,
+      onConflict: 'always_update',
+    });
 }
 
 /** Refuses to start a worker that would recover runs of a workflow it does not have. */
 async function checkInFlight(database: string, executorId: string, names: string[]): Promise<void> {
   const { DBOSClient } = await loadDbos();
-  await probeDatabase(database, true);
   const client = await DBOSClient.create({ systemDatabaseUrl: database });
   try {
     const pending = await client

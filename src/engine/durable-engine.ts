@@ -239,6 +239,11 @@ export interface DurableRunStart {
   redactor: Redactor;
   /** Stops the run (aborts it) with `reason`; an engine calls it once, when it cannot go on. */
   stop(reason: unknown): void;
+  /**
+   * Aborts with the run: an engine that waits while it is made (for another process to let
+   * go of the run) stops waiting and rejects.
+   */
+  signal?: AbortSignal;
 }
 
 /**

@@ -126,6 +126,7 @@ async function openEngine(
     ...(options.props ? { props: options.props } : {}),
     redactor: root.redactor,
     stop: (reason) => root.controller.abort(reason),
+    signal: root.controller.signal,
   });
   root.attachEngine(new DurableCalls(engine));
 }

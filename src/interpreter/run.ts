@@ -17,7 +17,7 @@ import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { newRunId } from '../engine/run-id.js';
 import { holdToolCallContexts } from '../engine/tool-call-context.js';
 import type { Trace } from '../trace/trace-node.js';
-import { configuredSecrets } from '../redaction/configured-secrets.js';
+import { configuredSecrets, registerKnownCredentials } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
 import { abortGraceOf, settleWithinGrace } from './abort-grace.js';
 import { endConsumers } from './end-consumers.js';
@@ -190,6 +190,9 @@ export function runWorkflow<OUTPUT = unknown>(
 
 /** The run's shared state, from its options. */
 function runRoot(runId: string, options: WorkflowRunOptions<any>): RunRoot {
+  // the provider keys in the environment are credentials whatever model this run uses (a
+  // script, a replayed journal): a tool that prints one must not put it into a record
+  registerKnownCredentials();
   const root = new RunRoot({
     runId,
     mode: 'run',

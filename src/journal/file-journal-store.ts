@@ -17,6 +17,8 @@ import { decodeJournal, encodeRecord } from './journal-codec.js';
 import { fileProblem } from './file-problem.js';
 import type { JournalHeader, JournalRecord } from './journal-record.js';
 import { journalExists, type JournalStore } from './journal-store.js';
+import { leaseFileOwner, tryLeaseFile } from './lease-file.js';
+import { runOwned, takeLease, type RunOwner } from './run-lease.js';
 
 /** Options of {@link fileJournalStore}. */
 export interface FileJournalStoreOptions {
@@ -42,6 +44,10 @@ export interface FileJournalStoreOptions {
  * whose last line was cut off by a crash is trimmed back to its last whole record before
  * the next append, so the cut line never ends up in the middle. Nothing is fsynced.
  *
+ * A run's owner holds `<dir>/<runId>/owner.json` (its `pid`, `hostname`, `startedAt`), taken
+ * atomically by `lease` (see `tryLeaseFile`) and removed when it lets go or its process
+ * exits; a lease whose process is gone (killed, crashed) is taken over by the next one.
+ *
  * @throws {WorkflowError} `journal-run-id-invalid` (from every method taking a run id) for an
  *   id that is not a run id ({@link isRunId}: 1 to 128 letters, digits, `.`, `_`, `-`); `journal-unreadable` (from
  *   `read`) when the journal is a directory or cannot be read.
@@ -58,6 +64,14 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
     append: (runId, record) => appendRecord(files, runId, record),
     read: (runId) => readJournal(files, runId),
     list: () => listJournals(files.dir),
+    lease: async (runId, options) => {
+      const path = files.ownerFileOf(runId);
+      return takeLease(
+        () => tryLeaseFile(path, runId),
+        (owner) => runOwned(runId, owner, files.shown(path)),
+        options,
+      );
+    },
     describe: (runId) =>
       files.shown(
         isRunId(runId) ? join(files.dir, runId, 'journal.jsonl') : join(files.dir, runId),
@@ -90,6 +104,15 @@ class RunFiles {
       );
     }
     return join(this.dir, runId, 'journal.jsonl');
+  }
+
+  /**
+   * The lease file of a run's owner.
+   * @throws {WorkflowError} `journal-run-id-invalid` when `runId` is not a file name.
+   */
+  ownerFileOf(runId: string): string {
+    this.fileOf(runId);
+    return join(this.dir, runId, 'owner.json');
   }
 
   /** A file as messages show it: relative to the current directory when inside it. */
@@ -225,4 +248,18 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The owner of a run in the runs folder `dir` (whoever holds `<dir>/<runId>/owner.json`, see
+ * {@link fileJournalStore}), or undefined when no live process holds it. For readers that
+ * must not act on a run someone runs (Studio). Never throws for a missing file.
+ *
+ * @example
+ * ```ts
+ * await fileRunOwner('.june/runs', runId); // { pid: 48211, hostname: 'build-7', startedAt: '2026-…' }
+ * ```
+ */
+export function fileRunOwner(dir: string, runId: string): Promise<RunOwner | undefined> {
+  return leaseFileOwner(new RunFiles(resolve(dir)).ownerFileOf(runId));
 }

@@ -1,5 +1,6 @@
 import { WorkflowError } from '../errors/index.js';
 import type { JournalHeader, JournalRecord } from './journal-record.js';
+import type { RunLease, RunLeaseOptions } from './run-lease.js';
 
 /**
  * Where run journals are kept: an append-only list of records per run id. June writes
@@ -19,7 +20,16 @@ import type { JournalHeader, JournalRecord } from './journal-record.js';
  * - `read` gives every record of a run in order, or `[]` when the run has no journal; it
  *   throws a `JuneError` `journal-corrupt` (naming where and which line) for a bad record;
  * - `list` gives the run ids that have a journal;
- * - `describe` (optional) names a run's journal in messages (a file path).
+ * - `describe` (optional) names a run's journal in messages (a file path);
+ * - `lease` (optional for stores of your own, implemented by June's) makes the caller the
+ *   run's one owner until it calls `release()`: while it is held, every other `lease` of the
+ *   run, in this process or another, rejects with a `JuneError` `run-owned` naming the
+ *   owner (`pid`, `hostname`, `startedAt`), or, with `wait`, waits until it is let go. A
+ *   lease whose owner died (a crash, a kill) must not hold the run for ever: the file store
+ *   finds the owner's process gone. June takes the lease before it reads a resumed run's
+ *   journal (and right after it creates a new run's), and lets go when the run ends in that
+ *   process, so two processes never run one run at once. A store shared by several
+ *   processes without `lease` gives no such guarantee.
  *
  * @example
  * ```ts
@@ -35,6 +45,7 @@ export interface JournalStore {
   read(runId: string): Promise<JournalRecord[]>;
   list(): Promise<string[]>;
   describe?(runId: string): string;
+  lease?(runId: string, options?: RunLeaseOptions): Promise<RunLease>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { decodeJournal, encodeRecord } from './journal-codec.js';
 import { journalExists, type JournalStore } from './journal-store.js';
+import { runOwned, takeLease, thisProcessOwner, type RunLease } from './run-lease.js';
 
 /** A {@link JournalStore} in memory, with the text of each journal for inspection. */
 export interface MemoryJournalStore extends JournalStore {
@@ -10,7 +11,8 @@ export interface MemoryJournalStore extends JournalStore {
 /**
  * A {@link JournalStore} that keeps journals in memory, encoded as the file store encodes
  * them (so a record read back is what a file would give). For tests, and for resuming within
- * one process.
+ * one process. Its `lease` holds a run within this store: two runs of one id at once (two
+ * resumes, or a resume of a run still running) get `run-owned`.
  *
  * @example
  * ```ts
@@ -22,6 +24,7 @@ export interface MemoryJournalStore extends JournalStore {
  */
 export function memoryJournalStore(): MemoryJournalStore {
   const lines = new Map<string, string[]>();
+  const owners = new Map<string, RunLease>();
   const text = (runId: string) => (lines.get(runId) ?? []).map((line) => `${line}\n`).join('');
   const store: MemoryJournalStore = {
     async create(runId, header) {
@@ -35,6 +38,24 @@ export function memoryJournalStore(): MemoryJournalStore {
     },
     read: async (runId) => decodeJournal(text(runId), `the journal of run ${runId}`),
     list: async () => [...lines.keys()].sort(),
+    lease: (runId, options) =>
+      takeLease(
+        async () => {
+          const held = owners.get(runId);
+          if (held) return { owner: held.owner };
+          const lease: RunLease = {
+            runId,
+            owner: thisProcessOwner(),
+            release: async () => {
+              if (owners.get(runId) === lease) owners.delete(runId);
+            },
+          };
+          owners.set(runId, lease);
+          return { lease };
+        },
+        (owner) => runOwned(runId, owner),
+        options,
+      ),
     text,
   };
   return store;

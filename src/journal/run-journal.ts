@@ -26,6 +26,7 @@ import {
   type JournalRecord,
 } from './journal-record.js';
 import { journalLabel, type JournalStore } from './journal-store.js';
+import type { RunLease } from './run-lease.js';
 import { PromptDeltas } from './prompt-deltas.js';
 import { loadJournal } from './load-journal.js';
 import { readRunJournal } from './read-run-journal.js';
@@ -43,6 +44,17 @@ export interface JournalEngineOptions {
   replayTools?: boolean;
   /** Where the run stands in a distributed trace (OpenTelemetry), kept in its journal. */
   traceContext?: JournalTraceContext;
+  /**
+   * The run's lease, taken already (`store.lease(runId)`, before reading what the run needs
+   * from its journal): the journal takes none of its own and lets go of this one when the
+   * run ends. Without it, the journal takes the lease itself when it opens.
+   */
+  lease?: RunLease;
+  /**
+   * When another process holds the run: wait until it lets go, instead of failing with
+   * `run-owned`. @default false
+   */
+  waitForOwner?: boolean;
 }
 
 /**
@@ -113,6 +125,8 @@ export class RunJournal implements DurableEngine {
   /** The last write: each write starts once the one before it is stored. */
   #queue: Promise<void> = Promise.resolve();
   #finished = false;
+  /** The run's lease in its store, held from open until the run finished. */
+  #lease: RunLease | undefined;
 
   private constructor(options: RunJournalOptions, index: JournalIndex | undefined, label: string) {
     this.#options = options;
@@ -134,7 +148,9 @@ export class RunJournal implements DurableEngine {
   }
 
   /**
-   * Opens the journal of a run: reads what it resumes or replays, and creates the journal
+   * Opens the journal of a run: takes the run's lease in the store (or uses the one given;
+   * a resume before it reads the journal, a new run once its journal is created), reads what
+   * it resumes or replays, and creates the journal
    * with its header (a new run, atomically: see {@link JournalStore.create}) or writes a
    * `resume` record.
    *
@@ -143,9 +159,26 @@ export class RunJournal implements DurableEngine {
    *   `journal-mismatch` (the journal is of another workflow or run), `journal-unreadable`
    *   (a replay file that cannot be read), `run-replay-invalid` (replay records without a header).
    * @throws {SystemError} `journal-corrupt` for a bad record (the store names file and line),
-   *   `journal-write-failed` when the store cannot create the journal.
+   *   `journal-write-failed` when the store cannot create the journal, `run-owned` when
+   *   another process (or run) holds the run's lease in the store (see
+   *   {@link JournalStore.lease}; with `waitForOwner`, it waits instead).
    */
   static async open(options: RunJournalOptions): Promise<RunJournal> {
+    // a resume owns the run before it reads the journal; a new run creates its journal first
+    // (of two runs given one id, the second fails with journal-exists), then owns it
+    let lease = options.resume ? await ownRun(options) : undefined;
+    try {
+      const journal = await RunJournal.#open(options);
+      lease ??= await ownRun(options);
+      journal.#lease = lease;
+      return journal;
+    } catch (error) {
+      await lease?.release();
+      throw error;
+    }
+  }
+
+  static async #open(options: RunJournalOptions): Promise<RunJournal> {
     const { store, runId } = options;
     if (options.resume) {
       if (!store)
@@ -335,16 +368,20 @@ export class RunJournal implements DurableEngine {
     return decision;
   }
 
-  /** Writes how the run ended and waits for every write. */
+  /** Writes how the run ended, waits for every write, then lets go of the run's lease. */
   async finish(status: DurableRunStatus, error?: unknown): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
-    await this.#write({
-      type: 'run-finish',
-      status,
-      ...(error !== undefined ? { error: errorData(error, { blame: true }) } : {}),
-      at: now(),
-    });
+    try {
+      await this.#write({
+        type: 'run-finish',
+        status,
+        ...(error !== undefined ? { error: errorData(error, { blame: true }) } : {}),
+        at: now(),
+      });
+    } finally {
+      await this.#lease?.release();
+    }
   }
 
   /** A recorded call at this place and call id must be of the same tool with the same input; else `journal-mismatch` (thrown, and the run stops). */
@@ -428,6 +465,29 @@ function header(options: RunJournalOptions): JournalHeader {
   const traceparent = options.traceContext?.current();
   if (traceparent !== undefined) first.traceparent = traceparent;
   return options.redactor ? options.redactor.value(first) : first;
+}
+
+/**
+ * Makes this run the owner of its run id in the store (its given lease, or one taken now)
+ * before anything of its journal is read or written; none without a store that leases.
+ *
+ * @throws {SystemError} `run-owned` when another owner holds it (unless `waitForOwner`).
+ * @throws {WorkflowError} `run-resume-invalid` for a given lease of another run.
+ */
+async function ownRun(options: RunJournalOptions): Promise<RunLease | undefined> {
+  const { store, runId, lease } = options;
+  if (lease) {
+    if (lease.runId === runId) return lease;
+    throw new WorkflowError(
+      'run-resume-invalid',
+      `june: the lease given is of run ${lease.runId}, not of run ${runId}; take it with store.lease("${runId}").`,
+    );
+  }
+  if (!store || typeof store.lease !== 'function') return undefined;
+  return store.lease(runId, {
+    wait: options.waitForOwner === true,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
 /** The trace contexts a journal's header and resume records keep, in order. */

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { validateJSONRPCMessage, type JSONRPCMessage, type MCPTransport } from '@ai-sdk/mcp';
+import { holdProcessGroup, type HeldProcessGroup } from '../tools/held-process-groups.js';
 import { terminateProcessGroup } from '../tools/process-group.js';
 
 /** Variables a stdio server inherits from June's environment; everything else comes from `env`. */
@@ -22,7 +23,9 @@ export interface StdioServerTransportOptions {
  * An MCP transport that starts a server as a child process in a process group of its own and
  * speaks newline-delimited JSON-RPC over its stdin and stdout. `close()` ends the whole group
  * (SIGTERM, then SIGKILL after `graceMs`) and resolves only once it is gone, so nothing the
- * server started outlives the run. Internal to `defineMCPServer`.
+ * server started outlives the run; until then the group is held (`holdProcessGroup`), so it
+ * does not outlive June's process either (an exit kills it, a watchdog ends it after a
+ * `kill -9`). Internal to `defineMCPServer`.
  *
  * @example
  * ```ts
@@ -39,6 +42,8 @@ export class StdioServerTransport implements MCPTransport {
   /** How the process ended, once it has: `code 1`, `signal SIGTERM`. */
   exitDescription: string | undefined;
   private child: ChildProcess | undefined;
+  /** The server's process group while June answers for it (see holdProcessGroup). */
+  private group: HeldProcessGroup | undefined;
   private exited: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private buffer = '';
@@ -56,6 +61,7 @@ export class StdioServerTransport implements MCPTransport {
       windowsHide: true,
     });
     this.child = child;
+    if (child.pid !== undefined) this.group = holdProcessGroup(child.pid, this.graceMs);
     this.exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.exitDescription = signal ? `signal ${signal}` : `code ${code}`;
@@ -88,13 +94,18 @@ export class StdioServerTransport implements MCPTransport {
     return this.closing;
   }
 
+  private get graceMs(): number {
+    return this.options.graceMs ?? 2000;
+  }
+
   private async terminate(): Promise<void> {
     const child = this.child;
     if (!child || child.pid === undefined) return;
     child.stdin?.end();
     if (process.platform === 'win32') child.kill();
-    else await terminateProcessGroup(child.pid, this.options.graceMs ?? 2000);
+    else await terminateProcessGroup(child.pid, this.graceMs);
     await this.exited;
+    this.group?.release();
     this.reportClose();
   }
 

@@ -1,3 +1,4 @@
+import { KNOWN_KEY_VARIABLES, KNOWN_URL_VARIABLES } from './known-credentials.js';
 import { REDACTED, Redactor } from './redactor.js';
 
 /**
@@ -111,6 +112,38 @@ export function registerEnvSecrets(
   }
 }
 
+/**
+ * Registers the credentials of the environment that June knows about, whatever model a run
+ * uses: the value of each provider key variable ({@link KNOWN_KEY_VARIABLES}, such as
+ * `OPENAI_API_KEY`) of {@link MIN_SECRET_LENGTH}+ characters, and the secret parts of each
+ * provider URL variable ({@link KNOWN_URL_VARIABLES}, `OPENAI_BASE_URL`). Done when this
+ * module loads and again when a run starts, so a variable set after June was imported counts
+ * too. Variables that are unset or empty are skipped; nothing is ever removed.
+ *
+ * @param env the variables to read
+ * @default env `process.env`
+ * @example
+ * ```ts
+ * registerKnownCredentials({ OPENAI_API_KEY: 'sk-proj-abc123' });
+ * configuredSecrets.text('key sk-proj-abc123'); // 'key [redacted]'
+ * ```
+ */
+export function registerKnownCredentials(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): void {
+  for (const name of KNOWN_KEY_VARIABLES) {
+    const value = env[name];
+    if (typeof value !== 'string') continue;
+    // providers send the key trimmed (`OPENAI_API_KEY=" sk-..."` sends `sk-...`)
+    for (const form of new Set([value, value.trim()]))
+      if (form.trim().length >= MIN_SECRET_LENGTH) configuredSecrets.add(form);
+  }
+  for (const name of KNOWN_URL_VARIABLES) {
+    const value = env[name]?.trim();
+    if (value && URL.canParse(value)) registerUrlSecrets(value);
+  }
+}
+
 /** Registers one secret value (a provider's API key), whatever its length. */
 export function registerSecretValue(value: string | undefined): void {
   if (typeof value === 'string' && value.trim() !== '') configuredSecrets.add(value);
@@ -121,3 +154,6 @@ function addEncodedForms(value: string): void {
   const encoded = encodeURIComponent(value);
   if (encoded !== value) configuredSecrets.add(encoded);
 }
+
+// a bundle for a browser has no process: nothing to read there
+if (typeof process !== 'undefined') registerKnownCredentials();

@@ -7,5 +7,7 @@ export {
   registerHeaderSecrets,
   registerEnvSecrets,
   registerSecretValue,
+  registerKnownCredentials,
   MIN_SECRET_LENGTH,
 } from './configured-secrets.js';
+export { KNOWN_KEY_VARIABLES, KNOWN_URL_VARIABLES } from './known-credentials.js';

@@ -69,8 +69,11 @@ export class ToolSourcePool {
   }
 
   /**
-   * Closes every connection, once: aborts the attempts still in flight, waits for them to
-   * settle, then calls each `close`. Never throws (a failing `close` is ignored).
+   * Closes every connection, once: aborts the attempts still in flight and closes the
+   * connections already open, at once, then waits for all of it (an attempt that settles
+   * later closes what it opened itself). A `connect` that ignores its signal delays only
+   * the end of this wait, never the closing of the others. Never throws (a failing `close`
+   * is ignored).
    */
   async closeAll(): Promise<void> {
     if (this.closed) return;
@@ -79,9 +82,11 @@ export class ToolSourcePool {
     const pending = [...this.connections.values()];
     if (this.controller && !this.controller.signal.aborted)
       this.controller.abort(new RunAbortedError('the run ended'));
-    await Promise.allSettled(pending);
     const opened = this.opened.splice(0);
-    await Promise.allSettled(opened.map(async (connection) => connection.close?.()));
+    await Promise.allSettled([
+      ...opened.map(async (connection) => connection.close?.()),
+      ...pending,
+    ]);
   }
 }
 

@@ -4,6 +4,7 @@ import { WorkflowError } from '../errors/june-error.js';
 import { runWorkflow, type RunHandle, type WorkflowRunOptions } from '../interpreter/run.js';
 import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
+import type { RunLease } from '../journal/run-lease.js';
 import { journalEngine, type JournalTraceContext } from '../journal/run-journal.js';
 import { runTelemetry } from '../telemetry/run-telemetry.js';
 import type { TelemetryContent } from '../telemetry/span-attributes.js';
@@ -35,6 +36,19 @@ export interface RunOptions<OUTPUT = unknown> extends WorkflowRunOptions<OUTPUT>
   /** With `replay`: answer tool calls from the recording too, without running them. @default false */
   replayTools?: boolean;
   /**
+   * When another process (or run) holds the run in `journal` (a resume while it still runs
+   * elsewhere): wait until it lets go, then take the run up, instead of failing with
+   * `run-owned`. Aborting the run (`signal`, `handle.abort()`) stops the wait. @default false
+   */
+  waitForOwner?: boolean;
+  /**
+   * The run's lease, taken already with `journal.lease(runId)` (e.g. to read its journal
+   * before deciding to run it, knowing no one else runs it meanwhile): the run uses it instead
+   * of taking its own, and lets go of it when it ends. Only with `journal` (and the lease's
+   * run id as `resume` or `runId`).
+   */
+  lease?: RunLease;
+  /**
    * Where the run's OpenTelemetry spans go: this tracer, or `false` for none. A span per
    * trace node (run, agent, step, model call, tool call, `<Catch>` attempt, child runs under
    * their calls), with the GenAI semantic conventions, each started and ended as the run
@@ -58,8 +72,9 @@ export interface RunOptions<OUTPUT = unknown> extends WorkflowRunOptions<OUTPUT>
  * the run's durable engine a journal ({@link journalEngine}); `engine` takes any other.
  *
  * @throws {WorkflowError} `run-workflow-invalid`, `run-props-invalid`, and `run-resume-invalid`
- *   (`resume` with `replay`, or with another `runId`; `engine` with a journal option), at
- *   once; every other error through `result`.
+ *   (`resume` with `replay`, or with another `runId`; `engine` with a journal option; `lease`
+ *   without `journal`), at once; every other error through `result`, among them `run-owned`
+ *   when another process runs the run (see {@link JournalStore.lease}).
  * @example
  * ```tsx
  * const handle = run(<Release />, { onApproval: (request) => request.tool !== 'deploy' || undefined });
@@ -71,7 +86,8 @@ export function run<OUTPUT = unknown>(
   workflow: JuneElement | Component,
   options: RunOptions<OUTPUT> = {},
 ): RunHandle<OUTPUT> {
-  const { journal, resume, replay, replayTools, tracer, telemetry, ...rest } = options;
+  const { journal, resume, replay, replayTools, waitForOwner, lease, tracer, telemetry, ...rest } =
+    options;
   checkJournalOptions(options);
   const spans = runTelemetry({ tracer, content: telemetry, resumed: resume !== undefined });
   if (spans) rest.consumers = [...(rest.consumers ?? []), spans];
@@ -81,6 +97,8 @@ export function run<OUTPUT = unknown>(
     resume: resume !== undefined,
     ...(replay !== undefined ? { replay, replayTools: replayTools === true } : {}),
     ...(spans ? { traceContext: journalTraceContext(spans) } : {}),
+    ...(waitForOwner ? { waitForOwner } : {}),
+    ...(lease ? { lease } : {}),
   });
   return runWorkflow(workflow, {
     ...rest,
@@ -112,6 +130,12 @@ function checkJournalOptions(options: RunOptions<any>): void {
     throw new WorkflowError(
       'run-resume-invalid',
       `june: a resumed run keeps its id: runId is "${options.runId}" but resume is "${options.resume}"; leave out runId.`,
+    );
+  }
+  if (options.lease && !options.journal) {
+    throw new WorkflowError(
+      'run-resume-invalid',
+      `june: the lease option holds run ${options.lease.runId} in a journal store: pass that store as journal too.`,
     );
   }
   if (

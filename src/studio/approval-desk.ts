@@ -1,6 +1,3 @@
-import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Trace } from '../trace/trace-node.js';
 import type { RunDirectory } from './run-directory.js';
 import {
@@ -9,9 +6,13 @@ import {
   readRunProcess,
   runFolder,
   takesAnswers,
-  writeRunProcess,
-  type RunProcess,
 } from './run-answers.js';
+import { checkRunFolder } from './run-folder.js';
+import { JuneError } from '../errors/june-error.js';
+import { resumeProblem, resumeRun } from './resume-run.js';
+import { AnswerLock } from './answer-lock.js';
+import { fileRunOwner } from '../journal/file-journal-store.js';
+import { ownerText } from '../journal/run-lease.js';
 import { StudioRequestError } from './studio-request-error.js';
 import { approvalsInTrace, unansweredInJournal, type RunApprovals } from './waiting-approvals.js';
 
@@ -46,8 +47,16 @@ export interface ApprovalDesk {
  * (or withdrawn when its process stopped) that its journal holds without an answer and that
  * Studio did not answer yet. An answer is appended to `<runId>/answers.jsonl`: a live
  * process (`june run --approve studio`) takes it from there; a stopped run whose process left
- * a resume command (`--approve studio` or `wait`) is resumed by Studio with that command
- * (detached, its output in `<runId>/resume.log`), and the resumed run finds the answer there.
+ * sealed resume details (`--approve studio` or `wait`) is resumed by Studio with a `june run`
+ * it builds itself (`resume-run.ts`), and the resumed run finds the answer there. A run folder
+ * that is a link, another user's, or writable by others is refused (403
+ * `studio-run-folder-unsafe`) before anything in it is read or written.
+ *
+ * Answers to one run are taken one at a time ({@link AnswerLock}): of two answers to one call
+ * given at once exactly one is taken (202) and the other refused (409
+ * `studio-approval-unknown`), and a stopped run is resumed by the first answer only. A
+ * stopped run that a process holds without taking answers from Studio (its lease, see
+ * `fileRunOwner`) is not answered (409 `studio-run-owned`).
  *
  * @example
  * ```ts
@@ -56,69 +65,127 @@ export interface ApprovalDesk {
  * ```
  */
 export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
-  const approvals = async (runId: string): Promise<RunApprovals> => {
-    const found = await runs.readTrace(runId);
-    if (!('text' in found))
-      throw new StudioRequestError(
-        'studio-run-missing',
-        `june: no readable run "${runId}" in Studio's runs folder; the list at /api/runs has the runs there.`,
-        404,
-      );
-    const folder = runFolder(runs.dir, runId);
-    const [record, unanswered, given] = await Promise.all([
-      readRunProcess(folder),
-      unansweredInJournal(folder, runId),
-      readAnswers(folder),
-    ]);
-    const live = takesAnswers(record);
-    const waiting = approvalsInTrace(JSON.parse(found.text) as Trace).filter(
-      (approval) => !given.has(approval.key) && (unanswered ? unanswered.has(approval.key) : live),
-    );
-    if (waiting.length === 0) return { runId, state: 'none', resumable: false, waiting };
-    return { runId, state: live ? 'live' : 'stopped', resumable: !live && !!record, waiting };
-  };
+  const approvals = (runId: string) => runApprovals(runs, runId);
+  const lock = new AnswerLock();
   return {
     approvals,
     async answer(runId, answer) {
-      const current = await approvals(runId);
-      if (!current.waiting.some((approval) => approval.key === answer.key))
-        throw new StudioRequestError(
-          'studio-approval-unknown',
-          `june: run "${runId}" waits for no approval of the call "${answer.key}" (answered already, or never asked); reload the run to see what it waits for.`,
-          409,
-        );
+      // refused at once when it cannot be taken; else checked again, and taken, under the lock
+      waitingFor(runId, await approvals(runId), answer.key);
       const folder = runFolder(runs.dir, runId);
-      await appendAnswer(folder, {
-        key: answer.key,
-        approved: answer.approved,
-        ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
-        at: new Date().toISOString(),
-      });
-      if (current.state === 'live') return { delivered: 'live' };
-      const record = await readRunProcess(folder);
-      if (!record || takesAnswers(record)) return { delivered: record ? 'live' : 'recorded' };
-      await resumeRun(folder, record);
-      return { delivered: 'resumed' };
+      await trusted(runId, folder, async () => {});
+      return lock.hold(runId, folder, () => answerOnce(runs, runId, answer));
     },
   };
 }
 
 /**
- * Starts the run's resume command, detached (it outlives Studio), its output appended to
- * `<folder>/resume.log`, and marks the new process in `process.json` at once, so a second
- * answer given meanwhile goes to it rather than starting another.
+ * Takes one answer, alone among the answers to the run (see {@link AnswerLock}): checks the
+ * call still waits, records the answer, and resumes a stopped run (once: the resumed process
+ * is marked in `process.json` before the next answer is looked at, and it then counts as
+ * live).
  */
-async function resumeRun(folder: string, record: RunProcess): Promise<void> {
-  const log = openSync(join(folder, 'resume.log'), 'a', 0o600);
+async function answerOnce(
+  runs: RunDirectory,
+  runId: string,
+  answer: ApprovalAnswerInput,
+): Promise<AnswerOutcome> {
+  const current = await runApprovals(runs, runId);
+  waitingFor(runId, current, answer.key);
+  if (current.state === 'stopped') await notOwned(runs.dir, runId);
+  const folder = runFolder(runs.dir, runId);
+  await trusted(runId, folder, () =>
+    appendAnswer(folder, {
+      key: answer.key,
+      approved: answer.approved,
+      ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+      at: new Date().toISOString(),
+    }),
+  );
+  if (current.state === 'live') return { delivered: 'live' };
+  const record = await trusted(runId, folder, () => readRunProcess(folder));
+  if (!record) return { delivered: 'recorded' };
+  if (takesAnswers(record)) return { delivered: 'live' };
+  if ((await resumeProblem(runs.dir, runId, record)) !== undefined)
+    return { delivered: 'recorded' };
+  await resumeRun(folder, runId, record);
+  return { delivered: 'resumed' };
+}
+
+/**
+ * Throws unless the run waits for an answer to the call `key`.
+ * @throws {StudioRequestError} `studio-approval-unknown` (409)
+ */
+function waitingFor(runId: string, current: RunApprovals, key: string): void {
+  if (current.waiting.some((approval) => approval.key === key)) return;
+  throw new StudioRequestError(
+    'studio-approval-unknown',
+    `june: run "${runId}" waits for no approval of the call "${key}" (answered already, or never asked); reload the run to see what it waits for.`,
+    409,
+  );
+}
+
+/**
+ * Throws when a process that does not take answers from Studio holds the run (a
+ * `june run --resume` at a terminal): an answer could neither reach it nor resume the run.
+ * @throws {StudioRequestError} `studio-run-owned` (409)
+ */
+async function notOwned(runsDir: string, runId: string): Promise<void> {
+  const owner = await fileRunOwner(runsDir, runId);
+  if (!owner) return;
+  throw new StudioRequestError(
+    'studio-run-owned',
+    `june: run "${runId}" is being run by ${ownerText(owner)}, which does not take answers from Studio; answer it where it runs, or once it stopped.`,
+    409,
+  );
+}
+
+/** What the run waits for, and whether Studio resumes it once answered (see {@link fileApprovalDesk}). */
+async function runApprovals(runs: RunDirectory, runId: string): Promise<RunApprovals> {
+  const found = await runs.readTrace(runId);
+  if (!('text' in found))
+    throw new StudioRequestError(
+      'studio-run-missing',
+      `june: no readable run "${runId}" in Studio's runs folder; the list at /api/runs has the runs there.`,
+      404,
+    );
+  const folder = runFolder(runs.dir, runId);
+  const [record, unanswered, given] = await trusted(runId, folder, () =>
+    Promise.all([readRunProcess(folder), unansweredInJournal(folder, runId), readAnswers(folder)]),
+  );
+  const live = takesAnswers(record);
+  const waiting = approvalsInTrace(JSON.parse(found.text) as Trace).filter(
+    (approval) => !given.has(approval.key) && (unanswered ? unanswered.has(approval.key) : live),
+  );
+  if (waiting.length === 0) return { runId, state: 'none', resumable: false, waiting };
+  if (live) return { runId, state: 'live', resumable: false, waiting };
+  const owner = await fileRunOwner(runs.dir, runId);
+  const notResumable = owner
+    ? `it is being run by ${ownerText(owner)}, which does not take answers from Studio`
+    : record && (await resumeProblem(runs.dir, runId, record));
+  return {
+    runId,
+    state: 'stopped',
+    resumable: !!record && !notResumable,
+    ...(notResumable ? { notResumable } : {}),
+    waiting,
+  };
+}
+
+/**
+ * Runs `work` on a run folder, first checking the folder itself; a folder or file June does
+ * not trust (`run-folder-unsafe`) becomes a 403 `studio-run-folder-unsafe` that says why.
+ */
+async function trusted<T>(runId: string, folder: string, work: () => Promise<T>): Promise<T> {
   try {
-    const { command, args, cwd } = record.resume;
-    const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', log, log] });
-    child.on('error', () => {}); // a command that cannot start leaves the run stopped, its answer recorded
-    child.unref();
-    if (child.pid === undefined) return;
-    const { endedAt: _ended, ...rest } = record;
-    await writeRunProcess(folder, { ...rest, pid: child.pid, startedAt: new Date().toISOString() });
-  } finally {
-    closeSync(log);
+    await checkRunFolder(folder);
+    return await work();
+  } catch (error) {
+    if (!JuneError.isInstance(error) || error.code !== 'run-folder-unsafe') throw error;
+    throw new StudioRequestError(
+      'studio-run-folder-unsafe',
+      `${error.message.replace(/^june: /, `june: run "${runId}": `)}`,
+      403,
+    );
   }
 }

@@ -7,7 +7,10 @@ import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
  * The approval desk of a database of runs (`june studio --database`): what a run waits for
  * is what DBOS lists (`RunClient.waiting`), its key the request's stable id; an answer goes
  * to the run's worker as a DBOS message (`RunClient.approve`), the same as `june approve`.
- * A run over a database is always `live`: whichever worker holds it takes the answer.
+ * A run over a database is always `live`: whichever worker holds it takes the answer (DBOS
+ * runs each run on one worker at a time). The first answer to a call this Studio sends is
+ * the one given: another one to the same call is refused (409 `studio-approval-unknown`),
+ * as the database would keep only the first.
  *
  * @example
  * ```ts
@@ -16,9 +19,12 @@ import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
  * ```
  */
 export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
+  const sent = new SentAnswers();
   return {
     async approvals(runId) {
-      const requests = await mapped(runId, () => runs.client.waiting(runId));
+      const requests = (await mapped(runId, () => runs.client.waiting(runId))).filter(
+        (request) => !sent.has(runId, request.id),
+      );
       const trace = runs.trace(runId);
       const shown = trace ? approvalsInTrace(trace) : [];
       const waiting = requests.map((request): WaitingApproval => {
@@ -36,16 +42,55 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       return { runId, state: waiting.length ? 'live' : 'none', resumable: false, waiting };
     },
     async answer(runId, answer) {
-      await mapped(runId, () =>
-        runs.client.approve(runId, {
-          requestId: answer.key,
-          approved: answer.approved,
-          ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
-        }),
-      );
+      // checked and marked at once, before anything is awaited: of two answers to one call
+      // given at once, the second is refused here rather than dropped by the database
+      if (!sent.add(runId, answer.key))
+        throw new StudioRequestError(
+          'studio-approval-unknown',
+          `june: the call "${answer.key}" of run "${runId}" was answered already; an answer counts once. Reload the run to see what it waits for.`,
+          409,
+        );
+      try {
+        await mapped(runId, () =>
+          runs.client.approve(runId, {
+            requestId: answer.key,
+            approved: answer.approved,
+            ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+          }),
+        );
+      } catch (error) {
+        sent.delete(runId, answer.key);
+        throw error;
+      }
       return { delivered: 'live' };
     },
   };
+}
+
+/**
+ * The calls this Studio answered (until their run takes the answer, DBOS still lists them
+ * as waiting), the most recent {@link SentAnswers.LIMIT} of them.
+ */
+class SentAnswers {
+  static readonly LIMIT = 10_000;
+  readonly #keys = new Set<string>();
+
+  has(runId: string, key: string): boolean {
+    return this.#keys.has(`${runId}\n${key}`);
+  }
+
+  /** Marks the call as answered; false when it was already. */
+  add(runId: string, key: string): boolean {
+    const id = `${runId}\n${key}`;
+    if (this.#keys.has(id)) return false;
+    this.#keys.add(id);
+    if (this.#keys.size > SentAnswers.LIMIT) this.#keys.delete(this.#keys.values().next().value!);
+    return true;
+  }
+
+  delete(runId: string, key: string): void {
+    this.#keys.delete(`${runId}\n${key}`);
+  }
 }
 
 /** Runs a RunClient call; its "no such run" and "nothing to answer" errors become 404 and 409. */

@@ -1,5 +1,7 @@
-import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
 import { join } from 'node:path';
+import { resumeDetailsSchema } from './resume-details.js';
+import { readRunFile, writeRunFile } from './run-folder.js';
 
 /**
  * What a `june run` process that takes answers from Studio (`--approve studio` or `wait`)
@@ -7,17 +9,23 @@ import { join } from 'node:path';
  * up again once it stopped.
  *
  * - `pid`: the process; Studio delivers answers to it while it is alive;
- * - `resume`: the command that resumes the run with Studio answering (`command` and `args`
- *   for `child_process.spawn`, in `cwd`); Studio starts it when a stopped run is answered.
+ * - `resume`: what a resume needs (`ResumeDetails`: the workflow file, the folder, the flags
+ *   as values), from which Studio builds a `june run` of its own; never a command;
+ * - `seal`: the resume details' seal under this user's key (`resume-seal.ts`); Studio resumes
+ *   only a run whose seal holds.
  */
-export interface RunProcess {
-  pid: number;
-  approve: 'studio' | 'wait';
-  resume: { command: string; args: string[]; cwd: string };
-  startedAt: string;
+export const runProcessSchema = z.object({
+  pid: z.number().int().positive(),
+  approve: z.enum(['studio', 'wait']),
+  resume: resumeDetailsSchema,
+  seal: z.string().optional(),
+  startedAt: z.string(),
   /** Set when the process let go of the run (it ended, or stopped waiting). */
-  endedAt?: string;
-}
+  endedAt: z.string().optional(),
+});
+
+/** See {@link runProcessSchema}. */
+export type RunProcess = z.infer<typeof runProcessSchema>;
 
 /**
  * One answer Studio gave, a line of `<runs>/<runId>/answers.jsonl`. `key` is the call's key
@@ -33,18 +41,20 @@ export interface StudioAnswer {
 /** The folder of one run next to its trace: `<runs>/<runId>/` (its journal is there too). */
 export const runFolder = (runsDir: string, runId: string) => join(runsDir, runId);
 
-/** Writes `process.json` of a run (the folder is made if needed). */
+/**
+ * Writes `process.json` of a run (the folder is made if needed).
+ * @throws {SystemError} `run-folder-unsafe` (see `run-folder.ts`)
+ */
 export async function writeRunProcess(folder: string, record: RunProcess): Promise<void> {
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  await writeFile(join(folder, 'process.json'), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  await writeRunFile(folder, 'process.json', `${JSON.stringify(record)}\n`, 'replace');
 }
 
 /**
  * Marks `process.json` as ended: the process let go of the run (which may still be
- * resumed with the command it holds).
+ * resumed from the details it holds).
  */
 export async function endRunProcess(folder: string): Promise<void> {
-  const record = await readRunProcess(folder);
+  const record = await readRunProcess(folder).catch(() => undefined);
   if (record) await writeRunProcess(folder, { ...record, endedAt: new Date().toISOString() });
 }
 
@@ -54,20 +64,17 @@ export function takesAnswers(record: RunProcess | undefined): boolean {
 }
 
 /**
- * The run's `process.json`, or undefined when there is none or it is not one. Since Studio
- * may start its resume command, a file that another user owns, or that others may write to,
- * counts as none.
+ * The run's `process.json`, or undefined when there is none or it is not one (an older
+ * June's record too, which named a command: such a run is resumed from a terminal).
+ *
+ * @throws {SystemError} `run-folder-unsafe` when the folder or the file is not to be trusted
  */
 export async function readRunProcess(folder: string): Promise<RunProcess | undefined> {
+  const text = await readRunFile(folder, 'process.json');
+  if (text === undefined) return undefined;
   try {
-    const info = await stat(join(folder, 'process.json'));
-    if ((info.mode & 0o022) !== 0 || (process.getuid && info.uid !== process.getuid()))
-      return undefined;
-    const record = JSON.parse(await readFile(join(folder, 'process.json'), 'utf8')) as RunProcess;
-    const { pid, resume } = record;
-    if (!Number.isInteger(pid) || typeof resume?.command !== 'string') return undefined;
-    if (!Array.isArray(resume.args) || typeof resume.cwd !== 'string') return undefined;
-    return record;
+    const parsed = runProcessSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
@@ -83,24 +90,24 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Appends one answer to the run's `answers.jsonl` (one short line: a single append). */
+/**
+ * Appends one answer to the run's `answers.jsonl` (one short line: a single append).
+ * @throws {SystemError} `run-folder-unsafe`
+ */
 export async function appendAnswer(folder: string, answer: StudioAnswer): Promise<void> {
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  await appendFile(join(folder, 'answers.jsonl'), `${JSON.stringify(answer)}\n`, { mode: 0o600 });
+  await writeRunFile(folder, 'answers.jsonl', `${JSON.stringify(answer)}\n`, 'append');
 }
 
 /**
  * The answers Studio gave for the run, by key (the first answer to a key wins); lines that are
  * not answers (a line still being written) are skipped.
+ *
+ * @throws {SystemError} `run-folder-unsafe` when the folder or the file is not to be trusted
+ *   (another user's, writable by others, a link, or over 4 MiB)
  */
 export async function readAnswers(folder: string): Promise<Map<string, StudioAnswer>> {
   const answers = new Map<string, StudioAnswer>();
-  let text = '';
-  try {
-    text = await readFile(join(folder, 'answers.jsonl'), 'utf8');
-  } catch {
-    return answers;
-  }
+  const text = (await readRunFile(folder, 'answers.jsonl')) ?? '';
   for (const line of text.split('\n')) {
     try {
       const answer = JSON.parse(line) as StudioAnswer;

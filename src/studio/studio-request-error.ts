@@ -4,7 +4,9 @@ import { JuneError } from '../errors/june-error.js';
  * A request Studio refuses before it changes anything: from another site or without the
  * token (`studio-request-refused`, 403 or 401), a malformed body (`studio-request-invalid`,
  * 400), a run it does not have (`studio-run-missing`, 404), or an answer to no approval the
- * run waits for (`studio-approval-unknown`, 409). `status` is the HTTP status to answer
+ * run waits for (`studio-approval-unknown`, 409), an answer to a stopped run another process
+ * runs without taking Studio's answers (`studio-run-owned`, 409), or a run folder it does not trust
+ * (`studio-run-folder-unsafe`, 403: a link, another user's, or writable by others). `status` is the HTTP status to answer
  * with; the message starts with `june: `.
  */
 export class StudioRequestError extends JuneError {
@@ -13,7 +15,9 @@ export class StudioRequestError extends JuneError {
       | 'studio-request-refused'
       | 'studio-request-invalid'
       | 'studio-run-missing'
-      | 'studio-approval-unknown',
+      | 'studio-approval-unknown'
+      | 'studio-run-owned'
+      | 'studio-run-folder-unsafe',
     message: string,
     readonly status: 400 | 401 | 403 | 404 | 409,
   ) {

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readRunFile } from './run-folder.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 
@@ -29,13 +28,15 @@ export interface WaitingApproval {
  * - `live`: its process is up and takes Studio's answers (`june run --approve studio`), or
  *   the database's worker does (`june studio --database`);
  * - `stopped`: its process stopped; an answer is recorded and the run resumed by Studio
- *   (`resumable`), or left for `june run --resume` (not resumable: no resume command known);
+ *   (`resumable`), or left for `june run --resume` (not resumable: `notResumable` says why);
  * - `none`: it waits for nothing.
  */
 export interface RunApprovals {
   runId: string;
   state: 'live' | 'stopped' | 'none';
   resumable: boolean;
+  /** Why Studio will not resume the stopped run itself (a sentence fragment), when it will not. */
+  notResumable?: string;
   waiting: WaitingApproval[];
 }
 
@@ -86,12 +87,13 @@ export async function unansweredInJournal(
   folder: string,
   runId: string,
 ): Promise<Set<string> | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(join(folder, 'journal.jsonl'), 'utf8');
+    text = await readRunFile(folder, 'journal.jsonl');
   } catch {
     return undefined;
   }
+  if (text === undefined) return undefined;
   const keyOf = (record: { calls?: string[]; call: string }) =>
     [runId, ...(record.calls ?? []), record.call].join('/');
   const waiting = new Set<string>();

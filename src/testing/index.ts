@@ -21,6 +21,9 @@ export {
   JOURNAL_VERSIONS,
   journalRecordSchema,
   journalExists,
+  runOwned,
+  takeLease,
+  thisProcessOwner,
 } from '../journal/index.js';
 export type {
   JournalStore,
@@ -36,4 +39,8 @@ export type {
   ResumeRecord,
   RunFinishRecord,
   RecordedError,
+  RunLease,
+  RunLeaseOptions,
+  RunOwner,
+  LeaseAttempt,
 } from '../journal/index.js';

@@ -210,8 +210,9 @@ function checkedOptions(options: BashToolOptions) {
   if (typeof cwd !== 'string' || cwd === '')
     throw invalidOption('cwd must be a non-empty path string: pass a directory');
   checkEnv(options.env, options.inheritEnv);
-  registerEnvSecrets(options.env);
   const env = buildBashEnv(options.inheritEnv ?? BASH_TOOL_DEFAULT_INHERIT_ENV, options.env);
+  // what the command gets is configured: `env` values and variables inherited by name alike
+  registerEnvSecrets(env);
   return { timeoutMs, maxOutputBytes, killGraceMs, needsApproval, cwd, env };
 }
 

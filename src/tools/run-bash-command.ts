@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { SystemError } from '../errors/index.js';
 import { CappedOutput } from './capped-output.js';
+import { holdProcessGroup } from './held-process-groups.js';
 import { isProcessGroupRunning, terminateProcessGroup } from './process-group.js';
 import type { BashToolResult } from './bash-tool.js';
 
@@ -31,6 +32,8 @@ export interface RunBashCommandOptions {
  * - On timeout or abort the whole group gets `SIGTERM`, then `SIGKILL` after `killGraceMs`.
  * - When bash exits on its own, background processes it left in the group are ended the same
  *   way, so nothing outlives the call.
+ * - Nor June's process: the group is held ({@link holdProcessGroup}) until it is gone, so an
+ *   exit (a second stop signal) kills it, and a watchdog ends it should June be killed.
  * - stdin is empty; stdout and stderr are kept up to `maxOutputBytes` bytes each.
  *
  * @throws the abort signal's reason when `abortSignal` aborts (after the group is gone).
@@ -55,6 +58,9 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
     throw spawnFailed('error' in outcome ? outcome.error : undefined, options.cwd);
   }
 
+  // nothing of the group outlives June, even when June's process ends first (a second
+  // Ctrl-C, kill -9): see holdProcessGroup
+  const group = holdProcessGroup(pid, options.killGraceMs);
   let bashExited = false;
   let timedOut = false;
   let termination: Promise<unknown> | undefined;
@@ -98,6 +104,7 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
   } finally {
     clearTimeout(timer);
     abortSignal?.removeEventListener('abort', onAbort);
+    group.release();
   }
 }
 

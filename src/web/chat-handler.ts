@@ -3,16 +3,19 @@ import { generateId } from 'ai';
 import { JuneError } from '../errors/june-error.js';
 import type { RunEvent } from '../events/run-event.js';
 import type { JournalStore } from '../journal/journal-store.js';
+import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import type { RunHandle } from '../interpreter/run.js';
 import { run, type RunOptions } from '../run/run.js';
+import { chatLimits, readLimitedJson, type ChatLimits } from './chat-limits.js';
 import { readChatRequest, type ChatRequest } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
 import { chatTurnStep, type ChatInput } from './chat-turns.js';
 import { dbosChatHandler, type DbosChatOptions } from './dbos-chat.js';
+import { StoppedRuns } from './stopped-runs.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
 
 /** Options of {@link chatHandler}: runs in this process, with a journal. */
-export interface ChatHandlerOptions {
+export interface ChatHandlerOptions extends ChatLimits {
   /** The workflow, rendered with the conversation as its `chat` prop (see `ChatTurns`). */
   workflow: Component<{ chat: ChatInput }>;
   /** Where runs keep their journals: each request continues its run from there. */
@@ -30,7 +33,7 @@ export interface ChatHandlerOptions {
  * Options of {@link chatHandler} for runs on DBOS workers (`june/dbos`): `durable` names the
  * database's run client and the workflow's name on the workers. See {@link DbosChatOptions}.
  */
-export interface DurableChatHandlerOptions {
+export interface DurableChatHandlerOptions extends ChatLimits {
   durable: DbosChatOptions;
 }
 
@@ -45,6 +48,10 @@ interface Active {
   replay: ToUIMessageStreamOptions;
 }
 
+/** How many runs stopped for approval answers a handler keeps for reconnecting pages, and how long (ms). */
+const STOPPED_RUNS_KEPT = 1000;
+const STOPPED_RUN_TTL_MS = 15 * 60_000;
+
 /**
  * Serves a workflow to `useChat` (`@ai-sdk/react@4`) with no state kept between requests:
  * the journal is the state. Each `POST` (the chat's messages) starts a run, or continues
@@ -54,22 +61,36 @@ interface Active {
  *   requests the run waits for, by their keys;
  * - a new user message becomes the next chat turn (`ChatTurns`); calls still waiting for an
  *   answer are denied (`supersededReason`), so the model never sees a call without a result;
+ * - a request runs one new turn at most, however long the conversation it carries: the
+ *   earlier turns are the run's own (its journal answers them, no model call), and what the
+ *   page sent before the run's first turn is context (`chat.history`), not turns;
+ * - a run belongs to the chat that started it: another chat id naming it is refused;
  * - the response streams what is new (the replayed part of the run is held back), and ends
  *   when the run ends or waits for approval answers; the run is then stopped (its journal
  *   holds the requests) until the answers come.
  *
  * `GET <api>/<chatId>/stream` (`useChat({ resume: true })`) streams the message of the
  * chat's running request again, from its start, under the same message id, and follows the
- * run live (204 when none runs in this process): a page that was reloaded shows it again.
+ * run live: a page that was reloaded shows it again. A run this process stopped to wait for
+ * approval answers is sent too (its message up to the requests, `waiting: true`), so a page
+ * that lost its response before a request arrived still gets it; it is kept until the chat's
+ * next request, for 15 minutes at most (the newest 1,000 such runs). Otherwise 204.
  *
  * With `durable` (a `june/dbos` run client and the workflow's name on the workers) the runs
  * are queued in PostgreSQL instead and run by `june worker` processes; approval answers
  * reach them through the database (see {@link dbosChatHandler}).
  *
  * Bad requests get a 4xx JSON body `{ error: { code, message } }` and touch no run: a
- * malformed body (400), a run with no journal (404), an answer to no waiting request or one
- * already answered (409), a run that is busy with another request (409).
+ * malformed body (400), a body over `maxRequestBytes` or more than `maxMessages` messages
+ * (413, `chat-request-too-large`), a run with no journal (404), a run of another chat (403,
+ * `chat-run-foreign`), an answer to no waiting request or one already answered (409), a run
+ * that is busy with another request (409 `chat-run-busy`), in this handler or in any other
+ * process over the same journal store: a request takes the run's lease in the store
+ * (`JournalStore.lease`) before it reads the run's journal, and the run lets go when it
+ * stops, so one run is never continued twice at once.
  *
+ * @throws {WorkflowError} `chat-handler-option-invalid` (at once) for a limit that is not a
+ *   whole number of 1 or more.
  * @example
  * ```tsx
  * const chat = chatHandler({ workflow: Support, journal: fileJournalStore() });
@@ -77,8 +98,9 @@ interface Active {
  * ```
  */
 export function chatHandler(options: ChatHandlerOptions | DurableChatHandlerOptions): ChatHandler {
-  if ('durable' in options) return refusing(dbosChatHandler(options.durable));
-  return refusing(journalChatHandler(options));
+  const limits = chatLimits(options);
+  if ('durable' in options) return refusing(dbosChatHandler(options.durable, limits));
+  return refusing(journalChatHandler(options, limits));
 }
 
 /** Answers a refused request (a `ChatRequestError`, or a `june:` error) with its JSON body. */
@@ -95,45 +117,118 @@ function refusing(handler: ChatHandler): ChatHandler {
   };
 }
 
-function journalChatHandler(options: ChatHandlerOptions): ChatHandler {
-  const active = new Map<string, Active>();
-  const busy = new Set<string>();
+/** What a journal chat handler keeps in memory: the runs it runs, and those it stopped to wait. */
+interface HandlerState {
+  active: Map<string, Active>;
+  busy: Set<string>;
+  stopped: StoppedRuns<Active>;
+}
+
+function journalChatHandler(
+  options: ChatHandlerOptions,
+  limits: Required<ChatLimits>,
+): ChatHandler {
+  const state: HandlerState = {
+    active: new Map(),
+    busy: new Set(),
+    stopped: new StoppedRuns(STOPPED_RUNS_KEPT, STOPPED_RUN_TTL_MS),
+  };
   return async (request) => {
-    if (request.method === 'GET') return reconnect(request, active);
+    if (request.method === 'GET') return reconnect(request, state);
     if (request.method !== 'POST')
       return errorResponse(405, 'chat-request-invalid', 'june: use POST to send a chat request.');
-    const body: unknown = await request.json().catch(() => undefined);
-    const chat = await readChatRequest(body, options.journal);
-    if (chat.runId !== undefined && busy.has(chat.runId))
-      throw new ChatRequestError(
-        'chat-run-busy',
-        `june: run ${chat.runId} is busy with another request; send this one when its stream ended.`,
-        409,
+    const body = await readLimitedJson(request, limits.maxRequestBytes);
+    let lease: RunLease | undefined;
+    try {
+      const chat = await readChatRequest(
+        body,
+        options.journal,
+        limits.maxMessages,
+        async (runId) => {
+          // a store that leases says who runs the run, across processes; else this handler knows
+          if (typeof options.journal.lease === 'function')
+            lease = await ownRun(options.journal, runId);
+          else if (state.busy.has(runId)) throw runBusy(runId);
+        },
       );
-    return start(chat, options, active, busy);
+      return start(chat, options, state, lease);
+    } catch (error) {
+      await lease?.release();
+      throw error;
+    }
   };
+}
+/**
+ * Takes the run's lease in the journal store (when the store leases), so that of two
+ * requests continuing one run, in this server or another over the same store, one runs it
+ * and the other is refused before anything of the run is read.
+ *
+ * @throws {ChatRequestError} `chat-run-busy` (409) when another request or process runs it.
+ */
+async function ownRun(journal: JournalStore, runId: string): Promise<RunLease | undefined> {
+  try {
+    return await journal.lease?.(runId);
+  } catch (error) {
+    const owner = ownerOfError(error);
+    if (!owner) throw error;
+    throw new ChatRequestError(
+      'chat-run-busy',
+      `june: run ${runId} is busy: ${ownerText(owner)} is running it for another request; send this one when that request's stream ended.`,
+      409,
+    );
+  }
+}
+
+function runBusy(runId: string): ChatRequestError {
+  return new ChatRequestError(
+    'chat-run-busy',
+    `june: run ${runId} is busy with another request; send this one when its stream ended.`,
+    409,
+  );
 }
 
 function start(
   chat: ChatRequest,
   options: ChatHandlerOptions,
-  active: Map<string, Active>,
-  busy: Set<string>,
+  state: HandlerState,
+  lease: RunLease | undefined,
 ): Response {
+  const { active, busy, stopped } = state;
+  // the chat goes on: what a reconnect would have been sent is this request's to send now
+  stopped.delete(chat.chatId);
+  if (chat.runId !== undefined) stopped.delete(chat.runId);
   const controller = new AbortController();
   const handle = run(options.workflow, {
     ...options.runOptions,
     journal: options.journal,
-    props: { chat: { messages: chat.userMessages } },
+    props: { chat: chat.input },
     signal: controller.signal,
     ...(chat.runId !== undefined ? { resume: chat.runId } : {}),
+    ...(lease ? { lease } : {}),
   });
-  const turn = chatTurnStep(chat.userMessages.length - 1);
+  const turns = chat.input.messages.length;
+  const turn = chatTurnStep(turns - 1);
+  let waiting = false;
+  let entry: Active | undefined;
+  busy.add(handle.runId);
+  const settled = handle.result
+    .catch(() => {})
+    .finally(() => {
+      busy.delete(handle.runId);
+      for (const [key, value] of active) if (value.handle === handle) active.delete(key);
+      // stopped to wait for answers: a page that missed the requests gets them on reconnect
+      if (waiting && entry) stopped.set([chat.chatId, handle.runId], entry);
+    });
   const stream: ToUIMessageStreamOptions = {
     resumed: chat.runId !== undefined ? { newSteps: chat.newUserMessage ? [turn] : [] } : false,
     originalMessages: chat.messages,
     messageId: chat.newUserMessage ? generateId() : undefined,
-    onWaiting: () => controller.abort('the run waits for approval answers'),
+    onWaiting: () => {
+      waiting = true;
+      controller.abort('the run waits for approval answers');
+    },
+    // the response ends once the run let go of it: the next request may come at once
+    endsAfter: settled,
     willAnswer: (request) =>
       request.key !== undefined &&
       (chat.answers.has(request.key) || (chat.newUserMessage && chat.pending.has(request.key))),
@@ -141,18 +236,12 @@ function start(
   // the message began with its turn (the first message: with the run)
   const replay = {
     ...stream,
-    resumed: chat.userMessages.length > 1 ? { newSteps: [turn] } : false,
+    resumed: turns > 1 ? { newSteps: [turn] } : false,
   };
-  active.set(chat.chatId, { handle, stream, replay });
-  active.set(handle.runId, { handle, stream, replay });
-  busy.add(handle.runId);
+  entry = { handle, stream, replay };
+  active.set(chat.chatId, entry);
+  active.set(handle.runId, entry);
   void answer(handle, chat, options.supersededReason);
-  handle.result
-    .catch(() => {})
-    .finally(() => {
-      busy.delete(handle.runId);
-      for (const [key, entry] of active) if (entry.handle === handle) active.delete(key);
-    });
   return runUIMessageResponse(handle, stream);
 }
 
@@ -175,9 +264,10 @@ async function answer(handle: RunHandle, chat: ChatRequest, reason?: string): Pr
   }
 }
 
-function reconnect(request: Request, active: Map<string, Active>): Response {
+function reconnect(request: Request, state: HandlerState): Response {
   const match = /\/([^/]+)\/stream$/.exec(new URL(request.url).pathname);
-  const entry = match ? active.get(decodeURIComponent(match[1]!)) : undefined;
+  const key = match ? decodeURIComponent(match[1]!) : undefined;
+  const entry = key === undefined ? undefined : (state.active.get(key) ?? state.stopped.get(key));
   if (!entry) return new Response(null, { status: 204 });
   return runUIMessageResponse(entry.handle, entry.replay);
 }

@@ -2,7 +2,10 @@ import { safeValidateUIMessages, type UIMessage } from 'ai';
 import { isRunId } from '../engine/run-id.js';
 import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
+import { chatInput, messageText } from './chat-input.js';
+import { DEFAULT_CHAT_LIMITS, tooManyMessages } from './chat-limits.js';
 import { ChatRequestError } from './chat-request-error.js';
+import { chatTurnIndex, type ChatInput } from './chat-turns.js';
 
 /** An approval answer the browser sent (`addToolApprovalResponse`). */
 export interface ChatApprovalAnswer {
@@ -20,8 +23,13 @@ export interface ChatRequest {
   runId?: string;
   /** The messages, as sent. */
   messages: UIMessage[];
-  /** The text of each user message, oldest first. */
+  /** The text of each user message, oldest first, as sent. */
   userMessages: string[];
+  /**
+   * The run's `chat` prop: its turns (those its journal recorded, then the new user message)
+   * and the context before them. However many messages were sent, at most one turn is new.
+   */
+  input: ChatInput;
   /** True when the last message is a new user message. */
   newUserMessage: boolean;
   /** Answers to approval requests the run waits for, by key. */
@@ -32,16 +40,26 @@ export interface ChatRequest {
 
 /**
  * Reads a `useChat` request body (`{ id, messages, trigger }`) and checks it against the
- * journal of the run it continues: the run exists, and every approval answer is for a
- * request that waits. Nothing is written.
+ * journal of the run it continues: the run exists and belongs to this chat, and every
+ * approval answer is for a request that waits. Nothing is written. `own(runId)`, when given,
+ * is awaited before the journal is read (the handler takes the run's lease there, so what is
+ * checked stays true).
  *
+ * @param maxMessages the most messages the body may carry @default 1000
+ * @param own called with the run id before the journal is read
  * @throws {ChatRequestError} `chat-request-invalid` (400) for a body that is not a chat
- *   request or has nothing to do; `chat-run-missing` (404) for a run id with no journal;
- *   `approval-unknown` (409) for an answer to no request of the run, `approval-answered`
- *   (409) for one already answered.
+ *   request or has nothing to do; `chat-request-too-large` (413) for more than `maxMessages`
+ *   messages; `chat-run-missing` (404) for a run id with no journal; `chat-run-foreign` (403)
+ *   for a run another chat started (or no chat did); `approval-unknown` (409) for an answer
+ *   to no request of the run, `approval-answered` (409) for one already answered.
  */
-export async function readChatRequest(body: unknown, journal: JournalStore): Promise<ChatRequest> {
-  const { chatId, messages } = await chatBody(body);
+export async function readChatRequest(
+  body: unknown,
+  journal: JournalStore,
+  maxMessages: number = DEFAULT_CHAT_LIMITS.maxMessages,
+  own?: (runId: string) => Promise<void>,
+): Promise<ChatRequest> {
+  const { chatId, messages } = await chatBody(body, maxMessages);
   const last = messages.at(-1);
   const runId = runIdOf(messages);
   const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
@@ -50,8 +68,10 @@ export async function readChatRequest(body: unknown, journal: JournalStore): Pro
   if (runId === undefined) {
     if (!newUserMessage)
       throw invalid('the last message is not a user message and no run is named to continue');
-    return { chatId, messages, userMessages, newUserMessage, answers, pending: new Set() };
+    const input = chatInput(chatId, messages, 0, true);
+    return { chatId, messages, userMessages, input, newUserMessage, answers, pending: new Set() };
   }
+  await own?.(runId);
   const records = await journal.read(runId);
   if (records.length === 0)
     throw new ChatRequestError(
@@ -59,6 +79,7 @@ export async function readChatRequest(body: unknown, journal: JournalStore): Pro
       `june: there is no run "${runId}" to continue (its journal is missing). Start a new chat.`,
       404,
     );
+  checkChatOwns(records, runId, chatId);
   const { pending, answered } = approvalsOf(records, runId);
   for (const id of answers.keys()) {
     if (pending.has(id)) continue;
@@ -78,7 +99,37 @@ export async function readChatRequest(body: unknown, journal: JournalStore): Pro
     throw invalid(
       `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
     );
-  return { chatId, runId, messages, userMessages, newUserMessage, answers, pending };
+  const input = chatInput(chatId, messages, recordedTurns(records), newUserMessage);
+  return { chatId, runId, messages, userMessages, input, newUserMessage, answers, pending };
+}
+
+/**
+ * Refuses a run that another chat started, or that no chat started: the chat id a run
+ * belongs to is in its journal's header (its `chat` prop's `id`).
+ *
+ * @throws {ChatRequestError} `chat-run-foreign` (403)
+ */
+function checkChatOwns(records: JournalRecord[], runId: string, chatId: string): void {
+  const header = records.find((record) => record.type === 'journal');
+  const chat = header?.props?.chat as { id?: unknown } | undefined;
+  if (chat?.id === chatId) return;
+  throw new ChatRequestError(
+    'chat-run-foreign',
+    chat?.id === undefined
+      ? `june: run ${runId} was not started by a chat, so chat "${chatId}" cannot continue it; start a new chat.`
+      : `june: run ${runId} belongs to another chat, not to "${chatId}"; a chat continues only the runs it started. Send the request with that chat's id, or start a new chat.`,
+    403,
+  );
+}
+
+/** How many chat turns (`turn-1`, `turn-2`, ...) a run's journal has recorded: the highest turn it reached. */
+function recordedTurns(records: JournalRecord[]): number {
+  let turns = 0;
+  for (const record of records) {
+    if (!('step' in record) || (record.calls?.length ?? 0) > 0) continue;
+    turns = Math.max(turns, (chatTurnIndex(record.step) ?? -1) + 1);
+  }
+  return turns;
 }
 
 /**
@@ -89,9 +140,13 @@ export const MAX_CHAT_ID_LENGTH = 100;
 
 /**
  * The chat id and messages of a `useChat` request body.
- * @throws {ChatRequestError} `chat-request-invalid` (400)
+ * @throws {ChatRequestError} `chat-request-invalid` (400); `chat-request-too-large` (413) for
+ *   more than `maxMessages` messages
  */
-export async function chatBody(body: unknown): Promise<{ chatId: string; messages: UIMessage[] }> {
+export async function chatBody(
+  body: unknown,
+  maxMessages: number = DEFAULT_CHAT_LIMITS.maxMessages,
+): Promise<{ chatId: string; messages: UIMessage[] }> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalid('the body is not a JSON object');
   const { id, messages } = body as { id?: unknown; messages?: unknown };
@@ -99,6 +154,9 @@ export async function chatBody(body: unknown): Promise<{ chatId: string; message
     throw invalid(
       `"id" (the chat id) must be 1 to ${MAX_CHAT_ID_LENGTH} letters, digits, ".", "_" or "-"`,
     );
+  // counted before the messages are checked one by one: that work grows with their number
+  if (Array.isArray(messages) && messages.length > maxMessages)
+    throw tooManyMessages(messages.length, maxMessages);
   const checked = await safeValidateUIMessages({ messages });
   if (!checked.success)
     throw invalid(`"messages" are not UI messages: ${checked.error.message.split('\n')[0]}`);
@@ -144,9 +202,7 @@ function approvalsOf(records: JournalRecord[], runId: string) {
 }
 
 /** The text of a message's text parts. */
-export function textOf(message: UIMessage): string {
-  return message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-}
+export const textOf: (message: UIMessage) => string = messageText;
 
 /** A `chat-request-invalid` (400) error for `problem`. */
 export function invalid(problem: string): ChatRequestError {

@@ -1,12 +1,32 @@
 import { Step } from '../components/step.js';
 import { createElement, type JuneNode } from '../elements/element.js';
 
+/** A message of a chat's context ({@link ChatInput.history}): an AI SDK `ModelMessage` with text content. */
+export interface ChatHistoryMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
 /**
- * The conversation a chat page sends, as a workflow reads it: the text of each user message,
- * oldest first. `chatHandler` passes it to the workflow as its `chat` prop.
+ * A chat as a workflow reads it: `chatHandler` passes it to the workflow as its `chat` prop.
+ * A request adds at most one turn, however many messages it carries (see `chatHandler`).
  */
 export interface ChatInput {
+  /**
+   * The run's chat turns, oldest first: the text of each user message the run has taken as
+   * a turn (its journal answers those again), then the new one. `<ChatTurns>` makes one step
+   * of each.
+   */
   messages: string[];
+  /**
+   * What the page sent before the run's first turn (a conversation begun elsewhere, or a run
+   * of its own per message as on DBOS workers): user and assistant text, oldest first, context
+   * only, never a step. Pass it as the agent's `messages` for the model to see it
+   * (`<Agent messages={chat.history}>`). Empty for a chat that began on this server.
+   */
+  history?: ChatHistoryMessage[];
+  /** The chat's id (`useChat`'s `id`): the run belongs to this chat, and only it can continue the run. */
+  id?: string;
 }
 
 /** Props of {@link ChatTurns}. */
@@ -28,7 +48,20 @@ export function chatTurnStep(index: number): string {
 }
 
 /**
- * A chat inside a workflow: one `<Step>` per user message of the conversation, in order,
+ * The 0-based index of a chat turn's step id (`turn-3` is 2), or `undefined` for any other step.
+ *
+ * @example
+ * ```ts
+ * chatTurnIndex('turn-3'); // 2
+ * ```
+ */
+export function chatTurnIndex(step: string): number | undefined {
+  const match = /^turn-([1-9][0-9]{0,8})$/.exec(step);
+  return match ? Number(match[1]) - 1 : undefined;
+}
+
+/**
+ * A chat inside a workflow: one `<Step>` per turn of the chat (`chat.messages`), in order,
  * each taking that message as its prompt (step ids `turn-1`, `turn-2`, ...). Place it in an
  * `<Agent>`: the steps share the agent's conversation, so each turn's model sees the turns
  * before it, and the agent's tools, approvals and composite tools work as in any step.
@@ -36,12 +69,14 @@ export function chatTurnStep(index: number): string {
  * With `chatHandler`, one chat is one run: each new user message continues the same run from
  * its journal, which answers the earlier turns (no model call, no tool runs again), and only
  * the new turn calls the model. Steps before `<ChatTurns>` run once, at the first message.
+ * What the page sent before the run's first turn is not a turn: it is `chat.history`, for the
+ * agent's `messages`.
  *
  * @example
  * ```tsx
  * export default function Support({ chat }: { chat: ChatInput }) {
  *   return (
- *     <Agent model={openai('gpt-5-mini')} instructions="You help with orders.">
+ *     <Agent model={openai('gpt-5-mini')} instructions="You help with orders." messages={chat.history}>
  *       <Tool name="refund" value={refund} />
  *       <ChatTurns chat={chat} />
  *     </Agent>

@@ -1,6 +1,8 @@
 import type { UIMessage } from 'ai';
 import type { RunClient } from '../dbos/run-client.js';
 import { JuneError } from '../errors/june-error.js';
+import { chatInput } from './chat-input.js';
+import { DEFAULT_CHAT_LIMITS, readLimitedJson, type ChatLimits } from './chat-limits.js';
 import { answersIn, chatBody, invalid, runIdOf, textOf } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
@@ -28,19 +30,23 @@ interface DbosChatRequest {
 
 /**
  * The stateless round trip with runs on DBOS workers (see `chatHandler`'s `durable` option):
- * a new user message enqueues a run of the workflow (its `chat` prop: the conversation);
- * approval answers go to the run by its id, through the database, to whichever worker runs
- * it; each response streams the run's events as its workers publish them, from any server
- * process, and ends when the run ends or waits for answers (it waits in the database,
- * nothing is stopped). A new user message denies the calls still waiting in the chat's run.
- * A reconnect (`GET <api>/<chatId>/stream`) sends the chat's running run again, from any
- * server process.
+ * a new user message enqueues a run of the workflow (its `chat` prop: the new message as its
+ * one turn, the conversation before it as `history`); approval answers go to the run by its
+ * id, through the database, to whichever worker runs it; each response streams the run's
+ * events as its workers publish them, from any server process, and ends when the run ends or
+ * waits for answers (it waits in the database, nothing is stopped). A new user message
+ * denies the calls still waiting in the chat's run. A reconnect (`GET <api>/<chatId>/stream`)
+ * sends the chat's running run again, from any server process. A chat's runs are
+ * `<chatId>-<n>`: a request naming a run of another chat is refused (403, `chat-run-foreign`).
  */
-export function dbosChatHandler(options: DbosChatOptions) {
+export function dbosChatHandler(
+  options: DbosChatOptions,
+  limits: Required<ChatLimits> = DEFAULT_CHAT_LIMITS,
+) {
   return async (request: Request): Promise<Response> => {
     if (request.method === 'GET') return reconnect(request, options.runs);
-    const body: unknown = await request.json().catch(() => undefined);
-    const chat = await readDbosChatRequest(body, options.runs);
+    const body = await readLimitedJson(request, limits.maxRequestBytes);
+    const chat = await readDbosChatRequest(body, options.runs, limits.maxMessages);
     if (chat.runId === undefined) return startRun(chat, options);
     for (const { id, approved, reason } of chat.answers)
       await options.runs.approve(chat.runId, {
@@ -59,11 +65,15 @@ export function dbosChatHandler(options: DbosChatOptions) {
 
 async function startRun(chat: DbosChatRequest, options: DbosChatOptions): Promise<Response> {
   const previous = runIdOf(chat.messages.slice(0, -1));
-  if (previous !== undefined) await supersede(previous, options);
+  if (previous !== undefined) {
+    checkChatOwns(previous, chat.chatId);
+    await supersede(previous, options);
+  }
+  // a run of its own for the new message: the one turn it runs, the rest is context
   const runId = await options.runs.enqueue({
     workflow: options.workflow,
     runId: `${chat.chatId}-${chat.userMessages.length}`,
-    props: { chat: { messages: chat.userMessages } },
+    props: { chat: chatInput(chat.chatId, chat.messages, 0, true) },
   });
   // the message's id is the run's: any server process can send it again (reconnect)
   return stream(runId, options.runs, { originalMessages: chat.messages, messageId: runId });
@@ -76,7 +86,12 @@ async function startRun(chat: DbosChatRequest, options: DbosChatOptions): Promis
 async function reconnect(request: Request, runs: RunClient): Promise<Response> {
   const match = /\/([^/]+)\/stream$/.exec(new URL(request.url).pathname);
   const chatId = match ? decodeURIComponent(match[1]!) : undefined;
-  const [newest] = chatId ? await runs.list({ idPrefix: `${chatId}-`, limit: 1 }) : [];
+  // the prefix also matches runs of chats whose id starts the same (`c-x` for `c`): skip those
+  const newest = chatId
+    ? (await runs.list({ idPrefix: `${chatId}-`, limit: 50 })).find((run) =>
+        isRunOf(run.runId, chatId),
+      )
+    : undefined;
   if (!newest || (newest.status !== 'running' && newest.status !== 'queued'))
     return new Response(null, { status: 204 });
   return stream(newest.runId, runs, { messageId: newest.runId });
@@ -102,8 +117,12 @@ function stream(runId: string, runs: RunClient, streamOptions: ToUIMessageStream
  * answers for the run named in the last assistant message, each for a request that waits.
  * An approval id is the call's key (`<runId>/<request id>`).
  */
-async function readDbosChatRequest(body: unknown, runs: RunClient): Promise<DbosChatRequest> {
-  const { chatId, messages } = await chatBody(body);
+async function readDbosChatRequest(
+  body: unknown,
+  runs: RunClient,
+  maxMessages: number,
+): Promise<DbosChatRequest> {
+  const { chatId, messages } = await chatBody(body, maxMessages);
   const last = messages.at(-1);
   const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
   if (last?.role === 'user') return { chatId, messages, userMessages, answers: [] };
@@ -119,6 +138,7 @@ async function readDbosChatRequest(body: unknown, runs: RunClient): Promise<Dbos
       );
     throw error;
   });
+  checkChatOwns(runId, chatId);
   const answers = [...answersIn(last).values()].map((answer) => ({
     ...answer,
     id: answer.id.startsWith(`${runId}/`) ? answer.id.slice(runId.length + 1) : answer.id,
@@ -140,4 +160,24 @@ async function readDbosChatRequest(body: unknown, runs: RunClient): Promise<Dbos
         );
   }
   return { chatId, messages, userMessages, runId, answers };
+}
+
+/**
+ * Refuses a run that is not the chat's: the runs of chat `c` are `c-<n>` (a number), so a
+ * chat id never names the run of another chat, even one whose id starts the same.
+ *
+ * @throws {ChatRequestError} `chat-run-foreign` (403)
+ */
+function checkChatOwns(runId: string, chatId: string): void {
+  if (isRunOf(runId, chatId)) return;
+  throw new ChatRequestError(
+    'chat-run-foreign',
+    `june: run ${runId} is not a run of chat "${chatId}" (its runs are ${chatId}-1, ${chatId}-2, ...); a chat continues only its own runs. Send the request with that run's chat id, or start a new chat.`,
+    403,
+  );
+}
+
+/** True when `runId` is a run of chat `chatId`: `<chatId>-<n>`. */
+function isRunOf(runId: string, chatId: string): boolean {
+  return runId.startsWith(`${chatId}-`) && /^[1-9][0-9]*$/.test(runId.slice(chatId.length + 1));
 }

@@ -21,4 +21,6 @@ export { readChatRequest } from './chat-request.js';
 export type { ChatRequest, ChatApprovalAnswer } from './chat-request.js';
 export { ChatRequestError } from './chat-request-error.js';
 export { ChatTurns, chatTurnStep } from './chat-turns.js';
-export type { ChatInput, ChatTurnsProps } from './chat-turns.js';
+export type { ChatInput, ChatHistoryMessage, ChatTurnsProps } from './chat-turns.js';
+export { DEFAULT_CHAT_LIMITS } from './chat-limits.js';
+export type { ChatLimits } from './chat-limits.js';

@@ -26,6 +26,12 @@ export interface ToUIMessageStreamOptions {
    */
   onWaiting?: () => void;
   /**
+   * The stream's end (its `finish` chunk) waits for this too: a server passes the run's
+   * settled result, so that once a response ended the run has let go of its lease and the
+   * page's next request (an approval answer, a new message) finds it free.
+   */
+  endsAfter?: PromiseLike<unknown>;
+  /**
    * Requests the caller answers itself as they come (a server answering from the request
    * that resumed the run): they do not count as waiting. @default none
    */
@@ -109,6 +115,7 @@ export function toUIMessageStream(
           break;
         }
       }
+      await options.endsAfter;
       writer.write({ type: 'finish' });
     },
   });

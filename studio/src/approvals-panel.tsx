@@ -49,7 +49,10 @@ function stateText(approvals: RunApprovals): string {
   if (approvals.state === 'live') return 'The run is waiting for your answer.';
   if (approvals.resumable)
     return "The run's process stopped: Studio records your answer and resumes the run.";
-  return `The run's process stopped: Studio records your answer; resume the run with june run <file> --resume ${approvals.runId} --approve studio.`;
+  const why = approvals.notResumable
+    ? ` Studio will not resume it itself: ${approvals.notResumable}.`
+    : '';
+  return `The run's process stopped: Studio records your answer; resume the run with june run <file> --resume ${approvals.runId} --approve studio.${why}`;
 }
 
 /** One waiting call: what it would do, where it comes from, and the answer buttons. */

@@ -13,6 +13,13 @@ export interface TestPostgres {
   url(name: string): string;
   /** The port the server listens on (127.0.0.1). */
   port: number;
+  /**
+   * Shuts the server down as an administrator would (`pg_ctl stop -m fast`: every session is
+   * told `terminating connection due to administrator command`), keeping its data.
+   */
+  shutDown(): void;
+  /** Starts the server again on the same port, with the same data (after {@link shutDown}). */
+  startAgain(): void;
   /** Stops the server and removes its folder. */
   stop(): Promise<void>;
 }
@@ -83,19 +90,23 @@ export async function startPostgres(): Promise<TestPostgres> {
     '--no-sync',
   ]);
   const port = await freePort();
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-    '-l',
-    join(dir, 'log'),
-    '-w',
-    'start',
-  ]);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      'start',
+    ]);
+  start();
   return {
     port,
     url: (name) => `postgresql://postgres:${TEST_PASSWORD}@127.0.0.1:${port}/${name}`,
+    shutDown: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    startAgain: start,
     stop: async () => {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

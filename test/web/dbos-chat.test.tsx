@@ -86,10 +86,70 @@ describe.runIf(!missing)('chatHandler with runs on DBOS workers', () => {
     const gone = await post(handler, { id: 'web1', messages: [user, other] });
     expect(gone.status).toBe(404);
     expect(await gone.json()).toMatchObject({ error: { code: 'chat-run-missing' } });
-    const stranger = JSON.parse(JSON.stringify(approved).replaceAll('chat#0.0', 'chat#9.9'));
+    const stranger = JSON.parse(JSON.stringify(approved).replaceAll('turn-1#0.0', 'turn-1#9.9'));
     const unknown = await post(handler, { id: 'web1', messages: [user, stranger] });
     expect(unknown.status).toBe(409);
     expect(await unknown.json()).toMatchObject({ error: { code: 'approval-unknown' } });
     expect(refunds()).toBe('A1\n');
+  });
+
+  it('a request carrying 300 messages queues one run that runs its new turn only', async () => {
+    const before = refunds();
+    const conversation = Array.from({ length: 299 }, (_, i) => [
+      userMessage(`q${i}`, `Question ${i}`),
+      { id: `a${i}`, role: 'assistant' as const, parts: [{ type: 'text' as const, text: 'ok' }] },
+    ]).flat();
+    const messages = [...conversation, userMessage('q299', 'Refund A1')];
+    const first = await readMessage(await post(handler, { id: 'long', messages }));
+    expect(first.metadata).toEqual({ runId: 'long-300', waiting: true });
+    const approved = answered(first, 'tool-refund', true);
+    const done = await readMessage(
+      await post(handler, { id: 'long', messages: [...messages, approved] }),
+      approved,
+    );
+    // one turn: the script has no second one, so a run of 300 turns would have failed
+    expect(textOf(done)).toEqual(['Checking order A1.', 'Done: A1 is refunded.']);
+    expect(done.parts.filter((part) => part.type === 'data-june-step')).toHaveLength(1);
+    expect((await runs.get('long-300')).status).toBe('succeeded');
+    expect(refunds()).toBe(`${before}A1\n`);
+  });
+
+  it('a chat reaches only its own runs, also when another chat id starts with its id', async () => {
+    const before = refunds();
+    const user = userMessage('u1', 'Refund A1');
+    const mine = await readMessage(await post(handler, { id: 'web2', messages: [user] }));
+    const theirs = await readMessage(await post(handler, { id: 'web2-b', messages: [user] }));
+    expect(mine.metadata).toEqual({ runId: 'web2-1', waiting: true });
+    expect(theirs.metadata).toEqual({ runId: 'web2-b-1', waiting: true });
+
+    // the newer run of chat web2-b is not chat web2's to stream again
+    const again = await readMessage(
+      await handler(new Request('http://127.0.0.1/api/chat/web2/stream')),
+    );
+    expect(again.metadata).toMatchObject({ runId: 'web2-1' });
+
+    // chat web2-b can neither answer web2's request nor deny it with a new message
+    const approved = answered(mine, 'tool-refund', true);
+    for (const messages of [
+      [user, approved],
+      [user, mine, userMessage('u2', 'Never mind')],
+    ]) {
+      const refused = await post(handler, { id: 'web2-b', messages });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({
+        error: { code: 'chat-run-foreign', message: expect.stringMatching(/^june: run web2-1 /) },
+      });
+    }
+    expect((await runs.approvals('web2-1')).waiting).toHaveLength(1);
+
+    // each owner answers its own run
+    const denied = answered(theirs, 'tool-refund', false, 'not now');
+    await readMessage(await post(handler, { id: 'web2-b', messages: [user, denied] }), denied);
+    const done = await readMessage(
+      await post(handler, { id: 'web2', messages: [user, approved] }),
+      approved,
+    );
+    expect(textOf(done).at(-1)).toBe('Done: A1 is refunded.');
+    expect(refunds()).toBe(`${before}A1\n`);
   });
 });

@@ -1,0 +1,26 @@
+import { createRequire } from 'node:module';
+
+/** The part of a `pg` driver `Client` June uses: connect, query, end, and its `error` event. */
+export interface PgClient {
+  connect(): Promise<unknown>;
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  end(): Promise<unknown>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** What a {@link PgClient} is made from. */
+export interface PgClientConfig {
+  connectionString: string;
+  /** ms to wait for the connection before failing. */
+  connectionTimeoutMillis?: number;
+}
+
+/**
+ * A new client of the PostgreSQL driver DBOS itself uses (`pg`, resolved from
+ * `@dbos-inc/dbos-sdk`, so June adds no driver of its own), not yet connected.
+ */
+export function pgClient(config: PgClientConfig): PgClient {
+  const require = createRequire(import.meta.resolve('@dbos-inc/dbos-sdk'));
+  const { Client } = require('pg') as { Client: new (config: PgClientConfig) => PgClient };
+  return new Client(config);
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { databaseApprovalDesk } from '../../src/studio/database-approval-desk.js';
+import type { DatabaseRuns } from '../../src/studio/database-runs.js';
+
+// Studio over a database of runs hands answers to DBOS, which keeps the first message sent
+// for a call and drops the others without a word. So Studio itself takes one answer per
+// call: of an approve and a deny given at once, one is sent and the other refused with 409.
+
+/** A database of one run waiting for the call "entry#0.0", as the RunClient shows it. */
+function databaseRuns() {
+  const sent: Array<{ runId: string; requestId?: string; approved: boolean }> = [];
+  let fail = false;
+  const client = {
+    waiting: async () => [{ id: 'entry#0.0', tool: 'publish', input: { n: 0 }, step: 'entry' }],
+    approve: async (runId: string, answer: { requestId?: string; approved: boolean }) => {
+      await new Promise((resolve) => setTimeout(resolve, 10)); // the database's round trip
+      if (fail) throw Object.assign(new Error('june: the database went away'), { code: 'x' });
+      sent.push({ runId, ...answer });
+      return [answer.requestId];
+    },
+  };
+  const runs = { client, trace: () => undefined } as unknown as DatabaseRuns;
+  return { runs, sent, failNext: (value: boolean) => (fail = value) };
+}
+
+describe('Studio over a database: one answer per call', () => {
+  it('an approve and a deny at once: one is sent, the other refused with 409; the call no longer shows as waiting', async () => {
+    const { runs, sent } = databaseRuns();
+    const desk = databaseApprovalDesk(runs);
+    const outcomes = await Promise.allSettled([
+      desk.answer('r1', { key: 'entry#0.0', approved: true }),
+      desk.answer('r1', { key: 'entry#0.0', approved: false, reason: 'no' }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected')!;
+    expect((refused as PromiseRejectedResult).reason).toMatchObject({
+      code: 'studio-approval-unknown',
+      status: 409,
+      message: expect.stringMatching(
+        /^june: the call "entry#0.0" of run "r1" was answered already/,
+      ),
+    });
+    expect(sent).toHaveLength(1);
+    expect((await desk.approvals('r1')).waiting).toEqual([]);
+    // another run's call of the same key is its own
+    await desk.answer('r2', { key: 'entry#0.0', approved: true });
+    expect(sent.map((answer) => answer.runId)).toEqual(['r1', 'r2']);
+  });
+
+  it('an answer that could not be sent may be given again', async () => {
+    const { runs, sent, failNext } = databaseRuns();
+    const desk = databaseApprovalDesk(runs);
+    failNext(true);
+    await expect(desk.answer('r1', { key: 'entry#0.0', approved: true })).rejects.toThrow(
+      'the database went away',
+    );
+    failNext(false);
+    await desk.answer('r1', { key: 'entry#0.0', approved: true });
+    expect(sent).toHaveLength(1);
+  });
+});
