@@ -4,7 +4,8 @@
 // - spec-versions: one workflow (a tool that needs approval) run with a v2, a v3 and a v4 model
 //   (a hand-written LanguageModelV2, ai/test's MockLanguageModelV3 and MockLanguageModelV4),
 //   streaming and in batch mode, journaled and stopped, resumed in a new process, and replayed
-//   in another, all through `run()`; the project type-checks with tsc.
+//   in another, all through `run()`; the project type-checks with tsc (each specification's
+//   model is an <Agent model> as it is).
 // - current-platform: ai@7, @ai-sdk/openai@4 against a fake Responses API on 127.0.0.1, and the
 //   tools of an @ai-sdk/mcp@2 client of a real MCP server: text, a tool, an approval, a
 //   composite tool, Output.object, MCP tools; tool(), Output.object() and MCP tools type-check
@@ -206,7 +207,7 @@ describe('a project per model specification: v2, v3 and v4', { timeout: 120_000 
     },
   );
 
-  it('type-checks with tsc, strict, as the docs set a project up', async () => {
+  it('type-checks with tsc, strict, as the docs set a project up, each model as it is', async () => {
     const tsc = await typeChecks.specVersions;
     expect(tsc.code, described('tsc', tsc)).toBe(0);
   });
