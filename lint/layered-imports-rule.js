@@ -1,20 +1,32 @@
 // @ts-check
 // An ESLint rule that keeps imports between source folders pointing one way (down the layers
-// of lint/layers.js). Only relative imports are checked: package names never reach into
-// June's folders.
+// of lint/layers.js), and lets only the folders its package table names import the packages
+// listed there (the AI SDK's provider specifications only at the model door). Relative imports
+// are checked against the layers, package imports against the package table.
 import path from 'node:path';
 
 /**
  * @typedef {{ name: string, folders: string[] }} Layer
  * @typedef {{ from: string[], to: string[], reason: string, except?: string[] }} Forbidden
  * @typedef {{
+ *   name: string,
+ *   folders: string[],
+ *   names?: Record<string, string[]>,
+ *   namesReason?: string,
+ *   reason: string,
+ * }} PackageRule
+ * @typedef {{
  *   layers: Layer[],
  *   peers?: Record<string, string[]>,
  *   forbidden?: Forbidden[],
+ *   packages?: PackageRule[],
  *   roots: Record<string, string | null>,
  * }} LayerTable
  * A root maps a path prefix to the folder every file under it belongs to, or to null when
  * the next path segment names the folder (a file directly under it belongs to `index`).
+ * A package rule lets only `folders` import the package `name` (or a subpath of it, such as
+ * `ai/test`), and each of its `names` only in the folders listed for that name. Packages the
+ * table does not name may be imported anywhere.
  */
 
 /**
@@ -51,7 +63,26 @@ export function checkLayerTable(table) {
     done.add(folder);
   };
   for (const folder of Object.keys(peers)) visit(folder, []);
+  for (const rule of table.packages ?? []) {
+    const named = Object.values(rule.names ?? {}).flat();
+    for (const folder of [...rule.folders, ...named]) {
+      if (!rank.has(folder)) {
+        throw new Error(
+          `lint/layers: package "${rule.name}" names folder "${folder}", which has no layer`,
+        );
+      }
+    }
+  }
   return rank;
+}
+
+/**
+ * The package rule of an import source (`ai`, `ai/test`, `@ai-sdk/provider`), if the table has one.
+ * @param {string} source
+ * @param {PackageRule[] | undefined} packages
+ */
+export function packageRuleOf(source, packages) {
+  return packages?.find((rule) => source === rule.name || source.startsWith(`${rule.name}/`));
 }
 
 /**
@@ -83,6 +114,12 @@ export const layeredImports = {
         '{{from}}/ imports {{to}}/, both in the {{layer}} layer, and lint/layers.js does not ' +
         'list that pair in `peers`. Move what both need down, or list the pair if no circle follows.',
       forbidden: '{{from}}/ must not import {{to}}/: {{reason}}.',
+      package:
+        '{{from}}/ must not import {{package}}: {{reason}}. lint/layers.js lets only ' +
+        '{{folders}} import it.',
+      packageName:
+        '{{from}}/ must not import {{name}} from {{package}}: lint/layers.js lets only {{folders}} ' +
+        'import it ({{reason}}).',
       unplaced: 'Folder {{folder}}/ has no layer: add it to lint/layers.js.',
     },
   },
@@ -95,6 +132,46 @@ export const layeredImports = {
     const from = folderOf(file, table.roots);
     if (from === undefined) return {};
     const order = table.layers.map((layer) => layer.name).join(' <- ');
+
+    /**
+     * @param {import('estree').Node} node
+     * @param {unknown} source
+     * @param {string[]} [names] - the names imported (or re-exported), when known
+     */
+    const checkPackage = (node, source, names = []) => {
+      if (typeof source !== 'string' || from === undefined) return;
+      const rule = packageRuleOf(source, table.packages);
+      if (!rule) return;
+      const shown = (/** @type {string[]} */ folders) => folders.map((f) => `${f}/`).join(', ');
+      const data = {
+        from,
+        package: source === rule.name ? rule.name : `${source} (of ${rule.name})`,
+        reason: rule.reason,
+      };
+      if (!rule.folders.includes(from)) {
+        context.report({
+          node,
+          messageId: 'package',
+          data: { ...data, folders: shown(rule.folders) },
+        });
+        return;
+      }
+      for (const name of names) {
+        const allowed = rule.names?.[name];
+        if (allowed && !allowed.includes(from)) {
+          context.report({
+            node,
+            messageId: 'packageName',
+            data: {
+              ...data,
+              name,
+              folders: shown(allowed),
+              reason: rule.namesReason ?? rule.reason,
+            },
+          });
+        }
+      }
+    };
 
     /** @param {import('estree').Node} node @param {unknown} source */
     const check = (node, source) => {
@@ -124,12 +201,30 @@ export const layeredImports = {
         context.report({ node, messageId: 'sideways', data: { from, to, layer } });
       }
     };
+    /** @param {import('estree').Identifier | import('estree').Literal} name */
+    const nameOf = (name) => (name.type === 'Identifier' ? name.name : String(name.value));
     return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => check(node, node.source?.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) =>
-        check(node, node.source.type === 'Literal' ? node.source.value : undefined),
+      ImportDeclaration: (node) => {
+        check(node, node.source.value);
+        const names = node.specifiers.flatMap((specifier) =>
+          specifier.type === 'ImportSpecifier' ? [nameOf(specifier.imported)] : [],
+        );
+        checkPackage(node, node.source.value, names);
+      },
+      ExportNamedDeclaration: (node) => {
+        check(node, node.source?.value);
+        const names = node.specifiers.map((specifier) => nameOf(specifier.local));
+        checkPackage(node, node.source?.value, names);
+      },
+      ExportAllDeclaration: (node) => {
+        check(node, node.source.value);
+        checkPackage(node, node.source.value);
+      },
+      ImportExpression: (node) => {
+        const source = node.source.type === 'Literal' ? node.source.value : undefined;
+        check(node, source);
+        checkPackage(node, source);
+      },
     };
   },
 };

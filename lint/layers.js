@@ -65,6 +65,66 @@ export const layers = {
         "Studio's browser UI shows runs it reads through Studio's API (src/studio) and never runs one",
     },
   ],
+  // Which folders may import which packages (a package's subpaths, such as `ai/test`, count as
+  // the package). The AI SDK's provider specifications (LanguageModelV4, V3, ...) change with
+  // every major: they are known only at the model door, models/ (with the bundled providers
+  // and the scripted models that implement them), so a new major touches one folder. Names
+  // listed under `names` are allowed only in their own folders, whatever else the package's
+  // entry allows.
+  packages: [
+    {
+      name: '@ai-sdk/provider',
+      folders: ['models', 'sdk', 'testing'],
+      reason:
+        'provider specifications are known only at the model door (src/models/); elsewhere ' +
+        "use June's own shapes (ModelAnswer, the request from modelRequestOf) or the ai package's types",
+    },
+    {
+      name: 'ai',
+      folders: [
+        'models',
+        'capabilities',
+        'components',
+        'tools',
+        'mcp',
+        'sdk',
+        'steps',
+        'engine',
+        'events',
+        'trace',
+        'telemetry',
+        'interpreter',
+        'dbos',
+        'cli',
+        'web',
+      ],
+      names: {
+        wrapLanguageModel: ['models'],
+        LanguageModelMiddleware: ['models'],
+      },
+      namesReason:
+        'a model is wrapped only at the model door, which takes every specification in and ' +
+        'refuses one it cannot run',
+      reason:
+        'the AI SDK is used where workflows are written and run; the foundation, the tree, ' +
+        "approvals, the journal and Studio hold June's own shapes",
+    },
+    {
+      name: '@ai-sdk/openai',
+      folders: ['sdk'],
+      reason: 'the OpenAI provider comes in through june/sdk/openai',
+    },
+    {
+      name: '@ai-sdk/mcp',
+      folders: ['mcp'],
+      reason: 'MCP servers come in through src/mcp/',
+    },
+    {
+      name: '@ai-sdk/otel',
+      folders: ['telemetry'],
+      reason: "the AI SDK's own spans are turned on in src/telemetry/ (an optional package)",
+    },
+  ],
   // Where files outside src/ belong (path prefix -> folder name in the table above).
   roots: { 'src/': null, 'jsx-runtime/': 'jsx-runtime', 'studio/src/': 'studio-ui' },
 };

@@ -53,6 +53,7 @@ export type {
 } from './components/index.js';
 export type {
   AgentProps,
+  SdkTelemetrySetting,
   StepProps,
   StepContext,
   ToolProps,

@@ -1,7 +1,8 @@
 // Mastra's Agent, given the same mock (Mastra takes LanguageModelV3 models as they are).
 // Runs are streamed (agent.stream, fullStream consumed), without memory or storage.
+import type { Agent as MastraAgent } from '@mastra/core/agent';
 import type { Contender, WorkloadRunners } from '../contender.js';
-import { benchModel } from '../mock-model.js';
+import { benchModel as mockModel } from '../mock-model.js';
 import {
   COMPOSITE_CALLS,
   INSTRUCTIONS,
@@ -17,6 +18,15 @@ import {
   researchPrompt,
   stepPrompt,
 } from '../workloads.js';
+
+/**
+ * The bench's mock as Mastra's `model` option. Mastra's types come from its own copies of
+ * the provider specifications (`@ai-sdk/provider-v6`/`-v7`), which `ai/test`'s mock (of the
+ * tree's `@ai-sdk/provider@4`) does not match by type; at run time Mastra takes it as it is.
+ */
+type MastraModel = ConstructorParameters<typeof MastraAgent>[0]['model'];
+const benchModel = (options: Parameters<typeof mockModel>[0]): MastraModel =>
+  mockModel(options) as unknown as MastraModel;
 
 export const mastra: Contender = {
   id: 'mastra',

@@ -6,13 +6,16 @@ import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { initFiles } from './init-files.js';
 import { terminalStyle } from './terminal-style.js';
 
-/** The packages an initialised project needs, and whether as dev dependencies. */
+/**
+ * The packages an initialised project needs, and whether as dev dependencies: the majors June
+ * is built on (AI SDK 7, zod 4) and Node 24's types (June runs on Node 22 and 24).
+ */
 const needed = [
-  { name: 'ai', spec: 'ai@6', dev: false },
+  { name: 'ai', spec: 'ai@7', dev: false },
   { name: 'zod', spec: 'zod@4', dev: false },
   { name: 'vitest', spec: 'vitest@4', dev: true },
   { name: 'typescript', spec: 'typescript', dev: true },
-  { name: '@types/node', spec: '@types/node', dev: true },
+  { name: '@types/node', spec: '@types/node@24', dev: true },
 ] as const;
 
 /**

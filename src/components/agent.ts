@@ -4,11 +4,18 @@ import type {
   ModelMessage,
   Output,
   StopCondition,
-  TelemetrySettings,
+  TelemetryOptions,
   ToolSet,
 } from 'ai';
+import type { Tracer } from '@opentelemetry/api';
 import { builtin } from '../elements/builtin.js';
 import type { JuneNode } from '../elements/element.js';
+
+/**
+ * An agent's setting for the AI SDK's own OpenTelemetry spans: the AI SDK's telemetry
+ * options, plus the `tracer` they go to (without one, the registered tracer provider's).
+ */
+export type SdkTelemetrySetting = TelemetryOptions & { tracer?: Tracer };
 
 /**
  * Props of {@link Agent}. Besides June's own, every AI SDK call setting
@@ -37,11 +44,13 @@ export interface AgentProps extends Omit<CallSettings, 'abortSignal'> {
   providerOptions?: Record<string, Record<string, any>>;
   /**
    * The AI SDK's own OpenTelemetry spans for this agent's model calls (`ai.streamText`,
-   * `ai.toolCall`...), passed to each call as it is (e.g. `{ isEnabled: true }`). When the
-   * run exports spans, they nest under the step's span. See docs/observability.md.
+   * `ai.toolCall`...), e.g. `{ isEnabled: true, functionId: 'release' }`, with an optional
+   * `tracer`. AI SDK 7 makes them through `@ai-sdk/otel` (install it); June passes its
+   * `LegacyOpenTelemetry`, which keeps these names. When the run exports spans, they nest
+   * under the step's span. See docs/observability.md.
    * @default off
    */
-  experimental_telemetry?: TelemetrySettings;
+  experimental_telemetry?: SdkTelemetrySetting;
   /** Capabilities (`<Tool>`, bundles, wrappers, `<Inherit>`), then `<Step>`s and anything else. */
   children?: JuneNode;
 }

@@ -1,5 +1,5 @@
 export { Agent } from './agent.js';
-export type { AgentProps } from './agent.js';
+export type { AgentProps, SdkTelemetrySetting } from './agent.js';
 export { Step } from './step.js';
 export type { StepProps, StepContext } from './step.js';
 export { Tool } from './tool.js';

@@ -10,7 +10,8 @@ import type {
 import type { RunLogEvent } from '../events/run-event.js';
 import { WorkflowError } from '../errors/index.js';
 import { journalMismatch } from '../journal/journal-mismatch.js';
-import { hashModelRequest, stableJson } from '../engine/model-request.js';
+import { stableJson } from '../json/stable-json.js';
+import { hashModelRequest } from '../models/model-request.js';
 import { plainJson } from '../json/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import type { Redactor } from '../redaction/redactor.js';

@@ -1,5 +1,5 @@
 import { WorkflowError } from '../errors/index.js';
-import { stableJson } from '../engine/model-request.js';
+import { stableJson } from '../json/stable-json.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
 import type { ModelScript } from '../testing/script-format.js';

@@ -1,34 +1,6 @@
-import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { AskedToolCall } from '../models/answer-forms.js';
 import type { DurablePlace } from './durable-engine.js';
 import { callIdOf, placeKey } from './durable-place.js';
-
-/** A tool call a model asked for: the provider's id and the tool's name. */
-export interface AskedToolCall {
-  toolCallId: string;
-  toolName: string;
-}
-
-/**
- * The tool calls of one model answer, in order: the `tool-call` parts of a stream, or the
- * `tool-call` items of a generate result's content.
- *
- * @example
- * ```ts
- * toolCallsOf({ parts: recorded.parts }); // [{ toolCallId: 'call_1', toolName: 'deploy' }]
- * ```
- */
-export function toolCallsOf(answer: {
-  parts?: readonly LanguageModelV3StreamPart[];
-  result?: LanguageModelV3GenerateResult;
-}): AskedToolCall[] {
-  const items: readonly unknown[] = answer.parts ?? answer.result?.content ?? [];
-  return items.flatMap((item) => {
-    const part = item as { type?: string; toolCallId?: unknown; toolName?: unknown };
-    return part.type === 'tool-call' && typeof part.toolCallId === 'string'
-      ? [{ toolCallId: part.toolCallId, toolName: String(part.toolName) }]
-      : [];
-  });
-}
 
 /**
  * Gives every tool call of a run its identity: its place and its call id ({@link callIdOf}:

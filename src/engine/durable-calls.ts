@@ -1,8 +1,9 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { wrapLanguageModel, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
+import type { LanguageModel, LanguageModelUsage, ToolSet } from 'ai';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
-import { languageModelV3 } from '../models/language-model-v3.js';
-import { CallIds, toolCallsOf } from './call-ids.js';
+import { answerToolCalls } from '../models/answer-forms.js';
+import { journaledModel, type RecordedModelCall } from '../models/journaled-model.js';
+import { readModelAnswer } from '../models/read-model-answer.js';
+import { CallIds } from './call-ids.js';
 import type {
   ApprovalAnswer,
   DurableEngine,
@@ -10,9 +11,9 @@ import type {
   ModelAnswer,
   ToolCallAt,
 } from './durable-engine.js';
-import { durableModelMiddleware } from './durable-model.js';
-import { placeKey } from './durable-place.js';
+import { describePlace, placeKey } from './durable-place.js';
 import { durableTools } from './durable-tools.js';
+import { stepToolApproval, type StepToolApproval } from './tool-approval.js';
 
 /** One approval request of a step, as the AI SDK made it. */
 export interface StepApprovalRequest {
@@ -63,29 +64,41 @@ export class DurableCalls {
   }
 
   /**
-   * The model for one step's calls, each handed to the engine under `place` (a
-   * `wrapLanguageModel` with {@link durableModelMiddleware}). A model id string is resolved
-   * as the AI SDK resolves it; a model of the older `v2` specification cannot be wrapped,
-   * and its calls are made as they are (again on every resume).
+   * The model for one step's calls, each handed to the engine under `place`
+   * ({@link journaledModel}), whatever its provider specification.
+   *
+   * @throws {WorkflowError} `model-spec-unsupported` or `model-invalid` for a model that
+   *   cannot be wrapped: its calls would go unrecorded, so it does not run.
    */
   model(model: LanguageModel, place: DurablePlace): LanguageModel {
-    const v3: LanguageModelV3 | undefined = languageModelV3(model);
-    if (!v3) return model;
-    return wrapLanguageModel({ model: v3, middleware: durableModelMiddleware(this, place) });
+    return journaledModel(model, {
+      modelCall: (call, work) => this.modelCall(place, call, work),
+    });
   }
 
-  /** The next model call at `place`, handed to the engine with its index there. */
+  /**
+   * The next model call at `place`, handed to the engine with its index there. What the
+   * engine gives back is read as a {@link ModelAnswer} (a record made before, by June 0.1,
+   * too).
+   *
+   * @throws {SystemError} `model-answer-unreadable` when the engine gives back an answer
+   *   this June cannot read.
+   */
   async modelCall(
     place: DurablePlace,
-    call: { mode: 'stream' | 'generate'; request: unknown; requestHash: string },
+    call: RecordedModelCall,
     work: () => Promise<ModelAnswer>,
   ): Promise<ModelAnswer> {
     const key = placeKey(place);
     const index = this.#next.get(key) ?? 0;
-    const answer = await this.engine.modelCall({ place, index, ...call }, work);
+    const given = await this.engine.modelCall({ place, index, ...call }, work);
+    const answer = readModelAnswer(
+      given,
+      `model call ${index + 1} of ${describePlace(place)} in run ${this.runId}`,
+    );
     this.#next.set(key, index + 1);
     // before the AI SDK sees the answer's tool calls: they are known by these ids
-    this.#ids.register(place, index, toolCallsOf(answer));
+    this.#ids.register(place, index, answerToolCalls(answer));
     return answer;
   }
 
@@ -97,11 +110,17 @@ export class DurableCalls {
   ): ToolSet {
     return durableTools(tools, place, {
       runId: this.runId,
-      decidesApprovals: this.decidesApprovals,
       callId: (at, toolCallId) => this.callId(at, toolCallId),
-      needsApproval: (call, decide) => this.needsApproval(call, decide),
       toolCall: (call, execute) => this.toolCall(call, execute, addUsage),
     });
+  }
+
+  /**
+   * The `toolApproval` of one step's calls at `place` ({@link stepToolApproval}): each
+   * tool's own requirement, with what the engine recorded deciding first.
+   */
+  toolApproval(tools: ToolSet, place: DurablePlace): StepToolApproval {
+    return stepToolApproval(tools, { decider: this, place });
   }
 
   /** The call id of the tool call `toolCallId` at `place` (see {@link CallIds}). */

@@ -1,6 +1,6 @@
-import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
 import type { RunLogEvent } from '../events/run-event.js';
+import type { ModelAnswer } from '../models/model-answer.js';
 import type { Redactor } from '../redaction/redactor.js';
 
 /**
@@ -24,14 +24,7 @@ export interface DurablePlace {
   calls?: string[];
 }
 
-/**
- * A model's answer as an engine keeps it: the stream parts of a streamed call, or the result
- * of a generate call (`generateText`, batch mode). Plain data (JSON, plus `Uint8Array` file
- * data): an engine may serialize it.
- */
-export type ModelAnswer =
-  | { parts: LanguageModelV3StreamPart[]; result?: undefined }
-  | { result: LanguageModelV3GenerateResult; parts?: undefined };
+export type { ModelAnswer };
 
 /**
  * One model call, as the engine is asked to make it durably.
@@ -40,7 +33,7 @@ export type ModelAnswer =
  * - `mode`: how it is asked now (`stream`, or `generate` in batch mode). A call answered in
  *   one mode may be given again in the other: the caller converts;
  * - `request`: the call's options as plain JSON (prompt, tools, settings; without the abort
- *   signal and headers), `requestHash` its SHA-256 ({@link hashModelRequest}).
+ *   signal and headers; June's own form, see `modelRequestOf`), `requestHash` its SHA-256.
  *
  * `place` and `index` name the call (a stable step name such as `model research:findings@plan#0.1 #2`);
  * `requestHash` tells whether the workflow still asks the same thing there.

@@ -26,3 +26,16 @@ export function placeKey(place: DurablePlace): string {
 export function callIdOf(step: string, modelIndex: number, position: number): string {
   return `${step.slice(step.lastIndexOf(':') + 1)}#${modelIndex}.${position}`;
 }
+
+/**
+ * A place in words, for messages: `step "research:findings" (inside the tool call call_1)`.
+ *
+ * @example
+ * ```ts
+ * describePlace({ step: 'release' }); // 'step "release"'
+ * ```
+ */
+export function describePlace(place: DurablePlace): string {
+  const inside = place.calls?.length ? ` (inside the tool call ${place.calls.join(' > ')})` : '';
+  return `step "${place.step}"${inside}`;
+}

@@ -2,6 +2,7 @@ import type { ToolSet } from 'ai';
 import { mapExecutes } from '../capabilities/map-executes.js';
 import type { DurablePlace, ToolCallAt } from './durable-engine.js';
 import { inToolCall } from './tool-call-context.js';
+import { withToolFailures } from './tool-failure.js';
 
 /**
  * Marks a composite tool (its `execute` starts a child run); a composite call answered from
@@ -13,30 +14,18 @@ export const compositeToolMarker: unique symbol = Symbol.for('june.composite-too
 export interface ToolCallMaker {
   /** The outermost run's id. */
   readonly runId: string;
-  /** True when every tool's `needsApproval` must go through {@link needsApproval}. */
-  readonly decidesApprovals: boolean;
   /** The call id of the tool call `toolCallId` at `place`. */
   callId(place: DurablePlace, toolCallId: string): string;
-  needsApproval(
-    call: Omit<ToolCallAt, 'composite' | 'abortSignal'>,
-    decide: () => boolean | PromiseLike<boolean>,
-  ): Promise<boolean>;
   toolCall(call: ToolCallAt, execute: () => unknown): unknown;
 }
-
-type NeedsApproval =
-  | boolean
-  | ((
-      input: unknown,
-      options: { toolCallId: string; messages: unknown[]; experimental_context?: unknown },
-    ) => boolean | PromiseLike<boolean>);
 
 /**
  * The tools of one step with their executions handed to the run's durable engine under
  * `place`: a tool call that finished before (same place, same call id) gives its recorded
- * result again without running `execute`, and what the engine recorded about a call's
- * approval decides whether it needs one. Each execution runs as its tool call
- * ({@link toolCallContext}). Tools without `execute` are left as they are.
+ * result again without running `execute`. Each execution runs as its tool call
+ * ({@link toolCallContext}), and what it throws reaches the model as its message
+ * ({@link ToolFailure}). Tools without `execute` are left as they are. Whether a call
+ * needs approval is decided by the step's `toolApproval` ({@link stepToolApproval}).
  *
  * @example
  * ```ts
@@ -64,36 +53,18 @@ export function durableTools(tools: ToolSet, place: DurablePlace, calls: ToolCal
         ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
         composite,
       };
-      return inToolCall(context, () =>
-        calls.toolCall(at, () => execute(input, options)),
+      return withToolFailures(() =>
+        inToolCall(context, () => calls.toolCall(at, () => execute(input, options))),
       ) as ReturnType<typeof execute>;
     };
   });
-  for (const [name, tool] of Object.entries(wrapped)) {
-    const own = (tool as { needsApproval?: NeedsApproval }).needsApproval;
-    if (!tool.execute || (typeof own !== 'function' && !calls.decidesApprovals)) continue;
-    const needsApproval = (
-      input: unknown,
-      options: { toolCallId: string; messages: unknown[]; experimental_context?: unknown },
-    ) =>
-      calls.needsApproval(
-        {
-          place,
-          call: calls.callId(place, options.toolCallId),
-          tool: name,
-          input,
-          toolCallId: options.toolCallId,
-        },
-        () => (typeof own === 'function' ? own.call(tool, input, options) : own === true),
-      );
-    wrapped[name] = { ...tool, needsApproval } as typeof tool;
-  }
   return wrapped;
 }
 
 /**
  * The tools of one step of a run without a durable engine, each execution run as its tool
- * call ({@link toolCallContext}); a call's id is `<step id>#<toolCallId>.<n>`, `n` counting
+ * call ({@link toolCallContext}), what it throws reaching the model as its message
+ * ({@link ToolFailure}); a call's id is `<step id>#<toolCallId>.<n>`, `n` counting
  * the executions with that `toolCallId` at `place`.
  *
  * @example
@@ -114,6 +85,6 @@ export function toolCallTools(tools: ToolSet, place: DurablePlace, runId: string
       call: `${stepId}#${options.toolCallId}.${n}`,
       calls: place.calls ?? [],
     };
-    return inToolCall(context, () => execute(input, options));
+    return withToolFailures(() => inToolCall(context, () => execute(input, options)));
   });
 }

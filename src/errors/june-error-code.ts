@@ -31,6 +31,8 @@ export const juneErrorCodes = [
   'jsx-runtime-react',
   'jsx-setup-invalid',
   'mcp-server-invalid',
+  'model-invalid',
+  'model-spec-unsupported',
   'namespace-name-invalid',
   'step-children-not-function',
   'step-id-duplicate',
@@ -66,6 +68,7 @@ export const juneErrorCodes = [
   'model-call-failed',
   'openai-base-url-invalid',
   'openai-not-configured',
+  'sdk-telemetry-unavailable',
   // durable runs: journals
   'journal-corrupt',
   'journal-exists',
@@ -76,6 +79,7 @@ export const juneErrorCodes = [
   'journal-unreadable',
   'journal-version-unsupported',
   'journal-write-failed',
+  'model-answer-unreadable',
   // scripted models (june/testing)
   'script-invalid',
   'script-step-missing',

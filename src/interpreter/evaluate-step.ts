@@ -1,4 +1,4 @@
-import type { LanguageModelUsage, ModelMessage } from 'ai';
+import type { LanguageModelUsage, ModelMessage, TelemetryOptions } from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix, notation } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
@@ -8,6 +8,7 @@ import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { runStep, type PendingToolApproval, type StepRunInput } from '../steps/run-step.js';
 import { toolCallTools } from '../engine/durable-tools.js';
+import { stepToolApproval } from '../engine/tool-approval.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
 import type { DurablePlace } from '../engine/durable-engine.js';
 import { plainJson } from '../json/json-form.js';
@@ -16,6 +17,7 @@ import type { AgentFrame, EvalContext, NodePlace, RunFrame } from './run-state.j
 import { statusOf } from './settle.js';
 import { stepPartHandler } from './step-parts.js';
 import { ToolNodes } from './tool-nodes.js';
+import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
 import { errorMessage } from '../errors/error-message.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -201,6 +203,7 @@ async function runStepNode(
   let started = false;
   try {
     const prompt = await promptOf(element, run.steps);
+    const telemetry = await stepTelemetry(step.agent);
     root.emit({
       type: 'step-start',
       runId: run.runId,
@@ -212,7 +215,7 @@ async function runStepNode(
     started = true;
     const userMessage: ModelMessage = { role: 'user', content: prompt };
     const out = await root.within(step.node.nodeId, () =>
-      runStep(stepRunInput(step, props, userMessage)),
+      runStep({ ...stepRunInput(step, props, userMessage), ...telemetry }),
     );
     const usage = plainUsage(out.usage);
     step.agent.messages.push(userMessage, ...out.responseMessages);
@@ -241,6 +244,13 @@ async function runStepNode(
   }
 }
 
+/** The AI SDK's own telemetry for an agent's model calls (its `experimental_telemetry`), if any. */
+async function stepTelemetry(agent: AgentFrame): Promise<{ telemetry?: TelemetryOptions }> {
+  const setting = (agent.element.props as AgentProps).experimental_telemetry;
+  const telemetry = await sdkTelemetry(setting, `the agent "${agent.path}"`);
+  return telemetry ? { telemetry } : {};
+}
+
 /** What `runStep` needs for one step: the agent's model and settings, tools, events and approvals. */
 function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessage): StepRunInput {
   const { run, agent, path } = step;
@@ -255,6 +265,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     messages: _m,
     providerOptions,
     children: _c,
+    experimental_telemetry: _telemetry,
     ...callSettings
   } = agent.element.props as AgentProps;
   const tools = new ToolNodes(run, path, step.node.nodeId);
@@ -262,15 +273,18 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
   // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
   const durable = root.durable;
   const place = { step: path, calls: run.calls };
+  const stepTools = durable
+    ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
+    : toolCallTools(agent.tools, place, root.runId);
   return {
     step: path,
     model: root.modelOverride ?? model,
     onUsage: (used) => step.callUsages.push(used),
     ...(durable ? { wrapModel: (explained) => durable.model(explained, place) } : {}),
-    system: instructions,
-    tools: durable
-      ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
-      : toolCallTools(agent.tools, place, root.runId),
+    instructions,
+    tools: stepTools,
+    toolApproval: durable ? durable.toolApproval(stepTools, place) : stepToolApproval(stepTools),
+    onToolStart: (call) => tools.started(call.toolCallId, call.toolName, call.input),
     messages: [...agent.messages, userMessage],
     output: props.output ?? output,
     stopWhen,

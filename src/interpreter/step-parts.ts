@@ -2,6 +2,7 @@ import type { TextStreamPart, ToolSet } from 'ai';
 import { plainUsage } from '../models/usage.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
+import { thrownByTool } from '../engine/tool-failure.js';
 import type { NodePlace, RunFrame } from './run-state.js';
 import type { ToolNodes } from './tool-nodes.js';
 
@@ -93,7 +94,7 @@ function toolOutcome(
     root.emit({ type: 'tool-result', ...event, output: plainJson(part.output) });
   } else if (part.type === 'tool-error') {
     const status = run.signal.aborted ? 'aborted' : 'failed';
-    root.emit({ type: 'tool-error', ...event, error: errorData(part.error), status });
+    root.emit({ type: 'tool-error', ...event, error: errorData(thrownByTool(part.error)), status });
   } else root.emit({ type: 'tool-denied', ...event });
   tools.closed(part.toolCallId, event.nodeId);
 }

@@ -6,8 +6,10 @@ interface CallNode {
   nodeId: string;
   name: string;
   open: boolean;
-  /** Its `tool-call` part came (else a composite's execute opened it first). */
+  /** Its `tool-call` part came (else its execution opened it first). */
   seen: boolean;
+  /** Its execution started. */
+  started: boolean;
   /** A composite call's execute took it as its own (its child run goes under it). */
   claimed: boolean;
 }
@@ -15,9 +17,13 @@ interface CallNode {
 /**
  * The tool call nodes of one step, by the provider's tool call id. A provider may repeat an
  * id (across turns, or within one), so each id keeps its nodes in order, and a part goes to
- * the first one still open. A composite tool's execute may start before the step sees its
- * `tool-call` part: it then opens the node itself (so the call comes before its child run),
- * and the part takes that node when it comes.
+ * the first one still open.
+ *
+ * A call's node opens when the step reads its `tool-call` part or when its execution starts
+ * ({@link started}, the AI SDK's `onToolExecutionStart`), whichever comes first: which one
+ * that is depends on how far the step's reader has got (Node 24 schedules stream reads later
+ * than Node 22), so a tool that ran always has its node, also when the run is aborted before
+ * the part is read. The part, when it comes, takes the node its execution opened.
  */
 export class ToolNodes {
   readonly #calls = new Map<string, CallNode[]>();
@@ -30,14 +36,30 @@ export class ToolNodes {
     private readonly parentId: string,
   ) {}
 
-  /** The node of a `tool-call` part; emits `tool-call` unless an execute did. */
+  /** The node of a `tool-call` part; emits `tool-call` unless its execution did. */
   called(toolCallId: string, tool: string, input: unknown): NodePlace {
     const early = this.#list(toolCallId).find((node) => !node.seen && node.name === tool);
     if (early) {
       early.seen = true;
       return this.#place(early);
     }
-    return this.#place(this.#open(toolCallId, tool, input, true));
+    return this.#place(this.#open(toolCallId, tool, input, { seen: true, started: false }));
+  }
+
+  /**
+   * A call's execution starts: its node is the first open one of its id and name whose
+   * execution had not started (its part came first), else a new one (`tool-call` is emitted
+   * now, and the part takes it when it comes).
+   */
+  started(toolCallId: string, tool: string, input: unknown): NodePlace {
+    const node = this.#list(toolCallId).find(
+      (candidate) => candidate.open && !candidate.started && candidate.name === tool,
+    );
+    if (node) {
+      node.started = true;
+      return this.#place(node);
+    }
+    return this.#place(this.#open(toolCallId, tool, input, { seen: false, started: true }));
   }
 
   /**
@@ -48,7 +70,7 @@ export class ToolNodes {
     const open = this.#list(toolCallId).filter((node) => node.open);
     const found = open.find((node) => node.name === tool) ?? open[0];
     if (found) return this.#place(found);
-    const node = this.#add(toolCallId, tool, true);
+    const node = this.#add(toolCallId, tool, { seen: true, started: false });
     return this.#place(node);
   }
 
@@ -63,18 +85,24 @@ export class ToolNodes {
     const nodes = this.#list(toolCallId);
     for (let i = nodes.length - 1; i >= 0; i--) {
       const node = nodes[i]!;
-      if (node.open && node.seen && !node.claimed && node.name === tool) {
+      if (node.open && (node.seen || node.started) && !node.claimed && node.name === tool) {
         node.claimed = true;
+        node.started = true;
         return this.#place(node);
       }
     }
-    const node = this.#open(toolCallId, tool, input, false);
+    const node = this.#open(toolCallId, tool, input, { seen: false, started: true });
     node.claimed = true;
     return this.#place(node);
   }
 
-  #open(toolCallId: string, tool: string, input: unknown, seen: boolean): CallNode {
-    const node = this.#add(toolCallId, tool, seen);
+  #open(
+    toolCallId: string,
+    tool: string,
+    input: unknown,
+    state: Pick<CallNode, 'seen' | 'started'>,
+  ): CallNode {
+    const node = this.#add(toolCallId, tool, state);
     this.run.root.emit({
       type: 'tool-call',
       runId: this.run.runId,
@@ -87,12 +115,12 @@ export class ToolNodes {
     return node;
   }
 
-  #add(toolCallId: string, tool: string, seen: boolean): CallNode {
+  #add(toolCallId: string, tool: string, state: Pick<CallNode, 'seen' | 'started'>): CallNode {
     const node: CallNode = {
       nodeId: this.run.root.nodeId(),
       name: tool,
       open: true,
-      seen,
+      ...state,
       claimed: false,
     };
     const nodes = this.#calls.get(toolCallId);

@@ -46,13 +46,18 @@ const modelCallSchema = z
     request: z.unknown().optional(), // undefined is left out of JSON
     // version 3: the prompt starts with the first `messages` messages of an earlier request's
     promptBase: z.looseObject({ requestHash: text(), messages: count() }).optional(),
+    // version 4: June's model-answer record (its content is read when the call is answered)
+    answer: z.looseObject({}, { error: 'not a model answer object' }).optional(),
+    // versions 1 to 3: the answer's AI SDK 6 parts or result, on the record itself
     parts: z.array(z.unknown(), { error: 'not a list of stream parts' }).optional(),
     result: z.looseObject({}, { error: 'not a result object' }).optional(),
     at: time(),
   })
-  .refine((record) => record.parts !== undefined || record.result !== undefined, {
-    message: 'it has neither "parts" nor "result"',
-  });
+  .refine(
+    (record) =>
+      record.answer !== undefined || record.parts !== undefined || record.result !== undefined,
+    { message: 'it has none of "answer", "parts" and "result"' },
+  );
 
 /** A tool call's keys: `call` from version 2 on (a version 1 record gets it when upgraded). */
 const toolCallKeys = { ...place, call: text().optional(), toolCallId: text() };
@@ -103,7 +108,8 @@ const runFinishSchema = z.looseObject({
 /**
  * One journal line as it is stored (a {@link JournalRecord} of any version this June reads,
  * after its tagged values are revived: `{"$date"}`, `{"$bytes"}`, `{"$error"}`), by its
- * `type`. Fields a newer June adds are allowed. A version 1 record has no `call` (see
+ * `type`. Fields a newer June adds are allowed. A version 1 record has no `call`, and a model
+ * call of versions 1 to 3 has `parts` or `result` where version 4 has `answer` (see
  * `upgradeJournal`). Where a record stands (the header first, and only there) and whether
  * its version is read (`JOURNAL_VERSIONS`) are checked by `decodeJournal`.
  *

@@ -1,8 +1,8 @@
-import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { placeKey } from '../engine/durable-place.js';
 import type { ErrorData } from '../errors/error-data.js';
+import type { ModelAnswer } from '../models/model-answer.js';
 
-export { placeKey, callIdOf } from '../engine/durable-place.js';
+export { placeKey, callIdOf, describePlace } from '../engine/durable-place.js';
 
 /**
  * The journal schema version this June writes. It reads this one and every older one
@@ -13,11 +13,15 @@ export { placeKey, callIdOf } from '../engine/durable-place.js';
  * - 3: a model call may keep only the messages its request added to an earlier call's
  *   (`promptBase`), so a record's size does not grow with the conversation. A version 2
  *   record is a version 3 record without `promptBase`.
+ * - 4: a model call keeps its answer as June's own record, `answer` (a `ModelAnswer`: its
+ *   format version, its provider specification, its `parts` or `result`). Versions 1 to 3
+ *   kept the AI SDK 6 (provider specification v3) `parts` or `result` on the record itself;
+ *   they are read as an `answer` of spec `v3`.
  */
-export const JOURNAL_VERSION = 3;
+export const JOURNAL_VERSION = 4;
 
 /** The journal schema versions this June reads. */
-export const JOURNAL_VERSIONS: readonly number[] = [1, 2, 3];
+export const JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 /**
  * Where a call happened in the run's tree:
@@ -64,8 +68,9 @@ export interface JournalHeader {
 /**
  * A model call that finished. `index` is its 0-based place among the finished calls of its
  * step path (and composite calls); `requestHash` is the SHA-256 of the whole request (the
- * call's options without `abortSignal` and `headers`, keys sorted). A streamed call keeps its
- * stream `parts`; a generate call its `result`.
+ * call's options without `abortSignal` and `headers`, keys sorted). `answer` is what the
+ * model answered, as June records it ({@link ModelAnswer}): a streamed call's parts or a
+ * generate call's result.
  *
  * `request` is the whole request, or, with `promptBase`, the request with only the prompt
  * messages it added: its prompt is the first `promptBase.messages` messages of the prompt of
@@ -79,8 +84,7 @@ export interface ModelCallRecord extends JournalPlace {
   requestHash: string;
   request: unknown;
   promptBase?: PromptBase;
-  parts?: LanguageModelV3StreamPart[];
-  result?: LanguageModelV3GenerateResult;
+  answer: ModelAnswer;
   at: string;
 }
 
@@ -197,17 +201,4 @@ export const journalRecordTypes: ReadonlyArray<JournalRecord['type']> = [
  */
 export function toolKey(place: JournalPlace, call: string): string {
   return `${placeKey(place)}|${call}`;
-}
-
-/**
- * A place in words, for messages: `step "research:findings" (inside the tool call call_1)`.
- *
- * @example
- * ```ts
- * describePlace({ step: 'release' }); // 'step "release"'
- * ```
- */
-export function describePlace(place: JournalPlace): string {
-  const inside = place.calls?.length ? ` (inside the tool call ${place.calls.join(' > ')})` : '';
-  return `step "${place.step}"${inside}`;
 }

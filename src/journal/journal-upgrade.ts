@@ -1,12 +1,28 @@
-import { toolCallsOf } from '../engine/call-ids.js';
-import { callIdOf, type JournalRecord, type ModelCallRecord } from './journal-record.js';
+import { answerToolCalls } from '../models/answer-forms.js';
+import { readModelAnswer } from '../models/read-model-answer.js';
+import {
+  callIdOf,
+  describePlace,
+  type JournalRecord,
+  type ModelCallRecord,
+} from './journal-record.js';
 
 type Keyed = Extract<JournalRecord, { toolCallId: string }>;
 
+/** A model call as versions 1 to 3 wrote it: the AI SDK 6 `parts` or `result` on the record. */
+type OlderModelCall = Omit<ModelCallRecord, 'answer'> & {
+  answer?: undefined;
+  parts?: unknown[];
+  result?: Record<string, unknown>;
+};
+
 /**
- * The records of a journal in the current schema: records written under schema version 1
- * (the header's version, until a `resume` record names a newer one) are upgraded, the others
- * are kept as they are.
+ * The records of a journal in the current schema (version 4), whatever version wrote them:
+ *
+ * - a model call of versions 1 to 3 keeps its answer's `parts` or `result` (AI SDK 6,
+ *   provider specification v3) as an `answer` of spec `v3`, which replays as `v4`;
+ * - records written under schema version 1 (the header's version, until a `resume` record
+ *   names a newer one) get their call ids (below).
  *
  * Version 1 keyed tool calls, approvals and composite calls by the provider's `toolCallId`.
  * Each such id is replaced by the call id of the tool call it names ({@link callIdOf}), found
@@ -18,7 +34,8 @@ type Keyed = Extract<JournalRecord, { toolCallId: string }>;
  * const records = upgradeJournal(decoded); // v1 `calls: ['c_release']` → `calls: ['plan#1.0']`
  * ```
  */
-export function upgradeJournal(records: JournalRecord[]): JournalRecord[] {
+export function upgradeJournal(written: JournalRecord[]): JournalRecord[] {
+  const records = written.map(withAnswer);
   const old = new Set<JournalRecord>();
   let version = records[0]?.type === 'journal' ? records[0].version : 2;
   for (const record of records) {
@@ -58,7 +75,7 @@ class V1Ids {
 
   register(step: string, calls: string[], index: number, record: ModelCallRecord): void {
     const prefix = step.split(':').slice(0, -1).join(':');
-    toolCallsOf(record).forEach((call, position) => {
+    answerToolCalls(record.answer).forEach((call, position) => {
       const id = callIdOf(step, index, position);
       this.#own.set(`${calls.join('/')}|${step}|${call.toolCallId}`, id);
       this.#composite.set(`${calls.join('/')}|${prefix}|${call.toolName}|${call.toolCallId}`, id);
@@ -85,6 +102,14 @@ class V1Ids {
       `${step.slice(step.lastIndexOf(':') + 1)}#${toolCallId}`
     );
   }
+}
+
+/** A model call of versions 1 to 3 with its `parts` or `result` as an `answer` of spec `v3`. */
+function withAnswer(record: JournalRecord): JournalRecord {
+  if (record.type !== 'model-call' || record.answer !== undefined) return record;
+  const { parts, result, ...rest } = record as unknown as OlderModelCall;
+  const where = `model call ${rest.index + 1} of ${describePlace(rest)}`;
+  return { ...rest, answer: readModelAnswer({ parts, result }, where) };
 }
 
 function withCalls<R extends { calls?: string[] }>(record: R, calls: string[]): R {

@@ -1,4 +1,4 @@
-import { stableJson } from '../engine/model-request.js';
+import { stableJson } from '../json/stable-json.js';
 import type { PromptBase } from './journal-record.js';
 
 /** The last model request written in one run (outermost or child): its recorded hash and its prompt messages as JSON. */

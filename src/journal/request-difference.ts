@@ -1,4 +1,4 @@
-import { stableJson } from '../engine/model-request.js';
+import { stableJson } from '../json/stable-json.js';
 
 type Json = unknown;
 type Message = { role?: string; content?: unknown };

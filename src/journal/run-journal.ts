@@ -13,7 +13,8 @@ import type {
   ModelCallAt,
   ToolCallAt,
 } from '../engine/durable-engine.js';
-import { hashModelRequest, stableJson } from '../engine/model-request.js';
+import { stableJson } from '../json/stable-json.js';
+import { hashModelRequest } from '../models/model-request.js';
 import { recordedExecution } from '../engine/recorded-execution.js';
 import { revivedError } from './journal-codec.js';
 import { JournalIndex } from './journal-index.js';
@@ -210,7 +211,7 @@ export class RunJournal implements DurableEngine {
         const { promptBase: _base, ...rest } = recorded;
         await this.#write({ ...rest, ...stored, at: now() });
       }
-      return recorded.result ? { result: recorded.result } : { parts: recorded.parts ?? [] };
+      return recorded.answer;
     }
     if (this.#replayOnly) throw this.#stop(journalCallMissing(this.#label, place, index));
     const answer = await work();
@@ -222,7 +223,7 @@ export class RunJournal implements DurableEngine {
       mode: call.mode,
       requestHash,
       ...this.#deltas.encode(frameOf(place), call.request, requestHash),
-      ...(answer.parts ? { parts: answer.parts } : { result: answer.result }),
+      answer,
       at: now(),
     });
     if (this.failure !== undefined) throw this.failure;

@@ -1,2 +1,17 @@
 export { emptyUsage, sumUsage, plainUsage, usageTotal } from './usage.js';
-export { languageModelV3 } from './language-model-v3.js';
+export { MODEL_SPECS, resolveModel } from './resolve-model.js';
+export type { ModelSpec } from './resolve-model.js';
+export { ANSWER_SPECS, MODEL_ANSWER_VERSION } from './model-answer.js';
+export type { AnswerSpec, ModelAnswer } from './model-answer.js';
+export {
+  answerParts,
+  answerResult,
+  answerToolCalls,
+  generatedAnswer,
+  streamedAnswer,
+} from './answer-forms.js';
+export type { AskedToolCall } from './answer-forms.js';
+export { readModelAnswer } from './read-model-answer.js';
+export { hashModelRequest, modelRequestOf } from './model-request.js';
+export { journaledModel } from './journaled-model.js';
+export type { ModelCallRecorder, RecordedModelCall } from './journaled-model.js';

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 
 /** What {@link lazyLanguageModel} needs: the model's names, known up front, and how to build it. */
 export interface LazyLanguageModelOptions {
@@ -11,11 +11,11 @@ export interface LazyLanguageModelOptions {
    * it can read settings such as environment variables that are set after import. It may
    * throw (e.g. a `JuneError` for missing configuration); the model call then rejects with it.
    */
-  resolve: () => LanguageModelV3;
+  resolve: () => LanguageModelV4;
 }
 
 /**
- * A `LanguageModelV3` that builds the real model only when it is called.
+ * A `LanguageModelV4` that builds the real model only when it is called.
  *
  * `provider` and `modelId` are available at once; `supportedUrls`, `doGenerate` and `doStream`
  * call `options.resolve()` first and delegate to the model it returns. An error thrown by
@@ -31,10 +31,10 @@ export interface LazyLanguageModelOptions {
  * <Agent model={model} instructions="Be brief." />;
  * ```
  */
-export function lazyLanguageModel(options: LazyLanguageModelOptions): LanguageModelV3 {
+export function lazyLanguageModel(options: LazyLanguageModelOptions): LanguageModelV4 {
   const { provider, modelId, resolve } = options;
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider,
     modelId,
     get supportedUrls() {

@@ -1,17 +1,22 @@
+// first: an empty OPENAI_BASE_URL must be out of the environment while @ai-sdk/openai loads
+import { restoreEmptyBaseUrl } from './hide-empty-base-url.js';
 import {
   createOpenAI as createUpstreamOpenAI,
   openai as upstreamOpenAI,
   type OpenAIProvider,
   type OpenAIProviderSettings,
 } from '@ai-sdk/openai';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { registerSecretValue } from '../redaction/configured-secrets.js';
 import { lazyLanguageModel } from './lazy-language-model.js';
 import {
+  OPENAI_DEFAULT_BASE_URL,
   OPENAI_PLACEHOLDER_API_KEY,
   openAISettingsFromEnv,
   type OpenAIEnvSettings,
 } from './openai-settings-from-env.js';
+
+restoreEmptyBaseUrl();
 
 export type { OpenAIProvider, OpenAIProviderSettings } from '@ai-sdk/openai';
 
@@ -26,13 +31,13 @@ export type OpenAIChatModelId = Parameters<OpenAIProvider['chat']>[0];
  */
 export interface LazyOpenAIProvider {
   /** A Responses API model (`POST {baseURL}/responses`), configured from the environment when called. */
-  (modelId: OpenAIResponsesModelId): LanguageModelV3;
+  (modelId: OpenAIResponsesModelId): LanguageModelV4;
   /** Same as calling `openai(modelId)`. */
-  languageModel(modelId: OpenAIResponsesModelId): LanguageModelV3;
+  languageModel(modelId: OpenAIResponsesModelId): LanguageModelV4;
   /** Same as calling `openai(modelId)`: the Responses API. */
-  responses(modelId: OpenAIResponsesModelId): LanguageModelV3;
+  responses(modelId: OpenAIResponsesModelId): LanguageModelV4;
   /** A Chat Completions model (`POST {baseURL}/chat/completions`), configured from the environment when called. */
-  chat(modelId: OpenAIChatModelId): LanguageModelV3;
+  chat(modelId: OpenAIChatModelId): LanguageModelV4;
   /** OpenAI's provider-executed tools (web search, file search, ...), as in `@ai-sdk/openai`. */
   tools: OpenAIProvider['tools'];
 }
@@ -54,14 +59,14 @@ function providerFromEnv(): OpenAIProvider {
   return cached.provider;
 }
 
-const responsesModel = (modelId: OpenAIResponsesModelId): LanguageModelV3 =>
+const responsesModel = (modelId: OpenAIResponsesModelId): LanguageModelV4 =>
   lazyLanguageModel({
     provider: 'openai.responses',
     modelId,
     resolve: () => providerFromEnv().responses(modelId),
   });
 
-const chatModel = (modelId: OpenAIChatModelId): LanguageModelV3 =>
+const chatModel = (modelId: OpenAIChatModelId): LanguageModelV4 =>
   lazyLanguageModel({
     provider: 'openai.chat',
     modelId,
@@ -79,7 +84,9 @@ const chatModel = (modelId: OpenAIChatModelId): LanguageModelV3 =>
  *
  * `openai(id)` uses the Responses API, like `@ai-sdk/openai`'s default; `openai.chat(id)` uses
  * Chat Completions, which is what most local servers support best. The returned value is an
- * AI SDK `LanguageModelV3`, so it also works with `generateText` / `streamText` directly.
+ * AI SDK `LanguageModelV4` (`@ai-sdk/openai@4`), so it also works with `generateText` /
+ * `streamText` directly. An empty `OPENAI_BASE_URL` counts as unset, also when this module
+ * is imported.
  *
  * @throws {SystemError} code `openai-not-configured` (as the rejection of the model call, never
  *   at creation) when neither `OPENAI_API_KEY` nor `OPENAI_BASE_URL` is set
@@ -124,12 +131,21 @@ export const openai: LazyOpenAIProvider = Object.assign(
  * ```
  */
 export function createOpenAI(options: OpenAIProviderSettings = {}): OpenAIProvider {
-  const hasBaseURL = options.baseURL !== undefined || isSet(process.env.OPENAI_BASE_URL);
+  const envBaseURL = process.env.OPENAI_BASE_URL;
+  const hasBaseURL = options.baseURL !== undefined || isSet(envBaseURL);
   const hasKey = options.apiKey !== undefined || isSet(process.env.OPENAI_API_KEY);
-  registerSecretValue(options.apiKey ?? process.env.OPENAI_API_KEY);
-  return createUpstreamOpenAI(
-    hasBaseURL && !hasKey ? { ...options, apiKey: OPENAI_PLACEHOLDER_API_KEY } : options,
-  );
+  const key = options.apiKey ?? process.env.OPENAI_API_KEY;
+  if (typeof key === 'string') registerSecretValue(key);
+  // an empty OPENAI_BASE_URL counts as unset (@ai-sdk/openai@4 would refuse it)
+  const baseURL =
+    options.baseURL === undefined && envBaseURL !== undefined && !isSet(envBaseURL)
+      ? { baseURL: OPENAI_DEFAULT_BASE_URL }
+      : {};
+  return createUpstreamOpenAI({
+    ...options,
+    ...baseURL,
+    ...(hasBaseURL && !hasKey ? { apiKey: OPENAI_PLACEHOLDER_API_KEY } : {}),
+  });
 }
 
 function isSet(value: string | undefined): boolean {

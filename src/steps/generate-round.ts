@@ -42,22 +42,24 @@ export async function generateRound(
   const settled = new Set<string>();
   const generating = generateText({
     ...roundCallOptions(input, history, stopWhen),
-    // the step's model reports each call's start and whole answer (runStep's stepModel);
-    // a model it could not wrap gets its start from the AI SDK
+    // the step's model reports each call's start and whole answer (runStep's stepModel)
     model: input.model,
-    ...(input.callsReported
-      ? {}
-      : { experimental_onStepStart: () => emit({ type: 'start-step' }) }),
-    experimental_onToolCallFinish: (event) => {
-      settled.add(event.toolCall.toolCallId);
-      const { toolCallId, toolName, input: callInput } = event.toolCall;
+    onToolExecutionEnd: ({ toolCall, toolOutput }) => {
+      settled.add(toolCall.toolCallId);
+      const { toolCallId, toolName, input: callInput } = toolCall;
       emit(
-        event.success
-          ? { type: 'tool-result', toolCallId, toolName, input: callInput, output: event.output }
-          : { type: 'tool-error', toolCallId, toolName, input: callInput, error: event.error },
+        toolOutput.type === 'tool-result'
+          ? {
+              type: 'tool-result',
+              toolCallId,
+              toolName,
+              input: callInput,
+              output: toolOutput.output,
+            }
+          : { type: 'tool-error', toolCallId, toolName, input: callInput, error: toolOutput.error },
       );
     },
-    onStepFinish: (step) => emitStepEnd(step, { approvals, settled, emit }),
+    onStepEnd: (step) => emitStepEnd(step, { approvals, settled, emit }),
   });
   const result = await untilAborted(generating, input.abortSignal).catch((error: unknown) => {
     if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);

@@ -3,8 +3,14 @@ import type { StepRunInput } from './run-step.js';
 
 /**
  * What a step's `streamText` and `generateText` rounds both pass the AI SDK, apart from the
- * model: the call settings, the system prompt, the tools, the conversation so far (`history`),
- * the output, the stop conditions and the abort signal.
+ * model: the call settings, the instructions, the tools and who approves their calls, the
+ * conversation so far (`history`), the output, the stop conditions and the abort signal.
+ *
+ * June's own settings come after the call settings, so an agent's props can never replace
+ * them (a `toolApproval` there would replace every tool's `needsApproval`).
+ *
+ * System messages in the history are allowed: June builds the history itself, from the
+ * agent's `messages` (its author's), the steps' prompts and the model's answers.
  */
 export function roundCallOptions(
   input: StepRunInput,
@@ -13,12 +19,24 @@ export function roundCallOptions(
 ) {
   return {
     ...input.callSettings,
-    system: input.system,
+    instructions: input.instructions,
     tools: input.tools,
+    toolApproval: input.toolApproval,
     messages: history,
+    allowSystemInMessages: true,
     output: input.output,
     stopWhen,
     providerOptions: input.providerOptions,
     abortSignal: input.abortSignal,
+    ...(input.telemetry ? { telemetry: input.telemetry } : {}),
+    ...(input.onToolStart
+      ? {
+          onToolExecutionStart: ({
+            toolCall,
+          }: {
+            toolCall: { toolCallId: string; toolName: string; input: unknown };
+          }) => input.onToolStart!(toolCall),
+        }
+      : {}),
   };
 }

@@ -10,7 +10,9 @@ import {
   type Output,
   type StepResult,
   type StopCondition,
+  type TelemetryOptions,
   type TextStreamPart,
+  type GenericToolApprovalFunction,
   type ToolApprovalResponse,
   type ToolSet,
 } from 'ai';
@@ -43,8 +45,20 @@ export interface StepRunInput {
    * call, which keeps the request as June made it, before denials are reworded).
    */
   wrapModel?: (model: LanguageModel) => LanguageModel;
-  system?: string;
+  /** The agent's instructions (the system prompt of every model call of the step). */
+  instructions?: string;
   tools: ToolSet;
+  /**
+   * Decides, for each tool call of the step, whether it waits for a person's answer (the AI
+   * SDK's `toolApproval`, which replaces every tool's own `needsApproval`: so it must honour
+   * them itself).
+   */
+  toolApproval: GenericToolApprovalFunction<ToolSet, any, any>;
+  /**
+   * A tool's execution starts (the AI SDK's `onToolExecutionStart`: before its `execute`,
+   * whatever the stream's reader has read so far).
+   */
+  onToolStart?: (call: { toolCallId: string; toolName: string; input: unknown }) => void;
   /** The conversation so far, ending with this step's user message. */
   messages: ModelMessage[];
   output?: Output.Output<any, any>;
@@ -55,6 +69,8 @@ export interface StepRunInput {
    */
   stopWhen?: StopCondition<any> | Array<StopCondition<any>>;
   callSettings: Omit<CallSettings, 'abortSignal'>;
+  /** The AI SDK's own telemetry for the step's calls (its spans), as `streamText` takes it. */
+  telemetry?: TelemetryOptions;
   providerOptions?: Record<string, Record<string, any>>;
   abortSignal: AbortSignal;
   /**
@@ -108,12 +124,12 @@ export interface StepRunOutput {
  */
 export async function runStep(given: StepRunInput): Promise<StepRunOutput> {
   // without streaming, the step's model reports each call's start and whole answer as parts
-  const { model, reported } = stepModel(given.model, {
+  const model = stepModel(given.model, {
     onUsage: given.onUsage,
     ...(given.wrapModel ? { inner: given.wrapModel } : {}),
     ...(given.stream === false ? { onGeneratePart: given.onPart } : {}),
   });
-  const input: RoundInput = { ...given, model, callsReported: reported };
+  const input: RoundInput = { ...given, model };
   const history = [...input.messages];
   const responseMessages: ModelMessage[] = [];
   const conditions = [input.stopWhen ?? stepCountIs(20)].flat();
@@ -132,9 +148,9 @@ export async function runStep(given: StepRunInput): Promise<StepRunOutput> {
         ? await generateRound(input, history, stopWhen, denied)
         : await streamRound(input, history, stopWhen);
     const { approvals, done } = round;
-    usage = sumUsage(usage, done.totalUsage);
-    history.push(...done.response.messages);
-    responseMessages.push(...done.response.messages);
+    usage = sumUsage(usage, done.usage);
+    history.push(...done.responseMessages);
+    responseMessages.push(...done.responseMessages);
     steps.push(...done.steps);
 
     const limited = await limitReached(conditions, steps);
@@ -180,15 +196,15 @@ async function streamRound(
     ...roundCallOptions(input, history, stopWhen),
     model: input.model,
     onError: () => {},
-    // What the step needs once the stream ends. The result's getters (.response, .text,
-    // .totalUsage) each tee the whole stream again and read it to the end.
-    onFinish: (event) => {
+    // What the step needs once the stream ends. The result's getters (.responseMessages,
+    // .text, .usage) each tee the whole stream again and read it to the end.
+    onEnd: (event) => {
       finished = event;
     },
   });
   // One reader and one abort listener: an abort cancels the reader (the pending read ends),
   // so a model that ignores its abort signal cannot hold the run.
-  const reader = stream.fullStream.getReader();
+  const reader = stream.stream.getReader();
   const cancel = () => void reader.cancel(input.abortSignal.reason).catch(() => {});
   if (input.abortSignal.aborted) cancel();
   else input.abortSignal.addEventListener('abort', cancel, { once: true });
@@ -219,27 +235,27 @@ async function streamRound(
   if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
   if (failure) throw modelFailure(failure.error, input.step);
   const done: StepFinish = finished ?? {
-    response: await stream.response,
-    totalUsage: await stream.totalUsage,
+    responseMessages: await stream.responseMessages,
+    usage: await stream.usage,
     text: await stream.text,
     steps: await stream.steps,
   };
   return { approvals, done, output: () => stream.output };
 }
 
-/** What `onFinish` gives that a step reads. */
+/**
+ * What the end of a round gives that a step reads: every message the round added (all its
+ * model calls, not only the last one's), its usage summed over them, the last call's text.
+ */
 export type StepFinish = {
-  response: { messages: ModelMessage[] };
-  totalUsage: LanguageModelUsage;
+  responseMessages: ModelMessage[];
+  usage: LanguageModelUsage;
   text: string;
   steps: Array<StepResult<ToolSet>>;
 };
 
 /** What each round of a step gets: the step's input, its model wrapped once for the step. */
-export interface RoundInput extends StepRunInput {
-  /** Whether the model reports each non-streaming call's start and answer (a `v2` model does not). */
-  callsReported: boolean;
-}
+export type RoundInput = StepRunInput;
 
 /** One call of the AI SDK's tool loop within a step: what it finished with, the approvals it asks for, its parsed `output`. */
 export interface StepRound {

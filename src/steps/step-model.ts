@@ -1,7 +1,7 @@
 import type { LanguageModelUsage, LanguageModel, TextStreamPart, ToolSet } from 'ai';
-import { explainDenials } from './explain-denials.js';
-import { observeCalls } from './observe-calls.js';
-import { withMiddleware } from './with-middleware.js';
+import { explainDenials } from '../models/explain-denials.js';
+import { observeCalls } from '../models/observe-calls.js';
+import { withMiddleware } from '../models/with-middleware.js';
 
 /** What {@link stepModel} reports of each model call. */
 export interface StepModelOptions {
@@ -21,25 +21,18 @@ export interface StepModelOptions {
 }
 
 /**
- * The model a step calls: denied tool calls explained to the model ({@link explainDenials})
- * and each call reported ({@link observeCalls}). Without `inner`, both middlewares share one
- * wrapper, so a model call goes through one layer, not two. `reported` is false for a model
- * of the older `v2` specification, which middleware cannot wrap: nothing is reported of it.
+ * The model a step calls, whatever its provider specification: denied tool calls explained to
+ * the model ({@link explainDenials}) and each call reported ({@link observeCalls}). Without
+ * `inner`, both middlewares share one wrapper, so a model call goes through one layer, not two.
  *
+ * @throws {WorkflowError} `model-spec-unsupported` or `model-invalid` for a model June cannot run.
  * @example
  * ```ts
- * const { model } = stepModel(agentModel, { onUsage: (usage) => usages.push(usage), inner: (m) => journal.model(m, place) });
+ * const model = stepModel(agentModel, { onUsage: (usage) => usages.push(usage), inner: (m) => journal.model(m, place) });
  * ```
  */
-export function stepModel(
-  model: LanguageModel,
-  options: StepModelOptions,
-): { model: LanguageModel; reported: boolean } {
+export function stepModel(model: LanguageModel, options: StepModelOptions): LanguageModel {
   const observe = observeCalls(options.onUsage, options.onGeneratePart);
-  const under = options.inner ? options.inner(withMiddleware(model, explainDenials)) : model;
-  const wrapped = withMiddleware(
-    under,
-    options.inner ? observe : { ...explainDenials, ...observe },
-  );
-  return { model: wrapped, reported: wrapped !== under };
+  if (!options.inner) return withMiddleware(model, { ...explainDenials, ...observe });
+  return withMiddleware(options.inner(withMiddleware(model, explainDenials)), observe);
 }

@@ -1,7 +1,7 @@
-import type { LanguageModelV3Usage } from '@ai-sdk/provider';
+import type { LanguageModelV4Usage } from '@ai-sdk/provider';
 
 /**
- * Builds a `LanguageModelV3Usage` (the shape a model reports per call) from two token counts,
+ * Builds a `LanguageModelV4Usage` (the shape a model reports per call) from two token counts,
  * with no cache reads, cache writes or reasoning tokens.
  *
  * @param inputTokens - tokens read by the call.
@@ -12,7 +12,7 @@ import type { LanguageModelV3Usage } from '@ai-sdk/provider';
  * const usage = mockUsage(120, 8); // usage.inputTokens.total === 120
  * ```
  */
-export function mockUsage(inputTokens: number, outputTokens: number): LanguageModelV3Usage {
+export function mockUsage(inputTokens: number, outputTokens: number): LanguageModelV4Usage {
   return {
     inputTokens: {
       total: inputTokens,

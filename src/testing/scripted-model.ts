@@ -1,9 +1,9 @@
 import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamResult,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
 import { pacedStream } from '../models/paced-stream.js';
 import { SystemError, WorkflowError } from '../errors/index.js';
@@ -24,7 +24,7 @@ export interface ScriptedModelOptions {
 export interface ScriptedCall {
   step: string;
   turn: number;
-  prompt: LanguageModelV3Prompt;
+  prompt: LanguageModelV4Prompt;
 }
 
 /** A scripted turn, by step path and 1-based turn number. */
@@ -34,7 +34,7 @@ export interface ScriptedTurnRef {
 }
 
 /**
- * A `LanguageModelV3` that answers from a {@link ModelScript}, made by {@link scriptedModel}.
+ * A `LanguageModelV4` that answers from a {@link ModelScript}, made by {@link scriptedModel}.
  *
  * Each call reads its step path from `providerOptions.june.step` (June sets it on every call)
  * and takes that step's next turn. `calls` records the calls; `unusedTurns()` and
@@ -47,8 +47,8 @@ export interface ScriptedTurnRef {
  * model.assertAllTurnsUsed();
  * ```
  */
-export class ScriptedModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
+export class ScriptedModel implements LanguageModelV4 {
+  readonly specificationVersion = 'v4';
   readonly provider = 'june.scripted';
   readonly modelId: string;
   readonly supportedUrls: Record<string, RegExp[]> = {};
@@ -68,7 +68,7 @@ export class ScriptedModel implements LanguageModelV3 {
     this.modelId = options.name;
   }
 
-  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     const { answer, responseId } = this.#answer(options);
     return {
       content: answer.content,
@@ -79,7 +79,7 @@ export class ScriptedModel implements LanguageModelV3 {
     };
   }
 
-  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     const { answer, responseId } = this.#answer(options);
     const chunks = turnStreamParts(answer, { id: responseId, modelId: this.modelId });
     return { stream: pacedStream(chunks) };
@@ -110,7 +110,7 @@ export class ScriptedModel implements LanguageModelV3 {
     );
   }
 
-  #answer(options: LanguageModelV3CallOptions): { answer: TurnAnswer; responseId: string } {
+  #answer(options: LanguageModelV4CallOptions): { answer: TurnAnswer; responseId: string } {
     options.abortSignal?.throwIfAborted();
     const step = stepPathOf(options);
     const turns = this.#script.steps[step];
@@ -146,7 +146,7 @@ export class ScriptedModel implements LanguageModelV3 {
 }
 
 /**
- * Makes a scripted model: a real `LanguageModelV3` (both `doGenerate` and `doStream`) whose
+ * Makes a scripted model: a real `LanguageModelV4` (both `doGenerate` and `doStream`) whose
  * answers come from a script of turns keyed by step path, for running workflows offline.
  *
  * @param script - a {@link ModelScript}, or the path of a JSON file holding one.
@@ -175,7 +175,7 @@ export function scriptedModel(
   return new ScriptedModel(validateScript(script), { name: options.name ?? 'scripted' });
 }
 
-function stepPathOf(options: LanguageModelV3CallOptions): string {
+function stepPathOf(options: LanguageModelV4CallOptions): string {
   const step = options.providerOptions?.june?.step;
   if (typeof step === 'string' && step !== '') return step;
   throw new WorkflowError(
@@ -190,7 +190,7 @@ function checkTools(
   turn: ScriptTurn,
   place: ScriptedTurnRef,
   source: string | undefined,
-  options: LanguageModelV3CallOptions,
+  options: LanguageModelV4CallOptions,
 ): void {
   const available = (options.tools ?? []).map((tool) => tool.name);
   const missing = turn.toolCalls?.find((call) => !available.includes(call.tool));

@@ -1,10 +1,10 @@
 import type {
-  LanguageModelV3FinishReason,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-  LanguageModelV3Text,
-  LanguageModelV3ToolCall,
-  LanguageModelV3Usage,
+  LanguageModelV4FinishReason,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Text,
+  LanguageModelV4ToolCall,
+  LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { mockUsage } from './mock-usage.js';
 import type { ScriptTurn } from './script-format.js';
@@ -13,14 +13,14 @@ import type { ScriptTurn } from './script-format.js';
 export interface TurnPlace {
   step: string;
   turn: number;
-  prompt: LanguageModelV3Prompt;
+  prompt: LanguageModelV4Prompt;
 }
 
 /** A scripted turn as model output: its content parts, finish reason and usage. */
 export interface TurnAnswer {
-  content: Array<LanguageModelV3Text | LanguageModelV3ToolCall>;
-  finishReason: LanguageModelV3FinishReason;
-  usage: LanguageModelV3Usage;
+  content: Array<LanguageModelV4Text | LanguageModelV4ToolCall>;
+  finishReason: LanguageModelV4FinishReason;
+  usage: LanguageModelV4Usage;
 }
 
 /**
@@ -82,8 +82,8 @@ export function turnAnswer(turn: ScriptTurn, place: TurnPlace): TurnAnswer {
 export function turnStreamParts(
   answer: TurnAnswer,
   response: { id: string; modelId: string },
-): LanguageModelV3StreamPart[] {
-  const parts: LanguageModelV3StreamPart[] = [
+): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [
     { type: 'stream-start', warnings: [] },
     { type: 'response-metadata', id: response.id, modelId: response.modelId },
   ];

@@ -92,7 +92,10 @@ export interface BashToolResult {
  * always returns a promise, so it can be called directly too.
  */
 export type BashTool = {
-  execute(input: BashToolInput, options: ToolExecutionOptions): Promise<BashToolResult>;
+  execute(
+    input: BashToolInput,
+    options?: Partial<ToolExecutionOptions<unknown>>,
+  ): Promise<BashToolResult>;
 } & Tool<BashToolInput, BashToolResult>;
 
 const maxTimerMs = 2_147_483_647; // the largest delay setTimeout honours
@@ -160,7 +163,7 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
 
   const execute = (
     input: BashToolInput,
-    { abortSignal }: ToolExecutionOptions,
+    { abortSignal }: Partial<ToolExecutionOptions<unknown>> = {},
   ): Promise<BashToolResult> =>
     runBashCommand({
       command: input.command,
@@ -172,7 +175,7 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
       abortSignal,
     });
 
-  return tool<BashToolInput, BashToolResult>({
+  return tool<BashToolInput, BashToolResult, Record<string, never>>({
     description:
       `Run a shell command with bash -c and get its exitCode, stdout and stderr. stdin is empty. ` +
       `The command and every process it starts are stopped after ${timeoutMs} ms (pass a lower timeoutMs to stop sooner) ` +

@@ -46,7 +46,7 @@ interface Active {
 }
 
 /**
- * Serves a workflow to `useChat` (`@ai-sdk/react@3`) with no state kept between requests:
+ * Serves a workflow to `useChat` (`@ai-sdk/react@4`) with no state kept between requests:
  * the journal is the state. Each `POST` (the chat's messages) starts a run, or continues
  * the run named in the last assistant message's metadata, by its id, from its journal:
  *

@@ -57,7 +57,7 @@ export type RunEvents =
 
 /**
  * A run as the AI SDK's UI message stream: the chunks of one assistant message that
- * `useChat` (`@ai-sdk/react@3`) renders, or `readUIMessageStream` reads. See
+ * `useChat` (`@ai-sdk/react@4`) renders, or `readUIMessageStream` reads. See
  * {@link UIChunkMapper} for how each event becomes parts: text, `tool-<name>` parts with
  * their input, output, error, approval request (its id the call's stable key) or denial, and
  * `data-june-run` / `data-june-agent` / `data-june-step` parts for nested progress. The

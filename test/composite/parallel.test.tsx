@@ -1,6 +1,6 @@
 import { tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
-import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { Agent, run, Step, Tool, type CompositeToolResult, type RunEvent } from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -16,7 +16,7 @@ import {
 
 /** An inner model that answers from its own prompt: it searches once, then answers about its question. */
 function innerModel() {
-  const answer = (options: LanguageModelV3CallOptions): MockTurn => {
+  const answer = (options: LanguageModelV4CallOptions): MockTurn => {
     const question = userTexts(options.prompt)[0]!.replace('Research: ', '');
     const searched = options.prompt.some((message) => message.role === 'tool');
     return searched
@@ -26,7 +26,7 @@ function innerModel() {
           usage: [3, 1],
         };
   };
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doStream: async (options) => ({
       stream: new ReadableStream({
         start(controller) {

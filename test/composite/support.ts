@@ -1,7 +1,7 @@
 // Helpers for the composite tool tests: scripted models that also record every call's
 // options (tools, prompt), and readers for traces and prompts.
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
-import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
 import type { RunEvent, RunHandle, TraceNode } from 'june';
 import { scriptedModel, type ScriptTurn } from 'june/testing';
 
@@ -15,7 +15,7 @@ export function recordingModel(steps: Record<string, ScriptTurn[]>, name = 'scri
     { $comment: 'Test fixture: scripted turns for test/composite', steps },
     { name },
   );
-  const model = new MockLanguageModelV3({
+  const model = new MockLanguageModelV4({
     modelId: name,
     doStream: (options) => scripted.doStream(options),
   });
@@ -23,19 +23,19 @@ export function recordingModel(steps: Record<string, ScriptTurn[]>, name = 'scri
 }
 
 /** The calls a recording model got for one step path, in order. */
-export function callsAt(model: MockLanguageModelV3, step: string): LanguageModelV3CallOptions[] {
+export function callsAt(model: MockLanguageModelV4, step: string): LanguageModelV4CallOptions[] {
   return model.doStreamCalls.filter(
     (call) => (call.providerOptions?.june as { step?: string } | undefined)?.step === step,
   );
 }
 
 /** The names of the tools a model call offered the model. */
-export function toolNamesOf(call: LanguageModelV3CallOptions): string[] {
+export function toolNamesOf(call: LanguageModelV4CallOptions): string[] {
   return (call.tools ?? []).map((tool) => tool.name);
 }
 
 /** Every tool-result part of a prompt, in order. */
-export function toolResultsOf(prompt: LanguageModelV3Prompt) {
+export function toolResultsOf(prompt: LanguageModelV4Prompt) {
   return prompt.flatMap((message) =>
     message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
   );

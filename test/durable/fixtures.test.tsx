@@ -29,7 +29,7 @@ describe('stored sample journals', () => {
     }
   }
 
-  it.each(['v1', 'v2'])(
+  it.each(['v1', 'v2', 'v3', 'v4'])(
     '%s/release.jsonl replays: the same answer with no model and no tool run',
     async (version) => {
       const tools = releaseTools();
@@ -41,6 +41,21 @@ describe('stored sample journals', () => {
       expect(tools.ran).toEqual([]);
     },
   );
+
+  it('model answers of versions 1 to 3 (AI SDK 6, spec v3) are read as June answer records of spec v3; v4 records keep theirs', async () => {
+    for (const version of ['v1', 'v2', 'v3', 'v4']) {
+      const records = await loadJournal(join(fixtures, version, 'release.jsonl'));
+      const answers = records.flatMap((record) =>
+        record.type === 'model-call' ? [record.answer] : [],
+      );
+      expect(answers.length).toBeGreaterThan(0);
+      for (const answer of answers) {
+        expect(answer).toMatchObject({ version: 1, spec: version === 'v4' ? 'v4' : 'v3' });
+        expect(answer.parts ?? answer.result).toBeDefined();
+      }
+      for (const record of records) expect(record).not.toHaveProperty('parts');
+    }
+  });
 
   it('v1 records are read as v2: composite and tool calls keyed by place and ordinal', async () => {
     const v1 = (await loadJournal(join(fixtures, 'v1', 'release.jsonl'))).slice(1);
@@ -59,6 +74,10 @@ describe('stored sample journals', () => {
     ['v1', 'crashed-mid-write.jsonl', '20260102-030405-v1cr'],
     ['v2', 'waiting-for-approval.jsonl', '20260102-030405-v2wt'],
     ['v2', 'crashed-mid-write.jsonl', '20260102-030405-v2cr'],
+    ['v3', 'waiting-for-approval.jsonl', '20260102-030405-v3wt'],
+    ['v3', 'crashed-mid-write.jsonl', '20260102-030405-v3cr'],
+    ['v4', 'waiting-for-approval.jsonl', '20260102-030405-v4wt'],
+    ['v4', 'crashed-mid-write.jsonl', '20260102-030405-v4cr'],
   ])(
     '%s/%s resumes: the approval is asked, and only the calls that had not finished are made',
     async (version, name, runId) => {

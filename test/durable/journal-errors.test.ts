@@ -44,7 +44,7 @@ describe('a model call recorded twice', () => {
       request: {},
       parts: [],
       at: '2026-11-30T00:00:00.000Z',
-    }) as JournalRecord;
+    }) as unknown as JournalRecord; // a version 2 record (the header's)
   const header = {
     type: 'journal',
     version: 2,

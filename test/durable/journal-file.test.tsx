@@ -81,26 +81,36 @@ describe('the file journal store', () => {
       mode: 'stream',
       requestHash: 'h',
       request: {},
-      parts: [
-        {
-          type: 'response-metadata',
-          id: 'r',
-          modelId: 'm',
-          timestamp: new Date('2026-01-02T03:04:05Z'),
-        },
-        { type: 'file', mediaType: 'image/png', data: new Uint8Array([1, 2, 3]) },
-      ],
+      answer: {
+        version: 1,
+        spec: 'v4',
+        parts: [
+          {
+            type: 'response-metadata',
+            id: 'r',
+            modelId: 'm',
+            timestamp: new Date('2026-01-02T03:04:05Z'),
+          },
+          {
+            type: 'file',
+            mediaType: 'image/png',
+            data: { type: 'data', data: new Uint8Array([1, 2, 3]) },
+          },
+        ],
+      },
       at: 'now',
     };
     const [, back] = decodeJournal(`${encodeRecord(header('r'))}\n${encodeRecord(record)}\n`, 'x');
-    const parts = (back as Extract<JournalRecord, { type: 'model-call' }>).parts!;
+    const parts = (back as Extract<JournalRecord, { type: 'model-call' }>).answer.parts!;
     expect(parts[0]).toEqual({
       type: 'response-metadata',
       id: 'r',
       modelId: 'm',
       timestamp: new Date('2026-01-02T03:04:05Z'),
     });
-    expect((parts[1] as { data: Uint8Array }).data).toEqual(new Uint8Array([1, 2, 3]));
+    expect((parts[1] as { data: { data: Uint8Array } }).data.data).toEqual(
+      new Uint8Array([1, 2, 3]),
+    );
   });
 });
 
@@ -138,11 +148,11 @@ describe('corrupt and cut-off journals', () => {
 
   it('a journal of another schema version fails with journal-version-unsupported', () => {
     const error = errorOf(() =>
-      decodeJournal('{"type":"journal","version":4,"runId":"r"}\n', 'j.jsonl'),
+      decodeJournal('{"type":"journal","version":5,"runId":"r"}\n', 'j.jsonl'),
     );
     expect(error.code).toBe('journal-version-unsupported');
     expect(error.message).toBe(
-      'june: j.jsonl has journal version 4; this June reads versions 1 to 3 (it writes 3). Use the June version that wrote it, or start a new run.',
+      'june: j.jsonl has journal version 5; this June reads versions 1 to 4 (it writes 4). Use the June version that wrote it, or start a new run.',
     );
   });
 

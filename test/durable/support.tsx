@@ -2,7 +2,7 @@
 // fresh copy, as in a new process, answers a resumed run the same way) and that counts its
 // calls; tools that count their executions; a release workflow with an approval three
 // composite levels down.
-import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { tool } from 'ai';
 import { Agent, Step, Tool, type RunEvent, type RunHandle } from 'june';
 import { scriptedModel, type ScriptTurn } from 'june/testing';
@@ -23,7 +23,7 @@ export interface TurnCall {
  */
 export function turnModel(
   steps: Record<string, ScriptTurn[]>,
-): LanguageModelV3 & { calls: TurnCall[] } {
+): LanguageModelV4 & { calls: TurnCall[] } {
   return answerModel((step, turn) => steps[step]?.[turn - 1]);
 }
 
@@ -33,9 +33,9 @@ export function turnModel(
  */
 export function answerModel(
   turnOf: (step: string, turn: number, prompt: string) => ScriptTurn | undefined,
-): LanguageModelV3 & { calls: TurnCall[] } {
+): LanguageModelV4 & { calls: TurnCall[] } {
   const calls: TurnCall[] = [];
-  const answer = (options: LanguageModelV3CallOptions) => {
+  const answer = (options: LanguageModelV4CallOptions) => {
     const step = (options.providerOptions?.june as { step?: string } | undefined)?.step ?? '';
     const lastUser = options.prompt.map((message) => message.role).lastIndexOf('user');
     const turn =
@@ -55,7 +55,7 @@ export function answerModel(
     );
   };
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: 'test',
     modelId: 'turns',
     supportedUrls: {},
@@ -66,9 +66,9 @@ export function answerModel(
 }
 
 /** A model that fails the test if it is called. */
-export function unreachableModel(): LanguageModelV3 & { calls: number } {
+export function unreachableModel(): LanguageModelV4 & { calls: number } {
   const model = {
-    specificationVersion: 'v3' as const,
+    specificationVersion: 'v4' as const,
     provider: 'test',
     modelId: 'unreachable',
     supportedUrls: {},
@@ -135,7 +135,7 @@ export function Release({
   task = 'Release 1.2',
   prepare = 'Prepare',
 }: {
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   tools: ReleaseTools;
   task?: string;
   prepare?: string;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -176,9 +176,9 @@ function recordingEngines(
  * message, plus one), keeping no state between calls: a new copy answers a resumed run as
  * the first would have. `calls` lists `step#turn` of each call it answered.
  */
-function turnModel(steps: Record<string, ScriptTurn[]>): LanguageModelV3 & { calls: string[] } {
+function turnModel(steps: Record<string, ScriptTurn[]>): LanguageModelV4 & { calls: string[] } {
   const calls: string[] = [];
-  const answer = (options: LanguageModelV3CallOptions) => {
+  const answer = (options: LanguageModelV4CallOptions) => {
     const step = (options.providerOptions?.june as { step?: string } | undefined)?.step ?? '';
     const lastUser = options.prompt.map((message) => message.role).lastIndexOf('user');
     const turn =
@@ -190,7 +190,7 @@ function turnModel(steps: Record<string, ScriptTurn[]>): LanguageModelV3 & { cal
     return scriptedModel({ $comment: 'one turn', steps: { [step]: [scripted] } }, { name: 't' });
   };
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: 'test',
     modelId: 'turns',
     supportedUrls: {},
@@ -237,7 +237,7 @@ function Release({
   model,
   tools,
 }: {
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   tools: ReturnType<typeof releaseTools>;
 }) {
   return (

@@ -1,4 +1,4 @@
-// Streaming mock models for interpreter tests: `MockLanguageModelV3` (from 'ai/test') whose
+// Streaming mock models for interpreter tests: `MockLanguageModelV4` (from 'ai/test') whose
 // `doStream` answers each call with the next scripted turn, built fresh per call.
 //
 //   const model = streamModel([
@@ -8,12 +8,12 @@
 //   ... run ...
 //   model.doStreamCalls[1].prompt   // what the model saw on its second call
 import type {
-  LanguageModelV3CallOptions,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-  LanguageModelV3StreamResult,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { mockUsage } from 'june/testing';
 
 /** One scripted model turn. */
@@ -29,11 +29,11 @@ export interface MockTurn {
 
 /** A turn, or a function of the call (its options and 0-based index) that returns one. */
 export type MockScript =
-  MockTurn | ((options: LanguageModelV3CallOptions, index: number) => MockTurn | Promise<MockTurn>);
+  MockTurn | ((options: LanguageModelV4CallOptions, index: number) => MockTurn | Promise<MockTurn>);
 
 /** The stream parts of one turn, as a provider would send them. */
-export function turnParts(turn: MockTurn): LanguageModelV3StreamPart[] {
-  const parts: LanguageModelV3StreamPart[] = [
+export function turnParts(turn: MockTurn): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [
     { type: 'stream-start', warnings: [] },
     { type: 'response-metadata', id: 'resp', modelId: 'mock-model-id', timestamp: new Date(0) },
   ];
@@ -62,7 +62,7 @@ export function turnParts(turn: MockTurn): LanguageModelV3StreamPart[] {
   return parts;
 }
 
-function partStream(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageModelV3StreamPart> {
+function partStream(parts: LanguageModelV4StreamPart[]): ReadableStream<LanguageModelV4StreamPart> {
   return new ReadableStream({
     start(controller) {
       for (const part of parts) controller.enqueue(part);
@@ -75,9 +75,9 @@ function partStream(parts: LanguageModelV3StreamPart[]): ReadableStream<Language
  * A streaming mock model that answers call n with `script[n]` (a turn or a function of the
  * call). A call past the end of the script fails, naming the call.
  */
-export function streamModel(script: MockScript[]): MockLanguageModelV3 {
-  const model: MockLanguageModelV3 = new MockLanguageModelV3({
-    doStream: async (options): Promise<LanguageModelV3StreamResult> => {
+export function streamModel(script: MockScript[]): MockLanguageModelV4 {
+  const model: MockLanguageModelV4 = new MockLanguageModelV4({
+    doStream: async (options): Promise<LanguageModelV4StreamResult> => {
       const index = model.doStreamCalls.length - 1;
       const entry = script[index];
       if (entry === undefined)
@@ -96,10 +96,10 @@ export function streamModel(script: MockScript[]): MockLanguageModelV3 {
  * A model whose calls stream `parts` and then hang until the call's abort signal fires, when
  * the stream fails with the abort reason (as `fetch` does).
  */
-export function hangingModel(parts: LanguageModelV3StreamPart[]): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
+export function hangingModel(parts: LanguageModelV4StreamPart[]): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
     doStream: async ({ abortSignal }) => ({
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
         start(controller) {
           for (const part of parts) controller.enqueue(part);
           const fail = () => controller.error(abortSignal?.reason ?? new Error('aborted'));
@@ -112,7 +112,7 @@ export function hangingModel(parts: LanguageModelV3StreamPart[]): MockLanguageMo
 }
 
 /** The text of every user message in a prompt, in order. */
-export function userTexts(prompt: LanguageModelV3Prompt): string[] {
+export function userTexts(prompt: LanguageModelV4Prompt): string[] {
   return prompt.flatMap((message) =>
     message.role === 'user'
       ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
@@ -121,7 +121,7 @@ export function userTexts(prompt: LanguageModelV3Prompt): string[] {
 }
 
 /** The text of every assistant message in a prompt, in order. */
-export function assistantTexts(prompt: LanguageModelV3Prompt): string[] {
+export function assistantTexts(prompt: LanguageModelV4Prompt): string[] {
   return prompt.flatMap((message) =>
     message.role === 'assistant'
       ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
@@ -130,7 +130,7 @@ export function assistantTexts(prompt: LanguageModelV3Prompt): string[] {
 }
 
 /** Every tool-result part of a prompt, in order. */
-export function toolResults(prompt: LanguageModelV3Prompt) {
+export function toolResults(prompt: LanguageModelV4Prompt) {
   return prompt.flatMap((message) =>
     message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
   );

@@ -77,6 +77,53 @@ describe('imports point one way between source folders', () => {
   });
 });
 
+describe('packages are imported only where the package table allows', () => {
+  it('fails an import of @ai-sdk/provider outside the model door, and names the door', async () => {
+    const code =
+      "import type { LanguageModelV4 } from '@ai-sdk/provider';\nexport type { LanguageModelV4 };\n";
+    const errors = await lintAt('src/engine/snippet.ts', code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(
+      /^engine\/ must not import @ai-sdk\/provider: provider specifications/,
+    );
+    expect(errors[0]).toContain('lets only models/, sdk/, testing/ import it');
+    for (const folder of ['journal', 'steps', 'dbos', 'interpreter', 'web'])
+      expect(await lintAt(`src/${folder}/snippet.ts`, code)).toHaveLength(1);
+  });
+
+  it('lets the door, the bundled providers and the scripted models import it', async () => {
+    const code =
+      "import type { LanguageModelV4 } from '@ai-sdk/provider';\nexport type { LanguageModelV4 };\n";
+    for (const folder of ['models', 'sdk', 'testing'])
+      expect(await lintAt(`src/${folder}/snippet.ts`, code)).toEqual([]);
+  });
+
+  it('checks subpaths, re-exports and dynamic imports of a package too', async () => {
+    const code =
+      "export type { ToolSet } from 'ai';\n" + "export const later = () => import('ai/test');\n";
+    const errors = await lintAt('src/journal/snippet.ts', code);
+    expect(errors).toEqual([
+      expect.stringMatching(/^journal\/ must not import ai: /),
+      expect.stringMatching(/^journal\/ must not import ai\/test \(of ai\): /),
+    ]);
+  });
+
+  it('lets the names a package rule lists be imported only in their own folders', async () => {
+    const code = "import { wrapLanguageModel } from 'ai';\nexport { wrapLanguageModel };\n";
+    expect(await lintAt('src/steps/snippet.ts', code)).toEqual([
+      expect.stringMatching(/^steps\/ must not import wrapLanguageModel from ai: .*only models\//),
+    ]);
+    expect(await lintAt('src/models/snippet.ts', code)).toEqual([]);
+    const other = "import { streamText } from 'ai';\nexport { streamText };\n";
+    expect(await lintAt('src/steps/snippet.ts', other)).toEqual([]);
+  });
+
+  it('leaves packages the table does not name alone', async () => {
+    const code = "import { z } from 'zod';\nexport { z };\n";
+    expect(await lintAt('src/journal/snippet.ts', code)).toEqual([]);
+  });
+});
+
 describe('the layer table', () => {
   it('has no circle among its folders', () => {
     expect(() => checkLayerTable(layers)).not.toThrow();
@@ -89,5 +136,16 @@ describe('the layer table', () => {
       roots: { 'src/': null },
     };
     expect(() => checkLayerTable(table)).toThrow('peers import in a circle: a -> b -> c -> a');
+  });
+
+  it('is refused when a package rule names a folder without a layer', () => {
+    const table = {
+      layers: [{ name: 'parts', folders: ['a'] }],
+      packages: [{ name: 'ai', folders: ['a', 'nowhere'], reason: 'r' }],
+      roots: { 'src/': null },
+    };
+    expect(() => checkLayerTable(table)).toThrow(
+      'package "ai" names folder "nowhere", which has no layer',
+    );
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { collect, turnModel } from '../durable/support.js';
 import { streamModel, type MockTurn } from '../helpers/mock-stream-model.js';
-import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 
 const secret = 'vault-value-31415';
 const keyLike = 'sk-abcdefghijklmnop';
@@ -29,7 +29,7 @@ function Vault({ onRead }: { onRead?: () => void }) {
     { toolCalls: [{ id: 'c_read2', name: 'read', input: {} }] },
     { text: [`The vault holds ${secret.slice(0, 9)}`, `${secret.slice(9)} and ${keyLike}.`] },
   ];
-  const byRequest = (options: LanguageModelV3CallOptions) =>
+  const byRequest = (options: LanguageModelV4CallOptions) =>
     turns[options.prompt.filter((message) => message.role === 'assistant').length]!;
   const model = streamModel([byRequest, byRequest, byRequest]);
   return (

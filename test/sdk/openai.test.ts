@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   generateText,
   stepCountIs,
@@ -63,7 +64,7 @@ describe('openai(modelId) with the Responses API', () => {
 
     const model = openai('gpt-5-mini');
     expect(model).toMatchObject({
-      specificationVersion: 'v3',
+      specificationVersion: 'v4',
       provider: 'openai.responses',
       modelId: 'gpt-5-mini',
     });
@@ -356,6 +357,24 @@ describe('openai.chat, openai.responses and createOpenAI', () => {
     });
     expect(result.text).toBe('via responses');
     expect(server.requests[1]?.path).toBe('/v1/responses');
+  });
+
+  test('an empty OPENAI_BASE_URL counts as unset: june/sdk/openai loads, and createOpenAI() uses OpenAI', async () => {
+    process.env.OPENAI_BASE_URL = '';
+    expect(() => createOpenAI({ apiKey: 'sk-test' })).not.toThrow();
+    // @ai-sdk/openai@4 builds its default provider when it loads: in a process of its own,
+    // the module loads with the variable set but empty
+    const loaded = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const { openai } = await import('june/sdk/openai'); console.log(openai('gpt-5-mini').specificationVersion, JSON.stringify(process.env.OPENAI_BASE_URL));",
+      ],
+      { env: { ...process.env, OPENAI_BASE_URL: '' }, encoding: 'utf8' },
+    );
+    expect(loaded.stderr).toBe('');
+    expect(loaded.stdout).toBe('v4 ""\n');
   });
 
   test('createOpenAI({ baseURL }) needs no key for a local server', async () => {

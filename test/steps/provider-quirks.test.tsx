@@ -1,6 +1,6 @@
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV4 } from 'ai/test';
 import { Agent, Step, Tool, memoryJournalStore, run, type RunEvent, type TraceNode } from 'june';
 import { mockUsage } from 'june/testing';
 import { describe, expect, test } from 'vitest';
@@ -15,8 +15,8 @@ function turn(options: {
   calls?: Call[];
   finish?: 'stop' | 'tool-calls';
   inputDeltas?: number;
-}): LanguageModelV3StreamPart[] {
-  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+}): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
   if (options.text !== undefined)
     parts.push(
       { type: 'text-start', id: 't' },
@@ -44,9 +44,9 @@ function turn(options: {
   return parts;
 }
 
-function modelOf(turns: LanguageModelV3StreamPart[][]) {
+function modelOf(turns: LanguageModelV4StreamPart[][]) {
   let index = 0;
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doStream: async () => {
       const parts = turns[index++];
       if (!parts) throw new Error(`unscripted model call #${index}`);
@@ -64,7 +64,7 @@ function allNodes(node: TraceNode): TraceNode[] {
 }
 
 /** Runs one step with an `echo` tool (which records its inputs) and a journal; returns what a user sees. */
-async function runQuirk(turns: LanguageModelV3StreamPart[][]) {
+async function runQuirk(turns: LanguageModelV4StreamPart[][]) {
   const ran: unknown[] = [];
   const echo = tool({
     inputSchema: z.object({ text: z.string() }),

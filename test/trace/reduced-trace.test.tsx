@@ -4,7 +4,7 @@
 // run's own trace at every approval request (where the run waits) and at the end, also
 // from `handle.log` after a JSON round trip, as a follower in another process would get it.
 import { stepCountIs, tool } from 'ai';
-import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import fc from 'fast-check';
 import {
   Agent,
@@ -300,6 +300,6 @@ function answering(turn: Extract<MockScript, (...args: never[]) => unknown>) {
 }
 
 /** Whether the model's last message is a tool's answer (so this turn ends the step). */
-function lastIsTool(options: LanguageModelV3CallOptions): boolean {
+function lastIsTool(options: LanguageModelV4CallOptions): boolean {
   return options.prompt.at(-1)?.role === 'tool';
 }

@@ -1,4 +1,4 @@
-import type { LanguageModelV3Middleware, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV4Middleware, LanguageModelV4Prompt } from '@ai-sdk/provider';
 
 const DENIED = 'The tool call was denied, so it did not run.';
 
@@ -26,14 +26,14 @@ export function denialText(reason?: string): string {
  * whatever its provider does with the type. Only what is sent to the model changes: the
  * step's messages, the trace and the journal keep the reason as it was given.
  */
-export const explainDenials: LanguageModelV3Middleware = {
-  specificationVersion: 'v3',
+export const explainDenials: LanguageModelV4Middleware = {
+  specificationVersion: 'v4',
   // a prompt without denials (nearly every one) is passed on as it is, not copied
   transformParams: async ({ params }) =>
     params.prompt.some(hasDenial) ? { ...params, prompt: explainedPrompt(params.prompt) } : params,
 };
 
-function hasDenial(message: LanguageModelV3Prompt[number]): boolean {
+function hasDenial(message: LanguageModelV4Prompt[number]): boolean {
   return (
     message.role === 'tool' &&
     message.content.some(
@@ -42,7 +42,7 @@ function hasDenial(message: LanguageModelV3Prompt[number]): boolean {
   );
 }
 
-function explainedPrompt(prompt: LanguageModelV3Prompt): LanguageModelV3Prompt {
+function explainedPrompt(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
   return prompt.map((message) => {
     if (message.role !== 'tool' || !hasDenial(message)) return message;
     return {

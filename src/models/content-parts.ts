@@ -1,4 +1,4 @@
-import type { LanguageModelV3Content } from '@ai-sdk/provider';
+import type { LanguageModelV4Content } from '@ai-sdk/provider';
 import type { TextStreamPart, ToolSet } from 'ai';
 
 type Part = TextStreamPart<ToolSet>;
@@ -11,11 +11,11 @@ type Part = TextStreamPart<ToolSet>;
  *
  * @example
  * ```ts
- * answerParts([{ type: 'text', text: 'done' }]);
+ * contentParts([{ type: 'text', text: 'done' }]);
  * // [{ type: 'text-start', id: 'text_0' }, { type: 'text-delta', id: 'text_0', text: 'done' }, { type: 'text-end', id: 'text_0' }]
  * ```
  */
-export function answerParts(content: LanguageModelV3Content[]): Part[] {
+export function contentParts(content: LanguageModelV4Content[]): Part[] {
   const parts: unknown[] = [];
   content.forEach((part, index) => {
     if (part.type === 'text' && part.text !== '') {

@@ -1,13 +1,13 @@
-import type { LanguageModelV3Middleware, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type { LanguageModelV4Middleware, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
-import { emptyUsage, sumUsage, usageTotal } from '../models/usage.js';
-import { answerParts } from './answer-parts.js';
+import { emptyUsage, sumUsage, usageTotal } from './usage.js';
+import { contentParts } from './content-parts.js';
 
 /**
  * A model middleware that hands each call's usage, in tokens, to `onUsage` as soon as the
  * provider reports it (its stream's `finish` part, or a generate result); and, with
  * `onGeneratePart`, reports each non-streaming call as a stream's parts would: `start-step`
- * before it, the answer's parts ({@link answerParts}) once it has come, before any tool runs.
+ * before it, the answer's parts ({@link contentParts}) once it has come, before any tool runs.
  *
  * The AI SDK reports a step's usage only once the tools it called have run, so a run
  * aborted during such a tool would otherwise lose the tokens of a call that did finish.
@@ -21,14 +21,14 @@ import { answerParts } from './answer-parts.js';
 export function observeCalls(
   onUsage: (usage: LanguageModelUsage) => void,
   onGeneratePart?: (part: TextStreamPart<ToolSet>) => void,
-): LanguageModelV3Middleware {
+): LanguageModelV4Middleware {
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     wrapGenerate: async ({ doGenerate }) => {
       onGeneratePart?.({ type: 'start-step' } as TextStreamPart<ToolSet>);
       const result = await doGenerate();
       onUsage(usageOf(result.usage));
-      if (onGeneratePart) for (const part of answerParts(result.content)) onGeneratePart(part);
+      if (onGeneratePart) for (const part of contentParts(result.content)) onGeneratePart(part);
       return result;
     },
     wrapStream: async ({ doStream }) => {
@@ -64,7 +64,7 @@ function tapped<T>(stream: ReadableStream<T>, see: (part: T) => void): ReadableS
 }
 
 /** A provider's usage as the AI SDK reports it (without the provider's `raw` counts). */
-function usageOf(usage: LanguageModelV3Usage): LanguageModelUsage {
+function usageOf(usage: LanguageModelV4Usage): LanguageModelUsage {
   return sumUsage(emptyUsage(), {
     inputTokens: usage.inputTokens.total,
     inputTokenDetails: {

@@ -1,0 +1,129 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Middleware,
+} from '@ai-sdk/provider';
+import { wrapLanguageModel, type LanguageModel } from 'ai';
+import { answerParts, answerResult, generatedAnswer, streamedAnswer } from './answer-forms.js';
+import { copyOf, HeldStream, Unrecorded } from './held-stream.js';
+import type { ModelAnswer } from './model-answer.js';
+import { hashModelRequest, modelRequestOf } from './model-request.js';
+import { pacedStream } from './paced-stream.js';
+import { resolveModel } from './resolve-model.js';
+
+/** One model call as it is handed to a {@link ModelCallRecorder}. */
+export interface RecordedModelCall {
+  /** How it is asked: `stream`, or `generate` in batch mode. */
+  mode: 'stream' | 'generate';
+  /** The call's request as plain JSON ({@link modelRequestOf}). */
+  request: unknown;
+  /** The SHA-256 of `request` ({@link hashModelRequest}). */
+  requestHash: string;
+}
+
+/**
+ * What {@link journaledModel} hands each model call to (the run's durable calls): give back
+ * the recorded answer of the call, or run `work` (which makes the call) and record what it
+ * resolves with before resolving.
+ */
+export interface ModelCallRecorder {
+  modelCall(call: RecordedModelCall, work: () => Promise<ModelAnswer>): Promise<ModelAnswer>;
+}
+
+/**
+ * `model`, whatever its specification ({@link resolveModel}), with each call handed to
+ * `recorder`, which keeps a {@link ModelAnswer} of it:
+ *
+ * - a call the recorder answers from its record is given back in the form asked for (the
+ *   recorded stream parts as a stream, or the result), and the model is not called;
+ * - any other call goes to the model; its stream passes on as it comes until its first tool
+ *   call, which is held back with everything after it: once the stream has ended without an
+ *   error part (and without an abort), the recorder records the parts, and only after the
+ *   record is stored do the tool calls reach the AI SDK (write-ahead: nothing a model call
+ *   asked for happens before the call is recorded). A failed or aborted stream is not
+ *   recorded, and passes its held parts on without the tool calls. A generate call is
+ *   recorded before it returns;
+ * - the model's `supportedUrls` is read only when the AI SDK asks for it, and a model that
+ *   cannot say (a lazy provider with no configuration, e.g. no `OPENAI_API_KEY`) counts as
+ *   supporting no URLs, so a recorded call is answered without building the provider. An
+ *   unrecorded call still reaches the model and fails there with the provider's own error.
+ *
+ * Every model is wrapped: one that cannot be is an error, never a model whose calls would go
+ * unrecorded.
+ *
+ * @param shown - how messages name where the model came from.
+ * @throws {WorkflowError} `model-spec-unsupported` or `model-invalid` (see {@link resolveModel}).
+ * @example
+ * ```ts
+ * const model = journaledModel(agentModel, { modelCall: (call, work) => calls.modelCall(place, call, work) });
+ * ```
+ */
+export function journaledModel(
+  model: LanguageModel,
+  recorder: ModelCallRecorder,
+  shown?: string,
+): LanguageModel {
+  return wrapLanguageModel({
+    model: resolveModel(model, shown),
+    middleware: journalMiddleware(recorder),
+  });
+}
+
+function journalMiddleware(recorder: ModelCallRecorder): LanguageModelV4Middleware {
+  return {
+    specificationVersion: 'v4',
+    overrideSupportedUrls: ({ model }) => supportedUrlsWhenAsked(model),
+    wrapStream: async ({ doStream, params }) => {
+      const request = modelRequestOf(params);
+      const requestHash = hashModelRequest(request);
+      type Live = Awaited<ReturnType<typeof doStream>> & { held: HeldStream };
+      let started!: (live: Live) => void;
+      const live = new Promise<Live>((resolve) => (started = resolve));
+      const answer = recorder.modelCall({ mode: 'stream', request, requestHash }, async () => {
+        const result = await doStream();
+        const held = new HeldStream(result.stream, params.abortSignal);
+        started({ ...result, held });
+        return streamedAnswer(await held.ended);
+      });
+      const first = await Promise.race([live, answer]);
+      if (!('held' in first)) return { stream: pacedStream(answerParts(first)) };
+      const { held, ...result } = first;
+      held.releaseWhen(answer);
+      return { ...result, stream: held.output };
+    },
+    wrapGenerate: async ({ doGenerate, params }) => {
+      // asked as streamText asks (it adds includeRawChunks), so a call recorded in one mode answers the other
+      const request = modelRequestOf({ includeRawChunks: false, ...params });
+      const requestHash = hashModelRequest(request);
+      let made: LanguageModelV4GenerateResult | undefined;
+      try {
+        const answer = await recorder.modelCall(
+          { mode: 'generate', request, requestHash },
+          async () => {
+            made = await doGenerate();
+            if (params.abortSignal?.aborted) throw new Unrecorded(made);
+            return generatedAnswer(copyOf(made));
+          },
+        );
+        return made ?? answerResult(answer);
+      } catch (error) {
+        if (error instanceof Unrecorded) return error.value as LanguageModelV4GenerateResult;
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * `model.supportedUrls`, read when awaited rather than when the model is wrapped (a getter
+ * may build a provider), or `{}` when reading it fails.
+ */
+function supportedUrlsWhenAsked(model: LanguageModelV4): PromiseLike<Record<string, RegExp[]>> {
+  return {
+    then: (onFulfilled, onRejected) =>
+      Promise.resolve()
+        .then(() => model.supportedUrls)
+        .catch(() => ({}))
+        .then(onFulfilled, onRejected),
+  };
+}

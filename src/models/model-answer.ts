@@ -1,0 +1,39 @@
+/** The format version of the {@link ModelAnswer} records this June writes and reads. */
+export const MODEL_ANSWER_VERSION = 1;
+
+/**
+ * The provider specifications a recorded answer may be in: `v4` for the answers this June
+ * records (AI SDK 7), `v3` for those June 0.1 recorded (AI SDK 6). Each replays as `v4`.
+ */
+export const ANSWER_SPECS = ['v4', 'v3'] as const;
+
+/** One of {@link ANSWER_SPECS}. */
+export type AnswerSpec = (typeof ANSWER_SPECS)[number];
+
+/**
+ * A model's answer as June records it: the record a durable engine keeps for one model call
+ * and gives back when the call is made again. It is June's own, versioned shape, so journals,
+ * database rows and engines never depend on a provider specification:
+ *
+ * - `version`: the record's format ({@link MODEL_ANSWER_VERSION});
+ * - `spec`: the provider specification its content is in ({@link AnswerSpec});
+ * - `parts` (a streamed call's stream parts) or `result` (a generate call's whole result).
+ *
+ * Engines treat it as opaque plain data (JSON, plus `Uint8Array` file data and `Date`
+ * timestamps): store it, redact it, give it back. Only `src/models/` reads what is inside
+ * (`answerParts`, `answerResult`, `answerToolCalls`), and it answers a call asked in either
+ * mode from either form.
+ *
+ * @example
+ * ```ts
+ * const answer: ModelAnswer = { version: 1, spec: 'v4', parts: [{ type: 'finish', ... }] };
+ * ```
+ */
+export interface ModelAnswer {
+  readonly version: typeof MODEL_ANSWER_VERSION;
+  readonly spec: AnswerSpec;
+  /** A streamed call's parts, in `spec`'s terms (absent when `result` is set). */
+  readonly parts?: readonly unknown[];
+  /** A generate call's result, in `spec`'s terms (absent when `parts` is set). */
+  readonly result?: Readonly<Record<string, unknown>>;
+}
