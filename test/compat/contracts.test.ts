@@ -153,6 +153,20 @@ describe('a project per model specification: v2, v3 and v4', { timeout: 120_000 
     });
   });
 
+  it.for(MODES)(
+    'a model of a specification June does not take, %s: fails with June’s error, never called',
+    async (mode) => {
+      const runs = await record();
+      expect(runs[`unknown/${mode}`]).toMatchObject({
+        error: { code: 'model-spec-unsupported', message: expect.stringMatching(/^june: .*"v9"/) },
+        calls: calls(mode, 0),
+        deployed: [],
+      });
+      // it says what to install instead
+      expect(runs[`unknown/${mode}`]!.error!.message).toMatch(/install/);
+    },
+  );
+
   it.for(each)(
     '%s model, %s: journals its model call in a run stopped while an approval waits',
     async ([spec, mode]) => {
