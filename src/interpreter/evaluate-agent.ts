@@ -16,6 +16,7 @@ import { compositeToolFactory } from './composite-tool.js';
 import { jsonToolOutput } from './json-tool-output.js';
 import { statusOf } from './settle.js';
 import { errorMessage } from '../errors/error-message.js';
+import { checkModel } from '../models/resolve-model.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -24,7 +25,8 @@ type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
  * a partial set), records them on its trace node, then evaluates its other children in order
  * with a fresh conversation.
  *
- * @throws {WorkflowError} `agent-model-missing`, and every capability resolution error.
+ * @throws {WorkflowError} `agent-model-missing`; `model-spec-unsupported` or `model-invalid`
+ *   for a model June cannot run; and every capability resolution error.
  */
 export async function evaluateAgent(
   element: JuneElement,
@@ -42,6 +44,8 @@ export async function evaluateAgent(
     );
   }
   const root = ctx.run.root;
+  // a model June cannot run fails the tree before the first model call
+  checkModel(root.modelOverride ?? props.model, `the model of ${where}`);
   const node = { nodeId: root.nodeId(), parentId: ctx.parentId };
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;

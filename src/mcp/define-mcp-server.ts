@@ -164,10 +164,15 @@ function registerSecrets(options: MCPServerOptions): void {
   } else registerEnvSecrets(options.env);
 }
 
+/**
+ * The HTTP transport of `@ai-sdk/mcp`. Redirects are followed, as before `@ai-sdk/mcp@2` (whose
+ * default refuses them): the url is the workflow author's own, not one a model or a user gave.
+ */
 function httpTransport(options: MCPHttpServerOptions) {
   return {
     type: options.transport ?? 'http',
     url: options.url,
+    redirect: 'follow',
     ...(options.headers ? { headers: options.headers } : {}),
   } as const;
 }

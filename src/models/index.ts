@@ -1,5 +1,5 @@
 export { emptyUsage, sumUsage, plainUsage, usageTotal } from './usage.js';
-export { MODEL_SPECS, resolveModel } from './resolve-model.js';
+export { MODEL_SPECS, checkModel, resolveModel } from './resolve-model.js';
 export type { ModelSpec } from './resolve-model.js';
 export { ANSWER_SPECS, MODEL_ANSWER_VERSION } from './model-answer.js';
 export type { AnswerSpec, ModelAnswer } from './model-answer.js';

@@ -24,14 +24,14 @@ export type ModelSpec = (typeof MODEL_SPECS)[number];
  *   files into the `v4` form on the way out.
  *
  * @param model - an AI SDK `LanguageModel`: a model object or a model id string.
- * @param shown - how messages name where the model came from, e.g. `<Agent name="writer">`.
+ * @param shown - how messages name the model, e.g. `the model of <Agent name="writer">`.
  * @throws {WorkflowError} `model-spec-unsupported` when the model implements another
  *   specification (named in the message, with what to install instead).
  * @throws {WorkflowError} `model-invalid` when `model` is not a model at all (no
  *   `specificationVersion`, `doGenerate` and `doStream`).
  * @example
  * ```ts
- * const model = resolveModel(openai('gpt-5-mini'), '<Agent name="writer">'); // a LanguageModelV4
+ * const model = resolveModel(openai('gpt-5-mini'), 'the model of <Agent name="writer">'); // a LanguageModelV4
  * ```
  */
 export function resolveModel(model: LanguageModel, shown = 'the model'): LanguageModelV4 {
@@ -48,6 +48,22 @@ export function resolveModel(model: LanguageModel, shown = 'the model'): Languag
   });
 }
 
+/**
+ * Checks that June can run `model` without building anything: a model object of a
+ * specification it runs ({@link MODEL_SPECS}), or a model id string (resolved when called).
+ * For checking a workflow before its first model call.
+ *
+ * @param shown - how messages name where the model came from.
+ * @throws {WorkflowError} `model-spec-unsupported` or `model-invalid`, as {@link resolveModel}.
+ * @example
+ * ```ts
+ * checkModel(props.model, 'the model of <Agent name="writer"> at flow.tsx:4:3');
+ * ```
+ */
+export function checkModel(model: LanguageModel, shown = 'the model'): void {
+  if (typeof model !== 'string') specOf(model, shown);
+}
+
 /** The specification `model` implements, checked. */
 function specOf(model: unknown, shown: string): ModelSpec {
   const candidate = model as Partial<
@@ -59,7 +75,7 @@ function specOf(model: unknown, shown: string): ModelSpec {
     const names = modelNames(candidate as Record<string, unknown>);
     throw new WorkflowError(
       'model-spec-unsupported',
-      `june: ${shown} is the model ${names}, which implements the provider specification "${spec}"; this June runs models of the specifications ${MODEL_SPECS.join(', ')} (AI SDK 7, 6 and 5). Install a provider package made for AI SDK 7 (e.g. npm install @ai-sdk/openai@4), or a June release that supports "${spec}".`,
+      `june: ${shown} (${names}) implements the provider specification "${spec}"; this June runs models of the specifications ${MODEL_SPECS.join(', ')} (AI SDK 7, 6 and 5). Install a provider package made for AI SDK 7 (e.g. npm install @ai-sdk/openai@4), or a June release that supports "${spec}".`,
     );
   }
   if (
@@ -79,7 +95,7 @@ function specOf(model: unknown, shown: string): ModelSpec {
 function modelNames(model: Record<string, unknown>): string {
   const provider = typeof model.provider === 'string' ? model.provider : 'unknown provider';
   const id = typeof model.modelId === 'string' ? model.modelId : 'unknown model';
-  return `"${id}" of "${provider}"`;
+  return `the model "${id}" of "${provider}"`;
 }
 
 function describe(value: unknown): string {
