@@ -11,10 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The repository's root folder. */
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+import { repoRoot } from '../cli/cli-harness.js';
 
 /** What a process did. */
 export interface Ran {
