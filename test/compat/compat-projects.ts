@@ -6,7 +6,9 @@ import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initTsconfig } from '../../src/cli/init-files.js';
+import { expect } from 'vitest';
 import {
+  described,
   installPackages,
   lockedPackages,
   newProject,
@@ -60,17 +62,26 @@ export const typeCheck = (project: string): Promise<Ran> =>
     'tsconfig.json',
   ]);
 
-/** Runs a `.tsx` file of the project with Node and the project's own tsx, as `node --import tsx`. */
-export const runScript = (
+/**
+ * Runs a `.tsx` file of the project with Node and the project's own tsx (`node --import tsx`),
+ * and returns the JSON lines it printed on stdout (other lines are skipped). Fails the test,
+ * with the script's output, when it exits with an error.
+ */
+export async function scriptLines(
   project: string,
   file: string,
   env: Record<string, string> = {},
-): Promise<Ran> => runIn(project, process.execPath, ['--import', 'tsx', file], env);
-
-/** The JSON lines a script printed on stdout (other lines are skipped). */
-export function jsonLines(ran: Ran): unknown[] {
+): Promise<unknown[]> {
+  const ran = await runIn(project, process.execPath, ['--import', 'tsx', file], env);
+  expect(ran.code, described(file, ran)).toBe(0);
   return ran.stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as unknown);
+}
+
+/** `start` made lazy and shared: it runs at the first call, and every call gets its promise. */
+export function once<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => (started ??= start());
 }

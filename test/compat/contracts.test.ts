@@ -26,8 +26,8 @@ import {
 import { described, type Ran } from '../helpers/packed-june.js';
 import { everythingScript } from '../mcp/support.js';
 import {
-  jsonLines,
-  runScript,
+  once,
+  scriptLines,
   setUpCompatProjects,
   typeCheck,
   type CompatFolders,
@@ -63,19 +63,6 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** Runs a project's script once; later callers get the same run. */
-function once<T>(start: () => Promise<T>): () => Promise<T> {
-  let started: Promise<T> | undefined;
-  return () => (started ??= start());
-}
-
-/** Runs `file` in `project` and returns its JSON lines; fails with its output when it fails. */
-async function script(project: string, file: string, env: Record<string, string> = {}) {
-  const ran = await runScript(project, file, env);
-  expect(ran.code, described(file, ran)).toBe(0);
-  return jsonLines(ran);
-}
-
 // the first test of each block to run starts the project's processes
 describe('a project per model specification: v2, v3 and v4', { timeout: 120_000 }, () => {
   /** What a run did, as the project's observe.ts reports it. */
@@ -102,15 +89,15 @@ describe('a project per model specification: v2, v3 and v4', { timeout: 120_000 
 
   // each phase is a process of its own, after the one before it
   const record = once(
-    async () => (await script(projects.specVersions, 'record.tsx')).at(-1) as Phase,
+    async () => (await scriptLines(projects.specVersions, 'record.tsx')).at(-1) as Phase,
   );
   const resume = once(async () => {
     await record();
-    return (await script(projects.specVersions, 'resume.tsx')).at(-1) as Phase;
+    return (await scriptLines(projects.specVersions, 'resume.tsx')).at(-1) as Phase;
   });
   const replay = once(async () => {
     await resume();
-    return (await script(projects.specVersions, 'replay.tsx')).at(-1) as Phase;
+    return (await scriptLines(projects.specVersions, 'replay.tsx')).at(-1) as Phase;
   });
 
   /** The provider call a mode makes: `doStream` when streaming, `doGenerate` in batch mode. */
@@ -272,7 +259,7 @@ describe('a project on ai@7, @ai-sdk/openai@4 and @ai-sdk/mcp@2', { timeout: 120
   const platform = once(async () => {
     server = await startFakeOpenAI();
     for (const replies of Object.values(CASES)) server.reply(...replies);
-    const lines = (await script(projects.currentPlatform, 'platform.tsx', {
+    const lines = (await scriptLines(projects.currentPlatform, 'platform.tsx', {
       OPENAI_BASE_URL: server.baseURL,
       MCP_SERVER_SCRIPT: everythingScript,
     })) as CaseReport[];
