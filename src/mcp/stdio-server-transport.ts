@@ -53,15 +53,26 @@ export class StdioServerTransport implements MCPTransport {
 
   async start(): Promise<void> {
     if (this.child) throw new Error('the stdio transport is already started');
-    const child = spawn(this.options.command, [...(this.options.args ?? [])], {
-      env: serverEnvironment(this.options.env),
-      cwd: this.options.cwd,
-      stdio: ['pipe', 'pipe', this.options.stderr ?? 'ignore'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
+    const group = holdProcessGroup(this.graceMs);
+    let child: ChildProcess;
+    try {
+      child = spawn(this.options.command, [...(this.options.args ?? [])], {
+        env: serverEnvironment(this.options.env),
+        cwd: this.options.cwd,
+        stdio: ['pipe', 'pipe', this.options.stderr ?? 'ignore'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+    } catch (error) {
+      group.release();
+      throw error;
+    }
     this.child = child;
-    if (child.pid !== undefined) this.group = holdProcessGroup(child.pid, this.graceMs);
+    if (child.pid === undefined) group.release();
+    else {
+      group.attach(child.pid);
+      this.group = group;
+    }
     this.exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.exitDescription = signal ? `signal ${signal}` : `code ${code}`;

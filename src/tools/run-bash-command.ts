@@ -50,17 +50,15 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
   const { abortSignal } = options;
   abortSignal?.throwIfAborted();
   const startedAt = performance.now();
-  const { child, stdout, stderr, closed, exited } = spawnBash(options);
+  const { group, child, stdout, stderr, closed, exited } = spawnHeldBash(options);
 
   const pid = child.pid;
   if (pid === undefined) {
+    group.release();
     const outcome = await exited;
     throw spawnFailed('error' in outcome ? outcome.error : undefined, options.cwd);
   }
-
-  // nothing of the group outlives June, even when June's process ends first (a second
-  // Ctrl-C, kill -9): see holdProcessGroup
-  const group = holdProcessGroup(pid, options.killGraceMs);
+  group.attach(pid);
   let bashExited = false;
   let timedOut = false;
   let termination: Promise<unknown> | undefined;
@@ -105,6 +103,21 @@ export async function runBashCommand(options: RunBashCommandOptions): Promise<Ba
     clearTimeout(timer);
     abortSignal?.removeEventListener('abort', onAbort);
     group.release();
+  }
+}
+
+/**
+ * Starts bash (see {@link spawnBash}) with its group held from before it exists: nothing of
+ * the group outlives June, even when June's process ends first (a second Ctrl-C, kill -9).
+ * See holdProcessGroup.
+ */
+function spawnHeldBash(options: RunBashCommandOptions) {
+  const group = holdProcessGroup(options.killGraceMs);
+  try {
+    return { group, ...spawnBash(options) };
+  } catch (error) {
+    group.release();
+    throw error;
   }
 }
 
