@@ -1,3 +1,5 @@
+import { isAsyncIterable, isThenable } from '../json/value-kinds.js';
+
 const marker = Symbol.for('june.tool-failure');
 
 /**
@@ -88,20 +90,4 @@ function modelText(thrown: unknown): string {
   if (typeof thrown === 'string') return thrown;
   if (thrown instanceof Error) return thrown.message;
   return JSON.stringify(thrown);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
-  );
 }

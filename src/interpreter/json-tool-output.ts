@@ -1,5 +1,6 @@
 import { WorkflowError } from '../errors/june-error.js';
 import { jsonForm, type JsonValue } from '../json/json-form.js';
+import { isAsyncIterable, isThenable } from '../json/value-kinds.js';
 
 /**
  * What a tool's `execute` gave, in its one JSON form (`jsonForm`), so the model, the events,
@@ -36,21 +37,5 @@ function outputForm(output: unknown, tool: string): JsonValue {
   throw new WorkflowError(
     'tool-output-invalid',
     `june: the tool "${tool}" returned a value with no JSON form: ${form.problem.replace(/\bvalue\b/, 'output')}. Return plain data (objects, arrays, strings, numbers, booleans, null).`,
-  );
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
   );
 }

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../mcp/support.js';
 import { onlyTrace, startJune, tempProject } from './cli-harness.js';
+import { isRunning, pidsIn } from '../helpers/processes.js';
 
 // `june run` stopped by SIGINT, SIGTERM or SIGHUP in every phase of a run: while an agent's
 // capabilities resolve (a tool source that never answers and ignores its abort signal),
@@ -82,21 +83,6 @@ export default function Phases() {
   );
 });
 afterAll(() => project.remove());
-
-/** True while `pid` runs (a zombie, exited but not yet collected, does not count). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-/** The pids a file lists, one a line (none while it does not exist). */
-const pidsIn = (path: string): number[] =>
-  existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map(Number) : [];
 
 /** What marks that the run reached each phase, in the run's folder. */
 const reached: Record<string, (cwd: string) => boolean> = {

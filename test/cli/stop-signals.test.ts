@@ -4,6 +4,7 @@ import type { Trace, TraceNode } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingScript, waitUntil } from '../mcp/support.js';
 import { nodesOf, onlyTrace, startJune, tempProject, traces } from './cli-harness.js';
+import { isRunning } from '../helpers/processes.js';
 
 // `june run` stopped by a signal while a real bash command or a busy MCP tool (a real server
 // over stdio) runs: the run is aborted, its processes end, its trace is settled and its
@@ -75,17 +76,6 @@ export default function Stuck() {
   );
 });
 afterAll(() => project.remove());
-
-/** True while `pid` runs (a zombie, exited but not yet collected, does not count). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 /** Pids of running processes whose command line holds `text`. */
 function processesWith(text: string): number[] {

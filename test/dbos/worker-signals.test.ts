@@ -13,6 +13,7 @@ import { RunClient } from 'june/dbos';
 import { startJune, tempProject } from '../cli/cli-harness.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startWorker, waitFor, type WorkerProcess } from './support.js';
+import { isRunning, pidsIn } from '../helpers/processes.js';
 
 const missing = postgresMissing();
 const server = fileURLToPath(new URL('../fixtures/mcp/slow-server.mjs', import.meta.url));
@@ -21,20 +22,6 @@ const stoppableSource = readFileSync(new URL('./fixtures/stoppable.tsx', import.
 const GRACE_MS = 5000;
 /** What a loaded machine adds to a stop: DBOS's shutdown, process exit. */
 const SLACK_MS = 5000;
-
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-/** The pids a file lists, one a line (none while it does not exist). */
-const pidsIn = (path: string): number[] =>
-  existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map(Number) : [];
 
 describe.runIf(!missing)('june worker stopped by a signal', () => {
   let pg: TestPostgres;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempProject } from '../cli/cli-harness.js';
 import { waitUntil } from '../mcp/support.js';
+import { isRunning } from '../helpers/processes.js';
 
 // A program that uses bashTool() and ends while a command runs: by process.exit() (what a
 // second Ctrl-C does), or killed with SIGKILL (nothing of it runs any more). Either way the
@@ -31,16 +32,6 @@ setInterval(() => {
   );
 });
 afterAll(() => project.remove());
-
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 const pidIn = (path: string) => (existsSync(path) ? Number(readFileSync(path, 'utf8').trim()) : 0);
 
