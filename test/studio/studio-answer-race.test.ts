@@ -1,72 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileJournalStore } from '../../src/journal/index.js';
 import type { Studio } from '../../src/studio/index.js';
 import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
+import { deployFlow, deployScript, postAnswer } from './deploy-run.js';
 import { eventually, openStudio } from './support.js';
 
 // Answers that reach Studio at once, for one run: exactly one is taken, the others are
 // refused with 409, and a stopped run is resumed by one process only. The deploy tool logs
 // each execution to deploys.log.
-
-const flow = `import { appendFileSync } from 'node:fs';
-import { tool } from 'ai';
-import { Agent, Step, Tool } from 'june';
-import { openai } from 'june/sdk/openai';
-import { z } from 'zod';
-
-const deploy = tool({
-  description: 'Deploy',
-  inputSchema: z.object({ env: z.string() }),
-  needsApproval: true,
-  execute: async ({ env }) => {
-    appendFileSync('deploys.log', env + '\\n');
-    return 'Deployed to ' + env;
-  },
-});
-
-export default function Release() {
-  return (
-    <Agent model={openai('gpt-5-mini')}>
-      <Tool name="deploy" value={deploy} />
-      <Step id="release" prompt="Deploy to staging" />
-    </Agent>
-  );
-}
-`;
-const script = JSON.stringify({
-  $comment: 'Test fixture: test/studio/studio-answer-race.test.ts',
-  steps: {
-    release: [{ toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] }, { text: 'Done.' }],
-  },
-});
-
-function post(url: string, body: unknown, token: string) {
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${token}`,
-          origin: new URL(url).origin,
-          'sec-fetch-site': 'same-origin',
-        },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
-      },
-    );
-    request.on('error', reject);
-    request.end(JSON.stringify(body));
-  });
-}
 
 describe('June Studio: answers given at once to one run', () => {
   let project: ReturnType<typeof tempProject>;
@@ -79,8 +23,8 @@ describe('June Studio: answers given at once to one run', () => {
 
   beforeAll(async () => {
     project = tempProject();
-    project.write('flow.tsx', flow);
-    project.write('flow.script.json', script);
+    project.write('flow.tsx', deployFlow());
+    project.write('flow.script.json', deployScript);
     studio = await openStudio(runs());
   }, 120_000);
   afterAll(async () => {
@@ -120,9 +64,9 @@ describe('June Studio: answers given at once to one run', () => {
     });
 
     const answers = await Promise.all([
-      post(run.endpoint, { key: run.key, approved: true }, studio.answerToken),
-      post(run.endpoint, { key: run.key, approved: true }, studio.answerToken),
-      post(run.endpoint, { key: run.key, approved: false, reason: 'no' }, studio.answerToken),
+      postAnswer(run.endpoint, { key: run.key, approved: true }, studio.answerToken),
+      postAnswer(run.endpoint, { key: run.key, approved: true }, studio.answerToken),
+      postAnswer(run.endpoint, { key: run.key, approved: false, reason: 'no' }, studio.answerToken),
     ]);
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([202, 409, 409]);
@@ -146,8 +90,12 @@ describe('June Studio: answers given at once to one run', () => {
   it('an approve and a deny at once to a live run: one 202, one 409, and the run does what was taken', async () => {
     const run = await waitingRun('studio');
     const [approve, deny] = await Promise.all([
-      post(run.endpoint, { key: run.key, approved: true }, studio.answerToken),
-      post(run.endpoint, { key: run.key, approved: false, reason: 'not now' }, studio.answerToken),
+      postAnswer(run.endpoint, { key: run.key, approved: true }, studio.answerToken),
+      postAnswer(
+        run.endpoint,
+        { key: run.key, approved: false, reason: 'not now' },
+        studio.answerToken,
+      ),
     ]);
     expect([approve.status, deny.status].sort()).toEqual([202, 409]);
     const [taken, refused] = approve.status === 202 ? [approve, deny] : [deny, approve];
@@ -175,7 +123,7 @@ describe('June Studio: answers given at once to one run', () => {
         resumable: false,
         notResumable: expect.stringMatching(/^it is being run by process \d+ on host /),
       });
-      const answered = await post(
+      const answered = await postAnswer(
         run.endpoint,
         { key: run.key, approved: true },
         studio.answerToken,
@@ -190,7 +138,11 @@ describe('June Studio: answers given at once to one run', () => {
     } finally {
       await lease.release();
     }
-    const answered = await post(run.endpoint, { key: run.key, approved: true }, studio.answerToken);
+    const answered = await postAnswer(
+      run.endpoint,
+      { key: run.key, approved: true },
+      studio.answerToken,
+    );
     expect(answered).toEqual({ status: 202, body: { delivered: 'resumed' } });
     await eventually(() => expect(onlyTrace(project.dir).status).toBe('succeeded'), 60_000);
     expect(file('deploys.log')).toBe('staging\n');

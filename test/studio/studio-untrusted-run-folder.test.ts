@@ -1,11 +1,11 @@
 import { chmodSync, chownSync, existsSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAnswers } from '../../src/studio/run-answers.js';
 import type { Studio } from '../../src/studio/index.js';
 import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
+import { deployFlow, deployScript, postAnswer } from './deploy-run.js';
 import { eventually, openStudio } from './support.js';
 
 // Studio resumes a stopped run when a person answers it, and reads answers from the run's
@@ -13,62 +13,8 @@ import { eventually, openStudio } from './support.js';
 // cloned repository, or that another user can write, never makes Studio start a command, and
 // a folder or file June does not trust is refused with a june: message.
 
-const flow = (log: string) => `import { appendFileSync } from 'node:fs';
-import { tool } from 'ai';
-import { Agent, Step, Tool } from 'june';
-import { openai } from 'june/sdk/openai';
-import { z } from 'zod';
-
-const deploy = tool({
-  description: 'Deploy',
-  inputSchema: z.object({ env: z.string() }),
-  needsApproval: true,
-  execute: async ({ env }) => {
-    appendFileSync('${log}', env + '\\n');
-    return 'Deployed to ' + env;
-  },
-});
-
-export default function Release() {
-  return (
-    <Agent model={openai('gpt-5-mini')}>
-      <Tool name="deploy" value={deploy} />
-      <Step id="release" prompt="Deploy to staging" />
-    </Agent>
-  );
-}
-`;
-const script = JSON.stringify({
-  steps: {
-    release: [{ toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] }, { text: 'Done.' }],
-  },
-});
 const uid = process.getuid?.();
 const NOBODY = 65534;
-
-function post(url: string, body: unknown, token: string) {
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${token}`,
-          origin: new URL(url).origin,
-          'sec-fetch-site': 'same-origin',
-        },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
-      },
-    );
-    request.on('error', reject);
-    request.end(JSON.stringify(body));
-  });
-}
 
 describe('June Studio never runs what a run folder says, and trusts only folders that are yours', () => {
   let project: ReturnType<typeof tempProject>;
@@ -79,9 +25,9 @@ describe('June Studio never runs what a run folder says, and trusts only folders
 
   beforeAll(async () => {
     project = tempProject();
-    project.write('flow.tsx', flow('deploys.log'));
-    project.write('evil.tsx', flow('pwned.log'));
-    project.write('flow.script.json', script);
+    project.write('flow.tsx', deployFlow('deploys.log'));
+    project.write('evil.tsx', deployFlow('pwned.log'));
+    project.write('flow.script.json', deployScript);
     studio = await openStudio(runs());
   }, 120_000);
   afterAll(async () => {
@@ -140,7 +86,11 @@ describe('June Studio never runs what a run folder says, and trusts only folders
     );
     chmodSync(join(run.folder, 'process.json'), 0o600);
     expect(await (await fetch(run.endpoint)).json()).toMatchObject({ resumable: false });
-    const answered = await post(run.endpoint, { key: run.key, approved: true }, studio.answerToken);
+    const answered = await postAnswer(
+      run.endpoint,
+      { key: run.key, approved: true },
+      studio.answerToken,
+    );
     expect(answered).toEqual({ status: 202, body: { delivered: 'recorded' } });
     expect(existsSync(join(run.folder, 'resume.log'))).toBe(false);
     expect(log('pwned.log')).toBe('');
@@ -164,7 +114,11 @@ describe('June Studio never runs what a run folder says, and trusts only folders
         'its process.json was not written by a june run of yours on this machine',
       );
     }
-    const answered = await post(run.endpoint, { key: run.key, approved: true }, studio.answerToken);
+    const answered = await postAnswer(
+      run.endpoint,
+      { key: run.key, approved: true },
+      studio.answerToken,
+    );
     expect(answered).toEqual({ status: 202, body: { delivered: 'recorded' } });
     expect(existsSync(join(run.folder, 'resume.log'))).toBe(false);
     expect(log('pwned.log') + log('deploys.log')).toBe('');
@@ -182,7 +136,7 @@ describe('June Studio never runs what a run folder says, and trusts only folders
     if (uid === 0) chownSync(answers, NOBODY, NOBODY);
     for (const response of [
       await fetch(run.endpoint).then(async (r) => ({ status: r.status, body: await r.json() })),
-      await post(run.endpoint, { key: run.key, approved: true }, studio.answerToken),
+      await postAnswer(run.endpoint, { key: run.key, approved: true }, studio.answerToken),
     ]) {
       expect(response.status).toBe(403);
       expect(response.body.code).toBe('studio-run-folder-unsafe');
@@ -226,7 +180,11 @@ describe('June Studio never runs what a run folder says, and trusts only folders
     const listed = await fetch(run.endpoint);
     expect(listed.status).toBe(403);
     expect((await listed.json()).error).toMatch(/is a symbolic link/);
-    const answered = await post(run.endpoint, { key: run.key, approved: true }, studio.answerToken);
+    const answered = await postAnswer(
+      run.endpoint,
+      { key: run.key, approved: true },
+      studio.answerToken,
+    );
     expect(answered.status).toBe(403);
     expect(existsSync(join(elsewhere, run.runId, 'answers.jsonl'))).toBe(false);
   }, 120_000);
