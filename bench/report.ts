@@ -80,7 +80,7 @@ export function renderResults(r: Results): string {
 
   push('# Benchmarks: June over the bare AI SDK and its peers', '');
   push(
-    `Written by \`npm run bench\` (bench/index.ts) on ${r.date.slice(0, 10)}. Every model is the AI SDK's \`MockLanguageModelV3\` answering at once, the same for every contender, so the times below are the frameworks' own cost.`,
+    `Written by \`npm run bench\` (bench/index.ts) on ${r.date.slice(0, 10)}. Every model is the AI SDK's \`MockLanguageModelV4\` answering at once, the same for every contender, so the times below are the frameworks' own cost${r.baseline ? ' (the baseline build, on an older AI SDK, gets the same model as a `MockLanguageModelV3`)' : ''}.`,
     '',
   );
   push('## Results', '');

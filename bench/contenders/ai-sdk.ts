@@ -1,6 +1,7 @@
-// The floor: what a user writes by hand with the AI SDK, streamed (streamText, the stream
-// consumed) like June's steps; and the same with generateText, for reference.
-import { generateText, stepCountIs, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+// The floor: what a user writes by hand with the AI SDK (ai@7), streamed (streamText, the
+// stream consumed) like June's steps; and the same with generateText, for reference. A call's
+// whole history is `responseMessages` (in ai@7 `response.messages` holds only the last step).
+import { generateText, isStepCount, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { z } from 'zod';
 import type { Contender, WorkloadRunners } from '../contender.js';
 import { benchModel } from '../mock-model.js';
@@ -21,27 +22,33 @@ import {
 } from '../workloads.js';
 
 type Call = (args: {
-  system?: string;
+  instructions?: string;
   tools?: ToolSet;
   messages: ModelMessage[];
   model: ReturnType<typeof benchModel>;
 }) => Promise<{ text: string; messages: ModelMessage[] }>;
 
-const streamed: Call = async ({ system, tools, messages, model }) => {
-  const result = streamText({ model, system, tools, messages, stopWhen: stepCountIs(MAX_TURNS) });
-  for await (const _part of result.fullStream);
-  return { text: await result.text, messages: (await result.response).messages };
-};
-
-const generated: Call = async ({ system, tools, messages, model }) => {
-  const result = await generateText({
+const streamed: Call = async ({ instructions, tools, messages, model }) => {
+  const result = streamText({
     model,
-    system,
+    instructions,
     tools,
     messages,
-    stopWhen: stepCountIs(MAX_TURNS),
+    stopWhen: isStepCount(MAX_TURNS),
   });
-  return { text: result.text, messages: result.response.messages };
+  for await (const _part of result.stream);
+  return { text: await result.text, messages: await result.responseMessages };
+};
+
+const generated: Call = async ({ instructions, tools, messages, model }) => {
+  const result = await generateText({
+    model,
+    instructions,
+    tools,
+    messages,
+    stopWhen: isStepCount(MAX_TURNS),
+  });
+  return { text: result.text, messages: result.responseMessages };
 };
 
 function runners(call: Call): WorkloadRunners {
@@ -68,7 +75,7 @@ function runners(call: Call): WorkloadRunners {
       (
         await call({
           model: inner,
-          system: INSTRUCTIONS,
+          instructions: INSTRUCTIONS,
           messages: [{ role: 'user', content: researchPrompt(question) }],
         })
       ).text,
@@ -78,7 +85,7 @@ function runners(call: Call): WorkloadRunners {
     let text = '';
     for (let i = 0; i < STEPS; i++) {
       messages.push({ role: 'user', content: stepPrompt(i) });
-      const out = await call({ model, system: INSTRUCTIONS, tools, messages });
+      const out = await call({ model, instructions: INSTRUCTIONS, tools, messages });
       messages.push(...out.messages);
       text = out.text;
     }
@@ -89,7 +96,7 @@ function runners(call: Call): WorkloadRunners {
       (
         await call({
           model: modelA,
-          system: INSTRUCTIONS,
+          instructions: INSTRUCTIONS,
           tools,
           messages: [{ role: 'user', content: PROMPT_A }],
         })
@@ -100,7 +107,7 @@ function runners(call: Call): WorkloadRunners {
       (
         await call({
           model: outer,
-          system: INSTRUCTIONS,
+          instructions: INSTRUCTIONS,
           tools: { [RESEARCH.name]: research },
           messages: [{ role: 'user', content: PROMPT_C }],
         })
@@ -112,7 +119,7 @@ export const aiSdkStream: Contender = {
   id: 'ai-sdk',
   label: 'AI SDK streamText (floor)',
   packages: ['ai'],
-  note: 'streamText with stopWhen, fullStream consumed; (b) carries response.messages; (c) the tool runs a nested streamText.',
+  note: 'streamText with instructions and stopWhen, its stream consumed; (b) and (f) carry responseMessages (every step of the call); (c) the tool runs a nested streamText.',
   load: async () => runners(streamed),
 };
 

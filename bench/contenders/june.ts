@@ -1,15 +1,16 @@
 // June: the same workloads as elements (what JSX compiles to: jsx(type, props)), run with
 // run() and its result awaited (events are not read). The elements and run() come from one
 // build of June: this checkout's, or another's (JUNE_BASELINE, see bench/baseline.sh), so a
-// change can be measured against the June before it in the same bench run.
-import { tool, stepCountIs } from 'ai';
+// change can be measured against the June before it in the same bench run. A baseline build
+// on ai@6 runs only v3 (and v2) models, so its contenders get the bench model as a V3 mock.
+import { tool, isStepCount } from 'ai';
 import * as thisJune from 'june';
 import { jsx as thisJsx } from 'june/jsx-runtime';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Contender, WorkloadRunners } from '../contender.js';
-import { benchModel } from '../mock-model.js';
+import { benchModel, benchModelV3 } from '../mock-model.js';
 import {
   COMPOSITE_CALLS,
   INSTRUCTIONS,
@@ -43,19 +44,27 @@ interface JuneBuild {
 const thisBuild = { ...thisJune, jsx: thisJsx } as unknown as JuneBuild;
 
 /** The runners, built from elements made once (as a user's module would). */
-export function juneRunners(options: { stream?: boolean; june?: JuneBuild } = {}): WorkloadRunners {
+export function juneRunners(
+  options: {
+    stream?: boolean;
+    june?: JuneBuild;
+    /** The bench model's maker: `benchModelV3` for a build on ai@6. @default benchModel */
+    model?: typeof benchModel | typeof benchModelV3;
+  } = {},
+): WorkloadRunners {
   const june = options.june ?? thisBuild;
+  const model = options.model ?? benchModel;
   const lookupTool = tool({
     description: LOOKUP.description,
     inputSchema: z.object({ n: z.number() }),
     execute: lookup,
   });
-  const stopWhen = stepCountIs(MAX_TURNS);
-  const modelA = benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS });
-  const modelB = benchModel({ role: 'b' });
-  const modelF = benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 });
-  const inner = benchModel({ role: 'c-inner' });
-  const outer = benchModel({
+  const stopWhen = isStepCount(MAX_TURNS);
+  const modelA = model({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS });
+  const modelB = model({ role: 'b' });
+  const modelF = model({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 });
+  const inner = model({ role: 'c-inner' });
+  const outer = model({
     role: 'c-outer',
     toolName: RESEARCH.name,
     callsPerStep: COMPOSITE_CALLS,
@@ -63,8 +72,8 @@ export function juneRunners(options: { stream?: boolean; june?: JuneBuild } = {}
   });
 
   const { jsx, Agent, Step, Tool, run } = june;
-  const agent = (model: unknown, children: unknown[]) =>
-    jsx(Agent, { model, instructions: INSTRUCTIONS, stopWhen, children });
+  const agent = (agentModel: unknown, children: unknown[]) =>
+    jsx(Agent, { model: agentModel, instructions: INSTRUCTIONS, stopWhen, children });
   const lookupElement = jsx(Tool, { name: LOOKUP.name, value: lookupTool });
   const stepsOf = (count: number) =>
     Array.from({ length: count }, (_, i) => jsx(Step, { id: `s${i + 1}`, prompt: stepPrompt(i) }));
@@ -124,14 +133,15 @@ export const juneBaseline: Contender = {
   id: 'june-baseline',
   label: 'June run(), baseline build',
   packages: ['june'],
-  note: 'June run() as above, from the build JUNE_BASELINE names (the commit bench/baseline.sh built), for before/after ratios in one run.',
-  load: async () => juneRunners({ june: await baselineBuild() }),
+  note: 'June run() as above, from the build JUNE_BASELINE names (the commit bench/baseline.sh built), for before/after ratios in one run. The same stateless bench model as a MockLanguageModelV3 (ai/test of this checkout), since a baseline on ai@6 runs no v4 model.',
+  load: async () => juneRunners({ june: await baselineBuild(), model: benchModelV3 }),
 };
 
 export const juneBatchBaseline: Contender = {
   id: 'june-batch-baseline',
   label: 'June run(), batch mode, baseline build',
   packages: ['june'],
-  note: 'June batch mode as above, from the JUNE_BASELINE build.',
-  load: async () => juneRunners({ stream: false, june: await baselineBuild() }),
+  note: 'June batch mode as above, from the JUNE_BASELINE build, with the V3 bench model.',
+  load: async () =>
+    juneRunners({ stream: false, june: await baselineBuild(), model: benchModelV3 }),
 };
