@@ -6,6 +6,7 @@
 import { tool, isStepCount } from 'ai';
 import * as thisJune from 'june';
 import { jsx as thisJsx } from 'june/jsx-runtime';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -43,13 +44,16 @@ interface JuneBuild {
 
 const thisBuild = { ...thisJune, jsx: thisJsx } as unknown as JuneBuild;
 
+/** Makes the bench model in the specification a build of June runs. */
+type BenchModelMaker = typeof benchModel | typeof benchModelV3;
+
 /** The runners, built from elements made once (as a user's module would). */
 export function juneRunners(
   options: {
     stream?: boolean;
     june?: JuneBuild;
     /** The bench model's maker: `benchModelV3` for a build on ai@6. @default benchModel */
-    model?: typeof benchModel | typeof benchModelV3;
+    model?: BenchModelMaker;
   } = {},
 ): WorkloadRunners {
   const june = options.june ?? thisBuild;
@@ -116,8 +120,12 @@ export const juneBatch: Contender = {
   load: async () => juneRunners({ stream: false }),
 };
 
-/** The build of June in the folder JUNE_BASELINE names (its dist/), loaded once. */
-async function baselineBuild(): Promise<JuneBuild> {
+/**
+ * The build of June in the folder JUNE_BASELINE names (its dist/), and the bench model it can
+ * run: the V4 mock when its own `ai` is 7 or later, else the same model as a V3 mock (ai@6
+ * refuses v4 models).
+ */
+async function baselineBuild(): Promise<{ june: JuneBuild; model: BenchModelMaker }> {
   const dir = process.env.JUNE_BASELINE;
   if (!dir)
     throw new Error('set JUNE_BASELINE to a built checkout of June (bench/baseline.sh makes one)');
@@ -126,22 +134,27 @@ async function baselineBuild(): Promise<JuneBuild> {
     load('dist/src/index.js'),
     load('dist/jsx-runtime/jsx-runtime.js'),
   ]);
-  return { ...index, jsx: runtime.jsx } as JuneBuild;
+  const ai = JSON.parse(readFileSync(join(dir, 'node_modules/ai/package.json'), 'utf8')) as {
+    version: string;
+  };
+  return {
+    june: { ...index, jsx: runtime.jsx } as JuneBuild,
+    model: Number(ai.version.split('.')[0]) >= 7 ? benchModel : benchModelV3,
+  };
 }
 
 export const juneBaseline: Contender = {
   id: 'june-baseline',
   label: 'June run(), baseline build',
   packages: ['june'],
-  note: 'June run() as above, from the build JUNE_BASELINE names (the commit bench/baseline.sh built), for before/after ratios in one run. The same stateless bench model as a MockLanguageModelV3 (ai/test of this checkout), since a baseline on ai@6 runs no v4 model.',
-  load: async () => juneRunners({ june: await baselineBuild(), model: benchModelV3 }),
+  note: "June run() as above, from the build JUNE_BASELINE names (the commit bench/baseline.sh built, on its own dependencies), for before/after ratios in one run. A baseline on ai@6 runs no v4 model, so it gets the same stateless bench model as a MockLanguageModelV3 (from this checkout's ai/test).",
+  load: async () => juneRunners(await baselineBuild()),
 };
 
 export const juneBatchBaseline: Contender = {
   id: 'june-batch-baseline',
   label: 'June run(), batch mode, baseline build',
   packages: ['june'],
-  note: 'June batch mode as above, from the JUNE_BASELINE build, with the V3 bench model.',
-  load: async () =>
-    juneRunners({ stream: false, june: await baselineBuild(), model: benchModelV3 }),
+  note: "June batch mode as above, from the JUNE_BASELINE build, with the same bench model as the baseline's run().",
+  load: async () => juneRunners({ stream: false, ...(await baselineBuild()) }),
 };
