@@ -281,6 +281,13 @@ function renderTargets(r: Results, push: (...more: string[]) => void): void {
       ['June run() / baseline build', 'june', 'june-baseline'],
       ['June batch / baseline build', 'june-batch', 'june-batch-baseline'],
     );
+  if (r.timings['a:ai-sdk-baseline'] || d('ai-sdk-baseline'))
+    rows.push(
+      ["Baseline run() / its ai's streamText", 'june-baseline', 'ai-sdk-baseline'],
+      ["Baseline batch / its ai's generateText", 'june-batch-baseline', 'ai-sdk-generate-baseline'],
+      ["streamText: this ai / the baseline's", FLOOR, 'ai-sdk-baseline'],
+      ["generateText: this ai / the baseline's", 'ai-sdk-generate', 'ai-sdk-generate-baseline'],
+    );
   for (const [label, id, floor] of rows)
     push(
       `| ${label} | ${(['a', 'b', 'c', 'f'] as const).map((w) => cpuCell(w, id, floor)).join(' | ')} | ${cell(d(id)?.medianMs, d(floor)?.medianMs)} | ${cell(d(id)?.liveHeapPerRun, d(floor)?.liveHeapPerRun)} |`,

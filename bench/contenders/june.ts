@@ -6,12 +6,12 @@
 import { tool, isStepCount } from 'ai';
 import * as thisJune from 'june';
 import { jsx as thisJsx } from 'june/jsx-runtime';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Contender, WorkloadRunners } from '../contender.js';
-import { benchModel, benchModelV3 } from '../mock-model.js';
+import { benchModel } from '../mock-model.js';
+import { baselineBenchModel, baselineDir, type BenchModelMaker } from './baseline.js';
 import {
   COMPOSITE_CALLS,
   INSTRUCTIONS,
@@ -43,9 +43,6 @@ interface JuneBuild {
 }
 
 const thisBuild = { ...thisJune, jsx: thisJsx } as unknown as JuneBuild;
-
-/** Makes the bench model in the specification a build of June runs. */
-type BenchModelMaker = typeof benchModel | typeof benchModelV3;
 
 /** The runners, built from elements made once (as a user's module would). */
 export function juneRunners(
@@ -120,27 +117,15 @@ export const juneBatch: Contender = {
   load: async () => juneRunners({ stream: false }),
 };
 
-/**
- * The build of June in the folder JUNE_BASELINE names (its dist/), and the bench model it can
- * run: the V4 mock when its own `ai` is 7 or later, else the same model as a V3 mock (ai@6
- * refuses v4 models).
- */
+/** The build of June in the folder JUNE_BASELINE names (its dist/), and the bench model it runs. */
 async function baselineBuild(): Promise<{ june: JuneBuild; model: BenchModelMaker }> {
-  const dir = process.env.JUNE_BASELINE;
-  if (!dir)
-    throw new Error('set JUNE_BASELINE to a built checkout of June (bench/baseline.sh makes one)');
+  const dir = baselineDir();
   const load = (path: string) => import(pathToFileURL(join(dir, path)).href);
   const [index, runtime] = await Promise.all([
     load('dist/src/index.js'),
     load('dist/jsx-runtime/jsx-runtime.js'),
   ]);
-  const ai = JSON.parse(readFileSync(join(dir, 'node_modules/ai/package.json'), 'utf8')) as {
-    version: string;
-  };
-  return {
-    june: { ...index, jsx: runtime.jsx } as JuneBuild,
-    model: Number(ai.version.split('.')[0]) >= 7 ? benchModel : benchModelV3,
-  };
+  return { june: { ...index, jsx: runtime.jsx } as JuneBuild, model: baselineBenchModel() };
 }
 
 export const juneBaseline: Contender = {
