@@ -1,5 +1,5 @@
 // June's cost over the bare AI SDK and over its peers, in one run:
-//   npm run bench                 (about 25 minutes on 2 cores, most of it the 5,000-step long runs)
+//   npm run bench                 (about 4 minutes on 2 cores with Node 24)
 //   npm run bench -- --quick      (a smoke run: fewer samples, 20 concurrent runs)
 //   npm run bench -- --only=a,b --contenders=ai-sdk,june --no-write [--passes=N]
 // Workloads (a)-(d) run on every contender that loads here; (e) is bench/resolution.ts.
