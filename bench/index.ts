@@ -1,12 +1,13 @@
 // June's cost over the bare AI SDK and over its peers, in one run:
-//   npm run bench                 (about 25 minutes on 2 cores, most of it the 5,000-step long runs)
+//   npm run bench                 (about 4 minutes on 2 cores with Node 24)
 //   npm run bench -- --quick      (a smoke run: fewer samples, 20 concurrent runs)
 //   npm run bench -- --only=a,b --contenders=ai-sdk,june --no-write [--passes=N]
 // Workloads (a)-(d) run on every contender that loads here; (e) is bench/resolution.ts.
-// Every model is the same MockLanguageModelV3 answering at once (bench/mock-model.ts), so the
+// Every model is the same MockLanguageModelV4 answering at once (bench/mock-model.ts), so the
 // times are the frameworks' own cost. Writes bench/results.md unless --no-write.
 import { execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConcurrentResult } from './concurrent.js';
 import { contenders as allContenders } from './contenders/index.js';
@@ -267,13 +268,25 @@ if (!flag('no-write')) {
   log('wrote bench/results.md');
 }
 
-/** The commit checked out in the baseline build's folder, short, with its subject. */
+/**
+ * The commit checked out in the baseline build's folder, short, with its subject, and the AI
+ * SDK that build runs on (its own node_modules, or this checkout's when baseline.sh linked them).
+ */
 function baselineCommit(dir: string): string {
+  let commit = 'an unknown commit';
   try {
-    return execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h (%s)'], {
+    commit = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h (%s)'], {
       encoding: 'utf8',
     }).trim();
   } catch {
-    return 'an unknown commit';
+    // not a git folder
+  }
+  try {
+    const ai = JSON.parse(readFileSync(join(dir, 'node_modules/ai/package.json'), 'utf8')) as {
+      version: string;
+    };
+    return `${commit}, on ai ${ai.version}`;
+  } catch {
+    return commit;
   }
 }

@@ -80,7 +80,7 @@ export function renderResults(r: Results): string {
 
   push('# Benchmarks: June over the bare AI SDK and its peers', '');
   push(
-    `Written by \`npm run bench\` (bench/index.ts) on ${r.date.slice(0, 10)}. Every model is the AI SDK's \`MockLanguageModelV3\` answering at once, the same for every contender, so the times below are the frameworks' own cost.`,
+    `Written by \`npm run bench\` (bench/index.ts) on ${r.date.slice(0, 10)}. Every model is the AI SDK's \`MockLanguageModelV4\` answering at once, the same for every contender, so the times below are the frameworks' own cost${r.baseline ? ' (the baseline build, on an older AI SDK, gets the same model as a `MockLanguageModelV3`)' : ''}.`,
     '',
   );
   push('## Results', '');
@@ -280,6 +280,13 @@ function renderTargets(r: Results, push: (...more: string[]) => void): void {
     rows.push(
       ['June run() / baseline build', 'june', 'june-baseline'],
       ['June batch / baseline build', 'june-batch', 'june-batch-baseline'],
+    );
+  if (r.timings['a:ai-sdk-baseline'] || d('ai-sdk-baseline'))
+    rows.push(
+      ["Baseline run() / its ai's streamText", 'june-baseline', 'ai-sdk-baseline'],
+      ["Baseline batch / its ai's generateText", 'june-batch-baseline', 'ai-sdk-generate-baseline'],
+      ["streamText: this ai / the baseline's", FLOOR, 'ai-sdk-baseline'],
+      ["generateText: this ai / the baseline's", 'ai-sdk-generate', 'ai-sdk-generate-baseline'],
     );
   for (const [label, id, floor] of rows)
     push(

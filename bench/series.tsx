@@ -10,7 +10,7 @@
 //   scripted model (the floor: streamText over the same model).
 // journal: one step whose model calls a tool <turns> times, one call a turn, then answers;
 //   the run keeps a journal in memory, and its size is measured.
-import { stepCountIs, streamText, tool, type ModelMessage } from 'ai';
+import { isStepCount, streamText, tool, type ModelMessage } from 'ai';
 import { Agent, Step, Tool, run } from 'june';
 import { memoryJournalStore, scriptedModel } from 'june/testing';
 import { z } from 'zod';
@@ -46,12 +46,12 @@ async function longRun(steps: number): Promise<unknown> {
       messages.push({ role: 'user', content: stepPrompt(i) });
       const result = streamText({
         model,
-        system: INSTRUCTIONS,
+        instructions: INSTRUCTIONS,
         messages,
-        stopWhen: stepCountIs(30),
+        stopWhen: isStepCount(30),
       });
-      for await (const _part of result.fullStream);
-      messages.push(...(await result.response).messages);
+      for await (const _part of result.stream);
+      messages.push(...(await result.responseMessages));
     }
     return messages;
   }
@@ -75,7 +75,7 @@ async function longText(megabytes: number): Promise<unknown> {
       prompt: 'Write.',
       providerOptions: { june: { step: 'answer' } },
     });
-    for await (const _part of result.fullStream);
+    for await (const _part of result.stream);
     return result.text;
   }
   const result = await run(
@@ -98,7 +98,7 @@ async function journalRun(turns: number): Promise<{ result: unknown; bytes: numb
   });
   const store = memoryJournalStore();
   const handle = run(
-    <Agent model={model} instructions={INSTRUCTIONS} stopWhen={stepCountIs(turns + 2)}>
+    <Agent model={model} instructions={INSTRUCTIONS} stopWhen={isStepCount(turns + 2)}>
       <Tool name={LOOKUP.name} value={lookupTool} />
       <Step id="lookups" prompt={`Look up ${turns} numbers.`} />
     </Agent>,

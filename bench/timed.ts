@@ -2,9 +2,10 @@
 //   node --import tsx bench/timed.ts <contender-id> <workloads a,b,c,f> <timeMs> <warmupMs> <minSamples>
 // Prints one JSON line last: { timings: { a: Timing, ... } } or { error }.
 //
-// One process per contender and pass, so no contender is timed with another's process state:
-// on Node 20, an AsyncLocalStorage that any framework has used turns on async hooks for the
-// whole process, and every promise after that costs more, the floor's included.
+// One process per contender and pass, so no contender is timed with another's process state
+// (compiled code, heap): before Node 24, an AsyncLocalStorage that any framework has used also
+// turns on async hooks for the whole process, and every promise after that costs more, the
+// floor's included.
 import type { WorkloadRunners } from './contender.js';
 import { contenders } from './contenders/index.js';
 import { time, type Timing } from './measure.js';

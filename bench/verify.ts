@@ -37,5 +37,6 @@ export async function verify(contender: Contender, runners: WorkloadRunners): Pr
     { 'c-outer': { calls: COMPOSITE_CALLS + 1 }, 'c-inner': { calls: COMPOSITE_CALLS } },
     0,
   );
-  await check('toolSteps', { f: { calls: 2 * STEPS, minPrompt: 2 * STEPS } }, STEPS);
+  // (f): every earlier step left its user message, the tool call, its result and the answer.
+  await check('toolSteps', { f: { calls: 2 * STEPS, minPrompt: 4 * STEPS - 1 } }, STEPS);
 }

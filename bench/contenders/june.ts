@@ -1,8 +1,9 @@
 // June: the same workloads as elements (what JSX compiles to: jsx(type, props)), run with
 // run() and its result awaited (events are not read). The elements and run() come from one
 // build of June: this checkout's, or another's (JUNE_BASELINE, see bench/baseline.sh), so a
-// change can be measured against the June before it in the same bench run.
-import { tool, stepCountIs } from 'ai';
+// change can be measured against the June before it in the same bench run. A baseline build
+// on ai@6 runs only v3 (and v2) models, so its contenders get the bench model as a V3 mock.
+import { tool, isStepCount } from 'ai';
 import * as thisJune from 'june';
 import { jsx as thisJsx } from 'june/jsx-runtime';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Contender, WorkloadRunners } from '../contender.js';
 import { benchModel } from '../mock-model.js';
+import { baselineBenchModel, baselineDir, type BenchModelMaker } from './baseline.js';
 import {
   COMPOSITE_CALLS,
   INSTRUCTIONS,
@@ -43,19 +45,27 @@ interface JuneBuild {
 const thisBuild = { ...thisJune, jsx: thisJsx } as unknown as JuneBuild;
 
 /** The runners, built from elements made once (as a user's module would). */
-export function juneRunners(options: { stream?: boolean; june?: JuneBuild } = {}): WorkloadRunners {
+export function juneRunners(
+  options: {
+    stream?: boolean;
+    june?: JuneBuild;
+    /** The bench model's maker: `benchModelV3` for a build on ai@6. @default benchModel */
+    model?: BenchModelMaker;
+  } = {},
+): WorkloadRunners {
   const june = options.june ?? thisBuild;
+  const model = options.model ?? benchModel;
   const lookupTool = tool({
     description: LOOKUP.description,
     inputSchema: z.object({ n: z.number() }),
     execute: lookup,
   });
-  const stopWhen = stepCountIs(MAX_TURNS);
-  const modelA = benchModel({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS });
-  const modelB = benchModel({ role: 'b' });
-  const modelF = benchModel({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 });
-  const inner = benchModel({ role: 'c-inner' });
-  const outer = benchModel({
+  const stopWhen = isStepCount(MAX_TURNS);
+  const modelA = model({ role: 'a', toolName: LOOKUP.name, callsPerStep: TOOL_CALLS });
+  const modelB = model({ role: 'b' });
+  const modelF = model({ role: 'f', toolName: LOOKUP.name, callsPerStep: 1 });
+  const inner = model({ role: 'c-inner' });
+  const outer = model({
     role: 'c-outer',
     toolName: RESEARCH.name,
     callsPerStep: COMPOSITE_CALLS,
@@ -63,8 +73,8 @@ export function juneRunners(options: { stream?: boolean; june?: JuneBuild } = {}
   });
 
   const { jsx, Agent, Step, Tool, run } = june;
-  const agent = (model: unknown, children: unknown[]) =>
-    jsx(Agent, { model, instructions: INSTRUCTIONS, stopWhen, children });
+  const agent = (agentModel: unknown, children: unknown[]) =>
+    jsx(Agent, { model: agentModel, instructions: INSTRUCTIONS, stopWhen, children });
   const lookupElement = jsx(Tool, { name: LOOKUP.name, value: lookupTool });
   const stepsOf = (count: number) =>
     Array.from({ length: count }, (_, i) => jsx(Step, { id: `s${i + 1}`, prompt: stepPrompt(i) }));
@@ -107,31 +117,29 @@ export const juneBatch: Contender = {
   load: async () => juneRunners({ stream: false }),
 };
 
-/** The build of June in the folder JUNE_BASELINE names (its dist/), loaded once. */
-async function baselineBuild(): Promise<JuneBuild> {
-  const dir = process.env.JUNE_BASELINE;
-  if (!dir)
-    throw new Error('set JUNE_BASELINE to a built checkout of June (bench/baseline.sh makes one)');
+/** The build of June in the folder JUNE_BASELINE names (its dist/), and the bench model it runs. */
+async function baselineBuild(): Promise<{ june: JuneBuild; model: BenchModelMaker }> {
+  const dir = baselineDir();
   const load = (path: string) => import(pathToFileURL(join(dir, path)).href);
   const [index, runtime] = await Promise.all([
     load('dist/src/index.js'),
     load('dist/jsx-runtime/jsx-runtime.js'),
   ]);
-  return { ...index, jsx: runtime.jsx } as JuneBuild;
+  return { june: { ...index, jsx: runtime.jsx } as JuneBuild, model: baselineBenchModel() };
 }
 
 export const juneBaseline: Contender = {
   id: 'june-baseline',
   label: 'June run(), baseline build',
   packages: ['june'],
-  note: 'June run() as above, from the build JUNE_BASELINE names (the commit bench/baseline.sh built), for before/after ratios in one run.',
-  load: async () => juneRunners({ june: await baselineBuild() }),
+  note: "June run() as above, from the build JUNE_BASELINE names (the commit bench/baseline.sh built, on its own dependencies), for before/after ratios in one run. A baseline on ai@6 runs no v4 model, so it gets the same stateless bench model as a MockLanguageModelV3 (from this checkout's ai/test).",
+  load: async () => juneRunners(await baselineBuild()),
 };
 
 export const juneBatchBaseline: Contender = {
   id: 'june-batch-baseline',
   label: 'June run(), batch mode, baseline build',
   packages: ['june'],
-  note: 'June batch mode as above, from the JUNE_BASELINE build.',
-  load: async () => juneRunners({ stream: false, june: await baselineBuild() }),
+  note: "June batch mode as above, from the JUNE_BASELINE build, with the same bench model as the baseline's run().",
+  load: async () => juneRunners({ stream: false, ...(await baselineBuild()) }),
 };

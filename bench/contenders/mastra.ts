@@ -1,4 +1,4 @@
-// Mastra's Agent, given the same mock (Mastra takes LanguageModelV3 models as they are).
+// Mastra's Agent, given the same mock (Mastra takes LanguageModelV4 models as they are).
 // Runs are streamed (agent.stream, fullStream consumed), without memory or storage.
 import type { Agent as MastraAgent } from '@mastra/core/agent';
 import type { Contender, WorkloadRunners } from '../contender.js';
@@ -22,7 +22,8 @@ import {
 /**
  * The bench's mock as Mastra's `model` option. Mastra's types come from its own copies of
  * the provider specifications (`@ai-sdk/provider-v6`/`-v7`), which `ai/test`'s mock (of the
- * tree's `@ai-sdk/provider@4`) does not match by type; at run time Mastra takes it as it is.
+ * tree's `@ai-sdk/provider@4`) does not match by type (its V4 mock types `doGenerate` as Mastra's
+ * types do not expect); at run time Mastra takes it as it is.
  */
 type MastraModel = ConstructorParameters<typeof MastraAgent>[0]['model'];
 const benchModel = (options: Parameters<typeof mockModel>[0]): MastraModel =>
@@ -32,7 +33,7 @@ export const mastra: Contender = {
   id: 'mastra',
   label: 'Mastra Agent',
   packages: ['@mastra/core'],
-  note: 'new Agent({ model, tools }) + agent.stream(messages, { maxSteps }), fullStream consumed, no memory/storage; (b) carries the response messages; (c) a createTool whose execute streams a nested Agent. @mastra/core 1.x declares engines node >=22.13 (npm warns EBADENGINE on Node 20) but runs every workload here on Node 20 and takes the LanguageModelV3 mock as it is.',
+  note: 'new Agent({ model, tools }) + agent.stream(messages, { maxSteps }), fullStream consumed, no memory/storage; (b) carries the response messages; (c) a createTool whose execute streams a nested Agent. @mastra/core 1.x (engines node >=22.13) takes the LanguageModelV4 mock as it is.',
   load: async () => {
     const { Agent } = await import('@mastra/core/agent');
     const { createTool } = await import('@mastra/core/tools');

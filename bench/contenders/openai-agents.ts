@@ -24,7 +24,7 @@ export const openaiAgents: Contender = {
   id: 'openai-agents',
   label: 'OpenAI Agents SDK',
   packages: ['@openai/agents', '@openai/agents-extensions'],
-  note: 'Agent + run(agent, input, { stream: true }) with aisdk(model), events consumed, traces built but not exported (setTraceProcessors([])); (b) carries result.history; (c) inner agent asTool({ parameters, onStream }) so the nested run streams too. @openai/agents and @openai/agents-extensions are pinned to the same version (0.18.0) so they share one @openai/agents-core; its openai dependency declares node >=22 but nothing here calls it.',
+  note: 'Agent + run(agent, input, { stream: true }) with aisdk(model), events consumed, traces built but not exported (setTraceProcessors([])); (b) carries result.history; (c) inner agent asTool({ parameters, onStream }) so the nested run streams too. @openai/agents 0.20 (its openai dependency needs node >=22); @openai/agents-extensions is at its latest, 0.18, whose aisdk() takes ai@7 and v4 models and makes its spans and errors through the @openai/agents it is given (0.20), so traces stay in one @openai/agents-core.',
   load: async () => {
     const { Agent, run, tool, setTraceProcessors, user } = await import('@openai/agents');
     const { aisdk } = await import('@openai/agents-extensions/ai-sdk');
