@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { join } from 'node:path';
+import { processAlive } from '../journal/owner-alive.js';
 import { resumeDetailsSchema } from './resume-details.js';
 import { readRunFile, writeRunFile } from './run-folder.js';
 
@@ -77,16 +78,6 @@ export async function readRunProcess(folder: string): Promise<RunProcess | undef
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** True while the process `pid` exists (a signal 0 reaches it, or it belongs to someone else). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
