@@ -33,8 +33,10 @@ const settings = {
    * pass by pass (both timed in the same minutes).
    */
   passes: Number(option('passes') ?? (quick ? 1 : 6)),
-  timeMs: Number(option('time') ?? (quick ? 30 : 200)),
-  warmupMs: Number(option('warmup') ?? (quick ? 10 : 60)),
+  /** ms of samples per contender, workload and pass; their CPU time is what the tables give. */
+  timeMs: Number(option('time') ?? (quick ? 30 : 600)),
+  /** ms of uncounted calls before the samples (measure.ts): long enough for the JIT to settle. */
+  warmupMs: Number(option('warmup') ?? (quick ? 10 : 600)),
   minSamples: 3,
   concurrentRuns: quick ? 20 : CONCURRENT_RUNS,
   concurrentRounds: Number(option('rounds') ?? 1),
