@@ -1,4 +1,5 @@
 import { EventStream, type EventJoining } from '../events/event-stream.js';
+import { isDelta, type DeltaEvent } from '../events/run-event-kinds.js';
 import type { RunLogEvent } from '../events/run-event.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { applyEvent } from '../events/apply-event.js';
@@ -84,7 +85,7 @@ export class RunLog {
     if (input.at === undefined) input.at = Date.now();
     const event = input as RunLogEvent;
     if (this.redactor.empty) return this.#publish(event);
-    if (event.type === 'text-delta' || event.type === 'reasoning-delta') return this.#text(event);
+    if (isDelta(event)) return this.#text(event);
     this.#flushText();
     this.#publish(this.redactor.value(event));
   }
@@ -139,7 +140,7 @@ export class RunLog {
 }
 
 /** A piece of streamed text or reasoning. */
-type TextEvent = Extract<RunLogEvent, { type: 'text-delta' | 'reasoning-delta' }>;
+type TextEvent = DeltaEvent;
 
 /**
  * Keeps a late reader's history short: consecutive deltas of one model call (text, or
@@ -147,7 +148,7 @@ type TextEvent = Extract<RunLogEvent, { type: 'text-delta' | 'reasoning-delta' }
  */
 const joinTextDeltas: EventJoining<RunLogEvent> = {
   canJoin: (first, next) =>
-    (first.type === 'text-delta' || first.type === 'reasoning-delta') &&
+    isDelta(first) &&
     next.type === first.type &&
     first.nodeId === next.nodeId &&
     first.step === next.step &&

@@ -3,9 +3,8 @@ import type { ApprovalPolicy, ApprovalRequest } from '../approvals/approval-requ
 import { createElement, isElement, type Component, type JuneElement } from '../elements/element.js';
 import { displayNameOf, kindOf } from '../elements/builtin.js';
 import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
-import type { RunEvent, RunLogEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import type { RunConsumer } from '../events/run-consumer.js';
-import { handleEvents } from '../events/handle-event.js';
 import { WorkflowError } from '../errors/june-error.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { newRunId } from '../engine/run-id.js';
@@ -107,12 +106,17 @@ export interface RunHandle<OUTPUT = unknown> {
    * prompt function); either carries the run's trace as `error.trace`.
    */
   readonly result: Promise<RunResult<OUTPUT>>;
-  /** Every event of the run (and its child runs) from the start, in order; ends with the run. */
-  readonly events: AsyncIterable<RunEvent>;
   /**
-   * The run's log from the start, in order, ending with the run: every event with its
-   * trace node and time, the kinds `events` leaves out included (model calls, denied calls,
-   * `<Catch>` attempts, reasoning). `applyEvent` turns it into the run's trace.
+   * The run's log: every event of the run and its child runs from the start, in order,
+   * ending with the run, each with its trace node (`nodeId`, `parentId`) and time (`at`):
+   * runs, agents, steps, model calls, text and reasoning, tool calls and their outcomes,
+   * approvals, `<Catch>` attempts. Each reader reads it from the start (consecutive deltas
+   * of one model call may come joined). `applyEvent` turns it into the run's trace.
+   */
+  readonly events: AsyncIterable<RunLogEvent>;
+  /**
+   * The same events as {@link events}, under the name they had when `events` showed fewer.
+   * @deprecated read `events`.
    */
   readonly log: AsyncIterable<RunLogEvent>;
   /** The approval requests waiting for an answer, oldest first. */
@@ -196,7 +200,7 @@ function runHandle<OUTPUT>(
   return {
     runId,
     result,
-    events: handleEvents(log.events),
+    events: log.events,
     log: log.events,
     get pendingApprovals() {
       return approvals.requests;
