@@ -103,14 +103,22 @@ export type {
   EventIdentity,
   RunConsumer,
   RunEvent,
+  RunEventFields,
+  RunEventKind,
   RunEventType,
   RunLogEvent,
   RunLogEventOf,
   RunLogEventType,
-  RunLogOnlyEvent,
   RunOutcome,
 } from './events/index.js';
-export { applyEvent, liveTrace, traceWriter } from './events/index.js';
+export {
+  applyEvent,
+  isRunEventType,
+  liveTrace,
+  runEventKinds,
+  runEventTypes,
+  traceWriter,
+} from './events/index.js';
 export type { LiveTrace, RunTraceWriter, TraceWriterOptions } from './events/index.js';
 export type { TelemetryContent } from './telemetry/span-attributes.js';
 export type {

@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../approvals/index.js';
-import type { RunConsumer, RunEvent, RunLogEvent } from '../events/index.js';
+import type { RunConsumer, RunLogEvent, RunLogEventOf } from '../events/index.js';
 import { modelOutputOf, type TraceStatus } from '../trace/index.js';
 import { compactJson, formatDuration, formatTokens } from './format.js';
 import type { TerminalStyle } from './terminal-style.js';
@@ -18,8 +18,7 @@ export interface ProgressPrinterOptions {
   jsonChars?: number;
 }
 
-/** An event of one type, with or without its identity fields. */
-type Of<T extends RunEvent['type']> = Extract<RunLogEvent | RunEvent, { type: T }>;
+type Of<T extends RunLogEvent['type']> = RunLogEventOf<T>;
 
 /** The indent of what happens inside a step (tool calls, text, approvals). */
 const inner = '  ';
@@ -98,11 +97,10 @@ export class ProgressPrinter implements RunConsumer {
 
   /**
    * Prints one event. A child run is as deep as the run of the tool call that started it
-   * (its `parentId`), plus one. An event without identity (as `handle.events` gives it)
-   * prints at the outermost run's depth.
+   * (its `parentId`), plus one.
    */
-  event(event: RunLogEvent | RunEvent): void {
-    // what `handle.events` does not show (a finish without its start, a request nobody was asked), the printer does not print
+  event(event: RunLogEvent): void {
+    // a finish whose start never came, a withdrawal of a request nobody was asked: nothing to print
     if ('unstarted' in event || 'unasked' in event) return;
     switch (event.type) {
       case 'run-start':
@@ -136,7 +134,7 @@ export class ProgressPrinter implements RunConsumer {
   }
 
   #runStart(event: Of<'run-start'>): void {
-    const parentId = 'parentId' in event ? event.parentId : undefined;
+    const parentId = event.parentId;
     const caller = parentId === undefined ? undefined : this.#callRuns.get(parentId);
     this.#runDepths.set(event.runId, caller === undefined ? 0 : this.#depthOf(caller) + 1);
     if (event.parentToolCallId === undefined) return;
@@ -168,7 +166,7 @@ export class ProgressPrinter implements RunConsumer {
   #toolCall(event: Of<'tool-call'>): void {
     const s = this.#style;
     this.#toolNames.set(event.toolCallId, event.tool);
-    if ('nodeId' in event) this.#callRuns.set(event.nodeId, event.runId);
+    this.#callRuns.set(event.nodeId, event.runId);
     this.line(
       `${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`,
       event.runId,

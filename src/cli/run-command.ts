@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { context } from '@opentelemetry/api';
-import { handleEvent, traceWriter } from '../events/index.js';
+import { traceWriter } from '../events/index.js';
 import type { RunHandle } from '../interpreter/index.js';
 import { approvalPolicy, type ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
@@ -270,12 +270,9 @@ async function showEvents(
   handle: RunHandle,
   show: { json: boolean; printer: ProgressPrinter; io: CliIO; control: RunControl },
 ): Promise<void> {
-  for await (const event of handle.log) {
-    if (!show.json) show.printer.event(event);
-    else {
-      const shown = handleEvent(event);
-      if (shown) show.io.stdout.write(`${terminalJson(shown)}\n`);
-    }
+  for await (const event of handle.events) {
+    if (show.json) show.io.stdout.write(`${terminalJson(event)}\n`);
+    else show.printer.event(event);
     if (event.type === 'approval-request') show.control.request(event.request);
     else if (event.type === 'approval-withdraw') show.control.withdraw(event.id);
   }

@@ -5,113 +5,141 @@ import type { TraceFailures } from '../trace/trace-failures.js';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 
 /**
- * The events of a run, in order. Names are noun then verb. `step` is the step path
- * (`research:findings` inside a composite tool `research`). Events from child runs (composite
- * tools, defined agents) flow into the outermost run's stream, with their own `runId`.
- * Every event is plain JSON; usage counts are in tokens.
- *
- * - `run-start` / `run-finish`: a run (or child run, with `parentToolCallId`) begins and ends;
- *   `run-finish` has the final status (`succeeded`, `failed`, `aborted`), the run's usage and,
- *   when it did not succeed, the error.
- * - `agent-start` / `agent-finish`: an `<Agent>` resolved its capabilities (`tools` are the
- *   names the model sees; `capabilities` their provenance, absent for a `tools`-prop-only
- *   agent) and ended. A start always has a finish.
- * - `step-start` / `step-finish`: a `<Step>` with its prompt; its status, result and usage.
- * - `text-delta`: a piece of the model's text, as it streams.
- * - `tool-call` / `tool-result` / `tool-error`: the model called a tool; it returned or threw.
- * - `approval-request` / `approval-response` / `approval-withdraw`: a call waits for an
- *   answer; it was answered (`automatic` when an `onApproval` policy did, `replayed` when the
- *   run's journal held the answer); the run was aborted first.
- * - `error` / `retry`: a `<Catch>` caught a failure, and renders its children again; a failed
- *   run's own error is on `run-finish`.
- *
- * @example
- * ```tsx
- * for await (const event of run(<Workflow />).events) {
- *   if (event.type === 'text-delta') process.stdout.write(event.delta);
- *   if (event.type === 'approval-request') console.log(`${event.request.tool} waits for approval`);
- * }
- * ```
+ * What each kind of run event holds besides its `type` and its {@link EventIdentity}, by
+ * kind. Names are noun then verb. `step` is the step path (`research:findings` inside a
+ * composite tool `research`); `runId` the run (or child run) the event belongs to. Usage
+ * counts are in tokens. The list of kinds at run time, with what each concerns, is
+ * `runEventKinds` (`run-event-kinds.ts`), checked against this one by the compiler.
  */
-export type RunEvent =
-  | { type: 'run-start'; runId: string; parentToolCallId?: string; workflow?: string }
-  | {
-      type: 'run-finish';
-      runId: string;
-      status: TraceStatus;
-      usage: LanguageModelUsage;
-      error?: TraceError;
-    }
-  | {
-      type: 'agent-start';
-      runId: string;
-      agent: string;
-      capabilities?: CapabilityProvenance[];
-      tools: string[];
-    }
-  | { type: 'agent-finish'; runId: string; agent: string; status: TraceStatus }
-  | { type: 'step-start'; runId: string; step: string; agent: string; prompt: string }
-  | {
-      type: 'step-finish';
-      runId: string;
-      step: string;
-      status: TraceStatus;
-      result?: unknown;
-      usage: LanguageModelUsage;
-    }
-  | { type: 'text-delta'; runId: string; step: string; delta: string }
-  | {
-      type: 'tool-call';
-      runId: string;
-      step: string;
-      toolCallId: string;
-      tool: string;
-      input: unknown;
-    }
-  | {
-      type: 'tool-result';
-      runId: string;
-      step: string;
-      toolCallId: string;
-      tool: string;
-      output: unknown;
-    }
-  | {
-      type: 'tool-error';
-      runId: string;
-      step: string;
-      toolCallId: string;
-      tool: string;
-      error: TraceError;
-    }
-  | { type: 'approval-request'; runId: string; request: ApprovalRequest }
-  | {
-      type: 'approval-response';
-      runId: string;
-      id: string;
-      approved: boolean;
-      reason?: string;
-      automatic: boolean;
-      replayed?: boolean;
-    }
-  | { type: 'approval-withdraw'; runId: string; id: string; reason: string }
+export interface RunEventFields {
+  /** A run (or a child run, with `parentToolCallId`: the composite call that started it) begins. */
+  'run-start': { runId: string; parentToolCallId?: string; workflow?: string };
+  /**
+   * A run ends: its final status (`succeeded`, `failed`, `aborted`), its usage and, when it
+   * did not succeed, the error; `failures`: what failed inside it without failing it (see
+   * `TraceNode.failures`); `abandoned` when it settled without work that ignored its abort
+   * (`toolCallIds`: the executions that did not stop; `error`: what their nodes record).
+   */
+  'run-finish': {
+    runId: string;
+    status: TraceStatus;
+    usage: LanguageModelUsage;
+    error?: TraceError;
+    failures?: TraceFailures;
+    abandoned?: { error: TraceError; toolCallIds: string[] };
+  };
+  /**
+   * An `<Agent>` resolved its capabilities: `tools` are the names the model sees,
+   * `capabilities` their provenance (absent for a `tools`-prop-only agent), `model` its model.
+   */
+  'agent-start': {
+    runId: string;
+    agent: string;
+    model: string;
+    capabilities?: CapabilityProvenance[];
+    tools: string[];
+  };
+  /**
+   * An agent ended; `error` when it failed; `unstarted` when it failed before its start
+   * (resolving its capabilities), so no `agent-start` came.
+   */
+  'agent-finish': {
+    runId: string;
+    agent: string;
+    status: TraceStatus;
+    error?: TraceError;
+    unstarted?: true;
+  };
+  /** A `<Step>` starts, with its prompt. */
+  'step-start': { runId: string; step: string; agent: string; prompt: string };
+  /**
+   * A step ended: its status, result and usage; the `messages` it added to the
+   * conversation; `error` when it failed, with the usage of each model call paid for before
+   * (`modelUsage`); `unstarted` when it failed before its start (its prompt function).
+   */
+  'step-finish': {
+    runId: string;
+    step: string;
+    status: TraceStatus;
+    result?: unknown;
+    usage: LanguageModelUsage;
+    error?: TraceError;
+    unstarted?: true;
+    messages?: unknown[];
+    modelUsage?: LanguageModelUsage[];
+  };
+  /** One call to the model (one turn of a step's tool loop) starts. */
+  'model-start': { runId: string; step: string };
+  /** A model call ended: the model's id as the provider gave it, its usage, why it stopped (`stop`, `tool-calls`, `length`...). */
+  'model-finish': {
+    runId: string;
+    step: string;
+    model: string;
+    usage: LanguageModelUsage;
+    finishReason: string;
+  };
+  /** A piece of the model's text, as it streams. */
+  'text-delta': { runId: string; step: string; delta: string };
+  /** A piece of the model's reasoning, as it streams. */
+  'reasoning-delta': { runId: string; step: string; delta: string };
+  /** The model called a tool. */
+  'tool-call': { runId: string; step: string; toolCallId: string; tool: string; input: unknown };
+  /** A tool returned. */
+  'tool-result': {
+    runId: string;
+    step: string;
+    toolCallId: string;
+    tool: string;
+    output: unknown;
+  };
+  /** A tool threw; `status` is `aborted` when the run was. */
+  'tool-error': {
+    runId: string;
+    step: string;
+    toolCallId: string;
+    tool: string;
+    error: TraceError;
+    status: TraceStatus;
+  };
+  /** A tool call a person (or a policy) refused; it never ran. */
+  'tool-denied': { runId: string; step: string; toolCallId: string; tool: string };
+  /** A tool call waits for an answer. */
+  'approval-request': { runId: string; request: ApprovalRequest };
+  /** A request was answered: `automatic` when an `onApproval` policy did, `replayed` when the run's journal held the answer. */
+  'approval-response': {
+    runId: string;
+    id: string;
+    approved: boolean;
+    reason?: string;
+    automatic: boolean;
+    replayed?: boolean;
+  };
+  /** A request was withdrawn (the run was aborted first); `unasked` when nobody was asked: the step's `stopWhen` ended it first. */
+  'approval-withdraw': { runId: string; id: string; reason: string; unasked?: true };
+  /** One attempt of a `<Catch>` (1-based), or its fallback, starts. */
+  'catch-start': { runId: string; attempt: number | 'fallback' };
+  /** An attempt of a `<Catch>` ended. */
+  'catch-finish': {
+    runId: string;
+    attempt: number | 'fallback';
+    status: TraceStatus;
+    error?: TraceError;
+  };
   /**
    * A `<Catch>` caught a failure of attempt `attempt` (1-based); `willRetry` says whether it
-   * renders again; `fallback` that it gave up and renders its fallback instead.
+   * renders again; `fallback` that it gave up and renders its fallback instead. A failed
+   * run's own error is on `run-finish`.
    */
-  | {
-      type: 'error';
-      runId: string;
-      error: TraceError;
-      attempt: number;
-      willRetry: boolean;
-      fallback?: true;
-    }
+  error: {
+    runId: string;
+    error: TraceError;
+    attempt: number;
+    willRetry: boolean;
+    fallback?: true;
+  };
   /** A `<Catch>` renders its children again: attempt `attempt` of at most `retries + 1`. */
-  | { type: 'retry'; runId: string; attempt: number; retries: number };
-
-/** The `type` of every event `handle.events` yields. */
-export type RunEventType = RunEvent['type'];
+  retry: { runId: string; attempt: number; retries: number };
+}
 
 /**
  * Where an event stands in the run's trace, and when it happened. Every {@link RunLogEvent}
@@ -132,95 +160,41 @@ export interface EventIdentity {
   at: number;
 }
 
-/**
- * The events only a run's log has (not `handle.events`): model calls, denied calls,
- * `<Catch>` attempts and reasoning.
- *
- * - `model-start` / `model-finish`: one call to the model (one turn of a step's tool loop);
- *   at its finish, the model's id as the provider gave it, the call's usage (tokens) and why
- *   it stopped (`stop`, `tool-calls`, `length`...).
- * - `tool-denied`: a tool call a person (or a policy) refused; it never ran.
- * - `catch-start` / `catch-finish`: one attempt of a `<Catch>` (1-based), or its fallback.
- * - `reasoning-delta`: a piece of the model's reasoning, as it streams.
- */
-export type RunLogOnlyEvent =
-  | { type: 'model-start'; runId: string; step: string }
-  | {
-      type: 'model-finish';
-      runId: string;
-      step: string;
-      model: string;
-      usage: LanguageModelUsage;
-      finishReason: string;
-    }
-  | { type: 'tool-denied'; runId: string; step: string; toolCallId: string; tool: string }
-  | { type: 'catch-start'; runId: string; attempt: number | 'fallback' }
-  | {
-      type: 'catch-finish';
-      runId: string;
-      attempt: number | 'fallback';
-      status: TraceStatus;
-      error?: TraceError;
-    }
-  | { type: 'reasoning-delta'; runId: string; step: string; delta: string };
+/** The `type` of every run event. */
+export type RunLogEventType = keyof RunEventFields;
 
 /**
- * What a run's log adds to an event of `handle.events`, besides its identity: what the
- * trace needs and the event alone did not say.
- *
- * - `run-finish`: `failures` (see `TraceNode.failures`); `abandoned` when the run settled
- *   without work that ignored its abort (`toolCallIds`: the executions that did not stop;
- *   `error`: what their nodes record).
- * - `agent-start`: the agent's `model`.
- * - `agent-finish` / `step-finish`: the `error` when it failed; `unstarted` when it failed
- *   before its start event (its capabilities or its prompt); for a step, the `messages` it
- *   added to the conversation and, when it failed, the usage of each model call
- *   (`modelUsage`) paid for before.
- * - `tool-error`: the call's `status` (`aborted` when the run was).
- * - `approval-withdraw`: `unasked` when nobody was asked: the step's `stopWhen` ended it first.
- */
-interface LogFields {
-  'run-finish': {
-    failures?: TraceFailures;
-    abandoned?: { error: TraceError; toolCallIds: string[] };
-  };
-  'agent-start': { model: string };
-  'agent-finish': { error?: TraceError; unstarted?: true };
-  'step-finish': {
-    error?: TraceError;
-    unstarted?: true;
-    messages?: unknown[];
-    modelUsage?: LanguageModelUsage[];
-  };
-  'tool-error': { status: TraceStatus };
-  'approval-withdraw': { unasked?: true };
-}
-
-type WithLogFields<E extends RunEvent> = E extends { type: infer T }
-  ? T extends keyof LogFields
-    ? E & LogFields[T]
-    : E
-  : never;
-
-/**
- * One event of a run's log, as consumers ({@link RunConsumer}) and the trace reducer get
- * it: an event of `handle.events` with the fields of {@link LogFields}, or one of the
- * {@link RunLogOnlyEvent}s; each with its {@link EventIdentity} (`nodeId`, `parentId`, `at`).
- * Plain JSON. The trace of a run is the reduction of its log (see `applyEvent`).
+ * One event of a run, as `handle.events` yields it, consumers ({@link RunConsumer}) get it
+ * and the trace reducer reads it: its `type`, the fields of that kind
+ * ({@link RunEventFields}) and its {@link EventIdentity} (`nodeId`, `parentId`, `at`).
+ * Events of child runs (composite tools, defined agents) are in the outermost run's log
+ * with their own `runId`. Plain JSON. The trace of a run is the reduction of its events
+ * (see `applyEvent`).
  *
  * @example
- * ```ts
- * const consumer: RunConsumer = {
- *   event: (event) => {
- *     if (event.type === 'model-finish') console.log(event.model, event.usage.totalTokens);
- *   },
- * };
+ * ```tsx
+ * for await (const event of run(<Workflow />).events) {
+ *   if (event.type === 'text-delta') process.stdout.write(event.delta);
+ *   if (event.type === 'model-finish') console.log(event.model, event.usage.totalTokens);
+ * }
  * ```
  */
-export type RunLogEvent = (WithLogFields<RunEvent> | RunLogOnlyEvent) & EventIdentity;
+export type RunLogEvent = {
+  [T in RunLogEventType]: { type: T } & RunEventFields[T] & EventIdentity;
+}[RunLogEventType];
 
-/** The `type` of every log event. */
-export type RunLogEventType = RunLogEvent['type'];
-
-/** A log event of one type. */
+/** A run event of one type. */
 export type RunLogEventOf<T extends RunLogEventType> = Extract<RunLogEvent, { type: T }>;
+
+/**
+ * The run's events under their old name. `handle.events` yields {@link RunLogEvent}s now:
+ * every kind, each with its trace node and time.
+ * @deprecated use {@link RunLogEvent}.
+ */
+export type RunEvent = RunLogEvent;
+
+/**
+ * The kinds of run events under their old name.
+ * @deprecated use {@link RunLogEventType}.
+ */
+export type RunEventType = RunLogEventType;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { isDelta } from './run-event-kinds.js';
 import type { RunConsumer, RunOutcome } from './run-consumer.js';
 import type { RunLogEvent } from './run-event.js';
 import { emptyUsage } from '../models/usage.js';
@@ -80,7 +81,7 @@ export class RunTraceWriter implements RunConsumer {
           : {}),
       });
     }
-    if (event.type !== 'text-delta' && event.type !== 'reasoning-delta') this.#file.schedule();
+    if (!isDelta(event)) this.#file.schedule();
   }
 
   /** Writes the final trace. Never rejects: a file it cannot write goes to `onError`. */

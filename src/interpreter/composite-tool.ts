@@ -9,13 +9,9 @@ import { compositeToolMarker } from '../engine/durable-tools.js';
 import { releaseToolCall, toolCallContext } from '../engine/tool-call-context.js';
 import type { CompositeToolResult } from '../trace/composite-result.js';
 import type { Trace } from '../trace/trace-node.js';
-import {
-  createRunFrame,
-  RunRoot,
-  type AgentFrame,
-  type EvalContext,
-  type RunFrame,
-} from './run-state.js';
+import { createRunFrame, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
+import { CheckPass } from './check-pass.js';
+import { RunPass } from './run-pass.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -54,33 +50,25 @@ export function compositeToolFactory(
 ): CompositeToolFactory {
   return (spec: CompositeToolSpec, declaration: CollectedDeclaration): AnyTool => {
     const name = toolNameOf(spec.name, declaration);
-    const inputs = run.root.compositeInputs;
-    const path = [...run.prefix, name];
-    if (
-      run.root.mode === 'inspect' &&
-      inputs &&
-      (Object.hasOwn(inputs, path.join(':')) || Object.hasOwn(inputs, name))
-    ) {
-      run.root.compositeBodies.push({
-        name,
-        prefix: path,
-        render: spec.render,
-        caller: () => getAgent().scope,
-      });
-    }
+    run.pass.compositeFound?.({
+      name,
+      prefix: [...run.prefix, name],
+      render: spec.render,
+      caller: () => getAgent().scope,
+    });
     return {
       [compositeToolMarker]: true,
       ...(spec.description !== undefined ? { description: spec.description } : {}),
       inputSchema: spec.inputSchema as AnyTool['inputSchema'],
       execute: (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) =>
         callComposite({
+          run: runningFrame(run, name),
           spec,
           name,
           input,
           toolCallId: options.toolCallId,
           signal: options.abortSignal ?? run.signal,
           caller: getAgent().scope,
-          run,
           evaluate,
         }),
       toModelOutput: ({ output }: { output: unknown }) => {
@@ -101,19 +89,32 @@ interface CompositeCall {
   toolCallId: string;
   signal: AbortSignal;
   caller: ResolvedScope;
-  run: RunFrame;
+  run: RunFrame<RunPass>;
   evaluate: Evaluate;
+}
+
+/**
+ * The calling run's frame, which a tool's execution always has: the static check and
+ * `inspect()` resolve composite tools but never execute them.
+ * @throws {JuneError} `composite-tool-failed` if one is executed outside a run all the same.
+ */
+function runningFrame(run: RunFrame, name: string): RunFrame<RunPass> {
+  if (run.pass instanceof RunPass) return run as RunFrame<RunPass>;
+  throw new JuneError(
+    'composite-tool-failed',
+    `june: the tool "${name}" was executed outside a run; composite tools run only inside run().`,
+  );
 }
 
 async function callComposite(call: CompositeCall): Promise<CompositeToolResult> {
   const { run, name, signal, evaluate } = call;
-  const root = run.root;
+  const pass = run.pass;
   const prefix = [...run.prefix, name];
   // the calling step's node of this call (opened here when the step has not seen the call yet)
   const parentId = run.toolNodes?.claim(call.toolCallId, name, call.input).nodeId;
   const frame = createRunFrame({
-    root,
-    runId: root.childRunId(),
+    pass,
+    runId: pass.services.childRunId(),
     prefix,
     signal,
     callerScope: call.caller,
@@ -126,7 +127,7 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     // the child run needs no context of this call (its tools get their own): without one,
     // its promises skip async hooks
     releaseToolCall();
-    await checkWorkflow(workflow, root, prefix, signal, call.caller, evaluate);
+    await checkWorkflow(workflow, pass, prefix, signal, call.caller, evaluate);
     await evaluate(workflow, ctx);
   };
   try {
@@ -165,15 +166,15 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
  */
 async function checkWorkflow(
   workflow: JuneNode,
-  root: RunRoot,
+  run: RunPass,
   prefix: string[],
   signal: AbortSignal,
   caller: ResolvedScope,
   evaluate: Evaluate,
 ): Promise<void> {
-  const check = new RunRoot({ runId: 'validate', mode: 'validate', rendered: root.rendered });
+  const check = new CheckPass({ renders: run.renders, rendering: run.services.abort.rendering });
   const frame = createRunFrame({
-    root: check,
+    pass: check,
     runId: 'validate',
     prefix,
     signal,

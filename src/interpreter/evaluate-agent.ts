@@ -7,16 +7,17 @@ import {
   type ResolveInput,
 } from '../capabilities/resolve.js';
 import type { ToolSource } from '../capabilities/declaration.js';
+import type { ToolSourcePool } from '../resources/tool-source-pool.js';
 import { mapExecutes } from '../capabilities/map-executes.js';
 import type { ToolSet } from 'ai';
 import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { errorData } from '../errors/error-data.js';
-import type { AgentFrame, EvalContext, RunFrame, RunRoot } from './run-state.js';
+import type { AgentFrame, EvalContext, RunFrame } from './run-state.js';
+import type { RunAbort } from './run-abort.js';
 import { compositeToolFactory } from './composite-tool.js';
 import { jsonToolOutput } from './json-tool-output.js';
 import { statusOf } from './settle.js';
 import { errorMessage } from '../errors/error-message.js';
-import { checkModel } from '../models/resolve-model.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -43,11 +44,10 @@ export async function evaluateAgent(
       `june: ${where} has no model; pass model={...}, e.g. model={openai('gpt-5-mini')} from june/sdk/openai.`,
     );
   }
-  const root = ctx.run.root;
+  const pass = ctx.run.pass;
   // a model June cannot run fails the tree before the first model call (inspect() calls none)
-  if (root.mode !== 'inspect')
-    checkModel(root.modelOverride ?? props.model, `the model of ${where}`);
-  const node = { nodeId: root.nodeId(), parentId: ctx.parentId };
+  pass.checkModel?.(props.model, `the model of ${where}`);
+  const node = { nodeId: pass.nodeId(), parentId: ctx.parentId };
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;
   try {
@@ -59,22 +59,22 @@ export async function evaluateAgent(
       evaluate,
       nodeId: node.nodeId,
     });
-    if (root.mode !== 'validate') root.agents.push(frame);
-    root.emit({
+    pass.agentResolved?.(frame);
+    pass.emit({
       type: 'agent-start',
       runId: ctx.run.runId,
       agent: name,
-      model: modelName(root.modelOverride ?? props.model),
+      model: modelName(pass.services?.settings.model ?? props.model),
       tools: Object.keys(frame.scope.tools),
       ...(frame.scope.capabilities ? { capabilities: frame.scope.capabilities } : {}),
       ...node,
     });
     started = true;
     await evaluate(others, { run: ctx.run, agent: frame, parentId: node.nodeId });
-    root.emit({ ...finish, status: 'succeeded' });
+    pass.emit({ ...finish, status: 'succeeded' });
   } catch (error) {
     const status = statusOf(error);
-    root.emit({
+    pass.emit({
       ...finish,
       status,
       error: errorData(error),
@@ -106,7 +106,7 @@ async function agentFrame(
 ): Promise<{ frame: AgentFrame; others: ReturnType<typeof resolveCapabilities>['others'] }> {
   const { element, name, where, ctx } = agent;
   const props = element.props as AgentProps;
-  const root = ctx.run.root;
+  const services = ctx.run.pass.services;
   let frame: AgentFrame | undefined;
   const input: ResolveInput = {
     children: props.children,
@@ -117,10 +117,10 @@ async function agentFrame(
     compositeTool: compositeToolFactory(() => frame!, ctx.run, agent.evaluate),
   };
   let resolved = resolveCapabilities(input);
-  if (resolved.waits.length > 0 && root.mode === 'run') {
+  if (resolved.waits.length > 0 && services) {
     resolved = resolveCapabilities({
       ...input,
-      connected: await connectSources(resolved.waits, ctx),
+      connected: await connectSources(resolved.waits, ctx, services.sources),
     });
   }
   const { scope, others } = resolved;
@@ -130,7 +130,7 @@ async function agentFrame(
     path: ctx.agent ? `${ctx.agent.path} > ${name}` : [...ctx.run.prefix, name].join(':'),
     notation: where,
     scope,
-    tools: root.mode === 'run' ? instrument(scope.tools, root, ctx.run) : scope.tools,
+    tools: services ? instrument(scope.tools, services.abort, ctx.run) : scope.tools,
     messages: [...(props.messages ?? [])],
     nodeId: agent.nodeId,
     ...(resolved.waits.length > 0 ? { waiting: resolved.waits.map((w) => w.notation) } : {}),
@@ -146,12 +146,13 @@ async function agentFrame(
 async function connectSources(
   waits: PendingToolSource[],
   ctx: EvalContext,
+  sources: ToolSourcePool,
 ): Promise<Map<ToolSource, ToolSet>> {
   const connected = new Map<ToolSource, ToolSet>();
   await Promise.all(
     waits.map(async ({ source, notation }) => {
       try {
-        connected.set(source, (await ctx.run.root.sources.acquire(source, ctx.run.signal)).tools);
+        connected.set(source, (await sources.acquire(source, ctx.run.signal)).tools);
       } catch (error) {
         if (JuneError.isInstance(error)) throw error;
         const why = errorMessage(error);
@@ -176,12 +177,12 @@ function modelName(model: unknown): string {
  * Wraps each tool's `execute` so the run knows which executions are still in flight, and so
  * its output has one JSON form for the model, the events, the trace and the journal.
  */
-function instrument(tools: ToolSet, root: RunRoot, run: RunFrame): ToolSet {
+function instrument(tools: ToolSet, abort: RunAbort, run: RunFrame): ToolSet {
   return mapExecutes(tools, (execute, name) => (input, options) => {
     const value = execute(input, options);
     const tracked =
       value instanceof Promise
-        ? root.track(value, run, { tool: name, toolCallId: options?.toolCallId })
+        ? abort.track(value, run.inflight, { tool: name, toolCallId: options?.toolCallId })
         : value;
     return jsonToolOutput(tracked, name) as ReturnType<typeof execute>;
   });

@@ -26,9 +26,10 @@ export async function evaluateCatch(
   const props = checkCatch(element);
   const retries = props.retries ?? 0;
   const { run } = ctx;
-  const root = run.root;
-  if (root.mode !== 'run') return evaluate(props.children, ctx);
-  let nodeId = root.nodeId();
+  // the static check and inspect() walk the children once; only a run retries
+  const log = run.pass.services?.log;
+  if (!log) return evaluate(props.children, ctx);
+  let nodeId = log.nodeId();
   for (let attempt = 1; ; attempt++) {
     const steps = { ...run.steps };
     const stepElements = new Map(run.stepElements);
@@ -46,8 +47,8 @@ export async function evaluateCatch(
     ctx.agent?.messages.splice(conversationLength);
     const gaveUp = attempt > retries && props.fallback !== undefined;
     const failed = nodeId;
-    nodeId = root.nodeId();
-    root.emit({
+    nodeId = log.nodeId();
+    log.emit({
       type: 'error',
       runId: run.runId,
       error: errorData(error),
@@ -58,7 +59,7 @@ export async function evaluateCatch(
       parentId: ctx.parentId,
     });
     if (attempt <= retries) {
-      root.emit({
+      log.emit({
         type: 'retry',
         runId: run.runId,
         attempt: attempt + 1,
@@ -110,15 +111,15 @@ async function attemptOf(
   attempt: number | 'fallback',
   work: () => Promise<void>,
 ): Promise<{ error: unknown } | undefined> {
-  const root = ctx.run.root;
+  const pass = ctx.run.pass;
   const event = { runId: ctx.run.runId, attempt, nodeId, parentId: ctx.parentId };
-  root.emit({ type: 'catch-start', ...event });
+  pass.emit({ type: 'catch-start', ...event });
   try {
     await work();
-    root.emit({ type: 'catch-finish', ...event, status: 'succeeded' });
+    pass.emit({ type: 'catch-finish', ...event, status: 'succeeded' });
     return undefined;
   } catch (error) {
-    root.emit({
+    pass.emit({
       type: 'catch-finish',
       ...event,
       status: statusOf(error),

@@ -13,7 +13,9 @@ import type { DurableCalls } from '../engine/durable-calls.js';
 import type { DurablePlace } from '../engine/durable-engine.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
-import type { AgentFrame, EvalContext, NodePlace, RunFrame } from './run-state.js';
+import type { AgentFrame, EvalContext, RunFrame } from './run-state.js';
+import type { NodePlace } from './node-place.js';
+import type { RunServices } from './run-services.js';
 import { statusOf } from './settle.js';
 import { stepPartHandler } from './step-parts.js';
 import { ToolNodes } from './tool-nodes.js';
@@ -143,8 +145,10 @@ export async function evaluateStep(
   evaluate: Evaluate,
 ): Promise<void> {
   const props = checkStep(element, ctx);
-  if (ctx.run.root.mode !== 'run') return;
-  const result = await runStepNode(element, props, ctx);
+  // the static check and inspect() check steps, only a run runs them
+  const services = ctx.run.pass.services;
+  if (!services) return;
+  const result = await runStepNode(element, props, ctx, services);
   if (props.children) {
     const rendered = await props.children(result);
     await evaluate(rendered, { ...ctx, renderedBy: undefined });
@@ -172,6 +176,7 @@ function callKey(
 /** One running step: where it stands, and the usage of each model call that finished. */
 interface StepCall {
   run: RunFrame;
+  services: RunServices;
   agent: AgentFrame;
   /** The step path (`research:findings`). */
   path: string;
@@ -188,15 +193,17 @@ async function runStepNode(
   element: JuneElement,
   props: StepProps & { id: string },
   ctx: EvalContext,
+  services: RunServices,
 ): Promise<unknown> {
   const run = ctx.run;
-  const root = run.root;
+  const log = services.log;
   const path = [...run.prefix, props.id].join(':');
   const step: StepCall = {
     run,
+    services,
     agent: ctx.agent!,
     path,
-    node: { nodeId: root.nodeId(), parentId: ctx.parentId },
+    node: { nodeId: log.nodeId(), parentId: ctx.parentId },
     callUsages: [],
   };
   const base = { type: 'step-finish' as const, runId: run.runId, step: path, ...step.node };
@@ -204,7 +211,7 @@ async function runStepNode(
   try {
     const prompt = await promptOf(element, run.steps);
     const telemetry = await stepTelemetry(step.agent);
-    root.emit({
+    log.emit({
       type: 'step-start',
       runId: run.runId,
       step: path,
@@ -214,7 +221,7 @@ async function runStepNode(
     });
     started = true;
     const userMessage: ModelMessage = { role: 'user', content: prompt };
-    const out = await root.within(step.node.nodeId, () =>
+    const out = await log.within(step.node.nodeId, () =>
       runStep({ ...stepRunInput(step, props, userMessage), ...telemetry }),
     );
     const usage = plainUsage(out.usage);
@@ -223,14 +230,14 @@ async function runStepNode(
     run.usage = sumUsage(run.usage, usage);
     withdrawUnasked(step, out.unaskedApprovals);
     const messages = plainJson(out.responseMessages) as unknown[];
-    root.emit({ ...base, status: 'succeeded', result: plainJson(out.result), usage, messages });
+    log.emit({ ...base, status: 'succeeded', result: plainJson(out.result), usage, messages });
     return out.result;
   } catch (error) {
     // the model calls that finished before the failure were paid for: count them, even when
     // the failure (an abort) came while the tools they asked for ran
     const usage = step.callUsages.reduce(sumUsage, emptyUsage());
     run.usage = sumUsage(run.usage, usage);
-    root.emit({
+    log.emit({
       ...base,
       status: statusOf(error),
       usage,
@@ -253,8 +260,7 @@ async function stepTelemetry(agent: AgentFrame): Promise<{ telemetry?: Telemetry
 
 /** What `runStep` needs for one step: the agent's model and settings, tools, events and approvals. */
 function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessage): StepRunInput {
-  const { run, agent, path } = step;
-  const root = run.root;
+  const { run, services, agent, path } = step;
   const {
     model,
     name: _n,
@@ -268,17 +274,17 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     experimental_telemetry: _telemetry,
     ...callSettings
   } = agent.element.props as AgentProps;
-  const tools = new ToolNodes(run, path, step.node.nodeId);
+  const tools = new ToolNodes(services.log, run.runId, path, step.node.nodeId);
   run.toolNodes = tools;
   // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
-  const durable = root.durable;
+  const durable = services.engine.durable;
   const place = { step: path, calls: run.calls };
   const stepTools = durable
     ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
-    : toolCallTools(agent.tools, place, root.runId);
+    : toolCallTools(agent.tools, place, services.runId);
   return {
     step: path,
-    model: root.modelOverride ?? model,
+    model: services.settings.model ?? model,
     onUsage: (used) => step.callUsages.push(used),
     ...(durable ? { wrapModel: (explained) => durable.model(explained, place) } : {}),
     instructions,
@@ -294,8 +300,8 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
       june: { ...(providerOptions?.june ?? {}), step: path },
     },
     abortSignal: run.signal,
-    stream: root.stream,
-    onPart: stepPartHandler(run, path, step.node, tools),
+    stream: services.settings.stream,
+    onPart: stepPartHandler(run, services.log, path, step.node, tools),
     approve: (requests) => Promise.all(requests.map((request) => askApproval(step, request))),
   };
 }
@@ -305,18 +311,18 @@ async function askApproval(
   step: StepCall,
   request: PendingToolApproval,
 ): Promise<{ approvalId: string; approved: boolean; reason?: string }> {
-  const { run, path } = step;
-  const root = run.root;
+  const { run, services, path } = step;
   const place = { step: path, calls: run.calls };
+  const durable = services.engine.durable;
   const ask = (replayed?: ApprovalDecision) =>
-    root.broker.request(
+    services.approvals.request(
       {
         id: request.approvalId,
         tool: request.toolName,
         input: plainJson(request.input),
         step: path,
         toolCallId: request.toolCallId,
-        key: callKey(root.runId, place, request.toolCallId, root.durable),
+        key: callKey(services.runId, place, request.toolCallId, durable),
       },
       run.signal,
       run.runId,
@@ -324,10 +330,8 @@ async function askApproval(
     );
   // an answer from outside the process settles the request as a person's would
   const answer = (decision: ApprovalDecision) =>
-    root.broker.answerIfPending(request.approvalId, decision);
-  const decision = root.durable
-    ? await root.durable.approval(place, request, { ask, answer })
-    : await ask();
+    services.approvals.answerIfPending(request.approvalId, decision);
+  const decision = durable ? await durable.approval(place, request, { ask, answer }) : await ask();
   return {
     approvalId: request.approvalId,
     approved: decision.approved,
@@ -337,11 +341,11 @@ async function askApproval(
 
 /** Withdraws the approval requests nobody was asked (the step's `stopWhen` ended it first); their calls end as aborted. */
 function withdrawUnasked(step: StepCall, requests: PendingToolApproval[] | undefined): void {
-  const root = step.run.root;
+  const log = step.services.log;
   for (const request of requests ?? []) {
-    const place = root.approvalNodes.get(request.approvalId);
+    const place = log.approvalPlace(request.approvalId);
     if (!place) continue;
-    root.emit({
+    log.emit({
       type: 'approval-withdraw',
       runId: step.run.runId,
       id: request.approvalId,

@@ -1,7 +1,6 @@
 import { kindOf, displayNameOf } from '../elements/builtin.js';
 import { flattenChildren } from '../elements/children.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
-import { jsxSetupFix } from '../elements/jsx-setup.js';
 import { locationSuffix } from '../elements/notation.js';
 import { capabilityNotation } from '../capabilities/collect.js';
 import { RunAbortedError, WorkflowError } from '../errors/june-error.js';
@@ -50,44 +49,13 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
     case 'require-approval':
       throw misplacedCapability(element, ctx);
     case undefined: {
-      const root = ctx.run.root;
-      let rendered: JuneNode;
-      if (root.rendered.has(element)) {
-        // the static check rendered it (an element used twice renders once there): reuse that, once
-        rendered = root.rendered.get(element);
-        if (root.mode !== 'validate') root.rendered.delete(element);
-      } else {
-        rendered = await render(element, root);
-        if (root.mode === 'validate') root.rendered.set(element, rendered);
-      }
+      let rendered = ctx.run.pass.render(element);
+      if (rendered instanceof Promise) rendered = await rendered;
       return evaluate(rendered, {
         ...ctx,
         renderedBy: `<${displayNameOf(element.type)}>${locationSuffix(element.source)}`,
       });
     }
-  }
-}
-
-/**
- * Calls a user component. A component compiled for React's classic JSX throws
- * `React is not defined` when it builds its first element: that becomes the setup error.
- * While it renders it is listed in `root.rendering`, so an abort it ignores can name it.
- */
-async function render(element: JuneElement, root: EvalContext['run']['root']): Promise<JuneNode> {
-  const entry = { component: `<${displayNameOf(element.type)}>${locationSuffix(element.source)}` };
-  root.rendering.add(entry);
-  try {
-    return await element.type(element.props);
-  } catch (error) {
-    const fix = error instanceof ReferenceError ? jsxSetupFix(error.message) : undefined;
-    if (fix === undefined) throw error;
-    throw new WorkflowError(
-      'jsx-runtime-react',
-      `june: the component <${displayNameOf(element.type)}>${locationSuffix(element.source)} failed to render: ${fix}.`,
-      { cause: error },
-    );
-  } finally {
-    root.rendering.delete(entry);
   }
 }
 

@@ -1,6 +1,7 @@
 import { WorkflowError } from '../errors/june-error.js';
 import type { JuneNode } from '../elements/element.js';
-import { createRunFrame, type EvalContext, type RunRoot } from './run-state.js';
+import { createRunFrame, type EvalContext } from './run-state.js';
+import type { InspectPass } from './inspect-pass.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -15,14 +16,14 @@ type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
  *   the tree declares; every tree and capability error of a body.
  */
 export async function inspectComposites(
-  root: RunRoot,
+  pass: InspectPass,
   inputs: Record<string, unknown>,
   evaluate: Evaluate,
 ): Promise<void> {
   const done = new Set<string>();
   const used = new Set<string>();
-  for (let i = 0; i < root.compositeBodies.length; i++) {
-    const body = root.compositeBodies[i]!;
+  for (let i = 0; i < pass.compositeBodies.length; i++) {
+    const body = pass.compositeBodies[i]!;
     const path = body.prefix.join(':');
     if (done.has(path)) continue; // an agent resolved twice (tool sources) finds its tools twice
     done.add(path);
@@ -30,10 +31,10 @@ export async function inspectComposites(
     used.add(key);
     const workflow = await body.render(inputs[key]);
     const frame = createRunFrame({
-      root,
+      pass,
       runId: 'inspect',
       prefix: body.prefix,
-      signal: root.controller.signal,
+      signal: pass.signal,
       callerScope: body.caller(),
     });
     await evaluate(workflow, { run: frame, parentId: frame.nodeId });

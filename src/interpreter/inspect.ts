@@ -5,7 +5,8 @@ import { approvalFlag } from '../capabilities/scope.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { evaluate } from './evaluate.js';
-import { createRunFrame, RunRoot } from './run-state.js';
+import { createRunFrame } from './run-state.js';
+import { InspectPass } from './inspect-pass.js';
 import { inspectComposites } from './inspect-composites.js';
 
 /** One tool of an inspected agent: its name, whether it waits for approval, and where it came from. */
@@ -81,18 +82,12 @@ export async function inspect(
       'run-workflow-invalid',
       'june: inspect() takes an element such as <Workflow /> or a component.',
     );
-  const root = new RunRoot({ runId: 'inspect', mode: 'inspect' });
-  const frame = createRunFrame({
-    root,
-    runId: 'inspect',
-    prefix: [],
-    signal: root.controller.signal,
-  });
-  if (options.compositeInputs) root.compositeInputs = options.compositeInputs;
+  const pass = new InspectPass(options.compositeInputs);
+  const frame = createRunFrame({ pass, runId: 'inspect', prefix: [], signal: pass.signal });
   await evaluate(element, { run: frame, parentId: frame.nodeId });
-  if (options.compositeInputs) await inspectComposites(root, options.compositeInputs, evaluate);
+  if (options.compositeInputs) await inspectComposites(pass, options.compositeInputs, evaluate);
   return {
-    agents: root.agents.map((agent) => ({
+    agents: pass.agents.map((agent) => ({
       path: agent.path,
       name: agent.name,
       tools: [...agent.scope.byName.values()].map((entry) =>

@@ -4,6 +4,7 @@ import { errorData } from '../errors/error-data.js';
 import { traceFailures, type TraceFailures } from '../trace/trace-failures.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
+import type { RunPass } from './run-pass.js';
 import { statusOf } from './settle.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -26,10 +27,11 @@ export function defaultOutput(steps: Record<string, unknown>): unknown {
  * The trace of a frame as its events built it (a run whose `run-start` has not come yet:
  * its node, running). Live: copy it before handing it out while the run goes on.
  */
-export function frameTrace(frame: RunFrame, workflow?: string): Trace {
-  const trace = frame.root.trace.runs.get(frame.nodeId);
+export function frameTrace(frame: RunFrame<RunPass>, workflow?: string): Trace {
+  const log = frame.pass.services.log;
+  const trace = log.trace.runs.get(frame.nodeId);
   if (trace) return trace;
-  const startedAt = new Date(frame.root.createdAt).toISOString();
+  const startedAt = new Date(log.createdAt).toISOString();
   return {
     version: 1,
     runId: frame.runId,
@@ -58,7 +60,7 @@ export function frameTrace(frame: RunFrame, workflow?: string): Trace {
  *   or an `Error` thrown by the workflow's own code) carries the run's trace as `error.trace`.
  */
 export async function evaluateFrame(
-  frame: RunFrame,
+  frame: RunFrame<RunPass>,
   node: JuneNode,
   evaluate: Evaluate,
   pick:
@@ -67,13 +69,13 @@ export async function evaluateFrame(
   workflow?: string,
   parentToolCallId?: string,
 ): Promise<FrameOutcome> {
-  const root = frame.root;
+  const { log, engine } = frame.pass.services;
   const place = {
     runId: frame.runId,
     nodeId: frame.nodeId,
     ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
   };
-  root.emit({
+  log.emit({
     type: 'run-start',
     ...place,
     ...(parentToolCallId ? { parentToolCallId } : {}),
@@ -84,7 +86,7 @@ export async function evaluateFrame(
     const output = pick
       ? await pick({ steps: { ...frame.steps }, usage: frame.usage })
       : defaultOutput(frame.steps);
-    root.emit({
+    log.emit({
       type: 'run-finish',
       ...place,
       status: 'succeeded',
@@ -95,9 +97,9 @@ export async function evaluateFrame(
   } catch (error) {
     if (frame.signal.aborted) await settleInflight(frame);
     // a journal that stopped the outermost run (a mismatch, a failed write) gives its error
-    const stopped = frame.parentId === undefined ? root.durable?.engine.failure : undefined;
+    const stopped = frame.parentId === undefined ? engine.failure : undefined;
     const cause = stopped instanceof Error ? stopped : error;
-    root.emit({
+    log.emit({
       type: 'run-finish',
       ...place,
       status: stopped instanceof Error ? 'failed' : statusOf(error),
@@ -115,8 +117,8 @@ export async function evaluateFrame(
 }
 
 /** What failed inside the run without failing it (see {@link traceFailures}), for its `run-finish`. */
-function failuresOf(frame: RunFrame): { failures?: TraceFailures } {
-  const node = frame.root.trace.nodes.get(frame.nodeId);
+function failuresOf(frame: RunFrame<RunPass>): { failures?: TraceFailures } {
+  const node = frame.pass.services.log.trace.nodes.get(frame.nodeId);
   const failures = node ? traceFailures(node) : undefined;
   return failures ? { failures } : {};
 }

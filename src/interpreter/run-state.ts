@@ -1,275 +1,39 @@
-import type { LanguageModel, LanguageModelUsage } from 'ai';
-import { ApprovalBroker } from '../approvals/approval-broker.js';
-import type { ApprovalPolicy } from '../approvals/approval-request.js';
+import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import type { ResolvedScope } from '../capabilities/scope.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
-import { EventStream, type EventJoining } from '../events/event-stream.js';
-import { ToolSourcePool } from '../resources/tool-source-pool.js';
-import type { RunLogEvent } from '../events/run-event.js';
-import type { RunConsumer } from '../events/run-consumer.js';
 import { emptyUsage } from '../models/usage.js';
-import type { DurableCalls } from '../engine/durable-calls.js';
-import { applyEvent } from '../events/apply-event.js';
-import { liveTrace } from '../events/live-trace.js';
+import type { EventInput } from './event-input.js';
+import type { RunServices } from './run-services.js';
 import type { ToolNodes } from './tool-nodes.js';
-import { configuredSecrets } from '../redaction/configured-secrets.js';
-import type { Redactor } from '../redaction/redactor.js';
-
-/** The most streamed text held back while redacting (a word longer than this is let through), in characters. */
-const MAX_HELD_TEXT = 4096;
-
-/** How the interpreter walks a tree: run it, inspect it (no model), or check it statically. */
-export type EvaluationMode = 'run' | 'inspect' | 'validate';
-
-/** What a {@link RunRoot} starts from. */
-export interface RunRootOptions {
-  /** The outermost run's id (`'validate'` / `'inspect'` for the checks that never run). */
-  runId: string;
-  mode: EvaluationMode;
-  /** The model every step uses instead of its own (`RunOptions.model`). */
-  model?: LanguageModel;
-  /** Answers approval requests (`RunOptions.onApproval`); none: requests wait for `handle.approve`. */
-  onApproval?: ApprovalPolicy;
-  /** Components already rendered by the static check, reused once by the run. */
-  rendered?: Map<JuneElement, JuneNode>;
-}
 
 /**
- * State shared by the outermost run and all its child runs: one event stream, one approval
- * channel, one abort, the tool executions still in flight.
+ * One walk over a workflow's tree: a run (`RunPass`), the static check a run makes before its
+ * first model call (`CheckPass`), or `inspect()` (`InspectPass`). The walk (`evaluate` and the
+ * evaluators of agents, steps and `<Catch>`) is the same for all three; it asks the pass what
+ * differs. Only a run has services: steps run, tool sources connect, tool executions are
+ * tracked and a `<Catch>` retries only when {@link services} is there.
  */
-export class RunRoot {
-  /** The run's log: every event, as consumers get it (`handle.events` shows part of it). */
-  readonly events = new EventStream<RunLogEvent>(joinTextDeltas);
-  /** Consumers following the run's events (`RunOptions.consumers`). */
-  consumers: readonly RunConsumer[] = [];
-  readonly controller = new AbortController();
-  readonly broker: ApprovalBroker;
-  readonly inflight = new Set<Promise<unknown>>();
-  /** The tool calls among `inflight` (to name the ones an abort could not stop). */
-  readonly calls = new Map<Promise<unknown>, TrackedCall>();
-  /** Tool sources this run connected to, closed when the run ends. */
-  readonly sources: ToolSourcePool;
-  /** The run's trace, built from its events (in `run` mode; `inspect()` and the static check build none). */
-  readonly trace = liveTrace();
-  /** The tool call node of each approval request, by approval id, for the approval's events. */
-  readonly approvalNodes = new Map<string, NodePlace>();
-  /** Every agent rendered, in order (for `inspect()`). */
-  readonly agents: AgentFrame[] = [];
-  /**
-   * What user components rendered during the static check, reused (once) by the run so each
-   * component renders once. Keyed by element identity.
-   */
-  readonly rendered: Map<JuneElement, JuneNode>;
-  /** Async user components rendering now, as `<Name> at file:line` (named when an abort cannot stop them). */
-  rendering = new Set<{ component: string }>();
-  /**
-   * The run's durable engine, with the bookkeeping every engine shares, when the run has one
-   * (`RunOptions.engine`: a journal, a resume, a replay, DBOS...).
-   */
-  durable?: DurableCalls;
-  /**
-   * The events emitted while the run's engine was being made (its `run-start`), handed to the
-   * engine once it is: an engine publishes the whole log. Undefined when no engine comes.
-   */
-  #beforeEngine: RunLogEvent[] | undefined;
-  /** What the run keeps out of its events, trace snapshots, journal and errors (the `redact` option and configured credentials). */
-  redactor: Redactor = configuredSecrets;
-  /**
-   * `inspect()` with `compositeInputs`: the sample inputs by tool name (or path), and the
-   * composite tools found so far whose body inspect() renders for one.
-   */
-  compositeInputs?: Record<string, unknown>;
-  readonly compositeBodies: CompositeBody[] = [];
-  /** Whether model calls stream (`streamText`) or answer whole (`generateText`); see `RunOptions.stream`. */
-  stream = true;
-  /** When the run was created, ms since the epoch (a trace asked for before its first event starts here). */
-  readonly createdAt = Date.now();
-  private childCount = 0;
-  #nodeCount = 0;
-  /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
-  #ended = false;
-
-  readonly runId: string;
-  readonly mode: EvaluationMode;
-  readonly modelOverride: LanguageModel | undefined;
-
-  constructor(options: RunRootOptions) {
-    this.runId = options.runId;
-    this.mode = options.mode;
-    this.modelOverride = options.model;
-    this.rendered = options.rendered ?? new Map();
-    this.sources = new ToolSourcePool(this.controller.signal);
-    this.broker = new ApprovalBroker(
-      {
-        requested: (request, runId) =>
-          this.emit({
-            type: 'approval-request',
-            runId,
-            request,
-            ...this.#approvalPlace(request.id),
-          }),
-        answered: (id, decision, automatic, runId, replayed) =>
-          this.emit({
-            type: 'approval-response',
-            runId,
-            id,
-            approved: decision.approved,
-            ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-            ...(replayed ? { replayed } : {}),
-            automatic,
-            ...this.#approvalPlace(id),
-          }),
-        withdrawn: (id, reason, runId) =>
-          this.emit({ type: 'approval-withdraw', runId, id, reason, ...this.#approvalPlace(id) }),
-      },
-      options.onApproval,
-      options.mode === 'run' ? options.runId : undefined,
-    );
-  }
-
-  /** A new trace node id, unique within the run (child runs included): `n1`, `n2`... */
-  nodeId(): string {
-    return `n${++this.#nodeCount}`;
-  }
-
-  #approvalPlace(id: string): NodePlace {
-    return this.approvalNodes.get(id) ?? { nodeId: `approval:${id}` };
-  }
-
-  /**
-   * Sends an event to the run's log (its time, `at`, is now unless given), redacted, then to
-   * each consumer. With something to redact, streamed text is held back from its last
-   * whitespace on (until more text or another event comes), so a secret split across two
-   * deltas is still found.
-   */
-  emit(input: EventInput): void {
-    // every caller passes a new object literal, so it becomes the event as it is
-    if (input.at === undefined) input.at = Date.now();
-    const event = input as RunLogEvent;
-    if (this.redactor.empty) return this.#publish(event);
-    if (event.type === 'text-delta' || event.type === 'reasoning-delta') return this.#text(event);
-    this.#flushText();
-    this.#publish(this.redactor.value(event));
-  }
-
-  #publish(event: RunLogEvent): void {
-    if (this.#ended) return;
-    if (this.mode === 'run') applyEvent(this.trace, event);
-    if (event.type === 'run-finish' && event.parentId === undefined) this.#ended = true;
-    for (const consumer of this.consumers) {
-      try {
-        consumer.event(event);
-      } catch (error) {
-        process.emitWarning(`june: a run consumer threw on "${event.type}": ${String(error)}`);
-      }
-    }
-    this.events.push(event);
-    if (this.durable) this.durable.engine.publish?.(event);
-    else this.#beforeEngine?.push(event);
-  }
-
-  /** Keeps the events emitted from now on until {@link attachEngine} hands them to the engine. */
-  expectEngine(): void {
-    this.#beforeEngine = [];
-  }
-
-  /** The run's durable engine is made: it is published the events it missed, then every event. */
-  attachEngine(durable: DurableCalls): void {
-    this.durable = durable;
-    for (const event of this.#beforeEngine ?? []) durable.engine.publish?.(event);
-    this.#beforeEngine = undefined;
-  }
-
-  #heldText = new Map<string, TextEvent>();
-
-  #text(event: TextEvent): void {
-    const key = `${event.type} ${event.nodeId}`;
-    const text = (this.#heldText.get(key)?.delta ?? '') + event.delta;
-    const cut = text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1;
-    if (cut < text.length) this.#heldText.set(key, { ...event, delta: text.slice(cut) });
-    else this.#heldText.delete(key);
-    if (cut > 0) this.#publish({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
-  }
-
-  #flushText(): void {
-    for (const held of this.#heldText.values())
-      this.#publish({ ...held, delta: this.redactor.text(held.delta) });
-    this.#heldText.clear();
-  }
-
-  /**
-   * Runs `work` for the trace node `nodeId` (a step's model calls) inside what each consumer
-   * puts around it (`RunConsumer.within`: an exporter's active span); as it is without one.
-   */
-  within<T>(nodeId: string, work: () => T): T {
-    let wrapped = work;
-    for (const consumer of this.consumers) {
-      const inner = wrapped;
-      if (consumer.within) wrapped = () => consumer.within!(nodeId, inner);
-    }
-    return wrapped();
-  }
-
-  /**
-   * Keeps a tool execution's promise until it settles, so an abort can wait for cleanup:
-   * here, and in `frame.inflight` for the run (outermost or child) whose agent runs the tool.
-   */
-  track<T>(promise: Promise<T>, frame?: RunFrame, call?: TrackedCall): Promise<T> {
-    this.inflight.add(promise);
-    frame?.inflight.add(promise);
-    if (call) this.calls.set(promise, call);
-    const forget = () => {
-      this.inflight.delete(promise);
-      frame?.inflight.delete(promise);
-      this.calls.delete(promise);
-    };
-    promise.then(forget, forget);
-    return promise;
-  }
-
-  /** A fresh id for a child run: `<root runId>.<n>`. */
-  childRunId(): string {
-    return `${this.runId}.${++this.childCount}`;
-  }
-}
-
-/** A piece of streamed text or reasoning. */
-type TextEvent = Extract<RunLogEvent, { type: 'text-delta' | 'reasoning-delta' }>;
-
-/** What {@link RunRoot.emit} takes: a log event, its time `at` optional (now). */
-export type EventInput = RunLogEvent extends infer E
-  ? E extends RunLogEvent
-    ? Omit<E, 'at'> & { at?: number }
-    : never
-  : never;
-
-/**
- * Keeps a late reader's history short: consecutive deltas of one model call (text, or
- * reasoning) are replayed as one delta holding their text.
- */
-const joinTextDeltas: EventJoining<RunLogEvent> = {
-  canJoin: (first, next) =>
-    (first.type === 'text-delta' || first.type === 'reasoning-delta') &&
-    next.type === first.type &&
-    first.nodeId === next.nodeId &&
-    first.step === next.step &&
-    first.runId === next.runId,
-  join: (events) => ({
-    ...(events[0] as TextEvent),
-    delta: events.map((e) => (e as TextEvent).delta).join(''),
-  }),
-};
-
-/** A tool execution in flight: the tool's name and the call's id. */
-export interface TrackedCall {
-  tool: string;
-  toolCallId: string | undefined;
+export interface TreePass {
+  /** The run's services, when this pass runs the tree; undefined for the static check and `inspect()`. */
+  readonly services: RunServices | undefined;
+  /** A new trace node id. */
+  nodeId(): string;
+  /** Sends an event to the run's log; a pass that runs nothing sends it nowhere. */
+  emit(event: EventInput): void;
+  /** What a user component renders: rendered now, or what an earlier pass rendered. */
+  render(element: JuneElement): JuneNode | Promise<JuneNode>;
+  /** Checks an agent's model before the first model call (`inspect()` checks none). */
+  checkModel?(model: LanguageModel, what: string): void;
+  /** An agent resolved its capabilities (`inspect()` reports it). */
+  agentResolved?(agent: AgentFrame): void;
+  /** A composite tool was declared (`inspect()` renders its body for a sample input). */
+  compositeFound?(body: CompositeBody): void;
 }
 
 /** One run: the outermost one, or a child run started by a composite tool call. */
-export interface RunFrame {
-  root: RunRoot;
+export interface RunFrame<P extends TreePass = TreePass> {
+  /** The walk this run is part of, and through it the run's services. */
+  pass: P;
   runId: string;
   /** Composite tool names from the outermost run down to this one. */
   prefix: string[];
@@ -304,7 +68,7 @@ export interface AgentFrame {
   scope: ResolvedScope;
   /** The scope's tools, instrumented for this run (cleanup tracking). */
   tools: ResolvedScope['tools'];
-  messages: import('ai').ModelMessage[];
+  messages: ModelMessage[];
   /** The agent's trace node. */
   nodeId: string;
   /** Tool sources declared but not connected (outside a run: `inspect()` does not connect). */
@@ -332,15 +96,9 @@ export interface CompositeBody {
   caller: () => ResolvedScope;
 }
 
-/** Where an event stands in the trace: its node and that node's parent. */
-export interface NodePlace {
-  nodeId: string;
-  parentId?: string;
-}
-
 /** What {@link createRunFrame} needs. */
-export interface RunFrameOptions {
-  root: RunRoot;
+export interface RunFrameOptions<P extends TreePass> {
+  pass: P;
   runId: string;
   /** Composite tool names from the outermost run down to this one. */
   prefix: string[];
@@ -352,10 +110,10 @@ export interface RunFrameOptions {
 }
 
 /** A new run frame, with a new node id. */
-export function createRunFrame(options: RunFrameOptions): RunFrame {
-  const { root, runId, prefix, signal, callerScope, parentId } = options;
+export function createRunFrame<P extends TreePass>(options: RunFrameOptions<P>): RunFrame<P> {
+  const { pass, runId, prefix, signal, callerScope, parentId } = options;
   return {
-    root,
+    pass,
     runId,
     prefix,
     calls: [],
@@ -363,7 +121,7 @@ export function createRunFrame(options: RunFrameOptions): RunFrame {
     steps: {},
     stepElements: new Map(),
     usage: emptyUsage(),
-    nodeId: root.nodeId(),
+    nodeId: pass.nodeId(),
     ...(parentId !== undefined ? { parentId } : {}),
     inflight: new Set(),
     ...(callerScope ? { callerScope } : {}),

@@ -1,12 +1,13 @@
 import type { JuneElement } from '../elements/element.js';
 import { JuneError, RunAbortedError } from '../errors/june-error.js';
 import { errorData } from '../errors/error-data.js';
-import { DurableCalls } from '../engine/durable-calls.js';
 import type { TraceNode } from '../trace/trace-node.js';
 import { evaluate } from './evaluate.js';
 import { unstoppedWork } from './abort-grace.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
-import { createRunFrame, RunRoot, type RunFrame } from './run-state.js';
+import { createRunFrame, type RunFrame } from './run-state.js';
+import { CheckPass } from './check-pass.js';
+import type { RunPass } from './run-pass.js';
 import { strictFailure } from './strict-failure.js';
 import type { RunResult, WorkflowRunOptions } from './run.js';
 
@@ -15,9 +16,8 @@ export interface StartedRun<OUTPUT = unknown> {
   element: JuneElement;
   /** The workflow's name in the trace. */
   name: string;
-  root: RunRoot;
-  /** The outermost run's frame. */
-  frame: RunFrame;
+  /** The outermost run's frame; its pass holds the run's services. */
+  frame: RunFrame<RunPass>;
   options: WorkflowRunOptions<OUTPUT>;
   /** Stops following `options.signal`. */
   unfollow(): void;
@@ -32,28 +32,37 @@ export interface StartedRun<OUTPUT = unknown> {
  * Errors leave redacted. Always closes the run's tool sources and its log.
  */
 export async function runWork<OUTPUT>(run: StartedRun<OUTPUT>): Promise<RunResult<OUTPUT>> {
-  const { root, frame, options, name, element } = run;
+  const { frame, options, name, element } = run;
+  const services = frame.pass.services;
+  const { engine, log, abort } = services;
   await Promise.resolve();
   try {
     const checkThenEvaluate: typeof evaluate = async (node, ctx) => {
-      await openEngine(root, options, name);
-      await validateTree(element, root);
+      await engine.open({
+        runId: services.runId,
+        workflow: name,
+        ...(options.props ? { props: options.props } : {}),
+        redactor: log.redactor,
+        stop: (reason) => abort.abort(reason),
+        signal: abort.signal,
+      });
+      await checkTree(element, frame.pass);
       await evaluate(node, ctx);
       const strict = options.strict ? strictFailure(runNode(frame), options.model) : undefined;
       if (strict) throw strict;
     };
     const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
-    if (!run.abandoned) await root.durable?.engine.finish('succeeded');
+    if (!run.abandoned) await engine.finish('succeeded');
     return outcome as RunResult<OUTPUT>;
   } catch (error) {
     if (run.abandoned) throw error;
-    if (root.controller.signal.aborted) throw root.redactor.error(await abortedError(run, error));
-    await root.durable?.engine.finish('failed', error);
-    throw root.redactor.error(error);
+    if (abort.signal.aborted) throw log.redactor.error(await abortedError(run, error));
+    await engine.finish('failed', error);
+    throw log.redactor.error(error);
   } finally {
     run.unfollow();
-    await root.sources.closeAll();
-    root.events.close();
+    await services.sources.closeAll();
+    log.close();
   }
 }
 
@@ -63,15 +72,16 @@ export async function runWork<OUTPUT>(run: StartedRun<OUTPUT>): Promise<RunResul
  * what did not stop.
  */
 export async function abandonRun(run: StartedRun<unknown>, graceMs: number): Promise<never> {
-  const { root, frame, name } = run;
+  const { frame, name } = run;
+  const { engine, sources, log } = frame.pass.services;
   run.abandoned = true;
   const error = abandonedError(frame, graceMs);
   Object.defineProperty(error, 'trace', { value: frameTrace(frame, name), enumerable: false });
   run.unfollow();
-  await root.durable?.engine.finish('aborted', error).catch(() => {});
-  await root.sources.closeAll();
-  root.events.close();
-  throw root.redactor.error(error);
+  await engine.finish('aborted', error).catch(() => {});
+  await sources.closeAll();
+  log.close();
+  throw log.redactor.error(error);
 }
 
 /**
@@ -79,21 +89,22 @@ export async function abandonRun(run: StartedRun<unknown>, graceMs: number): Pro
  * the run (a mismatch with its record, a failed write), else the abort's; with the trace.
  */
 async function abortedError(run: StartedRun<unknown>, error: unknown): Promise<Error> {
-  const { root, frame, name } = run;
-  await Promise.allSettled([...root.inflight]);
-  const stopped = root.durable?.engine.failure;
+  const { frame, name } = run;
+  const { abort, engine } = frame.pass.services;
+  await Promise.allSettled([...abort.inflight]);
+  const stopped = engine.failure;
   const aborted =
     stopped instanceof Error
       ? stopped
       : JuneError.isInstance(error) && error.code === 'run-aborted'
         ? error
-        : new RunAbortedError(root.controller.signal.reason);
+        : new RunAbortedError(abort.signal.reason);
   if (!('trace' in aborted))
     Object.defineProperty(aborted, 'trace', {
       value: frameTrace(frame, name),
       enumerable: false,
     });
-  await root.durable?.engine.finish(stopped instanceof Error ? 'failed' : 'aborted', aborted);
+  await engine.finish(stopped instanceof Error ? 'failed' : 'aborted', aborted);
   return aborted;
 }
 
@@ -102,56 +113,34 @@ async function abortedError(run: StartedRun<unknown>, error: unknown): Promise<E
  * returned), agents resolve their capabilities, steps are checked but not run, and
  * render-prop children are not followed.
  */
-async function validateTree(element: JuneElement, run: RunRoot): Promise<void> {
-  const root = new RunRoot({ runId: 'validate', mode: 'validate', rendered: run.rendered });
-  root.rendering = run.rendering;
-  const signal = run.controller.signal;
-  const frame = createRunFrame({ root, runId: 'validate', prefix: [], signal });
+async function checkTree(element: JuneElement, run: RunPass): Promise<void> {
+  const { rendering, signal } = run.services.abort;
+  const pass = new CheckPass({ renders: run.renders, rendering });
+  const frame = createRunFrame({ pass, runId: 'validate', prefix: [], signal });
   await evaluate(element, { run: frame, parentId: frame.nodeId });
 }
 
-/**
- * Makes the run's durable engine when it has one, inside the run (so a run whose engine
- * cannot start still ends with `run-finish` and a settled trace).
- */
-async function openEngine(
-  root: RunRoot,
-  options: WorkflowRunOptions<any>,
-  workflow: string,
-): Promise<void> {
-  if (!options.engine) return;
-  const engine = await options.engine({
-    runId: root.runId,
-    workflow,
-    ...(options.props ? { props: options.props } : {}),
-    redactor: root.redactor,
-    stop: (reason) => root.controller.abort(reason),
-    signal: root.controller.signal,
-  });
-  root.attachEngine(new DurableCalls(engine));
-}
-
 /** The outermost run's node as its events built it. */
-function runNode(frame: RunFrame): TraceNode {
-  return frame.root.trace.nodes.get(frame.nodeId) ?? frameTrace(frame).root;
+function runNode(frame: RunFrame<RunPass>): TraceNode {
+  return frame.pass.services.log.trace.nodes.get(frame.nodeId) ?? frameTrace(frame).root;
 }
 
 /**
  * Settles a run whose work did not stop within `graceMs` of its abort: its `run-finish`
  * closes every node still open, and the error names what did not stop.
  */
-function abandonedError(frame: RunFrame, graceMs: number): RunAbortedError {
-  const root = frame.root;
-  const calls = [...root.calls.values()];
+function abandonedError(frame: RunFrame<RunPass>, graceMs: number): RunAbortedError {
+  const { abort, log } = frame.pass.services;
+  const calls = [...abort.calls.values()];
   const unstopped = unstoppedWork(runNode(frame), {
     calls,
-    components: [...root.rendering].map((entry) => entry.component),
+    components: [...abort.rendering].map((entry) => entry.component),
   });
-  const error = new RunAbortedError(root.controller.signal.reason, { unstopped, graceMs });
+  const error = new RunAbortedError(abort.signal.reason, { unstopped, graceMs });
   const left = new RunAbortedError(
     `this had not stopped ${graceMs} ms after the abort; the run settled without it`,
   );
-  root.emit({
+  log.emit({
     type: 'run-finish',
     runId: frame.runId,
     nodeId: frame.nodeId,

@@ -1,28 +1,23 @@
 import type { LanguageModel, LanguageModelUsage } from 'ai';
 import type { ApprovalPolicy, ApprovalRequest } from '../approvals/approval-request.js';
-import {
-  createElement,
-  isElement,
-  type Component,
-  type JuneElement,
-  type JuneNode,
-} from '../elements/element.js';
+import { createElement, isElement, type Component, type JuneElement } from '../elements/element.js';
 import { displayNameOf, kindOf } from '../elements/builtin.js';
 import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
-import type { RunEvent, RunLogEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import type { RunConsumer } from '../events/run-consumer.js';
-import { handleEvents } from '../events/handle-event.js';
 import { WorkflowError } from '../errors/june-error.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { newRunId } from '../engine/run-id.js';
 import { holdToolCallContexts } from '../engine/tool-call-context.js';
 import type { Trace } from '../trace/trace-node.js';
-import { configuredSecrets, registerKnownCredentials } from '../redaction/configured-secrets.js';
-import { Redactor, type RedactOptions } from '../redaction/redactor.js';
+import { registerKnownCredentials } from '../redaction/configured-secrets.js';
+import type { RedactOptions } from '../redaction/redactor.js';
 import { abortGraceOf, settleWithinGrace } from './abort-grace.js';
 import { endConsumers } from './end-consumers.js';
 import { frameTrace } from './run-frame.js';
-import { createRunFrame, RunRoot } from './run-state.js';
+import { createRunFrame } from './run-state.js';
+import { RunPass } from './run-pass.js';
+import { createRunServices } from './run-services.js';
 import { abandonRun, runWork, type StartedRun } from './run-work.js';
 
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
@@ -111,12 +106,17 @@ export interface RunHandle<OUTPUT = unknown> {
    * prompt function); either carries the run's trace as `error.trace`.
    */
   readonly result: Promise<RunResult<OUTPUT>>;
-  /** Every event of the run (and its child runs) from the start, in order; ends with the run. */
-  readonly events: AsyncIterable<RunEvent>;
   /**
-   * The run's log from the start, in order, ending with the run: every event with its
-   * trace node and time, the kinds `events` leaves out included (model calls, denied calls,
-   * `<Catch>` attempts, reasoning). `applyEvent` turns it into the run's trace.
+   * The run's log: every event of the run and its child runs from the start, in order,
+   * ending with the run, each with its trace node (`nodeId`, `parentId`) and time (`at`):
+   * runs, agents, steps, model calls, text and reasoning, tool calls and their outcomes,
+   * approvals, `<Catch>` attempts. Each reader reads it from the start (consecutive deltas
+   * of one model call may come joined). `applyEvent` turns it into the run's trace.
+   */
+  readonly events: AsyncIterable<RunLogEvent>;
+  /**
+   * The same events as {@link events}, under the name they had when `events` showed fewer.
+   * @deprecated read `events`.
    */
   readonly log: AsyncIterable<RunLogEvent>;
   /** The approval requests waiting for an answer, oldest first. */
@@ -156,14 +156,18 @@ export function runWorkflow<OUTPUT = unknown>(
   const element = rootElement(workflow, options.props);
   const runId = options.runId ?? newRunId();
   const name = options.workflow ?? displayNameOf(element.type);
-  const root = runRoot(runId, options);
-  const frame = createRunFrame({ root, runId, prefix: [], signal: root.controller.signal });
-  const unfollow = followSignal(root, options.signal);
+  // the provider keys in the environment are credentials whatever model this run uses (a
+  // script, a replayed journal): a tool that prints one must not put it into a record
+  registerKnownCredentials();
+  const services = createRunServices({ ...options, runId });
+  const pass = new RunPass(services);
+  const { abort } = services;
+  const frame = createRunFrame({ pass, runId, prefix: [], signal: abort.signal });
+  const unfollow = abort.follow(options.signal);
   const graceMs = abortGraceOf(options.abortGraceMs);
   const run: StartedRun<OUTPUT> = {
     element,
     name,
-    root,
     frame,
     options,
     unfollow,
@@ -172,15 +176,13 @@ export function runWorkflow<OUTPUT = unknown>(
   const work = runWork(run);
   work.catch(() => {});
   // An abort settles the run within graceMs even when a tool or component ignores its signal.
-  const settled = settleWithinGrace(work, root.controller.signal, graceMs, () =>
-    abandonRun(run, graceMs),
-  );
+  const settled = settleWithinGrace(work, abort.signal, graceMs, () => abandonRun(run, graceMs));
   // batch mode: the tool-call context stays on for the run instead of toggling per call
-  if (!root.stream) {
+  if (!services.settings.stream) {
     const release = holdToolCallContexts();
     settled.then(release, release);
   }
-  const result = endConsumers(root.consumers, settled, () => ({
+  const result = endConsumers(services.log.consumers, settled, () => ({
     trace: frameTrace(frame, name),
     usage: frame.usage,
   }));
@@ -188,54 +190,28 @@ export function runWorkflow<OUTPUT = unknown>(
   return runHandle(run, result);
 }
 
-/** The run's shared state, from its options. */
-function runRoot(runId: string, options: WorkflowRunOptions<any>): RunRoot {
-  // the provider keys in the environment are credentials whatever model this run uses (a
-  // script, a replayed journal): a tool that prints one must not put it into a record
-  registerKnownCredentials();
-  const root = new RunRoot({
-    runId,
-    mode: 'run',
-    model: options.model,
-    onApproval: options.onApproval,
-    rendered: new Map<JuneElement, JuneNode>(),
-  });
-  if (options.redact) root.redactor = new Redactor(options.redact, configuredSecrets);
-  root.stream = options.stream !== false;
-  root.consumers = options.consumers ?? [];
-  if (options.engine) root.expectEngine();
-  return root;
-}
-
-/** Aborts the run when `signal` aborts (at once when it already has); returns what stops following it. */
-function followSignal(root: RunRoot, signal: AbortSignal | undefined): () => void {
-  const onAbort = () => root.controller.abort(signal!.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  return () => signal?.removeEventListener('abort', onAbort);
-}
-
 /** The handle of a started run (see {@link RunHandle}). */
 function runHandle<OUTPUT>(
   run: StartedRun<OUTPUT>,
   result: Promise<RunResult<OUTPUT>>,
 ): RunHandle<OUTPUT> {
-  const { root, frame, name } = run;
+  const { frame, name } = run;
+  const { runId, log, approvals, abort } = frame.pass.services;
   return {
-    runId: root.runId,
+    runId,
     result,
-    events: handleEvents(root.events),
-    log: root.events,
+    events: log.events,
+    log: log.events,
     get pendingApprovals() {
-      return root.broker.requests;
+      return approvals.requests;
     },
-    approve: (id) => root.broker.answer(id, { approved: true }),
+    approve: (id) => approvals.answer(id, { approved: true }),
     deny: (id, reason) =>
-      root.broker.answer(
+      approvals.answer(
         id,
         reason === undefined ? { approved: false } : { approved: false, reason },
       ),
-    abort: (reason) => root.controller.abort(reason === undefined ? undefined : new Error(reason)),
+    abort: (reason) => abort.abort(reason === undefined ? undefined : new Error(reason)),
     trace: () => structuredClone(frameTrace(frame, name)),
   };
 }

@@ -3,7 +3,9 @@ import { plainUsage } from '../models/usage.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
 import { thrownByTool } from '../engine/tool-failure.js';
-import type { NodePlace, RunFrame } from './run-state.js';
+import type { NodePlace } from './node-place.js';
+import type { RunFrame } from './run-state.js';
+import type { RunLog } from './run-log.js';
 import type { ToolNodes } from './tool-nodes.js';
 
 /**
@@ -13,16 +15,16 @@ import type { ToolNodes } from './tool-nodes.js';
  *
  * @example
  * ```ts
- * const onPart = stepPartHandler(run, 'research:findings', { nodeId: 'n7', parentId: 'n3' }, tools);
+ * const onPart = stepPartHandler(run, services.log, 'research:findings', { nodeId: 'n7', parentId: 'n3' }, tools);
  * ```
  */
 export function stepPartHandler(
   run: RunFrame,
+  log: RunLog,
   step: string,
   stepNode: NodePlace,
   tools: ToolNodes,
 ): (part: TextStreamPart<ToolSet>) => void {
-  const root = run.root;
   const runId = run.runId;
   let model: string | undefined;
   // a delta concerns the model call it comes from
@@ -38,12 +40,12 @@ export function stepPartHandler(
   return (part) => {
     switch (part.type) {
       case 'start-step':
-        model = root.nodeId();
-        root.emit({ type: 'model-start', runId, step, nodeId: model, parentId: stepNode.nodeId });
+        model = log.nodeId();
+        log.emit({ type: 'model-start', runId, step, nodeId: model, parentId: stepNode.nodeId });
         break;
       case 'finish-step':
         if (model === undefined) break;
-        root.emit({
+        log.emit({
           type: 'model-finish',
           runId,
           step,
@@ -57,21 +59,21 @@ export function stepPartHandler(
         break;
       case 'text-delta':
       case 'reasoning-delta':
-        root.emit({ type: part.type, runId, step, delta: part.text, ...deltaPlace() });
+        log.emit({ type: part.type, runId, step, delta: part.text, ...deltaPlace() });
         break;
       case 'tool-call':
         tools.called(part.toolCallId, part.toolName, part.input);
         break;
       case 'tool-approval-request': {
         const { toolCallId, toolName } = part.toolCall;
-        root.approvalNodes.set(part.approvalId, tools.find(toolCallId, toolName));
+        log.placeApproval(part.approvalId, tools.find(toolCallId, toolName));
         break;
       }
       case 'tool-result':
       case 'tool-error':
       case 'tool-output-denied':
         if (part.type === 'tool-result' && part.preliminary) break;
-        toolOutcome(part, run, call(part.toolCallId, part.toolName), tools);
+        toolOutcome(part, run.signal, log, call(part.toolCallId, part.toolName), tools);
         break;
     }
   };
@@ -85,16 +87,16 @@ type ToolOutcomePart = Extract<
 /** How a tool call ended: its (final) result, its error, or its denial, as an event. */
 function toolOutcome(
   part: ToolOutcomePart,
-  run: RunFrame,
+  signal: AbortSignal,
+  log: RunLog,
   event: NodePlace & { runId: string; step: string; toolCallId: string; tool: string },
   tools: ToolNodes,
 ): void {
-  const root = run.root;
   if (part.type === 'tool-result') {
-    root.emit({ type: 'tool-result', ...event, output: plainJson(part.output) });
+    log.emit({ type: 'tool-result', ...event, output: plainJson(part.output) });
   } else if (part.type === 'tool-error') {
-    const status = run.signal.aborted ? 'aborted' : 'failed';
-    root.emit({ type: 'tool-error', ...event, error: errorData(thrownByTool(part.error)), status });
-  } else root.emit({ type: 'tool-denied', ...event });
+    const status = signal.aborted ? 'aborted' : 'failed';
+    log.emit({ type: 'tool-error', ...event, error: errorData(thrownByTool(part.error)), status });
+  } else log.emit({ type: 'tool-denied', ...event });
   tools.closed(part.toolCallId, event.nodeId);
 }

@@ -1,5 +1,6 @@
 import { plainJson } from '../json/json-form.js';
-import type { NodePlace, RunFrame } from './run-state.js';
+import type { NodePlace } from './node-place.js';
+import type { RunLog } from './run-log.js';
 
 /** One tool call node of a step. */
 interface CallNode {
@@ -29,7 +30,10 @@ export class ToolNodes {
   readonly #calls = new Map<string, CallNode[]>();
 
   constructor(
-    private readonly run: RunFrame,
+    /** The run's log, where calls' events go. */
+    private readonly log: RunLog,
+    /** The run (outermost or child) of the step. */
+    private readonly runId: string,
     /** The step path. */
     private readonly step: string,
     /** The step's node: the parent of its tool calls. */
@@ -103,9 +107,9 @@ export class ToolNodes {
     state: Pick<CallNode, 'seen' | 'started'>,
   ): CallNode {
     const node = this.#add(toolCallId, tool, state);
-    this.run.root.emit({
+    this.log.emit({
       type: 'tool-call',
-      runId: this.run.runId,
+      runId: this.runId,
       step: this.step,
       toolCallId,
       tool,
@@ -117,7 +121,7 @@ export class ToolNodes {
 
   #add(toolCallId: string, tool: string, state: Pick<CallNode, 'seen' | 'started'>): CallNode {
     const node: CallNode = {
-      nodeId: this.run.root.nodeId(),
+      nodeId: this.log.nodeId(),
       name: tool,
       open: true,
       ...state,

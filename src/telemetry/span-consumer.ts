@@ -1,4 +1,5 @@
 import { context, trace, type Link } from '@opentelemetry/api';
+import { isDelta } from '../events/run-event-kinds.js';
 import { applyEvent } from '../events/apply-event.js';
 import { liveTrace } from '../events/live-trace.js';
 import type { RunConsumer } from '../events/run-consumer.js';
@@ -44,7 +45,7 @@ export class SpanConsumer implements RunConsumer {
 
   /** @inheritdoc */
   event(event: RunLogEvent): void {
-    if (event.type === 'text-delta' || event.type === 'reasoning-delta') return;
+    if (isDelta(event)) return;
     if (this.#rootId === undefined && event.type === 'run-start') {
       this.#rootId = event.nodeId;
       if (this.#options.runId === '') this.#options.runId = event.runId;

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import type { UIToolCalls } from './ui-tool-calls.js';
 
 /** What {@link ResumeFilter} needs to know about the request that resumed the run. */
@@ -45,13 +45,13 @@ export class ResumeFilter {
   }
 
   /** True when the browser has not seen `event` (call after `calls` saw it). */
-  isNew(event: RunEvent): boolean {
+  isNew(event: RunLogEvent): boolean {
     if (this.#fresh.has(event.runId)) return true;
     if (this.#turnsNew(event)) this.#fresh.add(event.runId);
     return this.#fresh.has(event.runId);
   }
 
-  #turnsNew(event: RunEvent): boolean {
+  #turnsNew(event: RunLogEvent): boolean {
     switch (event.type) {
       case 'approval-response':
         return this.#answeredNow ? this.#answeredNow.has(event.id) : event.replayed !== true;

@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../approvals/approval-request.js';
-import { isLogOnly, nodeOf, type MappedEvent } from './mapped-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import { UIToolCalls, type UIToolCall } from './ui-tool-calls.js';
 
 interface RunState {
@@ -33,15 +33,14 @@ export class RunWaits {
   constructor(private readonly willAnswer: (request: ApprovalRequest) => boolean = () => false) {}
 
   /** Takes the next event of the run. */
-  observe(event: MappedEvent): void {
-    if (isLogOnly(event)) return;
+  observe(event: RunLogEvent): void {
     const run = this.#runs.get(event.runId);
     switch (event.type) {
       case 'run-start':
         this.#root ??= event.runId;
         this.#runs.set(event.runId, { calls: new Map() });
         if (event.parentToolCallId !== undefined)
-          this.#calls.childStarted(event.runId, event.parentToolCallId, nodeOf(event).parentId);
+          this.#calls.childStarted(event.runId, event.parentToolCallId, event.parentId);
         break;
       case 'run-finish':
         this.#runs.delete(event.runId);

@@ -1,10 +1,9 @@
 import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage } from 'ai';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
-import type { RunEvent, RunLogEvent } from '../events/run-event.js';
+import type { RunLogEvent } from '../events/run-event.js';
 import type { TraceError } from '../trace/trace-node.js';
 import type { JuneUIMessage, JuneUIMessageChunk } from './june-ui-message.js';
 import type { ResumeFilterOptions } from './resume-filter.js';
-import type { MappedEvent } from './mapped-event.js';
 import { RunWaits } from './run-waits.js';
 import { UIChunkMapper } from './ui-chunk-mapper.js';
 
@@ -53,13 +52,12 @@ export interface ToUIMessageStreamOptions {
 }
 
 /**
- * A run handle, or anything that has its log (`RunClient.events(runId)` of `june/dbos` as
- * `{ log }`) or its events. The log is read when there is one: its events say where each
- * belongs in the run (`nodeId`, `parentId`), and it has the model's reasoning.
+ * A run handle, or anything that has a run's events (`RunClient.events(runId)` of
+ * `june/dbos` as `{ events }`), each with its trace node and time. `{ log }`, the name
+ * `handle.log` had before `handle.events` yielded the same events, is still taken.
  */
 export type RunEvents =
-  | { readonly log: AsyncIterable<RunLogEvent>; readonly events?: AsyncIterable<RunEvent> }
-  | { readonly events: AsyncIterable<RunEvent> };
+  { readonly events: AsyncIterable<RunLogEvent> } | { readonly log: AsyncIterable<RunLogEvent> };
 
 /**
  * A run as the AI SDK's UI message stream: the chunks of one assistant message that
@@ -69,8 +67,7 @@ export type RunEvents =
  * `data-june-run` / `data-june-agent` / `data-june-step` parts for nested progress. The
  * message's metadata holds the run's id.
  *
- * Reads the run's log (`handle.log`; `handle.events` for a source without one) from the
- * start, so a late reader gets the whole run. The stream ends
+ * Reads the run's events (`handle.events`) from the start, so a late reader gets the whole run. The stream ends
  * with the run, or, with `onWaiting`, when the run waits for answers. A failed run ends
  * with an `error` chunk; an aborted one just ends.
  *
@@ -96,7 +93,7 @@ export function toUIMessageStream(
         shown: continued?.role === 'assistant' ? toolCallIdsOf(continued) : [],
       });
       const waits = new RunWaits(options.willAnswer);
-      const source: AsyncIterable<MappedEvent> = 'log' in handle ? handle.log : handle.events;
+      const source = 'events' in handle ? handle.events : handle.log;
       for await (const event of source) {
         for (const chunk of mapper.map(event)) writer.write(chunk);
         waits.observe(event);

@@ -1,10 +1,10 @@
 import { modelOutputOf } from '../trace/composite-result.js';
 import type { JuneAgentData, JuneUIMessageChunk } from './june-ui-message.js';
-import { isLogOnly, nodeOf, type MappedEvent, type MappedRunEvent } from './mapped-event.js';
+import type { RunLogEvent, RunLogEventOf } from '../events/run-event.js';
 import { ResumeFilter, type ResumeFilterOptions } from './resume-filter.js';
 import { UIToolCalls, type UIToolCall } from './ui-tool-calls.js';
 
-type Event<T extends MappedEvent['type']> = Extract<MappedEvent, { type: T }>;
+type Event<T extends RunLogEvent['type']> = RunLogEventOf<T>;
 type Chunk = JuneUIMessageChunk;
 
 /** Options of {@link UIChunkMapper}. */
@@ -38,7 +38,7 @@ export class UIChunkMapper {
   /** Open text and reasoning parts by `<runId>|<step>|<kind>`. */
   readonly #texts = new Map<string, string>();
   readonly #approvals = new Map<string, UIToolCall>();
-  readonly #agents = new Map<string, Array<JuneAgentData & { id: string; nodeId?: string }>>();
+  readonly #agents = new Map<string, Array<JuneAgentData & { id: string; nodeId: string }>>();
   readonly #stepAgents = new Map<string, string>();
   /** Tool parts the message has: later chunks about other calls would have no part to update. */
   readonly #shown: Set<string>;
@@ -57,20 +57,29 @@ export class UIChunkMapper {
   }
 
   /**
-   * The chunks for `event` (none when the browser has seen it already). Events of a run's
-   * log nest by their trace nodes (a child run under the call whose node is its parent);
-   * of the log's own kinds only reasoning makes chunks.
+   * The chunks for `event` (none when the browser has seen it already). Events nest by
+   * their trace nodes (a child run under the call whose node is its parent). Model calls,
+   * denied calls (their denial came as an `approval-response`) and `<Catch>` attempts make
+   * none; reasoning makes its own parts.
    */
-  map(event: MappedEvent): Chunk[] {
-    if (isLogOnly(event))
-      return event.type === 'reasoning-delta' && (this.#filter?.isFresh(event.runId) ?? true)
-        ? [...this.#endText(event), ...this.#delta(event, 'reasoning')]
-        : [];
+  map(event: RunLogEvent): Chunk[] {
+    switch (event.type) {
+      case 'reasoning-delta':
+        return (this.#filter?.isFresh(event.runId) ?? true)
+          ? [...this.#endText(event), ...this.#delta(event, 'reasoning')]
+          : [];
+      case 'model-start':
+      case 'model-finish':
+      case 'tool-denied':
+      case 'catch-start':
+      case 'catch-finish':
+        return [];
+    }
     let call: UIToolCall | undefined;
     if (event.type === 'run-start') {
       this.#root ??= event.runId;
       if (event.parentToolCallId !== undefined)
-        this.calls.childStarted(event.runId, event.parentToolCallId, nodeOf(event).parentId);
+        this.calls.childStarted(event.runId, event.parentToolCallId, event.parentId);
     }
     if (event.type === 'tool-call') call = this.calls.called(event);
     if (event.type === 'step-start') this.#stepAgents.set(stepKey(event), event.agent);
@@ -87,7 +96,7 @@ export class UIChunkMapper {
     return chunks;
   }
 
-  #chunks(event: MappedRunEvent, call: UIToolCall | undefined, isNew: boolean): Chunk[] {
+  #chunks(event: RunLogEvent, call: UIToolCall | undefined, isNew: boolean): Chunk[] {
     if (event.type === 'run-start' && event.runId === this.#root)
       return [{ type: 'start', messageMetadata: { runId: event.runId, waiting: false } }];
     if (!isNew) return [];
@@ -99,7 +108,7 @@ export class UIChunkMapper {
     return [...text, ...body];
   }
 
-  #body(event: MappedRunEvent, call: UIToolCall | undefined): Chunk[] {
+  #body(event: RunLogEvent, call: UIToolCall | undefined): Chunk[] {
     switch (event.type) {
       case 'run-start':
         return [this.#run(event.runId, { status: 'running' })];
@@ -171,20 +180,14 @@ export class UIChunkMapper {
       tools,
       status: 'running',
     };
-    const { nodeId } = nodeOf(event);
-    const entry = { ...data, id, ...(nodeId !== undefined ? { nodeId } : {}) };
+    const entry = { ...data, id, nodeId: event.nodeId };
     this.#agents.set(event.runId, [...(this.#agents.get(event.runId) ?? []), entry]);
     return { type: 'data-june-agent', id, data };
   }
 
   #agentFinish(event: Event<'agent-finish'>): Chunk[] {
     const open = this.#agents.get(event.runId) ?? [];
-    const { nodeId } = nodeOf(event);
-    const found = open.findLast((entry) =>
-      nodeId !== undefined && entry.nodeId !== undefined
-        ? entry.nodeId === nodeId
-        : entry.agent === event.agent,
-    );
+    const found = open.findLast((entry) => entry.nodeId === event.nodeId);
     if (!found) return [];
     this.#agents.set(
       event.runId,
@@ -234,7 +237,7 @@ export class UIChunkMapper {
    * Ends the open text and reasoning parts of the event's run and step (any event but a
    * delta of the same kind ends them), all of them at the outermost run's end.
    */
-  #endText(event: MappedEvent): Chunk[] {
+  #endText(event: RunLogEvent): Chunk[] {
     const chunks: Chunk[] = [];
     const kind =
       event.type === 'text-delta' ? 'text' : event.type === 'reasoning-delta' ? 'reasoning' : '';
@@ -283,5 +286,5 @@ export class UIChunkMapper {
 
 /** Where a step's agent is kept between its start and finish: its node, else its run and path. */
 function stepKey(event: Event<'step-start' | 'step-finish'>): string {
-  return nodeOf(event).nodeId ?? `${event.runId}|${event.step}`;
+  return event.nodeId;
 }

@@ -1,6 +1,6 @@
-import type { RunEvent } from '../events/run-event.js';
+import type { RunLogEventOf, RunLogEventType } from '../events/run-event.js';
 
-type Event<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+type Event<T extends RunLogEventType> = RunLogEventOf<T>;
 
 /** One tool call as the UI stream knows it. */
 export interface UIToolCall {

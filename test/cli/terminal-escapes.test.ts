@@ -88,6 +88,8 @@ export default function Hostile() {
       approved: false,
       reason: 'no\n✓ approved',
       automatic: false,
+      nodeId: 'n3',
+      at: 0,
     });
     printer.event({
       type: 'error',
@@ -95,6 +97,8 @@ export default function Hostile() {
       error: { name: 'Error', message: 'x\x1b[0m' },
       attempt: 1,
       willRetry: true,
+      nodeId: 'n4',
+      at: 0,
     });
     expect(out).toBe(
       '  ? de\\x1b[2Kploy needs approval in step ship: {"env":"prod\\x9b"}\n' +

@@ -198,6 +198,10 @@ describe('composite <Tool>', () => {
       runId: `${handle.runId}.1`,
       parentToolCallId: 'call_report_1_1',
       workflow: 'research',
+      // the child run's node hangs under the composite call's node
+      nodeId: expect.any(String),
+      parentId: events.find((e) => e.type === 'tool-call' && e.tool === 'research')!.nodeId,
+      at: expect.any(Number),
     });
   });
 

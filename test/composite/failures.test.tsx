@@ -96,6 +96,10 @@ describe('failures inside a composite tool', () => {
       toolCallId: 'call_report_1_1',
       tool: 'research',
       error: { name: 'JuneError', message, code: 'composite-tool-failed' },
+      status: 'failed',
+      nodeId: expect.any(String),
+      parentId: expect.any(String),
+      at: expect.any(Number),
     });
     const childFinish = events.find(
       (e): e is Extract<RunEvent, { type: 'run-finish' }> =>

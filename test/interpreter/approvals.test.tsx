@@ -88,6 +88,9 @@ describe('approvals', () => {
       id: request!.id,
       approved: true,
       automatic: false,
+      nodeId: expect.any(String),
+      parentId: expect.any(String),
+      at: expect.any(Number),
     });
     const toolNode = trace.root.children[0]!.children[0]!.children.find(
       (node) => node.kind === 'tool',
@@ -168,6 +171,9 @@ describe('approvals', () => {
       approved: false,
       reason: 'prod is frozen this week',
       automatic: false,
+      nodeId: expect.any(String),
+      parentId: expect.any(String),
+      at: expect.any(Number),
     });
     const toolNode = trace.root.children[0]!.children[0]!.children.find(
       (node) => node.kind === 'tool',
@@ -500,6 +506,9 @@ describe('approvals', () => {
       runId: handle.runId,
       id: request!.id,
       reason: 'the run was aborted',
+      nodeId: expect.any(String),
+      parentId: expect.any(String),
+      at: expect.any(Number),
     });
     expect(events.some((event) => event.type === 'approval-response')).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: 'run-finish', status: 'aborted' });

@@ -187,8 +187,15 @@ describe('errors in a branch rendered by a step', () => {
     const agentEvents: string[] = [];
     for await (const event of handle.events)
       if (event.type === 'agent-start' || event.type === 'agent-finish')
-        agentEvents.push(`${event.type}:${event.agent}`);
-    expect(agentEvents).toEqual(['agent-start:outer', 'agent-finish:outer']);
+        agentEvents.push(
+          `${event.type}:${event.agent}${'unstarted' in event && event.unstarted ? ' (unstarted)' : ''}`,
+        );
+    // the inner agent failed resolving its capabilities: its finish says it never started
+    expect(agentEvents).toEqual([
+      'agent-start:outer',
+      'agent-finish:inner (unstarted)',
+      'agent-finish:outer',
+    ]);
     expect(error.trace.status).toBe('failed');
     expect(allNodes(error.trace.root).filter((node) => node.status === 'running')).toEqual([]);
   });
@@ -281,8 +288,16 @@ describe('failed runs', () => {
     );
     expect(model.doStreamCalls).toHaveLength(0);
     const types = [];
-    for await (const event of handle.events) types.push(event.type);
-    expect(types).toEqual(['run-start', 'agent-start', 'agent-finish', 'run-finish']);
+    for await (const event of handle.events)
+      types.push(`${event.type}${'unstarted' in event && event.unstarted ? ' (unstarted)' : ''}`);
+    // the step failed before its start: its finish says so
+    expect(types).toEqual([
+      'run-start',
+      'agent-start',
+      'step-finish (unstarted)',
+      'agent-finish',
+      'run-finish',
+    ]);
   });
 
   test('a JuneError from the model is passed through as it is', async () => {

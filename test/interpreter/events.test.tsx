@@ -1,5 +1,5 @@
 import { tool } from 'ai';
-import { Agent, Step, Tool, run, type RunEvent } from 'june';
+import { Agent, Step, Tool, run, type RunLogEvent } from 'june';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { streamModel } from '../helpers/mock-stream-model.js';
@@ -10,8 +10,8 @@ const weather = tool({
   execute: async ({ city }) => ({ city, tempC: 4 }),
 });
 
-async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
-  const out: RunEvent[] = [];
+async function collect(events: AsyncIterable<RunLogEvent>): Promise<RunLogEvent[]> {
+  const out: RunLogEvent[] = [];
   for await (const event of events) out.push(event);
   return out;
 }
@@ -75,7 +75,7 @@ describe('events', () => {
     expect((await handle.result).output).toBe('first second');
   });
 
-  test('events come in order, with their fields: run, agent, step, deltas, tool call and result, finishes', async () => {
+  test('events come in order, with their fields and trace nodes: run, agent, step, model calls, deltas, tool call and result, finishes', async () => {
     const model = streamModel([
       {
         text: 'Checking.',
@@ -99,23 +99,44 @@ describe('events', () => {
       'run-start',
       'agent-start',
       'step-start',
+      'model-start',
       'text-delta',
       'tool-call',
       'tool-result',
+      'model-finish',
+      'model-start',
       'text-delta',
+      'model-finish',
       'step-finish',
       'agent-finish',
       'run-finish',
     ]);
 
     const runId = handle.runId;
-    const byType = <T extends RunEvent['type']>(type: T) =>
-      events.find((event) => event.type === type) as Extract<RunEvent, { type: T }>;
-    expect(byType('run-start')).toEqual({ type: 'run-start', runId, workflow: 'forecast-flow' });
+    const byType = <T extends RunLogEvent['type']>(type: T) =>
+      events.find((event) => event.type === type) as Extract<RunLogEvent, { type: T }>;
+    // every event names its trace node, that node's parent and its time
+    const at = expect.any(Number);
+    const runNode = byType('run-start').nodeId;
+    const agentNode = byType('agent-start').nodeId;
+    const stepNode = byType('step-start').nodeId;
+    const toolNode = byType('tool-call').nodeId;
+    expect(new Set([runNode, agentNode, stepNode, toolNode]).size).toBe(4);
+    expect(byType('run-start')).toEqual({
+      type: 'run-start',
+      runId,
+      workflow: 'forecast-flow',
+      nodeId: runNode,
+      at,
+    });
     expect(byType('agent-start')).toEqual({
       type: 'agent-start',
       runId,
       agent: 'forecaster',
+      model: 'mock-provider:mock-model-id',
+      nodeId: agentNode,
+      parentId: runNode,
+      at,
       tools: ['weather'],
       capabilities: [expect.objectContaining({ name: 'weather', source: '<Tool name="weather">' })],
     });
@@ -125,6 +146,17 @@ describe('events', () => {
       step: 'forecast',
       agent: 'forecaster',
       prompt: 'Weather in Oslo?',
+      nodeId: stepNode,
+      parentId: agentNode,
+      at,
+    });
+    expect(byType('model-start')).toEqual({
+      type: 'model-start',
+      runId,
+      step: 'forecast',
+      nodeId: expect.any(String),
+      parentId: stepNode,
+      at,
     });
     expect(byType('tool-call')).toEqual({
       type: 'tool-call',
@@ -133,6 +165,9 @@ describe('events', () => {
       toolCallId: 'c1',
       tool: 'weather',
       input: { city: 'Oslo' },
+      nodeId: toolNode,
+      parentId: stepNode,
+      at,
     });
     expect(byType('tool-result')).toEqual({
       type: 'tool-result',
@@ -141,6 +176,9 @@ describe('events', () => {
       toolCallId: 'c1',
       tool: 'weather',
       output: { city: 'Oslo', tempC: 4 },
+      nodeId: toolNode,
+      parentId: stepNode,
+      at,
     });
     expect(byType('step-finish')).toMatchObject({
       type: 'step-finish',
@@ -155,6 +193,9 @@ describe('events', () => {
       runId,
       agent: 'forecaster',
       status: 'succeeded',
+      nodeId: agentNode,
+      parentId: runNode,
+      at,
     });
     expect(byType('run-finish')).toMatchObject({
       type: 'run-finish',

@@ -5,17 +5,18 @@ import { tool } from 'ai';
 import { Agent, run, Step, Tool, type RunLogEvent, type TraceNode } from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRunFrame, RunRoot } from '../../src/interpreter/run-state.js';
+import { createRunServices } from '../../src/interpreter/run-services.js';
 import { ToolNodes } from '../../src/interpreter/tool-nodes.js';
 import { streamModel } from '../helpers/mock-stream-model.js';
 
 function stepNodes() {
-  const root = new RunRoot({ runId: 'r1', mode: 'run' });
   const events: RunLogEvent[] = [];
-  root.consumers = [{ event: (event) => events.push(event) }];
-  const frame = createRunFrame({ root, runId: 'r1', prefix: [], signal: root.controller.signal });
+  const { log } = createRunServices({
+    runId: 'r1',
+    consumers: [{ event: (event) => events.push(event) }],
+  });
   const calls = () => events.filter((event) => event.type === 'tool-call');
-  return { nodes: new ToolNodes(frame, 'go', frame.nodeId), calls };
+  return { nodes: new ToolNodes(log, 'r1', 'go', log.nodeId()), calls };
 }
 
 describe('a tool call node', () => {

@@ -1,0 +1,160 @@
+import { EventStream, type EventJoining } from '../events/event-stream.js';
+import { isDelta, type DeltaEvent } from '../events/run-event-kinds.js';
+import type { RunLogEvent } from '../events/run-event.js';
+import type { RunConsumer } from '../events/run-consumer.js';
+import { applyEvent } from '../events/apply-event.js';
+import { liveTrace } from '../events/live-trace.js';
+import type { Redactor } from '../redaction/redactor.js';
+import type { EventInput } from './event-input.js';
+import type { NodePlace } from './node-place.js';
+import type { RunEngine } from './run-engine.js';
+
+/** The most streamed text held back while redacting (a word longer than this is let through), in characters. */
+const MAX_HELD_TEXT = 4096;
+
+/** What a {@link RunLog} is built from. */
+export interface RunLogOptions {
+  /** What the run keeps out of its events (the `redact` option and configured credentials). */
+  redactor: Redactor;
+  /** Follow every event in order (`RunOptions.consumers`). */
+  consumers: readonly RunConsumer[];
+  /** Is published every event, for followers in other processes. */
+  engine: RunEngine;
+}
+
+/**
+ * A run's log, the one record of what happened in it and its child runs: every event goes
+ * through {@link emit}, which stamps its time, redacts it, applies it to the run's trace,
+ * and hands it to each consumer, to the readers of `handle.events` and to the durable
+ * engine. It also numbers the trace's nodes and remembers which tool call node each
+ * approval request concerns. Built once per run; the static check and `inspect()` have none.
+ *
+ * @example
+ * ```ts
+ * const log = new RunLog({ redactor, consumers, engine });
+ * log.emit({ type: 'run-start', runId, nodeId: log.nodeId() });
+ * ```
+ */
+export class RunLog {
+  /** Every event of the run, as consumers get it; readers late or early read it from the start. */
+  readonly events = new EventStream<RunLogEvent>(joinTextDeltas);
+  /** The run's trace, built from its events. */
+  readonly trace = liveTrace();
+  /** What the run keeps out of its events, trace snapshots, journal and errors. */
+  readonly redactor: Redactor;
+  /** The consumers following the run. */
+  readonly consumers: readonly RunConsumer[];
+  /** When the run was created, ms since the epoch (a trace asked for before its first event starts here). */
+  readonly createdAt = Date.now();
+  readonly #engine: RunEngine;
+  readonly #approvalPlaces = new Map<string, NodePlace>();
+  readonly #heldText = new Map<string, TextEvent>();
+  #nodeCount = 0;
+  /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
+  #ended = false;
+
+  constructor(options: RunLogOptions) {
+    this.redactor = options.redactor;
+    this.consumers = options.consumers;
+    this.#engine = options.engine;
+  }
+
+  /** A new trace node id, unique within the run (child runs included): `n1`, `n2`... */
+  nodeId(): string {
+    return `n${++this.#nodeCount}`;
+  }
+
+  /** Notes the tool call node an approval request concerns, for the request's events. */
+  placeApproval(id: string, place: NodePlace): void {
+    this.#approvalPlaces.set(id, place);
+  }
+
+  /** The tool call node of approval request `id`, once its request part came. */
+  approvalPlace(id: string): NodePlace | undefined {
+    return this.#approvalPlaces.get(id);
+  }
+
+  /**
+   * Sends an event to the run's log (its time, `at`, is now unless given), redacted, then to
+   * each consumer. With something to redact, streamed text is held back from its last
+   * whitespace on (until more text or another event comes), so a secret split across two
+   * deltas is still found.
+   */
+  emit(input: EventInput): void {
+    // every caller passes a new object literal, so it becomes the event as it is
+    if (input.at === undefined) input.at = Date.now();
+    const event = input as RunLogEvent;
+    if (this.redactor.empty) return this.#publish(event);
+    if (isDelta(event)) return this.#text(event);
+    this.#flushText();
+    this.#publish(this.redactor.value(event));
+  }
+
+  /**
+   * Runs `work` for the trace node `nodeId` (a step's model calls) inside what each consumer
+   * puts around it (`RunConsumer.within`: an exporter's active span); as it is without one.
+   */
+  within<T>(nodeId: string, work: () => T): T {
+    let wrapped = work;
+    for (const consumer of this.consumers) {
+      const inner = wrapped;
+      if (consumer.within) wrapped = () => consumer.within!(nodeId, inner);
+    }
+    return wrapped();
+  }
+
+  /** Ends the log: its readers finish once they have read every event. */
+  close(): void {
+    this.events.close();
+  }
+
+  #publish(event: RunLogEvent): void {
+    if (this.#ended) return;
+    applyEvent(this.trace, event);
+    if (event.type === 'run-finish' && event.parentId === undefined) this.#ended = true;
+    for (const consumer of this.consumers) {
+      try {
+        consumer.event(event);
+      } catch (error) {
+        process.emitWarning(`june: a run consumer threw on "${event.type}": ${String(error)}`);
+      }
+    }
+    this.events.push(event);
+    this.#engine.publish(event);
+  }
+
+  #text(event: TextEvent): void {
+    const key = `${event.type} ${event.nodeId}`;
+    const text = (this.#heldText.get(key)?.delta ?? '') + event.delta;
+    const cut = text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1;
+    if (cut < text.length) this.#heldText.set(key, { ...event, delta: text.slice(cut) });
+    else this.#heldText.delete(key);
+    if (cut > 0) this.#publish({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
+  }
+
+  #flushText(): void {
+    for (const held of this.#heldText.values())
+      this.#publish({ ...held, delta: this.redactor.text(held.delta) });
+    this.#heldText.clear();
+  }
+}
+
+/** A piece of streamed text or reasoning. */
+type TextEvent = DeltaEvent;
+
+/**
+ * Keeps a late reader's history short: consecutive deltas of one model call (text, or
+ * reasoning) are replayed as one delta holding their text.
+ */
+const joinTextDeltas: EventJoining<RunLogEvent> = {
+  canJoin: (first, next) =>
+    isDelta(first) &&
+    next.type === first.type &&
+    first.nodeId === next.nodeId &&
+    first.step === next.step &&
+    first.runId === next.runId,
+  join: (events) => ({
+    ...(events[0] as TextEvent),
+    delta: events.map((e) => (e as TextEvent).delta).join(''),
+  }),
+};
