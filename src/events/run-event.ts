@@ -93,6 +93,15 @@ export type RunEvent =
       reason?: string;
       automatic: boolean;
       replayed?: boolean;
+      /**
+       * Through which way the answer came (`terminal`, `studio`, `web`, `database`, `policy`,
+       * `handle`, a source's own name; `journal` for a replayed answer recorded before
+       * answers kept it); who answered, as the source named them; and when (ISO 8601: when
+       * the person answered, which may be before the run read the answer).
+       */
+      source?: string;
+      answeredBy?: string;
+      answeredAt?: string;
     }
   | { type: 'approval-withdraw'; runId: string; id: string; reason: string }
   /**

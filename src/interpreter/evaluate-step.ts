@@ -10,7 +10,7 @@ import { runStep, type PendingToolApproval, type StepRunInput } from '../steps/r
 import { toolCallTools } from '../engine/durable-tools.js';
 import { stepToolApproval } from '../engine/tool-approval.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
-import type { DurablePlace } from '../engine/durable-engine.js';
+import type { ApprovalAnswer, DurablePlace, OutsideAnswer } from '../engine/durable-engine.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
 import type { AgentFrame, EvalContext, NodePlace, RunFrame } from './run-state.js';
@@ -308,8 +308,8 @@ async function askApproval(
   const { run, path } = step;
   const root = run.root;
   const place = { step: path, calls: run.calls };
-  const ask = (replayed?: ApprovalDecision) =>
-    root.broker.request(
+  const ask = (replayed?: ApprovalAnswer | ApprovalDecision) =>
+    root.inbox.request(
       {
         id: request.approvalId,
         tool: request.toolName,
@@ -322,9 +322,9 @@ async function askApproval(
       run.runId,
       replayed,
     );
-  // an answer from outside the process settles the request as a person's would
-  const answer = (decision: ApprovalDecision) =>
-    root.broker.answerIfPending(request.approvalId, decision);
+  // an answer from outside the process (through the engine's store) settles the request as a person's would
+  const answer = ({ source, ...given }: OutsideAnswer) =>
+    root.inbox.answer(request.approvalId, given, source ?? 'database');
   const decision = root.durable
     ? await root.durable.approval(place, request, { ask, answer })
     : await ask();

@@ -1,5 +1,6 @@
 import type { LanguageModel, LanguageModelUsage } from 'ai';
-import { ApprovalBroker } from '../approvals/approval-broker.js';
+import { ApprovalInbox } from '../approvals/approval-inbox.js';
+import type { ApprovalSource } from '../approvals/approval-source.js';
 import type { ApprovalPolicy } from '../approvals/approval-request.js';
 import type { ResolvedScope } from '../capabilities/scope.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
@@ -30,13 +31,15 @@ export interface RunRootOptions {
   model?: LanguageModel;
   /** Answers approval requests (`RunOptions.onApproval`); none: requests wait for `handle.approve`. */
   onApproval?: ApprovalPolicy;
+  /** Where people answer approval requests besides the run handle (`RunOptions.approvalSources`). */
+  approvalSources?: readonly ApprovalSource[];
   /** Components already rendered by the static check, reused once by the run. */
   rendered?: Map<JuneElement, JuneNode>;
 }
 
 /**
  * State shared by the outermost run and all its child runs: one event stream, one approval
- * channel, one abort, the tool executions still in flight.
+ * inbox, one abort, the tool executions still in flight.
  */
 export class RunRoot {
   /** The run's log: every event, as consumers get it (`handle.events` shows part of it). */
@@ -44,7 +47,8 @@ export class RunRoot {
   /** Consumers following the run's events (`RunOptions.consumers`). */
   consumers: readonly RunConsumer[] = [];
   readonly controller = new AbortController();
-  readonly broker: ApprovalBroker;
+  /** The run's approval inbox: its pending requests, and the answers from every source. */
+  readonly inbox: ApprovalInbox;
   readonly inflight = new Set<Promise<unknown>>();
   /** The tool calls among `inflight` (to name the ones an abort could not stop). */
   readonly calls = new Map<Promise<unknown>, TrackedCall>();
@@ -100,7 +104,7 @@ export class RunRoot {
     this.modelOverride = options.model;
     this.rendered = options.rendered ?? new Map();
     this.sources = new ToolSourcePool(this.controller.signal);
-    this.broker = new ApprovalBroker(
+    this.inbox = new ApprovalInbox(
       {
         requested: (request, runId) =>
           this.emit({
@@ -109,23 +113,30 @@ export class RunRoot {
             request,
             ...this.#approvalPlace(request.id),
           }),
-        answered: (id, decision, automatic, runId, replayed) =>
+        answered: (id, answer, runId, replayed) =>
           this.emit({
             type: 'approval-response',
             runId,
             id,
-            approved: decision.approved,
-            ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+            approved: answer.approved,
+            ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
             ...(replayed ? { replayed } : {}),
-            automatic,
+            automatic: answer.automatic,
+            source: answer.source,
+            ...(answer.answeredBy !== undefined ? { answeredBy: answer.answeredBy } : {}),
+            answeredAt: answer.answeredAt,
             ...this.#approvalPlace(id),
           }),
         withdrawn: (id, reason, runId) =>
           this.emit({ type: 'approval-withdraw', runId, id, reason, ...this.#approvalPlace(id) }),
       },
-      options.onApproval,
-      options.mode === 'run' ? options.runId : undefined,
+      {
+        ...(options.onApproval ? { policy: options.onApproval } : {}),
+        ...(options.mode === 'run' ? { runId: options.runId } : {}),
+      },
     );
+    if (options.mode === 'run')
+      for (const source of options.approvalSources ?? []) this.inbox.connect(source);
   }
 
   /** A new trace node id, unique within the run (child runs included): `n1`, `n2`... */

@@ -53,6 +53,7 @@ export async function runWork<OUTPUT>(run: StartedRun<OUTPUT>): Promise<RunResul
   } finally {
     run.unfollow();
     await root.sources.closeAll();
+    await root.inbox.close();
     root.events.close();
   }
 }
@@ -70,6 +71,7 @@ export async function abandonRun(run: StartedRun<unknown>, graceMs: number): Pro
   run.unfollow();
   await root.durable?.engine.finish('aborted', error).catch(() => {});
   await root.sources.closeAll();
+  await root.inbox.close();
   root.events.close();
   throw root.redactor.error(error);
 }

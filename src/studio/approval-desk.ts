@@ -14,19 +14,31 @@ import { AnswerLock } from './answer-lock.js';
 import { fileRunOwner } from '../journal/file-journal-store.js';
 import { ownerText } from '../journal/run-lease.js';
 import { StudioRequestError } from './studio-request-error.js';
+import { localUser } from '../approvals/local-user.js';
 import { approvalsInTrace, unansweredInJournal, type RunApprovals } from './waiting-approvals.js';
 
-/** A person's answer to one waiting call, by the call's key; a denial's `reason` reaches the model. */
+/**
+ * A person's answer to one waiting call, by the call's key; a denial's `reason` reaches the
+ * model; `answeredBy` names who answered (default: the user Studio runs as).
+ */
 export interface ApprovalAnswerInput {
   key: string;
   approved: boolean;
   reason?: string;
+  answeredBy?: string;
 }
 
-/** What became of an answer: handed to the live run, or recorded and the stopped run resumed (or left to resume). */
-export interface AnswerOutcome {
-  delivered: 'live' | 'resumed' | 'recorded';
-}
+/**
+ * What became of an answer, as data (Studio's HTTP route makes it a status):
+ * - `applied`: handed to the live run, or recorded and the stopped run resumed (or left to
+ *   resume), as `delivered` says;
+ * - `answered`: the call was answered already (here, or from another source); nothing changed;
+ * - `unknown`: the run waits for no call of that key (withdrawn, or never asked); nothing changed.
+ * `message` says so in a sentence.
+ */
+export type AnswerOutcome =
+  | { status: 'applied'; delivered: 'live' | 'resumed' | 'recorded' }
+  | { status: 'answered' | 'unknown'; message: string };
 
 /**
  * Where Studio reads the approvals a run waits for and sends a person's answers: the runs
@@ -36,8 +48,9 @@ export interface ApprovalDesk {
   /** @throws {StudioRequestError} `studio-run-missing` for a run it does not have. */
   approvals(runId: string): Promise<RunApprovals>;
   /**
-   * @throws {StudioRequestError} `studio-run-missing`; `studio-approval-unknown` when the run
-   *   waits for no approval of that key (answered already, or never asked).
+   * Answers one waiting call, once: a call answered already or not waiting gives an
+   * `answered` or `unknown` outcome, never a second answer.
+   * @throws {StudioRequestError} `studio-run-missing` for a run it does not have.
    */
   answer(runId: string, answer: ApprovalAnswerInput): Promise<AnswerOutcome>;
 }
@@ -71,8 +84,9 @@ export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
     approvals,
     async answer(runId, answer) {
       // refused at once when it cannot be taken; else checked again, and taken, under the lock
-      waitingFor(runId, await approvals(runId), answer.key);
       const folder = runFolder(runs.dir, runId);
+      const refused = await notWaiting(runId, folder, await approvals(runId), answer.key);
+      if (refused) return refused;
       await trusted(runId, folder, async () => {});
       return lock.hold(runId, folder, () => answerOnce(runs, runId, answer));
     },
@@ -91,38 +105,55 @@ async function answerOnce(
   answer: ApprovalAnswerInput,
 ): Promise<AnswerOutcome> {
   const current = await runApprovals(runs, runId);
-  waitingFor(runId, current, answer.key);
-  if (current.state === 'stopped') await notOwned(runs.dir, runId);
   const folder = runFolder(runs.dir, runId);
+  const refused = await notWaiting(runId, folder, current, answer.key);
+  if (refused) return refused;
+  if (current.state === 'stopped') await notOwned(runs.dir, runId);
   await trusted(runId, folder, () =>
     appendAnswer(folder, {
       key: answer.key,
       approved: answer.approved,
       ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+      ...answeredBy(answer),
       at: new Date().toISOString(),
     }),
   );
-  if (current.state === 'live') return { delivered: 'live' };
+  const applied = (delivered: 'live' | 'resumed' | 'recorded') =>
+    ({ status: 'applied', delivered }) as const;
+  if (current.state === 'live') return applied('live');
   const record = await trusted(runId, folder, () => readRunProcess(folder));
-  if (!record) return { delivered: 'recorded' };
-  if (takesAnswers(record)) return { delivered: 'live' };
-  if ((await resumeProblem(runs.dir, runId, record)) !== undefined)
-    return { delivered: 'recorded' };
+  if (!record) return applied('recorded');
+  if (takesAnswers(record)) return applied('live');
+  if ((await resumeProblem(runs.dir, runId, record)) !== undefined) return applied('recorded');
   await resumeRun(folder, runId, record);
-  return { delivered: 'resumed' };
+  return applied('resumed');
+}
+
+/** `{ by }`: who answered, as given, else the user Studio runs as (when the system names one). */
+function answeredBy(answer: ApprovalAnswerInput): { by?: string } {
+  const by = answer.answeredBy ?? localUser();
+  return by === undefined ? {} : { by };
 }
 
 /**
- * Throws unless the run waits for an answer to the call `key`.
- * @throws {StudioRequestError} `studio-approval-unknown` (409)
+ * `undefined` when the run waits for an answer to the call `key`; else the outcome saying
+ * it was answered already (Studio holds an answer for it, or its trace shows one) or is
+ * not waiting.
  */
-function waitingFor(runId: string, current: RunApprovals, key: string): void {
-  if (current.waiting.some((approval) => approval.key === key)) return;
-  throw new StudioRequestError(
-    'studio-approval-unknown',
-    `june: run "${runId}" waits for no approval of the call "${key}" (answered already, or never asked); reload the run to see what it waits for.`,
-    409,
-  );
+async function notWaiting(
+  runId: string,
+  folder: string,
+  current: RunApprovals,
+  key: string,
+): Promise<Exclude<AnswerOutcome, { status: 'applied' }> | undefined> {
+  if (current.waiting.some((approval) => approval.key === key)) return undefined;
+  const answered = await trusted(runId, folder, async () => (await readAnswers(folder)).has(key));
+  return {
+    status: answered ? 'answered' : 'unknown',
+    message: answered
+      ? `june: the call "${key}" of run "${runId}" was answered already; an answer counts once. Reload the run to see what it waits for.`
+      : `june: run "${runId}" waits for no approval of the call "${key}" (withdrawn, or never asked); reload the run to see what it waits for.`,
+  };
 }
 
 /**
