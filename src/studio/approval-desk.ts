@@ -151,7 +151,7 @@ async function notWaiting(
   return {
     status: answered ? 'answered' : 'unknown',
     message: answered
-      ? `june: the call "${key}" of run "${runId}" was answered already; an answer counts once. Reload the run to see what it waits for.`
+      ? `june: run "${runId}" waits for no approval of the call "${key}": it was answered already, and an answer counts once; reload the run to see what it waits for.`
       : `june: run "${runId}" waits for no approval of the call "${key}" (withdrawn, or never asked); reload the run to see what it waits for.`,
   };
 }
