@@ -177,7 +177,11 @@ export class ApprovalInbox {
     this.#remove(key, { status: 'answered', request: entry.request, answer: settled });
     this.#listener.answered(entry.request.id, settled, entry.runId);
     entry.resolve(settled);
-    const result: ApprovalAnswerResult = { status: 'applied', request: entry.request, answer: settled };
+    const result: ApprovalAnswerResult = {
+      status: 'applied',
+      request: entry.request,
+      answer: settled,
+    };
     this.#sources.settled(entry.request, result);
     return result;
   }
@@ -227,7 +231,11 @@ export class ApprovalInbox {
     } catch (error) {
       const entry = this.#pending.get(key);
       if (!entry) return;
-      const withdrawn = { status: 'withdrawn' as const, request, reason: 'the onApproval policy threw' };
+      const withdrawn = {
+        status: 'withdrawn' as const,
+        request,
+        reason: 'the onApproval policy threw',
+      };
       this.#remove(key, withdrawn);
       this.#sources.settled(request, withdrawn);
       entry.reject(
@@ -247,25 +255,28 @@ export class ApprovalInbox {
     this.#remove(key, { status: 'withdrawn', request: entry.request, reason: why });
     this.#listener.withdrawn(entry.request.id, why, entry.runId);
     entry.reject(new RunAbortedError(reason));
-    this.#sources.settled(entry.request, { status: 'withdrawn', request: entry.request, reason: why });
+    this.#sources.settled(entry.request, {
+      status: 'withdrawn',
+      request: entry.request,
+      reason: why,
+    });
   }
 
   #remove(key: string, settled: Settled): void {
     this.#pending.delete(key);
     this.#settled.set(key, settled);
-    if (this.#settled.size > SETTLED_KEPT)
-      this.#settled.delete(this.#settled.keys().next().value!);
+    if (this.#settled.size > SETTLED_KEPT) this.#settled.delete(this.#settled.keys().next().value!);
     if (this.#pending.size === 0 && this.#waiting) unwatchUnanswered(this.#waiting);
   }
 
   #sourceInbox(source: ApprovalSource): SourceInbox {
-    const inbox = this;
+    const requests = () => this.requests;
     return {
       runId: this.#runId,
       get pending() {
-        return inbox.requests;
+        return requests();
       },
-      answer: (ref, given) => inbox.answer(ref, given, source.name),
+      answer: (ref, given) => this.answer(ref, given, source.name),
     };
   }
 }

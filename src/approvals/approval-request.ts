@@ -59,7 +59,4 @@ export interface ApprovalPolicyAnswer extends ApprovalDecision {
 export type ApprovalPolicy = (
   request: ApprovalRequest,
 ) =>
-  | boolean
-  | ApprovalPolicyAnswer
-  | undefined
-  | Promise<boolean | ApprovalPolicyAnswer | undefined>;
+  boolean | ApprovalPolicyAnswer | undefined | Promise<boolean | ApprovalPolicyAnswer | undefined>;

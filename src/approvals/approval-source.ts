@@ -10,14 +10,7 @@ import type { ApprovalAnswerResult } from './approval-answer-result.js';
  * function passed on), or a source's own name (`'slack'`).
  */
 export type ApprovalSourceName =
-  | 'terminal'
-  | 'studio'
-  | 'web'
-  | 'database'
-  | 'policy'
-  | 'handle'
-  | 'on-approval'
-  | (string & {});
+  'terminal' | 'studio' | 'web' | 'database' | 'policy' | 'handle' | 'on-approval' | (string & {});
 
 /**
  * An answer as a source gives it: the decision, and who gave it and when.

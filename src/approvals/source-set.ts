@@ -27,7 +27,8 @@ export class SourceSet {
     this.#connected.add(entry);
     const disconnect = guard(source, 'connect', () => source.connect?.(inbox));
     if (typeof disconnect === 'function') entry.disconnect = disconnect;
-    for (const request of waiting) guard(source, 'requested', () => source.requested?.(request, inbox));
+    for (const request of waiting)
+      guard(source, 'requested', () => source.requested?.(request, inbox));
     return () => this.#remove(entry);
   }
 

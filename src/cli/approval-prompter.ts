@@ -147,7 +147,10 @@ export class ApprovalPrompter implements ApprovalSource {
   #send(request: ApprovalRequest, decision: GivenAnswer): void {
     if (this.#inbox) {
       const user = localUser();
-      this.#inbox.answer(request.id, { ...decision, ...(user !== undefined ? { answeredBy: user } : {}) });
+      this.#inbox.answer(request.id, {
+        ...decision,
+        ...(user !== undefined ? { answeredBy: user } : {}),
+      });
       return;
     }
     const answerer = this.#options.answerer;

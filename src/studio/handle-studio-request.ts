@@ -163,7 +163,8 @@ async function answerRoute(
   checkAnswering(routes.access, request, new URL(request.url ?? '/', 'http://studio.invalid'));
   const answer = await readAnswerBody(request);
   const outcome = await routes.approvals.answer(runId, answer);
-  if (outcome.status === 'applied') return sendJson(response, 202, { delivered: outcome.delivered });
+  if (outcome.status === 'applied')
+    return sendJson(response, 202, { delivered: outcome.delivered });
   // answered already, withdrawn, or never asked: nothing changed
   throw new StudioRequestError('studio-approval-unknown', outcome.message, 409);
 }

@@ -55,12 +55,7 @@ function ApprovalSection({ approval }: { approval: NonNullable<TraceNode['approv
         rows={[
           ['Request', <span class="mono">{approval.id}</span>],
           ['Answer', approval.status === 'pending' ? 'waiting for an answer' : approval.status],
-          [
-            'Answered by',
-            approval.status === 'pending'
-              ? undefined
-              : answerer(approval),
-          ],
+          ['Answered by', approval.status === 'pending' ? undefined : answerer(approval)],
           ['Reason', approval.reason],
         ]}
       />
