@@ -14,6 +14,7 @@ import { AnswerLock } from './answer-lock.js';
 import { fileRunOwner } from '../journal/file-journal-store.js';
 import { ownerText } from '../journal/run-lease.js';
 import { StudioRequestError } from './studio-request-error.js';
+import { answerRefused, type AnswerRefusal } from './answer-refusal.js';
 import { localUser } from '../approvals/local-user.js';
 import { approvalsInTrace, unansweredInJournal, type RunApprovals } from './waiting-approvals.js';
 
@@ -28,17 +29,10 @@ export interface ApprovalAnswerInput {
   answeredBy?: string;
 }
 
-/**
- * What became of an answer, as data (Studio's HTTP route makes it a status):
- * - `applied`: handed to the live run, or recorded and the stopped run resumed (or left to
- *   resume), as `delivered` says;
- * - `answered`: the call was answered already (here, or from another source); nothing changed;
- * - `unknown`: the run waits for no call of that key (withdrawn, or never asked); nothing changed.
- * `message` says so in a sentence.
- */
-export type AnswerOutcome =
-  | { status: 'applied'; delivered: 'live' | 'resumed' | 'recorded' }
-  | { status: 'answered' | 'unknown'; message: string };
+/** What became of an answer: handed to the live run, or recorded and the stopped run resumed (or left to resume). */
+export interface AnswerOutcome {
+  delivered: 'live' | 'resumed' | 'recorded';
+}
 
 /**
  * Where Studio reads the approvals a run waits for and sends a person's answers: the runs
@@ -48,9 +42,10 @@ export interface ApprovalDesk {
   /** @throws {StudioRequestError} `studio-run-missing` for a run it does not have. */
   approvals(runId: string): Promise<RunApprovals>;
   /**
-   * Answers one waiting call, once: a call answered already or not waiting gives an
-   * `answered` or `unknown` outcome, never a second answer.
-   * @throws {StudioRequestError} `studio-run-missing` for a run it does not have.
+   * Answers one waiting call, once: a call answered already or not waiting is refused
+   * (an {@link AnswerRefusal}, made an HTTP error by `answerRefused`), never answered twice.
+   * @throws {StudioRequestError} `studio-run-missing`; `studio-approval-unknown` (409) when
+   *   the run waits for no approval of that key (answered already, withdrawn, or never asked).
    */
   answer(runId: string, answer: ApprovalAnswerInput): Promise<AnswerOutcome>;
 }
@@ -86,7 +81,7 @@ export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
       // refused at once when it cannot be taken; else checked again, and taken, under the lock
       const folder = runFolder(runs.dir, runId);
       const refused = await notWaiting(runId, folder, await approvals(runId), answer.key);
-      if (refused) return refused;
+      if (refused) throw answerRefused(refused);
       await trusted(runId, folder, async () => {});
       return lock.hold(runId, folder, () => answerOnce(runs, runId, answer));
     },
@@ -107,7 +102,7 @@ async function answerOnce(
   const current = await runApprovals(runs, runId);
   const folder = runFolder(runs.dir, runId);
   const refused = await notWaiting(runId, folder, current, answer.key);
-  if (refused) return refused;
+  if (refused) throw answerRefused(refused);
   if (current.state === 'stopped') await notOwned(runs.dir, runId);
   await trusted(runId, folder, () =>
     appendAnswer(folder, {
@@ -118,15 +113,14 @@ async function answerOnce(
       at: new Date().toISOString(),
     }),
   );
-  const applied = (delivered: 'live' | 'resumed' | 'recorded') =>
-    ({ status: 'applied', delivered }) as const;
-  if (current.state === 'live') return applied('live');
+  if (current.state === 'live') return { delivered: 'live' };
   const record = await trusted(runId, folder, () => readRunProcess(folder));
-  if (!record) return applied('recorded');
-  if (takesAnswers(record)) return applied('live');
-  if ((await resumeProblem(runs.dir, runId, record)) !== undefined) return applied('recorded');
+  if (!record) return { delivered: 'recorded' };
+  if (takesAnswers(record)) return { delivered: 'live' };
+  if ((await resumeProblem(runs.dir, runId, record)) !== undefined)
+    return { delivered: 'recorded' };
   await resumeRun(folder, runId, record);
-  return applied('resumed');
+  return { delivered: 'resumed' };
 }
 
 /** `{ by }`: who answered, as given, else the user Studio runs as (when the system names one). */
@@ -145,7 +139,7 @@ async function notWaiting(
   folder: string,
   current: RunApprovals,
   key: string,
-): Promise<Exclude<AnswerOutcome, { status: 'applied' }> | undefined> {
+): Promise<AnswerRefusal | undefined> {
   if (current.waiting.some((approval) => approval.key === key)) return undefined;
   const answered = await trusted(runId, folder, async () => (await readAnswers(folder)).has(key));
   return {

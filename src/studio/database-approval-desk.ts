@@ -1,6 +1,7 @@
 import type { ApprovalDesk } from './approval-desk.js';
 import type { DatabaseRuns } from './database-runs.js';
 import { StudioRequestError } from './studio-request-error.js';
+import { answerRefused } from './answer-refusal.js';
 import { localUser } from '../approvals/local-user.js';
 import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
 
@@ -47,10 +48,10 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       // checked and marked at once, before anything is awaited: of two answers to one call
       // given at once, the second is refused here rather than dropped by the database
       if (!sent.add(runId, answer.key))
-        return {
+        throw answerRefused({
           status: 'answered',
           message: `june: the call "${answer.key}" of run "${runId}" was answered already; an answer counts once. Reload the run to see what it waits for.`,
-        };
+        });
       const by = answer.answeredBy ?? localUser();
       try {
         await mapped(runId, () =>
@@ -66,7 +67,7 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
         sent.delete(runId, answer.key);
         throw error;
       }
-      return { status: 'applied', delivered: 'live' };
+      return { delivered: 'live' };
     },
   };
 }

@@ -162,11 +162,7 @@ async function answerRoute(
     return sendJson(response, 200, await routes.approvals.approvals(runId));
   checkAnswering(routes.access, request, new URL(request.url ?? '/', 'http://studio.invalid'));
   const answer = await readAnswerBody(request);
-  const outcome = await routes.approvals.answer(runId, answer);
-  if (outcome.status === 'applied')
-    return sendJson(response, 202, { delivered: outcome.delivered });
-  // answered already, withdrawn, or never asked: nothing changed
-  throw new StudioRequestError('studio-approval-unknown', outcome.message, 409);
+  return sendJson(response, 202, await routes.approvals.answer(runId, answer));
 }
 
 /** `/api/runs/<runId>`: the trace file as it is, or 400, 422 or 404 saying why not. */

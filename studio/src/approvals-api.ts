@@ -1,7 +1,4 @@
 import type { AnswerOutcome } from '../../src/studio/approval-desk.js';
-
-/** The body of a taken answer (202): where it went. */
-export type Delivered = Pick<Extract<AnswerOutcome, { status: 'applied' }>, 'delivered'>;
 import type { RunApprovals } from '../../src/studio/waiting-approvals.js';
 
 const TOKEN_KEY = 'june-studio-token';
@@ -34,7 +31,7 @@ export async function fetchApprovals(runId: string): Promise<RunApprovals> {
 export async function sendAnswer(
   runId: string,
   answer: { key: string; approved: boolean; reason?: string },
-): Promise<Delivered> {
+): Promise<AnswerOutcome> {
   const token = pageToken();
   const response = await fetch(`api/runs/${encodeURIComponent(runId)}/approvals`, {
     method: 'POST',
@@ -45,7 +42,7 @@ export async function sendAnswer(
     body: JSON.stringify(answer),
   });
   if (!response.ok) throw new Error(await errorOf(response));
-  return (await response.json()) as Delivered;
+  return (await response.json()) as AnswerOutcome;
 }
 
 async function errorOf(response: Response): Promise<string> {
