@@ -76,11 +76,13 @@ export type {
   ToolCallAt,
   ApprovalAnswer,
   ApprovalQuestion,
+  OutsideAnswer,
 } from './engine/index.js';
 export { run } from './run/index.js';
 export type { RunOptions } from './run/index.js';
 export { inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
 export type {
+  AnsweredBy,
   RunHandle,
   RunResult,
   InspectOptions,
@@ -98,7 +100,19 @@ export {
   juneErrorCodes,
 } from './errors/index.js';
 export type { JuneErrorBlame, JuneErrorCode } from './errors/index.js';
-export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approvals/index.js';
+export type {
+  AnswerOrigin,
+  ApprovalAnswerResult,
+  ApprovalDecision,
+  ApprovalPolicy,
+  ApprovalPolicyAnswer,
+  ApprovalRequest,
+  ApprovalSource,
+  ApprovalSourceName,
+  GivenAnswer,
+  SettledAnswer,
+  SourceInbox,
+} from './approvals/index.js';
 export type {
   EventIdentity,
   RunConsumer,

@@ -25,10 +25,38 @@ export interface ApprovalDecision {
 }
 
 /**
- * An automatic approval policy: return `true`/`false` or a decision to answer, or
- * `undefined` to leave the request to a person (`handle.approve`/`deny`).
- * Answers it gives are recorded in the trace as automatic.
+ * What an {@link ApprovalPolicy} may return besides `true`/`false`: a decision, and, when a
+ * person gave it (a chat app that asked someone), who (`answeredBy`), when (`answeredAt`,
+ * ISO 8601 or a `Date`; default now) and through what (`source`, such as `'slack'`; default
+ * `'on-approval'`). A decision with `answeredBy` is recorded as a person's answer, not as
+ * automatic, unless `automatic: true` says the policy decided by itself and only names itself.
+ */
+export interface ApprovalPolicyAnswer extends ApprovalDecision {
+  answeredBy?: string;
+  answeredAt?: string | Date;
+  source?: string;
+  automatic?: boolean;
+}
+
+/**
+ * An approval policy (`run(el, { onApproval })`), asked first about every request: return
+ * `true`/`false` or a decision to answer, or `undefined` to leave the request to a person
+ * (`handle.approve`/`deny`, an approval source). Its own decisions are recorded as automatic,
+ * through `policy`; a decision that names who answered (`answeredBy`, see
+ * {@link ApprovalPolicyAnswer}) is recorded as that person's.
+ *
+ * @example
+ * ```ts
+ * // automatic: everything but deploys
+ * const policy: ApprovalPolicy = (request) => request.tool !== 'deploy' || undefined;
+ * // a person's answer, asked in a chat app
+ * const asked: ApprovalPolicy = async (request) => {
+ *   const reply = await chat.ask(`May I run ${request.tool}?`);
+ *   return { approved: reply.yes, answeredBy: reply.user, source: 'chat' };
+ * };
+ * ```
  */
 export type ApprovalPolicy = (
   request: ApprovalRequest,
-) => boolean | ApprovalDecision | undefined | Promise<boolean | ApprovalDecision | undefined>;
+) =>
+  boolean | ApprovalPolicyAnswer | undefined | Promise<boolean | ApprovalPolicyAnswer | undefined>;

@@ -1,4 +1,20 @@
-export { ApprovalBroker } from './approval-broker.js';
+export { ApprovalInbox } from './approval-inbox.js';
+export { answerOrigin, recordedOrigin } from './answer-origin.js';
+export { policyAnswer } from './policy-answer.js';
 export { withReason } from './with-reason.js';
-export type { ApprovalListener } from './approval-broker.js';
-export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
+export { localUser } from './local-user.js';
+export type { ApprovalInboxOptions, ApprovalListener } from './approval-inbox.js';
+export type { ApprovalAnswerResult, SettledAnswer } from './approval-answer-result.js';
+export type {
+  AnswerOrigin,
+  ApprovalSource,
+  ApprovalSourceName,
+  GivenAnswer,
+  SourceInbox,
+} from './approval-source.js';
+export type {
+  ApprovalDecision,
+  ApprovalPolicy,
+  ApprovalPolicyAnswer,
+  ApprovalRequest,
+} from './approval-request.js';

@@ -1,10 +1,16 @@
 import { confirm, input } from '@inquirer/prompts';
 import { visibleText } from './visible-text.js';
-import type { ApprovalRequest } from '../approvals/index.js';
+import { localUser } from '../approvals/local-user.js';
+import type {
+  ApprovalRequest,
+  ApprovalSource,
+  GivenAnswer,
+  SourceInbox,
+} from '../approvals/index.js';
 import type { ProgressPrinter } from './progress-printer.js';
 import type { TerminalStyle } from './terminal-style.js';
 
-/** What the prompter answers through: the run handle's `approve` and `deny`. */
+/** What the prompter answers through when it is not connected to a run's inbox (a run followed over the database). */
 export interface ApprovalAnswerer {
   approve(id: string): void;
   deny(id: string, reason?: string): void;
@@ -12,7 +18,11 @@ export interface ApprovalAnswerer {
 
 /** Options of {@link ApprovalPrompter}. */
 export interface ApprovalPrompterOptions {
-  answerer: ApprovalAnswerer;
+  /**
+   * Where answers go when the prompter is not connected to a run's inbox as a source
+   * (`handle.connect(prompter)`); connected, it answers through the inbox.
+   */
+  answerer?: ApprovalAnswerer;
   /** Output is held back while a prompt is on screen. */
   printer: ProgressPrinter;
   style: TerminalStyle;
@@ -29,14 +39,20 @@ export interface ApprovalPrompterOptions {
  * y/n with `@inquirer/prompts` `confirm` (default: no), and on "no" asks for an optional
  * reason, which the model sees.
  *
+ * It is the `terminal` approval source: connected to a run's inbox, it is asked about each
+ * request, answers as the user this process runs as (`answeredBy`), and takes a prompt off
+ * the screen when the request is answered elsewhere (Studio) or withdrawn.
+ *
  * @example
  * ```ts
- * const prompter = new ApprovalPrompter({ answerer: handle, printer, style, input: process.stdin, output: process.stdout, onInterrupt });
- * for await (const event of handle.events) if (event.type === 'approval-request') prompter.ask(event.request);
+ * const prompter = new ApprovalPrompter({ printer, style, input: process.stdin, output: process.stdout, onInterrupt });
+ * handle.connect(prompter);
  * ```
  */
-export class ApprovalPrompter {
+export class ApprovalPrompter implements ApprovalSource {
+  readonly name = 'terminal';
   readonly #options: ApprovalPrompterOptions;
+  #inbox: SourceInbox | undefined;
   readonly #withdrawn = new Set<string>();
   #queue: Promise<void> = Promise.resolve();
   #active: { id: string; controller: AbortController } | undefined;
@@ -44,6 +60,24 @@ export class ApprovalPrompter {
 
   constructor(options: ApprovalPrompterOptions) {
     this.#options = options;
+  }
+
+  /** @inheritdoc */
+  connect(inbox: SourceInbox): () => void {
+    this.#inbox = inbox;
+    return () => {
+      this.#inbox = undefined;
+    };
+  }
+
+  /** @inheritdoc */
+  requested(request: ApprovalRequest): void {
+    this.ask(request);
+  }
+
+  /** @inheritdoc A prompt for a request answered elsewhere, or withdrawn, goes away. */
+  settled(request: ApprovalRequest): void {
+    this.withdraw(request.id);
   }
 
   /** Queues a prompt for `request`. */
@@ -66,7 +100,7 @@ export class ApprovalPrompter {
 
   async #prompt(request: ApprovalRequest): Promise<void> {
     if (this.#closed || this.#withdrawn.has(request.id)) return;
-    const { answerer, printer, style, output } = this.#options;
+    const { printer, style, output } = this.#options;
     const controller = new AbortController();
     this.#active = { id: request.id, controller };
     printer.end();
@@ -87,31 +121,40 @@ export class ApprovalPrompter {
         context,
       );
       if (approved) {
-        answer(() => answerer.approve(request.id));
+        this.#send(request, { approved: true });
         return;
       }
       const reason = (await input({ message: 'Reason for the model (optional):' }, context)).trim();
-      answer(() => answerer.deny(request.id, reason === '' ? undefined : reason));
+      this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'ExitPromptError') this.#options.onInterrupt();
       else if (name !== 'AbortPromptError') {
         const why = `the approval prompt failed: ${(error as Error).message}`;
         output.write(`${style.failure(`june: ${visibleText(why)}; denying the ${tool} call.`)}\n`);
-        answer(() => answerer.deny(request.id, why));
+        this.#send(request, { approved: false, reason: why });
       }
     } finally {
       this.#active = undefined;
       printer.release();
     }
   }
-}
 
-/** Answers, unless the request went away meanwhile (the run was aborted): then there is nothing to answer. */
-function answer(send: () => void): void {
-  try {
-    send();
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'approval-unknown') throw error;
+  /**
+   * Answers `request`: through the inbox when connected (an answer that comes too late, the
+   * request answered elsewhere or withdrawn, changes nothing), else through the answerer.
+   */
+  #send(request: ApprovalRequest, decision: GivenAnswer): void {
+    if (this.#inbox) {
+      const user = localUser();
+      this.#inbox.answer(request.id, {
+        ...decision,
+        ...(user !== undefined ? { answeredBy: user } : {}),
+      });
+      return;
+    }
+    const answerer = this.#options.answerer;
+    if (decision.approved) answerer?.approve(request.id);
+    else answerer?.deny(request.id, decision.reason);
   }
 }

@@ -1,4 +1,5 @@
 import type { CliIO } from './cli-io.js';
+import { localUser } from '../approvals/local-user.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { terminalJson, visibleText } from './visible-text.js';
 
@@ -51,6 +52,7 @@ export async function approveCommand(
       all: options.all === true,
       approved: options.deny !== true,
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...answeredByUser(),
     });
     const verb = options.deny ? 'denied' : 'approved';
     io.stdout.write(
@@ -125,4 +127,10 @@ export async function withClient<T>(
 /** The PostgreSQL driver under DBOS warns about its own query pattern on stderr; a command's output stays its own. */
 export function quietDriver(): void {
   process.noDeprecation = true;
+}
+
+/** `{ answeredBy }`: the user running `june approve`, when the system names one. */
+function answeredByUser(): { answeredBy?: string } {
+  const user = localUser();
+  return user === undefined ? {} : { answeredBy: user };
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { localUser } from '../approvals/local-user.js';
 import { WorkflowError } from '../errors/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
@@ -95,9 +96,16 @@ async function follow(
   const approve = options.approve ?? 'ask';
   const prompting = approve === 'ask' && !options.json && io.stdin.isTTY === true;
   const printer = new ProgressPrinter(io.stdout, style, { approvalsPrompted: prompting });
+  const user = localUser();
   const answer = (id: string, approved: boolean, reason?: string) =>
     void client
-      .approve(runId, { requestId: id, approved, ...(reason !== undefined ? { reason } : {}) })
+      .approve(runId, {
+        requestId: id,
+        approved,
+        ...(reason !== undefined ? { reason } : {}),
+        ...(user !== undefined ? { answeredBy: user } : {}),
+        source: 'terminal',
+      })
       .catch((error: unknown) =>
         io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`),
       );

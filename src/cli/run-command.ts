@@ -169,13 +169,14 @@ async function studioAnswers(
 ): Promise<StudioAnswers | undefined> {
   const approve = options.approve;
   if (approve !== 'studio' && approve !== 'wait') return undefined;
-  return StudioAnswers.start({
+  const answers = await StudioAnswers.start({
     runsDir: resolve(runsFolder),
     runId: handle.runId,
     approve,
     resume: resumeDetails(file, options),
-    answerer: handle,
   });
+  handle.connect(answers);
+  return answers;
 }
 
 /** Shows the run's events until it ends, then closes the prompter and the printer. */
@@ -274,7 +275,6 @@ async function showEvents(
     if (show.json) show.io.stdout.write(`${terminalJson(event)}\n`);
     else show.printer.event(event);
     if (event.type === 'approval-request') show.control.request(event.request);
-    else if (event.type === 'approval-withdraw') show.control.withdraw(event.id);
   }
 }
 

@@ -28,8 +28,9 @@ export interface RunControlOptions {
 /**
  * What steers a `june run` while it runs: stop signals (the first aborts the run and lets
  * its trace be written, a second quits at once), and approval requests (prompted at the
- * terminal with `--approve ask` when there is one, else refused: the run is aborted with a
- * sentence saying which flag to pass).
+ * terminal with `--approve ask` when there is one: the prompter is connected to the run's
+ * inbox as its `terminal` source; else refused: the run is aborted with a sentence saying
+ * which flag to pass).
  */
 export class RunControl {
   /** The signal that stopped the run, if one did. */
@@ -48,7 +49,6 @@ export class RunControl {
     this.prompter =
       promptOutput !== undefined
         ? new ApprovalPrompter({
-            answerer: handle,
             printer,
             style,
             input: io.stdin,
@@ -56,6 +56,7 @@ export class RunControl {
             onInterrupt: () => this.stop('SIGINT'),
           })
         : undefined;
+    if (this.prompter) handle.connect(this.prompter);
   }
 
   /** A stop signal came: abort the run (the first time) or quit now (the second). */
@@ -75,17 +76,12 @@ export class RunControl {
     handle.abort(stopSignals[signal].reason);
   };
 
-  /** An approval request came: prompt for it, or refuse the run when nobody can be asked. */
+  /**
+   * An approval request came: the prompter and Studio, the run's sources, hear of it from its
+   * inbox; with `--approve ask` and nobody to ask, the run is refused.
+   */
   request(request: ApprovalRequest): void {
-    this.studio?.ask(request);
-    if (this.prompter) this.prompter.ask(request);
-    else if (this.#options.approve === 'ask') this.#refuse(request);
-  }
-
-  /** A request went away (answered otherwise, or the run stopped): no one asks about it anymore. */
-  withdraw(id: string): void {
-    this.prompter?.withdraw(id);
-    this.studio?.withdraw(id);
+    if (!this.prompter && this.#options.approve === 'ask') this.#refuse(request);
   }
 
   #refuse(request: ApprovalRequest): void {

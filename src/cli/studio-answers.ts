@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ApprovalRequest } from '../approvals/index.js';
+import type { ApprovalRequest, ApprovalSource, SourceInbox } from '../approvals/index.js';
 import {
   readAnswers,
   endRunProcess,
@@ -11,39 +11,40 @@ import {
 } from '../studio/run-answers.js';
 import type { ResumeDetails } from '../studio/resume-details.js';
 import { sealResume } from '../studio/resume-seal.js';
-import type { ApprovalAnswerer } from './approval-prompter.js';
 import { resumeFlagValues } from './resume-flags.js';
 import type { RunCommandOptions } from './run-command.js';
 
 const POLL_MS = 250;
 
 /**
- * Takes approval answers from June Studio for one `june run` (`--approve studio`, and
- * `--approve wait` while its process is up): writes `<runs>/<runId>/process.json` (this
- * process, and the sealed details that let Studio resume the run), watches `<runs>/<runId>/answers.jsonl`,
- * where Studio appends answers by call key, and answers each waiting request whose key got one
- * through the run handle. Answers written before the run asked (Studio answered a stopped run,
- * then resumed it) count too.
+ * The `studio` approval source of one `june run` (`--approve studio`, and `--approve wait`
+ * while its process is up): writes `<runs>/<runId>/process.json` (this process, and the
+ * sealed details that let Studio resume the run), watches `<runs>/<runId>/answers.jsonl`,
+ * where Studio appends answers by call key, and gives the run's inbox each answer whose call
+ * waits, with who gave it and when (the time Studio wrote it, so an answer given while the
+ * run was stopped keeps its own time). Answers written before the run asked (Studio answered
+ * a stopped run, then resumed it) count too.
  *
  * @example
  * ```ts
- * const answers = await StudioAnswers.start({ runsDir: '.june/runs', runId: handle.runId, approve: 'studio', resume, answerer: handle });
- * // for each approval-request event: answers.ask(event.request)
+ * const answers = await StudioAnswers.start({ runsDir: '.june/runs', runId: handle.runId, approve: 'studio', resume });
+ * handle.connect(answers);
  * await answers.close();
  * ```
  */
-export class StudioAnswers {
+export class StudioAnswers implements ApprovalSource {
+  readonly name = 'studio';
   readonly #folder: string;
-  readonly #answerer: ApprovalAnswerer;
+  #inbox: SourceInbox | undefined;
+  #closed = false;
   /** Requests waiting for Studio, by call key: their ids in this process. */
   readonly #waiting = new Map<string, string>();
   #watcher: FSWatcher | undefined;
   #poll: NodeJS.Timeout | undefined;
   #reading: Promise<void> = Promise.resolve();
 
-  private constructor(folder: string, answerer: ApprovalAnswerer) {
+  private constructor(folder: string) {
     this.#folder = folder;
-    this.#answerer = answerer;
   }
 
   /**
@@ -56,10 +57,9 @@ export class StudioAnswers {
     runId: string;
     approve: RunProcess['approve'];
     resume: RunProcess['resume'];
-    answerer: ApprovalAnswerer;
   }): Promise<StudioAnswers> {
     const folder = runFolder(options.runsDir, options.runId);
-    const answers = new StudioAnswers(folder, options.answerer);
+    const answers = new StudioAnswers(folder);
     const seal = await sealResume(options.runId, options.resume);
     await writeRunProcess(folder, {
       pid: process.pid,
@@ -79,20 +79,28 @@ export class StudioAnswers {
     return answers;
   }
 
-  /** A request the run waits on: answered at once when Studio already answered its call. */
-  ask(request: ApprovalRequest): void {
+  /** @inheritdoc */
+  connect(inbox: SourceInbox): void {
+    this.#inbox = inbox;
+  }
+
+  /** @inheritdoc Answered at once when Studio already answered its call. */
+  requested(request: ApprovalRequest): void {
     if (request.key === undefined) return;
     this.#waiting.set(request.key, request.id);
     this.#look();
   }
 
-  /** The request went away (answered otherwise, or the run stopped). */
-  withdraw(id: string): void {
-    for (const [key, waiting] of this.#waiting) if (waiting === id) this.#waiting.delete(key);
+  /** @inheritdoc The request went away (answered otherwise, or the run stopped). */
+  settled(request: ApprovalRequest): void {
+    for (const [key, waiting] of this.#waiting)
+      if (waiting === request.id) this.#waiting.delete(key);
   }
 
   /** Stops watching, and marks the process as ended in `process.json` (its resume details stay). */
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     clearInterval(this.#poll);
     this.#watcher?.close();
     this.#waiting.clear();
@@ -109,12 +117,13 @@ export class StudioAnswers {
         const answer = answers.get(key);
         if (!answer) continue;
         this.#waiting.delete(key);
-        try {
-          if (answer.approved) this.#answerer.approve(id);
-          else this.#answerer.deny(id, answer.reason);
-        } catch {
-          // the request went away (the run stopped) before the answer came
-        }
+        // too late (the request went away, or another source answered first) changes nothing
+        this.#inbox?.answer(id, {
+          approved: answer.approved,
+          ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+          ...(answer.by !== undefined ? { answeredBy: answer.by } : {}),
+          answeredAt: answer.at,
+        });
       }
     });
   }

@@ -1,7 +1,8 @@
-import type { ApprovalDecision } from '../approvals/approval-request.js';
+import { withReason } from '../approvals/with-reason.js';
 import type {
   ApprovalAnswer,
   ApprovalQuestion,
+  OutsideAnswer,
   DurableEngine,
   ModelAnswer,
   ModelCallAt,
@@ -28,11 +29,19 @@ export interface DbosApprovalRequest {
   step: string;
 }
 
-/** The message `june approve` sends on a request's topic. */
+/**
+ * The message `june approve` (or Studio, or the web handler, over the database) sends on a
+ * request's topic: the answer, who gave it (`answeredBy`), when (`answeredAt`, ISO 8601) and
+ * through what (`source`; absent: `database`). Messages sent before these fields read as
+ * answered through `database` when the run received them.
+ */
 export interface DbosApprovalAnswer {
   id: string;
   approved: boolean;
   reason?: string;
+  answeredBy?: string;
+  answeredAt?: string;
+  source?: string;
 }
 
 /** Options of {@link DbosEngine}. */
@@ -273,12 +282,21 @@ export class DbosEngine implements DurableEngine {
   }
 }
 
-function decisionOf(message: DbosApprovalAnswer | null): ApprovalDecision {
+function decisionOf(message: DbosApprovalAnswer | null): OutsideAnswer {
   if (message === null)
-    return { approved: false, reason: 'nobody answered the approval request in time' };
-  return message.reason === undefined
-    ? { approved: message.approved }
-    : { approved: message.approved, reason: message.reason };
+    return {
+      approved: false,
+      reason: 'nobody answered the approval request in time',
+      answeredBy: 'the approval timeout',
+      source: 'database',
+    };
+  return {
+    approved: message.approved,
+    ...withReason(message.reason),
+    ...(typeof message.answeredBy === 'string' ? { answeredBy: message.answeredBy } : {}),
+    ...(typeof message.answeredAt === 'string' ? { answeredAt: message.answeredAt } : {}),
+    source: typeof message.source === 'string' ? message.source : 'database',
+  };
 }
 
 function describeStep(name: string): string {

@@ -105,7 +105,16 @@ export class RunClient {
    */
   async approve(
     runId: string,
-    answer: { requestId?: string; all?: boolean; approved: boolean; reason?: string },
+    answer: {
+      requestId?: string;
+      all?: boolean;
+      approved: boolean;
+      reason?: string;
+      /** Who answered (free text), recorded with the answer. */
+      answeredBy?: string;
+      /** Through what (`studio`, `web`, a source's own name). @default 'database' */
+      source?: string;
+    },
   ): Promise<string[]> {
     const status = await this.#status(runId);
     if (!['PENDING', 'ENQUEUED'].includes(status.status))
@@ -125,6 +134,9 @@ export class RunClient {
         id,
         approved: answer.approved,
         ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+        ...(answer.answeredBy !== undefined ? { answeredBy: answer.answeredBy } : {}),
+        answeredAt: new Date().toISOString(),
+        ...(answer.source !== undefined ? { source: answer.source } : {}),
       };
       // one answer per request, however often it is sent
       await this.#call(() =>

@@ -4,8 +4,10 @@ import { answerToolCalls } from '../models/answer-forms.js';
 import { journaledModel, type RecordedModelCall } from '../models/journaled-model.js';
 import { readModelAnswer } from '../models/read-model-answer.js';
 import { CallIds } from './call-ids.js';
+import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
 import type {
   ApprovalAnswer,
+  OutsideAnswer,
   DurableEngine,
   DurablePlace,
   ModelAnswer,
@@ -29,8 +31,8 @@ export interface StepApprovalRequest {
  * the pending request as a person would (`handle.approve`), for answers from outside.
  */
 export interface ApprovalAsking {
-  ask(replayed?: ApprovalDecision): Promise<ApprovalAnswer>;
-  answer(decision: ApprovalDecision): void;
+  ask(replayed?: ApprovalAnswer | ApprovalDecision): Promise<ApprovalAnswer>;
+  answer(decision: OutsideAnswer): ApprovalAnswerResult;
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { ApprovalDecision } from '../approvals/approval-request.js';
+import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
+import type { GivenAnswer } from '../approvals/approval-source.js';
 import type { RunLogEvent } from '../events/run-event.js';
 import type { ModelAnswer } from '../models/model-answer.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -67,19 +69,37 @@ export interface ToolCallAt {
   abortSignal?: AbortSignal;
 }
 
-/** An approval answer, and whether a policy (or a recording) gave it rather than a person. */
-export type ApprovalAnswer = ApprovalDecision & { automatic: boolean };
+/**
+ * An approval answer, whether a policy (or a recording) gave it rather than a person, and
+ * where it came from (`source`, `answeredBy`, `answeredAt`; see `AnswerOrigin`), which an
+ * engine records with the answer and gives back to `replay`.
+ */
+export type ApprovalAnswer = ApprovalDecision & {
+  automatic: boolean;
+  source?: string;
+  answeredBy?: string;
+  answeredAt?: string;
+};
+
+/**
+ * An answer that came from outside the process through the engine's store (another
+ * process, a queue, a database): who gave it and when, and through what (`source`;
+ * @default 'database').
+ */
+export type OutsideAnswer = GivenAnswer & { source?: string };
 
 /**
  * One approval request and the ways to answer it, handed to {@link DurableEngine.approval}:
  * - `ask()` asks in this process: the run's `onApproval` policy, else whoever holds the run
  *   handle (`handle.approve`/`deny`, a terminal prompt); it emits `approval-request` and
  *   resolves once answered (rejects with `run-aborted` when the run aborts first);
- * - `replay(decision)` gives an answer recorded earlier: it resolves at once, and the run's
+ * - `replay(decision)` gives an answer recorded earlier (with its recorded `source`,
+ *   `answeredBy` and `answeredAt`, when it has them): it resolves at once, and the run's
  *   events show it as automatic and replayed; nobody is asked;
  * - `answer(decision)` delivers an answer that came from outside the process (another
  *   process, a queue, a database) to the request `ask()` made: `ask()` then resolves with it
- *   (not automatic). It does nothing once the request was answered or withdrawn.
+ *   (not automatic). It changes nothing once the request was answered or withdrawn; the
+ *   result says which (see `ApprovalAnswerResult`).
  */
 export interface ApprovalQuestion {
   place: DurablePlace;
@@ -91,8 +111,8 @@ export interface ApprovalQuestion {
   tool: string;
   input: unknown;
   ask(): Promise<ApprovalAnswer>;
-  replay(decision: ApprovalDecision): Promise<ApprovalAnswer>;
-  answer(decision: ApprovalDecision): void;
+  replay(decision: ApprovalAnswer | ApprovalDecision): Promise<ApprovalAnswer>;
+  answer(decision: OutsideAnswer): ApprovalAnswerResult;
 }
 
 /** How a run ended in this process, as {@link DurableEngine.finish} is told. */

@@ -9,6 +9,7 @@ export type {
   ToolCallAt,
   ApprovalAnswer,
   ApprovalQuestion,
+  OutsideAnswer,
 } from './durable-engine.js';
 export { DurableCalls } from './durable-calls.js';
 export type { ApprovalAsking, StepApprovalRequest } from './durable-calls.js';

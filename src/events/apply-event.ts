@@ -1,3 +1,4 @@
+import { recordedOrigin } from '../approvals/answer-origin.js';
 import type { RunLogEvent, RunLogEventOf } from './run-event.js';
 import { emptyUsage, sumUsage } from '../models/usage.js';
 import type { LiveTrace } from './live-trace.js';
@@ -91,6 +92,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...(e.reason !== undefined ? { reason: e.reason } : {}),
       ...(e.replayed ? { replayed: e.replayed } : {}),
       ...(e.automatic ? { automatic: e.automatic } : {}),
+      ...recordedOrigin(e),
     };
     node.status = 'running';
   },

@@ -113,6 +113,15 @@ export interface RunEventFields {
     reason?: string;
     automatic: boolean;
     replayed?: boolean;
+    /**
+     * Through which way the answer came (`terminal`, `studio`, `web`, `database`, `policy`,
+     * `handle`, a source's own name; `journal` for a replayed answer recorded before
+     * answers kept it); who answered, as the source named them; and when (ISO 8601: when
+     * the person answered, which may be before the run read the answer).
+     */
+    source?: string;
+    answeredBy?: string;
+    answeredAt?: string;
   };
   /** A request was withdrawn (the run was aborted first); `unasked` when nobody was asked: the step's `stopWhen` ended it first. */
   'approval-withdraw': { runId: string; id: string; reason: string; unasked?: true };

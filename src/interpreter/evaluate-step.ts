@@ -10,7 +10,7 @@ import { runStep, type PendingToolApproval, type StepRunInput } from '../steps/r
 import { toolCallTools } from '../engine/durable-tools.js';
 import { stepToolApproval } from '../engine/tool-approval.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
-import type { DurablePlace } from '../engine/durable-engine.js';
+import type { ApprovalAnswer, DurablePlace, OutsideAnswer } from '../engine/durable-engine.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
 import type { AgentFrame, EvalContext, RunFrame } from './run-state.js';
@@ -314,7 +314,7 @@ async function askApproval(
   const { run, services, path } = step;
   const place = { step: path, calls: run.calls };
   const durable = services.engine.durable;
-  const ask = (replayed?: ApprovalDecision) =>
+  const ask = (replayed?: ApprovalAnswer | ApprovalDecision) =>
     services.approvals.request(
       {
         id: request.approvalId,
@@ -328,9 +328,9 @@ async function askApproval(
       run.runId,
       replayed,
     );
-  // an answer from outside the process settles the request as a person's would
-  const answer = (decision: ApprovalDecision) =>
-    services.approvals.answerIfPending(request.approvalId, decision);
+  // an answer from outside the process (through the engine's store) settles the request as a person's would
+  const answer = ({ source, ...given }: OutsideAnswer) =>
+    services.approvals.answer(request.approvalId, given, source ?? 'database');
   const decision = durable ? await durable.approval(place, request, { ask, answer }) : await ask();
   return {
     approvalId: request.approvalId,

@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
-import { ApprovalBroker, type ApprovalListener } from '../approvals/approval-broker.js';
+import { ApprovalInbox, type ApprovalListener } from '../approvals/approval-inbox.js';
 import type { ApprovalPolicy } from '../approvals/approval-request.js';
+import type { ApprovalSource } from '../approvals/approval-source.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
@@ -19,6 +20,8 @@ export interface RunServicesOptions {
   model?: LanguageModel;
   /** Answers approval requests (`RunOptions.onApproval`); none: requests wait for `handle.approve`. */
   onApproval?: ApprovalPolicy;
+  /** Where people answer approval requests besides the run handle (`RunOptions.approvalSources`). */
+  approvalSources?: readonly ApprovalSource[];
   /** Values and patterns kept out of the run's records, besides configured credentials. */
   redact?: RedactOptions;
   /** Whether model calls stream. @default true */
@@ -50,8 +53,8 @@ export interface RunServices {
   readonly settings: RunSettings;
   readonly log: RunLog;
   readonly abort: RunAbort;
-  /** The run's pending approval requests and their answers. */
-  readonly approvals: ApprovalBroker;
+  /** The run's approval inbox: its pending requests, and the answers from every source. */
+  readonly approvals: ApprovalInbox;
   /** The tool sources the run connected to, closed when it ends. */
   readonly sources: ToolSourcePool;
   readonly engine: RunEngine;
@@ -78,33 +81,41 @@ export function createRunServices(options: RunServicesOptions): RunServices {
   });
   const abort = new RunAbort();
   let children = 0;
+  const approvals = new ApprovalInbox(approvalEvents(log), {
+    ...(options.onApproval ? { policy: options.onApproval } : {}),
+    runId,
+  });
+  for (const source of options.approvalSources ?? []) approvals.connect(source);
   return Object.freeze({
     runId,
     settings: Object.freeze({ model: options.model, stream: options.stream !== false }),
     log,
     abort,
-    approvals: new ApprovalBroker(approvalEvents(log), options.onApproval, runId),
+    approvals,
     sources: new ToolSourcePool(abort.signal),
     engine,
     childRunId: () => `${runId}.${++children}`,
   });
 }
 
-/** The broker's news as the run's events, each at the tool call node its request concerns. */
+/** The inbox's news as the run's events, each at the tool call node its request concerns. */
 function approvalEvents(log: RunLog): ApprovalListener {
   const place = (id: string): NodePlace => log.approvalPlace(id) ?? { nodeId: `approval:${id}` };
   return {
     requested: (request, runId) =>
       log.emit({ type: 'approval-request', runId, request, ...place(request.id) }),
-    answered: (id, decision, automatic, runId, replayed) =>
+    answered: (id, answer, runId, replayed) =>
       log.emit({
         type: 'approval-response',
         runId,
         id,
-        approved: decision.approved,
-        ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+        approved: answer.approved,
+        ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
         ...(replayed ? { replayed } : {}),
-        automatic,
+        automatic: answer.automatic,
+        source: answer.source,
+        ...(answer.answeredBy !== undefined ? { answeredBy: answer.answeredBy } : {}),
+        answeredAt: answer.answeredAt,
         ...place(id),
       }),
     withdrawn: (id, reason, runId) =>

@@ -62,6 +62,7 @@ export async function runWork<OUTPUT>(run: StartedRun<OUTPUT>): Promise<RunResul
   } finally {
     run.unfollow();
     await services.sources.closeAll();
+    await services.approvals.close();
     log.close();
   }
 }
@@ -73,13 +74,14 @@ export async function runWork<OUTPUT>(run: StartedRun<OUTPUT>): Promise<RunResul
  */
 export async function abandonRun(run: StartedRun<unknown>, graceMs: number): Promise<never> {
   const { frame, name } = run;
-  const { engine, sources, log } = frame.pass.services;
+  const { engine, sources, approvals, log } = frame.pass.services;
   run.abandoned = true;
   const error = abandonedError(frame, graceMs);
   Object.defineProperty(error, 'trace', { value: frameTrace(frame, name), enumerable: false });
   run.unfollow();
   await engine.finish('aborted', error).catch(() => {});
   await sources.closeAll();
+  await approvals.close();
   log.close();
   throw log.redactor.error(error);
 }

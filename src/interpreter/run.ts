@@ -1,5 +1,7 @@
 import type { LanguageModel, LanguageModelUsage } from 'ai';
 import type { ApprovalPolicy, ApprovalRequest } from '../approvals/approval-request.js';
+import type { ApprovalSource } from '../approvals/approval-source.js';
+import { withReason } from '../approvals/with-reason.js';
 import { createElement, isElement, type Component, type JuneElement } from '../elements/element.js';
 import { displayNameOf, kindOf } from '../elements/builtin.js';
 import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
@@ -20,12 +22,32 @@ import { RunPass } from './run-pass.js';
 import { createRunServices } from './run-services.js';
 import { abandonRun, runWork, type StartedRun } from './run-work.js';
 
+/**
+ * Who gave an answer through the run handle: `answeredBy` (free text: a user name, an
+ * email), `answeredAt` (ISO 8601 or a `Date`; default now) and `source` (default `handle`;
+ * a program relaying a person's answer from elsewhere names that, such as `'slack'`).
+ */
+export interface AnsweredBy {
+  answeredBy?: string;
+  answeredAt?: string | Date;
+  source?: string;
+}
+
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
 export interface WorkflowRunOptions<OUTPUT = unknown> {
   /** Aborts the run, like `handle.abort()`. */
   signal?: AbortSignal;
-  /** Answers approval requests automatically (recorded as automatic); `undefined` leaves one to a person. */
+  /**
+   * Answers approval requests first: automatically (recorded as automatic), or passing on a
+   * person's answer (`{ approved, answeredBy }`); `undefined` leaves one to a person.
+   */
   onApproval?: ApprovalPolicy;
+  /**
+   * Where people answer the run's approval requests besides the handle (a chat bot, a
+   * dashboard): each is connected when the run starts and disconnected when it ends. The
+   * first answer to a request is applied, from whichever source; see `ApprovalSource`.
+   */
+  approvalSources?: readonly ApprovalSource[];
   /** Props for the root component (merged over the element's own props). */
   props?: Record<string, unknown>;
   /** Picks the run's `output` from its results. @default the only step's result, or an object of all */
@@ -121,10 +143,21 @@ export interface RunHandle<OUTPUT = unknown> {
   readonly log: AsyncIterable<RunLogEvent>;
   /** The approval requests waiting for an answer, oldest first. */
   readonly pendingApprovals: ApprovalRequest[];
-  /** Approves a pending request. @throws {JuneError} `approval-unknown` when no such request is pending. */
-  approve(id: string): void;
+  /**
+   * Approves a pending request (by its `id`, or its `key`). `by` says who answered, when and
+   * through what (default source: `handle`); see {@link AnsweredBy}.
+   * @throws {JuneError} `approval-unknown` when no such request is pending (answered
+   *   already, from here or a source; withdrawn; never asked): nothing changes.
+   */
+  approve(id: string, by?: AnsweredBy): void;
   /** Denies a pending request; the model sees the denial and `reason`. @throws {JuneError} `approval-unknown` */
-  deny(id: string, reason?: string): void;
+  deny(id: string, reason?: string, by?: AnsweredBy): void;
+  /**
+   * Connects a source of answers (a chat bot, a dashboard; see `ApprovalSource`) for the
+   * rest of the run: it is told about the requests waiting now and each later one, and is
+   * disconnected when the run ends. @returns what disconnects it earlier.
+   */
+  connect(source: ApprovalSource): () => Promise<void>;
   /**
    * Aborts model calls, tool executions, child runs and pending approvals; `result` rejects
    * with `run-aborted` after their cleanup, or after `abortGraceMs` with what did not stop.
@@ -205,14 +238,25 @@ function runHandle<OUTPUT>(
     get pendingApprovals() {
       return approvals.requests;
     },
-    approve: (id) => approvals.answer(id, { approved: true }),
-    deny: (id, reason) =>
-      approvals.answer(
+    approve: (id, by) =>
+      approvals.answerOrThrow(id, { approved: true, ...answeredBy(by) }, by?.source ?? 'handle'),
+    deny: (id, reason, by) =>
+      approvals.answerOrThrow(
         id,
-        reason === undefined ? { approved: false } : { approved: false, reason },
+        { approved: false, ...withReason(reason), ...answeredBy(by) },
+        by?.source ?? 'handle',
       ),
+    connect: (source) => approvals.connect(source),
     abort: (reason) => abort.abort(reason === undefined ? undefined : new Error(reason)),
     trace: () => structuredClone(frameTrace(frame, name)),
+  };
+}
+
+/** The `answeredBy`/`answeredAt` of a handle's answer, those given. */
+function answeredBy(by: AnsweredBy | undefined): Omit<AnsweredBy, 'source'> {
+  return {
+    ...(by?.answeredBy !== undefined ? { answeredBy: by.answeredBy } : {}),
+    ...(by?.answeredAt !== undefined ? { answeredAt: by.answeredAt } : {}),
   };
 }
 

@@ -86,6 +86,9 @@ const approvalAnswerSchema = z.looseObject({
   approved: flag(),
   reason: text().optional(),
   automatic: flag(),
+  source: text().optional(),
+  answeredBy: text().optional(),
+  answeredAt: time().optional(),
   at: time(),
 });
 

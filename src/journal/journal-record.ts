@@ -127,7 +127,11 @@ export interface ApprovalRequestRecord extends JournalPlace {
   at: string;
 }
 
-/** The answer to an approval request; `automatic` when a policy (`--approve`) gave it. */
+/**
+ * The answer to an approval request; `automatic` when a policy (`--approve`) gave it.
+ * `source`, `answeredBy` and `answeredAt` say through which way, who and when (ISO 8601) it
+ * was answered; journals written before them lack them, and read as they are.
+ */
 export interface ApprovalAnswerRecord extends JournalPlace {
   type: 'approval-answer';
   call: string;
@@ -135,6 +139,9 @@ export interface ApprovalAnswerRecord extends JournalPlace {
   approved: boolean;
   reason?: string;
   automatic: boolean;
+  source?: string;
+  answeredBy?: string;
+  answeredAt?: string;
   at: string;
 }
 

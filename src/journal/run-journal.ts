@@ -1,6 +1,7 @@
 import { errorData, errorMessage, SystemError, WorkflowError } from '../errors/index.js';
 import { plainJson } from '../json/json-form.js';
 import { withReason } from '../approvals/with-reason.js';
+import { recordedOrigin } from '../approvals/answer-origin.js';
 import type {
   ApprovalAnswer,
   ApprovalQuestion,
@@ -349,7 +350,13 @@ export class RunJournal implements DurableEngine {
         await this.#write(requested);
         await this.#write({ ...answer, at: now() });
       }
-      return question.replay({ approved: answer.approved, ...withReason(answer.reason) });
+      return question.replay({
+        approved: answer.approved,
+        ...withReason(answer.reason),
+        automatic: answer.automatic,
+        // a journal written before answers kept their origin: when the answer was recorded
+        ...recordedOrigin({ answeredAt: answer.at, ...answer }),
+      });
     }
     if (this.#copy || !recordedRequest) await this.#write(requested);
     if (this.failure !== undefined) throw this.failure;
@@ -362,6 +369,7 @@ export class RunJournal implements DurableEngine {
       approved: decision.approved,
       ...withReason(decision.reason),
       automatic: decision.automatic,
+      ...recordedOrigin(decision),
       at: now(),
     });
     if (this.failure !== undefined) throw this.failure;

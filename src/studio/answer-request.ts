@@ -5,6 +5,7 @@ import { StudioRequestError } from './studio-request-error.js';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const MAX_REASON_CHARS = 4000;
+const MAX_ANSWERED_BY_CHARS = 200;
 
 /**
  * Checks that an answering request (it changes a run) comes from Studio's own page or a
@@ -48,8 +49,8 @@ function sameHost(origin: string, host: string): boolean {
 }
 
 /**
- * Reads an answer's body: JSON `{ key, approved, reason? }`, at most 64 KiB, a reason of at
- * most 4000 characters (only with a denial).
+ * Reads an answer's body: JSON `{ key, approved, reason?, answeredBy? }`, at most 64 KiB, a
+ * reason of at most 4000 characters (only with a denial), who answered in at most 200.
  *
  * @throws {StudioRequestError} `studio-request-invalid` (400) for anything else.
  */
@@ -67,19 +68,30 @@ export async function readAnswerBody(request: IncomingMessage): Promise<Approval
   } catch {
     throw invalid('the body is not JSON');
   }
-  const { key, approved, reason } = (body ?? {}) as Record<string, unknown>;
+  const { key, approved, reason, answeredBy } = (body ?? {}) as Record<string, unknown>;
   if (typeof key !== 'string' || key === '') throw invalid('"key" must be the call\'s key');
   if (typeof approved !== 'boolean') throw invalid('"approved" must be true or false');
   if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS))
     throw invalid('"reason" must be a string of at most 4000 characters');
+  if (
+    answeredBy !== undefined &&
+    (typeof answeredBy !== 'string' || answeredBy.length > MAX_ANSWERED_BY_CHARS)
+  )
+    throw invalid('"answeredBy" must be a string of at most 200 characters');
   const given = typeof reason === 'string' && reason.trim() !== '' && !approved;
-  return { key, approved, ...(given ? { reason: reason.trim() } : {}) };
+  const by = typeof answeredBy === 'string' ? answeredBy.trim() : '';
+  return {
+    key,
+    approved,
+    ...(given ? { reason: reason.trim() } : {}),
+    ...(by !== '' ? { answeredBy: by } : {}),
+  };
 }
 
 function invalid(problem: string): StudioRequestError {
   return new StudioRequestError(
     'studio-request-invalid',
-    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string }; ${problem}.`,
+    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string, "answeredBy"?: string }; ${problem}.`,
     400,
   );
 }

@@ -14,13 +14,19 @@ import { AnswerLock } from './answer-lock.js';
 import { fileRunOwner } from '../journal/file-journal-store.js';
 import { ownerText } from '../journal/run-lease.js';
 import { StudioRequestError } from './studio-request-error.js';
+import { answerRefused, type AnswerRefusal } from './answer-refusal.js';
+import { localUser } from '../approvals/local-user.js';
 import { approvalsInTrace, unansweredInJournal, type RunApprovals } from './waiting-approvals.js';
 
-/** A person's answer to one waiting call, by the call's key; a denial's `reason` reaches the model. */
+/**
+ * A person's answer to one waiting call, by the call's key; a denial's `reason` reaches the
+ * model; `answeredBy` names who answered (default: the user Studio runs as).
+ */
 export interface ApprovalAnswerInput {
   key: string;
   approved: boolean;
   reason?: string;
+  answeredBy?: string;
 }
 
 /** What became of an answer: handed to the live run, or recorded and the stopped run resumed (or left to resume). */
@@ -36,8 +42,10 @@ export interface ApprovalDesk {
   /** @throws {StudioRequestError} `studio-run-missing` for a run it does not have. */
   approvals(runId: string): Promise<RunApprovals>;
   /**
-   * @throws {StudioRequestError} `studio-run-missing`; `studio-approval-unknown` when the run
-   *   waits for no approval of that key (answered already, or never asked).
+   * Answers one waiting call, once: a call answered already or not waiting is refused
+   * (an {@link AnswerRefusal}, made an HTTP error by `answerRefused`), never answered twice.
+   * @throws {StudioRequestError} `studio-run-missing`; `studio-approval-unknown` (409) when
+   *   the run waits for no approval of that key (answered already, withdrawn, or never asked).
    */
   answer(runId: string, answer: ApprovalAnswerInput): Promise<AnswerOutcome>;
 }
@@ -71,8 +79,9 @@ export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
     approvals,
     async answer(runId, answer) {
       // refused at once when it cannot be taken; else checked again, and taken, under the lock
-      waitingFor(runId, await approvals(runId), answer.key);
       const folder = runFolder(runs.dir, runId);
+      const refused = await notWaiting(runId, folder, await approvals(runId), answer.key);
+      if (refused) throw answerRefused(refused);
       await trusted(runId, folder, async () => {});
       return lock.hold(runId, folder, () => answerOnce(runs, runId, answer));
     },
@@ -91,14 +100,16 @@ async function answerOnce(
   answer: ApprovalAnswerInput,
 ): Promise<AnswerOutcome> {
   const current = await runApprovals(runs, runId);
-  waitingFor(runId, current, answer.key);
-  if (current.state === 'stopped') await notOwned(runs.dir, runId);
   const folder = runFolder(runs.dir, runId);
+  const refused = await notWaiting(runId, folder, current, answer.key);
+  if (refused) throw answerRefused(refused);
+  if (current.state === 'stopped') await notOwned(runs.dir, runId);
   await trusted(runId, folder, () =>
     appendAnswer(folder, {
       key: answer.key,
       approved: answer.approved,
       ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+      ...answeredBy(answer),
       at: new Date().toISOString(),
     }),
   );
@@ -112,17 +123,31 @@ async function answerOnce(
   return { delivered: 'resumed' };
 }
 
+/** `{ by }`: who answered, as given, else the user Studio runs as (when the system names one). */
+function answeredBy(answer: ApprovalAnswerInput): { by?: string } {
+  const by = answer.answeredBy ?? localUser();
+  return by === undefined ? {} : { by };
+}
+
 /**
- * Throws unless the run waits for an answer to the call `key`.
- * @throws {StudioRequestError} `studio-approval-unknown` (409)
+ * `undefined` when the run waits for an answer to the call `key`; else the outcome saying
+ * it was answered already (Studio holds an answer for it, or its trace shows one) or is
+ * not waiting.
  */
-function waitingFor(runId: string, current: RunApprovals, key: string): void {
-  if (current.waiting.some((approval) => approval.key === key)) return;
-  throw new StudioRequestError(
-    'studio-approval-unknown',
-    `june: run "${runId}" waits for no approval of the call "${key}" (answered already, or never asked); reload the run to see what it waits for.`,
-    409,
-  );
+async function notWaiting(
+  runId: string,
+  folder: string,
+  current: RunApprovals,
+  key: string,
+): Promise<AnswerRefusal | undefined> {
+  if (current.waiting.some((approval) => approval.key === key)) return undefined;
+  const answered = await trusted(runId, folder, async () => (await readAnswers(folder)).has(key));
+  return {
+    status: answered ? 'answered' : 'unknown',
+    message: answered
+      ? `june: run "${runId}" waits for no approval of the call "${key}": it was answered already, and an answer counts once; reload the run to see what it waits for.`
+      : `june: run "${runId}" waits for no approval of the call "${key}" (withdrawn, or never asked); reload the run to see what it waits for.`,
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { ApprovalDesk } from './approval-desk.js';
 import type { DatabaseRuns } from './database-runs.js';
 import { StudioRequestError } from './studio-request-error.js';
+import { answerRefused } from './answer-refusal.js';
+import { localUser } from '../approvals/local-user.js';
 import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
 
 /**
@@ -9,8 +11,9 @@ import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
  * to the run's worker as a DBOS message (`RunClient.approve`), the same as `june approve`.
  * A run over a database is always `live`: whichever worker holds it takes the answer (DBOS
  * runs each run on one worker at a time). The first answer to a call this Studio sends is
- * the one given: another one to the same call is refused (409 `studio-approval-unknown`),
- * as the database would keep only the first.
+ * the one given: another one to the same call gets `answered` (Studio's route: 409
+ * `studio-approval-unknown`), as the database would keep only the first. Answers go as
+ * answered through `studio`, by the given `answeredBy` or the user Studio runs as.
  *
  * @example
  * ```ts
@@ -45,17 +48,19 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       // checked and marked at once, before anything is awaited: of two answers to one call
       // given at once, the second is refused here rather than dropped by the database
       if (!sent.add(runId, answer.key))
-        throw new StudioRequestError(
-          'studio-approval-unknown',
-          `june: the call "${answer.key}" of run "${runId}" was answered already; an answer counts once. Reload the run to see what it waits for.`,
-          409,
-        );
+        throw answerRefused({
+          status: 'answered',
+          message: `june: the call "${answer.key}" of run "${runId}" was answered already; an answer counts once. Reload the run to see what it waits for.`,
+        });
+      const by = answer.answeredBy ?? localUser();
       try {
         await mapped(runId, () =>
           runs.client.approve(runId, {
             requestId: answer.key,
             approved: answer.approved,
             ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+            ...(by !== undefined ? { answeredBy: by } : {}),
+            source: 'studio',
           }),
         );
       } catch (error) {

@@ -36,6 +36,9 @@ export interface StudioAnswer {
   key: string;
   approved: boolean;
   reason?: string;
+  /** Who answered (the answer's `answeredBy`, else the user Studio runs as); absent in files written before. */
+  by?: string;
+  /** When the answer was given, ISO 8601: where the run's wait for it ended. */
   at: string;
 }
 

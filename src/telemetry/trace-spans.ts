@@ -161,5 +161,10 @@ function approvalEvent(approval: TraceApproval, at: number): [string, Attributes
     : approval.automatic
       ? 'policy'
       : 'person';
+  // through which way, who and when (absent in traces written before answers kept them)
+  if (approval.source !== undefined) attributes['june.approval.source'] = approval.source;
+  if (approval.answeredBy !== undefined) attributes['june.approval.answerer'] = approval.answeredBy;
+  if (approval.answeredAt !== undefined)
+    attributes['june.approval.answered_at'] = approval.answeredAt;
   return ['june.approval.response', attributes, at];
 }

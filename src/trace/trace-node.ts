@@ -27,6 +27,12 @@ export interface TraceApproval {
   automatic?: boolean;
   /** True when the answer came from the run's journal (a resumed or replayed run). */
   replayed?: boolean;
+  /** Through which way the answer came (`terminal`, `studio`, `web`, `database`, `policy`, a source's own name). */
+  source?: string;
+  /** Who answered, as the source named them. */
+  answeredBy?: string;
+  /** When the answer was given, ISO 8601: where the wait for it ended (absent in traces written before). */
+  answeredAt?: string;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Component } from '../elements/element.js';
 import { generateId } from 'ai';
 import { JuneError } from '../errors/june-error.js';
-import type { RunEvent } from '../events/run-event.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import type { RunHandle } from '../interpreter/run.js';
@@ -10,6 +9,7 @@ import { chatLimits, readLimitedJson, type ChatLimits } from './chat-limits.js';
 import { readChatRequest, type ChatRequest } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
 import { chatTurnStep, type ChatInput } from './chat-turns.js';
+import { chatAnswers } from './chat-answers.js';
 import { dbosChatHandler, type DbosChatOptions } from './dbos-chat.js';
 import { StoppedRuns } from './stopped-runs.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
@@ -27,6 +27,12 @@ export interface ChatHandlerOptions extends ChatLimits {
    * the call is denied with this reason. @default 'The user sent a new message instead of answering.'
    */
   supersededReason?: string;
+  /**
+   * Who answers approvals through this handler, from the request (the signed-in user, from a
+   * session cookie or header your app checks), recorded with each answer as `answeredBy`.
+   * @default `chat <chatId>`
+   */
+  answeredBy?: (request: Request) => string | undefined;
 }
 
 /**
@@ -151,7 +157,8 @@ function journalChatHandler(
           else if (state.busy.has(runId)) throw runBusy(runId);
         },
       );
-      return start(chat, options, state, lease);
+      const by = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
+      return start(chat, options, state, lease, by);
     } catch (error) {
       await lease?.release();
       throw error;
@@ -192,14 +199,23 @@ function start(
   options: ChatHandlerOptions,
   state: HandlerState,
   lease: RunLease | undefined,
+  answeredBy: string,
 ): Response {
   const { active, busy, stopped } = state;
   // the chat goes on: what a reconnect would have been sent is this request's to send now
   stopped.delete(chat.chatId);
   if (chat.runId !== undefined) stopped.delete(chat.runId);
   const controller = new AbortController();
+  // the browser's answers reach the run through its inbox, as the run asks again
+  const answers = chatAnswers(chat, {
+    answeredBy,
+    ...(options.supersededReason !== undefined
+      ? { supersededReason: options.supersededReason }
+      : {}),
+  });
   const handle = run(options.workflow, {
     ...options.runOptions,
+    approvalSources: [...(options.runOptions?.approvalSources ?? []), answers],
     journal: options.journal,
     props: { chat: chat.input },
     signal: controller.signal,
@@ -241,27 +257,7 @@ function start(
   entry = { handle, stream, replay };
   active.set(chat.chatId, entry);
   active.set(handle.runId, entry);
-  void answer(handle, chat, options.supersededReason);
   return runUIMessageResponse(handle, stream);
-}
-
-/** Answers the requests the run asks again from the browser's answers; a new message denies the rest. */
-async function answer(handle: RunHandle, chat: ChatRequest, reason?: string): Promise<void> {
-  for await (const event of handle.events as AsyncIterable<RunEvent>) {
-    if (event.type !== 'approval-request' || event.request.key === undefined) continue;
-    const given = chat.answers.get(event.request.key);
-    try {
-      if (given?.approved) handle.approve(event.request.id);
-      else if (given) handle.deny(event.request.id, given.reason);
-      else if (chat.newUserMessage && chat.pending.has(event.request.key))
-        handle.deny(
-          event.request.id,
-          reason ?? 'The user sent a new message instead of answering.',
-        );
-    } catch {
-      // the request was withdrawn (the run stopped) before the answer came
-    }
-  }
 }
 
 function reconnect(request: Request, state: HandlerState): Response {

@@ -5,6 +5,7 @@ import { chatInput } from './chat-input.js';
 import { DEFAULT_CHAT_LIMITS, readLimitedJson, type ChatLimits } from './chat-limits.js';
 import { answersIn, chatBody, invalid, runIdOf, textOf } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
+import { SUPERSEDED_REASON } from './chat-answers.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
 
 /** Options of {@link dbosChatHandler}: the chat's runs are queued for workers (`june/dbos`). */
@@ -15,6 +16,8 @@ export interface DbosChatOptions {
   workflow: string;
   /** Why a call waiting for approval is denied when a new user message comes instead. */
   supersededReason?: string;
+  /** Who answers approvals, from the request (recorded as `answeredBy`). @default `chat <chatId>` */
+  answeredBy?: (request: Request) => string | undefined;
 }
 
 /** What a chat request asks of a run in the database, checked. */
@@ -47,12 +50,15 @@ export function dbosChatHandler(
     if (request.method === 'GET') return reconnect(request, options.runs);
     const body = await readLimitedJson(request, limits.maxRequestBytes);
     const chat = await readDbosChatRequest(body, options.runs, limits.maxMessages);
-    if (chat.runId === undefined) return startRun(chat, options);
+    const answeredBy = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
+    if (chat.runId === undefined) return startRun(chat, options, answeredBy);
     for (const { id, approved, reason } of chat.answers)
       await options.runs.approve(chat.runId, {
         requestId: id,
         approved,
         ...(reason ? { reason } : {}),
+        answeredBy,
+        source: 'web',
       });
     const answered = chat.answers.map((answer) => answer.id);
     return stream(chat.runId, options.runs, {
@@ -63,11 +69,15 @@ export function dbosChatHandler(
   };
 }
 
-async function startRun(chat: DbosChatRequest, options: DbosChatOptions): Promise<Response> {
+async function startRun(
+  chat: DbosChatRequest,
+  options: DbosChatOptions,
+  answeredBy: string,
+): Promise<Response> {
   const previous = runIdOf(chat.messages.slice(0, -1));
   if (previous !== undefined) {
     checkChatOwns(previous, chat.chatId);
-    await supersede(previous, options);
+    await supersede(previous, options, answeredBy);
   }
   // a run of its own for the new message: the one turn it runs, the rest is context
   const runId = await options.runs.enqueue({
@@ -98,11 +108,17 @@ async function reconnect(request: Request, runs: RunClient): Promise<Response> {
 }
 
 /** Denies what the chat's earlier run still waits for: the user moved on. */
-async function supersede(runId: string, options: DbosChatOptions): Promise<void> {
+async function supersede(
+  runId: string,
+  options: DbosChatOptions,
+  answeredBy: string,
+): Promise<void> {
   const { waiting } = await options.runs.approvals(runId).catch(() => ({ waiting: [] }));
   if (waiting.length === 0) return;
-  const reason = options.supersededReason ?? 'The user sent a new message instead of answering.';
-  await options.runs.approve(runId, { all: true, approved: false, reason }).catch(() => {});
+  const reason = options.supersededReason ?? SUPERSEDED_REASON;
+  await options.runs
+    .approve(runId, { all: true, approved: false, reason, answeredBy, source: 'web' })
+    .catch(() => {});
 }
 
 function stream(runId: string, runs: RunClient, streamOptions: ToUIMessageStreamOptions) {

@@ -12,6 +12,7 @@ export type {
   JuneRunData,
   JuneAgentData,
   JuneStepData,
+  JuneApprovalData,
   JuneCatchData,
 } from './june-ui-message.js';
 export { chatHandler } from './chat-handler.js';

@@ -47,12 +47,28 @@ export interface JuneCatchData {
   fallback?: true;
 }
 
+/**
+ * A call's approval answer: `data-june-approval`, transient (`useChat`'s `onData` gets it;
+ * the message keeps the tool part's outcome). `toolCallId` is the tool part's id; `source`,
+ * `answeredBy` and `answeredAt` say through which way, who and when (ISO 8601) it was answered.
+ */
+export interface JuneApprovalData {
+  toolCallId: string;
+  approved: boolean;
+  reason?: string;
+  automatic: boolean;
+  source?: string;
+  answeredBy?: string;
+  answeredAt?: string;
+}
+
 /** The data parts a run's UI message stream has (`data-june-run`, ...). */
 export type JuneDataParts = {
   'june-run': JuneRunData;
   'june-agent': JuneAgentData;
   'june-step': JuneStepData;
   'june-catch': JuneCatchData;
+  'june-approval': JuneApprovalData;
 };
 
 /**

@@ -139,9 +139,11 @@ export class UIChunkMapper {
         return this.#approvalRequest(event);
       case 'approval-response': {
         const asked = this.#approvals.get(event.id);
-        return asked && !event.approved
-          ? [{ type: 'tool-output-denied', toolCallId: asked.id }]
-          : [];
+        if (!asked) return [];
+        const answered = approvalData(asked.id, event);
+        return event.approved
+          ? [answered]
+          : [answered, { type: 'tool-output-denied', toolCallId: asked.id }];
       }
       case 'error': {
         const { error, attempt, willRetry, fallback } = event;
@@ -282,6 +284,28 @@ export class UIChunkMapper {
       },
     ];
   }
+}
+
+/**
+ * A call's answer as a transient `data-june-approval` part (a page gets it in `onData`; it is
+ * not kept in the message, whose tool part shows the outcome): approved or not, and through
+ * which way, by whom and when it was answered.
+ */
+function approvalData(toolCallId: string, event: Event<'approval-response'>): Chunk {
+  return {
+    type: 'data-june-approval',
+    id: toolCallId,
+    data: {
+      toolCallId,
+      approved: event.approved,
+      ...(event.reason !== undefined ? { reason: event.reason } : {}),
+      automatic: event.automatic,
+      ...(event.source !== undefined ? { source: event.source } : {}),
+      ...(event.answeredBy !== undefined ? { answeredBy: event.answeredBy } : {}),
+      ...(event.answeredAt !== undefined ? { answeredAt: event.answeredAt } : {}),
+    },
+    transient: true,
+  };
 }
 
 /** Where a step's agent is kept between its start and finish: its node, else its run and path. */

@@ -1,6 +1,6 @@
 import { formatDuration } from './format.js';
 import { Highlight } from './highlight.js';
-import { itemSpan, timeKindOf, type TimeRange } from './timeline-scale.js';
+import { itemSpan, timeKindOf, waitSpan, type TimeRange } from './timeline-scale.js';
 import { isChildRun, labelOf, type TreeItem } from './trace-tree.js';
 
 /** Levels of indentation shown in the timeline's labels. */
@@ -28,6 +28,7 @@ export function TimelineRow(props: TimelineRowProps) {
   const width = span ? Math.max(2, (span.end - span.start) * pxPerMs) : 0;
   const kind = timeKindOf(item);
   const label = labelOf(node);
+  const wait = waitSpan(item, now);
   return (
     <div
       class={`tl-row${selected ? ' selected' : ''}${matched ? ' matched' : ''}`}
@@ -50,11 +51,23 @@ export function TimelineRow(props: TimelineRowProps) {
       {span && (
         <>
           <span
-            class={`tl-bar bar-${kind} bar-status-${node.status}`}
+            class={`tl-bar bar-${kind} bar-status-${node.status}${wait ? ' has-wait' : ''}`}
             data-testid="bar"
             title={`${label}: ${formatDuration(span.end - span.start)}`}
             style={{ left: `${left}px`, width: `${width}px` }}
           />
+          {wait && (
+            <span
+              class="tl-bar tl-wait"
+              data-testid="wait"
+              data-answered-at={node.approval?.answeredAt}
+              title={waitTitle(node, wait.end - wait.start)}
+              style={{
+                left: `${labelWidth + (wait.start - range.start) * pxPerMs}px`,
+                width: `${Math.max(2, (wait.end - wait.start) * pxPerMs)}px`,
+              }}
+            />
+          )}
           <span class="tl-time" style={{ left: `${left + width + 4}px` }}>
             {formatDuration(span.end - span.start)}
           </span>
@@ -62,4 +75,14 @@ export function TimelineRow(props: TimelineRowProps) {
       )}
     </div>
   );
+}
+
+/** What a wait's bar says on hover: how long it waited, and who answered, through what, when. */
+function waitTitle(node: TreeItem['node'], ms: number): string {
+  const approval = node.approval!;
+  if (approval.status === 'pending') return `waiting for an answer for ${formatDuration(ms)}`;
+  const by = approval.answeredBy !== undefined ? ` by ${approval.answeredBy}` : '';
+  const via = approval.source !== undefined ? ` through ${approval.source}` : '';
+  const at = approval.answeredAt !== undefined ? ` at ${approval.answeredAt}` : '';
+  return `waited ${formatDuration(ms)} for an answer: ${approval.status}${by}${via}${at}`;
 }

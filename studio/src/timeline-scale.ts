@@ -53,8 +53,28 @@ export function timeKindOf(item: TreeItem): TimeKind {
 }
 
 /**
+ * The part of an approval wait's bar that was spent waiting, in ms since the epoch: from the
+ * call's start to when the answer was given (`approval.answeredAt`, kept within the call's
+ * bar), to now while it waits, or to the call's end when the trace does not say (written
+ * before answers kept their time, or withdrawn). `undefined` for any other item. An answer
+ * given while the run was stopped may be older than the call's start in the resumed run's
+ * trace: the wait then has no length there.
+ */
+export function waitSpan(item: TreeItem, now: number): TimeRange | undefined {
+  if (timeKindOf(item) !== 'approval') return undefined;
+  const span = itemSpan(item, now);
+  if (!span) return undefined;
+  const approval = item.node.approval!;
+  if (approval.status === 'pending') return span;
+  const answered = approval.answeredAt === undefined ? Number.NaN : Date.parse(approval.answeredAt);
+  if (Number.isNaN(answered)) return span;
+  return { start: span.start, end: Math.min(span.end, Math.max(span.start, answered)) };
+}
+
+/**
  * Where the time went: the summed time of the model calls, the tool calls (approval waits
- * apart) and the child runs, in ms. Calls that ran side by side each count in full, so the
+ * apart: a wait counts until its answer came, the call's work after it as a tool call) and
+ * the child runs, in ms. Calls that ran side by side each count in full, so the
  * sums can exceed the run's own duration.
  */
 export function timeByKind(
@@ -67,10 +87,18 @@ export function timeByKind(
     if (kind !== 'model' && kind !== 'tool' && kind !== 'approval' && kind !== 'child') continue;
     const span = itemSpan(item, now);
     if (!span) continue;
-    const sum = sums.get(kind) ?? { ms: 0, count: 0 };
-    sum.ms += span.end - span.start;
-    sum.count++;
-    sums.set(kind, sum);
+    const wait = waitSpan(item, now);
+    const add = (to: TimeKind, ms: number) => {
+      const sum = sums.get(to) ?? { ms: 0, count: 0 };
+      sum.ms += ms;
+      sum.count++;
+      sums.set(to, sum);
+    };
+    if (!wait) add(kind, span.end - span.start);
+    else {
+      add('approval', wait.end - wait.start);
+      if (span.end > wait.end) add('tool', span.end - wait.end);
+    }
   }
   return [...sums].map(([kind, sum]) => ({ kind, ...sum })).sort((a, b) => b.ms - a.ms);
 }

@@ -55,18 +55,31 @@ function ApprovalSection({ approval }: { approval: NonNullable<TraceNode['approv
         rows={[
           ['Request', <span class="mono">{approval.id}</span>],
           ['Answer', approval.status === 'pending' ? 'waiting for an answer' : approval.status],
-          [
-            'Answered by',
-            approval.status === 'pending'
-              ? undefined
-              : approval.automatic
-                ? 'a policy (automatic)'
-                : 'a person',
-          ],
+          ['Answered by', approval.status === 'pending' ? undefined : answerer(approval)],
           ['Reason', approval.reason],
         ]}
       />
     </Section>
+  );
+}
+
+/**
+ * Who answered: a policy, the name the source gave, or a person; through which source and
+ * when in its hover text (and `data-source`, `data-answered-at`).
+ */
+function answerer(approval: NonNullable<TraceNode['approval']>) {
+  const who = approval.automatic ? 'a policy (automatic)' : (approval.answeredBy ?? 'a person');
+  const via = approval.source !== undefined ? `through ${approval.source}` : '';
+  const at = approval.answeredAt !== undefined ? ` at ${approval.answeredAt}` : '';
+  return (
+    <span
+      data-testid="answerer"
+      data-source={approval.source}
+      data-answered-at={approval.answeredAt}
+      title={`${via}${at}`.trim() || undefined}
+    >
+      {who}
+    </span>
   );
 }
 

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bin, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
@@ -58,6 +60,36 @@ describe('june run --approve ask on a terminal', () => {
     )!;
     expect(deploy.approval).toMatchObject({ status: 'approved' });
     expect(deploy.approval?.automatic).toBeUndefined();
+  });
+
+  it("records the answer as the terminal user's, with its time, in the trace and the journal", async () => {
+    const before = Date.now();
+    const { code } = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: '(y/N)', type: 'y\r' },
+    ]);
+    expect(code).toBe(0);
+    const trace = onlyTrace(project.dir);
+    const deploy = nodesOf(trace).find((node) => node.kind === 'tool' && node.name === 'deploy')!;
+    const origin = { source: 'terminal', answeredBy: userInfo().username };
+    expect(deploy.approval).toMatchObject({ status: 'approved', ...origin });
+    const answeredAt = Date.parse(deploy.approval!.answeredAt!);
+    expect(answeredAt).toBeGreaterThanOrEqual(before);
+    expect(answeredAt).toBeLessThanOrEqual(Date.parse(deploy.endedAt!));
+    const journal = readFileSync(
+      join(project.dir, '.june/runs', trace.runId, 'journal.jsonl'),
+      'utf8',
+    );
+    const answer = journal
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((record) => record.type === 'approval-answer');
+    expect(answer).toMatchObject({
+      approved: true,
+      automatic: false,
+      ...origin,
+      answeredAt: deploy.approval!.answeredAt,
+    });
   });
 
   it('on "n" asks for a reason, which the model is given with the denial', async () => {

@@ -88,6 +88,8 @@ describe('approvals', () => {
       id: request!.id,
       approved: true,
       automatic: false,
+      source: 'handle',
+      answeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       nodeId: expect.any(String),
       parentId: expect.any(String),
       at: expect.any(Number),
@@ -171,6 +173,8 @@ describe('approvals', () => {
       approved: false,
       reason: 'prod is frozen this week',
       automatic: false,
+      source: 'handle',
+      answeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       nodeId: expect.any(String),
       parentId: expect.any(String),
       at: expect.any(Number),
@@ -351,13 +355,22 @@ describe('approvals', () => {
       (node) => node.kind === 'tool',
     );
     expect(tools.map((node) => node.approval)).toEqual([
-      { id: seen[0]!.id, key: seen[0]!.key, status: 'approved', automatic: true },
+      {
+        id: seen[0]!.id,
+        key: seen[0]!.key,
+        status: 'approved',
+        automatic: true,
+        source: 'policy',
+        answeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
       {
         id: seen[1]!.id,
         key: seen[1]!.key,
         status: 'denied',
         reason: 'policy: no prod',
         automatic: true,
+        source: 'policy',
+        answeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       },
     ]);
     const responses = (await collect(handle.events)).filter(
@@ -396,7 +409,13 @@ describe('approvals', () => {
     expect(calls).toEqual(['prod']);
     expect(
       trace.root.children[0]!.children[0]!.children.find((node) => node.kind === 'tool')!.approval,
-    ).toEqual({ id: request!.id, key: request!.key, status: 'approved' });
+    ).toEqual({
+      id: request!.id,
+      key: request!.key,
+      status: 'approved',
+      source: 'handle',
+      answeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 
   test('a policy that throws fails the run with approval-policy-failed', async () => {

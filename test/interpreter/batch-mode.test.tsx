@@ -89,8 +89,7 @@ function comparable(value: unknown, runId: string): unknown {
   const byCall = (parts: Array<{ type: string; toolCallId?: string }>) =>
     [...parts].sort((a, b) => `${a.toolCallId}${a.type}`.localeCompare(`${b.toolCallId}${b.type}`));
   return JSON.parse(JSON.stringify(value), (key, v) => {
-    if (key === 'startedAt' || key === 'endedAt' || key === 'durationMs' || key === 'at')
-      return undefined;
+    if (['startedAt', 'endedAt', 'durationMs', 'at', 'answeredAt'].includes(key)) return undefined;
     if (
       key === 'content' &&
       Array.isArray(v) &&

@@ -1,6 +1,6 @@
 // A run is built from services made once from its options; the static check a run makes of
 // its tree (and of each composite call's workflow) and inspect() are walks of their own that
-// make none of them: no abort controller, no approval broker, no event stream.
+// make none of them: no abort controller, no approval inbox, no event stream.
 import { tool } from 'ai';
 import { Agent, Catch, run, Step, Tool } from 'june';
 import { scriptedModel } from 'june/testing';
@@ -13,17 +13,17 @@ import { createRunServices, type RunServices } from '../../src/interpreter/run-s
 import { createRunFrame } from '../../src/interpreter/run-state.js';
 import type { JuneElement, JuneNode } from '../../src/elements/element.js';
 
-const made = vi.hoisted(() => ({ brokers: 0, streams: 0 }));
+const made = vi.hoisted(() => ({ inboxes: 0, streams: 0 }));
 
-vi.mock('../../src/approvals/approval-broker.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/approvals/approval-broker.js')>();
-  class CountedBroker extends original.ApprovalBroker {
-    constructor(...args: ConstructorParameters<typeof original.ApprovalBroker>) {
+vi.mock('../../src/approvals/approval-inbox.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/approvals/approval-inbox.js')>();
+  class CountedInbox extends original.ApprovalInbox {
+    constructor(...args: ConstructorParameters<typeof original.ApprovalInbox>) {
       super(...args);
-      made.brokers++;
+      made.inboxes++;
     }
   }
-  return { ...original, ApprovalBroker: CountedBroker };
+  return { ...original, ApprovalInbox: CountedInbox };
 });
 
 vi.mock('../../src/events/event-stream.js', async (importOriginal) => {
@@ -118,7 +118,7 @@ function CheckedTree() {
 }
 
 describe('the static check', () => {
-  it('walks a tree without an abort controller, an approval broker or an event stream', async () => {
+  it('walks a tree without an abort controller, an approval inbox or an event stream', async () => {
     const renders = new Map<JuneElement, JuneNode>();
     const signal = AbortSignal.timeout(60_000);
     const before = { ...made };
@@ -144,12 +144,12 @@ describe('the static check', () => {
     expectTypeOf<CheckPass>().not.toHaveProperty('approvals');
   });
 
-  it('of a run and of each composite call makes one broker and one log for the whole run', async () => {
+  it('of a run and of each composite call makes one approval inbox and one log for the whole run', async () => {
     const before = { ...made };
     const result = await run(<Workflow />).result;
     expect(result.steps).toMatchObject({ ask: 'done' });
     // two composite calls, so three static checks (the tree and each call's workflow): one run
-    expect(made.brokers - before.brokers).toBe(1);
+    expect(made.inboxes - before.inboxes).toBe(1);
     expect(made.streams - before.streams).toBe(1);
   });
 });

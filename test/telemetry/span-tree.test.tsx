@@ -136,6 +136,8 @@ describe('a run exported to an in-memory exporter', () => {
           'june.approval.id': expect.any(String),
           'june.approval.approved': true,
           'june.approval.answered_by': 'policy',
+          'june.approval.source': 'policy',
+          'june.approval.answered_at': expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         },
       ],
     ]);

@@ -1,0 +1,19 @@
+import type { ApprovalDecision, ApprovalRequest } from './approval-request.js';
+import type { AnswerOrigin } from './approval-source.js';
+
+/** An answer as it was applied: the decision and where it came from. */
+export type SettledAnswer = ApprovalDecision & AnswerOrigin;
+
+/**
+ * What became of an answer given to a run's inbox (`SourceInbox.answer`):
+ * - `applied`: it answered the request (`answer` is what was recorded);
+ * - `answered`: the request was answered already (`answer` is the answer that stands); nothing changed;
+ * - `withdrawn`: the request stopped waiting unanswered (the run was aborted, or its step
+ *   ended first); nothing changed;
+ * - `unknown`: no request of the run has that id or key (`pending` lists those waiting).
+ */
+export type ApprovalAnswerResult =
+  | { status: 'applied'; request: ApprovalRequest; answer: SettledAnswer }
+  | { status: 'answered'; request: ApprovalRequest; answer: SettledAnswer }
+  | { status: 'withdrawn'; request: ApprovalRequest; reason: string }
+  | { status: 'unknown'; ref: string; pending: ApprovalRequest[] };
