@@ -2,7 +2,7 @@
 // fault gets the same code, blame and message in both, whichever AI SDK call June made.
 import { APICallError } from '@ai-sdk/provider';
 import { Output, isStepCount, tool } from 'ai';
-import { Agent, JuneError, Step, Tool, run, type JuneNode } from 'june';
+import { Agent, JuneError, Step, Tool, run, type JuneElement } from 'june';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { scriptModel, type MockScript } from '../helpers/mock-stream-model.js';
@@ -90,7 +90,7 @@ const cases: Case[] = [
   },
 ];
 
-function workflow(c: Case, model: ReturnType<typeof scriptModel>): JuneNode {
+function workflow(c: Case, model: ReturnType<typeof scriptModel>): JuneElement {
   return (
     <Agent
       model={model}
