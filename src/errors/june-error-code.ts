@@ -125,6 +125,7 @@ export const juneErrorCodes = [
   'database-unreachable',
   'dbos-missing',
   'dbos-props-secret',
+  'dbos-run-exists',
   'dbos-run-finished',
   'dbos-run-unknown',
   'dbos-secret-props-missing',
