@@ -144,7 +144,15 @@ export interface EventIdentity {
  * - `reasoning-delta`: a piece of the model's reasoning, as it streams.
  */
 export type RunLogOnlyEvent =
-  | { type: 'model-start'; runId: string; step: string }
+  | {
+      type: 'model-start';
+      runId: string;
+      step: string;
+      /** The provider's id (`openai.responses`), when the model gives one. */
+      provider?: string;
+      /** The model id asked for (the answer's own id comes with `model-finish`). */
+      model?: string;
+    }
   | {
       type: 'model-finish';
       runId: string;

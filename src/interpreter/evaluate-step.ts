@@ -6,6 +6,7 @@ import type { ApprovalDecision } from '../approvals/approval-request.js';
 import type { StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
+import { modelIdentity } from '../models/model-identity.js';
 import { runStep, type PendingToolApproval, type StepRunInput } from '../steps/run-step.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import { stepToolApproval } from '../engine/tool-approval.js';
@@ -295,7 +296,13 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     },
     abortSignal: run.signal,
     stream: root.stream,
-    onPart: stepPartHandler(run, path, step.node, tools),
+    onPart: stepPartHandler(
+      run,
+      path,
+      step.node,
+      tools,
+      modelIdentity(root.modelOverride ?? model),
+    ),
     approve: (requests) => Promise.all(requests.map((request) => askApproval(step, request))),
   };
 }

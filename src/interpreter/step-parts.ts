@@ -1,5 +1,6 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { plainUsage } from '../models/usage.js';
+import type { ModelIdentity } from '../models/model-identity.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
 import { thrownByTool } from '../engine/tool-failure.js';
@@ -21,6 +22,7 @@ export function stepPartHandler(
   step: string,
   stepNode: NodePlace,
   tools: ToolNodes,
+  identity: ModelIdentity = {},
 ): (part: TextStreamPart<ToolSet>) => void {
   const root = run.root;
   const runId = run.runId;
@@ -39,7 +41,15 @@ export function stepPartHandler(
     switch (part.type) {
       case 'start-step':
         model = root.nodeId();
-        root.emit({ type: 'model-start', runId, step, nodeId: model, parentId: stepNode.nodeId });
+        root.emit({
+          type: 'model-start',
+          runId,
+          step,
+          ...(identity.provider !== undefined ? { provider: identity.provider } : {}),
+          ...(identity.modelId !== undefined ? { model: identity.modelId } : {}),
+          nodeId: model,
+          parentId: stepNode.nodeId,
+        });
         break;
       case 'finish-step':
         if (model === undefined) break;
