@@ -65,6 +65,8 @@ export const juneErrorCodes = [
   'bash-unsupported-platform',
   'capability-connect-failed',
   'mcp-connect-failed',
+  'mcp-call-interrupted',
+  'mcp-session-lost',
   'model-call-failed',
   'openai-base-url-invalid',
   'openai-not-configured',
