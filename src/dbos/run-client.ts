@@ -1,6 +1,7 @@
 import type { RunLogEvent } from '../events/run-event.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
 import { newRunId } from '../engine/run-id.js';
+import { stableJson } from '../json/stable-json.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { databaseError } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
@@ -70,13 +71,20 @@ export class RunClient {
    * `release.tsx`); a worker that has it takes it. `script` and `props` travel with the run;
    * secret props travel by name only and take their values from the worker; the run's
    * redaction travels as environment variable names and patterns (see {@link RunToEnqueue}).
+   * A given `runId` makes the call idempotent: the same request again (the same workflow,
+   * props, script and settings) is the same run, queued once. A run of that id that is
+   * another request (another workflow, other props), whatever its status, is refused, as a
+   * journal refuses a second run of one id (`journal-exists`): DBOS itself would hand back
+   * the older run, and its result would pass for this one's.
    * @returns the run id (given, or a new one).
    * @throws {WorkflowError} `dbos-props-secret` when the props or script hold a secret the
-   *   run redacts (nothing is stored).
+   *   run redacts (nothing is stored); `dbos-run-exists` when `runId` is a run of another
+   *   request.
    */
   async enqueue(run: RunToEnqueue): Promise<string> {
     const input = queuedRun(run);
     const runId = run.runId ?? newRunId();
+    if (run.runId !== undefined) await this.#sameRequest(runId, input);
     await this.#call(() =>
       this.#client.enqueue(
         {
@@ -88,7 +96,27 @@ export class RunClient {
         input,
       ),
     );
+    // of two enqueues of one id at once, DBOS keeps the first: check what it kept
+    if (run.runId !== undefined) await this.#sameRequest(runId, input);
     return runId;
+  }
+
+  /** Refuses `runId` when the database has a run of that id made for another request. */
+  async #sameRequest(runId: string, input: QueuedRun): Promise<void> {
+    const existing = await this.#call(() => this.#client.getWorkflow(runId));
+    if (!existing) return;
+    const stored = existing.workflowName === RUN_WORKFLOW ? existing.input?.[0] : undefined;
+    if (stored !== undefined && sameInput(stored, input)) return;
+    const what =
+      existing.workflowName !== RUN_WORKFLOW
+        ? `a workflow that is not a June run (${existing.workflowName})`
+        : (stored as QueuedRun | undefined)?.workflow === input.workflow
+          ? `a run of "${input.workflow}" with other props or settings`
+          : `a run of "${(stored as QueuedRun | undefined)?.workflow ?? '?'}"`;
+    throw new WorkflowError(
+      'dbos-run-exists',
+      `june: the database already has a run ${runId}, ${what} (${statusOf(existing.status)}); a run of "${input.workflow}" cannot take its id. Leave out the run id for a new run, or pick another one.`,
+    );
   }
 
   /** The run's approval requests still waiting for an answer. @throws {WorkflowError} `dbos-run-unknown` */
@@ -267,6 +295,11 @@ export class RunClient {
       throw databaseError(error, this.#url);
     }
   }
+}
+
+/** Whether a stored run input is `input`, compared as JSON with keys sorted (what the database keeps). */
+function sameInput(stored: unknown, input: QueuedRun): boolean {
+  return stableJson(stored) === stableJson(JSON.parse(JSON.stringify(input)));
 }
 
 function statusOf(status: string): DbosRunStatus {

@@ -48,7 +48,10 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
   },
   'step-finish': finishStep,
   'model-start': (live, e) => {
-    open(live, e, 'model', 'model');
+    open(live, e, 'model', 'model', {
+      ...(e.provider !== undefined ? { provider: e.provider } : {}),
+      ...(e.model !== undefined ? { model: e.model } : {}),
+    });
   },
   'model-finish': (live, e) => {
     const node = live.nodes.get(e.nodeId);

@@ -68,8 +68,12 @@ export interface RunEventFields {
     messages?: unknown[];
     modelUsage?: LanguageModelUsage[];
   };
-  /** One call to the model (one turn of a step's tool loop) starts. */
-  'model-start': { runId: string; step: string };
+  /**
+   * One call to the model (one turn of a step's tool loop) starts: `provider` is the AI SDK
+   * provider id (`openai.responses`) and `model` the model id asked for, when the model gives
+   * them (the answer's own id comes with `model-finish`; runs recorded by June 0.1 have neither).
+   */
+  'model-start': { runId: string; step: string; provider?: string; model?: string };
   /** A model call ended: the model's id as the provider gave it, its usage, why it stopped (`stop`, `tool-calls`, `length`...). */
   'model-finish': {
     runId: string;

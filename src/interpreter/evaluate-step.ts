@@ -6,6 +6,7 @@ import type { ApprovalDecision } from '../approvals/approval-request.js';
 import type { StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
+import { modelIdentity } from '../models/model-identity.js';
 import { runStep, type PendingToolApproval, type StepRunInput } from '../steps/run-step.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import { stepToolApproval } from '../engine/tool-approval.js';
@@ -301,7 +302,14 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     },
     abortSignal: run.signal,
     stream: services.settings.stream,
-    onPart: stepPartHandler(run, services.log, path, step.node, tools),
+    onPart: stepPartHandler(
+      run,
+      services.log,
+      path,
+      step.node,
+      tools,
+      modelIdentity(services.settings.model ?? model),
+    ),
     approve: (requests) => Promise.all(requests.map((request) => askApproval(step, request))),
   };
 }

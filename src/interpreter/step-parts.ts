@@ -1,5 +1,6 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { plainUsage } from '../models/usage.js';
+import type { ModelIdentity } from '../models/model-identity.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
 import { thrownByTool } from '../engine/tool-failure.js';
@@ -24,6 +25,7 @@ export function stepPartHandler(
   step: string,
   stepNode: NodePlace,
   tools: ToolNodes,
+  identity: ModelIdentity = {},
 ): (part: TextStreamPart<ToolSet>) => void {
   const runId = run.runId;
   let model: string | undefined;
@@ -41,7 +43,15 @@ export function stepPartHandler(
     switch (part.type) {
       case 'start-step':
         model = log.nodeId();
-        log.emit({ type: 'model-start', runId, step, nodeId: model, parentId: stepNode.nodeId });
+        log.emit({
+          type: 'model-start',
+          runId,
+          step,
+          ...(identity.provider !== undefined ? { provider: identity.provider } : {}),
+          ...(identity.modelId !== undefined ? { model: identity.modelId } : {}),
+          nodeId: model,
+          parentId: stepNode.nodeId,
+        });
         break;
       case 'finish-step':
         if (model === undefined) break;

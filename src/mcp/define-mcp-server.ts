@@ -10,6 +10,7 @@ import {
   registerHeaderSecrets,
   registerUrlSecrets,
 } from '../redaction/configured-secrets.js';
+import { McpHttpSession, type OpenMcpClient } from './http-session.js';
 import { StdioServerTransport } from './stdio-server-transport.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -121,6 +122,26 @@ async function connectServer(
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<ToolSourceConnection> {
+  const opened = await openClient(options, timeoutMs, signal);
+  if ('command' in options) return { tools: opened.tools, close: () => opened.client.close() };
+  // over HTTP, a session the server forgot is opened anew
+  const session = new McpHttpSession(
+    opened,
+    () => openClient(options, timeoutMs, signal),
+    `the MCP server <${options.name}> at ${shownUrl(options.url)}`,
+  );
+  return { tools: session.tools(), close: () => session.close() };
+}
+
+/**
+ * Starts (stdio) or reaches (HTTP) the server, initializes a client and lists its tools.
+ * @throws {SystemError} `mcp-connect-failed`; {@link RunAbortedError} when `signal` aborts.
+ */
+async function openClient(
+  options: MCPServerOptions,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<OpenMcpClient> {
   const stdio =
     'command' in options
       ? new StdioServerTransport({
@@ -139,12 +160,13 @@ async function connectServer(
       transport: stdio ?? httpTransport(options as MCPHttpServerOptions),
       clientName: 'june',
       initializationOptions: { signal, timeout: timeoutMs },
+      // a tool call is never made twice behind June's back: it may have effects
+      maxRetries: 0,
     });
     signal.throwIfAborted();
     const tools = (await client.tools()) as ToolSet;
     signal.throwIfAborted();
-    const opened = client;
-    return { tools, close: () => opened.close() };
+    return { client, tools };
   } catch (error) {
     // wait until a started server is gone, whatever failed
     await client?.close().catch(() => {});

@@ -1,5 +1,7 @@
 export { emptyUsage, sumUsage, plainUsage, usageTotal } from './usage.js';
 export { MODEL_SPECS, checkModel, resolveModel } from './resolve-model.js';
+export { modelIdentity } from './model-identity.js';
+export type { ModelIdentity } from './model-identity.js';
 export type { ModelSpec } from './resolve-model.js';
 export { ANSWER_SPECS, MODEL_ANSWER_VERSION } from './model-answer.js';
 export type { AnswerSpec, ModelAnswer } from './model-answer.js';

@@ -1,6 +1,4 @@
 import {
-  NoObjectGeneratedError,
-  NoOutputGeneratedError,
   streamText,
   stepCountIs,
   type CallSettings,
@@ -287,17 +285,11 @@ function limitError(input: StepRunInput, steps: Array<StepResult<ToolSet>>): Mod
   );
 }
 
-/** The step's parsed `output`; an answer that does not parse is the model's fault, named as such. */
+/** The step's parsed `output`; an answer that does not parse is the model's fault ({@link modelFailure}). */
 async function parsedOutput(output: PromiseLike<unknown>, step: string): Promise<unknown> {
   try {
     return await output;
   } catch (error) {
-    if (!NoObjectGeneratedError.isInstance(error) && !NoOutputGeneratedError.isInstance(error))
-      throw error;
-    throw new ModelBehaviorError(
-      'step-output-invalid',
-      `june: the model's answer to step "${step}" does not match the step's output: ${error.message.replace(/\.$/, '')}. Ask for the fields in the prompt, or loosen the output's schema.`,
-      { cause: error },
-    );
+    throw modelFailure(error, step);
   }
 }

@@ -1,7 +1,8 @@
-import type { Attributes } from '@opentelemetry/api';
+import { SpanKind, type Attributes } from '@opentelemetry/api';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import { modelOutputOf } from '../trace/composite-result.js';
 import type { TraceNode } from '../trace/trace-node.js';
+import { genAiProviderName } from './genai-provider.js';
 
 /**
  * What a run's spans may carry beyond their shape: prompts, answers, tool inputs and outputs.
@@ -30,7 +31,7 @@ export function spanAttributes(
   runId: string,
   content: TelemetryContent,
   capabilities?: CapabilityProvenance[],
-): { name: string; attributes: Attributes } {
+): { name: string; kind: SpanKind; attributes: Attributes } {
   const attributes: Attributes = {
     'june.run.id': runId,
     'june.node.id': node.id,
@@ -39,7 +40,28 @@ export function spanAttributes(
   };
   const name = kindAttributes[node.kind](node, attributes, content, capabilities);
   if (node.error) attributes['error.type'] = node.error.code ?? node.error.name;
-  return { name, attributes };
+  return { name, kind: spanKind(node), attributes };
+}
+
+/**
+ * The span kind the GenAI conventions give each node: `CLIENT` for a call to a model (it
+ * leaves the process), `INTERNAL` for a model that answers in the process (June's scripted
+ * model) and for everything else (agents, steps, tool executions).
+ */
+function spanKind(node: TraceNode): SpanKind {
+  if (node.kind !== 'model') return SpanKind.INTERNAL;
+  return node.provider === 'june.scripted' ? SpanKind.INTERNAL : SpanKind.CLIENT;
+}
+
+/** The first model call under `node` (an agent's), depth first: whose provider the agent's span names. */
+function firstModel(node: TraceNode): TraceNode | undefined {
+  for (const child of node.children) {
+    if (child.kind === 'model') return child;
+    if (child.kind === 'run') continue;
+    const found = firstModel(child);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 type KindAttributes = (
@@ -59,6 +81,10 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
   agent: (node, into) => {
     into['gen_ai.operation.name'] = 'invoke_agent';
     into['gen_ai.agent.name'] = node.name;
+    const model = firstModel(node);
+    if (model?.provider !== undefined)
+      into['gen_ai.provider.name'] = genAiProviderName(model.provider);
+    if (model?.model !== undefined) into['gen_ai.request.model'] = model.model;
     if (node.capabilities) {
       into['june.agent.tools'] = node.capabilities.map((capability) => capability.name);
       into['june.agent.tool_sources'] = node.capabilities.map((capability) => capability.source);
@@ -76,11 +102,13 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
   },
   model: (node, into) => {
     into['gen_ai.operation.name'] = 'chat';
-    const model = node.model ?? (node.name === 'model' ? undefined : node.name);
-    if (model !== undefined) {
-      into['gen_ai.request.model'] = model;
-      into['gen_ai.response.model'] = model;
-    }
+    if (node.provider !== undefined)
+      into['gen_ai.provider.name'] = genAiProviderName(node.provider);
+    // the id asked for (the model-start event's), and the one the answer gave (its name)
+    const answered = node.name === 'model' ? undefined : node.name;
+    const model = node.model ?? answered;
+    if (model !== undefined) into['gen_ai.request.model'] = model;
+    if (answered !== undefined) into['gen_ai.response.model'] = answered;
     if (node.finishReason !== undefined)
       into['gen_ai.response.finish_reasons'] = [node.finishReason];
     Object.assign(into, usageAttributes('gen_ai.usage', node));

@@ -5,6 +5,7 @@ import { liveTrace } from '../events/live-trace.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import type { RunLogEvent } from '../events/run-event.js';
 import type { TraceNode } from '../trace/trace-node.js';
+import { GenAiMessages } from './genai-messages.js';
 import { TraceSpans, type TraceSpansOptions } from './trace-spans.js';
 import { formatTraceparent, parseTraceparent } from './traceparent.js';
 
@@ -36,15 +37,20 @@ export class SpanConsumer implements RunConsumer {
   readonly #waiting = new Map<string, TraceNode[]>();
   /** Span links for the run span (earlier parts of a resumed run), added once it starts. */
   readonly #links: Link[] = [];
+  /** The messages of each model call, rebuilt from the events when content is recorded. */
+  readonly #messages: GenAiMessages | undefined;
   #rootId: string | undefined;
 
   constructor(options: SpanConsumerOptions) {
     this.#options = { ...options, runId: options.runId ?? '' };
     this.#spans = new TraceSpans(this.#options);
+    const { recordInputs, recordOutputs } = options.content;
+    this.#messages = recordInputs || recordOutputs ? new GenAiMessages(options.content) : undefined;
   }
 
   /** @inheritdoc */
   event(event: RunLogEvent): void {
+    const messages = this.#messages?.event(event);
     if (isDelta(event)) return;
     if (this.#rootId === undefined && event.type === 'run-start') {
       this.#rootId = event.nodeId;
@@ -55,6 +61,7 @@ export class SpanConsumer implements RunConsumer {
     if (!node) return;
     if (!this.#spans.has(node.id)) this.#open(node, event.parentId);
     if (event.type === 'approval-request') this.#spans.asked(node, event.at);
+    if (messages) this.#spans.annotate(messages.nodeId, messages.attributes);
     this.#spans.changed(node, event.at);
   }
 

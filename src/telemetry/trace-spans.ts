@@ -68,7 +68,7 @@ export class TraceSpans {
       parentId === undefined ? undefined : (this.#open.get(parentId) ?? this.#ended.get(parentId));
     // a child run's tools come from its own agents, not the calling one's
     const capabilities = node.kind === 'run' ? undefined : parent?.capabilities;
-    const { name, attributes } = spanAttributes(
+    const { name, kind, attributes } = spanAttributes(
       node,
       this.options.runId,
       this.options.content,
@@ -77,7 +77,11 @@ export class TraceSpans {
     if (parentId === undefined && this.options.resumed) attributes['june.run.resumed'] = true;
     const parentContext = parent?.context ?? this.options.parent;
     const startTime = Date.parse(node.startedAt);
-    const span = this.options.tracer.startSpan(name, { attributes, startTime }, parentContext);
+    const span = this.options.tracer.startSpan(
+      name,
+      { kind, attributes, startTime },
+      parentContext,
+    );
     this.#open.set(node.id, {
       node,
       span,
@@ -114,6 +118,11 @@ export class TraceSpans {
     if (!approval || approval.status === open.approval) return;
     open.approval = approval.status;
     open.span.addEvent(...approvalEvent(approval, at));
+  }
+
+  /** Sets `attributes` on the open span of the node `nodeId`, if there is one (content known only to the caller). */
+  annotate(nodeId: string, attributes: Attributes): void {
+    this.#open.get(nodeId)?.span.setAttributes(attributes);
   }
 
   /** Adds `link` to the open span of the node `nodeId`, if there is one. */

@@ -59,8 +59,9 @@ export interface TraceNode {
   prompt?: string;
   result?: unknown;
   messages?: unknown[];
-  /** Model nodes. */
+  /** Model nodes: the model id asked for (`name` is the id the answer gave), its provider's id (`openai.responses`). */
   model?: string;
+  provider?: string;
   finishReason?: string;
   /** Tool nodes. */
   toolCallId?: string;

@@ -61,7 +61,7 @@ describe.runIf(!missing)('a worker when PostgreSQL restarts', () => {
     await waitFor(() => back.test(stderr()), 60_000, 'the worker to say it reconnected');
 
     // the run in flight goes on, and a new one is taken
-    writeFileSync(join(project.logs, 'release'), '');
+    writeFileSync(join(project.logs, 'release-1'), '');
     await withClient(async (client) => {
       expect((await client.result('before')).output).toBe('done 1');
       await client.enqueue({ workflow: 'ledger', runId: 'after', props: props(2) });

@@ -83,7 +83,7 @@ describe.runIf(!missing)('june run --database: following, Ctrl-C, --script on re
     const stopped = await follower.done;
     expect(stopped.code).not.toBe(0);
     expect((await client.get(runId)).status).toBe('running');
-    writeFileSync(join(dir, 'release'), '');
+    writeFileSync(join(dir, 'release-10'), '');
     expect((await client.result(runId)).output).toBe('done 10');
     expect((await client.get(runId)).status).toBe('succeeded');
   });
@@ -112,7 +112,7 @@ describe.runIf(!missing)('june run --database: following, Ctrl-C, --script on re
     const owner = (await client.get(runId)).worker!;
     await workers.get(owner)!.kill();
     rmSync(script); // the run has its script in the database
-    writeFileSync(join(dir, 'release'), '');
+    writeFileSync(join(dir, 'release-7'), '');
     await start(owner); // puts the run back on its queue; either worker takes it
     expect((await client.result(runId)).output).toBe('scripted 7');
     // the script answered every model call (the ledger's own model was never called), the

@@ -89,7 +89,7 @@ describe.runIf(!missing)('runs over DBOS: crashes, cancel and bad input', () => 
       `june: the worker ${owners.get('in-tool')} has runs in flight of "ledger", which it was not given`,
     );
 
-    writeFileSync(join(project.logs, 'release'), '');
+    for (const n of [1, 2]) writeFileSync(join(project.logs, `release-${n}`), '');
     await start('worker-a');
     await start('worker-b');
     // the approval waited across the restart of every worker

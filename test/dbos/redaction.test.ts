@@ -48,8 +48,10 @@ describe.runIf(!missing)('a run over DBOS stopped by journal-mismatch', () => {
       env: { VAULT_TOKEN: token },
     });
     client = await RunClient.connect(database); // the worker created the database
-    await client.enqueue({ workflow: 'vault', runId: 'vault-1', props: { dir: project.logs } });
-    await waitFor(() => existsSync(join(project.logs, 'holding')), 60_000, 'the tool to hold');
+    // a folder of the run's own for its hold files
+    const dir = project.folder('vault-1');
+    await client.enqueue({ workflow: 'vault', runId: 'vault-1', props: { dir } });
+    await waitFor(() => existsSync(join(dir, 'holding')), 60_000, 'the tool to hold');
     await worker.kill();
     worker = await startWorker(project.dir, database, 'vault', {
       files,

@@ -9,6 +9,7 @@
 //   model.doStreamCalls[1].prompt   // what the model saw on its second call
 import type {
   LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
   LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
@@ -90,6 +91,57 @@ export function streamModel(script: MockScript[]): MockLanguageModelV4 {
     },
   });
   return model;
+}
+
+/** The whole answer of one turn, as a provider's non-streaming call gives it (`doGenerate`). */
+export function turnResult(turn: MockTurn): LanguageModelV4GenerateResult {
+  const content: LanguageModelV4GenerateResult['content'] = [];
+  if (turn.text !== undefined)
+    content.push({ type: 'text', text: Array.isArray(turn.text) ? turn.text.join('') : turn.text });
+  for (const call of turn.toolCalls ?? [])
+    content.push({
+      type: 'tool-call',
+      toolCallId: call.id,
+      toolName: call.name,
+      input: JSON.stringify(call.input),
+    });
+  const [input, output] = turn.usage ?? [10, 5];
+  return {
+    content,
+    finishReason: turn.toolCalls?.length
+      ? { unified: 'tool-calls', raw: 'tool_calls' }
+      : { unified: 'stop', raw: 'stop' },
+    usage: mockUsage(input, output),
+    warnings: [],
+    response: { id: 'resp', modelId: 'mock-model-id', timestamp: new Date(0) },
+  };
+}
+
+/**
+ * A mock model that answers call n with `script[n]` whichever way it is called: streamed
+ * (`doStream`, a run's default) or whole (`doGenerate`, a run with `stream: false`). Its calls
+ * of both kinds are counted together in `calls`.
+ */
+export function scriptModel(script: MockScript[]): MockLanguageModelV4 & { calls: number } {
+  let calls = 0;
+  const next = async (options: LanguageModelV4CallOptions): Promise<MockTurn> => {
+    const index = calls++;
+    const entry = script[index];
+    if (entry === undefined)
+      throw new Error(
+        `mock model: unscripted call #${index + 1} (the script has ${script.length} turns)`,
+      );
+    const turn = typeof entry === 'function' ? await entry(options, index) : entry;
+    if (turn.error) throw turn.error;
+    return turn;
+  };
+  const model = new MockLanguageModelV4({
+    doStream: async (options) => ({ stream: partStream(turnParts(await next(options))) }),
+    doGenerate: async (options) => turnResult(await next(options)),
+  });
+  return Object.defineProperty(model, 'calls', { get: () => calls }) as MockLanguageModelV4 & {
+    calls: number;
+  };
 }
 
 /**

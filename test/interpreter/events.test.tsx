@@ -154,6 +154,9 @@ describe('events', () => {
       type: 'model-start',
       runId,
       step: 'forecast',
+      // the model's own provider id and model id (MockLanguageModelV4's defaults)
+      provider: 'mock-provider',
+      model: 'mock-model-id',
       nodeId: expect.any(String),
       parentId: stepNode,
       at,
