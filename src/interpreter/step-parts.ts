@@ -28,6 +28,11 @@ export function stepPartHandler(
   identity: ModelIdentity = {},
 ): (part: TextStreamPart<ToolSet>) => void {
   const runId = run.runId;
+  // what every model-start of the step says of its model
+  const asked = {
+    ...(identity.provider !== undefined ? { provider: identity.provider } : {}),
+    ...(identity.modelId !== undefined ? { model: identity.modelId } : {}),
+  };
   let model: string | undefined;
   // a delta concerns the model call it comes from
   const deltaPlace = (): NodePlace =>
@@ -47,8 +52,7 @@ export function stepPartHandler(
           type: 'model-start',
           runId,
           step,
-          ...(identity.provider !== undefined ? { provider: identity.provider } : {}),
-          ...(identity.modelId !== undefined ? { model: identity.modelId } : {}),
+          ...asked,
           nodeId: model,
           parentId: stepNode.nodeId,
         });

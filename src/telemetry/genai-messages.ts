@@ -85,18 +85,13 @@ export class GenAiMessages {
         return undefined;
       }
       case 'tool-result':
-      case 'tool-error': {
-        const response = e.type === 'tool-result' ? e.output : e.error.message;
-        const message: GenAiMessage = {
-          role: 'tool',
-          parts: [{ type: 'tool_call_response', id: e.toolCallId, response }],
-        };
-        // a result that comes before its call's turn ended goes after the turn's answer
-        const call = this.#calls.get(this.#current.get(e.parentId ?? '') ?? '');
-        if (call) call.results.push(message);
-        else this.#steps.get(e.parentId ?? '')?.messages.push(message);
+      case 'tool-error':
+        this.#result(
+          e.parentId ?? '',
+          e.toolCallId,
+          e.type === 'tool-result' ? e.output : e.error.message,
+        );
         return undefined;
-      }
       case 'model-finish':
         return this.#finish(e.nodeId, e.finishReason);
       case 'step-finish': {
@@ -112,6 +107,17 @@ export class GenAiMessages {
       default:
         return undefined;
     }
+  }
+
+  /** A tool's result (or error text) in the step `step`: a result that comes before its call's turn ended goes after the turn's answer. */
+  #result(step: string, id: string, response: unknown): void {
+    const message: GenAiMessage = {
+      role: 'tool',
+      parts: [{ type: 'tool_call_response', id, response }],
+    };
+    const call = this.#calls.get(this.#current.get(step) ?? '');
+    if (call) call.results.push(message);
+    else this.#steps.get(step)?.messages.push(message);
   }
 
   #finish(nodeId: string, finishReason: string): { nodeId: string; attributes: Attributes } {
