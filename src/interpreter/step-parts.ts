@@ -28,8 +28,11 @@ export function stepPartHandler(
   identity: ModelIdentity = {},
 ): (part: TextStreamPart<ToolSet>) => void {
   const runId = run.runId;
-  // what every model-start of the step says of its model
-  const asked = {
+  // what every model-start of the step says, besides its node
+  const start = {
+    type: 'model-start' as const,
+    runId,
+    step,
     ...(identity.provider !== undefined ? { provider: identity.provider } : {}),
     ...(identity.modelId !== undefined ? { model: identity.modelId } : {}),
   };
@@ -48,14 +51,7 @@ export function stepPartHandler(
     switch (part.type) {
       case 'start-step':
         model = log.nodeId();
-        log.emit({
-          type: 'model-start',
-          runId,
-          step,
-          ...asked,
-          nodeId: model,
-          parentId: stepNode.nodeId,
-        });
+        log.emit({ ...start, nodeId: model, parentId: stepNode.nodeId });
         break;
       case 'finish-step':
         if (model === undefined) break;
