@@ -28,14 +28,7 @@ export function stepPartHandler(
   identity: ModelIdentity = {},
 ): (part: TextStreamPart<ToolSet>) => void {
   const runId = run.runId;
-  // what every model-start of the step says, besides its node
-  const start = {
-    type: 'model-start' as const,
-    runId,
-    step,
-    ...(identity.provider !== undefined ? { provider: identity.provider } : {}),
-    ...(identity.modelId !== undefined ? { model: identity.modelId } : {}),
-  };
+  const start = modelStart(runId, step, identity);
   let model: string | undefined;
   // a delta concerns the model call it comes from
   const deltaPlace = (): NodePlace =>
@@ -86,6 +79,17 @@ export function stepPartHandler(
         toolOutcome(part, run.signal, log, call(part.toolCallId, part.toolName), tools);
         break;
     }
+  };
+}
+
+/** What every `model-start` of a step says, besides its node: its model's provider and id. */
+function modelStart(runId: string, step: string, identity: ModelIdentity) {
+  return {
+    type: 'model-start' as const,
+    runId,
+    step,
+    ...(identity.provider !== undefined ? { provider: identity.provider } : {}),
+    ...(identity.modelId !== undefined ? { model: identity.modelId } : {}),
   };
 }
 
