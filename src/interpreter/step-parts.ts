@@ -33,13 +33,6 @@ export function stepPartHandler(
   // a delta concerns the model call it comes from
   const deltaPlace = (): NodePlace =>
     model === undefined ? stepNode : { nodeId: model, parentId: stepNode.nodeId };
-  const call = (toolCallId: string, tool: string) => ({
-    runId,
-    step,
-    toolCallId,
-    tool,
-    ...tools.find(toolCallId, tool),
-  });
   return (part) => {
     switch (part.type) {
       case 'start-step':
@@ -67,19 +60,31 @@ export function stepPartHandler(
       case 'tool-call':
         tools.called(part.toolCallId, part.toolName, part.input);
         break;
-      case 'tool-approval-request': {
-        const { toolCallId, toolName } = part.toolCall;
-        log.placeApproval(part.approvalId, tools.find(toolCallId, toolName));
+      case 'tool-approval-request':
+        log.placeApproval(
+          part.approvalId,
+          tools.find(part.toolCall.toolCallId, part.toolCall.toolName),
+        );
         break;
-      }
       case 'tool-result':
       case 'tool-error':
       case 'tool-output-denied':
         if (part.type === 'tool-result' && part.preliminary) break;
-        toolOutcome(part, run.signal, log, call(part.toolCallId, part.toolName), tools);
+        toolOutcome(part, run.signal, log, callPlace(runId, step, part, tools), tools);
         break;
     }
   };
+}
+
+/** A tool call's fields and place in its events. */
+function callPlace(
+  runId: string,
+  step: string,
+  part: { toolCallId: string; toolName: string },
+  tools: ToolNodes,
+) {
+  const { toolCallId, toolName: tool } = part;
+  return { runId, step, toolCallId, tool, ...tools.find(toolCallId, tool) };
 }
 
 /** What every `model-start` of a step says, besides its node: its model's provider and id. */
