@@ -106,16 +106,20 @@ describe('a project per model specification: v2, v3 and v4', { timeout: 120_000 
   /** The model's answer after the tool: two text parts, one delta in batch mode. */
   const deltas = (mode: 'stream' | 'batch') =>
     mode === 'stream' ? ['Deployed to ', 'staging.'] : ['Deployed to staging.'];
-  /** The documented event order for a step whose model calls one tool that needs approval. */
+  /** The documented event order (`handle.events`, the whole log) for a step whose model calls one tool that needs approval. */
   const events = (mode: 'stream' | 'batch', { asked }: { asked: boolean }) => [
     'run-start',
     'agent-start',
     'step-start',
+    'model-start',
     'tool-call',
+    'model-finish',
     ...(asked ? ['approval-request'] : []),
     'approval-response',
     'tool-result',
+    'model-start',
     ...deltas(mode).map(() => 'text-delta'),
+    'model-finish',
     'step-finish',
     'agent-finish',
     'run-finish',

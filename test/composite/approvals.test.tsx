@@ -100,6 +100,9 @@ describe('approvals inside a composite tool', () => {
       id: request.id,
       key: request.key,
       status: 'approved',
+      // answered through the run's handle, now
+      source: 'handle',
+      answeredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     expect(result.output).toBe('Reported.');
     expect(handle.pendingApprovals).toEqual([]);

@@ -76,7 +76,9 @@ describe.runIf(!missing)('chatHandler with runs on DBOS workers', () => {
     });
     expect(textOf(second)).toEqual(['Checking order A1.', 'Done: A1 is refunded.']);
     expect(refunds()).toBe('A1\n');
-    expect((await reconnect()).status).toBe(204); // the run ended
+    // the run ended (its last event is out before DBOS marks the workflow done: wait for that)
+    await runs.result(runId);
+    expect((await reconnect()).status).toBe(204);
 
     // the same answer again, a run that does not exist, a request the run never made
     const twice = await post(handler, { id: 'web1', messages: [user, approved] });
