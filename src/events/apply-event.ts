@@ -135,7 +135,8 @@ function holdOrRelease(live: LiveTrace, node: TraceNode, stepId: string | undefi
     return;
   }
   node.status = 'running';
-  for (const other of open) if (other.status === 'waiting' && other.approval) other.status = 'running';
+  for (const other of open)
+    if (other.status === 'waiting' && other.approval) other.status = 'running';
 }
 
 /** The call's stable key its approval request gave (see `ApprovalRequest.key`), kept through the answer. */

@@ -202,8 +202,7 @@ export function repeatedAnswers(
   recorded: ReadonlyMap<string, boolean>,
 ): Set<string> {
   const repeated = new Set<string>();
-  for (const [id, answer] of answers)
-    if (recorded.get(id) === answer.approved) repeated.add(id);
+  for (const [id, answer] of answers) if (recorded.get(id) === answer.approved) repeated.add(id);
   return repeated;
 }
 

@@ -5,7 +5,11 @@ import { tempProject } from '../cli/cli-harness.js';
 // Programs that call run() on a workflow whose deploy needs approval, run as their own Node
 // process (plain ESM, with June's jsx() calls written out), importing the built June.
 let project: ReturnType<typeof tempProject>;
-const workflow = (answer: string, turn = "[{ tool: 'deploy', input: { env: 'staging' } }]", options = "{ runId: 'release-1' }") => `import { tool } from 'ai';
+const workflow = (
+  answer: string,
+  turn = "[{ tool: 'deploy', input: { env: 'staging' } }]",
+  options = "{ runId: 'release-1' }",
+) => `import { tool } from 'ai';
 import { Agent, Step, Tool, run } from 'june';
 import { jsx, jsxs } from 'june/jsx-runtime';
 import { scriptedModel } from 'june/testing';
