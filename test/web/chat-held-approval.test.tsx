@@ -8,7 +8,7 @@ import { memoryJournalStore, scriptedModel } from 'june/testing';
 import { chatHandler, ChatTurns, type ChatInput, type JuneUIMessage } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answered, post, readMessage, textOf, userMessage } from './support.js';
+import { post, readMessage, textOf, userMessage } from './support.js';
 
 /** A shop whose model refunds A1 and B2 in one turn; each refund waits for approval. */
 function twoRefunds(onApproval?: ApprovalPolicy) {
