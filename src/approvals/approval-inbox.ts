@@ -14,6 +14,7 @@ import { policyAnswer } from './policy-answer.js';
 import { SourceSet } from './source-set.js';
 import { withReason } from './with-reason.js';
 import { unwatchUnanswered, watchUnanswered, type WaitingRun } from './unanswered-at-exit.js';
+import { HeldAnswers, type HeldApproval } from './held-answers.js';
 
 interface Pending {
   request: ApprovalRequest;
@@ -84,12 +85,14 @@ export class ApprovalInbox {
   readonly #policy: ApprovalPolicy | undefined;
   readonly #waiting: WaitingRun | undefined;
   readonly #runId: string;
+  readonly #held = new HeldAnswers();
 
   constructor(listener: ApprovalListener, options: ApprovalInboxOptions = {}) {
     this.#listener = listener;
     this.#policy = options.policy;
     this.#runId = options.runId ?? '';
     const requests = () => this.requests;
+    const held = () => this.held;
     this.#waiting =
       options.runId === undefined
         ? undefined
@@ -98,6 +101,9 @@ export class ApprovalInbox {
             get requests() {
               return requests();
             },
+            get held() {
+              return held();
+            },
           };
     this.#sources = new SourceSet((source) => this.#sourceInbox(source));
   }
@@ -105,6 +111,24 @@ export class ApprovalInbox {
   /** The requests waiting for an answer, oldest first. */
   get requests(): ApprovalRequest[] {
     return [...this.#pending.values()].map((p) => p.request);
+  }
+
+  /**
+   * The calls whose request was answered while another request of their model turn still
+   * waits (see {@link turn}): they run once the turn's last request is answered.
+   */
+  get held(): HeldApproval[] {
+    return this.#held.list;
+  }
+
+  /**
+   * Announces the requests of one model turn by key (`ApprovalRequest.key`, else the id),
+   * before any of them is asked: the step goes on once each one is answered, so until then
+   * an answered one is held ({@link held}), also when it was answered before the others
+   * were asked.
+   */
+  turn(keys: readonly string[]): void {
+    this.#held.turn(keys);
   }
 
   /**
@@ -175,6 +199,7 @@ export class ApprovalInbox {
       ...answerOrigin(given, source, automatic),
     };
     this.#remove(key, { status: 'answered', request: entry.request, answer: settled });
+    this.#held.settled(key, { request: entry.request, approved: settled.approved });
     this.#listener.answered(entry.request.id, settled, entry.runId);
     entry.resolve(settled);
     const result: ApprovalAnswerResult = {
@@ -218,6 +243,7 @@ export class ApprovalInbox {
       ...withReason(replayed.reason),
       ...answerOrigin(replayed, replayed.source ?? 'journal', true),
     };
+    this.#held.settled(request.key ?? request.id, { request, approved: answer.approved });
     this.#listener.answered(request.id, answer, runId, true);
     return answer;
   }
@@ -263,6 +289,7 @@ export class ApprovalInbox {
   }
 
   #remove(key: string, settled: Settled): void {
+    if (settled.status === 'withdrawn') this.#held.settled(key);
     this.#pending.delete(key);
     this.#settled.set(key, settled);
     if (this.#settled.size > SETTLED_KEPT) this.#settled.delete(this.#settled.keys().next().value!);

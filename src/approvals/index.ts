@@ -1,4 +1,5 @@
 export { ApprovalInbox } from './approval-inbox.js';
+export { HeldAnswers, type HeldApproval } from './held-answers.js';
 export { answerOrigin, recordedOrigin } from './answer-origin.js';
 export { policyAnswer } from './policy-answer.js';
 export { withReason } from './with-reason.js';

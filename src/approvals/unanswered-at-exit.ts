@@ -1,9 +1,15 @@
 import type { ApprovalRequest } from './approval-request.js';
+import type { HeldApproval } from './held-answers.js';
 
-/** A run with approval requests waiting: its id and its pending requests, oldest first. */
+/**
+ * A run with approval requests waiting: its id, its pending requests, oldest first, and the
+ * calls held with them (answered, but their step goes on only once the requests of their
+ * model turn still open are answered).
+ */
 export interface WaitingRun {
   readonly runId: string;
   readonly requests: ApprovalRequest[];
+  readonly held?: HeldApproval[];
 }
 
 const waiting = new Set<WaitingRun>();
@@ -63,9 +69,28 @@ export function unansweredMessage(run: WaitingRun): string {
       : `${calls.length} approval requests: ${calls.join(', ')}`;
   return (
     `june: the process is about to exit, but run ${run.runId} waits for an answer to ${what}, and nothing is left that could answer. ` +
+    heldText(run.held ?? []) +
     `Answer each request from its approval-request event or handle.pendingApprovals, with handle.approve("${first!.id}") or handle.deny("${first!.id}", reason), ` +
     'or decide them all with run(workflow, { onApproval: (request) => true }); handle.abort() ends the run instead.'
   );
+}
+
+/**
+ * The sentence on the approved calls held with the open requests (empty when none is): a
+ * step goes on once every request of its model turn is answered, so they wait too.
+ */
+function heldText(held: HeldApproval[]): string {
+  const approved = held.filter((call) => call.approved);
+  if (approved.length === 0) return '';
+  const calls = approved.map(
+    ({ request }) =>
+      `"${request.id}" (the tool "${request.tool}" in step "${request.step}", input ${compact(request.input)})`,
+  );
+  const one = approved.length === 1;
+  const subject = one
+    ? `The call of approval request ${calls[0]} was approved`
+    : `The calls of approval requests ${calls.join(', ')} were approved`;
+  return `${subject} but ${one ? 'waits' : 'wait'} too: a step goes on only once every request of its model turn is answered. `;
 }
 
 function compact(value: unknown): string {

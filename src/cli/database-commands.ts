@@ -91,6 +91,12 @@ export async function runsCommand(
             `  waiting: ${request.id} · ${request.tool} ${JSON.stringify(request.input)} (step ${request.step})`,
           ) + '\n',
         );
+      for (const request of run.held ?? [])
+        io.stdout.write(
+          visibleText(
+            `  held: ${request.id} · ${request.tool} ${JSON.stringify(request.input)} (step ${request.step}; approved, runs once the requests of its turn are answered)`,
+          ) + '\n',
+        );
     }
     return ExitCode.success;
   });

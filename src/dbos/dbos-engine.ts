@@ -17,7 +17,7 @@ import { plainJson } from '../json/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { DbosSdk } from './load-dbos.js';
-import { APPROVALS_EVENT, approvalRequestId, approvalTopic, stepName } from './names.js';
+import { approvalEvent, approvalRequestId, approvalTopic, stepName } from './names.js';
 import type { WorkerShutdown } from './worker-shutdown.js';
 
 /** A run's approval request as June publishes it for `june runs` and `june approve`. */
@@ -97,7 +97,8 @@ export class DbosEngine implements DurableEngine {
   failure: unknown;
   readonly decidesApprovals = false;
   readonly #options: DbosEngineOptions;
-  readonly #approvals: DbosApprovalRequest[] = [];
+  /** How many approval requests the run made so far (each one's event is numbered). */
+  #asked = 0;
   /** The AI SDK's approval ids (new in every process) to stable ids. */
   readonly #stableIds = new Map<string, string>();
 
@@ -185,10 +186,15 @@ export class DbosEngine implements DurableEngine {
   }
 
   /**
-   * Waits for the answer to one approval request, durably: the request is published (the
-   * run's `june.approvals` event) and its answer received on its own topic, sent by `june
-   * approve` from any process, even days later and after a restart of every worker. A
-   * recovered run gets the recorded answer at once.
+   * Waits for the answer to one approval request, durably: the request is published (an
+   * event of its own, {@link approvalEvent}) and its answer received on its own topic, sent
+   * by `june approve` from any process, even days later and after a restart of every
+   * worker. A recovered run gets the recorded answer at once.
+   *
+   * The requests of one turn are asked at once, so their events are written concurrently:
+   * each is its own record (a whole list rewritten by each could end as an older list), and a
+   * request is asked (its event emitted, a policy or a person told) only once its record is
+   * stored, so whoever sees the request can answer it.
    */
   approval(question: ApprovalQuestion): Promise<ApprovalAnswer> {
     const { dbos } = this.#options;
@@ -198,20 +204,26 @@ export class DbosEngine implements DurableEngine {
       input: this.#redactor.value(plainJson(question.input)),
       step: question.place.step,
     };
-    this.#approvals.push(entry);
     this.#stableIds.set(question.id, entry.id);
     // both calls take their DBOS step numbers now, in call order, before anything is awaited
-    const published = dbos.setEvent(APPROVALS_EVENT, [...this.#approvals]);
+    const published = dbos.setEvent(approvalEvent(this.#asked++), entry);
     const received = dbos.recv<DbosApprovalAnswer>(
       approvalTopic(entry.id),
       this.#options.approvalTimeoutSeconds ?? THIRTY_DAYS_S,
     );
-    const asked = question.ask();
-    Promise.all([published, received]).then(
+    const requested = published.then(
+      () => ({ asked: question.ask() }),
+      // a cancelled workflow writes nothing more: the run is aborted, and so is the request
+      () => {
+        this.#options.cancelled();
+        return { asked: question.ask() };
+      },
+    );
+    Promise.all([requested, received]).then(
       ([, message]) => question.answer(decisionOf(message)),
       () => this.#options.cancelled(),
     );
-    return asked;
+    return requested.then(({ asked }) => asked);
   }
 
   /** @inheritdoc Approval ids are made stable (the id `june approve` takes). */

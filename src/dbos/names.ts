@@ -16,8 +16,35 @@ export const APPLICATION_VERSION = 'june-run-1';
 /** The stream a run's events are written to, for followers (`june run --follow`, Studio). */
 export const EVENTS_STREAM = 'june.events';
 
-/** The DBOS event that lists a run's approval requests (each with its stable id). */
+/**
+ * The DBOS event that listed a run's approval requests as one whole list, written by runs
+ * of June before each request had an event of its own ({@link approvalEvent}): still read
+ * for runs that made requests then.
+ */
 export const APPROVALS_EVENT = 'june.approvals';
+
+/**
+ * The DBOS event of a run's `index`-th approval request (0-based, in the order the run asks
+ * them, the same on every recovery). One event per request: the requests of one turn are
+ * published at once, and DBOS writes concurrent events in any order, so a whole list written
+ * each time could be overwritten by an older one.
+ *
+ * @example
+ * ```ts
+ * approvalEvent(0); // 'june.approval:0'
+ * ```
+ */
+export function approvalEvent(index: number): string {
+  return `june.approval:${index}`;
+}
+
+/**
+ * The model turn of an approval request id (`turn-1#0` for `turn-1#0.1`): the requests of
+ * one turn are answered together. `undefined` for an id without one.
+ */
+export function approvalTurn(requestId: string): string | undefined {
+  return /^(.*#\d+)\.\d+$/.exec(requestId)?.[1];
+}
 
 /**
  * The queue of a workflow's runs: one per workflow name, so a worker only takes the runs of

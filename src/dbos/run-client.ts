@@ -13,7 +13,9 @@ import {
   APPROVALS_EVENT,
   EVENTS_STREAM,
   RUN_WORKFLOW,
+  approvalEvent,
   approvalTopic,
+  approvalTurn,
   queueName,
 } from './names.js';
 import { queuedRun, type QueuedRun, type RunToEnqueue } from './queued-run.js';
@@ -34,6 +36,11 @@ export interface DbosRunSummary {
   worker?: string;
   /** Approval requests waiting for an answer. */
   waiting: DbosApprovalRequest[];
+  /**
+   * Requests approved while another request of their model turn waits: their calls wait too
+   * (a step goes on once every request of its turn is answered) and run then. Nothing to answer.
+   */
+  held: DbosApprovalRequest[];
   /** ms since epoch. */
   createdAt: number;
   /** A failed run's error message. */
@@ -240,7 +247,9 @@ export class RunClient {
       workflow: (run.input?.[0] as QueuedRun | undefined)?.workflow ?? '?',
       status,
       ...(run.executorId && status !== 'queued' ? { worker: run.executorId } : {}),
-      waiting: status === 'running' ? await this.#waiting(run.workflowID) : [],
+      ...(status === 'running'
+        ? await this.#approvals(run.workflowID).then(({ waiting, held }) => ({ waiting, held }))
+        : { waiting: [], held: [] }),
       createdAt: run.createdAt,
       ...(error?.message ? { error: error.message } : {}),
     };
@@ -257,10 +266,17 @@ export class RunClient {
   }
 
   /**
-   * Every approval request the run made: those still waiting, and the ids of those it got
-   * an answer to. @throws {WorkflowError} `dbos-run-unknown`
+   * Every approval request the run made: those still waiting, the ids of those it got an
+   * answer to (`decisions`: approved or not, by id), and the approved ones held with a
+   * waiting request of their turn (see {@link DbosRunSummary.held}).
+   * @throws {WorkflowError} `dbos-run-unknown`
    */
-  async approvals(runId: string): Promise<{ waiting: DbosApprovalRequest[]; answered: string[] }> {
+  async approvals(runId: string): Promise<{
+    waiting: DbosApprovalRequest[];
+    answered: string[];
+    decisions: Record<string, boolean>;
+    held: DbosApprovalRequest[];
+  }> {
     await this.#status(runId);
     return this.#approvals(runId);
   }
@@ -271,20 +287,48 @@ export class RunClient {
   }
 
   async #approvals(runId: string) {
-    const requests = await this.#call(() =>
-      this.#client.getEvent<DbosApprovalRequest[]>(runId, APPROVALS_EVENT, 0),
-    );
-    if (!requests?.length) return { waiting: [], answered: [] };
+    const requests = await this.#requests(runId);
+    if (requests.length === 0) return { waiting: [], answered: [], decisions: {}, held: [] };
     const steps = (await this.#call(() => this.#client.listWorkflowSteps(runId))) ?? [];
-    const answered = new Set(
+    const answers = new Map(
       steps
         .filter((step) => step.name === 'DBOS.recv')
-        .map((step) => (step.output as DbosApprovalAnswer | null)?.id),
+        .map((step) => step.output as DbosApprovalAnswer | null)
+        .flatMap((answer) => (answer ? [[answer.id, answer.approved] as const] : [])),
     );
+    const waiting = requests.filter((request) => !answers.has(request.id));
+    const open = new Set(waiting.map((request) => approvalTurn(request.id)));
+    open.delete(undefined);
     return {
-      waiting: requests.filter((request) => !answered.has(request.id)),
-      answered: requests.flatMap((request) => (answered.has(request.id) ? [request.id] : [])),
+      waiting,
+      answered: requests.flatMap((request) => (answers.has(request.id) ? [request.id] : [])),
+      decisions: Object.fromEntries(answers),
+      held: requests.filter(
+        (request) => answers.get(request.id) === true && open.has(approvalTurn(request.id)),
+      ),
     };
+  }
+
+  /**
+   * Every approval request the run published, in the order it asked them: one event each
+   * ({@link approvalEvent}), read in batches up to the first one not written yet, and the
+   * whole list runs of older June versions wrote (those indexes may have no event).
+   */
+  async #requests(runId: string): Promise<DbosApprovalRequest[]> {
+    const event = <T>(key: string) => this.#call(() => this.#client.getEvent<T>(runId, key, 0));
+    const older = (await event<DbosApprovalRequest[]>(APPROVALS_EVENT)) ?? [];
+    const found = new Map(older.map((request) => [request.id, request]));
+    for (let from = 0; ; from += REQUESTS_READ_AT_ONCE) {
+      const batch = await Promise.all(
+        Array.from({ length: REQUESTS_READ_AT_ONCE }, (_, i) =>
+          event<DbosApprovalRequest>(approvalEvent(from + i)),
+        ),
+      );
+      const end = batch.findIndex((request, i) => !request && from + i >= older.length);
+      for (const request of end === -1 ? batch : batch.slice(0, end))
+        if (request && !found.has(request.id)) found.set(request.id, request);
+      if (end !== -1) return [...found.values()];
+    }
   }
 
   async #call<T>(work: () => Promise<T>): Promise<T> {
@@ -296,6 +340,9 @@ export class RunClient {
     }
   }
 }
+
+/** How many request events {@link RunClient} reads at once. */
+const REQUESTS_READ_AT_ONCE = 8;
 
 /** Whether a stored run input is `input`, compared as JSON with keys sorted (what the database keeps). */
 function sameInput(stored: unknown, input: QueuedRun): boolean {

@@ -97,7 +97,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...(e.automatic ? { automatic: e.automatic } : {}),
       ...recordedOrigin(e),
     };
-    node.status = 'running';
+    holdOrRelease(live, node, e.parentId);
   },
   'approval-withdraw': (live, e) => {
     const node = live.nodes.get(e.nodeId);
@@ -117,6 +117,27 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     if (node) settle(live, node, e.status, e.at, e.error);
   },
 };
+
+/**
+ * An answered call waits (`waiting`) while another call of its step is still open without an
+ * answer: a step answers the requests of a model turn together, and its calls run only once
+ * every one is answered (the other calls of the turn returned before the first request
+ * came, so an open call of the step is one of the turn's). The answer that leaves none
+ * unanswered lets the turn's held calls run.
+ */
+function holdOrRelease(live: LiveTrace, node: TraceNode, stepId: string | undefined): void {
+  const siblings = (stepId === undefined ? undefined : live.nodes.get(stepId))?.children ?? [];
+  const open = siblings.filter(
+    (other) => other !== node && other.kind === 'tool' && other.endedAt === undefined,
+  );
+  if (open.some((other) => other.approval === undefined || other.approval.status === 'pending')) {
+    node.status = 'waiting';
+    return;
+  }
+  node.status = 'running';
+  for (const other of open)
+    if (other.status === 'waiting' && other.approval) other.status = 'running';
+}
 
 /** The call's stable key its approval request gave (see `ApprovalRequest.key`), kept through the answer. */
 function keyOf(node: TraceNode): { key?: string } {

@@ -310,7 +310,13 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
       tools,
       modelIdentity(services.settings.model ?? model),
     ),
-    approve: (requests) => Promise.all(requests.map((request) => askApproval(step, request))),
+    approve: (requests) => {
+      // the turn's requests are answered together: one answered first is held until then
+      services.approvals.turn(
+        requests.map((request) => callKey(services.runId, place, request.toolCallId, durable)),
+      );
+      return Promise.all(requests.map((request) => askApproval(step, request)));
+    },
   };
 }
 

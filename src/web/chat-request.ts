@@ -81,8 +81,12 @@ export async function readChatRequest(
     );
   checkChatOwns(records, runId, chatId);
   const { pending, answered } = approvalsOf(records, runId);
+  const repeated = repeatedAnswers(answers, answered);
   for (const id of answers.keys()) {
     if (pending.has(id)) continue;
+    // the page's copy of an answer the run keeps (one given while another request of its
+    // turn waited): it goes with the new answers, and changes nothing
+    if (repeated.has(id) && answers.size > repeated.size) continue;
     throw answered.has(id)
       ? new ChatRequestError(
           'approval-answered',
@@ -95,6 +99,7 @@ export async function readChatRequest(
           409,
         );
   }
+  for (const id of repeated) answers.delete(id);
   if (!newUserMessage && answers.size === 0)
     throw invalid(
       `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
@@ -188,12 +193,26 @@ export function answersIn(message: UIMessage): Map<string, ChatApprovalAnswer> {
   return answers;
 }
 
-/** The keys of a journal's approval requests, waiting or answered. */
+/**
+ * The answers of a request that repeat what the run already recorded (the same decision):
+ * a page sends every answer its message holds, also those the run had before.
+ */
+export function repeatedAnswers(
+  answers: ReadonlyMap<string, ChatApprovalAnswer>,
+  recorded: ReadonlyMap<string, boolean>,
+): Set<string> {
+  const repeated = new Set<string>();
+  for (const [id, answer] of answers) if (recorded.get(id) === answer.approved) repeated.add(id);
+  return repeated;
+}
+
+/** The keys of a journal's approval requests: waiting, or answered (with the decision). */
 function approvalsOf(records: JournalRecord[], runId: string) {
   const keyOf = (record: { calls?: string[]; call: string }) =>
     [runId, ...(record.calls ?? []), record.call].join('/');
-  const answered = new Set<string>();
-  for (const record of records) if (record.type === 'approval-answer') answered.add(keyOf(record));
+  const answered = new Map<string, boolean>();
+  for (const record of records)
+    if (record.type === 'approval-answer') answered.set(keyOf(record), record.approved);
   const pending = new Set<string>();
   for (const record of records)
     if (record.type === 'approval-request' && !answered.has(keyOf(record)))

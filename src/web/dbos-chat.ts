@@ -3,7 +3,7 @@ import type { RunClient } from '../dbos/run-client.js';
 import { JuneError } from '../errors/june-error.js';
 import { chatInput } from './chat-input.js';
 import { DEFAULT_CHAT_LIMITS, readLimitedJson, type ChatLimits } from './chat-limits.js';
-import { answersIn, chatBody, invalid, runIdOf, textOf } from './chat-request.js';
+import { answersIn, chatBody, invalid, repeatedAnswers, runIdOf, textOf } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
 import { SUPERSEDED_REASON } from './chat-answers.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
@@ -145,7 +145,7 @@ async function readDbosChatRequest(
   const runId = runIdOf(messages);
   if (runId === undefined || last === undefined)
     throw invalid('the last message is not a user message and no run is named to continue');
-  const { waiting, answered } = await runs.approvals(runId).catch((error: unknown) => {
+  const { waiting, answered, decisions } = await runs.approvals(runId).catch((error: unknown) => {
     if (JuneError.isInstance(error) && error.code === 'dbos-run-unknown')
       throw new ChatRequestError(
         'chat-run-missing',
@@ -161,8 +161,14 @@ async function readDbosChatRequest(
   }));
   if (answers.length === 0)
     throw invalid(`there is nothing to continue run ${runId} with: no approval answer`);
+  // the page's copies of answers the run has (given while another request of the turn waited)
+  const repeated = repeatedAnswers(
+    new Map(answers.map((answer) => [answer.id, answer])),
+    new Map(Object.entries(decisions)),
+  );
   for (const { id } of answers) {
     if (waiting.some((request) => request.id === id)) continue;
+    if (repeated.has(id) && answers.length > repeated.size) continue;
     throw answered.includes(id)
       ? new ChatRequestError(
           'approval-answered',
@@ -175,7 +181,13 @@ async function readDbosChatRequest(
           409,
         );
   }
-  return { chatId, messages, userMessages, runId, answers };
+  return {
+    chatId,
+    messages,
+    userMessages,
+    runId,
+    answers: answers.filter((answer) => !repeated.has(answer.id)),
+  };
 }
 
 /**

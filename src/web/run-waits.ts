@@ -2,11 +2,21 @@ import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { RunLogEvent } from '../events/run-event.js';
 import { UIToolCalls, type UIToolCall } from './ui-tool-calls.js';
 
+/**
+ * Where an open tool call of the running step stands:
+ * - `running`: it runs, or its request is yet to come, or the caller answers it itself;
+ * - `asking`: its approval request waits for a person's answer;
+ * - `held`: its request was answered, but the step goes on only once every request of its
+ *   model turn is answered (June's `runStep` answers a turn's requests together), so it
+ *   neither runs nor asks: it waits with the requests still open.
+ */
+type CallState = 'running' | 'asking' | 'held';
+
 interface RunState {
   /** The step running now (a run evaluates one step at a time). */
   step?: string;
-  /** Its tool calls that have not returned; `true` while one waits for an answer. */
-  calls: Map<UIToolCall, boolean>;
+  /** Its tool calls that have not returned. */
+  calls: Map<UIToolCall, CallState>;
 }
 
 /**
@@ -18,7 +28,10 @@ interface RunState {
  *
  * A step's calls that need approval are asked about once the model's turn ended and the
  * other calls of that turn returned, one request after another, so until the last request
- * of a turn arrives, its call counts as running.
+ * of a turn arrives, its call counts as running. A call whose request was answered waits
+ * too (it is held) while another call of its step is still open without an answer: the
+ * step answers the requests of a turn together, and an approved call runs only once all
+ * are answered. Once none is left without an answer, the held calls run.
  */
 export class RunWaits {
   readonly #calls = new UIToolCalls();
@@ -28,7 +41,7 @@ export class RunWaits {
 
   /**
    * @param willAnswer - requests that are answered without a person (a server answers them
-   *   from the request that resumed the run): they do not count as waiting.
+   *   from the request that resumed the run): they do not count as waiting until answered.
    */
   constructor(private readonly willAnswer: (request: ApprovalRequest) => boolean = () => false) {}
 
@@ -52,7 +65,7 @@ export class RunWaits {
         if (run) Object.assign(run, { step: undefined, calls: new Map() });
         break;
       case 'tool-call':
-        run?.calls.set(this.#calls.called(event), false);
+        run?.calls.set(this.#calls.called(event), 'running');
         break;
       case 'tool-result':
       case 'tool-error':
@@ -60,16 +73,15 @@ export class RunWaits {
         break;
       case 'approval-request': {
         const call = this.#calls.latest(event.runId, event.request.toolCallId);
-        if (call && run?.calls.has(call) && !this.willAnswer(event.request)) {
-          run.calls.set(call, true);
-          this.#byApproval.set(event.request.id, call);
-        }
+        if (!call || !run?.calls.has(call)) break;
+        this.#byApproval.set(event.request.id, call);
+        if (!this.willAnswer(event.request)) run.calls.set(call, 'asking');
         break;
       }
       case 'approval-response': {
         const call = this.#byApproval.get(event.id);
         if (!call) break;
-        if (event.approved) run?.calls.set(call, false);
+        if (event.approved) run?.calls.set(call, 'held');
         else this.#settle(run, call);
         break;
       }
@@ -84,11 +96,15 @@ export class RunWaits {
   #waits(runId: string): boolean {
     const run = this.#runs.get(runId);
     if (!run || run.step === undefined || run.calls.size === 0) return false;
-    for (const [call, asking] of run.calls) {
-      if (asking) continue;
+    let open = false;
+    for (const [call, state] of run.calls) {
+      if (state === 'held') continue;
+      open = true;
+      if (state === 'asking') continue;
       if (call.child === undefined || !this.#waits(call.child)) return false;
     }
-    return true;
+    // every request of the turn answered: the held calls run now
+    return open;
   }
 
   #settle(run: RunState | undefined, call: UIToolCall | undefined): void {

@@ -24,7 +24,9 @@ export interface UIChunkMapperOptions {
  * - tool calls as `tool-<name>` parts under the names the model sees, ids
  *   `<step path>/<toolCallId>`, with their output or error, `toolMetadata.step` the step path;
  * - an approval request as the part's approval, its id the call's key (stable across
- *   resumes, see `ApprovalRequest.key`); a denial as `output-denied`;
+ *   resumes, see `ApprovalRequest.key`), its answer as the part's response
+ *   (`approval-responded`: a call answered while other requests of its turn wait is shown
+ *   answered, not asked again); a denial then as `output-denied`;
  * - runs, child runs, agents, steps and caught failures as `data-june-*` parts, updated in
  *   place as they finish, so a page can show nested progress;
  * - the outermost run's start as `start` with `{ runId }` metadata, its steps as
@@ -37,7 +39,8 @@ export class UIChunkMapper {
   readonly #filter: ResumeFilter | undefined;
   /** Open text and reasoning parts by `<runId>|<step>|<kind>`. */
   readonly #texts = new Map<string, string>();
-  readonly #approvals = new Map<string, UIToolCall>();
+  /** Asked calls by request id, with the approval id the page knows them by (the call's key). */
+  readonly #approvals = new Map<string, { call: UIToolCall; approvalId: string }>();
   readonly #agents = new Map<string, Array<JuneAgentData & { id: string; nodeId: string }>>();
   readonly #stepAgents = new Map<string, string>();
   /** Tool parts the message has: later chunks about other calls would have no part to update. */
@@ -85,7 +88,8 @@ export class UIChunkMapper {
     if (event.type === 'step-start') this.#stepAgents.set(stepKey(event), event.agent);
     if (event.type === 'approval-request') {
       const asked = this.calls.latest(event.runId, event.request.toolCallId);
-      if (asked) this.#approvals.set(event.request.id, asked);
+      const approvalId = event.request.key ?? event.request.id;
+      if (asked) this.#approvals.set(event.request.id, { call: asked, approvalId });
     }
     const isNew = this.#filter?.isNew(event) ?? true;
     const chunks = isNew || event.runId === this.#root ? this.#chunks(event, call, isNew) : [];
@@ -140,10 +144,22 @@ export class UIChunkMapper {
       case 'approval-response': {
         const asked = this.#approvals.get(event.id);
         if (!asked) return [];
-        const answered = approvalData(asked.id, event);
-        return event.approved
-          ? [answered]
-          : [answered, { type: 'tool-output-denied', toolCallId: asked.id }];
+        // the part shows the answer at once: a call answered first may wait for the other
+        // requests of its turn (it is held), and the page must not ask about it again
+        const response: Chunk = {
+          type: 'tool-approval-response',
+          approvalId: asked.approvalId,
+          approved: event.approved,
+          ...(event.reason !== undefined ? { reason: event.reason } : {}),
+        };
+        return [
+          // only a part the message has can take it (the page finds it by its approval id)
+          ...(this.#shown.has(asked.call.id) ? [response] : []),
+          approvalData(asked.call.id, event),
+          ...(event.approved
+            ? []
+            : [{ type: 'tool-output-denied' as const, toolCallId: asked.call.id }]),
+        ];
       }
       case 'error': {
         const { error, attempt, willRetry, fallback } = event;
@@ -274,14 +290,10 @@ export class UIChunkMapper {
   }
 
   #approvalRequest(event: Event<'approval-request'>): Chunk[] {
-    const call = this.#approvals.get(event.request.id);
-    if (!call) return [];
+    const asked = this.#approvals.get(event.request.id);
+    if (!asked) return [];
     return [
-      {
-        type: 'tool-approval-request',
-        approvalId: event.request.key ?? event.request.id,
-        toolCallId: call.id,
-      },
+      { type: 'tool-approval-request', approvalId: asked.approvalId, toolCallId: asked.call.id },
     ];
   }
 }

@@ -4,7 +4,7 @@ import { JsonView } from './json-view.js';
 import { Facts, Section } from './section.js';
 import { StatusBadge } from './status-badge.js';
 import type { TraceNode } from '../../src/trace/trace-node.js';
-import { enclosingAgent, type TreeItem } from './trace-tree.js';
+import { enclosingAgent, isHeld, type TreeItem } from './trace-tree.js';
 
 /** A tool call: its input, the approval it waited for and the answer, its output (a composite's child run), its error. */
 export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key: string): void }) {
@@ -36,9 +36,11 @@ export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key
           <JsonView value={node.output} />
         ) : (
           <p class="muted">
-            {node.status === 'running' || node.status === 'waiting'
-              ? 'The call is running.'
-              : 'No output.'}
+            {isHeld(node)
+              ? 'The call was answered and waits for the other approval requests of its model turn: its step goes on once each is answered.'
+              : node.status === 'running' || node.status === 'waiting'
+                ? 'The call is running.'
+                : 'No output.'}
           </p>
         )}
       </Section>

@@ -148,3 +148,11 @@ export function toolCallsOf(agent: TreeItem): TreeItem[] {
 export function labelOf(node: TraceNode): string {
   return node.kind === 'model' ? (node.model ?? node.name) : node.name;
 }
+
+/** A call answered while other requests of its model turn wait: it waits with them. */
+export function isHeld(node: TraceNode): boolean {
+  return (
+    node.status === 'waiting' &&
+    (node.approval?.status === 'approved' || node.approval?.status === 'denied')
+  );
+}

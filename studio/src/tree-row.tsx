@@ -1,7 +1,7 @@
 import { elapsedMs, formatDuration, formatTokens } from './format.js';
 import { Highlight } from './highlight.js';
 import { StatusBadge } from './status-badge.js';
-import { isChildRun, labelOf, type TreeItem } from './trace-tree.js';
+import { isChildRun, isHeld, labelOf, type TreeItem } from './trace-tree.js';
 
 /** Levels of indentation shown; deeper rows stay at this indent and say their level. */
 const MAX_INDENT = 40;
@@ -74,7 +74,11 @@ function RowLabel({ item, expanded, query, onToggle }: TreeRowProps) {
   );
 }
 
-/** What a row says besides its name: its approval, its error's code, failures below it. */
+/**
+ * What a row says besides its name: its approval (and, for a call answered while other
+ * requests of its model turn wait, that it is held until they are answered), its error's
+ * code, failures below it.
+ */
 function RowHints({ item }: { item: TreeItem }) {
   const { node } = item;
   return (
@@ -83,6 +87,15 @@ function RowHints({ item }: { item: TreeItem }) {
         <span class={`hint approval-${node.approval.status}`}>
           approval: {node.approval.status}
           {node.approval.automatic ? ' (auto)' : ''}
+        </span>
+      )}
+      {isHeld(node) && (
+        <span
+          class="hint approval-held"
+          data-testid="approval-held"
+          title="Answered, but its step goes on only once every approval request of its model turn is answered"
+        >
+          held for its turn
         </span>
       )}
       {node.error && <span class="hint hint-error">{node.error.code ?? node.error.name}</span>}

@@ -181,4 +181,26 @@ describe('ApprovalInbox', () => {
     await inbox.close();
     expect(disconnected).toBe(1);
   });
+
+  test('holds a call answered while another request of its turn is open, also one not asked yet', async () => {
+    const { listener } = recording();
+    const inbox = new ApprovalInbox(listener);
+    const signal = new AbortController().signal;
+    inbox.turn(['r/go#0.0', 'r/go#0.1']);
+    const first = inbox.request(request('a1', 'r/go#0.0'), signal, 'run');
+    inbox.answer('a1', { approved: true }, 'policy', true);
+    await first;
+    // the other request of the turn was not even asked: the answered call is held
+    expect(inbox.held).toEqual([{ request: request('a1', 'r/go#0.0'), approved: true }]);
+    const second = inbox.request(request('a2', 'r/go#0.1'), signal, 'run');
+    expect(inbox.held).toHaveLength(1);
+    inbox.answer('r/go#0.1', { approved: false }, 'studio');
+    await second;
+    expect(inbox.held).toEqual([]);
+    // a request of a turn of its own is never held
+    const alone = inbox.request(request('a3', 'r/go#1.0'), signal, 'run');
+    inbox.answer('a3', { approved: true }, 'studio');
+    await alone;
+    expect(inbox.held).toEqual([]);
+  });
 });

@@ -5,15 +5,19 @@ import { tempProject } from '../cli/cli-harness.js';
 // Programs that call run() on a workflow whose deploy needs approval, run as their own Node
 // process (plain ESM, with June's jsx() calls written out), importing the built June.
 let project: ReturnType<typeof tempProject>;
-const workflow = (answer: string) => `import { tool } from 'ai';
+const workflow = (
+  answer: string,
+  turn = "[{ tool: 'deploy', input: { env: 'staging' } }]",
+  options = "{ runId: 'release-1' }",
+) => `import { tool } from 'ai';
 import { Agent, Step, Tool, run } from 'june';
 import { jsx, jsxs } from 'june/jsx-runtime';
 import { scriptedModel } from 'june/testing';
 import { z } from 'zod';
 
 const deploy = tool({ description: 'Deploy', inputSchema: z.object({ env: z.string() }), needsApproval: true, execute: async ({ env }) => 'Deployed to ' + env });
-const model = scriptedModel({ steps: { release: [{ toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] }, { text: 'Done.' }] } });
-const handle = run(jsx(Agent, { model, children: [jsx(Tool, { name: 'deploy', value: deploy }), jsx(Step, { id: 'release', prompt: 'Deploy' })] }), { runId: 'release-1' });
+const model = scriptedModel({ steps: { release: [{ toolCalls: ${turn} }, { text: 'Done.' }] } });
+const handle = run(jsx(Agent, { model, children: [jsx(Tool, { name: 'deploy', value: deploy }), jsx(Step, { id: 'release', prompt: 'Deploy' })] }), ${options});
 ${answer}
 const { output } = await handle.result;
 console.log(output);
@@ -43,6 +47,15 @@ beforeAll(() => {
       "for await (const event of handle.events) if (event.type === 'approval-request') handle.approve(event.request.id);",
     ),
   );
+  // two requests in one turn; a policy approves staging, nothing answers prod
+  project.write(
+    'held.mjs',
+    workflow(
+      '// nothing answers prod',
+      "[{ tool: 'deploy', input: { env: 'staging' } }, { tool: 'deploy', input: { env: 'prod' } }]",
+      "{ runId: 'release-2', onApproval: (request) => (request.input.env === 'staging' ? true : undefined) }",
+    ),
+  );
 });
 afterAll(() => project.remove());
 
@@ -55,6 +68,15 @@ describe('a run that waits for an approval when the process runs out of work', (
     const line = result.stderr.split('\n').find((text) => text.startsWith('june: '));
     expect(line).toMatch(
       /^june: the process is about to exit, but run release-1 waits for an answer to approval request "([^"]+)" \(the tool "deploy" in step "release", input \{"env":"staging"\}\), and nothing is left that could answer\. Answer each request from its approval-request event or handle\.pendingApprovals, with handle\.approve\("\1"\) or handle\.deny\("\1", reason\), or decide them all with run\(workflow, \{ onApproval: \(request\) => true \}\); handle\.abort\(\) ends the run instead\.$/,
+    );
+  });
+
+  it('names the approved call that waits with the open request of its turn', async () => {
+    const result = await node('held.mjs');
+    expect(result.code).toBe(13);
+    const line = result.stderr.split('\n').find((text) => text.startsWith('june: '));
+    expect(line).toMatch(
+      /^june: the process is about to exit, but run release-2 waits for an answer to approval request "([^"]+)" \(the tool "deploy" in step "release", input \{"env":"prod"\}\), and nothing is left that could answer\. The call of approval request "[^"]+" \(the tool "deploy" in step "release", input \{"env":"staging"\}\) was approved but waits too: a step goes on only once every request of its model turn is answered\. Answer each request .* handle\.approve\("\1"\)/,
     );
   });
 
