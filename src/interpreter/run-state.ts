@@ -11,6 +11,7 @@ import { emptyUsage } from '../models/usage.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
 import { applyEvent } from '../events/apply-event.js';
 import { liveTrace } from '../events/live-trace.js';
+import type { NodePlace } from './node-place.js';
 import type { ToolNodes } from './tool-nodes.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -332,11 +333,7 @@ export interface CompositeBody {
   caller: () => ResolvedScope;
 }
 
-/** Where an event stands in the trace: its node and that node's parent. */
-export interface NodePlace {
-  nodeId: string;
-  parentId?: string;
-}
+export type { NodePlace } from './node-place.js';
 
 /** What {@link createRunFrame} needs. */
 export interface RunFrameOptions {

@@ -8,7 +8,8 @@ import { unstoppedWork } from './abort-grace.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
 import { createRunFrame, RunRoot, type RunFrame } from './run-state.js';
 import { strictFailure } from './strict-failure.js';
-import type { RunResult, WorkflowRunOptions } from './run.js';
+import type { RunResult } from './run-result.js';
+import type { WorkflowRunOptions } from './workflow-run-options.js';
 
 /** A run `runWorkflow` started: what its work and its abandonment share. */
 export interface StartedRun<OUTPUT = unknown> {

@@ -1,5 +1,19 @@
+import type { RunLogEventOf } from '../events/run-event.js';
 import { plainJson } from '../json/json-form.js';
-import type { NodePlace, RunFrame } from './run-state.js';
+import type { NodePlace } from './node-place.js';
+
+/**
+ * What the tool call nodes need of their run (a run frame gives it): its id, new node ids
+ * and its log, where a node's `tool-call` event goes. Declared here, not taken from the run's
+ * state, so that state can hold a step's nodes without the two files importing each other.
+ */
+export interface ToolNodesRun {
+  runId: string;
+  root: {
+    nodeId(): string;
+    emit(event: Omit<RunLogEventOf<'tool-call'>, 'at'>): void;
+  };
+}
 
 /** One tool call node of a step. */
 interface CallNode {
@@ -29,7 +43,7 @@ export class ToolNodes {
   readonly #calls = new Map<string, CallNode[]>();
 
   constructor(
-    private readonly run: RunFrame,
+    private readonly run: ToolNodesRun,
     /** The step path. */
     private readonly step: string,
     /** The step's node: the parent of its tool calls. */
