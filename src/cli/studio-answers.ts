@@ -13,7 +13,7 @@ import type { ResumeDetails } from '../studio/resume-details.js';
 import { sealResume } from '../studio/resume-seal.js';
 import type { ApprovalAnswerer } from './approval-prompter.js';
 import { resumeFlagValues } from './resume-flags.js';
-import type { RunCommandOptions } from './run-command.js';
+import type { RunCommandOptions } from './run-command-options.js';
 
 const POLL_MS = 250;
 

@@ -12,6 +12,7 @@ const integrationFolders = ['cli', 'dbos', 'studio', 'examples', 'compat'];
 /** Files in those folders that test one module in-process, and so run in the unit lane. */
 const unitInIntegrationFolders = [
   'cli/cli-redaction.test.ts',
+  'cli/run-flags.test.ts',
   'cli/trace-writer.test.ts',
   'studio/studio-database-answers.test.ts',
   'studio/studio-run-id.test.ts',
