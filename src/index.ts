@@ -116,7 +116,14 @@ export {
   RunAbortedError,
   juneErrorCodes,
 } from './errors/index.js';
-export type { JuneErrorBlame, JuneErrorCode } from './errors/index.js';
+export type {
+  CollidingDeclaration,
+  DetailedErrorCode,
+  JuneErrorBlame,
+  JuneErrorCode,
+  JuneErrorDetails,
+  JuneErrorDetailsByCode,
+} from './errors/index.js';
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approvals/index.js';
 export type {
   EventIdentity,
