@@ -39,6 +39,10 @@ export default defineConfig({
           name: 'unit',
           include: lane(false),
           setupFiles: ['test/lanes/no-processes.ts'],
+          // two at a time: many of these tests wait (timers, streams), so a second worker
+          // keeps both cores busy; under `npm test` the lane runs first, on its own
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
           // The public generics, checked by TypeScript (`*.test-d.ts(x)`, expectTypeOf).
           typecheck: {
             enabled: true,
@@ -52,6 +56,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: lane(true),
+          // one test file at a time (vitest's default on two cores), as before the lanes:
+          // these tests start processes and wait for them against deadlines
+          sequence: { groupOrder: 1 },
           // finds the Chromium of the Studio browser tests once (a system one, else a packaged one)
           globalSetup: ['test/helpers/chromium-setup.ts'],
         },
