@@ -1,11 +1,13 @@
 // @ts-check
-// ESLint for June: the recommended JavaScript and TypeScript rules, and imports that point one
-// way between source folders (lint/layers.js). Formatting is prettier's job, not ESLint's.
+// ESLint for June: the recommended JavaScript and TypeScript rules, imports that point one
+// way between source folders (lint/layers.js), and no circle of imports between files.
+// Formatting is prettier's job, not ESLint's.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { layeredImports } from './lint/layered-imports-rule.js';
 import { layers } from './lint/layers.js';
+import { noImportCycle } from './lint/no-import-cycle-rule.js';
 
 export default tseslint.config(
   {
@@ -53,9 +55,13 @@ export default tseslint.config(
   },
   {
     files: ['src/**', 'jsx-runtime/**', 'studio/src/**'],
-    plugins: { june: { rules: { 'layered-imports': layeredImports } } },
+    plugins: {
+      june: { rules: { 'layered-imports': layeredImports, 'no-import-cycle': noImportCycle } },
+    },
     rules: {
       'june/layered-imports': ['error', layers],
+      // No file imports one that imports it back, types included (STYLE.md 16).
+      'june/no-import-cycle': 'error',
       // Functions stay short enough to read at once (STYLE.md); a warning finds the long ones.
       'max-lines-per-function': ['warn', { max: 60, skipBlankLines: true, skipComments: true }],
     },

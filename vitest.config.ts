@@ -1,12 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { isIntegrationTest, testFiles } from './test/lanes/lanes.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// Tests import `june` by name, as users do; here the names point at the sources so a test
-// run needs no build. The CLI tests spawn `dist/` (built by `npm install` / `pretest`).
+const files = testFiles(here('./test'));
+const lane = (integration: boolean) =>
+  files.filter((file) => isIntegrationTest(file) === integration).map((file) => `test/${file}`);
+
+// Two lanes (test/lanes/lanes.ts sorts the files): `unit` imports the sources and starts
+// nothing, so it needs no build (`npm run test:unit`); `integration` spawns the built CLI in
+// `dist/`, bash, stdio servers, PostgreSQL and Chromium. `npm test` builds, then runs both.
 export default defineConfig({
   resolve: {
+    // Tests import `june` by name, as users do; here the names point at the sources.
     alias: [
       { find: /^june$/, replacement: here('./src/index.ts') },
       { find: /^june\/jsx-runtime$/, replacement: here('./jsx-runtime/jsx-runtime.ts') },
@@ -21,11 +28,41 @@ export default defineConfig({
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'june' } },
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
-    // generous: the CLI tests spawn june processes, which take seconds each on a loaded 2-core machine
+    // generous: the integration tests spawn june processes, which take seconds each on a
+    // loaded 2-core machine, and unit tests share that machine with them under `npm test`
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // finds the Chromium of the Studio browser tests once (a system one, else a packaged one)
-    globalSetup: ['test/helpers/chromium-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: lane(false),
+          setupFiles: ['test/lanes/no-processes.ts'],
+          // two at a time: many of these tests wait (timers, streams), so a second worker
+          // keeps both cores busy; under `npm test` the lane runs first, on its own
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+          // The public generics, checked by TypeScript (`*.test-d.ts(x)`, expectTypeOf).
+          typecheck: {
+            enabled: true,
+            include: ['test/**/*.test-d.{ts,tsx}'],
+            tsconfig: 'tsconfig.json',
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: lane(true),
+          // one test file at a time (vitest's default on two cores), as before the lanes:
+          // these tests start processes and wait for them against deadlines
+          sequence: { groupOrder: 1 },
+          // finds the Chromium of the Studio browser tests once (a system one, else a packaged one)
+          globalSetup: ['test/helpers/chromium-setup.ts'],
+        },
+      },
+    ],
   },
 });

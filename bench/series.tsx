@@ -11,8 +11,8 @@
 // journal: one step whose model calls a tool <turns> times, one call a turn, then answers;
 //   the run keeps a journal in memory, and its size is measured.
 import { isStepCount, streamText, tool, type ModelMessage } from 'ai';
-import { Agent, Step, Tool, run } from 'june';
-import { memoryJournalStore, scriptedModel } from 'june/testing';
+import { Agent, Step, Tool, run, memoryJournalStore } from 'june';
+import { scriptedModel } from 'june/testing';
 import { z } from 'zod';
 import { exposeGc } from './measure.js';
 import { benchModel } from './mock-model.js';

@@ -26,18 +26,37 @@ export {
   memoryJournalStore,
   loadJournal,
   journalEngine,
+  readRunJournal,
+  decodeJournal,
+  encodeRecord,
+  JOURNAL_VERSION,
+  JOURNAL_VERSIONS,
+  journalRecordSchema,
+  journalExists,
+  runOwned,
+  takeLease,
+  thisProcessOwner,
 } from './journal/index.js';
 export type {
   JournalStore,
   JournalRecord,
   JournalHeader,
+  JournalPlace,
   FileJournalStoreOptions,
   MemoryJournalStore,
   JournalEngineOptions,
   JournalTraceContext,
+  ModelCallRecord,
+  ToolCallRecord,
+  ApprovalRequestRecord,
+  ApprovalAnswerRecord,
+  ResumeRecord,
+  RunFinishRecord,
+  RecordedError,
   RunLease,
   RunLeaseOptions,
   RunOwner,
+  LeaseAttempt,
 } from './journal/index.js';
 export { toolCallContext } from './engine/index.js';
 export type { ToolCallContext } from './engine/index.js';
@@ -99,7 +118,14 @@ export {
   RunAbortedError,
   juneErrorCodes,
 } from './errors/index.js';
-export type { JuneErrorBlame, JuneErrorCode } from './errors/index.js';
+export type {
+  CollidingDeclaration,
+  DetailedErrorCode,
+  JuneErrorBlame,
+  JuneErrorCode,
+  JuneErrorDetails,
+  JuneErrorDetailsByCode,
+} from './errors/index.js';
 export type {
   AnswerOrigin,
   ApprovalAnswerResult,

@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { LanguageModel } from 'ai';
-import { memoryJournalStore, scriptedModel, type JournalStore } from 'june/testing';
+import { memoryJournalStore, type JournalStore } from 'june';
+import { scriptedModel } from 'june/testing';
 import { chatHandler } from 'june/web';
 import { shopWorkflow } from './shop.js';
 

@@ -1,4 +1,4 @@
-import type { AnswerOrigin, ApprovalSourceName, GivenAnswer } from './approval-source.js';
+import type { AnswerOrigin, ApprovalSourceName, GivenAnswer } from './given-answer.js';
 
 /**
  * Where an answer came from, as records keep it: the source's name, `answeredBy` when the

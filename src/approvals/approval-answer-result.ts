@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest } from './approval-request.js';
-import type { AnswerOrigin } from './approval-source.js';
+import type { AnswerOrigin } from './given-answer.js';
 
 /** An answer as it was applied: the decision and where it came from. */
 export type SettledAnswer = ApprovalDecision & AnswerOrigin;

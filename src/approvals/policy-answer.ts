@@ -1,5 +1,5 @@
 import type { ApprovalPolicyAnswer } from './approval-request.js';
-import type { ApprovalSourceName, GivenAnswer } from './approval-source.js';
+import type { ApprovalSourceName, GivenAnswer } from './given-answer.js';
 
 /**
  * What an `onApproval` policy returned, as an answer to apply: `undefined` leaves the

@@ -2,6 +2,7 @@ import type { ToolSet } from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix } from '../elements/notation.js';
 import { WorkflowError } from '../errors/june-error.js';
+import type { CollidingDeclaration } from '../errors/june-error-details.js';
 import {
   chainNotation,
   collectCapabilities,
@@ -103,6 +104,13 @@ export function resolveCapabilities(input: ResolveInput): ResolveOutput {
       throw new WorkflowError(
         'capability-collision',
         `june: two capabilities of ${agentNotation} expose the tool name "${entry.name}": ${describeEntry(existing)} and ${describeEntry(entry)}. A tool name appears once per agent: rename one, put one in a <Namespace>, or remove one.`,
+        {
+          details: {
+            agent: agentNotation,
+            name: entry.name,
+            declarations: [collidingDeclaration(existing), collidingDeclaration(entry)],
+          },
+        },
       );
     }
     byName.set(entry.name, entry);
@@ -302,6 +310,18 @@ function checkName(name: string, declaration: CollectedDeclaration): void {
 }
 
 /** One side of a collision: its provenance, where it stands, and what an `<Inherit>` brought. */
+/** One side of a `capability-collision`, as the error's details hold it. */
+function collidingDeclaration(entry: ResolvedCapability): CollidingDeclaration {
+  const { source, granted, original } = entry.provenance;
+  const location = entry.location?.trim().replace(/^at /, '');
+  return {
+    source,
+    ...(original !== undefined ? { original } : {}),
+    ...(location ? { location } : {}),
+    ...(granted ? { granted } : {}),
+  };
+}
+
 function describeEntry(entry: ResolvedCapability): string {
   const { source, granted, original } = entry.provenance;
   const notes = [

@@ -1,15 +1,8 @@
 import type { ApprovalPolicy } from '../approvals/index.js';
+import type { ApproveMode } from '../studio/run-flags.js';
 
-/**
- * How `june run` answers approval requests (`--approve`): ask a person, approve all, deny
- * all, `studio`: wait for the answers given in June Studio (`june studio` on the same runs
- * folder), or `wait`: leave them pending (the run waits until it is stopped; `--resume`, or
- * an answer in Studio, takes it up again later, from another process).
- */
-export type ApproveMode = 'ask' | 'all' | 'none' | 'studio' | 'wait';
-
-/** The values `--approve` accepts. */
-export const approveModes: readonly ApproveMode[] = ['ask', 'all', 'none', 'studio', 'wait'];
+// `--approve`'s values are written with the other flags of `june run`
+export { approveModes, type ApproveMode } from '../studio/run-flags.js';
 
 /** The reason a request denied by `--approve none` gives the model. */
 export const approveNoneReason = 'denied by --approve none';

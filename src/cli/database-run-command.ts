@@ -4,8 +4,8 @@ import { WorkflowError } from '../errors/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
+import type { RunFlagValues } from '../studio/run-flags.js';
 import { ApprovalPrompter } from './approval-prompter.js';
-import type { ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
 import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
 import { withClient } from './database-commands.js';
@@ -18,18 +18,15 @@ import { terminalStyle, type TerminalStyle } from './terminal-style.js';
 import { terminalJson, visibleText } from './visible-text.js';
 import { workflowNameOf } from './worker-command.js';
 
-/** The flags of `june run <file> --database <url>`. */
-export interface DatabaseRunOptions extends RedactionFlags {
-  database: string;
-  props?: string;
-  script?: string;
-  strict?: boolean;
-  /** `--follow`: show the run's progress from whichever worker runs it, and its end. */
-  follow?: boolean;
-  /** With `--follow`: who answers approvals (`all`, `none`, `ask` at the terminal, `wait` for `june approve`). */
-  approve?: ApproveMode;
-  json?: boolean;
-}
+/**
+ * The flags of `june run <file> --database <url>` (each written in `june run`'s flag table,
+ * src/studio/run-flags.ts); with `--follow`, `approve` says who answers approvals (`all`,
+ * `none`, `ask` at the terminal, `wait` for `june approve`).
+ */
+export type DatabaseRunOptions = Pick<
+  RunFlagValues,
+  'props' | 'script' | 'strict' | 'follow' | 'approve' | 'json' | keyof RedactionFlags
+> & { database: string };
 
 /**
  * `june run <file> --database <url>`: enqueues a run of the workflow for the workers

@@ -1,38 +1,7 @@
-import { resumeFlagWords, type ResumeFlagValues } from '../studio/resume-details.js';
-import type { RunCommandOptions } from './run-command.js';
+import { resumeFlagValues, resumeFlagWords } from '../studio/run-flags.js';
+import type { RunCommandOptions } from './run-command-options.js';
 
-/**
- * The flags of a `june run` that a resume of it needs, as values ({@link ResumeFlagValues}):
- * not `--approve` (the caller picks it), nor `--props` (a resume takes the recorded ones),
- * nor secret props given inline (the resume asks for them again).
- *
- * @param path - how a file path is kept: as given by default, or e.g. resolved for a
- *   process started in another folder.
- */
-export function resumeFlagValues(
-  options: RunCommandOptions,
-  path: (file: string) => string = (file) => file,
-): ResumeFlagValues {
-  const has = (list: string[] | undefined) =>
-    list !== undefined && list.length > 0 ? list : undefined;
-  const values: ResumeFlagValues = {
-    script: options.script === undefined ? undefined : path(options.script),
-    trace: options.trace === undefined ? undefined : path(options.trace),
-    stream: options.stream === false ? false : undefined,
-    strict: options.strict ? true : undefined,
-    redactEnv: has(options.redactEnv),
-    redactPattern: has(options.redactPattern),
-    secretProps: options.secretProps?.startsWith('@')
-      ? `@${path(options.secretProps.slice(1))}`
-      : undefined,
-    otel: options.otel ? true : undefined,
-    otelRecordInputs: options.otelRecordInputs ? true : undefined,
-    otelRecordOutputs: options.otelRecordOutputs ? true : undefined,
-  };
-  return Object.fromEntries(
-    Object.entries(values).filter(([, value]) => value !== undefined),
-  ) as ResumeFlagValues;
-}
+export { resumeFlagValues } from '../studio/run-flags.js';
 
 /**
  * The flags of a `june run` that a resume of it needs to go on the same way

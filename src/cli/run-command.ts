@@ -2,9 +2,8 @@ import { join, resolve } from 'node:path';
 import { context } from '@opentelemetry/api';
 import { traceWriter } from '../events/index.js';
 import type { RunHandle } from '../interpreter/index.js';
-import { approvalPolicy, type ApproveMode } from './approve-mode.js';
+import { approvalPolicy } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
-import type { RedactionFlags } from './cli-redaction.js';
 import type { ExitCodeValue } from './exit-code.js';
 import type { LoadedWorkflow } from './load-workflow.js';
 import { ProgressPrinter } from './progress-printer.js';
@@ -19,35 +18,9 @@ import { terminalStyle, type TerminalStyle } from './terminal-style.js';
 import { terminalJson, visibleText } from './visible-text.js';
 import { otlpTracesEndpoint } from './otlp-endpoint.js';
 
-/** The flags of `june run`. */
-export interface RunCommandOptions extends RedactionFlags {
-  /** `--props`: the root component's props, as a JSON object. */
-  props?: string;
-  /** `--script`: a model script file; every model call of the run is answered from it. */
-  script?: string;
-  /** `--approve`: ask a person (`ask`), approve all (`all`), deny all (`none`), or leave requests pending (`wait`). @default 'ask' */
-  approve?: ApproveMode;
-  /** `--trace`: a file to write the trace to, besides `.june/runs/<runId>.json`. */
-  trace?: string;
-  /** `--json`: print each run event as a line of JSON instead of progress (no prompts); implies `stream: false`. */
-  json?: boolean;
-  /** `--no-stream` (`false`): model answers come whole (`run()`'s `stream: false`), text one delta per turn. @default true */
-  stream?: boolean;
-  /** `--resume`: the id of a run to take up again from its journal (in `.june/runs/<runId>/`). */
-  resume?: string;
-  /** `--wait-for-owner`: with `--resume`, wait for the process that runs the run to let go, instead of failing with `run-owned`. */
-  waitForOwner?: boolean;
-  /** `--replay`: a run id or a `journal.jsonl` file whose recorded model calls answer every model call. */
-  replay?: string;
-  /** `--strict`: fail the run on a workflow error at any depth and on script turns that never ran (see `RunOptions.strict`). */
-  strict?: boolean;
-  /** `--otel`: export the run's spans over OTLP/HTTP, configured by the standard `OTEL_*` variables (see `startOtlpExport`). */
-  otel?: boolean;
-  /** `--otel-record-inputs`: step prompts and tool inputs on the spans (implies `--otel`). */
-  otelRecordInputs?: boolean;
-  /** `--otel-record-outputs`: step results and tool outputs on the spans (implies `--otel`). */
-  otelRecordOutputs?: boolean;
-}
+import type { RunCommandOptions } from './run-command-options.js';
+
+export type { RunCommandOptions } from './run-command-options.js';
 
 /** The folder, under the current directory, where `june run` keeps traces. */
 export const runsFolder = join('.june', 'runs');

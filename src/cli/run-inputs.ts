@@ -21,7 +21,7 @@ import { parseProps } from './parse-props.js';
 import { checkRunFolder } from '../studio/run-folder.js';
 import { runFolder } from '../studio/run-answers.js';
 import { resolve } from 'node:path';
-import type { RunCommandOptions } from './run-command.js';
+import type { RunCommandOptions } from './run-command-options.js';
 
 /** What `june run` starts a run with, read from its flags and files before anything runs. */
 export interface RunInputs {

@@ -12,7 +12,7 @@ import {
 import type { ResumeDetails } from '../studio/resume-details.js';
 import { sealResume } from '../studio/resume-seal.js';
 import { resumeFlagValues } from './resume-flags.js';
-import type { RunCommandOptions } from './run-command.js';
+import type { RunCommandOptions } from './run-command-options.js';
 
 const POLL_MS = 250;
 

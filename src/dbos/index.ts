@@ -1,16 +1,12 @@
-export { DbosEngine } from './dbos-engine.js';
-export type { DbosEngineOptions, DbosApprovalRequest, DbosApprovalAnswer } from './dbos-engine.js';
+// `june/dbos`: workers that run workflows from a PostgreSQL database, and the client that
+// enqueues, follows and answers their runs. The engine, the registered workflow and the
+// queue's names are internals, imported from their own files.
 export { startWorker } from './worker.js';
 export type { WorkerOptions, JuneWorker, WorkerStopped } from './worker.js';
 export type { WorkerLogLevel } from './worker-log.js';
-export { WorkerShutdown } from './worker-shutdown.js';
 export { RunClient } from './run-client.js';
 export type { DbosRunStatus, DbosRunSummary } from './run-client.js';
-export { registerRunWorkflow } from './run-workflow.js';
+export type { DbosApprovalRequest } from './dbos-engine.js';
 export type { DbosRunOutput, WorkerWorkflow } from './run-workflow.js';
-export type { QueuedRun, QueuedRedaction, RunToEnqueue } from './queued-run.js';
-export type { WorkerSecrets } from './worker-secrets.js';
-export { loadDbos } from './load-dbos.js';
-export { databaseError } from './database-error.js';
-export { queueName, approvalRequestId } from './names.js';
+export type { RunToEnqueue, QueuedRedaction } from './queued-run.js';
 export type { StreamedRunEvents } from './event-publisher.js';

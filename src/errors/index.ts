@@ -12,3 +12,9 @@ export type { ErrorComparison, JuneErrorBlame, JuneErrorOptions } from './june-e
 export { errorData, thrownValueText } from './error-data.js';
 export { errorMessage } from './error-message.js';
 export type { ErrorData, ErrorDataOptions } from './error-data.js';
+export type {
+  CollidingDeclaration,
+  DetailedErrorCode,
+  JuneErrorDetails,
+  JuneErrorDetailsByCode,
+} from './june-error-details.js';

@@ -1,4 +1,9 @@
 import type { JuneErrorCode } from './june-error-code.js';
+import type {
+  DetailedErrorCode,
+  JuneErrorDetails,
+  JuneErrorDetailsByCode,
+} from './june-error-details.js';
 
 const marker = Symbol.for('june.error');
 
@@ -27,6 +32,8 @@ export interface JuneErrorOptions {
   cause?: unknown;
   /** What differs, both sides (see {@link ErrorComparison}); kept as `error.comparison`. */
   comparison?: ErrorComparison;
+  /** The error's facts as data, for the codes that have them ({@link JuneErrorDetailsByCode}). */
+  details?: JuneErrorDetails;
 }
 
 /**
@@ -57,6 +64,12 @@ export class JuneError<Code extends string = JuneErrorCode> extends Error {
   readonly blame: JuneErrorBlame;
   /** The two versions the error is about, when it has them (`journal-mismatch`). */
   readonly comparison?: ErrorComparison;
+  /**
+   * The error's facts as data (the agent and both declarations of a `capability-collision`,
+   * ...), for the codes listed in {@link JuneErrorDetailsByCode}; read them typed with
+   * {@link JuneError.detailsOf}.
+   */
+  readonly details?: JuneErrorDetails;
 
   constructor(
     code: Code,
@@ -71,6 +84,24 @@ export class JuneError<Code extends string = JuneErrorCode> extends Error {
     this.code = code;
     this.blame = options.blame ?? 'system';
     if (options.comparison) this.comparison = options.comparison;
+    if (options.details) this.details = options.details;
+  }
+
+  /**
+   * The details of `error` when it is a {@link JuneError} with `code`, typed for that code;
+   * `undefined` for another error or code.
+   * @example
+   * ```ts
+   * const collision = JuneError.detailsOf(error, 'capability-collision');
+   * if (collision) console.log(collision.declarations.map((d) => d.source));
+   * ```
+   */
+  static detailsOf<C extends DetailedErrorCode>(
+    error: unknown,
+    code: C,
+  ): JuneErrorDetailsByCode[C] | undefined {
+    if (!JuneError.isInstance(error) || error.code !== code) return undefined;
+    return error.details as JuneErrorDetailsByCode[C] | undefined;
   }
 
   /** True for any `JuneError`, from this copy of June or another one. */

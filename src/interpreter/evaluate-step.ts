@@ -56,6 +56,7 @@ export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & {
     throw new WorkflowError(
       'step-id-duplicate',
       `june: two steps have the id "${props.id}": ${stepPlace(earlier, stepAgents.get(earlier))} and ${shown()}. Step ids are unique within a run; rename one${hint}.`,
+      { details: { id: props.id, steps: [stepPlace(earlier, stepAgents.get(earlier)), shown()] } },
     );
   }
   if (props.children !== undefined && typeof props.children !== 'function') {

@@ -34,8 +34,10 @@ function outputForm(output: unknown, tool: string): JsonValue {
       ? { ok: false as const, problem: `it is a ${kind}` }
       : jsonForm(output);
   if (form.ok) return form.value ?? null;
+  const problem = form.problem.replace(/\bvalue\b/, 'output');
   throw new WorkflowError(
     'tool-output-invalid',
-    `june: the tool "${tool}" returned a value with no JSON form: ${form.problem.replace(/\bvalue\b/, 'output')}. Return plain data (objects, arrays, strings, numbers, booleans, null).`,
+    `june: the tool "${tool}" returned a value with no JSON form: ${problem}. Return plain data (objects, arrays, strings, numbers, booleans, null).`,
+    { details: { tool, problem } },
   );
 }

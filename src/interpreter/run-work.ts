@@ -9,7 +9,8 @@ import { createRunFrame, type RunFrame } from './run-state.js';
 import { CheckPass } from './check-pass.js';
 import type { RunPass } from './run-pass.js';
 import { strictFailure } from './strict-failure.js';
-import type { RunResult, WorkflowRunOptions } from './run.js';
+import type { RunResult } from './run-result.js';
+import type { WorkflowRunOptions } from './workflow-run-options.js';
 
 /** A run `runWorkflow` started: what its work and its abandonment share. */
 export interface StartedRun<OUTPUT = unknown> {

@@ -1,19 +1,14 @@
-import type { LanguageModel, LanguageModelUsage } from 'ai';
-import type { ApprovalPolicy, ApprovalRequest } from '../approvals/approval-request.js';
-import type { ApprovalSource } from '../approvals/approval-source.js';
+import type { ApprovalRequest } from '../approvals/approval-request.js';
 import { withReason } from '../approvals/with-reason.js';
 import { createElement, isElement, type Component, type JuneElement } from '../elements/element.js';
 import { displayNameOf, kindOf } from '../elements/builtin.js';
 import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import type { RunLogEvent } from '../events/run-event.js';
-import type { RunConsumer } from '../events/run-consumer.js';
 import { WorkflowError } from '../errors/june-error.js';
-import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import { newRunId } from '../engine/run-id.js';
 import { holdToolCallContexts } from '../engine/tool-call-context.js';
 import type { Trace } from '../trace/trace-node.js';
 import { registerKnownCredentials } from '../redaction/configured-secrets.js';
-import type { RedactOptions } from '../redaction/redactor.js';
 import { abortGraceOf, settleWithinGrace } from './abort-grace.js';
 import { endConsumers } from './end-consumers.js';
 import { frameTrace } from './run-frame.js';
@@ -21,6 +16,10 @@ import { createRunFrame } from './run-state.js';
 import { RunPass } from './run-pass.js';
 import { createRunServices } from './run-services.js';
 import { abandonRun, runWork, type StartedRun } from './run-work.js';
+
+import type { ApprovalSource } from '../approvals/approval-source.js';
+import type { RunResult } from './run-result.js';
+import type { WorkflowRunOptions } from './workflow-run-options.js';
 
 /**
  * Who gave an answer through the run handle: `answeredBy` (free text: a user name, an
@@ -33,91 +32,8 @@ export interface AnsweredBy {
   source?: string;
 }
 
-/** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
-export interface WorkflowRunOptions<OUTPUT = unknown> {
-  /** Aborts the run, like `handle.abort()`. */
-  signal?: AbortSignal;
-  /**
-   * Answers approval requests first: automatically (recorded as automatic), or passing on a
-   * person's answer (`{ approved, answeredBy }`); `undefined` leaves one to a person.
-   */
-  onApproval?: ApprovalPolicy;
-  /**
-   * Where people answer the run's approval requests besides the handle (a chat bot, a
-   * dashboard): each is connected when the run starts and disconnected when it ends. The
-   * first answer to a request is applied, from whichever source; see `ApprovalSource`.
-   */
-  approvalSources?: readonly ApprovalSource[];
-  /** Props for the root component (merged over the element's own props). */
-  props?: Record<string, unknown>;
-  /** Picks the run's `output` from its results. @default the only step's result, or an object of all */
-  output?: (result: {
-    steps: Record<string, unknown>;
-    usage: LanguageModelUsage;
-  }) => OUTPUT | Promise<OUTPUT>;
-  /** Answers every model call of the run with this model instead of each agent's (offline scripts, tests). */
-  model?: LanguageModel;
-  /** The run's id. @default a time-sortable id with 48 random bits, such as `20261130-120301-3fa94c1e27b0` */
-  runId?: string;
-  /** A name for the workflow in traces and Studio. @default the root component's name */
-  workflow?: string;
-  /**
-   * Makes the run's durable engine, which records every finished model call, tool call and
-   * approval as the run goes and answers them again when the run is taken up again (see
-   * `DurableEngine`). `run()`'s `journal`, `resume` and `replay` options make June's
-   * journal engine (`journalEngine()`); `june/dbos` makes one over DBOS. @default none: nothing is recorded
-   */
-  engine?: DurableEngineFactory;
-  /**
-   * After an abort, how long to wait for tool executions, model calls and components to stop,
-   * in ms. Work still running then (a tool that ignores its `abortSignal`, a component that
-   * never returns) is abandoned: the run settles as `aborted` anyway, the trace closes its
-   * nodes and the error names what did not stop (`error.unstopped`).
-   * @default 5000 (`DEFAULT_ABORT_GRACE_MS`)
-   * @throws {WorkflowError} `run-abort-grace-invalid` (at once) when not a number of ms, 0 or more.
-   */
-  abortGraceMs?: number;
-  /**
-   * Fails the run (`run-strict-failed`) when it would succeed with a workflow error inside
-   * it, at any depth: a composite tool whose body had a tree error (its calling model saw a
-   * tool error and went on), a failure a `<Catch>` caught; or, when `model` is a scripted
-   * model, with script turns that never ran. For tests and CI. @default false
-   */
-  strict?: boolean;
-  /**
-   * Values and patterns kept out of every record of the run: each occurrence becomes
-   * `[redacted]` in its events, trace, journal (so in `june run`'s output, trace files and
-   * Studio) and in the messages of the error `result` rejects with. Credentials June is
-   * given (URL credentials, MCP headers, `env` values of MCP servers and `<Bash>`, the
-   * OpenAI key) are removed without this option. A resumed run sees `[redacted]` where a
-   * recorded tool output held a redacted value. See docs/redaction.md.
-   * @example { values: [process.env.DEPLOY_TOKEN!], patterns: [/sk-[A-Za-z0-9_-]{20,}/] }
-   */
-  redact?: RedactOptions;
-  /**
-   * Whether model calls stream. `false` is batch mode, for runs whose text nobody watches
-   * as it comes (a queue worker, `june run --json`): each model call goes through the
-   * provider's non-streaming call (`generateText`), which costs less, and every event still
-   * comes, a turn's text as one `text-delta` once the model has answered. Approvals, tools,
-   * composite tools, journals and abort work the same. @default true
-   */
-  stream?: boolean;
-  /**
-   * Follow the run's events as they happen, each event with its trace node (`nodeId`,
-   * `parentId`) and time (`at`): a trace writer (`traceWriter({ dir })` writes a trace file
-   * Studio reads), a progress printer, an exporter. Each consumer's `end` is awaited before
-   * `result` settles. See docs/run-handle-and-events.md. @default none (nothing is spent)
-   */
-  consumers?: readonly RunConsumer[];
-}
-
-/** What a finished run gives: every step's result, the output, token usage (all model calls, child runs included) and the trace. */
-export interface RunResult<OUTPUT = unknown> {
-  steps: Record<string, unknown>;
-  output: OUTPUT;
-  usage: LanguageModelUsage;
-  trace: Trace;
-}
+export type { WorkflowRunOptions } from './workflow-run-options.js';
+export type { RunResult } from './run-result.js';
 
 /** A running workflow. */
 export interface RunHandle<OUTPUT = unknown> {

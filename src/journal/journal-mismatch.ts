@@ -25,7 +25,10 @@ export function journalMismatch(
 ): WorkflowError {
   const difference = firstRequestDifference(recorded, current);
   const call = `model call ${index + 1} of ${describePlace(place)}`;
-  const comparison = { comparison: { what: call, recorded, current } };
+  const comparison = {
+    comparison: { what: call, recorded, current },
+    details: { journal: label, call, difference: 'request-changed' as const },
+  };
   if (purpose === 'replay') {
     return new WorkflowError(
       'journal-mismatch',
@@ -57,6 +60,13 @@ export function journalCallMissing(
   return new WorkflowError(
     'journal-mismatch',
     `june: the workflow no longer matches ${label}: it makes model call ${index + 1} of ${describePlace(place)}, which the recording does not have (it has ${index} there). If the change is intended, record the run again.`,
+    {
+      details: {
+        journal: label,
+        call: `model call ${index + 1} of ${describePlace(place)}`,
+        difference: 'call-missing',
+      },
+    },
   );
 }
 
@@ -78,11 +88,13 @@ export function journalCallChanged(
   why: string,
   sides?: { recorded: unknown; current: unknown },
 ): WorkflowError {
+  const what = `the tool call ${call.call} of ${describePlace(place)}`;
   return new WorkflowError(
     'journal-mismatch',
     `june: the workflow no longer matches ${label}: the tool call ${call.call} ("${call.tool}") of ${describePlace(place)} does not fit what was recorded: ${why}. Nothing ran; resume the run with the workflow as it was, or start a new run.`,
-    sides
-      ? { comparison: { what: `the tool call ${call.call} of ${describePlace(place)}`, ...sides } }
-      : {},
+    {
+      ...(sides ? { comparison: { what, ...sides } } : {}),
+      details: { journal: label, call: what, difference: 'call-changed' },
+    },
   );
 }

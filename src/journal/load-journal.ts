@@ -16,7 +16,7 @@ import type { JournalRecord } from './journal-record.js';
  * @throws {JuneError} `journal-version-unsupported` for a journal of another schema version.
  * @example
  * ```ts
- * import { loadJournal } from 'june/testing';
+ * import { loadJournal } from 'june';
  * const recording = await loadJournal('test/fixtures/journals/release.jsonl');
  * const { output } = await run(<Release />, { replay: recording }).result;
  * ```

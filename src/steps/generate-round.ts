@@ -7,7 +7,8 @@ import {
   type ToolSet,
 } from 'ai';
 import { RunAbortedError } from '../errors/june-error.js';
-import type { PendingToolApproval, RoundInput, StepRound } from './run-step.js';
+import type { PendingToolApproval } from './step-run-input.js';
+import type { RoundInput, StepRound } from './step-round.js';
 import { modelFailure } from './model-failure.js';
 import { roundCallOptions } from './round-call-options.js';
 

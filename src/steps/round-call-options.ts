@@ -1,5 +1,5 @@
 import type { ModelMessage, StopCondition, ToolSet } from 'ai';
-import type { StepRunInput } from './run-step.js';
+import type { StepRunInput } from './step-run-input.js';
 
 /**
  * What a step's `streamText` and `generateText` rounds both pass the AI SDK, apart from the

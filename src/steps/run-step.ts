@@ -1,16 +1,9 @@
 import {
   streamText,
   stepCountIs,
-  type CallSettings,
-  type LanguageModel,
-  type LanguageModelUsage,
   type ModelMessage,
-  type Output,
   type StepResult,
   type StopCondition,
-  type TelemetryOptions,
-  type TextStreamPart,
-  type GenericToolApprovalFunction,
   type ToolApprovalResponse,
   type ToolSet,
 } from 'ai';
@@ -21,87 +14,10 @@ import { generateRound } from './generate-round.js';
 import { modelFailure } from './model-failure.js';
 import { roundCallOptions } from './round-call-options.js';
 import { stepModel } from './step-model.js';
+import type { RoundInput, StepFinish, StepRound } from './step-round.js';
+import type { PendingToolApproval, StepRunInput, StepRunOutput } from './step-run-input.js';
 
-/** A tool call the model made that needs a person's answer before it runs. */
-export interface PendingToolApproval {
-  approvalId: string;
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-}
-
-/** What {@link runStep} needs: one agent's settings and one step's conversation. */
-export interface StepRunInput {
-  /** The step path (`research:findings`), for error messages. */
-  step: string;
-  /** The agent's model (or the run's `model` option); {@link runStep} wraps it once for the step ({@link stepModel}). */
-  model: LanguageModel;
-  /** Each model call's usage, in tokens, as soon as the provider reports it (the AI SDK's comes after the tools ran). */
-  onUsage: (usage: LanguageModelUsage) => void;
-  /**
-   * Wraps the model between the step's middlewares (a durable engine's record of each
-   * call, which keeps the request as June made it, before denials are reworded).
-   */
-  wrapModel?: (model: LanguageModel) => LanguageModel;
-  /** The agent's instructions (the system prompt of every model call of the step). */
-  instructions?: string;
-  tools: ToolSet;
-  /**
-   * Decides, for each tool call of the step, whether it waits for a person's answer (the AI
-   * SDK's `toolApproval`, which replaces every tool's own `needsApproval`: so it must honour
-   * them itself).
-   */
-  toolApproval: GenericToolApprovalFunction<ToolSet, any, any>;
-  /**
-   * A tool's execution starts (the AI SDK's `onToolExecutionStart`: before its `execute`,
-   * whatever the stream's reader has read so far).
-   */
-  onToolStart?: (call: { toolCallId: string; toolName: string; input: unknown }) => void;
-  /** The conversation so far, ending with this step's user message. */
-  messages: ModelMessage[];
-  output?: Output.Output<any, any>;
-  /**
-   * When the step's tool loop stops, checked over every model call of the step (approval
-   * continuations included), so `stepCountIs(n)` allows at most n model calls.
-   * @default stepCountIs(20)
-   */
-  stopWhen?: StopCondition<any> | Array<StopCondition<any>>;
-  callSettings: Omit<CallSettings, 'abortSignal'>;
-  /** The AI SDK's own telemetry for the step's calls (its spans), as `streamText` takes it. */
-  telemetry?: TelemetryOptions;
-  providerOptions?: Record<string, Record<string, any>>;
-  abortSignal: AbortSignal;
-  /**
-   * Stream the model's answers (`streamText`), or take each one whole (`generateText`, the
-   * provider's non-streaming call; for runs whose text nobody reads as it comes).
-   * @default true
-   */
-  stream?: boolean;
-  /**
-   * Every part of every model stream, as it arrives (text deltas, tool calls, results...).
-   * Without streaming the same parts come, made from each whole answer: a turn's text as one
-   * delta when the model has answered, its tool calls before they run, each result as its
-   * tool finishes.
-   */
-  onPart: (part: TextStreamPart<ToolSet>) => void;
-  /** Answers the approval requests of one model turn, all of them, in any order. */
-  approve: (
-    requests: PendingToolApproval[],
-  ) => Promise<Array<{ approvalId: string; approved: boolean; reason?: string }>>;
-}
-
-/** What a step produced: its result, the messages it added to the conversation, and its usage in tokens. */
-export interface StepRunOutput {
-  /** The final text, or the parsed object when `output` is set. */
-  result: unknown;
-  responseMessages: ModelMessage[];
-  usage: LanguageModelUsage;
-  /**
-   * The approval requests of the last turn, when `stopWhen` ended the step on it: nobody was
-   * asked and the calls did not run.
-   */
-  unaskedApprovals?: PendingToolApproval[];
-}
+export type { PendingToolApproval, StepRunInput, StepRunOutput } from './step-run-input.js';
 
 /**
  * Runs one step: an AI SDK `streamText` tool loop (`generateText` with `stream: false`). When a turn asks for approvals, the loop
@@ -239,27 +155,6 @@ async function streamRound(
     steps: await stream.steps,
   };
   return { approvals, done, output: () => stream.output };
-}
-
-/**
- * What the end of a round gives that a step reads: every message the round added (all its
- * model calls, not only the last one's), its usage summed over them, the last call's text.
- */
-export type StepFinish = {
-  responseMessages: ModelMessage[];
-  usage: LanguageModelUsage;
-  text: string;
-  steps: Array<StepResult<ToolSet>>;
-};
-
-/** What each round of a step gets: the step's input, its model wrapped once for the step. */
-export type RoundInput = StepRunInput;
-
-/** One call of the AI SDK's tool loop within a step: what it finished with, the approvals it asks for, its parsed `output`. */
-export interface StepRound {
-  approvals: PendingToolApproval[];
-  done: StepFinish;
-  output: () => PromiseLike<unknown>;
 }
 
 /** True when a stop condition holds over the step's model calls so far, and the last one called tools (else the loop ended on its own). */

@@ -1,6 +1,7 @@
+// `june/studio`: start Studio from a program, and the shapes of its HTTP API. Its internals
+// (the runs folder, trace files, the approval desk) are imported from their own files.
 export { startStudio } from './start-studio.js';
 export type { Studio, StudioOptions } from './start-studio.js';
-export { isUnreadable } from './studio-api.js';
 export type {
   RunList,
   RunListEntry,
@@ -8,11 +9,3 @@ export type {
   StudioEvent,
   UnreadableRun,
 } from './studio-api.js';
-export { RunDirectory } from './run-directory.js';
-export type { RunDirectoryOptions, TraceLookup } from './run-directory.js';
-export { readTraceFile } from './read-trace-file.js';
-export type { TraceFileContent } from './read-trace-file.js';
-export { traceProblem } from './trace-problem.js';
-export { childTraceOf } from './child-trace.js';
-export { nodeTokens, totalTokens } from './total-tokens.js';
-export { summarizeTrace } from './summarize-trace.js';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SystemError, WorkflowError } from '../errors/index.js';
 import { BASH_TOOL_DEFAULT_INHERIT_ENV, buildBashEnv } from './bash-env.js';
 import { registerEnvSecrets } from '../redaction/configured-secrets.js';
+import type { BashToolResult } from './bash-tool-result.js';
 import { runBashCommand } from './run-bash-command.js';
 
 /**
@@ -59,32 +60,6 @@ export interface BashToolInput {
   command: string;
   /** Milliseconds before the command is stopped; at most the tool's `timeoutMs`. */
   timeoutMs?: number | undefined;
-}
-
-/** Which streams were cut, and at how many bytes. */
-export interface BashToolTruncation {
-  /** The streams that had more than `maxOutputBytes` bytes. */
-  streams: Array<'stdout' | 'stderr'>;
-  /** The cap, in bytes, per stream. */
-  maxOutputBytes: number;
-}
-
-/** What a call returns: plain JSON, and never the `cwd` or `env` it ran with. */
-export interface BashToolResult {
-  /** bash's exit status; `null` when it was ended by a signal. */
-  exitCode: number | null;
-  /** The signal that ended bash (`"SIGTERM"`, `"SIGKILL"`), or `null`. */
-  signal: NodeJS.Signals | null;
-  /** True when the command ran out of time and was stopped. */
-  timedOut: boolean;
-  /** Standard output as UTF-8 text; bytes that are not UTF-8 become U+FFFD. */
-  stdout: string;
-  /** Standard error, as `stdout`. */
-  stderr: string;
-  /** `false`, or which streams were cut at `maxOutputBytes` bytes. */
-  truncated: false | BashToolTruncation;
-  /** Wall-clock milliseconds from start until every process of the command was gone. */
-  durationMs: number;
 }
 
 /**

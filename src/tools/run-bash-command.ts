@@ -5,7 +5,7 @@ import { SystemError } from '../errors/index.js';
 import { CappedOutput } from './capped-output.js';
 import { holdProcessGroup } from './held-process-groups.js';
 import { isProcessGroupRunning, terminateProcessGroup } from './process-group.js';
-import type { BashToolResult } from './bash-tool.js';
+import type { BashToolResult } from './bash-tool-result.js';
 
 /** Everything {@link runBashCommand} needs; `cwd` and `env` come from the tool's closure. */
 export interface RunBashCommandOptions {

@@ -1,16 +1,8 @@
-import type { TraceError, TraceNode } from './trace-node.js';
+import type { TraceError, TraceFailures, TraceNode } from './trace-node.js';
 import { childRunOf } from './composite-result.js';
 
-/**
- * What failed inside a run without failing it, counted over the whole tree, child runs
- * included: `tools`, tool calls that failed (a tool that threw, a composite tool whose child
- * run failed: the calling model saw an error and went on); `caught`, failures a `<Catch>`
- * caught (each failed attempt).
- */
-export interface TraceFailures {
-  tools: number;
-  caught: number;
-}
+// declared with the node it counts for (a run node's `failures`), so the trace's shape imports no helper
+export type { TraceFailures } from './trace-node.js';
 
 /** One failure found in a trace: the node's kind and name, and its error. */
 export interface TraceFailure {

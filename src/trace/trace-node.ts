@@ -1,7 +1,17 @@
 import type { ErrorData } from '../errors/error-data.js';
 import type { LanguageModelUsage } from 'ai';
-import type { TraceFailures } from './trace-failures.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
+
+/**
+ * What failed inside a run without failing it, counted over the whole tree, child runs
+ * included: `tools`, tool calls that failed (a tool that threw, a composite tool whose child
+ * run failed: the calling model saw an error and went on); `caught`, failures a `<Catch>`
+ * caught (each failed attempt).
+ */
+export interface TraceFailures {
+  tools: number;
+  caught: number;
+}
 
 /** The kinds of node in a trace tree. */
 /** `catch` nodes are the attempts (and fallback) of a `<Catch>`. */

@@ -15,8 +15,9 @@ import {
   type ApprovalRequest,
   type RunOptions,
   type TraceNode,
+  memoryJournalStore,
 } from 'june';
-import { memoryJournalStore, scriptedModel, type ScriptTurn } from 'june/testing';
+import { scriptedModel, type ScriptTurn } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

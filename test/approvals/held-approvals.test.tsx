@@ -4,6 +4,7 @@
 // journal, streaming or batch; then both calls run.
 import { tool } from 'ai';
 import {
+  memoryJournalStore,
   Agent,
   applyEvent,
   liveTrace,
@@ -15,7 +16,7 @@ import {
   type RunOptions,
   type TraceNode,
 } from 'june';
-import { memoryJournalStore, scriptedModel } from 'june/testing';
+import { scriptedModel } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

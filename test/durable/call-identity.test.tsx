@@ -1,6 +1,5 @@
 import { tool } from 'ai';
-import { Agent, Step, Tool, run, toolCallContext, type RunHandle } from 'june';
-import { memoryJournalStore } from 'june/testing';
+import { Agent, Step, Tool, run, toolCallContext, type RunHandle, memoryJournalStore } from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerModel, firstEvent, isApprovalRequest } from './support.js';

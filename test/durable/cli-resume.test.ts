@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunEvent, Trace, TraceNode } from 'june';
-import { loadJournal, type JournalRecord } from 'june/testing';
+import { loadJournal, type JournalRecord, type RunEvent, type Trace, type TraceNode } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { june, onlyTrace, startJune, tempProject, type RunningJune } from '../cli/cli-harness.js';
 

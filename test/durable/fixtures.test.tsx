@@ -2,8 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run } from 'june';
-import { fileJournalStore, JOURNAL_VERSION, loadJournal } from 'june/testing';
+import { run, fileJournalStore, JOURNAL_VERSION, loadJournal } from 'june';
 import { describe, expect, it } from 'vitest';
 import { Release, releaseTools, releaseTurns, turnModel, unreachableModel } from './support.js';
 

@@ -8,16 +8,17 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { JuneError, run } from 'june';
 import {
+  JuneError,
+  run,
   decodeJournal,
   encodeRecord,
   fileJournalStore,
   loadJournal,
   type JournalRecord,
-} from 'june/testing';
+} from 'june';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunDirectory } from '../../src/studio/index.js';
+import { RunDirectory } from '../../src/studio/run-directory.js';
 import {
   firstEvent,
   isApprovalRequest,

@@ -5,14 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tool } from 'ai';
-import { Agent, run, Step, Tool } from 'june';
-import {
-  fileJournalStore,
-  loadJournal,
-  memoryJournalStore,
-  scriptedModel,
-  type ScriptTurn,
-} from 'june/testing';
+import { Agent, run, Step, Tool, fileJournalStore, loadJournal, memoryJournalStore } from 'june';
+import { scriptedModel, type ScriptTurn } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Release, releaseTools, releaseTurns, turnModel, unreachableModel } from './support.js';

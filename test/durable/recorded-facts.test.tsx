@@ -1,6 +1,13 @@
 import { tool } from 'ai';
-import { Agent, JuneError, Step, run, type RunEvent, type RunHandle } from 'june';
-import { memoryJournalStore } from 'june/testing';
+import {
+  Agent,
+  JuneError,
+  Step,
+  run,
+  type RunEvent,
+  type RunHandle,
+  memoryJournalStore,
+} from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { firstEvent, isApprovalRequest, turnModel } from './support.js';

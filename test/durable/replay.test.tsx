@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JuneError, run } from 'june';
-import { memoryJournalStore, type JournalRecord } from 'june/testing';
+import { JuneError, run, memoryJournalStore, type JournalRecord } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Release, releaseTools, releaseTurns, turnModel, unreachableModel } from './support.js';
 

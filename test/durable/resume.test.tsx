@@ -1,5 +1,11 @@
-import { JuneError, run, type RunEvent, type TraceNode } from 'june';
-import { memoryJournalStore, type JournalRecord } from 'june/testing';
+import {
+  JuneError,
+  run,
+  type RunEvent,
+  type TraceNode,
+  memoryJournalStore,
+  type JournalRecord,
+} from 'june';
 import { describe, expect, it } from 'vitest';
 import {
   collect,

@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, Step, run } from 'june';
-import { fileJournalStore, memoryJournalStore, scriptedModel } from 'june/testing';
+import { Agent, Step, run, fileJournalStore, memoryJournalStore } from 'june';
+import { scriptedModel } from 'june/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 let dir: string;

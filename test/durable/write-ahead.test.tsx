@@ -1,5 +1,4 @@
-import { run } from 'june';
-import { memoryJournalStore, type JournalRecord, type JournalStore } from 'june/testing';
+import { run, memoryJournalStore, type JournalRecord, type JournalStore } from 'june';
 import { describe, expect, it } from 'vitest';
 import { Release, releaseTools, releaseTurns, turnModel } from './support.js';
 

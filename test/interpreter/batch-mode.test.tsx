@@ -1,6 +1,15 @@
 import { Output, tool } from 'ai';
-import { Agent, RequireApproval, run, Step, Tool, type RunEvent, type RunOptions } from 'june';
-import { memoryJournalStore, scriptedModel } from 'june/testing';
+import {
+  Agent,
+  RequireApproval,
+  run,
+  Step,
+  Tool,
+  type RunEvent,
+  type RunOptions,
+  memoryJournalStore,
+} from 'june';
+import { scriptedModel } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

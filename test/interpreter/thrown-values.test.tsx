@@ -1,8 +1,7 @@
 // A tool that throws something other than an Error (`throw undefined`) is recorded with a
 // message that says so, on its trace node, in its tool-error event and in the journal.
 import { tool } from 'ai';
-import { Agent, run, Step, Tool, type RunEvent } from 'june';
-import { memoryJournalStore } from 'june/testing';
+import { Agent, run, Step, Tool, type RunEvent, memoryJournalStore } from 'june';
 import { expect, test } from 'vitest';
 import { z } from 'zod';
 import { streamModel } from '../helpers/mock-stream-model.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { decodeJournal, JOURNAL_VERSIONS, journalRecordSchema } from 'june/testing';
+import { decodeJournal, JOURNAL_VERSIONS, journalRecordSchema } from 'june';
 import { journalRecordProblem } from '../../src/journal/index.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/journals');

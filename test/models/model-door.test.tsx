@@ -3,8 +3,7 @@
 // composite tool); a model of another specification, or a value that is not a model, fails
 // before the first model call, and never runs unjournaled.
 import { tool } from 'ai';
-import { Agent, JuneError, run, Step, Tool, type RunEvent } from 'june';
-import { memoryJournalStore } from 'june/testing';
+import { Agent, JuneError, run, Step, Tool, type RunEvent, memoryJournalStore } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { specModel, toolThenText, type Spec, type TurnOf } from './spec-models.js';

@@ -2,8 +2,7 @@
 // error, while the run itself (its tools and model) sees the real values; a resumed run
 // matches its redacted journal.
 import { tool } from 'ai';
-import { Agent, JuneError, run, Step, Tool } from 'june';
-import { memoryJournalStore } from 'june/testing';
+import { Agent, JuneError, run, Step, Tool, memoryJournalStore } from 'june';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { collect, turnModel } from '../durable/support.js';

@@ -1,8 +1,7 @@
 // What a model reads when a tool throws, on ai@7 (which would put the error's name in front):
 // the message alone, as documented, streaming or not, live or answered from a journal.
 import { tool } from 'ai';
-import { Agent, run, Step, Tool, WorkflowError, type RunLogEvent } from 'june';
-import { memoryJournalStore } from 'june/testing';
+import { Agent, run, Step, Tool, WorkflowError, type RunLogEvent, memoryJournalStore } from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { specModel } from '../models/spec-models.js';

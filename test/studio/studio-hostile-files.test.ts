@@ -1,7 +1,8 @@
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunDirectory, type RunList, type RunListEntry } from '../../src/studio/index.js';
+import type { RunList, RunListEntry } from '../../src/studio/index.js';
+import { RunDirectory } from '../../src/studio/run-directory.js';
 import { bigTrace } from '../fixtures/studio/big-trace.js';
 import { deepTrace, deepTraceText } from '../fixtures/studio/deep-trace.js';
 import { recordRelease } from '../fixtures/studio/workflows.js';

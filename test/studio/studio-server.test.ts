@@ -3,8 +3,8 @@ import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JuneError } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunDirectory } from '../../src/studio/run-directory.js';
 import {
-  RunDirectory,
   startStudio,
   type RunList,
   type RunSummary,

@@ -1,6 +1,14 @@
 import { tool } from 'ai';
-import { Agent, Tool, type RunConsumer, type RunLogEvent, type Trace, type TraceNode } from 'june';
-import { memoryJournalStore, scriptedModel } from 'june/testing';
+import {
+  memoryJournalStore,
+  Agent,
+  Tool,
+  type RunConsumer,
+  type RunLogEvent,
+  type Trace,
+  type TraceNode,
+} from 'june';
+import { scriptedModel } from 'june/testing';
 import { chatHandler, ChatTurns, type ChatInput, type JuneUIMessage } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 import { tool } from 'ai';
-import { Agent, Tool } from 'june';
-import { fileJournalStore, memoryJournalStore, scriptedModel } from 'june/testing';
+import { Agent, Tool, fileJournalStore, memoryJournalStore } from 'june';
+import { scriptedModel } from 'june/testing';
 import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

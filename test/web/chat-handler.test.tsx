@@ -1,6 +1,6 @@
 import { tool } from 'ai';
-import { Agent, Tool } from 'june';
-import { memoryJournalStore, scriptedModel, type ModelScript } from 'june/testing';
+import { Agent, Tool, memoryJournalStore } from 'june';
+import { scriptedModel, type ModelScript } from 'june/testing';
 import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -3,8 +3,8 @@
 // point ends as waiting (it never hangs), the first answer is kept, and the turn goes on
 // when the second comes; meanwhile the run is free for the page's next request.
 import { tool } from 'ai';
-import { Agent, Tool, type ApprovalPolicy } from 'june';
-import { memoryJournalStore, scriptedModel } from 'june/testing';
+import { memoryJournalStore, Agent, Tool, type ApprovalPolicy } from 'june';
+import { scriptedModel } from 'june/testing';
 import { chatHandler, ChatTurns, type ChatInput, type JuneUIMessage } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

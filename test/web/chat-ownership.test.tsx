@@ -3,8 +3,8 @@
 // started it (another chat id naming it is refused, and touches nothing).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { tool } from 'ai';
-import { Agent, run, Step, Tool } from 'june';
-import { memoryJournalStore, scriptedModel } from 'june/testing';
+import { Agent, run, Step, Tool, memoryJournalStore } from 'june';
+import { scriptedModel } from 'june/testing';
 import { chatHandler, ChatTurns, type ChatInput, type ChatHandler } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -2,8 +2,8 @@
 // earlier turns are the run's own (its journal answers them) and what the page sent before
 // them is context. Requests over the handler's limits (bytes, messages) are refused with 413
 // before anything runs, and the limits are the handler's options.
-import { Agent } from 'june';
-import { memoryJournalStore, scriptedModel, type ModelScript } from 'june/testing';
+import { Agent, memoryJournalStore } from 'june';
+import { scriptedModel, type ModelScript } from 'june/testing';
 import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { post, readMessage, textOf, userMessage } from './support.js';

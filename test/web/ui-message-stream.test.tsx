@@ -1,6 +1,6 @@
 import { readUIMessageStream, tool, type LanguageModel } from 'ai';
-import { Agent, run, Step, Tool } from 'june';
-import { memoryJournalStore, scriptedModel } from 'june/testing';
+import { Agent, run, Step, Tool, memoryJournalStore } from 'june';
+import { scriptedModel } from 'june/testing';
 import { toUIMessageStream, type JuneUIMessage } from 'june/web';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -6,8 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run } from 'june';
-import { fileJournalStore, type JournalRecord } from 'june/testing';
+import { run, fileJournalStore, type JournalRecord } from 'june';
 import { approvalKey, fuzzModel, fuzzTools, fuzzWorkflow, modelKey } from './fuzz-workflow.mjs';
 
 const worker = fileURLToPath(new URL('./fuzz-worker.mjs', import.meta.url));

@@ -2,8 +2,7 @@
 // in <dir>, answers approvals at random (seeded), prints the output as JSON when it finishes.
 // Usage: node fuzz-worker.mjs <dir> <attempt> <seed>
 import { join } from 'node:path';
-import { run } from 'june';
-import { fileJournalStore } from 'june/testing';
+import { run, fileJournalStore } from 'june';
 import { fuzzModel, fuzzTools, fuzzWorkflow } from './fuzz-workflow.mjs';
 
 const [dir, attemptText, seedText] = process.argv.slice(2);

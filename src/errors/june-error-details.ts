@@ -1,0 +1,47 @@
+import type { JuneErrorCode } from './june-error-code.js';
+
+/**
+ * One declaration of a tool name in a `capability-collision`: where it came from in the
+ * spec's notation (`<Tool name="search"> in <Namespace name="github">`), the tool's name before
+ * a `rename` or namespace (`original`), where it was written (`file.tsx:12:7`, with the
+ * development runtime) and the bundle that brought it (`granted`), each when known.
+ */
+export interface CollidingDeclaration {
+  source: string;
+  original?: string;
+  location?: string;
+  granted?: string;
+}
+
+/**
+ * The facts of the commonest errors as data, by code, so a program (a test, Studio, a
+ * retry) reads them instead of parsing the message:
+ * - `capability-collision`: the agent, the tool name and both declarations, first one first;
+ * - `step-id-duplicate`: the id and the two steps (each as its agent path and notation);
+ * - `tool-output-invalid`: the tool and what has no JSON form in its output;
+ * - `journal-mismatch`: the journal (in words), the call at fault, and how it differs:
+ *   `request-changed` (a model call asks something else; the error's `comparison` holds
+ *   both requests), `call-missing` (the recording has no such model call), `call-changed`
+ *   (a tool call no longer fits what was recorded).
+ */
+export interface JuneErrorDetailsByCode {
+  'capability-collision': {
+    agent: string;
+    name: string;
+    declarations: [CollidingDeclaration, CollidingDeclaration];
+  };
+  'step-id-duplicate': { id: string; steps: [string, string] };
+  'tool-output-invalid': { tool: string; problem: string };
+  'journal-mismatch': {
+    journal: string;
+    /** The call in words: `model call 2 of step "plan"`, `the tool call plan#0.1 of step "plan"`. */
+    call: string;
+    difference: 'request-changed' | 'call-missing' | 'call-changed';
+  };
+}
+
+/** The codes whose errors carry {@link JuneErrorDetailsByCode details}. */
+export type DetailedErrorCode = keyof JuneErrorDetailsByCode & JuneErrorCode;
+
+/** The details of an error of one of the {@link DetailedErrorCode}s. */
+export type JuneErrorDetails = JuneErrorDetailsByCode[DetailedErrorCode];

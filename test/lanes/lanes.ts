@@ -1,0 +1,62 @@
+// Which lane a test file runs in. The unit lane imports src/ directly and starts nothing: no
+// build, no process (no `june` command, bash, stdio server, PostgreSQL or Chromium), so a
+// developer runs it in seconds with `npm run test:unit`. The integration lane is everything
+// that needs the build (`dist/`, Studio's UI) or starts something outside the test process;
+// `npm test` builds, then runs both. A unit test that starts a process fails with a message
+// naming this file (test/lanes/no-processes.ts), so a file can only sit in the wrong lane once.
+import { readdirSync } from 'node:fs';
+
+/** Folders of test/ whose files need the build or start processes: new files there are integration. */
+const integrationFolders = ['cli', 'dbos', 'studio', 'examples', 'compat'];
+
+/** Files in those folders that test one module in-process, and so run in the unit lane. */
+const unitInIntegrationFolders = [
+  'cli/cli-redaction.test.ts',
+  'cli/run-flags.test.ts',
+  'cli/trace-writer.test.ts',
+  'studio/studio-database-answers.test.ts',
+  'studio/studio-run-id.test.ts',
+  'studio/summarize-trace.test.ts',
+];
+
+/** Files elsewhere that need the build or start a process (bash, a stdio server, `june`, a database). */
+const integrationFiles = [
+  'approvals/unanswered-at-exit.test.ts',
+  'docs/doc-snippets.test.ts',
+  'durable/cli-owner.test.ts',
+  'durable/cli-resume.test.ts',
+  'durable/crash-fuzz.test.ts',
+  'durable/replay-without-provider.test.ts',
+  'durable/run-owner.test.tsx',
+  'mcp/http-session.test.tsx',
+  'mcp/stdio-cwd.test.tsx',
+  'mcp/stdio-server.test.tsx',
+  'mcp/tool-names.test.tsx',
+  'redaction/known-credentials.test.tsx',
+  'sdk/openai.test.ts',
+  'security/seeded-secrets-offline.test.ts',
+  'security/seeded-secrets.test.ts',
+  'telemetry/dbos-worker.test.tsx',
+  'telemetry/otlp-export.test.tsx',
+  'telemetry/secrets.test.ts',
+  'tools/bash-capability.test.tsx',
+  'tools/bash-tool-process-end.test.ts',
+  'tools/bash-tool.test.ts',
+  'web/dbos-chat.test.tsx',
+  'web/dbos-held-approval.test.tsx',
+  'web/example-browser.test.ts',
+];
+
+/** True when `file` (a path under test/, with `/`) belongs to the integration lane. */
+export function isIntegrationTest(file: string): boolean {
+  if (unitInIntegrationFolders.includes(file)) return false;
+  return integrationFolders.includes(file.split('/')[0]!) || integrationFiles.includes(file);
+}
+
+/** The test files under `testDir` (`*.test.ts`, `*.test.tsx`), as paths relative to it with `/`. */
+export function testFiles(testDir: string): string[] {
+  return readdirSync(testDir, { recursive: true, encoding: 'utf8' })
+    .map((name) => name.split('\\').join('/'))
+    .filter((name) => /\.test\.tsx?$/.test(name) && !name.startsWith('fixtures/'))
+    .sort();
+}
