@@ -1,4 +1,4 @@
-import { RunAbortedError, WorkflowError } from '../errors/june-error.js';
+import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
 import type { ApprovalAnswerResult, SettledAnswer } from './approval-answer-result.js';
@@ -136,6 +136,11 @@ export class ApprovalInbox {
    * answers under its own name. @returns what disconnects it (awaits its own disconnect).
    */
   connect(source: ApprovalSource): () => Promise<void> {
+    if (typeof source?.name !== 'string' || source.name.trim() === '')
+      throw new WorkflowError(
+        'approval-source-invalid',
+        `june: an approval source needs a name (got ${typeof source?.name === 'string' ? '""' : String(source?.name)}): it is recorded as the source of every answer it gives, such as 'slack'.`,
+      );
     return this.#sources.add(source, this.requests);
   }
 
@@ -178,7 +183,9 @@ export class ApprovalInbox {
 
   /**
    * Answers the request `ref` (its key or its id) from `source`, unless it was answered
-   * already or stopped waiting: the result says which. Never throws.
+   * already or stopped waiting: the result says which, and nothing throws for those.
+   * @throws {WorkflowError} `approval-answer-invalid` when the answer is not one (an
+   *   `answeredAt` that is not a time); nothing changes.
    */
   answer(
     ref: string,
@@ -186,6 +193,7 @@ export class ApprovalInbox {
     source: ApprovalSourceName,
     automatic = false,
   ): ApprovalAnswerResult {
+    checkAnswer(ref, given);
     const key = this.#pending.has(ref) ? ref : (this.#keys.get(ref) ?? ref);
     const entry = this.#pending.get(key);
     if (!entry) {
@@ -250,7 +258,7 @@ export class ApprovalInbox {
 
   async #applyPolicy(key: string, request: ApprovalRequest): Promise<void> {
     try {
-      const given = policyAnswer(await this.#policy!(request));
+      const given = policyAnswer(await this.#policy!(request), request);
       if (!this.#pending.has(key)) return;
       if (given === undefined) this.#sources.requested(request);
       else this.answer(key, given.answer, given.source, given.automatic);
@@ -264,12 +272,18 @@ export class ApprovalInbox {
       };
       this.#remove(key, withdrawn);
       this.#sources.settled(request, withdrawn);
+      // what it returned was not an answer, or not a valid one: that error as it is
+      const invalid =
+        JuneError.isInstance(error) &&
+        (error.code === 'approval-policy-invalid' || error.code === 'approval-answer-invalid');
       entry.reject(
-        new WorkflowError(
-          'approval-policy-failed',
-          `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${errorMessage(error)}`,
-          { cause: error },
-        ),
+        invalid
+          ? error
+          : new WorkflowError(
+              'approval-policy-failed',
+              `june: the onApproval policy threw for the "${request.tool}" call in step "${request.step}": ${errorMessage(error)}`,
+              { cause: error },
+            ),
       );
     }
   }
@@ -306,4 +320,16 @@ export class ApprovalInbox {
       answer: (ref, given) => this.answer(ref, given, source.name),
     };
   }
+}
+
+/** An answer's own fields, checked before it is applied: `answeredAt` must be a time. */
+function checkAnswer(ref: string, given: GivenAnswer): void {
+  const at = given.answeredAt;
+  if (at === undefined) return;
+  const ms = at instanceof Date ? at.getTime() : typeof at === 'string' ? Date.parse(at) : NaN;
+  if (Number.isNaN(ms))
+    throw new WorkflowError(
+      'approval-answer-invalid',
+      `june: the answer to approval request "${ref}" has answeredAt ${JSON.stringify(String(at))}, which is not a time; give an ISO 8601 string such as "2026-12-01T09:30:00Z" or a Date, or leave it out (now).`,
+    );
 }

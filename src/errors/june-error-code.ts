@@ -47,7 +47,10 @@ export const juneErrorCodes = [
   'tool-value-invalid',
   'wrapper-content-invalid',
   // run options, approvals and the run itself
+  'approval-answer-invalid',
   'approval-policy-failed',
+  'approval-policy-invalid',
+  'approval-source-invalid',
   'approval-unknown',
   'composite-tool-failed',
   'run-abort-grace-invalid',

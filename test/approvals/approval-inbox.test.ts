@@ -60,7 +60,7 @@ describe('ApprovalInbox', () => {
     });
   });
 
-  test('records when the person answered: the given time, else now, as ISO 8601', async () => {
+  test('records when the person answered: the given time, else now, as ISO 8601; a time that is not one is refused', async () => {
     const { listener } = recording();
     const inbox = new ApprovalInbox(listener);
     const signal = new AbortController().signal;
@@ -79,7 +79,11 @@ describe('ApprovalInbox', () => {
     });
     const before = Date.now();
     const now = inbox.request(request('a2'), signal, 'run');
-    inbox.answer('a2', { approved: true, answeredAt: 'not a time' }, 'web');
+    expect(() => inbox.answer('a2', { approved: true, answeredAt: 'not a time' }, 'web')).toThrow(
+      expect.objectContaining({ code: 'approval-answer-invalid' }),
+    );
+    expect(inbox.requests.map((r) => r.id)).toEqual(['a2']);
+    inbox.answer('a2', { approved: true }, 'web');
     expect(Date.parse((await now).answeredAt)).toBeGreaterThanOrEqual(before - 1);
   });
 
