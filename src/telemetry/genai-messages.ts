@@ -1,5 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { RunLogEvent } from '../events/run-event.js';
+import { genAiFinishReason } from './genai-provider.js';
 import type { TelemetryContent } from './span-attributes.js';
 
 /** A message part in the GenAI conventions' JSON form of `gen_ai.input.messages` / `gen_ai.output.messages`. */
@@ -128,7 +129,11 @@ export class GenAiMessages {
       ...(call?.text ? [{ type: 'text' as const, content: call.text }] : []),
       ...(call?.calls ?? []),
     ];
-    const answer: GenAiMessage = { role: 'assistant', parts, finish_reason: finishReason };
+    const answer: GenAiMessage = {
+      role: 'assistant',
+      parts,
+      finish_reason: genAiFinishReason(finishReason),
+    };
     if (call)
       this.#steps.get(call.step)?.messages.push({ role: 'assistant', parts }, ...call.results);
     const attributes: Attributes = {};

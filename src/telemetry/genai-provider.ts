@@ -29,3 +29,18 @@ export function genAiProviderName(provider: string): string {
     if (provider === prefix || provider.startsWith(`${prefix}.`)) return name;
   return provider.split('.')[0] || provider;
 }
+
+/** The AI SDK's finish reasons that the GenAI conventions spell otherwise. */
+const FINISH_REASONS: Record<string, string> = {
+  'tool-calls': 'tool_call',
+  'content-filter': 'content_filter',
+};
+
+/**
+ * A finish reason as the GenAI conventions spell it (`stop`, `length`, `content_filter`,
+ * `tool_call`, `error`): the AI SDK's `tool-calls` is `tool_call`, `content-filter` is
+ * `content_filter`; the others are the same words.
+ */
+export function genAiFinishReason(reason: string): string {
+  return FINISH_REASONS[reason] ?? reason;
+}

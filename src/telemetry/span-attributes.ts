@@ -2,7 +2,7 @@ import { SpanKind, type Attributes } from '@opentelemetry/api';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import { modelOutputOf } from '../trace/composite-result.js';
 import type { TraceNode } from '../trace/trace-node.js';
-import { genAiProviderName } from './genai-provider.js';
+import { genAiFinishReason, genAiProviderName } from './genai-provider.js';
 
 /**
  * What a run's spans may carry beyond their shape: prompts, answers, tool inputs and outputs.
@@ -110,7 +110,7 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
     if (model !== undefined) into['gen_ai.request.model'] = model;
     if (answered !== undefined) into['gen_ai.response.model'] = answered;
     if (node.finishReason !== undefined)
-      into['gen_ai.response.finish_reasons'] = [node.finishReason];
+      into['gen_ai.response.finish_reasons'] = [genAiFinishReason(node.finishReason)];
     Object.assign(into, usageAttributes('gen_ai.usage', node));
     return model === undefined ? 'chat' : `chat ${model}`;
   },

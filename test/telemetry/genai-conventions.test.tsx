@@ -85,7 +85,7 @@ describe.each([
       'gen_ai.response.model': 'mock-model-id',
       'gen_ai.usage.input_tokens': 12,
       'gen_ai.usage.output_tokens': 3,
-      'gen_ai.response.finish_reasons': ['tool-calls'],
+      'gen_ai.response.finish_reasons': ['tool_call'],
     });
     const [agent] = byOperation(spans, 'invoke_agent');
     expect(agent!.attributes).toMatchObject({
@@ -128,7 +128,7 @@ describe.each([
       {
         role: 'assistant',
         parts: [{ type: 'tool_call', id: 'c1', name: 'weather', arguments: { city: 'Oslo' } }],
-        finish_reason: 'tool-calls',
+        finish_reason: 'tool_call',
       },
     ]);
     expect(messages(chats[1]!, 'gen_ai.input.messages')).toEqual([
