@@ -137,6 +137,7 @@ export type {
   ApprovalSourceName,
   GivenAnswer,
   SettledAnswer,
+  SourceDisconnect,
   SourceInbox,
 } from './approvals/index.js';
 export type {

@@ -41,15 +41,18 @@ export interface SourceInbox {
  * run(<Release />, { approvalSources: [slack] });
  * ```
  */
+/** What disconnects a source (a chat bot's listener, a poll): called once, awaited. */
+export type SourceDisconnect = () => void | Promise<void>;
+
 export interface ApprovalSource {
   /** Recorded as the `source` of every answer it gives ({@link ApprovalSourceName}). */
   readonly name: ApprovalSourceName;
   /**
    * Called once, when the source is connected to a run's inbox; may return what disconnects
-   * it, called once when the run ends or the source is disconnected (awaited when it returns
-   * a promise).
+   * it (or, when it connects asynchronously, a promise of that), called once when the run ends
+   * or the source is disconnected (awaited when it returns a promise).
    */
-  connect?(inbox: SourceInbox): void | (() => void | Promise<void>);
+  connect?(inbox: SourceInbox): void | SourceDisconnect | Promise<void | SourceDisconnect>;
   /** A request started to wait (those already waiting are told at `connect`). */
   requested?(request: ApprovalRequest, inbox: SourceInbox): void;
   /** A request stopped waiting: `result.status` is `applied` (answered, by this or another source) or `withdrawn`. */

@@ -11,6 +11,7 @@ export type {
   ApprovalSource,
   ApprovalSourceName,
   GivenAnswer,
+  SourceDisconnect,
   SourceInbox,
 } from './approval-source.js';
 export type {

@@ -27,6 +27,14 @@ export class SourceSet {
     this.#connected.add(entry);
     const disconnect = guard(source, 'connect', () => source.connect?.(inbox));
     if (typeof disconnect === 'function') entry.disconnect = disconnect;
+    // an async connect gives its disconnect later: kept, or called at once if it came too late
+    else if (disconnect instanceof Promise)
+      void disconnect.then((later: unknown) => {
+        if (typeof later !== 'function') return;
+        const undo = later as () => void | Promise<void>;
+        if (this.#connected.has(entry)) entry.disconnect = undo;
+        else guard(source, 'disconnect', undo);
+      });
     for (const request of waiting)
       guard(source, 'requested', () => source.requested?.(request, inbox));
     return () => this.#remove(entry);

@@ -207,4 +207,21 @@ describe('ApprovalInbox', () => {
     await alone;
     expect(inbox.held).toEqual([]);
   });
+
+  test('a source that connects asynchronously is disconnected with what its promise gave', async () => {
+    const { listener } = recording();
+    const inbox = new ApprovalInbox(listener);
+    const events: string[] = [];
+    const disconnect = inbox.connect({
+      name: 'bot',
+      connect: async () => {
+        events.push('connected');
+        return () => void events.push('disconnected');
+      },
+    });
+    // its promise settles after connect returned
+    await new Promise((resolve) => setImmediate(resolve));
+    await disconnect();
+    expect(events).toEqual(['connected', 'disconnected']);
+  });
 });
