@@ -1,0 +1,89 @@
+// Statements PostgreSQL executed, from pg_stat_statements: the bench's count of database round
+// trips (the pg driver sends each statement, BEGIN and COMMIT included, as one round trip).
+import { pgClient, type PgClient } from '../src/dbos/pg-driver.js';
+import type { TestPostgres } from '../test/helpers/postgres.js';
+
+/** Calls per statement (its normalized text, as pg_stat_statements keeps it). */
+export type StatementCounts = Map<string, number>;
+
+/** Marks the bench's own statements, left out of every count. */
+export const BENCH_MARK = '/* june-bench */';
+
+async function withClient<T>(url: string, work: (client: PgClient) => Promise<T>): Promise<T> {
+  const client = pgClient({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Loads pg_stat_statements into the test server (a restart with `shared_preload_libraries`)
+ * and creates the extension in the database `postgres`. Utility statements (BEGIN, COMMIT)
+ * are counted too (`pg_stat_statements.track_utility` is on by default).
+ * @returns false when the server has no pg_stat_statements (the counts are then left out).
+ */
+export async function enableStatementCounts(server: TestPostgres): Promise<boolean> {
+  const admin = server.url('postgres');
+  try {
+    await withClient(admin, (c) =>
+      c.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`),
+    );
+    server.shutDown();
+    server.startAgain();
+    await withClient(admin, (c) => c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Zeroes the counts. */
+export function resetStatementCounts(server: TestPostgres): Promise<void> {
+  return withClient(server.url('postgres'), async (c) => {
+    await c.query(`${BENCH_MARK} SELECT pg_stat_statements_reset()`);
+  });
+}
+
+/** The calls of every statement since the last reset, the bench's own and the reset left out. */
+export function statementCounts(server: TestPostgres): Promise<StatementCounts> {
+  return withClient(server.url('postgres'), async (c) => {
+    const { rows } = (await c.query(
+      `${BENCH_MARK} SELECT query, calls FROM pg_stat_statements`,
+    )) as { rows: Array<{ query: string; calls: string }> };
+    const counts: StatementCounts = new Map();
+    for (const row of rows) {
+      if (row.query.includes(BENCH_MARK) || row.query.includes('pg_stat_statements')) continue;
+      const query = row.query.replace(/\s+/g, ' ').trim();
+      counts.set(query, (counts.get(query) ?? 0) + Number(row.calls));
+    }
+    return counts;
+  });
+}
+
+/**
+ * The statements a piece of work caused: `counts` over `seconds`, less what the idle system
+ * (workers polling their queues) runs in that time at `idlePerSecond`, per statement, never
+ * below zero.
+ */
+export function excess(
+  counts: StatementCounts,
+  idlePerSecond: StatementCounts,
+  seconds: number,
+): StatementCounts {
+  const out: StatementCounts = new Map();
+  for (const [query, calls] of counts) {
+    const left = calls - (idlePerSecond.get(query) ?? 0) * seconds;
+    if (left > 0.5) out.set(query, left);
+  }
+  return out;
+}
+
+/** The sum of the calls in `counts`. */
+export function total(counts: StatementCounts): number {
+  let sum = 0;
+  for (const calls of counts.values()) sum += calls;
+  return sum;
+}
