@@ -21,7 +21,7 @@ import { jsx } from 'june/jsx-runtime';
 import { RunClient } from '../src/dbos/run-client.js';
 import { loadDbos } from '../src/dbos/load-dbos.js';
 import { pgClient } from '../src/dbos/pg-driver.js';
-import { RUN_WORKFLOW } from '../src/dbos/names.js';
+import { FOLLOW_POLLING_MS, RUN_WORKFLOW } from '../src/dbos/names.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../test/helpers/postgres.js';
 import {
   BENCH_MARK,
@@ -160,8 +160,8 @@ interface Path {
   workflowName: string;
   /** Enqueues one run (`empty`: the run with no step) on `queue`; its id. */
   enqueue(id: string | undefined, n: number, empty: boolean, queue?: string): Promise<string>;
-  /** Resolves at the first event a follower in another process reads. */
-  firstEvent(id: string): Promise<void>;
+  /** Resolves at the first event a follower in another process reads (reading every `pollingMs`). */
+  firstEvent(id: string, pollingMs: number): Promise<void>;
 }
 
 async function junePath(database: string): Promise<Path & { close(): Promise<void> }> {
@@ -198,8 +198,8 @@ function barePath(client: Client): Path {
       );
       return workflowID;
     },
-    firstEvent: async (id) => {
-      for await (const value of client.readStream(id, 'events')) {
+    firstEvent: async (id, pollingIntervalMs) => {
+      for await (const value of client.readStream(id, 'events', { pollingIntervalMs })) {
         void value;
         return;
       }
@@ -242,6 +242,7 @@ async function throughput(client: Client, path: Path, prefix: string, runs: numb
 interface Latency {
   label: string;
   pollingMs: number;
+  streamPollingMs: number;
   runs: number;
   start: [number, number];
   firstEvent: [number, number];
@@ -252,6 +253,7 @@ async function latency(
   path: Path,
   runs: number,
   pollingMs: number,
+  streamPollingMs: number,
   queue?: string,
 ): Promise<Latency> {
   const toStart: number[] = [];
@@ -259,7 +261,7 @@ async function latency(
   for (let i = 0; i < runs; i++) {
     const t0 = Date.now();
     const id = await path.enqueue(undefined, i, false, queue);
-    await path.firstEvent(id);
+    await path.firstEvent(id, streamPollingMs);
     toEvent.push(Date.now() - t0);
     const [status] = await finished(client, path.workflowName, [id]);
     toStart.push(status!.dequeuedAt! - t0);
@@ -268,7 +270,14 @@ async function latency(
     percentile(values, 50),
     percentile(values, 95),
   ];
-  return { label: path.label, pollingMs, runs, start: p(toStart), firstEvent: p(toEvent) };
+  return {
+    label: path.label,
+    pollingMs,
+    streamPollingMs,
+    runs,
+    start: p(toStart),
+    firstEvent: p(toEvent),
+  };
 }
 
 /** Statements per run, `count` runs one at a time (waited for by the bench's own query). */
@@ -323,6 +332,8 @@ interface RoundTrips {
   perStep: number;
   /** Per step, by statement, largest first (for the profile notes). */
   byStatement: Array<[string, number]>;
+  /** Per run with no step, by statement, largest first. */
+  emptyByStatement: Array<[string, number]>;
 }
 
 async function roundTrips(
@@ -341,6 +352,7 @@ async function roundTrips(
   return {
     full: total(full),
     empty: total(empty),
+    emptyByStatement: [...empty].sort((a, b) => b[1] - a[1]),
     perStep: (total(full) - total(empty)) / STEPS_PER_RUN,
     byStatement,
   };
@@ -377,11 +389,18 @@ async function overPostgres(server: TestPostgres, sizes: Sizes) {
     log(
       `(scale-out) throughput: June ${juneThroughput.perSecond.toFixed(1)}, bare ${bareThroughput.perSecond.toFixed(1)} runs/s`,
     );
-    const latencies = [await latency(client, june, sizes.latency, JUNE_POLLING_MS)];
+    const latencies = [
+      await latency(client, june, sizes.latency, JUNE_POLLING_MS, FOLLOW_POLLING_MS),
+    ];
     for (const queue of BARE_QUEUES) {
       const runs = queue.pollingMs >= 1000 ? Math.ceil(sizes.latency / 3) : sizes.latency;
-      latencies.push(await latency(client, bare, runs, queue.pollingMs, queue.name));
+      latencies.push(
+        await latency(client, bare, runs, queue.pollingMs, FOLLOW_POLLING_MS, queue.name),
+      );
     }
+    // a follower on DBOS's default stream polling (what June's followers read with before)
+    const slow = Math.ceil(sizes.latency / 3);
+    latencies.push(await latency(client, bare, slow, JUNE_POLLING_MS, 1000));
     for (const l of latencies)
       log(
         `(scale-out) latency ${l.label} ${l.pollingMs} ms: start ${l.start.join('/')}, first event ${l.firstEvent.join('/')} ms`,
@@ -398,6 +417,9 @@ async function overPostgres(server: TestPostgres, sizes: Sizes) {
           `(scale-out) statements ${name}: ${t.full.toFixed(1)} a run, ${t.empty.toFixed(1)} with no step, ${t.perStep.toFixed(1)} per step`,
         );
         for (const [query, calls] of t.byStatement.slice(0, 12))
+          log(`  ${calls.toFixed(2)}  ${query.slice(0, 160)}`);
+        log(`(scale-out) statements ${name}, a run with no step:`);
+        for (const [query, calls] of t.emptyByStatement.slice(0, 16))
           log(`  ${calls.toFixed(2)}  ${query.slice(0, 160)}`);
       }
     }
@@ -444,7 +466,7 @@ export async function runScaleOutSection(opts: { quick: boolean }): Promise<stri
   const own = (t: { full: number; empty: number }) => (t.full - t.empty) / STEPS_PER_RUN;
   const { june, bare, trips } = db;
   const lat = (l: Latency) =>
-    `| ${l.label} | ${l.pollingMs} | ${l.runs} | ${l.start[0]} | ${l.start[1]} | ${l.firstEvent[0]} | ${l.firstEvent[1]} |\n`;
+    `| ${l.label} | ${l.pollingMs} | ${l.streamPollingMs} | ${l.runs} | ${l.start[0]} | ${l.start[1]} | ${l.firstEvent[0]} | ${l.firstEvent[1]} |\n`;
   return (
     heading +
     `${sizes.runs} short runs (${STEPS_PER_RUN} durable steps each: two model calls on a scripted model, one tool), ` +
@@ -480,9 +502,10 @@ export async function runScaleOutSection(opts: { quick: boolean }): Promise<stri
       : 'Statements not counted: the server has no pg_stat_statements.\n\n') +
     `Latency, runs one at a time on an idle queue served by ${WORKERS} workers: enqueue to start is the client's time before the enqueue ` +
     `to DBOS's dequeuedAt; enqueue to first event, to the first event a follower in another process reads (June: \`RunClient.events\`; ` +
-    `bare DBOS: \`readStream\`). The queue's polling interval is DBOS's \`minPollingIntervalMs\` (June's workers set ${JUNE_POLLING_MS}; DBOS's default is 1000).\n\n` +
-    '| path | queue polling (ms) | runs | enqueue to start p50 (ms) | p95 (ms) | enqueue to first event p50 (ms) | p95 (ms) |\n' +
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
+    `bare DBOS: \`DBOSClient.readStream\`). Queue polling is the queue's \`minPollingIntervalMs\` (June's workers set ${JUNE_POLLING_MS}; DBOS's default is 1000); ` +
+    `stream polling, the follower's \`pollingIntervalMs\` on \`readStream\` (a \`DBOSClient\` does not listen for notifications: June's followers read every ${FOLLOW_POLLING_MS}; DBOS's default is 1000).\n\n` +
+    '| path | queue polling (ms) | stream polling (ms) | runs | enqueue to start p50 (ms) | p95 (ms) | enqueue to first event p50 (ms) | p95 (ms) |\n' +
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
     db.latencies.map(lat).join('')
   );
 }
