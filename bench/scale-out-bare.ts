@@ -16,6 +16,7 @@ export const BARE_WORKFLOW = 'bare-flow';
 export const BARE_QUEUES: ReadonlyArray<{ name: string; pollingMs: number }> = [
   { name: 'bare', pollingMs: 200 }, // the interval June's workers set
   { name: 'bare-default', pollingMs: 1000 }, // DBOS's default
+  { name: 'bare-100', pollingMs: 100 },
   { name: 'bare-50', pollingMs: 50 },
 ];
 

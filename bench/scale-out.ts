@@ -475,7 +475,8 @@ async function overPostgres(server: TestPostgres, sizes: Sizes) {
         await latency(client, bare, runs, queue.pollingMs, FOLLOW_POLLING_MS, queue.name),
       );
     }
-    // a follower on DBOS's default stream polling (what June's followers read with before)
+    // followers reading more often, and on DBOS's default (what June's followers read with before)
+    latencies.push(await latency(client, bare, sizes.latency, JUNE_POLLING_MS, 20));
     const slow = Math.ceil(sizes.latency / 3);
     latencies.push(await latency(client, bare, slow, JUNE_POLLING_MS, 1000));
     for (const l of latencies)
