@@ -28,8 +28,8 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../test/helpe
 import {
   BENCH_MARK,
   enableStatementCounts,
-  excess,
   resetStatementCounts,
+  runStatements,
   statementCounts,
   total,
   type StatementCounts,
@@ -368,13 +368,12 @@ async function countRuns(
   path: Path,
   count: number,
   empty: boolean,
-  idle: StatementCounts,
+  idle: ReadonlySet<string>,
 ): Promise<StatementCounts> {
   const wait = pgClient({ connectionString: database });
   await wait.connect();
   try {
     await resetStatementCounts(server);
-    const start = performance.now();
     for (let i = 0; i < count; i++) {
       const id = await path.enqueue(undefined, i, empty);
       for (;;) {
@@ -388,8 +387,7 @@ async function countRuns(
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     }
-    const seconds = (performance.now() - start) / 1000;
-    const counts = excess(await statementCounts(server), idle, seconds);
+    const counts = runStatements(await statementCounts(server), idle);
     for (const [query, calls] of counts) counts.set(query, calls / count);
     return counts;
   } finally {
@@ -397,13 +395,11 @@ async function countRuns(
   }
 }
 
-/** What the idle system (every worker polling its queues) runs per second, per statement. */
-async function idleRate(server: TestPostgres, seconds: number): Promise<StatementCounts> {
+/** The statements the idle system runs (every worker polling its queues), over `seconds`. */
+async function idleStatements(server: TestPostgres, seconds: number): Promise<Set<string>> {
   await resetStatementCounts(server);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  const counts = await statementCounts(server);
-  for (const [query, calls] of counts) counts.set(query, calls / seconds);
-  return counts;
+  return new Set((await statementCounts(server)).keys());
 }
 
 /** Statements per run with 3 steps and with none, and per step (their difference over 3). */
@@ -422,7 +418,7 @@ async function roundTrips(
   database: string,
   path: Path,
   count: number,
-  idle: StatementCounts,
+  idle: ReadonlySet<string>,
 ): Promise<RoundTrips> {
   const full = await countRuns(server, database, path, count, false, idle);
   const empty = await countRuns(server, database, path, count, true, idle);
@@ -485,7 +481,7 @@ async function overPostgres(server: TestPostgres, sizes: Sizes) {
       );
     let trips: { june: RoundTrips; bare: RoundTrips } | undefined;
     if (counting) {
-      const idle = await idleRate(server, 3);
+      const idle = await idleStatements(server, 3);
       trips = {
         june: await roundTrips(server, database, june, sizes.counted, idle),
         bare: await roundTrips(server, database, bare, sizes.counted, idle),
@@ -581,7 +577,8 @@ export async function runScaleOutSection(opts: { quick: boolean }): Promise<stri
     `throughput counts from the first enqueue to the last finish (June's runs taken by ${june.byWorker} of ${WORKERS} workers, bare DBOS's by ${bare.byWorker}). ` +
     (trips
       ? `Statements are those PostgreSQL executed (pg_stat_statements, BEGIN and COMMIT included: one round trip each), ` +
-        `${sizes.counted} runs one at a time, the enqueue included, less what the idle workers' queue polling runs in the same time; ` +
+        `${sizes.counted} runs one at a time, the enqueue included; the workers' queue polling is left out (every statement the idle workers also run, ` +
+        `the poll that finds a run included, and DBOS's statements on a timer), and a COMMIT counted for each transaction the runs opened; ` +
         `per durable step is the run's count less the count of the run with no step, over ${STEPS_PER_RUN}.\n\n`
       : 'Statements not counted: the server has no pg_stat_statements.\n\n') +
     `Latency, runs one at a time on an idle queue served by ${WORKERS} workers, each enqueued after a random pause under the queue's polling interval: enqueue to start is the client's time before the enqueue ` +
