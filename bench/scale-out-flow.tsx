@@ -22,11 +22,15 @@ const note = tool({
 /** Durable steps per run: two model calls and one tool execution. */
 export const STEPS_PER_RUN = 3;
 
-export default function ScaleOutFlow({ n }: { n: number }) {
+/**
+ * The run; with `empty`, the same agent with no step (no durable step at all): the floor of
+ * the per-step overhead on the same path (a worker over PostgreSQL, or one process).
+ */
+export default function ScaleOutFlow({ n, empty }: { n: number; empty?: boolean }) {
   return (
     <Agent model={scriptedModel(script, { name: 'bench' })}>
       <Tool name="note" value={note} />
-      <Step id="work" prompt={`Note entry ${n}`} />
+      {empty ? null : <Step id="work" prompt={`Note entry ${n}`} />}
     </Agent>
   );
 }

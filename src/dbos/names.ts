@@ -17,6 +17,15 @@ export const APPLICATION_VERSION = 'june-run-1';
 export const EVENTS_STREAM = 'june.events';
 
 /**
+ * ms between a follower's reads of a run's event stream while it waits for the next events
+ * (`RunClient.events`: the web chat, `june run --database`, Studio). A `DBOSClient` does not
+ * listen for PostgreSQL notifications, so it reads on this interval alone; DBOS's default of
+ * 1000 ms made a follower see a run's first event about 1 s after it was written (measured in
+ * bench/scale-out.ts). Each read is one statement while a follower waits.
+ */
+export const FOLLOW_POLLING_MS = 50;
+
+/**
  * The DBOS event that listed a run's approval requests as one whole list, written by runs
  * of June before each request had an event of its own ({@link approvalEvent}): still read
  * for runs that made requests then.

@@ -12,6 +12,7 @@ import {
   APPLICATION_VERSION,
   APPROVALS_EVENT,
   EVENTS_STREAM,
+  FOLLOW_POLLING_MS,
   RUN_WORKFLOW,
   approvalEvent,
   approvalTopic,
@@ -215,7 +216,12 @@ export class RunClient {
     await this.#status(runId);
     let given = 0;
     let told = 0;
-    for await (const value of this.#client.readStream<StreamedRunEvents>(runId, EVENTS_STREAM)) {
+    const read = { pollingIntervalMs: FOLLOW_POLLING_MS };
+    for await (const value of this.#client.readStream<StreamedRunEvents>(
+      runId,
+      EVENTS_STREAM,
+      read,
+    )) {
       if ('start' in value) {
         told = 0;
         continue;
