@@ -92,8 +92,7 @@ export class RunClient {
   async enqueue(run: RunToEnqueue): Promise<string> {
     const input = queuedRun(run);
     const runId = run.runId ?? newRunId();
-    if (run.runId !== undefined) await this.#sameRequest(runId, input);
-    await this.#call(() =>
+    const enqueued = this.#call(() =>
       this.#client.enqueue(
         {
           workflowName: RUN_WORKFLOW,
@@ -104,8 +103,18 @@ export class RunClient {
         input,
       ),
     );
-    // of two enqueues of one id at once, DBOS keeps the first: check what it kept
-    if (run.runId !== undefined) await this.#sameRequest(runId, input);
+    if (run.runId === undefined) {
+      await enqueued;
+      return runId;
+    }
+    // DBOS keeps the first run of an id (of two enqueues at once, too), or refuses one of
+    // another workflow: either way, what the database holds says whether this request is it
+    const failed = await enqueued.then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+    await this.#sameRequest(runId, input);
+    if (failed) throw failed.error;
     return runId;
   }
 

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Studio } from '../../src/studio/index.js';
-import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
-import { deployFlow, deployScript, postAnswer } from './deploy-run.js';
+import { nodesOf, onlyTrace, tempProject } from '../cli/cli-harness.js';
+import { deployFlow, deployScript, postAnswer, waitingDeployRun } from './deploy-run.js';
 import { eventually, openStudio } from './support.js';
 
 // An answer given in Studio, to a live run and to a stopped one it resumes, is recorded as
@@ -34,25 +33,8 @@ describe('June Studio: who answered, through what and when', () => {
     project?.remove();
   });
 
-  async function waitingRun(approve: 'studio' | 'wait') {
-    await rm(join(project.dir, '.june'), { recursive: true, force: true });
-    const running = startJune(
-      ['run', 'flow.tsx', '--script', 'flow.script.json', '--approve', approve],
-      project.dir,
-    );
-    await eventually(() => {
-      const tool = nodesOf(onlyTrace(project.dir)).find((node) => node.kind === 'tool');
-      expect(tool?.approval?.status).toBe('pending');
-    }, 60_000);
-    const runId = onlyTrace(project.dir).runId;
-    const endpoint = `${studio.url}api/runs/${runId}/approvals`;
-    const listed = await eventually(async () => {
-      const body = await (await fetch(endpoint)).json();
-      expect(body.waiting).toHaveLength(1);
-      return body;
-    }, 30_000);
-    return { running, runId, endpoint, key: listed.waiting[0].key as string };
-  }
+  const waitingRun = (approve: 'studio' | 'wait') =>
+    waitingDeployRun(project.dir, studio.url, approve);
 
   /** The answer as the trace and the journal hold it, and the time Studio wrote it. */
   function recorded(runId: string) {

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileJournalStore } from '../../src/journal/index.js';
 import type { Studio } from '../../src/studio/index.js';
-import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
-import { deployFlow, deployScript, postAnswer } from './deploy-run.js';
+import { nodesOf, onlyTrace, tempProject } from '../cli/cli-harness.js';
+import { deployFlow, deployScript, postAnswer, waitingDeployRun } from './deploy-run.js';
 import { eventually, openStudio } from './support.js';
 
 // Answers that reach Studio at once, for one run: exactly one is taken, the others are
@@ -32,27 +31,8 @@ describe('June Studio: answers given at once to one run', () => {
     project?.remove();
   });
 
-  /** Starts `june run --approve <mode>` and waits until its deploy call waits for approval. */
-  async function waitingRun(approve: 'studio' | 'wait') {
-    await rm(join(project.dir, '.june'), { recursive: true, force: true });
-    await rm(join(project.dir, 'deploys.log'), { force: true });
-    const running = startJune(
-      ['run', 'flow.tsx', '--script', 'flow.script.json', '--approve', approve],
-      project.dir,
-    );
-    await eventually(() => {
-      const tool = nodesOf(onlyTrace(project.dir)).find((node) => node.kind === 'tool');
-      expect(tool?.approval?.status).toBe('pending');
-    }, 60_000);
-    const runId = onlyTrace(project.dir).runId;
-    const endpoint = `${studio.url}api/runs/${runId}/approvals`;
-    const listed = await eventually(async () => {
-      const body = await (await fetch(endpoint)).json();
-      expect(body.waiting).toHaveLength(1);
-      return body;
-    }, 30_000);
-    return { running, runId, endpoint, key: listed.waiting[0].key as string };
-  }
+  const waitingRun = (approve: 'studio' | 'wait') =>
+    waitingDeployRun(project.dir, studio.url, approve);
 
   it('three answers at once to a stopped run: one is taken and resumes it once, the tool runs once', async () => {
     const run = await waitingRun('wait');

@@ -5,36 +5,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Studio } from '../../src/studio/index.js';
 import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
+import { deployFlow } from './deploy-run.js';
 import { eventually, launchBrowser, newPage, openStudio, screenshot } from './support.js';
 
 // Approvals answered in June Studio's page, for a real `june run` process: live
 // (`--approve studio`) and stopped (`--approve wait`, then Ctrl-C). The deploy tool appends
 // its environment to deploys.log, so the file shows how often it ran.
-const flow = `import { appendFileSync } from 'node:fs';
-import { tool } from 'ai';
-import { Agent, Step, Tool } from 'june';
-import { openai } from 'june/sdk/openai';
-import { z } from 'zod';
-
-const deploy = tool({
-  description: 'Deploy to an environment',
-  inputSchema: z.object({ env: z.enum(['staging', 'prod']) }),
-  needsApproval: true,
-  execute: async ({ env }) => {
-    appendFileSync('deploys.log', env + '\\n');
-    return 'Deployed to ' + env;
-  },
-});
-
-export default function Release() {
-  return (
-    <Agent model={openai('gpt-5-mini')}>
-      <Tool name="deploy" value={deploy} />
-      <Step id="release" prompt="Deploy to staging, then to prod" />
-    </Agent>
-  );
-}
-`;
+const flow = deployFlow('deploys.log', 'Deploy to staging, then to prod');
 const script = JSON.stringify({
   $comment: 'Test fixture: the model deploys to staging, then to prod, then answers',
   steps: {

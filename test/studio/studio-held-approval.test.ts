@@ -4,37 +4,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Studio } from '../../src/studio/index.js';
 import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
+import { deployFlow } from './deploy-run.js';
 import { eventually, launchBrowser, newPage, openStudio, screenshot } from './support.js';
 
 // A live `june run --approve studio` whose one model turn deploys to staging and to prod:
 // the page approves staging first. Its call is held (its step goes on once both requests are
 // answered): Studio's live view shows it waiting and held, the run as waiting for one
 // approval, and only prod left to answer; once prod is answered both calls run.
-const flow = `import { appendFileSync } from 'node:fs';
-import { tool } from 'ai';
-import { Agent, Step, Tool } from 'june';
-import { openai } from 'june/sdk/openai';
-import { z } from 'zod';
-
-const deploy = tool({
-  description: 'Deploy to an environment',
-  inputSchema: z.object({ env: z.enum(['staging', 'prod']) }),
-  needsApproval: true,
-  execute: async ({ env }) => {
-    appendFileSync('deploys.log', env + '\\n');
-    return 'Deployed to ' + env;
-  },
-});
-
-export default function Release() {
-  return (
-    <Agent model={openai('gpt-5-mini')}>
-      <Tool name="deploy" value={deploy} />
-      <Step id="release" prompt="Deploy to staging and to prod" />
-    </Agent>
-  );
-}
-`;
+const flow = deployFlow('deploys.log', 'Deploy to staging and to prod');
 const script = JSON.stringify({
   $comment: 'Test fixture: the model deploys to staging and to prod in one turn',
   steps: {
