@@ -1,0 +1,105 @@
+/**
+ * The data Studio's workbench serves (`june dev`): the workflows of a project, each with its
+ * capability map, and the requests that start runs, call one tool or chat. Shared by the
+ * server and the page, like `studio-api.ts`.
+ *
+ * Routes (all under Studio's access checks; the POSTs as answering ones: same origin and the
+ * answer token, see `answer-request.ts`):
+ *
+ * - `GET /api/workflows` → {@link WorkflowList};
+ * - `GET /api/workflows/<id>?props=<json>` → {@link WorkflowEntry}, its map resolved for those props;
+ * - `POST /api/workflows/<id>/runs` with {@link StartRunRequest} → 202 {@link StartedRun};
+ * - `POST /api/workflows/<id>/tools` with {@link TryToolRequest} → 200 {@link TriedTool};
+ * - `POST /api/workflows/<id>/chat` → the `chatHandler` of `june/web` over the workflow
+ *   (the AI SDK UI message stream);
+ * - `GET /api/events` also sends `workflow` events ({@link WorkflowEvent}) when a file changes.
+ *
+ * `<id>` is the workflow file's path from the project root with `/` separators
+ * (`workflows/release.tsx`), sent through `encodeURIComponent`.
+ */
+import type { InspectReport } from '../interpreter/inspect.js';
+
+/** `GET /api/workflows`: every workflow `june dev` found, in path order. */
+export interface WorkflowList {
+  /** The project root the ids are relative to, as shown to the user. */
+  root: string;
+  workflows: WorkflowEntry[];
+}
+
+/** One workflow file: its map when it resolves, else the error that stops it. */
+export interface WorkflowEntry {
+  /** The file's path from the project root, `/`-separated: `workflows/release.tsx`. */
+  id: string;
+  /** The default export's name (`Release`), or the file's base name when it has none. */
+  name: string;
+  /** `ready` when the file loads and its scopes resolve, `broken` otherwise. */
+  status: 'ready' | 'broken';
+  /** When it was last loaded (ISO 8601). */
+  loadedAt: string;
+  /** The props the map was resolved for. */
+  props: Record<string, unknown>;
+  /** JSON Schema of the props, from a zod schema the file exports as `props`, if any. */
+  propsSchema?: Record<string, unknown>;
+  /** Whether the workflow takes chat messages (a `messages` prop), so the chat panel applies. */
+  takesMessages: boolean;
+  /** The capability map: `inspect()`'s report, with each tool's declaration and input schema. */
+  map?: CapabilityMap;
+  /** Why the workflow does not resolve: a `JuneError`'s code and `june:` message. */
+  error?: WorkflowProblem;
+}
+
+/** `inspect()`'s report as Studio draws it. */
+export type CapabilityMap = InspectReport;
+
+/** A workflow that does not load or resolve. */
+export interface WorkflowProblem {
+  code: string;
+  /** The error's message, starting `june: `. */
+  message: string;
+  /** Where it was declared, when the error names a declaration: `workflows/release.tsx:12`. */
+  declaration?: string;
+}
+
+/** How the model of a run started from Studio answers. */
+export type ModelChoice =
+  /** A script file of turns (`june/testing`), by its path from the project root. */
+  | { kind: 'script'; path: string }
+  /** The model calls of a recorded run, by its run id. */
+  | { kind: 'replay'; runId: string }
+  /** The provider the workflow configures (its environment must be set). */
+  | { kind: 'provider' };
+
+/** `POST /api/workflows/<id>/runs`. */
+export interface StartRunRequest {
+  props: Record<string, unknown>;
+  model: ModelChoice;
+}
+
+/** The answer to a {@link StartRunRequest}: the run, an ordinary one in the runs folder. */
+export interface StartedRun {
+  runId: string;
+}
+
+/** `POST /api/workflows/<id>/tools`: one resolved tool, called once with `input`. */
+export interface TryToolRequest {
+  /** The agent's `path` in the map (`release > deployer`). */
+  agent: string;
+  /** The tool's name as that agent's model sees it. */
+  tool: string;
+  input: unknown;
+  props: Record<string, unknown>;
+}
+
+/** What a tried tool gave; the call is recorded as a run of its own. */
+export interface TriedTool {
+  runId: string;
+  output?: unknown;
+  /** The error's message when the tool failed or its approval was denied. */
+  error?: string;
+}
+
+/** Sent on `/api/events` (`event: workflow`) when a workflow file or one of its imports changes. */
+export interface WorkflowEvent {
+  type: 'workflow';
+  workflow: WorkflowEntry;
+}
