@@ -23,7 +23,7 @@ import { chatHandler } from 'june/web';
 import { RunClient } from '../src/dbos/run-client.js';
 import { loadDbos } from '../src/dbos/load-dbos.js';
 import { pgClient } from '../src/dbos/pg-driver.js';
-import { FOLLOW_POLLING_MS, RUN_WORKFLOW } from '../src/dbos/names.js';
+import { FOLLOW_POLLING_MS, QUEUE_POLLING_MS, RUN_WORKFLOW } from '../src/dbos/names.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../test/helpers/postgres.js';
 import {
   BENCH_MARK,
@@ -43,7 +43,7 @@ const chatFile = join(root, 'bench', 'scale-out-chat.tsx');
 const cliBin = join(root, 'dist', 'src', 'cli', 'bin.js');
 const bareFile = join(root, 'bench', 'scale-out-bare.ts');
 /** The polling interval June's workers set on their queues (src/dbos/worker.ts). */
-const JUNE_POLLING_MS = 200;
+const JUNE_POLLING_MS = QUEUE_POLLING_MS;
 const WORKERS = 2;
 const PER_WORKER = 10;
 

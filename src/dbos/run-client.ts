@@ -21,6 +21,7 @@ import {
 } from './names.js';
 import { queuedRun, type QueuedRun, type RunToEnqueue } from './queued-run.js';
 import type { DbosRunOutput } from './run-workflow.js';
+import { StreamWakeups } from './stream-wakeups.js';
 
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
 type WorkflowStatus = import('@dbos-inc/dbos-sdk').WorkflowStatus;
@@ -57,10 +58,12 @@ export interface DbosRunSummary {
 export class RunClient {
   readonly #client: Client;
   readonly #url: string;
+  readonly #wakeups: StreamWakeups;
 
   private constructor(client: Client, url: string) {
     this.#client = client;
     this.#url = url;
+    this.#wakeups = new StreamWakeups(url, client);
   }
 
   /** Connects to `database` (a PostgreSQL URL). @throws {SystemError} `dbos-missing` */
@@ -219,10 +222,13 @@ export class RunClient {
   /**
    * The run's events from its start, as its worker publishes them, until it ends. A run
    * recovered by a worker tells its events again from the start: those already given are
-   * skipped.
+   * skipped. New events are read as soon as the worker's notification of them arrives (the
+   * client listens on one connection of its own from its first follower on), and every
+   * {@link FOLLOW_POLLING_MS} ms anyway.
    */
   async *events(runId: string): AsyncGenerator<RunLogEvent> {
     await this.#status(runId);
+    await this.#wakeups.listen();
     let given = 0;
     let told = 0;
     const read = { pollingIntervalMs: FOLLOW_POLLING_MS };
@@ -235,6 +241,7 @@ export class RunClient {
         told = 0;
         continue;
       }
+      if (value.first) told = 0; // a recovered run tells its events again
       for (const event of value.events) {
         if (++told <= given) continue;
         given++;
@@ -249,8 +256,9 @@ export class RunClient {
     return this.#call(() => this.#client.retrieveWorkflow<DbosRunOutput>(runId).getResult());
   }
 
-  /** Closes the connection. */
+  /** Closes the connection (and the one that listens for new events). */
   async close(): Promise<void> {
+    await this.#wakeups.close();
     await this.#client.destroy();
   }
 
