@@ -56,7 +56,7 @@ interface Sizes {
   counted: number;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
@@ -75,7 +75,7 @@ function middleMean(values: number[]): number {
 }
 
 /** The `p`-th percentile (0-100) of `values`, nearest rank. */
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[
     Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
@@ -120,11 +120,16 @@ async function inProcess(sizes: Sizes) {
 }
 
 /** Starts a worker process and resolves once it prints `ready` (it takes runs then). */
-function startProcess(args: string[], ready: string, what: string): Promise<ChildProcess> {
+export function startProcess(
+  args: string[],
+  ready: string,
+  what: string,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'bench', 'tsconfig.json') },
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'bench', 'tsconfig.json'), ...env },
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -158,7 +163,11 @@ type Status = import('@dbos-inc/dbos-sdk').WorkflowStatus;
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
 
 /** The statuses of workflows `ids` (named `workflowName`), once all of them ended (polled every 20 ms). */
-async function finished(client: Client, workflowName: string, ids: string[]): Promise<Status[]> {
+export async function finished(
+  client: Client,
+  workflowName: string,
+  ids: string[],
+): Promise<Status[]> {
   for (;;) {
     const done = await client.listWorkflows({ workflowName, workflowIDs: ids });
     if (done.length === ids.length && done.every((s) => s.completedAt !== undefined)) {

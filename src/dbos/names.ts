@@ -22,11 +22,11 @@ export const EVENTS_STREAM = 'june.events';
  * worker when a run is enqueued (its notifications cover messages, events and streams, not
  * queues), so a run on an idle queue waits for the next poll: on average this interval over
  * the number of workers polling plus one. Each poll of an idle queue is a short transaction
- * (4 statements), per worker and per workflow: 100 ms is 40 statements a second for each,
+ * (4 statements), per worker and per workflow: 50 ms is 80 statements a second for each,
  * before any run. `startWorker({ pollingIntervalMs })` and `june worker --polling-interval`
  * set another; measured in bench/scale-out.ts (docs/scale-out.md, "How long a run waits").
  */
-export const QUEUE_POLLING_MS = 100;
+export const QUEUE_POLLING_MS = 50;
 
 /**
  * ms between a follower's reads of a run's event stream while it waits for the next events

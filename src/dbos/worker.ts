@@ -35,7 +35,7 @@ export interface WorkerOptions {
    * `minPollingIntervalMs`): a run enqueued on an idle queue waits for the next poll of some
    * worker. Shorter starts runs sooner and costs the database a short transaction (4
    * statements) per poll, per worker and workflow, busy or not; kept in the database like
-   * `concurrency`. See {@link QUEUE_POLLING_MS}. @default 100
+   * `concurrency`. See {@link QUEUE_POLLING_MS}. @default 50
    */
   pollingIntervalMs?: number;
   /**
