@@ -481,9 +481,12 @@ async function overPostgres(server: TestPostgres, sizes: Sizes) {
       );
     }
     // followers reading more often, and on DBOS's default (what June's followers read with before)
-    latencies.push(await latency(client, bare, sizes.latency, JUNE_POLLING_MS, 20));
+    const junePolled = BARE_QUEUES.find((q) => q.pollingMs === JUNE_POLLING_MS) ?? BARE_QUEUES[0]!;
+    latencies.push(
+      await latency(client, bare, sizes.latency, junePolled.pollingMs, 20, junePolled.name),
+    );
     const slow = Math.ceil(sizes.latency / 3);
-    latencies.push(await latency(client, bare, slow, JUNE_POLLING_MS, 1000));
+    latencies.push(await latency(client, bare, slow, junePolled.pollingMs, 1000, junePolled.name));
     for (const l of latencies)
       log(
         `(scale-out) latency ${l.label} ${l.pollingMs} ms: start ${l.start.join('/')}, first event ${l.firstEvent.join('/')} ms`,
@@ -594,7 +597,7 @@ export async function runScaleOutSection(opts: { quick: boolean }): Promise<stri
     `to DBOS's dequeuedAt; enqueue to first event, to the first event a follower in another process reads (June: \`RunClient.events\`; ` +
     `a durable chat turn: the request to \`chatHandler({ durable })\` of \`june/web\` to the response's first text chunk, a new chat each time; ` +
     `bare DBOS: \`DBOSClient.readStream\`). Queue polling is the queue's \`minPollingIntervalMs\` (June's workers set ${JUNE_POLLING_MS}; DBOS's default is 1000); ` +
-    `stream polling, the follower's \`pollingIntervalMs\` on \`readStream\` (a \`DBOSClient\` does not listen for notifications: June's followers read every ${FOLLOW_POLLING_MS}; DBOS's default is 1000).\n\n` +
+    `stream polling, the follower's \`pollingIntervalMs\` on \`readStream\` (a \`DBOSClient\` does not listen for notifications; DBOS's default is 1000): June's followers are woken by the workers' stream notifications (\`RunClient\` listens for them) and read every ${FOLLOW_POLLING_MS} ms when none came.\n\n` +
     '| path | queue polling (ms) | stream polling (ms) | runs | enqueue to start p50 (ms) | p95 (ms) | enqueue to first event p50 (ms) | p95 (ms) |\n' +
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
     db.latencies.map(lat).join('')
