@@ -24,7 +24,9 @@ const flag = (name: string) => args.includes(`--${name}`);
 const option = (name: string) =>
   args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = flag('quick');
-const only = new Set((option('only') ?? 'a,b,c,d,e,f,series,otel,scale-out').split(','));
+const only = new Set(
+  (option('only') ?? 'a,b,c,d,e,f,series,otel,scale-out,scale-out-throughput').split(','),
+);
 const picked = option('contenders')?.split(',');
 const settings = {
   /**
@@ -219,6 +221,7 @@ const sections: string[] = [];
 const extraSections: Array<[string, string, string]> = [
   ['otel', './telemetry.ts', 'runTelemetrySection'],
   ['scale-out', './scale-out.ts', 'runScaleOutSection'],
+  ['scale-out-throughput', './scale-out-throughput.ts', 'runScaleOutThroughputSection'],
 ];
 for (const [key, file, name] of extraSections) {
   if (!only.has(key)) continue;

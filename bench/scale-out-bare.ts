@@ -14,7 +14,7 @@ export const BARE_WORKFLOW = 'bare-flow';
 
 /** Queues of the bare workers: their names and their DBOS `minPollingIntervalMs`. */
 export const BARE_QUEUES: ReadonlyArray<{ name: string; pollingMs: number }> = [
-  { name: 'bare', pollingMs: 200 }, // the interval June's workers set
+  { name: 'bare', pollingMs: 200 }, // the interval June's workers set before they polled every 50 ms
   { name: 'bare-default', pollingMs: 1000 }, // DBOS's default
   { name: 'bare-100', pollingMs: 100 },
   { name: 'bare-50', pollingMs: 50 },

@@ -23,7 +23,7 @@ import { chatHandler } from 'june/web';
 import { RunClient } from '../src/dbos/run-client.js';
 import { loadDbos } from '../src/dbos/load-dbos.js';
 import { pgClient } from '../src/dbos/pg-driver.js';
-import { FOLLOW_POLLING_MS, RUN_WORKFLOW } from '../src/dbos/names.js';
+import { FOLLOW_POLLING_MS, QUEUE_POLLING_MS, RUN_WORKFLOW } from '../src/dbos/names.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../test/helpers/postgres.js';
 import {
   BENCH_MARK,
@@ -43,7 +43,7 @@ const chatFile = join(root, 'bench', 'scale-out-chat.tsx');
 const cliBin = join(root, 'dist', 'src', 'cli', 'bin.js');
 const bareFile = join(root, 'bench', 'scale-out-bare.ts');
 /** The polling interval June's workers set on their queues (src/dbos/worker.ts). */
-const JUNE_POLLING_MS = 200;
+const JUNE_POLLING_MS = QUEUE_POLLING_MS;
 const WORKERS = 2;
 const PER_WORKER = 10;
 
@@ -56,7 +56,7 @@ interface Sizes {
   counted: number;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
@@ -75,7 +75,7 @@ function middleMean(values: number[]): number {
 }
 
 /** The `p`-th percentile (0-100) of `values`, nearest rank. */
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[
     Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
@@ -120,11 +120,16 @@ async function inProcess(sizes: Sizes) {
 }
 
 /** Starts a worker process and resolves once it prints `ready` (it takes runs then). */
-function startProcess(args: string[], ready: string, what: string): Promise<ChildProcess> {
+export function startProcess(
+  args: string[],
+  ready: string,
+  what: string,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'bench', 'tsconfig.json') },
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'bench', 'tsconfig.json'), ...env },
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -158,7 +163,11 @@ type Status = import('@dbos-inc/dbos-sdk').WorkflowStatus;
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
 
 /** The statuses of workflows `ids` (named `workflowName`), once all of them ended (polled every 20 ms). */
-async function finished(client: Client, workflowName: string, ids: string[]): Promise<Status[]> {
+export async function finished(
+  client: Client,
+  workflowName: string,
+  ids: string[],
+): Promise<Status[]> {
   for (;;) {
     const done = await client.listWorkflows({ workflowName, workflowIDs: ids });
     if (done.length === ids.length && done.every((s) => s.completedAt !== undefined)) {
@@ -472,9 +481,12 @@ async function overPostgres(server: TestPostgres, sizes: Sizes) {
       );
     }
     // followers reading more often, and on DBOS's default (what June's followers read with before)
-    latencies.push(await latency(client, bare, sizes.latency, JUNE_POLLING_MS, 20));
+    const junePolled = BARE_QUEUES.find((q) => q.pollingMs === JUNE_POLLING_MS) ?? BARE_QUEUES[0]!;
+    latencies.push(
+      await latency(client, bare, sizes.latency, junePolled.pollingMs, 20, junePolled.name),
+    );
     const slow = Math.ceil(sizes.latency / 3);
-    latencies.push(await latency(client, bare, slow, JUNE_POLLING_MS, 1000));
+    latencies.push(await latency(client, bare, slow, junePolled.pollingMs, 1000, junePolled.name));
     for (const l of latencies)
       log(
         `(scale-out) latency ${l.label} ${l.pollingMs} ms: start ${l.start.join('/')}, first event ${l.firstEvent.join('/')} ms`,
@@ -585,7 +597,7 @@ export async function runScaleOutSection(opts: { quick: boolean }): Promise<stri
     `to DBOS's dequeuedAt; enqueue to first event, to the first event a follower in another process reads (June: \`RunClient.events\`; ` +
     `a durable chat turn: the request to \`chatHandler({ durable })\` of \`june/web\` to the response's first text chunk, a new chat each time; ` +
     `bare DBOS: \`DBOSClient.readStream\`). Queue polling is the queue's \`minPollingIntervalMs\` (June's workers set ${JUNE_POLLING_MS}; DBOS's default is 1000); ` +
-    `stream polling, the follower's \`pollingIntervalMs\` on \`readStream\` (a \`DBOSClient\` does not listen for notifications: June's followers read every ${FOLLOW_POLLING_MS}; DBOS's default is 1000).\n\n` +
+    `stream polling, the follower's \`pollingIntervalMs\` on \`readStream\` (a \`DBOSClient\` does not listen for notifications; DBOS's default is 1000): June's followers are woken by the workers' stream notifications (\`RunClient\` listens for them) and read every ${FOLLOW_POLLING_MS} ms when none came.\n\n` +
     '| path | queue polling (ms) | stream polling (ms) | runs | enqueue to start p50 (ms) | p95 (ms) | enqueue to first event p50 (ms) | p95 (ms) |\n' +
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
     db.latencies.map(lat).join('')

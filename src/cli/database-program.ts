@@ -34,6 +34,10 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
     )
     .option('--concurrency <n>', 'runs at once, per workflow (default: 10)')
     .option(
+      '--polling-interval <ms>',
+      "ms between this worker's polls of each workflow's queue: a queued run waits for the next poll (default: 50)",
+    )
+    .option(
       '--executor <id>',
       "this worker's id: started again with the same id it recovers its runs in flight (default: DBOS__VMID, else the host name)",
     )

@@ -16,6 +16,8 @@ export interface WorkerCommandOptions extends RedactionFlags {
   database: string;
   /** `--concurrency`: runs at once per workflow. */
   concurrency?: string;
+  /** `--polling-interval`: ms between polls of each workflow's queue. */
+  pollingInterval?: string;
   /** `--executor`: this worker's executor id (a restarted worker with the same id recovers its runs). */
   executor?: string;
 }
@@ -51,7 +53,7 @@ export function workflowNameOf(file: string): string {
  * @returns 0 once stopped by a signal (a second signal exits at once with 128 + the first
  *   signal's number: 130, 143 or 129).
  * @throws {JuneError} `cli-workflow-missing` and the workflow load errors,
- *   `cli-option-invalid` (a bad `--concurrency`, two files of one name, a `--redact-env`
+ *   `cli-option-invalid` (a bad `--concurrency` or `--polling-interval`, two files of one name, a `--redact-env`
  *   variable not set, a bad `--redact-pattern`), `cli-props-invalid` (bad
  *   `--secret-props`), `dbos-missing`, `database-unreachable`, `database-auth-failed`,
  *   `dbos-worker-workflow-missing`.
@@ -61,12 +63,8 @@ export async function workerCommand(
   options: WorkerCommandOptions,
   io: CliIO,
 ): Promise<ExitCodeValue> {
-  const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0))
-    throw new WorkflowError(
-      'cli-option-invalid',
-      `june: --concurrency takes a whole number of runs, 1 or more; got "${options.concurrency}".`,
-    );
+  const concurrency = wholeNumber('--concurrency', 'runs', options.concurrency);
+  const pollingIntervalMs = wholeNumber('--polling-interval', 'ms', options.pollingInterval);
   const { secretProps, redact } = cliRedaction(options);
   quietDriver();
   const { startWorker, safeUrl } = await import('../dbos/cli-support.js');
@@ -99,6 +97,7 @@ export async function workerCommand(
       database: options.database,
       workflows,
       ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(pollingIntervalMs !== undefined ? { pollingIntervalMs } : {}),
       ...(options.executor !== undefined ? { executorId: options.executor } : {}),
       ...(redact ? { redact } : {}),
       ...(secretProps ? { secretProps } : {}),
@@ -116,6 +115,20 @@ export async function workerCommand(
   } finally {
     stopListening();
   }
+}
+
+/**
+ * A flag's whole number, 1 or more (`undefined` when the flag is not given).
+ * @throws {WorkflowError} `cli-option-invalid` for anything else.
+ */
+function wholeNumber(flag: string, unit: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (Number.isInteger(n) && n > 0) return n;
+  throw new WorkflowError(
+    'cli-option-invalid',
+    `june: ${flag} takes a whole number of ${unit}, 1 or more; got "${value}".`,
+  );
 }
 
 /** The worker's last line: which runs it left pending, and who takes them up. */

@@ -4,19 +4,23 @@ import { EVENTS_STREAM } from './names.js';
 import type { WorkerShutdown } from './worker-shutdown.js';
 
 /**
- * One value of a run's event stream: a batch of events in order, or the mark a worker writes
- * when it starts (or recovers) the run: a second `start` means the run was recovered and its
- * events are told again from the beginning.
+ * One value of a run's event stream: a batch of events in order. The first batch a worker
+ * writes for a run carries `first` (the worker's executor id): a second `first` means the run
+ * was recovered and its events are told again from the beginning. `{ start }` alone is the
+ * mark workers of June 0.1 wrote before their first batch, with the same meaning.
  */
-export type StreamedRunEvents = { events: RunLogEvent[] } | { start: { executor: string } };
+export type StreamedRunEvents =
+  { events: RunLogEvent[]; first?: { executor: string } } | { start: { executor: string } };
 
 /**
  * Writes a run's events to its DBOS stream for followers in other processes. It runs as one
  * long DBOS step beside the run (`publish` enqueues, the step writes in batches), so events
  * take no step numbers of their own: they are published at least once (a recovered run tells
- * them again, after a new `start` mark), never replayed from the record. Once its worker
- * stops, it publishes nothing more and leaves the stream open: the run is not over, a
- * recovery tells it again.
+ * them again, its first batch marked `first`), never replayed from the record. Each batch is
+ * one write (one transaction: DBOS's owner check and the insert): the first carries the
+ * mark of a new telling, and the stream is not closed at the end, since a follower's read
+ * ends when the run's workflow has ended and nothing more is written. Once its worker stops,
+ * it publishes nothing more: the run is not over, a recovery tells it again.
  */
 export class EventPublisher {
   readonly #dbos: DbosSdk['DBOS'];
@@ -37,13 +41,13 @@ export class EventPublisher {
     this.#wake?.();
   }
 
-  /** No more events: the step writes what is queued, closes the stream and ends. */
+  /** No more events: the step writes what is queued and ends. */
   close(): void {
     this.#closed = true;
     this.#wake?.();
   }
 
-  /** Starts the publishing step (its step number taken now); settles when the stream is closed. */
+  /** Starts the publishing step (its step number taken now); settles once all is written. */
   start(): Promise<number> {
     const drain = () => (this.#shutdown ? this.#shutdown.hold(this.#drain()) : this.#drain());
     return this.#dbos.runStep(drain, { name: 'june.events', retriesAllowed: false });
@@ -52,14 +56,15 @@ export class EventPublisher {
   async #drain(): Promise<number> {
     let written = 0;
     try {
-      await this.#write({ start: { executor: this.#dbos.executorID } });
       for (;;) {
-        // a stopping worker's run is not over: the stream stays open for its recovery
+        // a stopping worker's run is not over: what it did is told again by its recovery
         if (this.#shutdown?.stopping) return written;
         if (this.#queue.length > 0) {
           const events = this.#queue;
           this.#queue = [];
-          await this.#write({ events });
+          await this.#write(
+            written === 0 ? { events, first: { executor: this.#dbos.executorID } } : { events },
+          );
           written += events.length;
           continue;
         }
@@ -67,7 +72,6 @@ export class EventPublisher {
         await new Promise<void>((resolve) => (this.#wake = resolve));
         this.#wake = undefined;
       }
-      await this.#dbos.closeStream(EVENTS_STREAM);
     } catch {
       // a cancelled workflow may not write any more: followers read until it ended
       this.#closed = true;

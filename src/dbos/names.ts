@@ -17,10 +17,25 @@ export const APPLICATION_VERSION = 'june-run-1';
 export const EVENTS_STREAM = 'june.events';
 
 /**
+ * ms between a worker's polls of each of its workflows' queues while it has room for more runs
+ * (DBOS's queue `minPollingIntervalMs`; DBOS's own default is 1000 ms). DBOS 5.x wakes no
+ * worker when a run is enqueued (its notifications cover messages, events and streams, not
+ * queues), so a run on an idle queue waits for the next poll: on average this interval over
+ * the number of workers polling plus one. Each poll of an idle queue is a short transaction
+ * (4 statements), per worker and per workflow: 50 ms is 80 statements a second for each,
+ * before any run. `startWorker({ pollingIntervalMs })` and `june worker --polling-interval`
+ * set another; measured in bench/scale-out.ts (docs/scale-out.md, "How long a run waits").
+ */
+export const QUEUE_POLLING_MS = 50;
+
+/**
  * ms between a follower's reads of a run's event stream while it waits for the next events
- * (`RunClient.events`: the web chat, `june run --database`, Studio). A `DBOSClient` does not
- * listen for PostgreSQL notifications, so it reads on this interval alone; DBOS's default of
- * 1000 ms made a follower see a run's first event about 1 s after it was written (measured in
+ * (`RunClient.events`: the web chat, `june run --database`, Studio), when no notification
+ * woke it sooner. A `DBOSClient` does not listen for PostgreSQL notifications itself: June's
+ * `RunClient` listens on a connection of its own and wakes its reads when a worker writes
+ * (see `StreamWakeups`), so this interval only bounds the wait when notifications do not
+ * come through (a pooler in transaction mode drops them). DBOS's default of 1000 ms made a
+ * follower see a run's first event about 1 s after it was written (measured in
  * bench/scale-out.ts). Each read is one statement while a follower waits.
  */
 export const FOLLOW_POLLING_MS = 50;

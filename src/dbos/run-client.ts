@@ -21,6 +21,7 @@ import {
 } from './names.js';
 import { queuedRun, type QueuedRun, type RunToEnqueue } from './queued-run.js';
 import type { DbosRunOutput } from './run-workflow.js';
+import { StreamWakeups } from './stream-wakeups.js';
 
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
 type WorkflowStatus = import('@dbos-inc/dbos-sdk').WorkflowStatus;
@@ -48,6 +49,18 @@ export interface DbosRunSummary {
   error?: string;
 }
 
+/** Options of {@link RunClient.connect}. */
+export interface RunClientOptions {
+  /**
+   * ms between a follower's reads of a run's events when no notification woke it sooner
+   * (`events`): new events are read when the worker's notification of them arrives, and at
+   * least this often (notifications do not pass a pooler in transaction mode), and a run's
+   * end is seen at the next read after it. One statement per read while a follower waits.
+   * @default 50
+   */
+  followPollingMs?: number;
+}
+
 /**
  * A connection to the database of runs, for processes that enqueue, follow, answer and
  * cancel runs without running any (a web app, `june run --database`, `june approve`).
@@ -57,21 +70,28 @@ export interface DbosRunSummary {
 export class RunClient {
   readonly #client: Client;
   readonly #url: string;
+  readonly #wakeups: StreamWakeups;
+  readonly #followPollingMs: number;
 
-  private constructor(client: Client, url: string) {
+  private constructor(client: Client, url: string, followPollingMs: number) {
     this.#client = client;
     this.#url = url;
+    this.#wakeups = new StreamWakeups(url, client);
+    this.#followPollingMs = followPollingMs;
   }
 
-  /** Connects to `database` (a PostgreSQL URL). @throws {SystemError} `dbos-missing` */
-  static async connect(database: string): Promise<RunClient> {
+  /**
+   * Connects to `database` (a PostgreSQL URL).
+   * @throws {SystemError} `dbos-missing`
+   */
+  static async connect(database: string, options: RunClientOptions = {}): Promise<RunClient> {
     const { DBOSClient } = await loadDbos();
     await probeDatabase(database, false);
     const client = await DBOSClient.create({
       systemDatabaseUrl: database,
       applicationName: APPLICATION,
     });
-    return new RunClient(client, database);
+    return new RunClient(client, database, options.followPollingMs ?? FOLLOW_POLLING_MS);
   }
 
   /**
@@ -219,13 +239,17 @@ export class RunClient {
   /**
    * The run's events from its start, as its worker publishes them, until it ends. A run
    * recovered by a worker tells its events again from the start: those already given are
-   * skipped.
+   * skipped. New events are read as soon as the worker's notification of them arrives (the
+   * client listens on one connection of its own from its first follower on), and every
+   * `followPollingMs` ms anyway (see {@link RunClientOptions}); the end of the run is seen at
+   * the first read after its workflow ended.
    */
   async *events(runId: string): AsyncGenerator<RunLogEvent> {
     await this.#status(runId);
+    await this.#wakeups.listen();
     let given = 0;
     let told = 0;
-    const read = { pollingIntervalMs: FOLLOW_POLLING_MS };
+    const read = { pollingIntervalMs: this.#followPollingMs };
     for await (const value of this.#client.readStream<StreamedRunEvents>(
       runId,
       EVENTS_STREAM,
@@ -235,6 +259,7 @@ export class RunClient {
         told = 0;
         continue;
       }
+      if (value.first) told = 0; // a recovered run tells its events again
       for (const event of value.events) {
         if (++told <= given) continue;
         given++;
@@ -249,8 +274,9 @@ export class RunClient {
     return this.#call(() => this.#client.retrieveWorkflow<DbosRunOutput>(runId).getResult());
   }
 
-  /** Closes the connection. */
+  /** Closes the connection (and the one that listens for new events). */
   async close(): Promise<void> {
+    await this.#wakeups.close();
     await this.#client.destroy();
   }
 

@@ -5,7 +5,13 @@ import type { RedactOptions } from '../redaction/redactor.js';
 import { databaseError, safeUrl } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
 import { loadDbos, type DbosSdk } from './load-dbos.js';
-import { APPLICATION, APPLICATION_VERSION, RUN_WORKFLOW, queueName } from './names.js';
+import {
+  APPLICATION,
+  APPLICATION_VERSION,
+  QUEUE_POLLING_MS,
+  RUN_WORKFLOW,
+  queueName,
+} from './names.js';
 import type { QueuedRun } from './queued-run.js';
 import { failedRunOf, registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
 import { withSetupLock } from './setup-lock.js';
@@ -18,8 +24,20 @@ export interface WorkerOptions {
   database: string;
   /** The workflows this worker runs, by name (`june worker` names them by file: `release` for `release.tsx`). */
   workflows: Record<string, WorkerWorkflow>;
-  /** How many runs this worker runs at once, per workflow. @default 10 */
+  /**
+   * How many runs this worker runs at once, per workflow. DBOS keeps a queue's settings in
+   * the database, one row per workflow: the worker started last sets them for every worker
+   * of that workflow. @default 10
+   */
   concurrency?: number;
+  /**
+   * ms between this worker's polls of each workflow's queue for new runs (DBOS's
+   * `minPollingIntervalMs`): a run enqueued on an idle queue waits for the next poll of some
+   * worker. Shorter starts runs sooner and costs the database a short transaction (4
+   * statements) per poll, per worker and workflow, busy or not; kept in the database like
+   * `concurrency`. See {@link QUEUE_POLLING_MS}. @default 50
+   */
+  pollingIntervalMs?: number;
   /**
    * The worker's executor id: a worker started again with the same id recovers the runs it
    * had in flight. Give each worker its own. @default `DBOS__VMID`, else the host name
@@ -113,7 +131,11 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
       });
       // the worker's redaction and secret props (WorkerSecrets) for every run it takes
       registerRunWorkflow(DBOS, new Map(Object.entries(options.workflows)), options, shutdown);
-      await launch(DBOS, names, options.concurrency ?? 10).catch(async (error: unknown) => {
+      const queue = {
+        workerConcurrency: options.concurrency ?? 10,
+        minPollingIntervalMs: options.pollingIntervalMs ?? QUEUE_POLLING_MS,
+      };
+      await launch(DBOS, names, queue).catch(async (error: unknown) => {
         log.close();
         await DBOS.shutdown().catch(() => {});
         throw databaseError(error, options.database);
@@ -138,14 +160,14 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
 }
 
 /** Launches DBOS (recovering this executor's runs) and registers the workflows' queues. */
-async function launch(dbos: DbosSdk['DBOS'], names: string[], concurrency: number): Promise<void> {
+async function launch(
+  dbos: DbosSdk['DBOS'],
+  names: string[],
+  queue: { workerConcurrency: number; minPollingIntervalMs: number },
+): Promise<void> {
   await dbos.launch();
   for (const name of names)
-    await dbos.registerQueue(queueName(name), {
-      workerConcurrency: concurrency,
-      minPollingIntervalMs: 200,
-      onConflict: 'always_update',
-    });
+    await dbos.registerQueue(queueName(name), { ...queue, onConflict: 'always_update' });
 }
 
 /** Refuses to start a worker that would recover runs of a workflow it does not have. */

@@ -73,6 +73,23 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
       ['approve', 'run-1', '--all'],
       /^june: june approve needs --database <url>, the PostgreSQL URL the run's workers share: june approve run-1 \[<requestId> \| --all\] --database <url>\.$/,
     ],
+    [
+      'june worker with a --polling-interval that is not a whole number of ms',
+      [
+        'worker',
+        example,
+        '--database',
+        'postgresql://127.0.0.1:1/none',
+        '--polling-interval',
+        '0.5',
+      ],
+      /^june: --polling-interval takes a whole number of ms, 1 or more; got "0\.5"\.$/,
+    ],
+    [
+      'june worker with a --concurrency of 0',
+      ['worker', example, '--database', 'postgresql://127.0.0.1:1/none', '--concurrency', '0'],
+      /^june: --concurrency takes a whole number of runs, 1 or more; got "0"\.$/,
+    ],
   ])('%s', async (_case, args, message) => {
     const result = await june(args, project.dir);
 

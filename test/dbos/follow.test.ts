@@ -70,6 +70,28 @@ describe.runIf(!missing)('june run --database: following, Ctrl-C, --script on re
     expect(progress(followed.stdout)).toEqual(progress(local.stdout));
   });
 
+  it("a follower reads a run's events when the worker writes them, not at its next poll", async () => {
+    // reads that waited for their poll would take a minute each: only the workers'
+    // notifications can bring the events in time
+    const listening = await RunClient.connect(database, { followPollingMs: 60_000 });
+    try {
+      const dir = project.folder('logs-notified');
+      const runId = await listening.enqueue({ workflow: 'ledger', props: { dir, n: 4 } });
+      const started = Date.now();
+      const types: string[] = [];
+      for await (const event of listening.events(runId)) {
+        types.push(event.type);
+        if (event.type === 'run-finish') break;
+      }
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(types[0]).toBe('run-start');
+      expect(types).toContain('tool-result');
+      expect((await client.result(runId)).output).toBe('done 4');
+    } finally {
+      await listening.close();
+    }
+  }, 45_000);
+
   it('Ctrl-C on a follower stops following, not the run', async () => {
     const dir = project.folder('logs-interrupt');
     const props = JSON.stringify({ dir, n: 10, hold: 'tool' });
