@@ -30,6 +30,21 @@ export interface ToolCallContext {
 const storage = new AsyncLocalStorage<ToolCallContext>();
 
 /**
+ * Whether an `AsyncLocalStorage` in use costs every promise of the process async hooks: on
+ * Node 20 and 22 it does (so the storage is turned on only while tool executions run, see
+ * {@link running}); from Node 24 it runs on async context frames, where a storage in use costs
+ * a promise nothing and turning it on and off would be work for nothing. Probed once, when
+ * this module loads: a promise made inside a storage's `run` carries async-hook fields only
+ * when hooks are on.
+ */
+const storageUsesHooks = (() => {
+  const probe = new AsyncLocalStorage<boolean>();
+  const carried = probe.run(true, () => Object.getOwnPropertySymbols(Promise.resolve()).length > 0);
+  probe.disable();
+  return carried;
+})();
+
+/**
  * Tool executions running now, in every run of the process. On Node 20, an
  * `AsyncLocalStorage` in use turns on async hooks for the whole process: every promise made
  * anywhere then carries two ids and a store slot, which costs every run (and the caller's own
@@ -68,6 +83,8 @@ export function toolCallContext(): ToolCallContext | undefined {
  */
 export function inToolCall<T>(context: Omit<ToolCallContext, 'key'>, execute: () => T): T {
   const store = { ...context, key: [context.runId, ...context.calls, context.call].join('/') };
+  // on async context frames the context ends with what runs inside: nothing to count
+  if (!storageUsesHooks) return storage.run(store, execute);
   const release = hold();
   holds.set(store, release);
   let value: T;
@@ -117,7 +134,10 @@ function hold(delayMs?: number): () => void {
  */
 export function releaseToolCall(): void {
   const store = storage.getStore();
-  if (store) holds.get(store)?.();
+  if (!store) return;
+  // on async context frames this ends the context for what the call runs from here on only
+  if (!storageUsesHooks) storage.disable();
+  else holds.get(store)?.();
 }
 
 /** How long the storage stays on after the last hold ends, in ms (see {@link holdToolCallContexts}). */
@@ -132,7 +152,8 @@ export const HOLD_LINGER_MS = 1000;
  * 20-step run with a tool call per step spent about 17% of its CPU on those turns, and runs
  * that follow each other within the linger (a queue worker) pay none. A streaming run makes
  * many promises while its models stream, so it keeps turning them on only around each tool
- * execution. The returned function is idempotent.
+ * execution. The returned function is idempotent. Where the storage runs on async context
+ * frames (Node 24), there are no hooks to hold: nothing is held and no timer is set.
  *
  * @example
  * ```ts
@@ -141,8 +162,11 @@ export const HOLD_LINGER_MS = 1000;
  * ```
  */
 export function holdToolCallContexts(): () => void {
-  return hold(HOLD_LINGER_MS);
+  return storageUsesHooks ? hold(HOLD_LINGER_MS) : noHold;
 }
+
+/** What {@link holdToolCallContexts} gives where the storage costs promises nothing. */
+const noHold = (): void => {};
 
 /** `values`, counted as running until they end (or their reader stops). */
 async function* untilDone<V>(values: AsyncIterable<V>, release: () => void): AsyncGenerator<V> {

@@ -44,7 +44,7 @@ export function jsonForm(value: unknown): JsonForm {
   if (typeof value === 'object' && value !== null && formed.has(value))
     return { ok: true, value: value as JsonValue };
   try {
-    const converted = convert(value, '', { ancestors: new Set(), path: [] });
+    const converted = convert(value, '', { ancestors: [], path: [] });
     if (typeof converted === 'object' && converted !== null) formed.add(converted);
     return { ok: true, value: converted === OMIT ? undefined : converted };
   } catch (error) {
@@ -80,11 +80,13 @@ export function plainJson(value: unknown): unknown {
 }
 
 /**
- * Where a conversion is: the objects open above the value (to find a cycle) and the keys
- * that lead to it (field names and indexes), written as a path only when a cycle is found.
+ * Where a conversion is: the objects open above the value, innermost last (to find a cycle),
+ * and the keys that lead to it (field names and indexes), written as a path only when a
+ * cycle is found. An array, not a set: a value nests a few levels, and looking through a
+ * short array costs less than adding to and deleting from a set for every object.
  */
 interface Walk {
-  ancestors: Set<object>;
+  ancestors: object[];
   path: Array<string | number>;
 }
 
@@ -111,14 +113,14 @@ function convert(value: unknown, key: string | number, walk: Walk): Converted {
   if (value === null) return null;
   const object = value as object;
   if (formed.has(object)) return object as JsonValue;
-  if (walk.ancestors.has(object))
+  const { ancestors } = walk;
+  if (ancestors.includes(object))
     throw new NoJsonForm(`it refers to itself at ${pathOf(walk)} (a cycle)`);
-  walk.ancestors.add(object);
-  try {
-    return convertObject(object, key, walk);
-  } finally {
-    walk.ancestors.delete(object);
-  }
+  // no finally: a throw ends the whole conversion, walk and all
+  ancestors.push(object);
+  const converted = convertObject(object, key, walk);
+  ancestors.pop();
+  return converted;
 }
 
 /** Converts `value`, found at `key` (a field name, an index) of the object being converted. */
@@ -130,6 +132,13 @@ function convertAt(value: unknown, key: string | number, walk: Walk): Converted 
 }
 
 function convertObject(object: object, key: string | number, walk: Walk): Converted {
+  // the common cases first: arrays, and plain objects without toJSON (messages, inputs, traces)
+  if (Array.isArray(object)) return object.map((item, i) => orNull(convertAt(item, i, walk)));
+  if (
+    Object.getPrototypeOf(object) === Object.prototype &&
+    typeof (object as { toJSON?: unknown }).toJSON !== 'function'
+  )
+    return convertFields(object, {}, walk);
   if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
   if (object instanceof RegExp) return String(object);
   if (object instanceof ArrayBuffer || object instanceof DataView) {
@@ -144,13 +153,21 @@ function convertObject(object: object, key: string | number, walk: Walk): Conver
       object as unknown as ArrayLike<number | bigint>,
       (item) => convert(item, '', walk) as JsonValue,
     );
-  if (Array.isArray(object)) return object.map((item, i) => orNull(convertAt(item, i, walk)));
   if (object instanceof Set) return [...object].map((item, i) => orNull(convertAt(item, i, walk)));
   if (object instanceof Map) return convertMap(object, walk);
   const toJSON = (object as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return convert(toJSON.call(object, String(key)), key, walk);
   const out: Record<string, JsonValue> =
     object instanceof Error ? { name: object.name, message: object.message } : {};
+  return convertFields(object, out, walk);
+}
+
+/** Adds the form of each own enumerable string-keyed field of `object` to `out`. */
+function convertFields(
+  object: object,
+  out: Record<string, JsonValue>,
+  walk: Walk,
+): Record<string, JsonValue> {
   for (const field of Object.keys(object)) {
     const converted = convertAt((object as Record<string, unknown>)[field], field, walk);
     if (converted !== OMIT) out[field] = converted;

@@ -106,6 +106,20 @@ describe('jsonForm: one JSON form for values that are not plain JSON', () => {
     expect(jsonForm(value)).toEqual({ ok: false, problem: 'reading it threw: locked' });
   });
 
+  test('a value that nests too deep has no JSON form; after a failed one the next converts whole', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 200_000; i++) deep = { inner: deep };
+    expect(jsonForm(deep)).toEqual({ ok: false, problem: 'it nests too deep' });
+    const shared = { n: 1 };
+    const a: Record<string, unknown> = { shared };
+    a.self = a;
+    expect(jsonForm(a).ok).toBe(false);
+    expect(jsonForm({ first: shared, again: [shared] })).toEqual({
+      ok: true,
+      value: { first: { n: 1 }, again: [{ n: 1 }] },
+    });
+  });
+
   test('plainJson never throws: a value with no JSON form becomes a string that says why', () => {
     const a: Record<string, unknown> = {};
     a.self = a;
