@@ -71,7 +71,9 @@ const script = {
         toolCalls: [
           {
             tool: 'bash',
-            input: { command: 'sleep "$(cat delay.txt)"; echo bash >> "$SIDE_EFFECTS"; cat notes.txt' },
+            input: {
+              command: 'sleep "$(cat delay.txt)"; echo bash >> "$SIDE_EFFECTS"; cat notes.txt',
+            },
           },
         ],
       },

@@ -6,7 +6,14 @@
 // server over HTTP and a composite tool. With `replayTools: true` no tool runs. In-process
 // runs, here because they start processes (the integration lane).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tool } from 'ai';
@@ -79,7 +86,9 @@ const script = {
         toolCalls: [
           {
             tool: 'bash',
-            input: { command: 'sleep "$(cat delay.txt)"; echo bash >> "$SIDE_EFFECTS"; cat notes.txt' },
+            input: {
+              command: 'sleep "$(cat delay.txt)"; echo bash >> "$SIDE_EFFECTS"; cat notes.txt',
+            },
           },
         ],
       },
@@ -92,7 +101,10 @@ const script = {
     'notes:summary': [
       {
         toolCalls: [
-          { tool: 'bash', input: { command: 'echo notes >> "$SIDE_EFFECTS"; pwd >/dev/null; cat notes.txt' } },
+          {
+            tool: 'bash',
+            input: { command: 'echo notes >> "$SIDE_EFFECTS"; pwd >/dev/null; cat notes.txt' },
+          },
         ],
       },
       { text: '1.2 fixes the login bug.' },
@@ -125,7 +137,11 @@ function release(work: string, port: number) {
       <Everything />
       <Glossary />
       <Tool name="deploy" value={deploy} />
-      <Tool name="notes" description="Summarize the notes" input={z.object({ version: z.string() })}>
+      <Tool
+        name="notes"
+        description="Summarize the notes"
+        input={z.object({ version: z.string() })}
+      >
         {({ version }) => (
           <Agent model={model}>
             <Inherit capabilities={['bash']} />
@@ -194,13 +210,19 @@ describe('a recorded run replays green after a wait, whatever changed meanwhile'
       // another server process on another port: new MCP sessions
       const port = await startGlossary(glossaryLog);
       const journal = memoryJournalStore();
-      const replayed = await runOf(release(workFolder(delay), port), { replay: recording, journal });
+      const replayed = await runOf(release(workFolder(delay), port), {
+        replay: recording,
+        journal,
+      });
       expect(replayed.result.output).toBe('Released 1.2 to staging.');
       // every model call asked exactly what the recorded one did
       expect(modelRequests(await journal.read(replayed.runId))).toEqual(modelRequests(recording));
 
       // what changed, kept in the trace and the events, never seen by the model:
-      const [before, now] = [bashOutputs(recorded.result.trace), bashOutputs(replayed.result.trace)];
+      const [before, now] = [
+        bashOutputs(recorded.result.trace),
+        bashOutputs(replayed.result.trace),
+      ];
       expect(now[0]!.durationMs).toBeGreaterThanOrEqual(delay * 1000);
       expect(now[0]!.durationMs).not.toBe(before[0]!.durationMs);
       expect(JSON.stringify(replayed.events)).toMatch(/"durationMs":\d+/);
@@ -225,7 +247,10 @@ describe('a recorded run replays green after a wait, whatever changed meanwhile'
   it('with replayTools: true no tool runs, and the model is asked the same', async () => {
     const before = effects();
     const port = await startGlossary(glossaryLog);
-    const calls = () => readFileSync(glossaryLog, 'utf8').split('\n').filter((l) => l.includes('tools/call'));
+    const calls = () =>
+      readFileSync(glossaryLog, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('tools/call'));
     const glossaryCalls = calls().length;
     const replayed = await runOf(release(workFolder(0.2), port), {
       replay: recording,
