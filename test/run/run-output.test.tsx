@@ -69,7 +69,7 @@ describe('run(el, { output }) with a schema', () => {
       /^june: the run's output does not fit the schema given as run\(\.\.\., \{ output \}\): /,
     );
     expect(error.message).toContain(`the object of every step's result by id ("plan", "review")`);
-    expect(error.trace?.status).toBe('failed');
+    expect((error as JuneError & { trace?: { status: string } }).trace?.status).toBe('failed');
   });
 });
 
