@@ -228,4 +228,21 @@ describe('june run --replay of a workflow with <Bash>, an MCP tool and a composi
     );
     expect(effects()).toEqual(before);
   });
+
+  it('refuses --replay and --replay-tools with --database, whose workers would never read the recording', async () => {
+    for (const flags of [
+      ['--replay', recorded],
+      ['--replay', recorded, '--replay-tools'],
+    ]) {
+      const refused = await june(
+        ['run', 'release.tsx', '--database', 'postgres://127.0.0.1:9/none', ...flags],
+        project.dir,
+        env(join(project.dir, 'empty')),
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(
+        /^june: --replay reads a journal in \.june\/runs here, and --database enqueues a run for the workers, which never reads it; leave out one of them/,
+      );
+    }
+  });
 });
