@@ -31,14 +31,16 @@ export const runsFolder = join('.june', 'runs');
  * `.june/runs/<runId>.json` (and `--trace`) as the run goes, whatever way it ends. The run's
  * journal goes to `.june/runs/<runId>/journal.jsonl`; `--resume <runId>` takes a stopped run
  * up again from it (its props too, unless `--props`; with `--script`, without the turns the
- * journal already answered), and `--replay` answers every model call from a recorded one.
+ * journal already answered), and `--replay` answers every model call from a recorded one
+ * (with `--replay-tools`, every tool call too: no tool runs).
  *
  * @returns the exit code: 0 when the run succeeded, 1 when it failed or could not ask for an
  *   approval; after a stop signal (the run aborted, its trace written): 130 for Ctrl-C
  *   (SIGINT), 143 for SIGTERM, 129 for SIGHUP. A second signal quits at once, leaving the
  *   trace settled as `aborted`.
  * @throws {JuneError} before the run starts: `cli-props-invalid`, `cli-workflow-missing`,
- *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`, an
+ *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`,
+ *   `--replay-tools` without `--replay`, an
  *   `--otel` collector address that is not an http(s) URL),
  *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
  *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`) and
@@ -205,7 +207,9 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       ...(json || options.stream === false ? { stream: false } : {}),
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
       ...(lease ? { lease } : {}),
-      ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
+      ...(options.replay !== undefined && recorded
+        ? { replay: recorded, ...(options.replayTools ? { replayTools: true } : {}) }
+        : {}),
       ...(options.strict ? { strict: true } : {}),
       ...(otlp ? { telemetry: otlp.content } : {}),
     });
@@ -225,7 +229,7 @@ function headline(
     options.resume !== undefined
       ? ' · resumed from its journal'
       : options.replay !== undefined
-        ? ` · replaying ${options.replay}`
+        ? ` · replaying ${options.replay}${options.replayTools ? ' (tools answered from the recording)' : ''}`
         : '';
   const studio =
     options.approve === 'studio' || options.approve === 'wait'

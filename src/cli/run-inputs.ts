@@ -127,6 +127,12 @@ function checkJournalFlags(options: RunCommandOptions): void {
       'june: --replay answers every model call from the recording; leave out --script.',
     );
   }
+  if (options.replayTools && options.replay === undefined) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --replay-tools answers tool calls from the recording --replay names; pass it with --replay <runId|file>.',
+    );
+  }
   if (options.waitForOwner && options.resume === undefined) {
     throw new WorkflowError(
       'cli-option-invalid',

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { WorkflowError } from '../errors/index.js';
 import { runFlags, type RunFlag, type RunFlagValues } from '../studio/run-flags.js';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
@@ -41,6 +42,7 @@ export function addRunCommand(
   addRunFlags(command);
   command.action(async (file: string, options: RunFlagValues) => {
     if (options.database !== undefined) {
+      refuseLocalJournalFlags(options);
       const { databaseRunCommand } = await import('./database-run-command.js');
       done(await databaseRunCommand(file, { ...options, database: options.database }, io));
       return;
@@ -48,4 +50,27 @@ export function addRunCommand(
     const { runCommand } = await import('./run-command.js');
     done(await runCommand(file, options, io));
   });
+}
+
+/** The flags that read or replay a journal of this machine's `.june/runs`, which a run enqueued for the workers never reads. */
+const localJournalFlags = [
+  ['resume', '--resume'],
+  ['waitForOwner', '--wait-for-owner'],
+  ['replay', '--replay'],
+  ['replayTools', '--replay-tools'],
+] as const;
+
+/**
+ * Refuses `--database` with a flag it would silently leave out: a replay (whose tools would
+ * then run for real) or a resume of a local journal.
+ * @throws {WorkflowError} `cli-option-invalid`
+ */
+function refuseLocalJournalFlags(options: RunFlagValues): void {
+  for (const [key, flag] of localJournalFlags) {
+    if (options[key] === undefined || options[key] === false) continue;
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: ${flag} reads a journal in .june/runs here, and --database enqueues a run for the workers, which never reads it; leave out one of them (june approve, june runs and june cancel work on runs in the database).`,
+    );
+  }
 }

@@ -55,6 +55,7 @@ export const juneErrorCodes = [
   'composite-tool-failed',
   'run-abort-grace-invalid',
   'run-aborted',
+  'run-output-invalid',
   'run-props-invalid',
   'run-replay-invalid',
   'run-resume-invalid',

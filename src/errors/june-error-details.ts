@@ -22,7 +22,8 @@ export interface CollidingDeclaration {
  * - `journal-mismatch`: the journal (in words), the call at fault, and how it differs:
  *   `request-changed` (a model call asks something else; the error's `comparison` holds
  *   both requests), `call-missing` (the recording has no such model call), `call-changed`
- *   (a tool call no longer fits what was recorded).
+ *   (a tool call no longer fits what was recorded); in a replay, `tools` says whether its tool
+ *   calls were answered from the recording (`replayed`) or ran (`run`).
  */
 export interface JuneErrorDetailsByCode {
   'capability-collision': {
@@ -37,6 +38,8 @@ export interface JuneErrorDetailsByCode {
     /** The call in words: `model call 2 of step "plan"`, `the tool call plan#0.1 of step "plan"`. */
     call: string;
     difference: 'request-changed' | 'call-missing' | 'call-changed';
+    /** In a replay: whether its tool calls were answered from the recording or ran for real. */
+    tools?: 'replayed' | 'run';
   };
 }
 

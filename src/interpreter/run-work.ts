@@ -9,6 +9,7 @@ import { createRunFrame, type RunFrame } from './run-state.js';
 import { CheckPass } from './check-pass.js';
 import type { RunPass } from './run-pass.js';
 import { strictFailure } from './strict-failure.js';
+import { outputPicker } from './run-output.js';
 import type { RunResult } from './run-result.js';
 import type { WorkflowRunOptions } from './workflow-run-options.js';
 
@@ -52,7 +53,8 @@ export async function runWork<OUTPUT>(run: StartedRun<OUTPUT>): Promise<RunResul
       const strict = options.strict ? strictFailure(runNode(frame), options.model) : undefined;
       if (strict) throw strict;
     };
-    const outcome = await evaluateFrame(frame, element, checkThenEvaluate, options.output, name);
+    const pick = outputPicker(options.output);
+    const outcome = await evaluateFrame(frame, element, checkThenEvaluate, pick, name);
     if (!run.abandoned) await engine.finish('succeeded');
     return outcome as RunResult<OUTPUT>;
   } catch (error) {

@@ -1,9 +1,10 @@
-import type { LanguageModel, LanguageModelUsage } from 'ai';
+import type { LanguageModel } from 'ai';
 import type { ApprovalPolicy } from '../approvals/approval-request.js';
 import type { ApprovalSource } from '../approvals/approval-source.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import type { RedactOptions } from '../redaction/redactor.js';
+import type { RunOutput } from './run-output-option.js';
 
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
 export interface WorkflowRunOptions<OUTPUT = unknown> {
@@ -22,11 +23,14 @@ export interface WorkflowRunOptions<OUTPUT = unknown> {
   approvalSources?: readonly ApprovalSource[];
   /** Props for the root component (merged over the element's own props). */
   props?: Record<string, unknown>;
-  /** Picks the run's `output` from its results. @default the only step's result, or an object of all */
-  output?: (result: {
-    steps: Record<string, unknown>;
-    usage: LanguageModelUsage;
-  }) => OUTPUT | Promise<OUTPUT>;
+  /**
+   * Makes the run's `result.output`, and so its type ({@link RunOutput}): a function of
+   * `{ steps, usage }`; a schema (zod, Standard Schema, AI SDK `Schema`) the default output
+   * must fit; or the AI SDK `Output` of the workflow's only step (or of a `defineAgent`).
+   * @default the only step's result, or, for several steps, an object of every step's result
+   *   by step id (`{ plan: ..., review: ... }`, what `result.steps` holds), typed `unknown`
+   */
+  output?: RunOutput<OUTPUT>;
   /** Answers every model call of the run with this model instead of each agent's (offline scripts, tests). */
   model?: LanguageModel;
   /** The run's id. @default a time-sortable id with 48 random bits, such as `20261130-120301-3fa94c1e27b0` */

@@ -42,3 +42,4 @@ export type {
   JournalEngineOptions,
   JournalTraceContext,
 } from './run-journal.js';
+export type { ReplayOf } from './journal-mismatch.js';

@@ -31,7 +31,12 @@ import type { RunLease } from './run-lease.js';
 import { PromptDeltas } from './prompt-deltas.js';
 import { loadJournal } from './load-journal.js';
 import { readRunJournal } from './read-run-journal.js';
-import { journalCallChanged, journalCallMissing, journalMismatch } from './journal-mismatch.js';
+import {
+  journalCallChanged,
+  journalCallMissing,
+  journalMismatch,
+  type ReplayOf,
+} from './journal-mismatch.js';
 
 /** How a run keeps its journal: where, and whether it takes a run up again or replays a recording. */
 export interface JournalEngineOptions {
@@ -238,6 +243,7 @@ export class RunJournal implements DurableEngine {
             this.#index!.wholeRequest(recorded),
             // the recorded request is kept redacted: show the new one the same way
             this.#options.redactor ? this.#options.redactor.value(call.request) : call.request,
+            this.#replayOf(),
           ),
         );
       const stored = this.#deltas.encode(frameOf(place), call.request, requestHash);
@@ -247,7 +253,8 @@ export class RunJournal implements DurableEngine {
       }
       return recorded.answer;
     }
-    if (this.#replayOnly) throw this.#stop(journalCallMissing(this.#label, place, index));
+    if (this.#replayOnly)
+      throw this.#stop(journalCallMissing(this.#label, place, index, this.#replayOf()));
     const answer = await work();
     if (this.failure !== undefined) throw this.failure;
     await this.#write({
@@ -278,6 +285,8 @@ export class RunJournal implements DurableEngine {
             place,
             call,
             'its approval was denied, yet the tool was about to run',
+            undefined,
+            this.#replayOnly ? this.#replayOf() : undefined,
           ),
         );
     } catch (error) {
@@ -415,6 +424,7 @@ export class RunJournal implements DurableEngine {
           call,
           `it was a call of "${recorded.tool}" when the run was recorded, now of "${call.tool}"`,
           sides,
+          this.#replayOnly ? this.#replayOf() : undefined,
         ),
       );
     if (recorded.input !== undefined && stableJson(recorded.input) !== stableJson(input)) {
@@ -425,9 +435,15 @@ export class RunJournal implements DurableEngine {
           call,
           `its input was ${stableJson(recorded.input)} when the run was recorded, now ${stableJson(input)}`,
           sides,
+          this.#replayOnly ? this.#replayOf() : undefined,
         ),
       );
     }
+  }
+
+  /** For a replay's mismatch errors: whether its tool calls are answered from the recording. */
+  #replayOf(): ReplayOf {
+    return this.#replayOnly ? { tools: this.#replayTools ? 'replayed' : 'run' } : {};
   }
 
   /** The hash of the request as the journal keeps it: redacted, when redaction changes it. */

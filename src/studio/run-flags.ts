@@ -114,6 +114,13 @@ export const runFlags = [
     kind: 'value',
   },
   {
+    key: 'replayTools',
+    flags: '--replay-tools',
+    description:
+      'with --replay: answer tool calls from the recording too, instead of running them (no tool runs, nothing outside the run changes)',
+    kind: 'switch',
+  },
+  {
     key: 'strict',
     flags: '--strict',
     description:

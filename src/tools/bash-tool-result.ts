@@ -23,6 +23,9 @@ export interface BashToolResult {
   stderr: string;
   /** `false`, or which streams were cut at `maxOutputBytes` bytes. */
   truncated: false | BashToolTruncation;
-  /** Wall-clock milliseconds from start until every process of the command was gone. */
+  /**
+   * Wall-clock milliseconds from start until every process of the command was gone. Kept in
+   * events, traces and journals; the model is not given it (it changes from run to run).
+   */
   durationMs: number;
 }

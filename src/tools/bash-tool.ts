@@ -5,6 +5,7 @@ import { BASH_TOOL_DEFAULT_INHERIT_ENV, buildBashEnv } from './bash-env.js';
 import { registerEnvSecrets } from '../redaction/configured-secrets.js';
 import type { BashToolResult } from './bash-tool-result.js';
 import { runBashCommand } from './run-bash-command.js';
+import { omitFromModel } from './omit-from-model.js';
 
 /**
  * Options of {@link bashTool}. None of them is shown to the model or written to a trace:
@@ -91,6 +92,9 @@ const maxTimerMs = 2_147_483_647; // the largest delay setTimeout honours
  * - stdout and stderr keep their first `maxOutputBytes` bytes each (default 65536).
  * - `cwd` and `env` stay in this closure: they are not in the tool's description, schema,
  *   input or result.
+ * - The model is given the result without `durationMs` ({@link omitFromModel}): the time a
+ *   command took changes from run to run, and a replay of a recorded run must ask the model
+ *   the same thing. The tool's events, trace node and journal record keep it.
  *
  * It is not a sandbox: the command can do whatever the user running June can. See docs/bash.md.
  *
@@ -159,6 +163,9 @@ export function bashTool(options: BashToolOptions = {}): BashTool {
     inputSchema,
     needsApproval,
     execute,
+    // a command's duration changes from run to run: events, traces and journals keep it, the
+    // model does not see it, so a replay asks the model what the recording did
+    toModelOutput: omitFromModel<BashToolResult>('durationMs'),
   }) as BashTool;
 }
 

@@ -4,3 +4,5 @@ export type { BashToolResult, BashToolTruncation } from './bash-tool-result.js';
 export { BASH_TOOL_DEFAULT_INHERIT_ENV } from './bash-env.js';
 export { Bash } from './bash.js';
 export type { BashProps } from './bash.js';
+export { omitFromModel } from './omit-from-model.js';
+export type { ModelOutputOf, ToolModelOutput } from './omit-from-model.js';
