@@ -1,0 +1,4 @@
+import { defineConfig } from 'vitest/config';
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic', importSource: 'june' } },
+});
