@@ -6,8 +6,8 @@ import { fileProblem } from '../journal/file-problem.js';
 
 const scoreSchema = z.looseObject({ name: z.string(), score: z.number().nullable() });
 const resultSchema = z.looseObject({
-  input: z.unknown(),
-  output: z.unknown(),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
   status: z.string(),
   scores: z.array(scoreSchema),
 });
