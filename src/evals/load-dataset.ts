@@ -89,11 +89,13 @@ export async function loadDataset<
       );
     }
     lineOfId.set(line.id, index + 1);
-    const props = check(options.props, line.props ?? {}, '$.props', at);
+    // a replay without props takes the recorded run's, read when the case runs
+    const ownProps = line.props !== undefined || line.replay === undefined;
+    const props = ownProps ? check(options.props, line.props ?? {}, '$.props', at) : undefined;
     const expected = check(options.expected, line.expected, '$.expected', at);
     const input: EvalCaseInput<PROPS> = {
       id: line.id,
-      ...(line.props !== undefined || line.replay === undefined ? { props } : {}),
+      ...(props !== undefined ? { props } : {}),
       ...(line.script !== undefined ? { script: resolve(folder, line.script) } : {}),
       ...(line.replay !== undefined ? { replay: resolve(folder, line.replay) } : {}),
       ...(line.replayTools !== undefined ? { replayTools: line.replayTools } : {}),

@@ -62,6 +62,9 @@ describe('loadDataset', () => {
     const cases = await loadDataset(path, { props, expected });
     expect(cases[0]!.expected).toEqual({ version: '1.0.0', maxSteps: 4 });
     expect(cases[0]!.input.props!.version).toBe('1.0.0');
+    // a recorded run's case without props is not checked against the props schema: it takes the recording's
+    const replayed = dataset('{"id": "r", "replay": "run.jsonl"}');
+    expect((await loadDataset(replayed.path, { props }))[0]!.input).not.toHaveProperty('props');
 
     const bad = dataset(
       '{"id": "a", "props": {"version": "1"}, "expected": {"version": "1"}}',
