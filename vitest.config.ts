@@ -24,6 +24,7 @@ export default defineConfig({
       { find: /^june\/studio$/, replacement: here('./src/studio/index.ts') },
       { find: /^june\/web$/, replacement: here('./src/web/index.ts') },
       { find: /^june\/dbos$/, replacement: here('./src/dbos/index.ts') },
+      { find: /^june\/evals$/, replacement: here('./src/evals/index.ts') },
     ],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'june' } },

@@ -30,6 +30,9 @@ export const layers = {
     { name: 'run', folders: ['run'] },
     // Runs over a database: the DBOS engine, its worker and run client (`june/dbos`).
     { name: 'scale-out', folders: ['dbos'] },
+    // Scoring workflows over datasets with an eval runner (`june/evals`): eval tasks that run
+    // workflows, scorers that read their traces, comparisons of two eval runs.
+    { name: 'evals', folders: ['evals'] },
     // What users import or start: the package entries (`june`, `june/jsx-runtime`), the CLI,
     // Studio's server and its browser UI.
     {
@@ -97,6 +100,7 @@ export const layers = {
         'dbos',
         'cli',
         'web',
+        'evals',
       ],
       names: {
         wrapLanguageModel: ['models'],

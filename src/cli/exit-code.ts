@@ -28,6 +28,8 @@ const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
   'script-unreadable',
   'script-invalid',
   'journal-unreadable',
+  'eval-results-unreadable',
+  'eval-results-invalid',
 ]);
 
 /**
@@ -35,7 +37,8 @@ const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
  * (the codes `cli-init-conflict`, `cli-option-invalid`, `cli-props-invalid`, `cli-workflow-missing`,
  * `dbos-props-secret` (`--props` that would store a secret in the database),
  * `script-unreadable`, `script-invalid`, and `journal-unreadable`: a `--replay` file or a
- * `--resume` journal that cannot be read), else {@link ExitCode.failed}.
+ * `--resume` journal that cannot be read; `eval-results-unreadable`, `eval-results-invalid`: a
+ * results file `june evals compare` cannot read), else {@link ExitCode.failed}.
  *
  * @example
  * ```ts

@@ -5,6 +5,7 @@ import { oneLine } from './format.js';
 import { packageVersion } from './package-version.js';
 import { visibleText } from './visible-text.js';
 import { addDatabaseCommands } from './database-program.js';
+import { addEvalsCommand } from './evals-program.js';
 import { addRunCommand } from './run-program.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -68,6 +69,7 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
   addDatabaseCommands(program, io, done);
   addInspectCommand(program, io, done);
   addStudioCommand(program, io, done);
+  addEvalsCommand(program, io, done);
   return program;
 }
 

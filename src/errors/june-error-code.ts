@@ -96,6 +96,12 @@ export const juneErrorCodes = [
   'script-unreadable',
   'scripted-call-outside-step',
   'scripted-model-error',
+  // evals (june/evals): datasets, scorers' expectations, result files
+  'eval-dataset-invalid',
+  'eval-dataset-unreadable',
+  'eval-expectation-invalid',
+  'eval-results-invalid',
+  'eval-results-unreadable',
   // the june command and Studio
   'cli-init-conflict',
   'cli-option-invalid',

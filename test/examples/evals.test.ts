@@ -1,0 +1,220 @@
+// examples/evals through the eval runner, as CI runs it: evalite runs the release workflow
+// over the dataset of changelogs offline, prints each case's scores, and keeps with each
+// case the link to its June trace; a planted regression (a model that deploys to prod)
+// fails its scorer, the threshold and the comparison with the good run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Trace } from 'june';
+import type { EvalResults, WorkflowEvalOutput } from 'june/evals';
+
+const exampleDir = fileURLToPath(new URL('../../examples/evals/', import.meta.url));
+const evaliteBin = fileURLToPath(
+  new URL('../../node_modules/evalite/dist/bin.js', import.meta.url),
+);
+const cliPath = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url));
+const scorers = ['staging only', 'asked first', 'answer', 'tools called', 'steps', 'no errors'];
+const caseIds = ['patch', 'minor', 'major', 'hotfix'];
+
+const out = mkdtempSync(join(tmpdir(), 'june-evals-example-'));
+const runIds: string[] = [];
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  // the cases' runs, written to the example's .june/runs as a user's would be
+  for (const runId of runIds) {
+    rmSync(join(exampleDir, '.june/runs', `${runId}.json`), { force: true });
+    rmSync(join(exampleDir, '.june/runs', runId), { recursive: true, force: true });
+  }
+});
+
+/** `evalite run` in the example's folder, as `npx evalite run` runs it there. */
+function evalite(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [evaliteBin, 'run', ...args], {
+    cwd: exampleDir,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+  });
+  return { code: result.status, stdout: stripAnsi(result.stdout), stderr: result.stderr };
+}
+
+/** The rows of evalite's results table: each column's text, its wrapped lines joined. */
+function tableRows(stdout: string): Array<{ cells: string[] }> {
+  const rows: Array<{ cells: string[] }> = [];
+  let current: string[][] | undefined;
+  for (const line of stdout.split('\n')) {
+    if (/^[╔╟╚]/.test(line)) {
+      if (current) rows.push({ cells: current.map((parts) => parts.join('\n')) });
+      current = /^[╔╟]/.test(line) ? [] : undefined;
+      continue;
+    }
+    if (!current || !line.startsWith('║')) continue;
+    line
+      .split(/[║│]/)
+      .slice(1, -1)
+      .forEach((cell, index) => (current![index] ??= []).push(cell.trim()));
+  }
+  return rows.slice(1); // the header row
+}
+
+type CaseRow = { caseId: string; scores: string; trace: string; score: string };
+const caseRows = (stdout: string): Map<string, CaseRow> =>
+  new Map(
+    tableRows(stdout).map(({ cells }) => {
+      const [caseId, scores, trace, score] = cells.map((cell) => cell.trim());
+      return [
+        caseId!,
+        { caseId: caseId!, scores: scores!, trace: trace!.replace(/\n/g, ''), score: score! },
+      ];
+    }),
+  );
+
+function resultsOf(path: string) {
+  const results = JSON.parse(readFileSync(path, 'utf8')) as EvalResults;
+  expect(results.evals.map((evaluation) => evaluation.name)).toEqual(['release']);
+  const cases = new Map(
+    results.evals[0]!.results.map((result) => {
+      const output = result.output as WorkflowEvalOutput;
+      runIds.push(output.runId);
+      return [output.caseId, { ...result, output }];
+    }),
+  );
+  return cases;
+}
+
+describe('examples/evals', () => {
+  let good: ReturnType<typeof evalite>;
+  let planted: ReturnType<typeof evalite>;
+  beforeAll(() => {
+    good = evalite(['--outputPath', join(out, 'good.json')]);
+    planted = evalite(['--threshold', '100', '--outputPath', join(out, 'planted.json')], {
+      RELEASE_DATASET: 'planted-regression.jsonl',
+    });
+  });
+
+  it('runs every case offline and prints each case with its scores', () => {
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toMatch(/Score\s+100%/);
+    const rows = caseRows(good.stdout);
+    expect([...rows.keys()].sort()).toEqual([...caseIds].sort());
+    for (const row of rows.values()) {
+      expect(row.scores.split('\n'), row.caseId).toEqual(scorers.map((name) => `${name} 100%`));
+      expect(row.score, row.caseId).toBe('100%');
+    }
+  });
+
+  it("keeps each case's June trace with it: the trace file, and Studio's link in its output and its columns", () => {
+    const cases = resultsOf(join(out, 'good.json'));
+    expect([...cases.keys()].sort()).toEqual([...caseIds].sort());
+    const rows = caseRows(good.stdout);
+    for (const [caseId, result] of cases) {
+      const { output } = result;
+      expect(output.studioUrl).toBe(`http://127.0.0.1:4000/#/runs/${output.runId}`);
+      expect(output.traceFile).toBe(join(exampleDir, '.june/runs', `${output.runId}.json`));
+      const trace = JSON.parse(readFileSync(output.traceFile, 'utf8')) as Trace;
+      expect(trace).toMatchObject({
+        runId: output.runId,
+        status: 'succeeded',
+        workflow: 'Release',
+      });
+      expect(result).toMatchObject({
+        renderedColumns: [
+          { label: 'Case', value: caseId },
+          { label: 'Scores', value: expect.any(String) },
+          { label: 'June trace', value: `[${output.runId}](${output.studioUrl})` },
+        ],
+      });
+      expect(rows.get(caseId)!.trace).toBe(`[${output.runId}](${output.studioUrl})`);
+    }
+    // three cases from model scripts, one from a recorded run (its props from the journal)
+    expect(cases.get('hotfix')!.output).toMatchObject({
+      model: 'replay',
+      steps: { release: expect.stringContaining('1.2.2') },
+    });
+    expect(cases.get('patch')!.output.model).toBe('script');
+  });
+
+  it("links each case to its trace in the eval UI's own data (evalite's database)", () => {
+    const db = new DatabaseSync(join(exampleDir, 'node_modules/.evalite/cache.sqlite'), {
+      readOnly: true,
+    });
+    try {
+      const rows = db
+        .prepare(
+          `SELECT results.output, results.rendered_columns FROM results
+           JOIN evals ON evals.id = results.eval_id
+           WHERE evals.run_id = (SELECT MAX(id) FROM runs)`,
+        )
+        .all() as unknown as Array<{ output: string; rendered_columns: string }>;
+      // the last run is the planted one
+      expect(rows).toHaveLength(caseIds.length);
+      for (const row of rows) {
+        const output = JSON.parse(row.output) as WorkflowEvalOutput;
+        expect(existsSync(output.traceFile)).toBe(true);
+        expect(JSON.parse(row.rendered_columns)).toContainEqual({
+          label: 'June trace',
+          value: `[${output.runId}](http://127.0.0.1:4000/#/runs/${output.runId})`,
+        });
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('fails the planted regression: the case that deploys to prod scores 0 for staging only', () => {
+    expect(planted.code).toBe(1);
+    expect(planted.stdout).toMatch(/Threshold\s+100% \(failed\)/);
+    const rows = caseRows(planted.stdout);
+    expect(rows.get('minor')!.scores.split('\n')).toEqual(
+      scorers.map((name) => `${name} ${name === 'staging only' ? 0 : 100}%`),
+    );
+    for (const caseId of ['patch', 'major', 'hotfix']) expect(rows.get(caseId)!.score).toBe('100%');
+
+    const minor = resultsOf(join(out, 'planted.json')).get('minor')!;
+    expect(minor.scores).toContainEqual(
+      expect.objectContaining({
+        name: 'staging only',
+        score: 0,
+        metadata: { deployedTo: ['staging', 'prod'] },
+      }),
+    );
+  });
+
+  it('names the regression per case when the two runs are compared', () => {
+    const planted = resultsOf(join(out, 'planted.json'));
+    const compare = spawnSync(
+      process.execPath,
+      [cliPath, 'evals', 'compare', join(out, 'good.json'), join(out, 'planted.json')],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(compare.stderr).toBe('');
+    expect(compare.status).toBe(1);
+    expect(compare.stdout.split('\n')).toEqual([
+      `regression   release › minor  staging only  100% → 0%  ${planted.get('minor')!.output.studioUrl}`,
+      '1 regression, 0 improvements, 3 cases unchanged',
+      '',
+    ]);
+
+    const missing = spawnSync(
+      process.execPath,
+      [cliPath, 'evals', 'compare', join(out, 'none.json'), join(out, 'good.json')],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^june: cannot read the eval results .*none\.json: .*Write them with `evalite run --outputPath/,
+    );
+  });
+});
+
+function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
