@@ -204,6 +204,7 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       // nobody reads --json output token by token: batch mode costs less
       ...(json || options.stream === false ? { stream: false } : {}),
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
+      ...(options.runId !== undefined ? { runId: options.runId } : {}),
       ...(lease ? { lease } : {}),
       ...(options.replay !== undefined && recorded ? { replay: recorded } : {}),
       ...(options.strict ? { strict: true } : {}),

@@ -1,4 +1,5 @@
 import { WorkflowError } from '../errors/index.js';
+import { isRunId } from '../engine/run-id.js';
 import {
   fileJournalStore,
   loadJournal,
@@ -125,6 +126,18 @@ function checkJournalFlags(options: RunCommandOptions): void {
     throw new WorkflowError(
       'cli-option-invalid',
       'june: --replay answers every model call from the recording; leave out --script.',
+    );
+  }
+  if (options.runId !== undefined && !isRunId(options.runId)) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: --run-id takes 1 to 128 letters, digits, '.', '_' and '-' (not starting with '.' or '-'), got ${JSON.stringify(options.runId.slice(0, 80))}.`,
+    );
+  }
+  if (options.runId !== undefined && options.resume !== undefined) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --run-id names a new run, and a resumed run keeps its id: leave out --run-id with --resume.',
     );
   }
   if (options.waitForOwner && options.resume === undefined) {
