@@ -6,6 +6,7 @@ import { packageVersion } from './package-version.js';
 import { visibleText } from './visible-text.js';
 import { addDatabaseCommands } from './database-program.js';
 import { addRunCommand } from './run-program.js';
+import { addTryToolCommand } from './try-tool-program.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /**
@@ -67,6 +68,7 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
   addRunCommand(program, io, done);
   addDatabaseCommands(program, io, done);
   addInspectCommand(program, io, done);
+  addTryToolCommand(program, io, done);
   addStudioCommand(program, io, done);
   return program;
 }

@@ -128,10 +128,11 @@ function checkJournalFlags(options: RunCommandOptions): void {
       'june: --replay answers every model call from the recording; leave out --script.',
     );
   }
-  if (options.runId !== undefined && !isRunId(options.runId)) {
+  const runId: unknown = options.runId;
+  if (runId !== undefined && !isRunId(runId)) {
     throw new WorkflowError(
       'cli-option-invalid',
-      `june: --run-id takes 1 to 128 letters, digits, '.', '_' and '-' (not starting with '.' or '-'), got ${JSON.stringify(options.runId.slice(0, 80))}.`,
+      `june: --run-id takes 1 to 128 letters, digits, '.', '_' and '-' (not starting with '.' or '-'), got ${JSON.stringify(String(options.runId).slice(0, 80))}.`,
     );
   }
   if (options.runId !== undefined && options.resume !== undefined) {
