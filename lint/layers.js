@@ -47,6 +47,7 @@ export const layers = {
     testing: ['journal'],
     telemetry: ['events', 'trace'],
     cli: ['studio'],
+    studio: ['web'],
     'studio-ui': ['studio'],
   },
   // Imports a lower layer does not excuse.

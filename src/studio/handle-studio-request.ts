@@ -7,6 +7,12 @@ import { serveStaticFile } from './static-files.js';
 import type { RunList } from './studio-api.js';
 import { carriesToken, hostName, tokenCookie, type StudioAccess } from './studio-access.js';
 import { StudioRequestError } from './studio-request-error.js';
+import {
+  answerWorkbench,
+  isWorkbenchPath,
+  WORKBENCH_POST,
+  type WorkbenchRoutes,
+} from './workbench-routes.js';
 
 /** What {@link handleStudioRequest} serves from. */
 export interface StudioRoutes {
@@ -21,6 +27,8 @@ export interface StudioRoutes {
   access: StudioAccess;
   /** Where approvals are read and answered. */
   approvals: ApprovalDesk;
+  /** The workbench (`june dev`): starting runs, trying tools, chat. @default none: runs only */
+  workbench?: WorkbenchRoutes;
 }
 
 const APPROVALS = /^\/api\/runs\/([^/]+)\/approvals$/;
@@ -55,7 +63,7 @@ export async function handleStudioRequest(
 ): Promise<void> {
   try {
     const url = admit(routes.access, request, response);
-    if (url) await route(routes, request, response, url.pathname);
+    if (url) await route(routes, request, response, url);
   } catch (error) {
     if (response.headersSent) {
       response.destroy();
@@ -87,7 +95,7 @@ function admit(
     return undefined;
   }
   const url = new URL(request.url ?? '/', 'http://studio.invalid');
-  const answering = APPROVALS.test(url.pathname);
+  const answering = APPROVALS.test(url.pathname) || WORKBENCH_POST.test(url.pathname);
   if (
     request.method !== 'GET' &&
     request.method !== 'HEAD' &&
@@ -95,7 +103,7 @@ function admit(
   ) {
     response.setHeader('allow', answering ? 'GET, HEAD, POST' : 'GET, HEAD');
     sendJson(response, 405, {
-      error: `june: Studio only reads, but for approval answers (POST /api/runs/<runId>/approvals); ${request.method} is not allowed here.`,
+      error: `june: Studio only reads, but for approval answers (POST /api/runs/<runId>/approvals) and the workbench's requests (POST /api/workflows/<id>/runs, /tools, /chat); ${request.method} is not allowed here.`,
     });
     return undefined;
   }
@@ -126,13 +134,16 @@ async function route(
   routes: StudioRoutes,
   request: IncomingMessage,
   response: ServerResponse,
-  path: string,
+  url: URL,
 ): Promise<void> {
+  const path = url.pathname;
   if (path === '/api/runs') {
     const body: RunList = { dir: routes.dirLabel, runs: await routes.runs.list() };
     return sendJson(response, 200, body);
   }
   if (path === '/api/events') return routes.channel.connect(request, response);
+  if (isWorkbenchPath(path))
+    return answerWorkbench(routes.workbench, routes.access, request, response, url);
   const approvals = APPROVALS.exec(path);
   if (approvals) return answerRoute(routes, request, response, approvals[1]!);
   if (path.startsWith('/api/runs/')) return sendTrace(routes, response, path);

@@ -10,6 +10,9 @@ import { studioAccess } from './studio-access.js';
 import { RunDirectory } from './run-directory.js';
 import { defaultAssetsDir } from './studio-assets.js';
 import { fileApprovalDesk } from './approval-desk.js';
+import type { WorkbenchCatalog } from './workbench-catalog.js';
+import { WorkbenchChat } from './workbench-chat.js';
+import type { WorkbenchRoutes } from './workbench-routes.js';
 
 /** Options of {@link startStudio}. */
 export interface StudioOptions {
@@ -45,6 +48,12 @@ export interface StudioOptions {
    * through DBOS (`RunClient`). Needs `@dbos-inc/dbos-sdk`. @default none: the folder `dir`
    */
   database?: string;
+  /**
+   * The workflows the page may start, try a tool of and chat with (`june dev` gives its
+   * catalog): runs start in `workbench.root`, whose `.june/runs` should be `dir`. Only with a
+   * runs folder, not `database`. @default none: Studio shows runs only
+   */
+  workbench?: WorkbenchCatalog;
 }
 
 /** A running Studio server, from {@link startStudio}. */
@@ -100,7 +109,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
   const source = await openRuns(options, dirLabel, (event) => channel.send(event));
-  const routes = { ...source, channel, assetsDir, access };
+  const routes = { ...source, channel, assetsDir, access, ...workbenchOf(options, dirLabel) };
   const server = createServer(
     (request, response) => void handleStudioRequest(routes, request, response),
   );
@@ -161,6 +170,13 @@ async function openRuns(
   const runs = new RunDirectory({ dir: resolve(dirLabel), onChange, ...poll });
   await runs.start();
   return { runs, approvals: fileApprovalDesk(runs), dirLabel };
+}
+
+/** The workbench's routes, when `options.workbench` gives a catalog (and the runs are a folder). */
+function workbenchOf(options: StudioOptions, dirLabel: string): { workbench?: WorkbenchRoutes } {
+  if (options.workbench === undefined || options.database !== undefined) return {};
+  const places = { catalog: options.workbench, runsDir: resolve(dirLabel) };
+  return { workbench: { places, chat: new WorkbenchChat(places) } };
 }
 
 /**

@@ -88,6 +88,11 @@ export interface TryToolRequest {
   tool: string;
   input: unknown;
   props: Record<string, unknown>;
+  /**
+   * The id the call's run gets, made by the page (a new run id), so the page can show the
+   * approval the call waits for while the request is open. @default a new one
+   */
+  runId?: string;
 }
 
 /** What a tried tool gave; the call is recorded as a run of its own. */
