@@ -216,8 +216,7 @@ function start(
 ): Response {
   const { active, busy, stopped } = state;
   // the chat goes on: what a reconnect would have been sent is this request's to send now
-  stopped.delete(chat.chatId);
-  if (chat.runId !== undefined) stopped.delete(chat.runId);
+  for (const key of [chat.chatId, chat.runId]) if (key !== undefined) stopped.delete(key);
   const controller = new AbortController();
   // the browser's answers reach the run through its inbox, as the run asks again
   const answers = chatAnswers(chat, {
