@@ -3,8 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SystemError } from '../errors/index.js';
+import { getRequestListener } from '@hono/node-server';
+import type { ApprovalDesk } from './approval-desk.js';
 import { EventChannel } from './event-channel.js';
-import { handleStudioRequest, type StudioRoutes } from './handle-studio-request.js';
+import { approvalsRoutes } from './routes/approvals-routes.js';
+import { eventsRoute } from './routes/events-route.js';
+import { runsRoutes, type RunsSource } from './routes/runs-routes.js';
+import { uiRoutes } from './routes/ui-routes.js';
+import { studioApp } from './server/studio-app.js';
 import type { StudioEvent } from './studio-api.js';
 import { studioAccess } from './studio-access.js';
 import { RunDirectory } from './run-directory.js';
@@ -100,10 +106,13 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
   const source = await openRuns(options, dirLabel, (event) => channel.send(event));
-  const routes = { ...source, channel, assetsDir, access };
-  const server = createServer(
-    (request, response) => void handleStudioRequest(routes, request, response),
-  );
+  const app = studioApp(access, [
+    eventsRoute(channel),
+    approvalsRoutes(source.approvals, access),
+    runsRoutes(source),
+    uiRoutes(assetsDir),
+  ]);
+  const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
 
   try {
     await listen(server, port, host);
@@ -141,7 +150,7 @@ async function openRuns(
   options: StudioOptions,
   dirLabel: string,
   onChange: (event: StudioEvent) => void,
-): Promise<Pick<StudioRoutes, 'runs' | 'approvals' | 'dirLabel'> & { runs: { close(): void } }> {
+): Promise<RunsSource & { approvals: ApprovalDesk; runs: { close(): void } }> {
   const poll =
     options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {};
   if (options.database !== undefined) {
