@@ -3,16 +3,23 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SystemError } from '../errors/index.js';
+import { getRequestListener } from '@hono/node-server';
+import type { ApprovalDesk } from './approval-desk.js';
 import { EventChannel } from './event-channel.js';
-import { handleStudioRequest, type StudioRoutes } from './handle-studio-request.js';
+import { approvalsRoutes } from './routes/approvals-routes.js';
+import { eventsRoute } from './routes/events-route.js';
+import { runsRoutes, type RunsSource } from './routes/runs-routes.js';
+import { uiRoutes } from './routes/ui-routes.js';
+import { studioApp } from './server/studio-app.js';
+import type { StudioRouteModule } from './server/studio-env.js';
 import type { StudioEvent } from './studio-api.js';
-import { studioAccess } from './studio-access.js';
+import { studioAccess, type StudioAccess } from './studio-access.js';
 import { RunDirectory } from './run-directory.js';
 import { defaultAssetsDir } from './studio-assets.js';
 import { fileApprovalDesk } from './approval-desk.js';
 import type { WorkbenchCatalog } from './workbench-catalog.js';
 import { WorkbenchChat } from './workbench-chat.js';
-import type { WorkbenchRoutes } from './workbench-routes.js';
+import { workbenchRoutes } from './routes/workbench-routes.js';
 
 /** Options of {@link startStudio}. */
 export interface StudioOptions {
@@ -109,10 +116,14 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
   const source = await openRuns(options, dirLabel, (event) => channel.send(event));
-  const routes = { ...source, channel, assetsDir, access, ...workbenchOf(options, dirLabel) };
-  const server = createServer(
-    (request, response) => void handleStudioRequest(routes, request, response),
-  );
+  const app = studioApp(access, [
+    eventsRoute(channel),
+    approvalsRoutes(source.approvals, access),
+    runsRoutes(source),
+    ...workbenchOf(options, dirLabel, access),
+    uiRoutes(assetsDir),
+  ]);
+  const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
 
   try {
     await listen(server, port, host);
@@ -150,7 +161,7 @@ async function openRuns(
   options: StudioOptions,
   dirLabel: string,
   onChange: (event: StudioEvent) => void,
-): Promise<Pick<StudioRoutes, 'runs' | 'approvals' | 'dirLabel'> & { runs: { close(): void } }> {
+): Promise<RunsSource & { approvals: ApprovalDesk; runs: { close(): void } }> {
   const poll =
     options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {};
   if (options.database !== undefined) {
@@ -173,10 +184,14 @@ async function openRuns(
 }
 
 /** The workbench's routes, when `options.workbench` gives a catalog (and the runs are a folder). */
-function workbenchOf(options: StudioOptions, dirLabel: string): { workbench?: WorkbenchRoutes } {
-  if (options.workbench === undefined || options.database !== undefined) return {};
+function workbenchOf(
+  options: StudioOptions,
+  dirLabel: string,
+  access: StudioAccess,
+): StudioRouteModule[] {
+  if (options.workbench === undefined || options.database !== undefined) return [];
   const places = { catalog: options.workbench, runsDir: resolve(dirLabel) };
-  return { workbench: { places, chat: new WorkbenchChat(places) } };
+  return [workbenchRoutes(places, new WorkbenchChat(places), access)];
 }
 
 /**
