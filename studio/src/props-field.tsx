@@ -1,0 +1,100 @@
+/** A JSON Schema property as the props form reads it. */
+interface PropSchema {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  default?: unknown;
+}
+
+/**
+ * The props of a workflow: one field per property of its props schema (a string, number,
+ * boolean or choice of values), or a JSON text when it has no schema or a property is of
+ * another kind. `onChange` gets the props, or the text's parse error.
+ */
+export function PropsField(props: {
+  schema?: Record<string, unknown>;
+  value: Record<string, unknown>;
+  onChange(value: Record<string, unknown> | Error): void;
+}) {
+  const properties = (props.schema?.properties ?? {}) as Record<string, PropSchema>;
+  const simple =
+    props.schema !== undefined &&
+    Object.values(properties).every((property) =>
+      ['string', 'number', 'integer', 'boolean'].includes(String(property.type)),
+    );
+  if (!simple) return <JsonProps {...props} />;
+  const required = new Set((props.schema?.required ?? []) as string[]);
+  const set = (name: string, value: unknown) => props.onChange({ ...props.value, [name]: value });
+  return (
+    <fieldset class="wb-props" data-testid="props-form">
+      <legend>Props</legend>
+      {Object.entries(properties).map(([name, property]) => (
+        <label key={name} class="wb-prop">
+          <span>
+            {name}
+            {required.has(name) ? ' *' : ''}
+          </span>
+          {property.type === 'boolean' ? (
+            <input
+              type="checkbox"
+              aria-label={name}
+              checked={props.value[name] === true}
+              onChange={(event) => set(name, event.currentTarget.checked)}
+            />
+          ) : property.enum ? (
+            <select
+              aria-label={name}
+              value={String(props.value[name] ?? '')}
+              onChange={(event) => set(name, event.currentTarget.value)}
+            >
+              {property.enum.map((option) => (
+                <option key={String(option)}>{String(option)}</option>
+              ))}
+            </select>
+          ) : (
+            <input
+              class="wb-input"
+              aria-label={name}
+              type={property.type === 'string' ? 'text' : 'number'}
+              placeholder={property.description ?? ''}
+              value={props.value[name] === undefined ? '' : String(props.value[name])}
+              onInput={(event) => {
+                const text = event.currentTarget.value;
+                set(name, property.type === 'string' ? text : text === '' ? undefined : Number(text));
+              }}
+            />
+          )}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function JsonProps(props: {
+  value: Record<string, unknown>;
+  onChange(value: Record<string, unknown> | Error): void;
+}) {
+  return (
+    <label class="wb-props">
+      <span>Props (JSON)</span>
+      <textarea
+        class="wb-json"
+        aria-label="Props (JSON)"
+        rows={5}
+        defaultValue={JSON.stringify(props.value, null, 2)}
+        onInput={(event) => {
+          try {
+            const parsed = JSON.parse(event.currentTarget.value || '{}') as unknown;
+            props.onChange(
+              typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+                ? (parsed as Record<string, unknown>)
+                : new Error('Props are a JSON object.'),
+            );
+          } catch (error) {
+            props.onChange(error as Error);
+          }
+        }}
+      />
+    </label>
+  );
+}
