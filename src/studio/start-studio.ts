@@ -10,7 +10,9 @@ import { approvalsRoutes } from './routes/approvals-routes.js';
 import { eventsRoute } from './routes/events-route.js';
 import { runsRoutes, type RunsSource } from './routes/runs-routes.js';
 import { uiRoutes } from './routes/ui-routes.js';
+import { workflowsRoutes } from './routes/workflows-routes.js';
 import { studioApp } from './server/studio-app.js';
+import type { WorkflowCatalog } from './workflow-catalog.js';
 import type { StudioEvent } from './studio-api.js';
 import { studioAccess } from './studio-access.js';
 import { RunDirectory } from './run-directory.js';
@@ -51,6 +53,12 @@ export interface StudioOptions {
    * through DBOS (`RunClient`). Needs `@dbos-inc/dbos-sdk`. @default none: the folder `dir`
    */
   database?: string;
+  /**
+   * The workflows of a project (`june dev`): Studio serves them (`GET /api/workflows`, see
+   * `workbench-api.ts`) with their capability maps, and sends each change on its live
+   * channel. @default none: Studio shows runs only
+   */
+  workflows?: WorkflowCatalog;
 }
 
 /** A running Studio server, from {@link startStudio}. */
@@ -106,10 +114,13 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
   const source = await openRuns(options, dirLabel, (event) => channel.send(event));
+  const catalog = options.workflows;
+  const unsubscribe = catalog?.subscribe((event) => channel.send(event));
   const app = studioApp(access, [
     eventsRoute(channel),
     approvalsRoutes(source.approvals, access),
     runsRoutes(source),
+    ...(catalog ? [workflowsRoutes(catalog)] : []),
     uiRoutes(assetsDir),
   ]);
   const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
@@ -117,6 +128,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   try {
     await listen(server, port, host);
   } catch (error) {
+    unsubscribe?.();
     source.runs.close();
     throw error;
   }
@@ -134,6 +146,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     answerToken: access.answerToken,
     close: () =>
       (closing ??= new Promise<void>((resolveClose) => {
+        unsubscribe?.();
         source.runs.close();
         channel.close();
         server.close(() => resolveClose());
