@@ -10,8 +10,10 @@ import { approvalsRoutes } from './routes/approvals-routes.js';
 import { eventsRoute } from './routes/events-route.js';
 import { runsRoutes, type RunsSource } from './routes/runs-routes.js';
 import { uiRoutes } from './routes/ui-routes.js';
+import { workflowsRoutes } from './routes/workflows-routes.js';
 import { studioApp } from './server/studio-app.js';
 import type { StudioRouteModule } from './server/studio-env.js';
+import type { WorkflowCatalog } from './workflow-catalog.js';
 import type { StudioEvent } from './studio-api.js';
 import { studioAccess, type StudioAccess } from './studio-access.js';
 import { RunDirectory } from './run-directory.js';
@@ -61,6 +63,12 @@ export interface StudioOptions {
    * runs folder, not `database`. @default none: Studio shows runs only
    */
   workbench?: WorkbenchCatalog;
+  /**
+   * The workflows of a project (`june dev`): Studio serves them (`GET /api/workflows`, see
+   * `workbench-api.ts`) with their capability maps, and sends each change on its live
+   * channel. @default none: Studio shows runs only
+   */
+  workflows?: WorkflowCatalog;
 }
 
 /** A running Studio server, from {@link startStudio}. */
@@ -116,11 +124,14 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
   const source = await openRuns(options, dirLabel, (event) => channel.send(event));
+  const catalog = options.workflows;
+  const unsubscribe = catalog?.subscribe((event) => channel.send(event));
   const app = studioApp(access, [
     eventsRoute(channel),
     approvalsRoutes(source.approvals, access),
     runsRoutes(source),
     ...workbenchOf(options, dirLabel, access),
+    ...(catalog ? [workflowsRoutes(catalog)] : []),
     uiRoutes(assetsDir),
   ]);
   const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
@@ -128,6 +139,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   try {
     await listen(server, port, host);
   } catch (error) {
+    unsubscribe?.();
     source.runs.close();
     throw error;
   }
@@ -145,6 +157,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     answerToken: access.answerToken,
     close: () =>
       (closing ??= new Promise<void>((resolveClose) => {
+        unsubscribe?.();
         source.runs.close();
         channel.close();
         server.close(() => resolveClose());

@@ -108,3 +108,10 @@ export interface WorkflowEvent {
   type: 'workflow';
   workflow: WorkflowEntry;
 }
+
+/** Sent on `/api/events` (`event: workflow-removed`) when a workflow file is deleted or no longer a workflow. */
+export interface WorkflowRemovedEvent {
+  type: 'workflow-removed';
+  /** The removed workflow's id. */
+  id: string;
+}

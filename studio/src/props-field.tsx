@@ -60,7 +60,10 @@ export function PropsField(props: {
               value={props.value[name] === undefined ? '' : String(props.value[name])}
               onInput={(event) => {
                 const text = event.currentTarget.value;
-                set(name, property.type === 'string' ? text : text === '' ? undefined : Number(text));
+                set(
+                  name,
+                  property.type === 'string' ? text : text === '' ? undefined : Number(text),
+                );
               }}
             />
           )}

@@ -1,0 +1,88 @@
+import { asSchema } from 'ai';
+import { basename } from 'node:path';
+import { errorMessage } from '../errors/index.js';
+import type { WorkflowEntry, WorkflowProblem } from '../studio/workbench-api.js';
+import type { LoadedWorkflow } from './load-workflow.js';
+
+/**
+ * A loaded workflow's entry in `june dev`'s catalog: its capability map, `inspect()` (from the
+ * copy of June the workflow imports) with `details` for `props`, or the error that stops it.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * const entry = await workflowEntry('release.tsx', await loadWorkflow('release.tsx'), {});
+ * ```
+ */
+export async function workflowEntry(
+  id: string,
+  loaded: LoadedWorkflow,
+  props: Record<string, unknown>,
+): Promise<WorkflowEntry> {
+  const propsSchema = await propsSchemaOf(loaded.exports.props);
+  const base = {
+    id,
+    name: loaded.component.name || basename(id).replace(/\.[^.]+$/, ''),
+    loadedAt: new Date().toISOString(),
+    props,
+    ...(propsSchema ? { propsSchema } : {}),
+    takesMessages: hasProperty(propsSchema, 'messages'),
+  };
+  try {
+    const map = await loaded.june.inspect(loaded.component, { props, details: true });
+    return { ...base, status: 'ready', map };
+  } catch (error) {
+    return { ...base, status: 'broken', error: workflowProblem(error) };
+  }
+}
+
+/** The entry of a workflow file that does not load: `broken`, with the loader's error. */
+export function brokenEntry(id: string, error: unknown): WorkflowEntry {
+  return {
+    id,
+    name: basename(id).replace(/\.[^.]+$/, ''),
+    status: 'broken',
+    loadedAt: new Date().toISOString(),
+    props: {},
+    takesMessages: false,
+    error: workflowProblem(error),
+  };
+}
+
+/**
+ * An error as the workbench shows it: its code, its `june:` message, and the first
+ * declaration it names with a place (`at workflows/release.tsx:12:7` → `workflows/release.tsx:12`).
+ */
+export function workflowProblem(error: unknown): WorkflowProblem {
+  const code =
+    typeof (error as { code?: unknown })?.code === 'string'
+      ? (error as { code: string }).code
+      : 'workflow-load-failed';
+  const text = errorMessage(error);
+  const message = text.startsWith('june: ') ? text : `june: ${text}`;
+  const place = /\bat ((?:[A-Za-z]:)?[^\s:()]+\.[cm]?[jt]sx?):(\d+)(?::\d+)?/.exec(message);
+  return { code, message, ...(place ? { declaration: `${place[1]}:${place[2]}` } : {}) };
+}
+
+/** JSON Schema of the props schema a workflow exports as `props` (zod, or any standard schema). */
+async function propsSchemaOf(schema: unknown): Promise<Record<string, unknown> | undefined> {
+  if (
+    typeof schema !== 'object' ||
+    schema === null ||
+    !('~standard' in schema || 'jsonSchema' in schema)
+  )
+    return undefined;
+  try {
+    return (await asSchema(schema as Parameters<typeof asSchema>[0]).jsonSchema) as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    return undefined;
+  }
+}
+
+function hasProperty(schema: Record<string, unknown> | undefined, name: string): boolean {
+  const properties = schema?.properties;
+  return typeof properties === 'object' && properties !== null && name in properties;
+}
