@@ -98,6 +98,8 @@ export const layers = {
         'dbos',
         'cli',
         'web',
+        // the chat panel's useChat transport (DefaultChatTransport), in the browser
+        'studio-ui',
       ],
       names: {
         wrapLanguageModel: ['models'],

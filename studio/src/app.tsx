@@ -5,6 +5,7 @@ import { RunsList } from './runs-list.js';
 import { ShowErrors } from './show-errors.js';
 import { useHashRoute } from './use-hash-route.js';
 import { useLiveRuns } from './use-live-runs.js';
+import { WorkbenchView } from './workbench-view.js';
 
 /** June Studio: the run list, or one run's trace tree and inspector. */
 export function App() {
@@ -32,7 +33,11 @@ export function App() {
           {live.live ? 'live' : 'reconnecting'}
         </span>
       </header>
-      {route.view === 'runs' ? (
+      {route.view === 'workbench' ? (
+        <ShowErrors key={route.workflowId} what="this workflow">
+          <WorkbenchView key={route.workflowId} workflowId={route.workflowId} />
+        </ShowErrors>
+      ) : route.view === 'runs' ? (
         <ShowErrors key="runs" what="the runs">
           <RunsList live={live} filter={filter} onFilter={setFilter} />
         </ShowErrors>

@@ -55,7 +55,7 @@ export function PropsField(props: {
             <input
               class="wb-input"
               aria-label={name}
-              type={property.type === 'string' ? 'text' : 'number'}
+              type="text"
               placeholder={property.description ?? ''}
               value={props.value[name] === undefined ? '' : String(props.value[name])}
               onInput={(event) => {

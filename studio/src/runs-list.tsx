@@ -78,7 +78,7 @@ function RunsTable({ runs, now }: { runs: RunListEntry[]; now: number }) {
 /** A run whose trace file Studio could not read: its file, why, and when it last changed. */
 function UnreadableRunRow({ run }: { run: UnreadableRun }) {
   return (
-    <tr class="run-row run-unreadable" data-run-id={run.runId}>
+    <tr class="run-row run-unreadable" data-run-id={run.runId} onClick={openRow(run.runId)}>
       <td>
         <a href={runHref(run.runId)}>{run.file}</a>
         <div class="run-reason">{run.unreadable}</div>
@@ -98,7 +98,12 @@ function UnreadableRunRow({ run }: { run: UnreadableRun }) {
 function RunRow({ run, now }: { run: RunSummary; now: number }) {
   const running = run.status === 'running' || run.status === 'waiting';
   return (
-    <tr class="run-row" data-run-id={run.runId} data-status={run.status}>
+    <tr
+      class="run-row"
+      data-run-id={run.runId}
+      data-status={run.status}
+      onClick={openRow(run.runId)}
+    >
       <td>
         <a href={runHref(run.runId)}>{run.workflow ?? run.runId}</a>
       </td>
@@ -147,4 +152,17 @@ function failuresText(failures: NonNullable<RunSummary['failures']>): string {
   if (failures.caught > 0)
     parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
   return parts.join(' · ');
+}
+
+/**
+ * Opens the run when its row is clicked anywhere, but for a click on a link or button of its
+ * own, or one that ends a text selection (copying a run id).
+ */
+function openRow(runId: string) {
+  return (event: MouseEvent) => {
+    const target = event.target as Element | null;
+    if (target?.closest('a, button, input, select')) return;
+    if ((getSelection()?.toString() ?? '') !== '') return;
+    location.hash = runHref(runId);
+  };
 }
