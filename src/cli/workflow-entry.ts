@@ -26,7 +26,8 @@ export async function workflowEntry(
     loadedAt: new Date().toISOString(),
     props,
     ...(propsSchema ? { propsSchema } : {}),
-    takesMessages: hasProperty(propsSchema, 'messages'),
+    // june/web's chat handler passes the conversation as `chat` (`{ messages }`)
+    takesMessages: hasProperty(propsSchema, 'messages') || hasProperty(propsSchema, 'chat'),
   };
   try {
     const map = await loaded.june.inspect(loaded.component, { props, details: true });

@@ -10,9 +10,14 @@ import { startRun } from './workbench-api.js';
  * model answers, and Start; the page then follows the run live in its run view, where its
  * approvals are answered. A refused start shows Studio's `june:` message.
  */
-export function StartRunPanel(props: { workflow: WorkflowEntry; defaultScript?: string }) {
-  const { workflow } = props;
-  const [values, setValues] = useState<Record<string, unknown> | Error>(workflow.props);
+export function StartRunPanel(props: {
+  workflow: WorkflowEntry;
+  /** The props, as the page's props form holds them (or its JSON's parse error). */
+  values: Record<string, unknown> | Error;
+  onValues(values: Record<string, unknown> | Error): void;
+  defaultScript?: string;
+}) {
+  const { workflow, values } = props;
   const [model, setModel] = useState<ModelChoiceDraft>({
     kind: 'script',
     path: props.defaultScript ?? workflow.id.replace(/\.[cm]?[jt]sx?$/, '.script.json'),
@@ -33,7 +38,7 @@ export function StartRunPanel(props: { workflow: WorkflowEntry; defaultScript?: 
   return (
     <form class="wb-panel" data-testid="start-run" onSubmit={start}>
       <h2 class="wb-title">Start a run</h2>
-      <PropsField schema={workflow.propsSchema} value={workflow.props} onChange={setValues} />
+      <PropsField schema={workflow.propsSchema} value={workflow.props} onChange={props.onValues} />
       <ModelChoiceField value={model} onChange={setModel} />
       {state.error && (
         <p class="wb-error" role="alert" data-testid="start-error">

@@ -32,7 +32,13 @@ function inputTemplate(schema: Record<string, unknown> | undefined): string {
  * started from its input schema), and Try. A tool that needs approval waits for Approve or
  * Deny here; then its output or error shows, with a link to the run the call made.
  */
-export function TryToolPanel(props: { workflow: WorkflowEntry; agent?: string; tool?: string }) {
+export function TryToolPanel(props: {
+  workflow: WorkflowEntry;
+  /** The props the workflow's tree is resolved with (those of the start form). */
+  props: Record<string, unknown>;
+  agent?: string;
+  tool?: string;
+}) {
   const agents = props.workflow.map?.agents ?? [];
   const [agentPath, setAgentPath] = useState(props.agent ?? agents[0]?.path ?? '');
   const agent = agents.find((found) => found.path === agentPath);
@@ -62,7 +68,7 @@ export function TryToolPanel(props: { workflow: WorkflowEntry; agent?: string; t
         agent: agentPath,
         tool: toolName,
         input: parsed,
-        props: props.workflow.props,
+        props: props.props,
         runId: id,
       });
       setState({ result });

@@ -10,11 +10,14 @@ import { TryToolPanel } from './try-tool-panel.js';
  */
 export function WorkbenchView(props: { workflowId: string }) {
   const [entry, setEntry] = useState<WorkflowEntry | Error | undefined>();
+  // the props the run starts with and the tried tool's tree resolves with
+  const [values, setValues] = useState<Record<string, unknown> | Error>({});
   useEffect(() => {
     fetch(`api/workflows/${encodeURIComponent(props.workflowId)}`, { cache: 'no-store' })
       .then(async (response) => {
         const body = (await response.json()) as WorkflowEntry & { error?: string };
         setEntry(response.ok ? body : new Error(body.error ?? `HTTP ${response.status}`));
+        if (response.ok) setValues(body.props);
       })
       .catch((error: Error) => setEntry(error));
   }, [props.workflowId]);
@@ -37,8 +40,8 @@ export function WorkbenchView(props: { workflowId: string }) {
         )}
       </header>
       <div class="wb-panels">
-        <StartRunPanel workflow={entry} />
-        <TryToolPanel workflow={entry} />
+        <StartRunPanel workflow={entry} values={values} onValues={setValues} />
+        <TryToolPanel workflow={entry} props={values instanceof Error ? entry.props : values} />
         {entry.takesMessages && <ChatPanel workflow={entry} />}
       </div>
     </main>
