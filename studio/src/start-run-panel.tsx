@@ -38,7 +38,11 @@ export function StartRunPanel(props: {
   return (
     <form class="wb-panel" data-testid="start-run" onSubmit={start}>
       <h2 class="wb-title">Start a run</h2>
-      <PropsField schema={workflow.propsSchema} value={workflow.props} onChange={props.onValues} />
+      <PropsField
+        schema={workflow.propsSchema}
+        value={values instanceof Error ? workflow.props : values}
+        onChange={props.onValues}
+      />
       <ModelChoiceField value={model} onChange={setModel} />
       {state.error && (
         <p class="wb-error" role="alert" data-testid="start-error">
