@@ -1,7 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 
-/** Where the page is: the run list, or one run (`#/runs/<runId>`). */
-export type Route = { view: 'runs' } | { view: 'run'; runId: string };
+/**
+ * Where the page is: the run list, one run (`#/runs/<runId>`), or `june dev`'s workflows
+ * (`#/workflows`, one of them: `#/workflows/<id>`).
+ */
+export type Route =
+  { view: 'runs' } | { view: 'run'; runId: string } | { view: 'workflows'; workflowId?: string };
 
 /** The route in `location.hash`, following changes (back and forward included). */
 export function useHashRoute(): Route {
@@ -19,7 +23,22 @@ export function runHref(runId: string): string {
   return `#/runs/${encodeURIComponent(runId)}`;
 }
 
+/** The link to a workflow of `june dev`. */
+export function workflowHref(id: string): string {
+  return `#/workflows/${encodeURIComponent(id)}`;
+}
+
 function parseRoute(hash: string): Route {
+  const workflow = /^#\/workflows(?:\/([^/]+))?/.exec(hash);
+  if (workflow) {
+    try {
+      return workflow[1]
+        ? { view: 'workflows', workflowId: decodeURIComponent(workflow[1]) }
+        : { view: 'workflows' };
+    } catch {
+      return { view: 'workflows' };
+    }
+  }
   const match = /^#\/runs\/([^/]+)/.exec(hash);
   if (!match) return { view: 'runs' };
   try {
