@@ -118,7 +118,7 @@ describe('the capability map of a big workflow', () => {
       `capability map of ${lines.length} rows: ${mapMs.toFixed(1)} ms of CPU; plain list: ${listMs.toFixed(1)} ms (ratio ${(mapMs / listMs).toFixed(1)})`,
     );
     // A virtual map costs a small multiple of the plain list's CPU (an unvirtualized one, with
-    // its badges and links, costs far more); measured about 2-6x here.
+    // its badges and links, costs far more); measured about 4-6x here.
     expect(mapMs / Math.max(listMs, 1)).toBeLessThan(25);
     expect(errors).toEqual([]);
   }, 60_000);
