@@ -72,7 +72,7 @@ export class DevCatalog implements WorkflowCatalog {
     const known = this.#known.get(id);
     if (!known) return undefined;
     if (!known.loaded || Object.keys(props).length === 0) return known.entry;
-    return workflowEntry(id, known.loaded, props);
+    return workflowEntry(id, known.loaded, props, this.root);
   }
 
   subscribe(listener: Listener): () => void {
@@ -116,7 +116,12 @@ export class DevCatalog implements WorkflowCatalog {
     let known: Known;
     try {
       const loaded = await loadWorkflow(workflow.file, this.root, { development: true, onImport });
-      known = { workflow, loaded, imports, entry: await workflowEntry(workflow.id, loaded, {}) };
+      known = {
+        workflow,
+        loaded,
+        imports,
+        entry: await workflowEntry(workflow.id, loaded, {}, this.root),
+      };
     } catch (error) {
       if (!workflow.named && JuneError.isInstance(error) && NOT_A_WORKFLOW.has(error.code)) {
         this.#remove(workflow.id);
@@ -124,7 +129,7 @@ export class DevCatalog implements WorkflowCatalog {
       }
       const before = this.#known.get(workflow.id);
       for (const file of before?.imports ?? []) imports.add(file); // keep watching what it imported
-      const entry = brokenEntry(workflow.id, error);
+      const entry = brokenEntry(workflow.id, error, this.root);
       known = { workflow, imports, entry: before ? { ...entry, name: before.entry.name } : entry };
     }
     this.#known.set(workflow.id, known);

@@ -15,6 +15,8 @@ export interface DevCommandOptions {
   host?: string;
   /** `--allow-host` (repeatable): more host names requests may address. */
   allowHost?: string[];
+  /** The built UI (programs and tests; the command uses the package's). @default Studio's own */
+  assetsDir?: string;
 }
 
 /** What {@link startDev} started: Studio with its workflows, watched; `close()` stops both. */
@@ -64,6 +66,7 @@ export async function startDev(
       ...(port !== undefined ? { port } : {}),
       ...(options.host !== undefined ? { host: options.host } : {}),
       ...(options.allowHost?.length ? { allowHosts: options.allowHost } : {}),
+      ...(options.assetsDir !== undefined ? { assetsDir: options.assetsDir } : {}),
     });
     return {
       pageUrl: studio.pageUrl,

@@ -1,5 +1,5 @@
 import { asSchema } from 'ai';
-import { basename } from 'node:path';
+import { basename, sep } from 'node:path';
 import { errorMessage } from '../errors/index.js';
 import type { WorkflowEntry, WorkflowProblem } from '../studio/workbench-api.js';
 import type { LoadedWorkflow } from './load-workflow.js';
@@ -18,6 +18,7 @@ export async function workflowEntry(
   id: string,
   loaded: LoadedWorkflow,
   props: Record<string, unknown>,
+  root?: string,
 ): Promise<WorkflowEntry> {
   const propsSchema = await propsSchemaOf(loaded.exports.props);
   const base = {
@@ -31,23 +32,38 @@ export async function workflowEntry(
   };
   try {
     const map = await loaded.june.inspect(loaded.component, { props, details: true });
-    return { ...base, status: 'ready', map };
+    return fromRoot({ ...base, status: 'ready', map }, root);
   } catch (error) {
-    return { ...base, status: 'broken', error: workflowProblem(error) };
+    return fromRoot({ ...base, status: 'broken', error: workflowProblem(error) }, root);
   }
 }
 
+/**
+ * `entry` with the files it names (declarations, places in messages) given from `root`
+ * (`workflows/release.tsx:12:7`), whatever the current directory of the process.
+ */
+export function fromRoot(entry: WorkflowEntry, root: string | undefined): WorkflowEntry {
+  if (root === undefined) return entry;
+  const prefix = `${root}${sep}`;
+  return JSON.parse(JSON.stringify(entry), (_key, value: unknown) =>
+    typeof value === 'string' && value.includes(prefix) ? value.split(prefix).join('') : value,
+  ) as WorkflowEntry;
+}
+
 /** The entry of a workflow file that does not load: `broken`, with the loader's error. */
-export function brokenEntry(id: string, error: unknown): WorkflowEntry {
-  return {
-    id,
-    name: basename(id).replace(/\.[^.]+$/, ''),
-    status: 'broken',
-    loadedAt: new Date().toISOString(),
-    props: {},
-    takesMessages: false,
-    error: workflowProblem(error),
-  };
+export function brokenEntry(id: string, error: unknown, root?: string): WorkflowEntry {
+  return fromRoot(
+    {
+      id,
+      name: basename(id).replace(/\.[^.]+$/, ''),
+      status: 'broken',
+      loadedAt: new Date().toISOString(),
+      props: {},
+      takesMessages: false,
+      error: workflowProblem(error),
+    },
+    root,
+  );
 }
 
 /**

@@ -115,3 +115,9 @@ export interface WorkflowRemovedEvent {
   /** The removed workflow's id. */
   id: string;
 }
+
+/** One agent of a {@link CapabilityMap}. */
+export type MapAgent = CapabilityMap['agents'][number];
+
+/** One tool of a {@link MapAgent}. */
+export type MapTool = MapAgent['tools'][number];

@@ -8,7 +8,11 @@ import { TryToolPanel } from './try-tool-panel.js';
  * One workflow's workbench (`#/workbench/<id>`): start a run of it, try one of its tools, and
  * chat with it when it takes messages. Reads the workflow from `GET api/workflows/<id>`.
  */
-export function WorkbenchView(props: { workflowId: string }) {
+export function WorkbenchView(props: {
+  workflowId: string;
+  /** The tool the map's Try button picked, for the tool dialog. */
+  tool?: { agent: string; tool: string };
+}) {
   const [entry, setEntry] = useState<WorkflowEntry | Error | undefined>();
   // the props the run starts with and the tried tool's tree resolves with
   const [values, setValues] = useState<Record<string, unknown> | Error>({});
@@ -29,7 +33,7 @@ export function WorkbenchView(props: { workflowId: string }) {
       </p>
     );
   return (
-    <main class="workbench" data-testid="workbench">
+    <main class="wb-page" data-testid="workbench">
       <header class="wb-head">
         <h1 class="wb-name">{entry.name}</h1>
         <code class="wb-id">{entry.id}</code>
@@ -41,7 +45,11 @@ export function WorkbenchView(props: { workflowId: string }) {
       </header>
       <div class="wb-panels">
         <StartRunPanel workflow={entry} values={values} onValues={setValues} />
-        <TryToolPanel workflow={entry} props={values instanceof Error ? entry.props : values} />
+        <TryToolPanel
+          workflow={entry}
+          props={values instanceof Error ? entry.props : values}
+          {...(props.tool ?? {})}
+        />
         {entry.takesMessages && <ChatPanel workflow={entry} />}
       </div>
     </main>

@@ -156,8 +156,10 @@ describe('June Studio: the workbench', () => {
     await page.getByTestId('approvals').waitFor({ state: 'detached', timeout: 30_000 });
   }, 180_000);
 
-  it('tries one tool: its approval waits in the dialog, then its output shows; a run of its own', async () => {
-    await page.goto(`${studio.pageUrl}#/workbench/release.tsx`);
+  it('tries one tool from the map: its approval waits in the dialog, then its output shows; a run of its own', async () => {
+    await page.goto(`${studio.pageUrl}#/workflows/release.tsx`);
+    await page.locator('.map-try').first().click();
+    await page.waitForURL(/#\/workbench\/release\.tsx\/release\/deploy$/);
     await page.getByTestId('start-run').getByLabel('env').fill('staging');
     const dialog = page.getByTestId('try-tool');
     expect(await dialog.getByLabel('Tool', { exact: true }).inputValue()).toBe('deploy');
