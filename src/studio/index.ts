@@ -9,16 +9,3 @@ export type {
   StudioEvent,
   UnreadableRun,
 } from './studio-api.js';
-export type { WorkbenchCatalog, WorkbenchWorkflow } from './workbench-catalog.js';
-export type {
-  WorkflowList,
-  WorkflowEntry,
-  CapabilityMap,
-  WorkflowProblem,
-  ModelChoice,
-  StartRunRequest,
-  StartedRun,
-  TryToolRequest,
-  TriedTool,
-  WorkflowEvent,
-} from './workbench-api.js';

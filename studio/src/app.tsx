@@ -9,7 +9,7 @@ import { useWorkflows } from './use-workflows.js';
 import { WorkbenchTabs } from './workbench-tabs.js';
 import { WorkflowsView } from './workflows-view.js';
 import { WorkbenchView } from './workbench-view.js';
-import { useHashRoute, workbenchHref } from './use-hash-route.js';
+import { useHashRoute, workbenchHref, type Route } from './use-hash-route.js';
 
 /**
  * June Studio: the run list, or one run's trace tree and inspector; under `june dev` also
@@ -51,21 +51,11 @@ export function App() {
             live={workflows}
             selected={route.view === 'workflows' ? route.workflowId : undefined}
             lastRuns={lastRuns}
-            onTryTool={(target) => {
-              location.hash = workbenchHref(target.workflowId, target);
-            }}
+            onTryTool={(target) => (location.hash = workbenchHref(target.workflowId, target))}
           />
         </ShowErrors>
       ) : route.view === 'workbench' ? (
-        <ShowErrors key={route.workflowId} what="this workflow">
-          <WorkbenchView
-            key={`${route.workflowId}/${route.agent ?? ''}/${route.tool ?? ''}`}
-            workflowId={route.workflowId}
-            {...(route.agent !== undefined && route.tool !== undefined
-              ? { tool: { agent: route.agent, tool: route.tool } }
-              : {})}
-          />
-        </ShowErrors>
+        <WorkbenchRoute route={route} />
       ) : route.view === 'runs' ? (
         <ShowErrors key="runs" what="the runs">
           <RunsList live={live} filter={filter} onFilter={setFilter} />
@@ -89,4 +79,21 @@ function lastRunOf(live: LiveRuns): Map<string, string> {
       newest.set(run.workflow, { runId: run.runId, at });
   }
   return new Map([...newest].map(([workflow, { runId }]) => [workflow, runId]));
+}
+
+/** `#/workbench/<id>[/<agent>/<tool>]`: a workflow's workbench, its tool dialog on that tool. */
+function WorkbenchRoute({ route }: { route: Extract<Route, { view: 'workbench' }> }) {
+  const tool =
+    route.agent !== undefined && route.tool !== undefined
+      ? { tool: { agent: route.agent, tool: route.tool } }
+      : {};
+  return (
+    <ShowErrors key={route.workflowId} what="this workflow">
+      <WorkbenchView
+        key={`${route.workflowId}/${route.agent ?? ''}/${route.tool ?? ''}`}
+        workflowId={route.workflowId}
+        {...tool}
+      />
+    </ShowErrors>
+  );
 }

@@ -28,29 +28,10 @@ type ToolPart = {
  * (the chat id and messages are kept in the tab's session storage). The model answers from
  * the script file given (a path of the project), or from the configured provider.
  */
-export function ChatPanel(props: { workflow: WorkflowEntry }) {
-  const id = props.workflow.id;
+export function ChatPanel({ workflow: { id } }: { workflow: WorkflowEntry }) {
   const key = `june-chat:${id}`;
-  const [script, setScript] = useState(
-    () => sessionStorage.getItem(`${key}:script`) ?? id.replace(/\.[cm]?[jt]sx?$/, '.chat.json'),
-  );
-  const [chatId] = useState(() => {
-    const kept = sessionStorage.getItem(`${key}:id`);
-    const made = kept ?? `chat-${crypto.randomUUID()}`;
-    sessionStorage.setItem(`${key}:id`, made);
-    return made;
-  });
-  const transport = useMemo(() => {
-    const token = pageToken();
-    const query = script.trim() ? `?script=${encodeURIComponent(script.trim())}` : '';
-    return new DefaultChatTransport({
-      api: `api/workflows/${encodeURIComponent(id)}/chat${query}`,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      prepareReconnectToStreamRequest: ({ id: chat }) => ({
-        api: `api/workflows/${encodeURIComponent(id)}/chat/${encodeURIComponent(chat)}/stream${query}`,
-      }),
-    });
-  }, [id, script]);
+  const { script, setScript, chatId } = useChatSession(id);
+  const transport = useMemo(() => chatTransport(id, script), [id, script]);
   const saved = JSON.parse(sessionStorage.getItem(`${key}:messages`) ?? '[]') as UIMessage[];
   const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
     id: chatId,
@@ -67,7 +48,6 @@ export function ChatPanel(props: { workflow: WorkflowEntry }) {
   const send = (event: Event) => {
     event.preventDefault();
     if (!text.trim()) return;
-    sessionStorage.setItem(`${key}:script`, script);
     void sendMessage({ text });
     setText('');
   };
@@ -84,29 +64,7 @@ export function ChatPanel(props: { workflow: WorkflowEntry }) {
           onInput={(event) => setScript(event.currentTarget.value)}
         />
       </label>
-      <div class="wb-messages" data-testid="chat-messages">
-        {messages.map((message) => (
-          <div key={message.id} class={`wb-message wb-${message.role}`} data-role={message.role}>
-            {message.parts.map((part, index) =>
-              part.type === 'text' ? (
-                <p key={index}>{part.text}</p>
-              ) : part.type.startsWith('tool-') ? (
-                <ToolCall
-                  key={index}
-                  part={part as unknown as ToolPart}
-                  answer={(approved) =>
-                    void addToolApprovalResponse({
-                      id: (part as unknown as ToolPart).approval!.id,
-                      approved,
-                      ...(approved ? {} : { reason: 'denied in Studio' }),
-                    })
-                  }
-                />
-              ) : null,
-            )}
-          </div>
-        ))}
-      </div>
+      <Messages messages={messages} answer={addToolApprovalResponse} />
       {error && (
         <p class="wb-error" role="alert">
           {error.message}
@@ -152,4 +110,75 @@ function ToolCall(props: { part: ToolPart; answer(approved: boolean): void }) {
       {part.state === 'output-available' && <pre>{JSON.stringify(part.output)}</pre>}
     </div>
   );
+}
+
+/** The conversation: text, and tool calls with Approve and Deny while they wait. */
+function Messages(props: {
+  messages: UIMessage[];
+  answer(response: { id: string; approved: boolean; reason?: string }): unknown;
+}) {
+  return (
+    <div class="wb-messages" data-testid="chat-messages">
+      {props.messages.map((message) => (
+        <div key={message.id} class={`wb-message wb-${message.role}`} data-role={message.role}>
+          {message.parts.map((part, index) => {
+            if (part.type === 'text') return <p key={index}>{part.text}</p>;
+            if (!part.type.startsWith('tool-')) return null;
+            const call = part as unknown as ToolPart;
+            return (
+              <ToolCall
+                key={index}
+                part={call}
+                answer={(approved) =>
+                  void props.answer({
+                    id: call.approval!.id,
+                    approved,
+                    ...(approved ? {} : { reason: 'denied in Studio' }),
+                  })
+                }
+              />
+            );
+          })}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * `useChat`'s transport to the workflow's chat route, with the page's token and the script
+ * file in the query (none: the configured provider); reconnects at `<route>/<chatId>/stream`.
+ */
+function chatTransport(id: string, script: string): DefaultChatTransport<UIMessage> {
+  const token = pageToken();
+  const query = script.trim() ? `?script=${encodeURIComponent(script.trim())}` : '';
+  const route = `api/workflows/${encodeURIComponent(id)}/chat`;
+  return new DefaultChatTransport({
+    api: `${route}${query}`,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    prepareReconnectToStreamRequest: ({ id: chat }) => ({
+      api: `${route}/${encodeURIComponent(chat)}/stream${query}`,
+    }),
+  });
+}
+
+/**
+ * The chat's id and script file, kept in the tab's session storage (so a reloaded page
+ * continues the same chat with the same script).
+ */
+function useChatSession(id: string) {
+  const key = `june-chat:${id}`;
+  const [script, setScriptState] = useState(
+    () => sessionStorage.getItem(`${key}:script`) ?? id.replace(/\.[cm]?[jt]sx?$/, '.chat.json'),
+  );
+  const [chatId] = useState(() => {
+    const made = sessionStorage.getItem(`${key}:id`) ?? `chat-${crypto.randomUUID()}`;
+    sessionStorage.setItem(`${key}:id`, made);
+    return made;
+  });
+  const setScript = (value: string) => {
+    sessionStorage.setItem(`${key}:script`, value);
+    setScriptState(value);
+  };
+  return { script, setScript, chatId };
 }

@@ -34,39 +34,7 @@ export function PropsField(props: {
             {name}
             {required.has(name) ? ' *' : ''}
           </span>
-          {property.type === 'boolean' ? (
-            <input
-              type="checkbox"
-              aria-label={name}
-              checked={props.value[name] === true}
-              onChange={(event) => set(name, event.currentTarget.checked)}
-            />
-          ) : property.enum ? (
-            <select
-              aria-label={name}
-              value={String(props.value[name] ?? '')}
-              onChange={(event) => set(name, event.currentTarget.value)}
-            >
-              {property.enum.map((option) => (
-                <option key={String(option)}>{String(option)}</option>
-              ))}
-            </select>
-          ) : (
-            <input
-              class="wb-input"
-              aria-label={name}
-              type="text"
-              placeholder={property.description ?? ''}
-              value={props.value[name] === undefined ? '' : String(props.value[name])}
-              onInput={(event) => {
-                const text = event.currentTarget.value;
-                set(
-                  name,
-                  property.type === 'string' ? text : text === '' ? undefined : Number(text),
-                );
-              }}
-            />
-          )}
+          <PropInput name={name} property={property} value={props.value[name]} set={set} />
         </label>
       ))}
     </fieldset>
@@ -99,5 +67,49 @@ function JsonProps(props: {
         }}
       />
     </label>
+  );
+}
+
+/** The input of one property: a checkbox, a choice of its values, or a text box. */
+function PropInput(props: {
+  name: string;
+  property: PropSchema;
+  value: unknown;
+  set(name: string, value: unknown): void;
+}) {
+  const { name, property, set } = props;
+  if (property.type === 'boolean')
+    return (
+      <input
+        type="checkbox"
+        aria-label={name}
+        checked={props.value === true}
+        onChange={(event) => set(name, event.currentTarget.checked)}
+      />
+    );
+  if (property.enum)
+    return (
+      <select
+        aria-label={name}
+        value={String(props.value ?? '')}
+        onChange={(event) => set(name, event.currentTarget.value)}
+      >
+        {property.enum.map((option) => (
+          <option key={String(option)}>{String(option)}</option>
+        ))}
+      </select>
+    );
+  return (
+    <input
+      class="wb-input"
+      aria-label={name}
+      type="text"
+      placeholder={property.description ?? ''}
+      value={props.value === undefined ? '' : String(props.value)}
+      onInput={(event) => {
+        const text = event.currentTarget.value;
+        set(name, property.type === 'string' ? text : text === '' ? undefined : Number(text));
+      }}
+    />
   );
 }

@@ -45,72 +45,30 @@ export function TryToolPanel(props: {
   const [toolName, setToolName] = useState(props.tool ?? agent?.tools[0]?.name ?? '');
   const tool = agent?.tools.find((found) => found.name === toolName);
   const [input, setInput] = useState(() => inputTemplate(tool?.inputSchema));
-  const [runId, setRunId] = useState<string | undefined>();
-  const [state, setState] = useState<{ busy?: boolean; result?: TriedTool; error?: string }>({});
+  const { runId, state, call } = useToolCall(props.workflow.id);
   const pickTool = (name: string, path = agentPath) => {
     const next = agents.find((found) => found.path === path)?.tools.find((t) => t.name === name);
     setToolName(name);
     setInput(inputTemplate(next?.inputSchema));
   };
-  const run = async (event: Event) => {
+  const run = (event: Event) => {
     event.preventDefault();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(input);
-    } catch (error) {
-      return setState({ error: `The input is not JSON: ${(error as Error).message}` });
-    }
-    const id = newTryRunId();
-    setRunId(id);
-    setState({ busy: true });
-    try {
-      const result = await tryTool(props.workflow.id, {
-        agent: agentPath,
-        tool: toolName,
-        input: parsed,
-        props: props.props,
-        runId: id,
-      });
-      setState({ result });
-    } catch (error) {
-      setState({ error: (error as Error).message });
-    }
+    void call({ agent: agentPath, tool: toolName, props: props.props }, input);
   };
   if (agents.length === 0) return null;
   return (
     <form class="wb-panel" data-testid="try-tool" onSubmit={run}>
       <h2 class="wb-title">Try a tool</h2>
-      <label class="wb-prop">
-        <span>Agent</span>
-        <select
-          aria-label="Agent"
-          value={agentPath}
-          onChange={(event) => {
-            const path = event.currentTarget.value;
-            setAgentPath(path);
-            pickTool(agents.find((found) => found.path === path)?.tools[0]?.name ?? '', path);
-          }}
-        >
-          {agents.map((found) => (
-            <option key={found.path}>{found.path}</option>
-          ))}
-        </select>
-      </label>
-      <label class="wb-prop">
-        <span>Tool</span>
-        <select
-          aria-label="Tool"
-          value={toolName}
-          onChange={(event) => pickTool(event.currentTarget.value)}
-        >
-          {agent?.tools.map((found) => (
-            <option key={found.name} value={found.name}>
-              {found.name}
-              {found.needsApproval !== false ? ' (needs approval)' : ''}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ToolPicker
+        agents={agents}
+        agentPath={agentPath}
+        toolName={toolName}
+        onAgent={(path) => {
+          setAgentPath(path);
+          pickTool(agents.find((found) => found.path === path)?.tools[0]?.name ?? '', path);
+        }}
+        onTool={(name) => pickTool(name)}
+      />
       <label class="wb-props">
         <span>Input (JSON)</span>
         <textarea
@@ -130,16 +88,91 @@ export function TryToolPanel(props: {
           {state.error}
         </p>
       )}
-      {state.result && (
-        <div class="wb-result" data-testid="tool-result">
-          {state.result.error !== undefined ? (
-            <p class="wb-error">{state.result.error}</p>
-          ) : (
-            <JsonView value={state.result.output} />
-          )}
-          <a href={runHref(state.result.runId)}>the call's run</a>
-        </div>
-      )}
+      {state.result && <TriedResult result={state.result} />}
     </form>
   );
+}
+
+type MapAgent = NonNullable<WorkflowEntry['map']>['agents'][number];
+
+/** The agent and tool selects, the tools marked when they need approval. */
+function ToolPicker(props: {
+  agents: MapAgent[];
+  agentPath: string;
+  toolName: string;
+  onAgent(path: string): void;
+  onTool(name: string): void;
+}) {
+  const agent = props.agents.find((found) => found.path === props.agentPath);
+  return (
+    <>
+      <label class="wb-prop">
+        <span>Agent</span>
+        <select
+          aria-label="Agent"
+          value={props.agentPath}
+          onChange={(event) => props.onAgent(event.currentTarget.value)}
+        >
+          {props.agents.map((found) => (
+            <option key={found.path}>{found.path}</option>
+          ))}
+        </select>
+      </label>
+      <label class="wb-prop">
+        <span>Tool</span>
+        <select
+          aria-label="Tool"
+          value={props.toolName}
+          onChange={(event) => props.onTool(event.currentTarget.value)}
+        >
+          {agent?.tools.map((found) => (
+            <option key={found.name} value={found.name}>
+              {found.name}
+              {found.needsApproval !== false ? ' (needs approval)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
+/** What the call gave (its output, or its error or denial), with a link to its run. */
+function TriedResult({ result }: { result: TriedTool }) {
+  return (
+    <div class="wb-result" data-testid="tool-result">
+      {result.error !== undefined ? (
+        <p class="wb-error">{result.error}</p>
+      ) : (
+        <JsonView value={result.output} />
+      )}
+      <a href={runHref(result.runId)}>the call's run</a>
+    </div>
+  );
+}
+
+/** One call at a time of a workflow's tools: its run id (made here), and how it went. */
+function useToolCall(workflowId: string) {
+  const [runId, setRunId] = useState<string | undefined>();
+  const [state, setState] = useState<{ busy?: boolean; result?: TriedTool; error?: string }>({});
+  const call = async (
+    target: { agent: string; tool: string; props: Record<string, unknown> },
+    input: string,
+  ) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(input);
+    } catch (error) {
+      return setState({ error: `The input is not JSON: ${(error as Error).message}` });
+    }
+    const id = newTryRunId();
+    setRunId(id);
+    setState({ busy: true });
+    try {
+      setState({ result: await tryTool(workflowId, { ...target, input: parsed, runId: id }) });
+    } catch (error) {
+      setState({ error: (error as Error).message });
+    }
+  };
+  return { runId, state, call };
 }
