@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { existsSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
-import type { WorkbenchCatalog } from '../../src/studio/index.js';
+import type { WorkbenchCatalog } from '../../src/studio/workbench-catalog.js';
 import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
 
 // What the workbench's Studio tests share: a catalog over a temporary project, and POSTs
