@@ -57,12 +57,30 @@ export default function Release({ writable = false }: { writable?: boolean }) {
 `;
 
 const hello = `
-import { Agent, Step, Tool } from 'june';
-import { search } from './workflows/tools.js';
+import { Agent, Step, Tool, defineAgent } from 'june';
+import { z } from 'zod';
+import { close, search } from './workflows/tools.js';
+const Researcher = defineAgent({
+  name: 'researcher',
+  description: 'Researches a question',
+  input: z.object({ question: z.string() }),
+  model: {} as never,
+  prompt: ({ question }) => question,
+  capabilities: () => <Tool name="fetch" value={search} />,
+});
 export default function Hello() {
   return (
     <Agent name="greeter" model={{} as never}>
       <Tool name="lookup" value={search} />
+      <Tool name="triage" description="Triage issues" input={z.object({ label: z.enum(['bug', 'docs']) })}>
+        {({ label }) => (
+          <Agent name="triager" model={{} as never}>
+            <Tool name={label === 'bug' ? 'close' : 'other'} value={close} />
+            <Step id="t" prompt="Triage" />
+          </Agent>
+        )}
+      </Tool>
+      <Researcher />
       <Step id="hi" prompt="Hi" />
     </Agent>
   );
