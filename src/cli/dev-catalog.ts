@@ -6,7 +6,7 @@ import type {
   WorkflowRemovedEvent,
 } from '../studio/workbench-api.js';
 import type { WorkflowCatalog } from '../studio/workflow-catalog.js';
-import { idOf, mayBeWorkflow, type WorkflowFile } from './find-workflows.js';
+import { idOf, mayBeWorkflow, realInside, type WorkflowFile } from './find-workflows.js';
 import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
 import { brokenEntry, workflowEntry } from './workflow-entry.js';
 
@@ -102,7 +102,8 @@ export class DevCatalog implements WorkflowCatalog {
       const affected = [...this.#known.values()].filter((known) => known.imports.has(file));
       for (const known of affected) await this.#load(known.workflow);
       if (affected.length === 0 && id !== undefined && kind !== 'unlink' && this.#searched(file))
-        if (await mayBeWorkflow(file)) await this.#load({ id, file, named: false });
+        if ((await realInside(this.root, file)) && (await mayBeWorkflow(file)))
+          await this.#load({ id, file, named: false });
     });
   }
 

@@ -1,3 +1,5 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findWorkflows } from '../../src/cli/find-workflows.js';
 import { sampleInput } from '../../src/cli/sample-input.js';
@@ -39,9 +41,23 @@ describe('findWorkflows', () => {
     }
   });
 
-  it('refuses a target outside the project or missing, with what to do', async () => {
+  it('refuses a target outside the project or missing, with what to do, and never follows a link out of it', async () => {
     const project = tempProject();
+    const elsewhere = tempProject();
     try {
+      const outside = elsewhere.write(
+        'outside.tsx',
+        'export default function O() { return null; }\n',
+      );
+      symlinkSync(outside, join(project.dir, 'linked.tsx'));
+      symlinkSync(elsewhere.dir, join(project.dir, 'linked-folder'));
+      expect(await findWorkflows(project.dir)).toEqual([]);
+      await expect(findWorkflows(project.dir, ['linked.tsx'])).rejects.toMatchObject({
+        code: 'cli-workflow-missing',
+        message: expect.stringMatching(
+          /^june: linked\.tsx leads outside the project .* \(a symbolic link\)/,
+        ),
+      });
       await expect(findWorkflows(project.dir, ['../'])).rejects.toMatchObject({
         code: 'cli-workflow-missing',
         message: expect.stringMatching(/^june: \.\.\/ is outside the project /),
@@ -52,6 +68,7 @@ describe('findWorkflows', () => {
       });
     } finally {
       project.remove();
+      elsewhere.remove();
     }
   });
 });
