@@ -28,7 +28,8 @@ interface Known {
  * `loadWorkflow`'s `development`), its scopes resolved with `inspect()`, and the files it
  * imports remembered, so a change to any of them loads it again ({@link changed}). A file
  * found by searching a folder whose default export is not a component is not a workflow
- * and is left out; a workflow that no longer loads or resolves is `broken` with its error,
+ * and is left out (a shown workflow whose default export goes away is broken, not gone); a
+ * workflow that no longer loads or resolves is `broken` with its error,
  * and ready again after the next good save. Only files found by `findWorkflows` under the
  * project root, or found later under the folders searched, are ever loaded.
  *
@@ -124,11 +125,11 @@ export class DevCatalog implements WorkflowCatalog {
         entry: await workflowEntry(workflow.id, loaded, {}, this.root),
       };
     } catch (error) {
-      if (!workflow.named && JuneError.isInstance(error) && NOT_A_WORKFLOW.has(error.code)) {
-        this.#remove(workflow.id);
-        return;
-      }
       const before = this.#known.get(workflow.id);
+      // a file found by searching that is not a workflow is left out, unless it was one
+      // before this save (then it is a workflow being edited: broken until it is one again)
+      const notOne = JuneError.isInstance(error) && NOT_A_WORKFLOW.has(error.code);
+      if (notOne && !workflow.named && !before) return;
       for (const file of before?.imports ?? []) imports.add(file); // keep watching what it imported
       const entry = brokenEntry(workflow.id, error, this.root);
       known = { workflow, imports, entry: before ? { ...entry, name: before.entry.name } : entry };
