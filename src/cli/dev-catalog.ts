@@ -6,7 +6,7 @@ import type {
   WorkflowRemovedEvent,
 } from '../studio/workbench-api.js';
 import type { WorkflowCatalog } from '../studio/workflow-catalog.js';
-import { idOf, mayBeWorkflow, type WorkflowFile } from './find-workflows.js';
+import { idOf, mayBeWorkflow, realInside, type WorkflowFile } from './find-workflows.js';
 import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
 import { brokenEntry, workflowEntry } from './workflow-entry.js';
 
@@ -28,7 +28,8 @@ interface Known {
  * `loadWorkflow`'s `development`), its scopes resolved with `inspect()`, and the files it
  * imports remembered, so a change to any of them loads it again ({@link changed}). A file
  * found by searching a folder whose default export is not a component is not a workflow
- * and is left out; a workflow that no longer loads or resolves is `broken` with its error,
+ * and is left out (a shown workflow whose default export goes away is broken, not gone); a
+ * workflow that no longer loads or resolves is `broken` with its error,
  * and ready again after the next good save. Only files found by `findWorkflows` under the
  * project root, or found later under the folders searched, are ever loaded.
  *
@@ -102,7 +103,8 @@ export class DevCatalog implements WorkflowCatalog {
       const affected = [...this.#known.values()].filter((known) => known.imports.has(file));
       for (const known of affected) await this.#load(known.workflow);
       if (affected.length === 0 && id !== undefined && kind !== 'unlink' && this.#searched(file))
-        if (await mayBeWorkflow(file)) await this.#load({ id, file, named: false });
+        if ((await realInside(this.root, file)) && (await mayBeWorkflow(file)))
+          await this.#load({ id, file, named: false });
     });
   }
 
@@ -123,11 +125,11 @@ export class DevCatalog implements WorkflowCatalog {
         entry: await workflowEntry(workflow.id, loaded, {}, this.root),
       };
     } catch (error) {
-      if (!workflow.named && JuneError.isInstance(error) && NOT_A_WORKFLOW.has(error.code)) {
-        this.#remove(workflow.id);
-        return;
-      }
       const before = this.#known.get(workflow.id);
+      // a file found by searching that is not a workflow is left out, unless it was one
+      // before this save (then it is a workflow being edited: broken until it is one again)
+      const notOne = JuneError.isInstance(error) && NOT_A_WORKFLOW.has(error.code);
+      if (notOne && !workflow.named && !before) return;
       for (const file of before?.imports ?? []) imports.add(file); // keep watching what it imported
       const entry = brokenEntry(workflow.id, error, this.root);
       known = { workflow, imports, entry: before ? { ...entry, name: before.entry.name } : entry };

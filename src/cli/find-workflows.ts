@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 
@@ -29,7 +29,8 @@ export function skippedFolder(name: string): boolean {
  * whose text has a default export (`export default`), plus each file named itself, without
  * loading any. Whether a candidate is a workflow (its default export is a component) is
  * known once it loads (see `DevCatalog`). Ids are paths from `root`; a target outside `root`
- * is refused, so nothing outside the project is ever loaded.
+ * (or a link that leads out of it) is refused, and searching does not follow symbolic links,
+ * so nothing outside the project is ever loaded.
  *
  * @param targets - files or folders, relative to `root`. @default [root]
  * @throws {WorkflowError} `cli-workflow-missing` for a target that does not exist or lies outside `root`.
@@ -49,6 +50,11 @@ export async function findWorkflows(root: string, targets: string[] = []): Promi
         `june: ${target} is outside the project ${root}; june dev shows the workflows of the folder it runs in. Run it in the folder that holds ${target}.`,
       );
     const info = await stat(path).catch(() => undefined);
+    if (info && !(await realInside(root, path)))
+      throw new WorkflowError(
+        'cli-workflow-missing',
+        `june: ${target} leads outside the project ${root} (a symbolic link); june dev loads only the project's own files. Pass the file it links to from its own project.`,
+      );
     if (!info)
       throw new WorkflowError(
         'cli-workflow-missing',
@@ -67,6 +73,19 @@ export async function mayBeWorkflow(file: string): Promise<boolean> {
   if (!WORKFLOW_EXTENSIONS.has(extname(file))) return false;
   const text = await readFile(file, 'utf8').catch(() => '');
   return /\bexport\s+default\b/.test(text);
+}
+
+/**
+ * True when `path`, every symbolic link resolved, is inside `root` (itself resolved): what
+ * `june dev` may load. False for a path that does not exist.
+ */
+export async function realInside(root: string, path: string): Promise<boolean> {
+  try {
+    const [realRoot, real] = await Promise.all([realpath(root), realpath(path)]);
+    return idOf(realRoot, real) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The path of `file` from `root` with `/` separators, or undefined when it is not under `root`. */

@@ -32,6 +32,7 @@ export function watchProject(
 ): ProjectWatch {
   const watcher = watch([...paths], {
     ignoreInitial: true,
+    followSymlinks: false, // a link out of the project is not the project's
     ignored: (path) =>
       relative(root, path)
         .split(sep)

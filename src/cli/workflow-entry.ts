@@ -1,8 +1,9 @@
 import { asSchema } from 'ai';
 import { basename, sep } from 'node:path';
 import { errorMessage } from '../errors/index.js';
-import type { WorkflowEntry, WorkflowProblem } from '../studio/workbench-api.js';
+import type { CapabilityMap, WorkflowEntry, WorkflowProblem } from '../studio/workbench-api.js';
 import type { LoadedWorkflow } from './load-workflow.js';
+import { sampleInput } from './sample-input.js';
 
 /**
  * A loaded workflow's entry in `june dev`'s catalog: its capability map, `inspect()` (from the
@@ -31,7 +32,7 @@ export async function workflowEntry(
     takesMessages: hasProperty(propsSchema, 'messages') || hasProperty(propsSchema, 'chat'),
   };
   try {
-    const map = await loaded.june.inspect(loaded.component, { props, details: true });
+    const map = await openComposites(loaded, props);
     return fromRoot({ ...base, status: 'ready', map }, root);
   } catch (error) {
     return fromRoot({ ...base, status: 'broken', error: workflowProblem(error) }, root);
@@ -79,6 +80,39 @@ export function workflowProblem(error: unknown): WorkflowProblem {
   const message = text.startsWith('june: ') ? text : `june: ${text}`;
   const place = /\bat ((?:[A-Za-z]:)?[^\s:()]+\.[cm]?[jt]sx?):(\d+)(?::\d+)?/.exec(message);
   return { code, message, ...(place ? { declaration: `${place[1]}:${place[2]}` } : {}) };
+}
+
+/** How many times composite bodies found inside composite bodies are looked into. */
+const COMPOSITE_ROUNDS = 4;
+
+/**
+ * `inspect()` with `details`, and then again with a sample input (`sampleInput`) for each
+ * composite tool it found, so the map shows the agents of their bodies (the private scope of
+ * a composite tool or a `defineAgent` agent), as far as a body renders for that input. A
+ * body that does not render for it is left closed: the map stays as the last report that
+ * resolved.
+ *
+ * @throws what `inspect()` throws for the tree itself (without sample inputs).
+ */
+async function openComposites(
+  loaded: LoadedWorkflow,
+  props: Record<string, unknown>,
+): Promise<CapabilityMap> {
+  let map = await loaded.june.inspect(loaded.component, { props, details: true });
+  const compositeInputs: Record<string, unknown> = {};
+  for (let round = 0; round < COMPOSITE_ROUNDS; round++) {
+    const fresh = map.agents
+      .flatMap((agent) => agent.tools)
+      .filter((tool) => tool.composite && !Object.hasOwn(compositeInputs, tool.name));
+    if (fresh.length === 0) break;
+    for (const tool of fresh) compositeInputs[tool.name] = sampleInput(tool.inputSchema);
+    try {
+      map = await loaded.june.inspect(loaded.component, { props, details: true, compositeInputs });
+    } catch {
+      break;
+    }
+  }
+  return map;
 }
 
 /** JSON Schema of the props schema a workflow exports as `props` (zod, or any standard schema). */

@@ -27,7 +27,6 @@ export class EventChannel {
 
   /** The response that keeps the page's stream open until it goes away or {@link close}. */
   connect(c: Context): Response {
-    c.header('cache-control', 'no-cache, no-transform');
     return streamSSE(c, async (stream) => {
       const ended = new Promise<void>((resolve) => {
         this.#clients.set(stream, resolve);

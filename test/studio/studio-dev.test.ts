@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -57,12 +57,30 @@ export default function Release({ writable = false }: { writable?: boolean }) {
 `;
 
 const hello = `
-import { Agent, Step, Tool } from 'june';
-import { search } from './workflows/tools.js';
+import { Agent, Step, Tool, defineAgent } from 'june';
+import { z } from 'zod';
+import { close, search } from './workflows/tools.js';
+const Researcher = defineAgent({
+  name: 'researcher',
+  description: 'Researches a question',
+  input: z.object({ question: z.string() }),
+  model: {} as never,
+  prompt: ({ question }) => question,
+  capabilities: () => <Tool name="fetch" value={search} />,
+});
 export default function Hello() {
   return (
     <Agent name="greeter" model={{} as never}>
       <Tool name="lookup" value={search} />
+      <Tool name="triage" description="Triage issues" input={z.object({ label: z.enum(['bug', 'docs']) })}>
+        {({ label }) => (
+          <Agent name="triager" model={{} as never}>
+            <Tool name={label === 'bug' ? 'close' : 'other'} value={close} />
+            <Step id="t" prompt="Triage" />
+          </Agent>
+        )}
+      </Tool>
+      <Researcher />
       <Step id="hi" prompt="Hi" />
     </Agent>
   );
@@ -273,6 +291,21 @@ describe('june dev', () => {
     await writeFile(join(project.dir, 'workflows/release.tsx'), release());
     await map.locator('[data-tool="deploy"]').waitFor({ timeout: 15_000 });
     expect(await error.count()).toBe(0);
+  });
+
+  it('takes up a workflow file added while it runs, and drops one that is deleted', async () => {
+    await page.goto(`${dev.pageUrl}#/workflows`);
+    await page.locator('[data-workflow="hello.tsx"].workflow-item').waitFor();
+    project.write('later.tsx', hello.replace('function Hello', 'function Later'));
+    const later = page.locator('[data-workflow="later.tsx"].workflow-item');
+    await later.waitFor({ timeout: 15_000 });
+    expect(await later.locator('.workflow-name').textContent()).toBe('Later');
+    await rm(join(project.dir, 'later.tsx'));
+    await later.waitFor({ state: 'detached', timeout: 15_000 });
+    expect(dev.catalog.list().map((entry) => entry.id)).toEqual([
+      'hello.tsx',
+      'workflows/release.tsx',
+    ]);
   });
 
   it('keeps the access checks on the new routes: Host, token beyond loopback, nothing from a path', async () => {
