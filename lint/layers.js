@@ -50,6 +50,7 @@ export const layers = {
     testing: ['journal'],
     telemetry: ['events', 'trace'],
     cli: ['studio'],
+    studio: ['web'],
     'studio-ui': ['studio'],
   },
   // Imports a lower layer does not excuse.
@@ -101,6 +102,8 @@ export const layers = {
         'cli',
         'web',
         'evals',
+        // the chat panel's useChat transport (DefaultChatTransport), in the browser
+        'studio-ui',
       ],
       names: {
         wrapLanguageModel: ['models'],

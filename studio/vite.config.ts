@@ -10,6 +10,15 @@ export default defineConfig({
   root: here('.'),
   base: './',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  // React libraries (the virtualizer, @tanstack/react-virtual) run on preact's compat layer.
+  resolve: {
+    alias: {
+      'react-dom/test-utils': 'preact/test-utils',
+      'react-dom': 'preact/compat',
+      'react/jsx-runtime': 'preact/jsx-runtime',
+      react: 'preact/compat',
+    },
+  },
   build: {
     outDir: here('../dist/studio'),
     emptyOutDir: true,

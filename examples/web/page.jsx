@@ -3,6 +3,7 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import './style.css';
 
 // The chat id stays in the address, so a reloaded page reconnects to its running run.
 const params = new URLSearchParams(location.search);

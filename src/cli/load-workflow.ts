@@ -25,6 +25,8 @@ export interface LoadedWorkflow {
   label: string;
   /** The workflow's name in traces: its path from the current directory, or its file name when outside it. */
   name: string;
+  /** The module's exports (the default export is {@link component}). */
+  exports: Record<string, unknown>;
   /** The tsconfig.json it was compiled with. */
   tsconfig: string;
   /**
@@ -35,6 +37,19 @@ export interface LoadedWorkflow {
 }
 
 let loads = 0;
+
+/** Options of {@link loadWorkflow}. */
+export interface LoadWorkflowOptions {
+  /** Called with the `file:` URL of every module the workflow's import loads (its own file too). */
+  onImport?: (url: string) => void;
+  /**
+   * Loads as `june dev` does: the JSX compiled in development mode (elements record where
+   * they were declared), and the loader's hooks removed once the file has loaded, so loading
+   * again and again (on every save) leaves nothing behind. Each load is a fresh copy of the
+   * file and its imports, whatever loaded before. @default false
+   */
+  development?: boolean;
+}
 
 /**
  * Loads a `.tsx` (or `.ts`, `.jsx`, `.js`) workflow with tsx and returns its default export.
@@ -57,16 +72,22 @@ let loads = 0;
 export async function loadWorkflow(
   file: string,
   cwd: string = process.cwd(),
+  options: LoadWorkflowOptions = {},
 ): Promise<LoadedWorkflow> {
   const absolute = resolve(cwd, file);
   const label = labelOf(absolute, cwd);
   checkFile(file, absolute);
-  const tsconfig = workflowTsconfig(absolute);
+  const development = options.development === true;
+  const tsconfig = workflowTsconfig(absolute, { development });
   const url = pathToFileURL(absolute).href;
   let exports: Record<string, unknown>;
   let june: JuneApi;
+  const api = register({
+    namespace: `june-workflow-${++loads}`,
+    tsconfig: tsconfig.path,
+    ...(options.onImport ? { onImport: options.onImport } : {}),
+  });
   try {
-    const api = register({ namespace: `june-workflow-${++loads}`, tsconfig: tsconfig.path });
     try {
       exports = moduleExports(await api.import(url, import.meta.url));
     } catch (error) {
@@ -75,10 +96,12 @@ export async function loadWorkflow(
     june = await juneOf(api.import, url);
   } finally {
     tsconfig.dispose();
+    if (development) await api.unregister();
   }
   const name = label === absolute ? basename(absolute) : label;
   return {
     component: defaultComponent(exports, label),
+    exports,
     file: absolute,
     label,
     name,

@@ -7,6 +7,7 @@ import { visibleText } from './visible-text.js';
 import { addDatabaseCommands } from './database-program.js';
 import { addEvalsCommand } from './evals-program.js';
 import { addRunCommand } from './run-program.js';
+import { addTryToolCommand } from './try-tool-program.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /**
@@ -68,8 +69,10 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
   addRunCommand(program, io, done);
   addDatabaseCommands(program, io, done);
   addInspectCommand(program, io, done);
+  addTryToolCommand(program, io, done);
   addStudioCommand(program, io, done);
   addEvalsCommand(program, io, done);
+  addDevCommand(program, io, done);
   return program;
 }
 
@@ -132,6 +135,32 @@ function addStudioCommand(program: Command, io: CliIO, done: Done): void {
       ) => {
         const { studioCommand } = await import('./studio-command.js');
         done(await studioCommand(dir, options, io));
+      },
+    );
+}
+
+/** `june dev [paths...]`: dev-command.ts loads the workflows and Studio when the command runs. */
+function addDevCommand(program: Command, io: CliIO, done: Done): void {
+  program
+    .command('dev')
+    .description(
+      "Serve June Studio with the project's workflows: each one's capability map before any run, updated on every save.",
+    )
+    .argument('[paths...]', 'workflow files or folders of the project (default: the whole project)')
+    .option('--port <port>', 'the TCP port; 0 picks a free one (default: 4000)')
+    .option(
+      '--host <host>',
+      'the address to listen on (default: 127.0.0.1); beyond loopback, Studio prints an access token',
+    )
+    .option(
+      '--allow-host <name>',
+      'another host name requests may address (repeatable)',
+      (name: string, names: string[] = []) => [...names, name],
+    )
+    .action(
+      async (paths: string[], options: { port?: string; host?: string; allowHost?: string[] }) => {
+        const { devCommand } = await import('./dev-command.js');
+        done(await devCommand(paths, options, io));
       },
     );
 }

@@ -74,13 +74,29 @@ export async function runCommand(
   }
 }
 
-/** `june run` once its inputs are read (and, with `--resume`, the run is this process's). */
-async function runStarted(
+/** How {@link runStarted} treats a run that stops: resumable from `file`, or not at all. */
+export interface RunStartedOptions {
+  /**
+   * `false` for a run whose tree is not `file`'s default export (`june try-tool`): no resume
+   * line is printed and Studio is given no sealed resume details, so nothing resumes it.
+   * @default true
+   */
+  resumable?: boolean;
+}
+
+/**
+ * `june run` once its inputs are read (and, with `--resume`, the run is this process's):
+ * runs `inputs.workflow.component`, shows it, answers its approvals as `--approve` says,
+ * writes its trace, and reports. `june try-tool` runs its one-tool tree through it too.
+ */
+export async function runStarted(
   file: string,
   options: RunCommandOptions,
   io: CliIO,
   inputs: RunInputs,
+  how: RunStartedOptions = {},
 ): Promise<ExitCodeValue> {
+  const resumable = how.resumable !== false;
   const approve = options.approve ?? 'ask';
   const json = options.json === true;
   const promptOutput = runPrompting(io, approve, json);
@@ -106,7 +122,7 @@ async function runStarted(
   // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
-    control.studio = await studioAnswers(file, handle, options);
+    control.studio = await studioAnswers(file, handle, options, resumable);
     if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
     return reportRun({
@@ -116,7 +132,7 @@ async function runStarted(
       runId: handle.runId,
       tracePath,
       durationMs: Date.now() - startedAt,
-      resume: printedResumeCommand(file, handle.runId, options),
+      resume: resumable ? printedResumeCommand(file, handle.runId, options) : '',
       workflow: inputs.workflow,
       model: inputs.model,
       json,
@@ -141,6 +157,7 @@ async function studioAnswers(
   file: string,
   handle: RunHandle,
   options: RunCommandOptions,
+  resumable: boolean,
 ): Promise<StudioAnswers | undefined> {
   const approve = options.approve;
   if (approve !== 'studio' && approve !== 'wait') return undefined;
@@ -149,6 +166,7 @@ async function studioAnswers(
     runId: handle.runId,
     approve,
     resume: resumeDetails(file, options),
+    sealed: resumable,
   });
   handle.connect(answers);
   return answers;
@@ -206,6 +224,7 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       // nobody reads --json output token by token: batch mode costs less
       ...(json || options.stream === false ? { stream: false } : {}),
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
+      ...(options.runId !== undefined ? { runId: options.runId } : {}),
       ...(lease ? { lease } : {}),
       ...(options.replay !== undefined && recorded
         ? { replay: recorded, ...(options.replayTools ? { replayTools: true } : {}) }

@@ -1,4 +1,5 @@
 import { WorkflowError } from '../errors/index.js';
+import { isRunId } from '../engine/run-id.js';
 import {
   fileJournalStore,
   loadJournal,
@@ -131,6 +132,19 @@ function checkJournalFlags(options: RunCommandOptions): void {
     throw new WorkflowError(
       'cli-option-invalid',
       'june: --replay-tools answers tool calls from the recording --replay names; pass it with --replay <runId|file>.',
+    );
+  }
+  const runId: unknown = options.runId;
+  if (runId !== undefined && !isRunId(runId)) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: --run-id takes 1 to 128 letters, digits, '.', '_' and '-' (not starting with '.' or '-'), got ${JSON.stringify(String(options.runId).slice(0, 80))}.`,
+    );
+  }
+  if (options.runId !== undefined && options.resume !== undefined) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --run-id names a new run, and a resumed run keeps its id: leave out --run-id with --resume.',
     );
   }
   if (options.waitForOwner && options.resume === undefined) {

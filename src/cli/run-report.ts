@@ -23,7 +23,7 @@ export interface RunReport {
   /** How long the run took, in ms. */
   durationMs: number;
   workflow: LoadedWorkflow;
-  /** The command that resumes the run, for the resume line. */
+  /** The command that resumes the run, for the resume line; `''` for a run that is not resumed. */
   resume: string;
   /** The script model, to warn about turns that never ran. */
   model: ScriptedModel | undefined;
@@ -70,7 +70,7 @@ export function reportRun(report: RunReport): ExitCodeValue {
         style.dim,
       ),
     );
-  if (!json && trace.status === 'aborted') {
+  if (!json && trace.status === 'aborted' && report.resume !== '') {
     io.stdout.write(`${style.dim(`resume: ${report.resume}`)}\n`);
   }
   if (report.stoppedBy) return stopSignals[report.stoppedBy].exitCode;

@@ -57,10 +57,13 @@ export class StudioAnswers implements ApprovalSource {
     runId: string;
     approve: RunProcess['approve'];
     resume: RunProcess['resume'];
+    /** `false`: the details get no seal, so Studio never resumes the run (`june try-tool`). @default true */
+    sealed?: boolean;
   }): Promise<StudioAnswers> {
     const folder = runFolder(options.runsDir, options.runId);
     const answers = new StudioAnswers(folder);
-    const seal = await sealResume(options.runId, options.resume);
+    const seal =
+      options.sealed === false ? undefined : await sealResume(options.runId, options.resume);
     await writeRunProcess(folder, {
       pid: process.pid,
       approve: options.approve,

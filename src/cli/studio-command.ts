@@ -15,6 +15,24 @@ export interface StudioCommandOptions {
 }
 
 /**
+ * The `--port` flag as a number (undefined when not given).
+ * @throws {WorkflowError} `cli-option-invalid` when it is not a whole number from 0 to 65535.
+ */
+export function portOption(text: string | undefined): number | undefined {
+  const port = text === undefined ? undefined : Number(text);
+  if (
+    port !== undefined &&
+    !(text!.trim() !== '' && Number.isInteger(port) && port >= 0 && port <= 65535)
+  ) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: --port must be a whole number from 0 to 65535 (0 picks a free one), got ${JSON.stringify(text)}.`,
+    );
+  }
+  return port;
+}
+
+/**
  * `june studio [dir]`: serves June Studio (`startStudio()` from `src/studio`) over the run
  * traces in `dir` (or, with `--database`, the runs of a database), prints its URL, which
  * carries the token answering approvals needs (and, bound beyond loopback, prints the access
@@ -33,16 +51,7 @@ export async function studioCommand(
   options: StudioCommandOptions,
   io: CliIO,
 ): Promise<ExitCodeValue> {
-  const port = options.port === undefined ? undefined : Number(options.port);
-  if (
-    port !== undefined &&
-    !(options.port!.trim() !== '' && Number.isInteger(port) && port >= 0 && port <= 65535)
-  ) {
-    throw new WorkflowError(
-      'cli-option-invalid',
-      `june: --port must be a whole number from 0 to 65535 (0 picks a free one), got ${JSON.stringify(options.port)}.`,
-    );
-  }
+  const port = portOption(options.port);
   const { startStudio } = await import('../studio/index.js');
   const studio = await startStudio({
     ...(dir !== undefined ? { dir } : {}),

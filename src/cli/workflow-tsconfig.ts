@@ -44,7 +44,9 @@ export function findTsconfig(dir: string): string | undefined {
 /**
  * The tsconfig to compile the workflow `file` with: the user's own (the nearest tsconfig.json
  * from the workflow's folder up), else one June writes to a temporary folder with
- * {@link workflowCompilerOptions}. Its `include` names the workflow's folder and the
+ * {@link workflowCompilerOptions}. With `development` (`june dev`), always one June writes: the
+ * user's own extended with `"jsx": "react-jsxdev"`, so every element records where it was
+ * declared (Studio links tools to their file and line). Its `include` names the workflow's folder and the
  * project folder above it (the nearest with a package.json), since tsx applies a tsconfig
  * only to the files it includes.
  *
@@ -54,20 +56,24 @@ export function findTsconfig(dir: string): string | undefined {
  * try { ... } finally { tsconfig.dispose(); }
  * ```
  */
-export function workflowTsconfig(file: string): WorkflowTsconfig {
+export function workflowTsconfig(
+  file: string,
+  options: { development?: boolean } = {},
+): WorkflowTsconfig {
   const dir = dirname(file);
   const own = findTsconfig(dir);
-  if (own) return { path: own, generated: false, dispose: () => {} };
+  if (own && options.development !== true)
+    return { path: own, generated: false, dispose: () => {} };
   const folders = [dir, projectFolder(dir)].filter(
     (folder): folder is string => folder !== undefined,
   );
   const include = [...new Set(folders)].map((folder) => `${folder.split('\\').join('/')}/**/*`);
   const temp = mkdtempSync(join(tmpdir(), 'june-tsconfig-'));
   const path = join(temp, 'tsconfig.json');
-  writeFileSync(
-    path,
-    `${JSON.stringify({ compilerOptions: workflowCompilerOptions, include }, null, 2)}\n`,
-  );
+  const config = own
+    ? { extends: own, compilerOptions: { jsx: 'react-jsxdev' }, include }
+    : { compilerOptions: workflowCompilerOptions, include };
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
   return { path, generated: true, dispose: () => rmSync(temp, { recursive: true, force: true }) };
 }
 

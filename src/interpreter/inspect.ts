@@ -1,8 +1,10 @@
+import { asSchema } from 'ai';
 import type { Component, JuneElement } from '../elements/element.js';
+import { locationSuffix } from '../elements/notation.js';
 import { createElement, isElement } from '../elements/element.js';
 import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import { approvalFlag } from '../capabilities/scope.js';
-import type { CapabilityProvenance } from '../capabilities/scope.js';
+import type { CapabilityProvenance, ResolvedCapability } from '../capabilities/scope.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { evaluate } from './evaluate.js';
 import { createRunFrame } from './run-state.js';
@@ -18,6 +20,13 @@ export interface InspectedTool {
   source: string;
   granted?: string;
   composite?: true;
+  /**
+   * Where the tool was declared, `file:line:column` (the file from the current directory),
+   * as the development JSX runtime recorded it; with `details` only, and only when known.
+   */
+  declaration?: string;
+  /** The tool's input schema as JSON Schema; with `details` only. */
+  inputSchema?: Record<string, unknown>;
 }
 
 /** One agent the tree renders, with its resolved tools. */
@@ -31,6 +40,8 @@ export interface InspectedAgent {
    * known only once a run connects, so `inspect()` lists the declarations instead.
    */
   toolSources?: string[];
+  /** Where the `<Agent>` was declared, `file:line:column`; with `details` only, when known. */
+  declaration?: string;
 }
 
 /** Options of {@link inspect}. */
@@ -45,6 +56,14 @@ export interface InspectOptions {
    * into, since what they render depends on the input.
    */
   compositeInputs?: Record<string, unknown>;
+  /**
+   * Adds, for tools that know them, each tool's `declaration` (`file:line:column`, recorded
+   * by the development JSX runtime, `jsxDEV`) and `inputSchema` (JSON Schema), and each
+   * agent's `declaration`: what a picture of the scopes links to and builds input forms
+   * from (Studio's capability map). Without it the report holds neither, so snapshots of it
+   * stay as they are. @default false
+   */
+  details?: boolean;
 }
 
 /** What {@link inspect} returns: plain data, made for `toMatchSnapshot()`. */
@@ -86,16 +105,44 @@ export async function inspect(
   const frame = createRunFrame({ pass, runId: 'inspect', prefix: [], signal: pass.signal });
   await evaluate(element, { run: frame, parentId: frame.nodeId });
   if (options.compositeInputs) await inspectComposites(pass, options.compositeInputs, evaluate);
+  const details = options.details === true;
   return {
-    agents: pass.agents.map((agent) => ({
-      path: agent.path,
-      name: agent.name,
-      tools: [...agent.scope.byName.values()].map((entry) =>
-        tool(entry.provenance, approvalFlag(entry.tool)),
-      ),
-      ...(agent.waiting ? { toolSources: agent.waiting } : {}),
-    })),
+    agents: await Promise.all(
+      pass.agents.map(async (agent) => ({
+        path: agent.path,
+        name: agent.name,
+        tools: await Promise.all(
+          [...agent.scope.byName.values()].map(async (entry) => ({
+            ...tool(entry.provenance, approvalFlag(entry.tool)),
+            ...(details ? await toolDetails(entry) : {}),
+          })),
+        ),
+        ...(agent.waiting ? { toolSources: agent.waiting } : {}),
+        ...(details ? declarationOf(locationSuffix(agent.element.source)) : {}),
+      })),
+    ),
   };
+}
+
+/** A tool's `declaration` and `inputSchema` (JSON Schema), those it has. */
+async function toolDetails(
+  entry: ResolvedCapability,
+): Promise<Pick<InspectedTool, 'declaration' | 'inputSchema'>> {
+  const schema = (entry.tool as { inputSchema?: Parameters<typeof asSchema>[0] }).inputSchema;
+  const inputSchema =
+    schema === undefined
+      ? undefined
+      : ((await asSchema(schema).jsonSchema) as Record<string, unknown>);
+  return {
+    ...declarationOf(entry.location),
+    ...(inputSchema !== undefined ? { inputSchema } : {}),
+  };
+}
+
+/** `{ declaration: 'file:line:column' }` from a location suffix (` at file:12:7`), or nothing. */
+function declarationOf(location: string | undefined): { declaration?: string } {
+  const declaration = location?.trim().replace(/^at /, '');
+  return declaration ? { declaration } : {};
 }
 
 function tool(provenance: CapabilityProvenance, needsApproval: boolean | 'dynamic'): InspectedTool {

@@ -3,7 +3,6 @@ import type { ApprovalAnswerInput } from './approval-desk.js';
 import { carriesToken, type StudioAccess } from './studio-access.js';
 import { StudioRequestError } from './studio-request-error.js';
 
-const MAX_BODY_BYTES = 64 * 1024;
 const MAX_REASON_CHARS = 4000;
 const MAX_ANSWERED_BY_CHARS = 200;
 
@@ -12,7 +11,8 @@ const MAX_ANSWERED_BY_CHARS = 200;
  * script that holds the token: a browser's `Sec-Fetch-Site` must be `same-origin`, an
  * `Origin` header must name the very host the request addressed (`Host`), and the request
  * must carry `access.answerToken` (`Authorization: Bearer`, `?token=`, or the page's cookie).
- * The `Host` check itself comes first, for every request (see `handleStudioRequest`).
+ * The `Host` check itself comes first, for every request (see `server/admit-request.ts`); the `answering` middleware
+ * (`server/answering.ts`) applies this check to a route.
  *
  * @throws {StudioRequestError} `studio-request-refused`: 403 for a request from another
  *   site, 401 without the right token.
@@ -48,23 +48,20 @@ function sameHost(origin: string, host: string): boolean {
   }
 }
 
+/** How large an approval answer's body may be, in bytes (64 KiB). */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
 /**
- * Reads an answer's body: JSON `{ key, approved, reason?, answeredBy? }`, at most 64 KiB, a
- * reason of at most 4000 characters (only with a denial), who answered in at most 200.
+ * Reads an answer's body: JSON `{ key, approved, reason?, answeredBy? }` (its size checked
+ * before, up to {@link MAX_ANSWER_BYTES}, see `approvals-routes.ts`), a reason of at most
+ * 4000 characters (only with a denial), who answered in at most 200.
  *
  * @throws {StudioRequestError} `studio-request-invalid` (400) for anything else.
  */
-export async function readAnswerBody(request: IncomingMessage): Promise<ApprovalAnswerInput> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw invalid('the body is larger than 64 KiB');
-    chunks.push(chunk);
-  }
+export async function readAnswerBody(request: Request): Promise<ApprovalAnswerInput> {
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(await request.text());
   } catch {
     throw invalid('the body is not JSON');
   }
@@ -87,6 +84,9 @@ export async function readAnswerBody(request: IncomingMessage): Promise<Approval
     ...(by !== '' ? { answeredBy: by } : {}),
   };
 }
+
+/** The error for an answer's body larger than {@link MAX_ANSWER_BYTES}. */
+export const answerTooLarge = (): StudioRequestError => invalid('the body is larger than 64 KiB');
 
 function invalid(problem: string): StudioRequestError {
   return new StudioRequestError(

@@ -88,7 +88,7 @@ export async function resumeRun(folder: string, runId: string, record: RunProces
  * The `june` command of this installation: `dist/src/cli/bin.js` beside this module once
  * built, or the repository's build when Studio runs from its sources (in June's own tests).
  */
-function juneBin(): string {
+export function juneBin(): string {
   const built = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
   if (existsSync(built)) return built;
   return fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url));

@@ -100,6 +100,13 @@ export const runFlags = [
     kind: 'value',
   },
   {
+    key: 'runId',
+    flags: '--run-id <id>',
+    description:
+      "the new run's id (1 to 128 letters, digits, '.', '_' and '-'); default: a new one. A program that starts june run (Studio) names the run so it can follow it",
+    kind: 'value',
+  },
+  {
     key: 'waitForOwner',
     flags: '--wait-for-owner',
     description:

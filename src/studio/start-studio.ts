@@ -3,13 +3,25 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SystemError } from '../errors/index.js';
+import { getRequestListener } from '@hono/node-server';
+import type { ApprovalDesk } from './approval-desk.js';
 import { EventChannel } from './event-channel.js';
-import { handleStudioRequest, type StudioRoutes } from './handle-studio-request.js';
+import { approvalsRoutes } from './routes/approvals-routes.js';
+import { eventsRoute } from './routes/events-route.js';
+import { runsRoutes, type RunsSource } from './routes/runs-routes.js';
+import { uiRoutes } from './routes/ui-routes.js';
+import { workflowsRoutes } from './routes/workflows-routes.js';
+import { studioApp } from './server/studio-app.js';
+import type { StudioRouteModule } from './server/studio-env.js';
+import type { WorkflowCatalog } from './workflow-catalog.js';
 import type { StudioEvent } from './studio-api.js';
-import { studioAccess } from './studio-access.js';
+import { studioAccess, type StudioAccess } from './studio-access.js';
 import { RunDirectory } from './run-directory.js';
 import { defaultAssetsDir } from './studio-assets.js';
 import { fileApprovalDesk } from './approval-desk.js';
+import type { WorkbenchCatalog } from './workbench-catalog.js';
+import { WorkbenchChat } from './workbench-chat.js';
+import { workbenchRoutes } from './routes/workbench-routes.js';
 
 /** Options of {@link startStudio}. */
 export interface StudioOptions {
@@ -45,6 +57,18 @@ export interface StudioOptions {
    * through DBOS (`RunClient`). Needs `@dbos-inc/dbos-sdk`. @default none: the folder `dir`
    */
   database?: string;
+  /**
+   * The workflows the page may start, try a tool of and chat with (`june dev` gives its
+   * catalog): runs start in `workbench.root`, whose `.june/runs` should be `dir`. Only with a
+   * runs folder, not `database`. @default none: Studio shows runs only
+   */
+  workbench?: WorkbenchCatalog;
+  /**
+   * The workflows of a project (`june dev`): Studio serves them (`GET /api/workflows`, see
+   * `workbench-api.ts`) with their capability maps, and sends each change on its live
+   * channel. @default none: Studio shows runs only
+   */
+  workflows?: WorkflowCatalog;
 }
 
 /** A running Studio server, from {@link startStudio}. */
@@ -100,14 +124,22 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
   const source = await openRuns(options, dirLabel, (event) => channel.send(event));
-  const routes = { ...source, channel, assetsDir, access };
-  const server = createServer(
-    (request, response) => void handleStudioRequest(routes, request, response),
-  );
+  const catalog = options.workflows;
+  const unsubscribe = catalog?.subscribe((event) => channel.send(event));
+  const app = studioApp(access, [
+    eventsRoute(channel),
+    approvalsRoutes(source.approvals, access),
+    runsRoutes(source),
+    ...workbenchOf(options, dirLabel, access),
+    ...(catalog ? [workflowsRoutes(catalog)] : []),
+    uiRoutes(assetsDir),
+  ]);
+  const server = createServer(getRequestListener(app.fetch, { overrideGlobalObjects: false }));
 
   try {
     await listen(server, port, host);
   } catch (error) {
+    unsubscribe?.();
     source.runs.close();
     throw error;
   }
@@ -125,6 +157,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     answerToken: access.answerToken,
     close: () =>
       (closing ??= new Promise<void>((resolveClose) => {
+        unsubscribe?.();
         source.runs.close();
         channel.close();
         server.close(() => resolveClose());
@@ -141,7 +174,7 @@ async function openRuns(
   options: StudioOptions,
   dirLabel: string,
   onChange: (event: StudioEvent) => void,
-): Promise<Pick<StudioRoutes, 'runs' | 'approvals' | 'dirLabel'> & { runs: { close(): void } }> {
+): Promise<RunsSource & { approvals: ApprovalDesk; runs: { close(): void } }> {
   const poll =
     options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {};
   if (options.database !== undefined) {
@@ -161,6 +194,17 @@ async function openRuns(
   const runs = new RunDirectory({ dir: resolve(dirLabel), onChange, ...poll });
   await runs.start();
   return { runs, approvals: fileApprovalDesk(runs), dirLabel };
+}
+
+/** The workbench's routes, when `options.workbench` gives a catalog (and the runs are a folder). */
+function workbenchOf(
+  options: StudioOptions,
+  dirLabel: string,
+  access: StudioAccess,
+): StudioRouteModule[] {
+  if (options.workbench === undefined || options.database !== undefined) return [];
+  const places = { catalog: options.workbench, runsDir: resolve(dirLabel) };
+  return [workbenchRoutes(places, new WorkbenchChat(places), access)];
 }
 
 /**

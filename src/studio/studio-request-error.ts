@@ -6,7 +6,11 @@ import { JuneError } from '../errors/june-error.js';
  * 400), a run it does not have (`studio-run-missing`, 404), or an answer to no approval the
  * run waits for (`studio-approval-unknown`, 409), an answer to a stopped run another process
  * runs without taking Studio's answers (`studio-run-owned`, 409), or a run folder it does not trust
- * (`studio-run-folder-unsafe`, 403: a link, another user's, or writable by others). `status` is the HTTP status to answer
+ * (`studio-run-folder-unsafe`, 403: a link, another user's, or writable by others). The
+ * workbench's requests add: a workflow id its catalog did not find (`studio-workflow-unknown`,
+ * 404), props that do not fit the workflow's schema (`studio-props-invalid`, 400), a model
+ * choice it cannot use (`studio-model-invalid`, 400), and a run whose `june run` stopped
+ * before it began (`studio-run-start-failed`, 422, with its `june:` message). `status` is the HTTP status to answer
  * with; the message starts with `june: `.
  */
 export class StudioRequestError extends JuneError {
@@ -17,9 +21,13 @@ export class StudioRequestError extends JuneError {
       | 'studio-run-missing'
       | 'studio-approval-unknown'
       | 'studio-run-owned'
-      | 'studio-run-folder-unsafe',
+      | 'studio-run-folder-unsafe'
+      | 'studio-workflow-unknown'
+      | 'studio-props-invalid'
+      | 'studio-model-invalid'
+      | 'studio-run-start-failed',
     message: string,
-    readonly status: 400 | 401 | 403 | 404 | 409,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 422,
   ) {
     super(code, message, { blame: 'system' });
   }

@@ -88,6 +88,11 @@ export interface TryToolRequest {
   tool: string;
   input: unknown;
   props: Record<string, unknown>;
+  /**
+   * The id the call's run gets, made by the page (a new run id), so the page can show the
+   * approval the call waits for while the request is open. @default a new one
+   */
+  runId?: string;
 }
 
 /** What a tried tool gave; the call is recorded as a run of its own. */
@@ -103,3 +108,16 @@ export interface WorkflowEvent {
   type: 'workflow';
   workflow: WorkflowEntry;
 }
+
+/** Sent on `/api/events` (`event: workflow-removed`) when a workflow file is deleted or no longer a workflow. */
+export interface WorkflowRemovedEvent {
+  type: 'workflow-removed';
+  /** The removed workflow's id. */
+  id: string;
+}
+
+/** One agent of a {@link CapabilityMap}. */
+export type MapAgent = CapabilityMap['agents'][number];
+
+/** One tool of a {@link MapAgent}. */
+export type MapTool = MapAgent['tools'][number];

@@ -4,6 +4,7 @@ import { JuneError } from '../errors/june-error.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import type { RunHandle } from '../interpreter/run.js';
+import type { RunConsumer } from '../events/run-consumer.js';
 import { run, type RunOptions } from '../run/run.js';
 import { chatLimits, readLimitedJson, type ChatLimits } from './chat-limits.js';
 import { readChatRequest, type ChatRequest } from './chat-request.js';
@@ -22,6 +23,12 @@ export interface ChatHandlerOptions extends ChatLimits {
   journal: JournalStore;
   /** Further options for every run (a scripted `model`, `redact`, ...). */
   runOptions?: Omit<RunOptions, 'journal' | 'resume' | 'runId' | 'props' | 'signal'>;
+  /**
+   * Consumers made afresh for each run a request starts or continues, after
+   * `runOptions.consumers`: for one that follows a single run, such as `traceWriter` (June
+   * Studio's chat writes each run's trace this way). @default none
+   */
+  runConsumers?: () => RunConsumer[];
   /**
    * What the model is told when a new user message comes while a call waits for approval:
    * the call is denied with this reason. @default 'The user sent a new message instead of answering.'
@@ -165,6 +172,12 @@ function journalChatHandler(
     }
   };
 }
+/** `runOptions.consumers` with the ones made for this run (`runConsumers`), if any. */
+function runConsumers(options: ChatHandlerOptions): { consumers?: RunConsumer[] } {
+  const made = options.runConsumers?.() ?? [];
+  return made.length ? { consumers: [...(options.runOptions?.consumers ?? []), ...made] } : {};
+}
+
 /**
  * Takes the run's lease in the journal store (when the store leases), so that of two
  * requests continuing one run, in this server or another over the same store, one runs it
@@ -203,8 +216,7 @@ function start(
 ): Response {
   const { active, busy, stopped } = state;
   // the chat goes on: what a reconnect would have been sent is this request's to send now
-  stopped.delete(chat.chatId);
-  if (chat.runId !== undefined) stopped.delete(chat.runId);
+  for (const key of [chat.chatId, chat.runId]) if (key !== undefined) stopped.delete(key);
   const controller = new AbortController();
   // the browser's answers reach the run through its inbox, as the run asks again
   const answers = chatAnswers(chat, {
@@ -215,6 +227,7 @@ function start(
   });
   const handle = run(options.workflow, {
     ...options.runOptions,
+    ...runConsumers(options),
     approvalSources: [...(options.runOptions?.approvalSources ?? []), answers],
     journal: options.journal,
     props: { chat: chat.input },

@@ -1,15 +1,27 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
+import { isUnreadable } from '../../src/studio/studio-api.js';
 import { NO_FILTER } from './run-filter.js';
 import { RunView } from './run-view.js';
 import { RunsList } from './runs-list.js';
 import { ShowErrors } from './show-errors.js';
-import { useHashRoute } from './use-hash-route.js';
-import { useLiveRuns } from './use-live-runs.js';
+import { useLiveRuns, type LiveRuns } from './use-live-runs.js';
+import { useWorkflows } from './use-workflows.js';
+import { WorkbenchTabs } from './workbench-tabs.js';
+import { WorkflowsView } from './workflows-view.js';
+import { WorkbenchView } from './workbench-view.js';
+import { useHashRoute, workbenchHref, type Route } from './use-hash-route.js';
 
-/** June Studio: the run list, or one run's trace tree and inspector. */
+/**
+ * June Studio: the run list, or one run's trace tree and inspector; under `june dev` also
+ * the project's workflows with their capability maps (the page opens on them).
+ */
 export function App() {
   const route = useHashRoute();
   const live = useLiveRuns();
+  const workflows = useWorkflows();
+  const lastRuns = useMemo(() => lastRunOf(live), [live.runs]);
+  const onWorkflows =
+    route.view === 'workflows' || (workflows.available === true && location.hash === '');
   // kept here, so the list's filters stay as they were after a visit to a run
   const [filter, setFilter] = useState(NO_FILTER);
   return (
@@ -19,6 +31,7 @@ export function App() {
           <span class="brand-dot" aria-hidden="true" />
           June Studio
         </a>
+        {workflows.available && <WorkbenchTabs workflows={onWorkflows} />}
         {live.dir && (
           <span class="topbar-dir" title="The directory Studio reads">
             {live.dir}
@@ -32,7 +45,18 @@ export function App() {
           {live.live ? 'live' : 'reconnecting'}
         </span>
       </header>
-      {route.view === 'runs' ? (
+      {onWorkflows ? (
+        <ShowErrors key="workflows" what="the workflows">
+          <WorkflowsView
+            live={workflows}
+            selected={route.view === 'workflows' ? route.workflowId : undefined}
+            lastRuns={lastRuns}
+            onTryTool={(target) => (location.hash = workbenchHref(target.workflowId, target))}
+          />
+        </ShowErrors>
+      ) : route.view === 'workbench' ? (
+        <WorkbenchRoute route={route} />
+      ) : route.view === 'runs' ? (
         <ShowErrors key="runs" what="the runs">
           <RunsList live={live} filter={filter} onFilter={setFilter} />
         </ShowErrors>
@@ -42,5 +66,34 @@ export function App() {
         </ShowErrors>
       )}
     </div>
+  );
+}
+
+/** The newest run of each workflow, by the trace's `workflow` (its file's path, as `june dev` names it). */
+function lastRunOf(live: LiveRuns): Map<string, string> {
+  const newest = new Map<string, { runId: string; at: number }>();
+  for (const run of live.runs?.values() ?? []) {
+    if (isUnreadable(run) || run.workflow === undefined) continue;
+    const at = Date.parse(run.startedAt) || 0;
+    if ((newest.get(run.workflow)?.at ?? -1) < at)
+      newest.set(run.workflow, { runId: run.runId, at });
+  }
+  return new Map([...newest].map(([workflow, { runId }]) => [workflow, runId]));
+}
+
+/** `#/workbench/<id>[/<agent>/<tool>]`: a workflow's workbench, its tool dialog on that tool. */
+function WorkbenchRoute({ route }: { route: Extract<Route, { view: 'workbench' }> }) {
+  const tool =
+    route.agent !== undefined && route.tool !== undefined
+      ? { tool: { agent: route.agent, tool: route.tool } }
+      : {};
+  return (
+    <ShowErrors key={route.workflowId} what="this workflow">
+      <WorkbenchView
+        key={`${route.workflowId}/${route.agent ?? ''}/${route.tool ?? ''}`}
+        workflowId={route.workflowId}
+        {...tool}
+      />
+    </ShowErrors>
   );
 }

@@ -4,6 +4,9 @@ import {
   type RunSummary,
   type UnreadableRun,
 } from '../../src/studio/studio-api.js';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { RefObject } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
 import { RunFilterBar } from './run-filter-bar.js';
 import { filterRuns, type RunFilter } from './run-filter.js';
@@ -14,6 +17,8 @@ import { useNow } from './use-now.js';
 
 /** How long a running run's file may go unchanged before the list says so, in ms. */
 const STALE_MS = 60_000;
+/** A run row's height before it is measured, in px (an unreadable run's row is taller). */
+const RUN_ROW_HEIGHT = 37;
 
 /** The runs in the directory, newest first, updated live; `filter` picks which (see `RunFilter`). */
 export function RunsList(props: {
@@ -22,6 +27,7 @@ export function RunsList(props: {
   onFilter(filter: RunFilter): void;
 }) {
   const { live, filter, onFilter } = props;
+  const scroller = useRef<HTMLElement>(null);
   const runs = live.runs ? sortRuns([...live.runs.values()]) : undefined;
   const now = useNow(runs?.some((run) => !isUnreadable(run) && run.status === 'running') ?? false);
   if (live.error && !runs)
@@ -40,16 +46,48 @@ export function RunsList(props: {
   }
   const shown = filterRuns(runs, filter);
   return (
-    <main class="runs">
+    <main class="runs" ref={scroller}>
       <RunFilterBar runs={runs} filter={filter} shown={shown.length} onChange={onFilter} />
-      <RunsTable runs={shown} now={now} />
+      <RunsTable runs={shown} now={now} scroller={scroller} />
     </main>
   );
 }
 
-/** The runs as a table, one row each. */
-function RunsTable({ runs, now }: { runs: RunListEntry[]; now: number }) {
+/**
+ * The runs as a table, one row each, virtual (TanStack Virtual): only the rows in view (and
+ * a few around) are in the page, between two spacer rows that keep the table's height, so a
+ * folder of thousands of runs lists like one of ten.
+ */
+function RunsTable(props: {
+  runs: RunListEntry[];
+  now: number;
+  scroller: RefObject<HTMLElement | null>;
+}) {
+  const { runs, now, scroller } = props;
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [offset, setOffset] = useState(0);
+  const virtualizer = useVirtualizer({
+    count: runs.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => RUN_ROW_HEIGHT,
+    overscan: 20,
+    scrollMargin: offset,
+    getItemKey: (index) => runs[index]!.runId,
+    initialRect: { width: 0, height: 800 },
+  });
+  const items = virtualizer.getVirtualItems();
+  useLayoutEffect(() => {
+    // where the rows start in the scroller (below the filters and the table's head)
+    if (body.current) setOffset(body.current.offsetTop);
+    // each row rendered is measured (rows differ in height), by its index in the list
+    body.current?.querySelectorAll<HTMLElement>(':scope > tr.run-row').forEach((row, at) => {
+      row.dataset.index = String(items[at]?.index ?? 0);
+      virtualizer.measureElement(row);
+    });
+  });
   if (runs.length === 0) return <p class="notice">No run matches these filters.</p>;
+  const before = items.length ? items[0]!.start - offset : 0;
+  const after = items.length ? virtualizer.getTotalSize() - (items.at(-1)!.end - offset) : 0;
   return (
     <table class="runs-table" data-testid="runs">
       <thead>
@@ -62,14 +100,19 @@ function RunsTable({ runs, now }: { runs: RunListEntry[]; now: number }) {
           <th class="num">Tokens</th>
         </tr>
       </thead>
-      <tbody>
-        {runs.map((run) =>
-          isUnreadable(run) ? (
+      <tbody ref={body}>
+        {before > 0 && (
+          <tr class="run-spacer" aria-hidden="true" style={{ height: `${before}px` }} />
+        )}
+        {items.map(({ index }) => {
+          const run = runs[index]!;
+          return isUnreadable(run) ? (
             <UnreadableRunRow key={run.runId} run={run} />
           ) : (
             <RunRow key={run.runId} run={run} now={now} />
-          ),
-        )}
+          );
+        })}
+        {after > 0 && <tr class="run-spacer" aria-hidden="true" style={{ height: `${after}px` }} />}
       </tbody>
     </table>
   );
@@ -78,7 +121,7 @@ function RunsTable({ runs, now }: { runs: RunListEntry[]; now: number }) {
 /** A run whose trace file Studio could not read: its file, why, and when it last changed. */
 function UnreadableRunRow({ run }: { run: UnreadableRun }) {
   return (
-    <tr class="run-row run-unreadable" data-run-id={run.runId}>
+    <tr class="run-row run-unreadable" data-run-id={run.runId} onClick={openRow(run.runId)}>
       <td>
         <a href={runHref(run.runId)}>{run.file}</a>
         <div class="run-reason">{run.unreadable}</div>
@@ -98,7 +141,12 @@ function UnreadableRunRow({ run }: { run: UnreadableRun }) {
 function RunRow({ run, now }: { run: RunSummary; now: number }) {
   const running = run.status === 'running' || run.status === 'waiting';
   return (
-    <tr class="run-row" data-run-id={run.runId} data-status={run.status}>
+    <tr
+      class="run-row"
+      data-run-id={run.runId}
+      data-status={run.status}
+      onClick={openRow(run.runId)}
+    >
       <td>
         <a href={runHref(run.runId)}>{run.workflow ?? run.runId}</a>
       </td>
@@ -147,4 +195,17 @@ function failuresText(failures: NonNullable<RunSummary['failures']>): string {
   if (failures.caught > 0)
     parts.push(`${failures.caught} failure${failures.caught === 1 ? '' : 's'} caught`);
   return parts.join(' · ');
+}
+
+/**
+ * Opens the run when its row is clicked anywhere, but for a click on a link or button of its
+ * own, or one that ends a text selection (copying a run id).
+ */
+function openRow(runId: string) {
+  return (event: MouseEvent) => {
+    const target = event.target as Element | null;
+    if (target?.closest('a, button, input, select')) return;
+    if ((getSelection()?.toString() ?? '') !== '') return;
+    location.hash = runHref(runId);
+  };
 }

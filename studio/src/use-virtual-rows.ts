@@ -1,5 +1,6 @@
 import type { RefObject } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
+import { useVirtualizer } from '@tanstack/react-virtual';
 
 /** The height of one row, in px (rows are fixed-height so the lists can be virtual). */
 export const ROW_HEIGHT = 28;
@@ -11,51 +12,33 @@ export interface VirtualRows {
   /** The first and one past the last row index to render. */
   first: number;
   last: number;
-  /** For the scroller's `onScroll`. */
+  /** For the scroller's `onScroll` (the virtualizer follows the scroll itself). */
   onScroll(event: Event): void;
 }
 
 /**
- * A virtual list of `count` fixed-height rows: only the rows in view (plus a few) render,
- * so a trace of 10,000 nodes scrolls like one of ten. The selected row (`selectedIndex`)
- * is scrolled into view when the selection moves.
+ * A virtual list of `count` fixed-height rows on TanStack Virtual: only the rows in view
+ * (plus a few) render, so a trace of 10,000 nodes scrolls like one of ten. The selected row
+ * (`selectedIndex`) is scrolled into view when the selection moves.
  */
 export function useVirtualRows(count: number, selectedIndex: number): VirtualRows {
   const scroller = useRef<HTMLDivElement>(null);
-  // The first row in view: scrolling within a row changes nothing, so it renders nothing.
-  const [topRow, setTopRow] = useState(0);
-  const height = useHeight(scroller);
-  useKeepInView(scroller, selectedIndex);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+    initialRect: { width: 0, height: 600 },
+  });
+  useEffect(() => {
+    if (selectedIndex >= 0 && selectedIndex < count)
+      virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex]);
+  const items = virtualizer.getVirtualItems();
   return {
     scroller,
-    first: Math.max(0, topRow - OVERSCAN),
-    last: Math.min(count, topRow + Math.ceil(height / ROW_HEIGHT) + 1 + OVERSCAN),
-    onScroll: (event) =>
-      setTopRow(Math.floor((event.currentTarget as HTMLDivElement).scrollTop / ROW_HEIGHT)),
+    first: items[0]?.index ?? 0,
+    last: (items.at(-1)?.index ?? -1) + 1,
+    onScroll: () => {},
   };
-}
-
-/** The element's height in px, followed as it resizes. */
-function useHeight(element: RefObject<HTMLElement | null>): number {
-  const [height, setHeight] = useState(600);
-  useLayoutEffect(() => {
-    const current = element.current!;
-    const observer = new ResizeObserver(() => setHeight(current.clientHeight));
-    observer.observe(current);
-    setHeight(current.clientHeight);
-    return () => observer.disconnect();
-  }, []);
-  return height;
-}
-
-/** Scrolls the selected row into view when the selection moves (a sticky head of `ROW_HEIGHT` allowed for). */
-function useKeepInView(scroller: RefObject<HTMLElement | null>, selectedIndex: number): void {
-  useEffect(() => {
-    const element = scroller.current;
-    if (!element || selectedIndex < 0) return;
-    const top = selectedIndex * ROW_HEIGHT;
-    if (top < element.scrollTop) element.scrollTop = top;
-    else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
-      element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
-  }, [selectedIndex]);
 }

@@ -92,6 +92,22 @@ describe('examples/web in Chromium', () => {
     await expect(page.getByText('Let me refund order A1 for you.').count()).resolves.toBe(1);
   });
 
+  it('has its own tidy style: a sans-serif system font and one centred column, not the default serif', async () => {
+    const { page } = await open();
+    await page.getByText('Let me refund order A1 for you.').waitFor();
+    const look = await page.evaluate(() => {
+      const main = document.querySelector('main')!;
+      return {
+        font: getComputedStyle(document.body).fontFamily,
+        width: main.getBoundingClientRect().width,
+        left: main.getBoundingClientRect().left,
+      };
+    });
+    expect(look.font).toMatch(/^system-ui/);
+    expect(look.width).toBeLessThanOrEqual(720); // 680 px of text and its padding
+    expect(look.left).toBeGreaterThan(0);
+  });
+
   it('Deny with a reason reaches the model, and the tool does not run', async () => {
     const model = scriptedModel(script);
     const { page, server } = await open(model);

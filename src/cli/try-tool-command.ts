@@ -1,0 +1,125 @@
+import { resolve } from 'node:path';
+import { Agent, Step } from '../components/index.js';
+import { createElement, type Component } from '../elements/index.js';
+import { WorkflowError } from '../errors/index.js';
+import { agentTool, type AgentTool } from '../interpreter/agent-tool.js';
+import { fileJournalStore } from '../journal/index.js';
+import { scriptedModel, type ScriptedModel } from '../testing/index.js';
+import type { CliIO } from './cli-io.js';
+import type { ExitCodeValue } from './exit-code.js';
+import { loadWorkflow } from './load-workflow.js';
+import { parseProps } from './parse-props.js';
+import { runsFolder, runStarted } from './run-command.js';
+import type { RunCommandOptions } from './run-command-options.js';
+
+/** The options of {@link tryToolCommand}: `june try-tool`'s flags. */
+export interface TryToolOptions {
+  /** The agent's path, as `june inspect` shows it (`release > deployer`). */
+  agent: string;
+  /** The tool's name as that agent's model sees it. */
+  tool: string;
+  /** The tool's input, a JSON value. @default '{}' */
+  input?: string;
+  /** Props for the workflow's root component (they may change its tree), a JSON object. */
+  props?: string;
+  /** The run's id. @default a new one */
+  runId?: string;
+  /** How its approval, if it needs one, is answered (as `june run --approve`, but `wait`). */
+  approve?: 'ask' | 'all' | 'none' | 'studio';
+  json?: boolean;
+}
+
+/** The step of a tried tool's run, in its trace and journal. */
+export const TRY_STEP = 'try';
+
+/**
+ * `june try-tool <file> --agent <path> --tool <name> --input <json>`: calls one tool of one
+ * agent of a workflow, once, as that agent's scope resolves it for `--props` (wrappers
+ * applied, so its approval rule holds: `--approve` answers it as for `june run`). The call is
+ * a run of its own in `.june/runs` (its trace and journal), named `try <tool> · <file>`: one
+ * agent named as the tried one, one step `try`, in which a scripted turn asks for the call and
+ * a second one ends the step; the tool's output or error is its tool node's. Nothing resumes
+ * such a run.
+ *
+ * @returns the exit code, as `june run`'s (a denied or failed call is in the trace: its tool node)
+ * @throws {WorkflowError} `cli-option-invalid` when `--input` is not JSON; `cli-props-invalid`;
+ *   `tool-try-unknown`, `tool-try-unsupported` (see `agentTool`); the workflow's load and tree
+ *   errors.
+ * @example
+ * ```ts
+ * await tryToolCommand('release.tsx', { agent: 'release', tool: 'deploy', input: '{"env":"staging"}', approve: 'all' }, processIO());
+ * ```
+ */
+export async function tryToolCommand(
+  file: string,
+  options: TryToolOptions,
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  const input = parseInput(options.input ?? '{}');
+  const props = options.props === undefined ? undefined : parseProps(options.props);
+  const workflow = await loadWorkflow(file);
+  const found = await agentTool(workflow.component, {
+    agent: options.agent,
+    tool: options.tool,
+    ...(props ? { props } : {}),
+  });
+  const runOptions: RunCommandOptions = {
+    approve: options.approve ?? 'ask',
+    redactEnv: [],
+    redactPattern: [],
+    ...(options.runId !== undefined ? { runId: options.runId } : {}),
+    ...(options.json ? { json: true } : {}),
+  };
+  const name = `try ${found.name} · ${workflow.name}`;
+  const model = scriptedModel(
+    {
+      $comment: `june try-tool: one call of ${found.name}, asked for by ${resolve(file)}'s agent ${found.agent.path}`,
+      steps: {
+        [TRY_STEP]: [
+          { toolCalls: [{ tool: found.name, input }] },
+          { text: `Tried ${found.name}.` },
+        ],
+      },
+    } as never,
+    { name: 'try-tool' },
+  );
+  const inputs = {
+    workflow: { ...workflow, component: tryComponent(found, model), name, label: name },
+    journal: fileJournalStore({ dir: runsFolder }),
+    recorded: undefined,
+    props: undefined,
+    model: undefined,
+    redact: undefined,
+    lease: undefined,
+  };
+  return runStarted(file, runOptions, io, inputs, { resumable: false });
+}
+
+/** The one-agent tree that calls the tool: the agent's name, the tool alone, one step. */
+function tryComponent(found: AgentTool, model: ScriptedModel): Component {
+  return function TryTool() {
+    return createElement(Agent, {
+      name: found.agent.name,
+      model,
+      tools: { [found.name]: found.tool },
+      instructions: `Call ${found.name} once.`,
+      children: createElement(Step, {
+        id: TRY_STEP,
+        prompt: `Call ${found.name} (${found.source}) of ${found.agent.path}.`,
+      }),
+    });
+  };
+}
+
+/** `--input`: any JSON value. @throws {WorkflowError} `cli-option-invalid` */
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: --input is not JSON (${(error as Error).message}); pass the tool's input as JSON, e.g. --input '{"env":"staging"}'.`,
+      { cause: error },
+    );
+  }
+}

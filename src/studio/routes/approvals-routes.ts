@@ -1,0 +1,59 @@
+import { bodyLimit } from 'hono/body-limit';
+import { answerTooLarge, MAX_ANSWER_BYTES, readAnswerBody } from '../answer-request.js';
+import type { ApprovalDesk } from '../approval-desk.js';
+import { answering } from '../server/answering.js';
+import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
+import type { StudioRouteModule } from '../server/studio-env.js';
+import type { StudioAccess } from '../studio-access.js';
+import { StudioRequestError } from '../studio-request-error.js';
+
+const APPROVALS = /^\/api\/runs\/([^/]+)\/approvals$/;
+
+/**
+ * A run's approvals:
+ *
+ * - `GET /api/runs/<runId>/approvals` → `RunApprovals`: the calls the run waits on;
+ * - `POST /api/runs/<runId>/approvals` with `{ key, approved, reason?, answeredBy? }` (at most
+ *   64 KiB) → answers one, once the request passed the `answering` middleware (same origin,
+ *   the answer token): 202 `AnswerOutcome`.
+ *
+ * @throws {StudioRequestError} `studio-request-invalid` (400) for a run id that is not valid
+ *   percent-encoding or a malformed answer; the desk's own errors (404, 409).
+ */
+export function approvalsRoutes(approvals: ApprovalDesk, access: StudioAccess): StudioRouteModule {
+  const path = '/api/runs/:runId/approvals';
+  return {
+    answeringPaths: [APPROVALS],
+    mount(app) {
+      app.get(path, async (c) => sendJson(c, 200, await approvals.approvals(runIdOf(rawPath(c)))));
+      app.post(
+        path,
+        answering(access),
+        bodyLimit({
+          maxSize: MAX_ANSWER_BYTES,
+          onError: () => {
+            throw answerTooLarge();
+          },
+        }),
+        async (c) => {
+          const runId = runIdOf(rawPath(c));
+          const answer = await readAnswerBody(c.req.raw);
+          return sendJson(c, 202, await approvals.answer(runId, answer));
+        },
+      );
+    },
+  };
+}
+
+/** The run id of an approvals path, decoded. */
+function runIdOf(path: string): string {
+  const encoded = APPROVALS.exec(path)?.[1] ?? '';
+  const runId = safeDecode(encoded);
+  if (runId === undefined)
+    throw new StudioRequestError(
+      'studio-request-invalid',
+      `june: the run id ${JSON.stringify(encoded.slice(0, 80))} is not valid percent-encoding; encode it with encodeURIComponent.`,
+      400,
+    );
+  return runId;
+}

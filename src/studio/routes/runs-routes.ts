@@ -1,0 +1,50 @@
+import type { RunDirectory } from '../run-directory.js';
+import { rawPath, safeDecode, sendJson, sendText } from '../server/send-json.js';
+import type { StudioRouteModule } from '../server/studio-env.js';
+import type { RunList } from '../studio-api.js';
+
+/** Where {@link runsRoutes} reads runs from. */
+export interface RunsSource {
+  /** The runs: a folder of trace files (`RunDirectory`) or a database (`DatabaseRuns`). */
+  runs: Pick<RunDirectory, 'list' | 'readTrace'>;
+  /** The runs directory as the user gave it (or the database, without its password), shown in the UI. */
+  dirLabel: string;
+}
+
+/**
+ * The runs:
+ *
+ * - `GET /api/runs` → `RunList` (JSON): every run, newest first, unreadable files included;
+ * - `GET /api/runs/<runId>` → the run's trace file as it is (JSON); 404 `{ error }` when there
+ *   is no such file, 422 `{ error, unreadable }` when it is not a readable trace, 400
+ *   `{ error }` when the id is not valid percent-encoding.
+ */
+export function runsRoutes(source: RunsSource): StudioRouteModule {
+  return {
+    mount(app) {
+      app.get('/api/runs', async (c) => {
+        const body: RunList = { dir: source.dirLabel, runs: await source.runs.list() };
+        return sendJson(c, 200, body);
+      });
+      app.get('/api/runs/*', async (c) => {
+        const path = rawPath(c);
+        const runId = safeDecode(path.slice('/api/runs/'.length));
+        if (runId === undefined) {
+          return sendJson(c, 400, {
+            error: `june: the run id in ${path} is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.`,
+          });
+        }
+        const found = await source.runs.readTrace(runId);
+        if ('text' in found) return sendText(c, 200, found.text, 'application/json; charset=utf-8');
+        if ('unreadable' in found)
+          return sendJson(c, 422, {
+            error: `june: the trace of run "${runId}" is unreadable: ${found.unreadable}.`,
+            unreadable: found.unreadable,
+          });
+        return sendJson(c, 404, {
+          error: `june: no run "${runId}" in ${source.dirLabel}; the list at /api/runs has the runs there.`,
+        });
+      });
+    },
+  };
+}

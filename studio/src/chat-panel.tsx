@@ -1,0 +1,184 @@
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport, type UIMessage } from 'ai';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+import { pageToken } from './approvals-api.js';
+
+/** Sends again once every approval of the last message has an answer (as the web example does). */
+function approvalsAnswered({ messages }: { messages: UIMessage[] }): boolean {
+  const parts = (messages.at(-1)?.parts ?? []) as Array<{ state?: string }>;
+  return (
+    parts.some((part) => part.state === 'approval-responded') &&
+    !parts.some((part) => part.state === 'approval-requested')
+  );
+}
+
+type ToolPart = {
+  type: string;
+  state: string;
+  input?: unknown;
+  output?: unknown;
+  approval?: { id: string };
+};
+
+/**
+ * Chats with a workflow that takes messages, over `june/web`'s chat handler at
+ * `api/workflows/<id>/chat` (`useChat`, as a web app would): turns, tool calls with their
+ * approvals answered in the conversation, and a reload that reconnects to the running turn
+ * (the chat id and messages are kept in the tab's session storage). The model answers from
+ * the script file given (a path of the project), or from the configured provider.
+ */
+export function ChatPanel({ workflow: { id } }: { workflow: WorkflowEntry }) {
+  const key = `june-chat:${id}`;
+  const { script, setScript, chatId } = useChatSession(id);
+  const transport = useMemo(() => chatTransport(id, script), [id, script]);
+  const saved = JSON.parse(sessionStorage.getItem(`${key}:messages`) ?? '[]') as UIMessage[];
+  const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
+    id: chatId,
+    messages: saved,
+    resume: saved.length > 0,
+    transport,
+    sendAutomaticallyWhen: approvalsAnswered,
+  });
+  useEffect(
+    () => sessionStorage.setItem(`${key}:messages`, JSON.stringify(messages)),
+    [key, messages],
+  );
+  const [text, setText] = useState('');
+  const send = (event: Event) => {
+    event.preventDefault();
+    if (!text.trim()) return;
+    void sendMessage({ text });
+    setText('');
+  };
+  return (
+    <section class="wb-panel wb-chat" data-testid="chat">
+      <h2 class="wb-title">Chat</h2>
+      <label class="wb-prop">
+        <span>Script file</span>
+        <input
+          class="wb-input"
+          aria-label="Chat script file"
+          placeholder="empty: the configured provider"
+          value={script}
+          onInput={(event) => setScript(event.currentTarget.value)}
+        />
+      </label>
+      <Messages messages={messages} answer={addToolApprovalResponse} />
+      {error && (
+        <p class="wb-error" role="alert">
+          {error.message}
+        </p>
+      )}
+      <form class="wb-send" onSubmit={send}>
+        <input
+          class="wb-input"
+          aria-label="Message"
+          placeholder="Message"
+          value={text}
+          onInput={(event) => setText(event.currentTarget.value)}
+        />
+        <button class="wb-button" type="submit" disabled={status === 'streaming'}>
+          Send
+        </button>
+        <span class="wb-note" data-testid="chat-status">
+          {status}
+        </span>
+      </form>
+    </section>
+  );
+}
+
+function ToolCall(props: { part: ToolPart; answer(approved: boolean): void }) {
+  const { part } = props;
+  return (
+    <div class="wb-tool" data-testid="chat-tool" data-state={part.state}>
+      <code>
+        {part.type.slice(5)} {JSON.stringify(part.input)}
+      </code>{' '}
+      <em>{part.state}</em>
+      {part.state === 'approval-requested' && (
+        <span class="wb-approval">
+          <button class="wb-button" type="button" onClick={() => props.answer(true)}>
+            Approve
+          </button>
+          <button class="wb-button wb-quiet" type="button" onClick={() => props.answer(false)}>
+            Deny
+          </button>
+        </span>
+      )}
+      {part.state === 'output-available' && <pre>{JSON.stringify(part.output)}</pre>}
+    </div>
+  );
+}
+
+/** The conversation: text, and tool calls with Approve and Deny while they wait. */
+function Messages(props: {
+  messages: UIMessage[];
+  answer(response: { id: string; approved: boolean; reason?: string }): unknown;
+}) {
+  return (
+    <div class="wb-messages" data-testid="chat-messages">
+      {props.messages.map((message) => (
+        <div key={message.id} class={`wb-message wb-${message.role}`} data-role={message.role}>
+          {message.parts.map((part, index) => {
+            if (part.type === 'text') return <p key={index}>{part.text}</p>;
+            if (!part.type.startsWith('tool-')) return null;
+            const call = part as unknown as ToolPart;
+            return (
+              <ToolCall
+                key={index}
+                part={call}
+                answer={(approved) =>
+                  void props.answer({
+                    id: call.approval!.id,
+                    approved,
+                    ...(approved ? {} : { reason: 'denied in Studio' }),
+                  })
+                }
+              />
+            );
+          })}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * `useChat`'s transport to the workflow's chat route, with the page's token and the script
+ * file in the query (none: the configured provider); reconnects at `<route>/<chatId>/stream`.
+ */
+function chatTransport(id: string, script: string): DefaultChatTransport<UIMessage> {
+  const token = pageToken();
+  const query = script.trim() ? `?script=${encodeURIComponent(script.trim())}` : '';
+  const route = `api/workflows/${encodeURIComponent(id)}/chat`;
+  return new DefaultChatTransport({
+    api: `${route}${query}`,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    prepareReconnectToStreamRequest: ({ id: chat }) => ({
+      api: `${route}/${encodeURIComponent(chat)}/stream${query}`,
+    }),
+  });
+}
+
+/**
+ * The chat's id and script file, kept in the tab's session storage (so a reloaded page
+ * continues the same chat with the same script).
+ */
+function useChatSession(id: string) {
+  const key = `june-chat:${id}`;
+  const [script, setScriptState] = useState(
+    () => sessionStorage.getItem(`${key}:script`) ?? id.replace(/\.[cm]?[jt]sx?$/, '.chat.json'),
+  );
+  const [chatId] = useState(() => {
+    const made = sessionStorage.getItem(`${key}:id`) ?? `chat-${crypto.randomUUID()}`;
+    sessionStorage.setItem(`${key}:id`, made);
+    return made;
+  });
+  const setScript = (value: string) => {
+    sessionStorage.setItem(`${key}:script`, value);
+    setScriptState(value);
+  };
+  return { script, setScript, chatId };
+}

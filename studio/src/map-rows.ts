@@ -1,0 +1,99 @@
+import type {
+  CapabilityMap,
+  MapAgent as InspectedAgent,
+  MapTool as InspectedTool,
+} from '../../src/studio/workbench-api.js';
+
+/** One row of the capability map: an agent, one of its tools, or a tool source not yet connected. */
+export type MapRow =
+  | { kind: 'agent'; key: string; depth: number; agent: InspectedAgent }
+  | { kind: 'tool'; key: string; depth: number; agent: InspectedAgent; tool: InspectedTool }
+  | { kind: 'source'; key: string; depth: number; agent: InspectedAgent; source: string };
+
+/**
+ * The map's rows, in the JSX's order: each agent, then its tools and tool sources one level
+ * in, then the agents nested in it (by `path`: `release > helper` sits in `release`). Agents
+ * inside a composite tool's body (`research:agent`, reported when `inspect()` looked into it)
+ * follow the composite tool that opens into them. Nothing is resolved here: it is
+ * `inspect()`'s report, laid out.
+ */
+export function mapRows(map: CapabilityMap): MapRow[] {
+  const rows: MapRow[] = [];
+  const byParent = new Map<string, InspectedAgent[]>();
+  for (const agent of map.agents) {
+    const parent = parentOf(agent.path);
+    byParent.set(parent, [...(byParent.get(parent) ?? []), agent]);
+  }
+  const visit = (agent: InspectedAgent, depth: number) => {
+    rows.push({ kind: 'agent', key: `a:${agent.path}`, depth, agent });
+    for (const tool of agent.tools) {
+      rows.push({
+        kind: 'tool',
+        key: `t:${agent.path}:${tool.name}`,
+        depth: depth + 1,
+        agent,
+        tool,
+      });
+      if (tool.composite)
+        for (const inner of byParent.get(`${tool.name}:`) ?? []) visit(inner, depth + 2);
+    }
+    for (const source of agent.toolSources ?? [])
+      rows.push({
+        kind: 'source',
+        key: `s:${agent.path}:${source}`,
+        depth: depth + 1,
+        agent,
+        source,
+      });
+    for (const child of byParent.get(agent.path) ?? []) visit(child, depth + 1);
+  };
+  for (const agent of byParent.get('') ?? []) visit(agent, 0);
+  const placed = new Set(rows.filter((row) => row.kind === 'agent').map((row) => row.agent.path));
+  for (const agent of map.agents) if (!placed.has(agent.path)) visit(agent, 0); // a body whose tool is not in view
+  return rows;
+}
+
+/**
+ * The agent an agent sits in: the path before its last ` > `; for the outermost agent of a
+ * composite body (`research:agent`), `research:` (the tool); `''` at the top.
+ */
+function parentOf(path: string): string {
+  const cut = path.lastIndexOf(' > ');
+  if (cut >= 0) return path.slice(0, cut);
+  const colon = path.lastIndexOf(':');
+  return colon >= 0 ? `${path.slice(0, colon).split(':').at(-1)}:` : '';
+}
+
+/** A kind of provenance a tool shows as a badge. */
+export interface ProvenanceBadge {
+  kind:
+    'approval' | 'dynamic' | 'namespace' | 'bundle' | 'inherit' | 'composite' | 'prop' | 'wrapper';
+  label: string;
+}
+
+/**
+ * What a tool's provenance says, as badges: whether it needs approval (and whether through
+ * `<RequireApproval>`), the namespaces and bundles it came through, an `<Inherit>` grant, a
+ * composite tool (or defined agent), a `tools` prop entry. Read from the report's `source`
+ * and `granted` notation (`<Tool name="close"> in <RequireApproval> in <Namespace name="github">`).
+ */
+export function provenanceBadges(tool: InspectedTool): ProvenanceBadge[] {
+  const badges: ProvenanceBadge[] = [];
+  const chain = [tool.source, tool.granted ?? ''].join(' in ');
+  if (tool.needsApproval === true)
+    badges.push({
+      kind: 'approval',
+      label: chain.includes('<RequireApproval>') ? 'approval (<RequireApproval>)' : 'approval',
+    });
+  if (tool.needsApproval === 'dynamic')
+    badges.push({ kind: 'dynamic', label: 'approval decided per call' });
+  if (tool.granted !== undefined) badges.push({ kind: 'inherit', label: 'inherited' });
+  if (tool.composite) badges.push({ kind: 'composite', label: 'composite' });
+  if (tool.source.startsWith('tools={{')) badges.push({ kind: 'prop', label: 'tools prop' });
+  for (const [, name] of chain.matchAll(/<Namespace name="([^"]+)">/g))
+    badges.push({ kind: 'namespace', label: `namespace ${name}` });
+  for (const [, name] of chain.matchAll(/ in <([A-Z][\w.]*)>/g))
+    if (name !== 'RequireApproval' && name !== 'Agent')
+      badges.push({ kind: 'bundle', label: `bundle ${name}` });
+  return badges;
+}

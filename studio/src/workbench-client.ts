@@ -1,0 +1,52 @@
+import type {
+  WorkflowEntry,
+  WorkflowEvent,
+  WorkflowList,
+  WorkflowRemovedEvent,
+} from '../../src/studio/workbench-api.js';
+
+/** `GET api/workflows`: the project's workflows, or undefined when this Studio has none (not `june dev`). */
+export async function fetchWorkflows(): Promise<WorkflowList | undefined> {
+  const response = await fetch('api/workflows', { cache: 'no-store' });
+  if (response.status === 404) return undefined;
+  if (!response.ok) throw new Error(await errorText(response));
+  return (await response.json()) as WorkflowList;
+}
+
+/** `GET api/workflows/<id>?props=`: the workflow with its map resolved for `props`. */
+export async function fetchWorkflow(
+  id: string,
+  props: Record<string, unknown>,
+): Promise<WorkflowEntry> {
+  const query = Object.keys(props).length
+    ? `?props=${encodeURIComponent(JSON.stringify(props))}`
+    : '';
+  const response = await fetch(`api/workflows/${encodeURIComponent(id)}${query}`, {
+    cache: 'no-store',
+  });
+  if (!response.ok) throw new Error(await errorText(response));
+  return (await response.json()) as WorkflowEntry;
+}
+
+/** Listens to the `workflow` and `workflow-removed` events of `api/events`; returns how to stop. */
+export function listenToWorkflows(handlers: {
+  onOpen(): void;
+  onEvent(event: WorkflowEvent | WorkflowRemovedEvent): void;
+}): () => void {
+  const source = new EventSource('api/events');
+  const onMessage = (message: MessageEvent<string>) =>
+    handlers.onEvent(JSON.parse(message.data) as WorkflowEvent | WorkflowRemovedEvent);
+  source.addEventListener('open', () => handlers.onOpen());
+  source.addEventListener('workflow', onMessage as EventListener);
+  source.addEventListener('workflow-removed', onMessage as EventListener);
+  return () => source.close();
+}
+
+async function errorText(response: Response): Promise<string> {
+  const text = await response.text();
+  try {
+    return (JSON.parse(text) as { error?: string }).error ?? text;
+  } catch {
+    return text || `HTTP ${response.status}`;
+  }
+}

@@ -1,0 +1,158 @@
+import './workbench.css';
+import { useEffect, useState } from 'preact/hooks';
+import type { WorkflowEntry, WorkflowProblem } from '../../src/studio/workbench-api.js';
+import { CapabilityMap, type TryToolTarget } from './capability-map.js';
+import { PropsForm } from './props-form.js';
+import { runHref, workflowHref } from './use-hash-route.js';
+import type { LiveWorkflows } from './use-workflows.js';
+import { fetchWorkflow } from './workbench-client.js';
+
+/** What a workflow page can start from its last run, when the workbench can start runs. */
+export interface RerunTarget {
+  workflowId: string;
+  runId: string;
+}
+
+export interface WorkflowsViewProps {
+  live: LiveWorkflows;
+  /** The workflow shown (its id), else the first. */
+  selected: string | undefined;
+  /** The newest run of each workflow (by the trace's `workflow`, which is its path), for "Re-run". */
+  lastRuns: ReadonlyMap<string, string>;
+  onTryTool?(target: TryToolTarget): void;
+  /** Starts the last run again; without it the button is not shown. */
+  onRerun?(target: RerunTarget): void;
+}
+
+/** `june dev`'s workflows: the list, and the chosen one's capability map (or why it is broken). */
+export function WorkflowsView(props: WorkflowsViewProps) {
+  const { live, lastRuns } = props;
+  if (live.error && live.workflows.size === 0)
+    return <p class="notice notice-error">Studio could not list the workflows: {live.error}</p>;
+  const entries = [...live.workflows.values()].sort((a, b) => a.id.localeCompare(b.id));
+  if (entries.length === 0)
+    return (
+      <div class="empty">
+        <h2>No workflows found</h2>
+        <p>
+          <code>june dev</code> shows the <code>.tsx</code> files of {live.root ?? 'the project'}{' '}
+          whose default export is a component. Add one and it appears here.
+        </p>
+      </div>
+    );
+  const shown = live.workflows.get(props.selected ?? '') ?? entries[0]!;
+  return (
+    <main class="workbench">
+      <nav class="workflow-list" data-testid="workflows">
+        {entries.map((entry) => (
+          <a
+            key={entry.id}
+            href={workflowHref(entry.id)}
+            class={`workflow-item${entry.id === shown.id ? ' workflow-selected' : ''}`}
+            data-workflow={entry.id}
+            data-status={entry.status}
+          >
+            <span class="workflow-name">{entry.name}</span>
+            <span class="mono small muted">{entry.id}</span>
+            {entry.status === 'broken' && <span class="badge-failures">broken</span>}
+          </a>
+        ))}
+      </nav>
+      <WorkflowPage
+        key={shown.id}
+        entry={shown}
+        root={live.root}
+        lastRun={lastRuns.get(shown.id)}
+        onTryTool={props.onTryTool}
+        onRerun={props.onRerun}
+      />
+    </main>
+  );
+}
+
+/** One workflow: its props, its map for them (resolved again when they change or the file is saved). */
+function WorkflowPage(props: {
+  entry: WorkflowEntry;
+  root: string | undefined;
+  lastRun: string | undefined;
+  onTryTool?(target: TryToolTarget): void;
+  onRerun?(target: RerunTarget): void;
+}) {
+  const { entry, root, lastRun, onTryTool, onRerun } = props;
+  const [values, setValues] = useState<Record<string, unknown>>({});
+  const [resolved, setResolved] = useState<WorkflowEntry>();
+  const [problem, setProblem] = useState<string>();
+  const withProps = Object.keys(values).length > 0;
+  useEffect(() => {
+    if (!withProps) return setResolved(undefined);
+    let current = true;
+    fetchWorkflow(entry.id, values).then(
+      (found) => current && (setResolved(found), setProblem(undefined)),
+      (error: Error) => current && setProblem(error.message),
+    );
+    return () => {
+      current = false;
+    };
+  }, [entry, values]);
+  const shown = withProps && resolved ? resolved : entry;
+  return (
+    <section
+      class="workflow-page"
+      data-testid="workflow"
+      data-workflow={entry.id}
+      data-status={shown.status}
+    >
+      <WorkflowHead entry={entry} lastRun={lastRun} onRerun={onRerun} />
+      <div class="workflow-props">
+        <span class="muted small">props</span>
+        <PropsForm schema={entry.propsSchema} value={values} onChange={setValues} />
+      </div>
+      {problem && <p class="notice notice-error">{problem}</p>}
+      {shown.status === 'broken' && shown.error && <WorkflowError error={shown.error} />}
+      {shown.map && (
+        <CapabilityMap workflowId={entry.id} map={shown.map} root={root} onTryTool={onTryTool} />
+      )}
+    </section>
+  );
+}
+
+function WorkflowHead(props: {
+  entry: WorkflowEntry;
+  lastRun: string | undefined;
+  onRerun?(target: RerunTarget): void;
+}) {
+  const { entry, lastRun, onRerun } = props;
+  return (
+    <header class="workflow-head">
+      <h2>{entry.name}</h2>
+      <span class="mono muted">{entry.id}</span>
+      {lastRun && (
+        <span class="workflow-last-run small">
+          last run{' '}
+          <a href={runHref(lastRun)} class="mono">
+            {lastRun}
+          </a>
+          {onRerun && (
+            <button type="button" onClick={() => onRerun({ workflowId: entry.id, runId: lastRun })}>
+              Re-run
+            </button>
+          )}
+        </span>
+      )}
+    </header>
+  );
+}
+
+/** Why a workflow does not load or resolve: its `june:` message and the declaration it names. */
+function WorkflowError({ error }: { error: WorkflowProblem }) {
+  return (
+    <div class="workflow-error" data-testid="workflow-error" data-code={error.code}>
+      <p class="mono">{error.message}</p>
+      {error.declaration && (
+        <p class="small">
+          declared at <span class="mono">{error.declaration}</span>
+        </p>
+      )}
+    </div>
+  );
+}

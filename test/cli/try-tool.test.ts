@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { june, nodesOf, tempProject, traces } from './cli-harness.js';
+
+// `june try-tool` calls one resolved tool once, its approval rule applied, as a run of its
+// own; `june run --run-id` names a new run.
+
+const flow = `import { appendFileSync } from 'node:fs';
+import { tool } from 'ai';
+import { Agent, RequireApproval, Step, Tool } from 'june';
+import { openai } from 'june/sdk/openai';
+import { z } from 'zod';
+
+const deploy = tool({
+  description: 'Deploy',
+  inputSchema: z.object({ env: z.string() }),
+  execute: async ({ env }) => {
+    appendFileSync('deploys.log', env + '\\n');
+    return 'Deployed to ' + env;
+  },
+});
+
+export default function Release({ guarded = true }: { guarded?: boolean }) {
+  return (
+    <Agent name="release" model={openai('gpt-5-mini')}>
+      {guarded ? (
+        <RequireApproval>
+          <Tool name="deploy" value={deploy} />
+        </RequireApproval>
+      ) : (
+        <Tool name="deploy" value={deploy} />
+      )}
+      <Step id="release" prompt="Deploy" />
+    </Agent>
+  );
+}
+`;
+
+describe('june try-tool', () => {
+  let project: ReturnType<typeof tempProject>;
+  const deploys = () =>
+    existsSync(join(project.dir, 'deploys.log'))
+      ? readFileSync(join(project.dir, 'deploys.log'), 'utf8')
+      : '';
+  const tried = (runId: string) => traces(project.dir).get(`${runId}.json`)!;
+  const toolNodes = (runId: string) => nodesOf(tried(runId)).filter((n) => n.kind === 'tool');
+
+  beforeAll(() => {
+    project = tempProject();
+    project.write('flow.tsx', flow);
+  });
+  afterAll(() => project?.remove());
+
+  it('calls the tool once under its <RequireApproval>, recorded as a run of its own', async () => {
+    const args = ['try-tool', 'flow.tsx', '--agent', 'release', '--tool', 'deploy'];
+    const input = ['--input', '{"env":"qa"}'];
+    const denied = await june(
+      [...args, ...input, '--approve', 'none', '--run-id', 'try-a'],
+      project.dir,
+    );
+    expect(denied.code).toBe(0);
+    expect(deploys()).toBe('');
+    expect(toolNodes('try-a').map((n) => [n.status, n.approval?.status])).toEqual([
+      ['denied', 'denied'],
+    ]);
+    const approved = await june(
+      [...args, ...input, '--approve', 'all', '--run-id', 'try-b'],
+      project.dir,
+    );
+    expect(approved.stderr).toBe('');
+    expect(deploys()).toBe('qa\n');
+    expect(tried('try-b').workflow).toBe('try deploy · flow.tsx');
+    expect(toolNodes('try-b').map((n) => [n.name, n.input, n.output, n.approval?.status])).toEqual([
+      ['deploy', { env: 'qa' }, 'Deployed to qa', 'approved'],
+    ]);
+    // the props change the tree: unguarded, the same tool needs no approval
+    const open = await june(
+      [...args, ...input, '--props', '{"guarded":false}', '--approve', 'none', '--run-id', 'try-c'],
+      project.dir,
+    );
+    expect(open.code).toBe(0);
+    expect(deploys()).toBe('qa\nqa\n');
+    expect(toolNodes('try-c')[0]!.approval).toBeUndefined();
+  }, 120_000);
+
+  it('names what there is for an unknown agent or tool, and refuses a bad --run-id', async () => {
+    const agent = await june(
+      ['try-tool', 'flow.tsx', '--agent', 'nope', '--tool', 'deploy'],
+      project.dir,
+    );
+    expect(agent.code).toBe(1);
+    expect(agent.stderr).toBe(
+      'june: no agent at the path "nope" in this workflow; its agents are "release".\n',
+    );
+    const tool = await june(
+      ['try-tool', 'flow.tsx', '--agent', 'release', '--tool', 'x'],
+      project.dir,
+    );
+    expect(tool.stderr).toBe(
+      'june: the agent "release" has no tool "x"; its tools are "deploy".\n',
+    );
+    const id = await june(
+      ['run', 'flow.tsx', '--run-id', '../x', '--approve', 'none'],
+      project.dir,
+    );
+    expect(id.code).toBe(2);
+    expect(id.stderr).toMatch(/^june: --run-id takes 1 to 128 letters/);
+  }, 120_000);
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { CapabilityMap } from '../../src/studio/workbench-api.js';
+import { mapRows, provenanceBadges } from '../../studio/src/map-rows.js';
+
+// How the capability map lays out inspect()'s report: agents nested by their path, tools and
+// tool sources under their agent, a composite body's agents under its tool.
+
+const map: CapabilityMap = {
+  agents: [
+    {
+      path: 'lead',
+      name: 'lead',
+      tools: [
+        {
+          name: 'research',
+          needsApproval: false,
+          source: '<Tool name="research">',
+          composite: true,
+        },
+        {
+          name: 'gh_close',
+          needsApproval: true,
+          source: '<Tool name="close"> in <RequireApproval> in <Namespace name="gh"> in <Files>',
+        },
+      ],
+      toolSources: ['<MCPServer name="docs">'],
+    },
+    {
+      path: 'lead > writer',
+      name: 'writer',
+      tools: [
+        {
+          name: 'gh_close',
+          needsApproval: true,
+          source: '<Inherit capabilities={["gh_close"]}>',
+          granted: '<Tool name="close"> in the enclosing <Agent>',
+        },
+      ],
+    },
+    {
+      path: 'research:agent',
+      name: 'agent',
+      tools: [{ name: 'search', needsApproval: 'dynamic', source: 'tools={{ search }}' }],
+    },
+  ],
+};
+
+describe('mapRows', () => {
+  it('nests agents by path, puts a composite body under its tool, and lists tool sources', () => {
+    expect(
+      mapRows(map).map((row) => [
+        row.kind,
+        row.depth,
+        row.kind === 'tool' ? row.tool.name : row.kind === 'source' ? row.source : row.agent.path,
+      ]),
+    ).toEqual([
+      ['agent', 0, 'lead'],
+      ['tool', 1, 'research'],
+      ['agent', 2, 'research:agent'],
+      ['tool', 3, 'search'],
+      ['tool', 1, 'gh_close'],
+      ['source', 1, '<MCPServer name="docs">'],
+      ['agent', 1, 'lead > writer'],
+      ['tool', 2, 'gh_close'],
+    ]);
+  });
+
+  it("reads each tool's provenance into badges", () => {
+    const [lead, writer, body] = map.agents;
+    expect(provenanceBadges(lead!.tools[1]!).map((badge) => badge.label)).toEqual([
+      'approval (<RequireApproval>)',
+      'namespace gh',
+      'bundle Files',
+    ]);
+    expect(provenanceBadges(lead!.tools[0]!).map((badge) => badge.label)).toEqual(['composite']);
+    expect(provenanceBadges(writer!.tools[0]!).map((badge) => badge.label)).toEqual([
+      'approval',
+      'inherited',
+    ]);
+    expect(provenanceBadges(body!.tools[0]!).map((badge) => badge.label)).toEqual([
+      'approval decided per call',
+      'tools prop',
+    ]);
+  });
+});

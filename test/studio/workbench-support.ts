@@ -1,0 +1,86 @@
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { z } from 'zod';
+import type { WorkbenchCatalog } from '../../src/studio/workbench-catalog.js';
+import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+
+// What the workbench's Studio tests share: a catalog over a temporary project, and POSTs
+// with any headers (node:http, since fetch will not send another Host).
+
+/** The props schema of the test workflows: `{ env: string }`. */
+export const envProps = z.toJSONSchema(z.object({ env: z.string() })) as Record<string, unknown>;
+
+/**
+ * A catalog of the given project files (ids are their paths), each ready, with the props
+ * schema and chat flag given; `load` imports the file with tsx.
+ */
+export function testCatalog(
+  root: string,
+  files: Record<string, { propsSchema?: Record<string, unknown>; takesMessages?: boolean }>,
+): WorkbenchCatalog {
+  return {
+    root,
+    async workflow(id) {
+      const found = Object.hasOwn(files, id) ? files[id] : undefined;
+      if (!found) return undefined;
+      const entry: WorkflowEntry = {
+        id,
+        name: id.replace(/\.tsx$/, ''),
+        status: 'ready',
+        loadedAt: new Date().toISOString(),
+        props: {},
+        takesMessages: found.takesMessages ?? false,
+        ...(found.propsSchema ? { propsSchema: found.propsSchema } : {}),
+      };
+      const file = join(root, id);
+      return {
+        entry,
+        file,
+        load: async () => {
+          const { tsImport } = await import('tsx/esm/api');
+          return (await tsImport(file, import.meta.url)).default;
+        },
+      };
+    },
+  };
+}
+
+/** Sends `body` to Studio as a POST with exactly `headers` (plus content-type); the status and body. */
+export function rawPost(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // a stream, or text
+          }
+          resolve({ status: response.statusCode!, body: parsed });
+        });
+      },
+    );
+    sent.on('error', reject);
+    sent.end(JSON.stringify(body));
+  });
+}
+
+/** The headers of Studio's own page: same origin, the answer token. */
+export const pageHeaders = (url: string, token: string) => ({
+  authorization: `Bearer ${token}`,
+  origin: new URL(url).origin,
+  'sec-fetch-site': 'same-origin',
+});
+
+/** The entries of a folder (none when it does not exist). */
+export const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);

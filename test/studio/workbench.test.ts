@@ -1,0 +1,212 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DevCatalog } from '../../src/cli/dev-catalog.js';
+import { devWorkbench } from '../../src/cli/dev-workbench.js';
+import { findWorkflows } from '../../src/cli/find-workflows.js';
+import type { Studio } from '../../src/studio/index.js';
+import { nodesOf, tempProject, traces } from '../cli/cli-harness.js';
+import { eventually, launchBrowser, newPage, openStudio, screenshot } from './support.js';
+
+// The workbench in Chromium, on `june dev`'s own catalog over a project: a workflow started
+// from the page with a script runs, waits for an approval, is approved in the page and
+// finishes with its tool run once; a tool tried from its dialog, approved there; a two-turn
+// chat with an approval in the conversation. The tools append to files, so the files show
+// how often each ran.
+
+const release = `import { appendFileSync } from 'node:fs';
+import { tool } from 'ai';
+import { Agent, Step, Tool } from 'june';
+import { openai } from 'june/sdk/openai';
+import { z } from 'zod';
+
+export const props = z.object({ env: z.string() });
+
+const deploy = tool({
+  description: 'Deploy to an environment',
+  inputSchema: z.object({ env: z.string() }),
+  needsApproval: true,
+  execute: async ({ env }) => {
+    appendFileSync('deploys.log', env + '\\n');
+    return 'Deployed to ' + env;
+  },
+});
+
+export default function Release({ env }: z.infer<typeof props>) {
+  return (
+    <Agent name="release" model={openai('gpt-5-mini')}>
+      <Tool name="deploy" value={deploy} />
+      <Step id="release" prompt={'Deploy to ' + env} />
+    </Agent>
+  );
+}
+`;
+
+const releaseScript = JSON.stringify({
+  $comment: 'Test fixture: test/studio/workbench.test.ts',
+  steps: {
+    release: [{ toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] }, { text: 'Done.' }],
+  },
+});
+
+const shop = `import { appendFileSync } from 'node:fs';
+import { tool } from 'ai';
+import { Agent, Tool } from 'june';
+import { openai } from 'june/sdk/openai';
+import { ChatTurns, type ChatInput } from 'june/web';
+import { z } from 'zod';
+
+export const props = z.object({ chat: z.object({ messages: z.array(z.string()) }) });
+
+const refund = tool({
+  description: 'Refund an order',
+  inputSchema: z.object({ order: z.string() }),
+  needsApproval: true,
+  execute: async ({ order }) => {
+    // the chat runs in Studio's process: a path from this file, not from the current folder
+    appendFileSync(new URL('./refunds.log', import.meta.url), order + '\\n');
+    return { refunded: order };
+  },
+});
+
+export default function Shop({ chat = { messages: [] } }: { chat?: ChatInput }) {
+  return (
+    <Agent name="shop" model={openai('gpt-5-mini')} messages={chat.history}>
+      <Tool name="refund" value={refund} />
+      <ChatTurns chat={chat} />
+    </Agent>
+  );
+}
+`;
+
+const shopScript = JSON.stringify({
+  $comment: 'Test fixture: test/studio/workbench.test.ts',
+  steps: {
+    'turn-1': [
+      { text: 'Refunding it.', toolCalls: [{ tool: 'refund', input: { order: 'A-1' } }] },
+      { text: 'Order A-1 is refunded.' },
+    ],
+    'turn-2': [{ text: 'You are welcome.' }],
+  },
+});
+
+describe('June Studio: the workbench', () => {
+  let browser: Browser;
+  let project: ReturnType<typeof tempProject>;
+  let studio: Studio;
+  let page: Page;
+  const errors: string[] = [];
+  const lines = (name: string) =>
+    existsSync(join(project.dir, name)) ? readFileSync(join(project.dir, name), 'utf8') : '';
+
+  beforeAll(async () => {
+    project = tempProject();
+    project.write('release.tsx', release);
+    project.write('release.script.json', releaseScript);
+    project.write('shop.tsx', shop);
+    project.write('shop.chat.json', shopScript);
+    const catalog = new DevCatalog(project.dir, await findWorkflows(project.dir), [project.dir]);
+    await catalog.loadAll();
+    [browser, studio] = await Promise.all([
+      launchBrowser(),
+      openStudio(join(project.dir, '.june', 'runs'), {
+        workflows: catalog,
+        workbench: devWorkbench(catalog),
+      }),
+    ]);
+    page = await newPage(browser, errors);
+  }, 180_000);
+  afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await studio?.close();
+    project?.remove();
+  });
+
+  it('starts a run with a script, approves its call in the page, and the tool runs once', async () => {
+    await page.goto(`${studio.pageUrl}#/workbench/release.tsx`);
+    const form = page.getByTestId('start-run');
+    await form.getByLabel('env').fill('staging');
+    expect(await form.getByLabel('Script file', { exact: true }).inputValue()).toBe(
+      'release.script.json',
+    );
+    await screenshot(page, 'workbench-start');
+    await form.getByRole('button', { name: 'Start' }).click();
+
+    await page.waitForURL(/#\/runs\//, { timeout: 60_000 });
+    const runId = decodeURIComponent(page.url().replace(/^.*#\/runs\//, ''));
+    const card = page.getByTestId('approval-card');
+    await card.waitFor({ timeout: 60_000 });
+    expect(lines('deploys.log')).toBe('');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await eventually(
+      () => expect(traces(project.dir).get(`${runId}.json`)?.status).toBe('succeeded'),
+      60_000,
+    );
+    expect(lines('deploys.log')).toBe('staging\n');
+    const trace = traces(project.dir).get(`${runId}.json`)!;
+    expect(trace.workflow).toBe('release.tsx');
+    const tools = nodesOf(trace).filter((node) => node.kind === 'tool');
+    expect(tools.map((node) => [node.name, node.status, node.approval?.status])).toEqual([
+      ['deploy', 'succeeded', 'approved'],
+    ]);
+    await page.getByTestId('approvals').waitFor({ state: 'detached', timeout: 30_000 });
+  }, 180_000);
+
+  it('tries one tool from the map: its approval waits in the dialog, then its output shows; a run of its own', async () => {
+    await page.goto(`${studio.pageUrl}#/workflows/release.tsx`);
+    await page.locator('.map-try').first().click();
+    await page.waitForURL(/#\/workbench\/release\.tsx\/release\/deploy$/);
+    await page.getByTestId('start-run').getByLabel('env').fill('staging');
+    const dialog = page.getByTestId('try-tool');
+    expect(await dialog.getByLabel('Tool', { exact: true }).inputValue()).toBe('deploy');
+    await dialog.getByLabel('Tool input').fill('{ "env": "qa" }');
+    await dialog.getByRole('button', { name: 'Try' }).click();
+    const approval = dialog.getByTestId('tool-approval');
+    await approval.waitFor({ timeout: 60_000 });
+    await screenshot(page, 'workbench-tool');
+    expect(lines('deploys.log')).toBe('staging\n');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    const result = dialog.getByTestId('tool-result');
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.innerText()).toContain('Deployed to qa');
+    expect(lines('deploys.log')).toBe('staging\nqa\n');
+    const tried = [...traces(project.dir).values()].find((trace) =>
+      trace.workflow?.startsWith('try deploy'),
+    );
+    expect(tried?.status).toBe('succeeded');
+    expect(
+      nodesOf(tried!)
+        .filter((node) => node.kind === 'tool')
+        .map((node) => [node.name, node.input, node.approval?.status]),
+    ).toEqual([['deploy', { env: 'qa' }, 'approved']]);
+  }, 180_000);
+
+  it('chats for two turns, the refund approved in the conversation', async () => {
+    await page.goto(`${studio.pageUrl}#/workbench/shop.tsx`);
+    const chat = page.getByTestId('chat');
+    expect(await chat.getByLabel('Chat script file').inputValue()).toBe('shop.chat.json');
+    await chat.getByLabel('Message').fill('Refund order A-1, please');
+    await chat.getByRole('button', { name: 'Send' }).click();
+    const call = chat.getByTestId('chat-tool');
+    await call.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 60_000 });
+    expect(lines('refunds.log')).toBe('');
+    await call.getByRole('button', { name: 'Approve' }).click();
+    await chat.getByText('Order A-1 is refunded.').waitFor({ timeout: 60_000 });
+    expect(lines('refunds.log')).toBe('A-1\n');
+    await chat.getByLabel('Message').fill('Thanks!');
+    await chat.getByRole('button', { name: 'Send' }).click();
+    await chat.getByText('You are welcome.').waitFor({ timeout: 60_000 });
+    await screenshot(page, 'workbench-chat');
+    expect(lines('refunds.log')).toBe('A-1\n');
+    const chats = [...traces(project.dir).values()].filter(
+      (trace) => trace.workflow === 'shop.tsx',
+    );
+    expect(chats).toHaveLength(1);
+    const steps = nodesOf(chats[0]!).filter((node) => node.kind === 'step');
+    expect(steps.map((node) => node.name)).toEqual(['turn-1', 'turn-2']);
+  }, 180_000);
+});
