@@ -1,7 +1,9 @@
 import './workbench.css';
 import { useEffect, useState } from 'preact/hooks';
 import type { WorkflowEntry, WorkflowProblem } from '../../src/studio/workbench-api.js';
+import { fetchTrace } from './api.js';
 import { CapabilityMap, type TryToolTarget } from './capability-map.js';
+import { connectedTools, type ConnectedTools } from './connected-tools.js';
 import { PropsForm } from './props-form.js';
 import { runHref, workflowHref } from './use-hash-route.js';
 import type { LiveWorkflows } from './use-workflows.js';
@@ -95,6 +97,7 @@ function WorkflowPage(props: {
     };
   }, [entry, values]);
   const shown = withProps && resolved ? resolved : entry;
+  const connected = useConnectedTools(shown, lastRun);
   return (
     <section
       class="workflow-page"
@@ -110,7 +113,14 @@ function WorkflowPage(props: {
       {problem && <p class="notice notice-error">{problem}</p>}
       {shown.status === 'broken' && shown.error && <WorkflowError error={shown.error} />}
       {shown.map && (
-        <CapabilityMap workflowId={entry.id} map={shown.map} root={root} onTryTool={onTryTool} />
+        <CapabilityMap
+          workflowId={entry.id}
+          map={shown.map}
+          root={root}
+          onTryTool={onTryTool}
+          connected={connected}
+          connectedRun={lastRun}
+        />
       )}
     </section>
   );
@@ -155,4 +165,24 @@ function WorkflowError({ error }: { error: WorkflowProblem }) {
       )}
     </div>
   );
+}
+
+/**
+ * The tools the workflow's last run connected from its tool sources, when its map has any
+ * (fetched once per run and per map).
+ */
+function useConnectedTools(entry: WorkflowEntry, runId: string | undefined) {
+  const [connected, setConnected] = useState<ConnectedTools>();
+  const hasSources = entry.map?.agents.some((agent) => agent.toolSources?.length) ?? false;
+  useEffect(() => {
+    if (!hasSources || runId === undefined) return setConnected(undefined);
+    let current = true;
+    void fetchTrace(runId).then((found) => {
+      if (current && 'trace' in found) setConnected(connectedTools(found.trace.root));
+    });
+    return () => {
+      current = false;
+    };
+  }, [hasSources, runId]);
+  return connected;
 }
