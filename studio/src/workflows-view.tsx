@@ -9,10 +9,11 @@ import { runHref, workflowHref } from './use-hash-route.js';
 import type { LiveWorkflows } from './use-workflows.js';
 import { fetchWorkflow } from './workbench-client.js';
 
-/** What a workflow page can start from its last run, when the workbench can start runs. */
+/** What a workflow page can start again: its last run, for the props set in the page. */
 export interface RerunTarget {
   workflowId: string;
   runId: string;
+  props: Record<string, unknown>;
 }
 
 export interface WorkflowsViewProps {
@@ -22,8 +23,8 @@ export interface WorkflowsViewProps {
   /** The newest run of each workflow (by the trace's `workflow`, which is its path), for "Re-run". */
   lastRuns: ReadonlyMap<string, string>;
   onTryTool?(target: TryToolTarget): void;
-  /** Starts the last run again; without it the button is not shown. */
-  onRerun?(target: RerunTarget): void;
+  /** Starts the last run again (see `rerun`); without it the button is not shown. */
+  onRerun?(target: RerunTarget): Promise<void>;
 }
 
 /** `june dev`'s workflows: the list, and the chosen one's capability map (or why it is broken). */
@@ -78,7 +79,7 @@ function WorkflowPage(props: {
   root: string | undefined;
   lastRun: string | undefined;
   onTryTool?(target: TryToolTarget): void;
-  onRerun?(target: RerunTarget): void;
+  onRerun?(target: RerunTarget): Promise<void>;
 }) {
   const { entry, root, lastRun, onTryTool, onRerun } = props;
   const [values, setValues] = useState<Record<string, unknown>>({});
@@ -105,7 +106,11 @@ function WorkflowPage(props: {
       data-workflow={entry.id}
       data-status={shown.status}
     >
-      <WorkflowHead entry={entry} lastRun={lastRun} onRerun={onRerun} />
+      <WorkflowHead
+        entry={entry}
+        lastRun={lastRun}
+        onRerun={onRerun && ((target) => onRerun({ ...target, props: values }))}
+      />
       <div class="workflow-props">
         <span class="muted small">props</span>
         <PropsForm schema={entry.propsSchema} value={values} onChange={setValues} />
@@ -129,9 +134,15 @@ function WorkflowPage(props: {
 function WorkflowHead(props: {
   entry: WorkflowEntry;
   lastRun: string | undefined;
-  onRerun?(target: RerunTarget): void;
+  onRerun?: ((target: Omit<RerunTarget, 'props'>) => Promise<void>) | undefined;
 }) {
   const { entry, lastRun, onRerun } = props;
+  const [problem, setProblem] = useState<string>();
+  const again = (runId: string) =>
+    onRerun?.({ workflowId: entry.id, runId }).then(
+      () => setProblem(undefined),
+      (error: Error) => setProblem(error.message),
+    );
   return (
     <header class="workflow-head">
       <h2>{entry.name}</h2>
@@ -143,11 +154,16 @@ function WorkflowHead(props: {
             {lastRun}
           </a>
           {onRerun && (
-            <button type="button" onClick={() => onRerun({ workflowId: entry.id, runId: lastRun })}>
+            <button type="button" data-testid="rerun" onClick={() => void again(lastRun)}>
               Re-run
             </button>
           )}
         </span>
+      )}
+      {problem && (
+        <p class="notice-error small" data-testid="rerun-error">
+          {problem}
+        </p>
       )}
     </header>
   );

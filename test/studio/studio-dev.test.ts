@@ -331,6 +331,33 @@ describe('june dev', () => {
     await forecast.waitFor({ timeout: 15_000 });
     expect(await forecast.textContent()).toContain('from <Weather> in run hello-run');
     expect(await hello.locator('.workflow-last-run a').textContent()).toBe('hello-run');
+
+    // "Re-run" starts the last run again through the workbench's start-run route (its answer
+    // stubbed here: this test is about what the page asks for), then opens the new run
+    const asked: Array<{ body: unknown; authorization: string | undefined }> = [];
+    await page.route('**/api/workflows/*/runs', async (route) => {
+      asked.push({
+        body: route.request().postDataJSON(),
+        authorization: route.request().headers().authorization,
+      });
+      await route.fulfill({
+        status: 202,
+        contentType: 'application/json',
+        body: '{"runId":"hello-run"}',
+      });
+    });
+    try {
+      await hello.locator('[data-testid="rerun"]').click();
+      await eventually(() => expect(new URL(page.url()).hash).toBe('#/runs/hello-run'));
+      expect(asked).toEqual([
+        {
+          body: { props: {}, model: { kind: 'replay', runId: 'hello-run' } },
+          authorization: `Bearer ${new URL(dev.pageUrl).searchParams.get('token')}`,
+        },
+      ]);
+    } finally {
+      await page.unroute('**/api/workflows/*/runs');
+    }
   });
 
   it('takes up a workflow file added while it runs, and drops one that is deleted', async () => {
