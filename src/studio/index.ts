@@ -9,12 +9,3 @@ export type {
   StudioEvent,
   UnreadableRun,
 } from './studio-api.js';
-export type { WorkflowCatalog } from './workflow-catalog.js';
-export type {
-  CapabilityMap,
-  WorkflowEntry,
-  WorkflowEvent,
-  WorkflowList,
-  WorkflowProblem,
-  WorkflowRemovedEvent,
-} from './workbench-api.js';
