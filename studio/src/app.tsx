@@ -4,12 +4,13 @@ import { NO_FILTER } from './run-filter.js';
 import { RunView } from './run-view.js';
 import { RunsList } from './runs-list.js';
 import { ShowErrors } from './show-errors.js';
+import { runHref, useHashRoute, workbenchHref, type Route } from './use-hash-route.js';
 import { useLiveRuns, type LiveRuns } from './use-live-runs.js';
 import { useWorkflows } from './use-workflows.js';
 import { WorkbenchTabs } from './workbench-tabs.js';
-import { WorkflowsView } from './workflows-view.js';
 import { WorkbenchView } from './workbench-view.js';
-import { useHashRoute, workbenchHref, type Route } from './use-hash-route.js';
+import { rerun } from './workbench-client.js';
+import { WorkflowsView, type RerunTarget } from './workflows-view.js';
 
 /**
  * June Studio: the run list, or one run's trace tree and inspector; under `june dev` also
@@ -52,6 +53,7 @@ export function App() {
             selected={route.view === 'workflows' ? route.workflowId : undefined}
             lastRuns={lastRuns}
             onTryTool={(target) => (location.hash = workbenchHref(target.workflowId, target))}
+            onRerun={rerunLast}
           />
         </ShowErrors>
       ) : route.view === 'workbench' ? (
@@ -67,6 +69,12 @@ export function App() {
       )}
     </div>
   );
+}
+
+/** Starts a workflow's last run again through the workbench's start-run route, then opens the new run. */
+async function rerunLast(target: RerunTarget): Promise<void> {
+  const { runId } = await rerun(target.workflowId, target.runId, target.props);
+  location.hash = runHref(runId);
 }
 
 /** The newest run of each workflow, by the trace's `workflow` (its file's path, as `june dev` names it). */

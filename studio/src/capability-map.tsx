@@ -7,6 +7,7 @@ import type {
   MapAgent as InspectedAgent,
   MapTool as InspectedTool,
 } from '../../src/studio/workbench-api.js';
+import type { ConnectedTools } from './connected-tools.js';
 import { mapRows, provenanceBadges, type MapRow } from './map-rows.js';
 
 /** The height of one row of the map, in px (fixed, so a map of any size is a virtual list). */
@@ -29,6 +30,10 @@ export interface CapabilityMapProps {
   root?: string;
   /** Called by a tool's Try button; without it the buttons are disabled. */
   onTryTool?(target: TryToolTarget): void;
+  /** The tools the workflow's last run connected from its tool sources (MCP servers...). */
+  connected?: ConnectedTools;
+  /** That run, named beside those tools. */
+  connectedRun?: string;
 }
 
 /**
@@ -39,8 +44,9 @@ export interface CapabilityMapProps {
  * needs approval marked, each linked to its declaration. It draws `inspect()`'s report
  * (`mapRows`) as a virtual list, so 200 tools cost what the rows in view cost.
  */
-export function CapabilityMap({ workflowId, map, root, onTryTool }: CapabilityMapProps) {
-  const rows = useMemo(() => mapRows(map), [map]);
+export function CapabilityMap(props: CapabilityMapProps) {
+  const { workflowId, map, root, onTryTool, connected, connectedRun } = props;
+  const rows = useMemo(() => mapRows(map, connected), [map, connected]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -74,6 +80,7 @@ export function CapabilityMap({ workflowId, map, root, onTryTool }: CapabilityMa
               workflowId={workflowId}
               root={root}
               onTryTool={onTryTool}
+              connectedRun={connectedRun}
             />
           ))}
         </div>
@@ -88,6 +95,7 @@ function MapRowView(props: {
   workflowId: string;
   root: string | undefined;
   onTryTool: CapabilityMapProps['onTryTool'];
+  connectedRun: string | undefined;
 }) {
   const { row, top } = props;
   const style: RowStyle = {
@@ -101,7 +109,24 @@ function MapRowView(props: {
       <div class="map-row map-source" role="treeitem" style={style} data-source={row.source}>
         <span class="map-kind">source</span>
         <span class="mono">{row.source}</span>
-        <span class="muted small">its tools are listed once a run connects</span>
+        <span class="muted small">its tools are known once a run connects</span>
+      </div>
+    );
+  if (row.kind === 'connected')
+    return (
+      <div
+        class="map-row map-tool map-connected"
+        role="treeitem"
+        style={style}
+        data-tool={row.name}
+        data-agent={row.agent.path}
+        data-source={row.source}
+      >
+        <span class="mono map-tool-name">{row.name}</span>
+        <span class="map-badge map-badge-connected">connected</span>
+        <span class="mono small muted map-source-text">
+          from {row.source} in run {props.connectedRun}
+        </span>
       </div>
     );
   return <ToolRow {...props} agent={row.agent} tool={row.tool} style={style} />;

@@ -1,3 +1,4 @@
+import { connectedKey, type ConnectedTools } from './connected-tools.js';
 import type {
   CapabilityMap,
   MapAgent as InspectedAgent,
@@ -8,16 +9,25 @@ import type {
 export type MapRow =
   | { kind: 'agent'; key: string; depth: number; agent: InspectedAgent }
   | { kind: 'tool'; key: string; depth: number; agent: InspectedAgent; tool: InspectedTool }
-  | { kind: 'source'; key: string; depth: number; agent: InspectedAgent; source: string };
+  | { kind: 'source'; key: string; depth: number; agent: InspectedAgent; source: string }
+  | {
+      kind: 'connected';
+      key: string;
+      depth: number;
+      agent: InspectedAgent;
+      source: string;
+      name: string;
+    };
 
 /**
  * The map's rows, in the JSX's order: each agent, then its tools and tool sources one level
  * in, then the agents nested in it (by `path`: `release > helper` sits in `release`). Agents
  * inside a composite tool's body (`research:agent`, reported when `inspect()` looked into it)
- * follow the composite tool that opens into them. Nothing is resolved here: it is
- * `inspect()`'s report, laid out.
+ * follow the composite tool that opens into them; under a tool source, the tools a run
+ * connected from it (`connected`, from the workflow's last run). Nothing is resolved here: it
+ * is `inspect()`'s report, laid out.
  */
-export function mapRows(map: CapabilityMap): MapRow[] {
+export function mapRows(map: CapabilityMap, connected: ConnectedTools = new Map()): MapRow[] {
   const rows: MapRow[] = [];
   const byParent = new Map<string, InspectedAgent[]>();
   for (const agent of map.agents) {
@@ -37,7 +47,7 @@ export function mapRows(map: CapabilityMap): MapRow[] {
       if (tool.composite)
         for (const inner of byParent.get(`${tool.name}:`) ?? []) visit(inner, depth + 2);
     }
-    for (const source of agent.toolSources ?? [])
+    for (const source of agent.toolSources ?? []) {
       rows.push({
         kind: 'source',
         key: `s:${agent.path}:${source}`,
@@ -45,6 +55,11 @@ export function mapRows(map: CapabilityMap): MapRow[] {
         agent,
         source,
       });
+      for (const name of connected.get(connectedKey(agent.path, source)) ?? []) {
+        const key = `c:${agent.path}:${name}`;
+        rows.push({ kind: 'connected', key, depth: depth + 2, agent, source, name });
+      }
+    }
     for (const child of byParent.get(agent.path) ?? []) visit(child, depth + 1);
   };
   for (const agent of byParent.get('') ?? []) visit(agent, 0);

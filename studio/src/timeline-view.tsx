@@ -48,10 +48,7 @@ export function TimelineView(props: TreeViewProps & { tree: TraceTree }) {
         data-testid="timeline"
         data-rows={rows.length}
         data-zoom={zoom.zoom}
-        onScroll={(event) => {
-          virtual.onScroll(event);
-          setScrollLeft((event.currentTarget as HTMLElement).scrollLeft);
-        }}
+        onScroll={(event) => setScrollLeft((event.currentTarget as HTMLElement).scrollLeft)}
         onKeyDown={onKeyDown}
         onWheel={onWheel}
       >

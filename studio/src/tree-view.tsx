@@ -26,7 +26,7 @@ export function TreeView(props: TreeViewProps) {
   const { rows, collapsed, selectedKey, matches, query, now, onSelect, onToggle } = props;
   useTreePaintedMark(rows);
   const selectedIndex = rows.findIndex((row) => row.key === selectedKey);
-  const { scroller, first, last, onScroll } = useVirtualRows(rows.length, selectedIndex);
+  const { scroller, first, last } = useVirtualRows(rows.length, selectedIndex);
   const onKeyDown = (event: KeyboardEvent) => {
     const target = { rows, selectedIndex, collapsed, onSelect, onToggle };
     if (handleTreeKey(event.key, target)) event.preventDefault();
@@ -40,7 +40,6 @@ export function TreeView(props: TreeViewProps) {
       tabIndex={0}
       data-testid="tree"
       data-rows={rows.length}
-      onScroll={onScroll}
       onKeyDown={onKeyDown}
     >
       <div class="tree-space" style={{ height: `${rows.length * ROW_HEIGHT}px` }}>

@@ -12,8 +12,6 @@ export interface VirtualRows {
   /** The first and one past the last row index to render. */
   first: number;
   last: number;
-  /** For the scroller's `onScroll` (the virtualizer follows the scroll itself). */
-  onScroll(event: Event): void;
 }
 
 /**
@@ -39,6 +37,5 @@ export function useVirtualRows(count: number, selectedIndex: number): VirtualRow
     scroller,
     first: items[0]?.index ?? 0,
     last: (items.at(-1)?.index ?? -1) + 1,
-    onScroll: () => {},
   };
 }

@@ -1,4 +1,7 @@
+import { pageToken } from './approvals-api.js';
 import type {
+  StartedRun,
+  StartRunRequest,
   WorkflowEntry,
   WorkflowEvent,
   WorkflowList,
@@ -26,6 +29,30 @@ export async function fetchWorkflow(
   });
   if (!response.ok) throw new Error(await errorText(response));
   return (await response.json()) as WorkflowEntry;
+}
+
+/**
+ * Starts the workflow's last run again (`POST api/workflows/<id>/runs`, an answering request
+ * with the page's token): the same model answers, replayed from that run's journal, through
+ * today's code, for `props`. Resolves to the new run.
+ */
+export async function rerun(
+  id: string,
+  runId: string,
+  props: Record<string, unknown>,
+): Promise<StartedRun> {
+  const token = pageToken();
+  const body: StartRunRequest = { props, model: { kind: 'replay', runId } };
+  const response = await fetch(`api/workflows/${encodeURIComponent(id)}/runs`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(await errorText(response));
+  return (await response.json()) as StartedRun;
 }
 
 /** Listens to the `workflow` and `workflow-removed` events of `api/events`; returns how to stop. */

@@ -1,16 +1,19 @@
 import './workbench.css';
 import { useEffect, useState } from 'preact/hooks';
 import type { WorkflowEntry, WorkflowProblem } from '../../src/studio/workbench-api.js';
+import { fetchTrace } from './api.js';
 import { CapabilityMap, type TryToolTarget } from './capability-map.js';
+import { connectedTools, type ConnectedTools } from './connected-tools.js';
 import { PropsForm } from './props-form.js';
 import { runHref, workflowHref } from './use-hash-route.js';
 import type { LiveWorkflows } from './use-workflows.js';
 import { fetchWorkflow } from './workbench-client.js';
 
-/** What a workflow page can start from its last run, when the workbench can start runs. */
+/** What a workflow page can start again: its last run, for the props set in the page. */
 export interface RerunTarget {
   workflowId: string;
   runId: string;
+  props: Record<string, unknown>;
 }
 
 export interface WorkflowsViewProps {
@@ -20,8 +23,8 @@ export interface WorkflowsViewProps {
   /** The newest run of each workflow (by the trace's `workflow`, which is its path), for "Re-run". */
   lastRuns: ReadonlyMap<string, string>;
   onTryTool?(target: TryToolTarget): void;
-  /** Starts the last run again; without it the button is not shown. */
-  onRerun?(target: RerunTarget): void;
+  /** Starts the last run again (see `rerun`); without it the button is not shown. */
+  onRerun?(target: RerunTarget): Promise<void>;
 }
 
 /** `june dev`'s workflows: the list, and the chosen one's capability map (or why it is broken). */
@@ -76,7 +79,7 @@ function WorkflowPage(props: {
   root: string | undefined;
   lastRun: string | undefined;
   onTryTool?(target: TryToolTarget): void;
-  onRerun?(target: RerunTarget): void;
+  onRerun?(target: RerunTarget): Promise<void>;
 }) {
   const { entry, root, lastRun, onTryTool, onRerun } = props;
   const [values, setValues] = useState<Record<string, unknown>>({});
@@ -95,6 +98,7 @@ function WorkflowPage(props: {
     };
   }, [entry, values]);
   const shown = withProps && resolved ? resolved : entry;
+  const connected = useConnectedTools(shown, lastRun);
   return (
     <section
       class="workflow-page"
@@ -102,7 +106,11 @@ function WorkflowPage(props: {
       data-workflow={entry.id}
       data-status={shown.status}
     >
-      <WorkflowHead entry={entry} lastRun={lastRun} onRerun={onRerun} />
+      <WorkflowHead
+        entry={entry}
+        lastRun={lastRun}
+        onRerun={onRerun && ((target) => onRerun({ ...target, props: values }))}
+      />
       <div class="workflow-props">
         <span class="muted small">props</span>
         <PropsForm schema={entry.propsSchema} value={values} onChange={setValues} />
@@ -110,7 +118,14 @@ function WorkflowPage(props: {
       {problem && <p class="notice notice-error">{problem}</p>}
       {shown.status === 'broken' && shown.error && <WorkflowError error={shown.error} />}
       {shown.map && (
-        <CapabilityMap workflowId={entry.id} map={shown.map} root={root} onTryTool={onTryTool} />
+        <CapabilityMap
+          workflowId={entry.id}
+          map={shown.map}
+          root={root}
+          onTryTool={onTryTool}
+          connected={connected}
+          connectedRun={lastRun}
+        />
       )}
     </section>
   );
@@ -119,9 +134,15 @@ function WorkflowPage(props: {
 function WorkflowHead(props: {
   entry: WorkflowEntry;
   lastRun: string | undefined;
-  onRerun?(target: RerunTarget): void;
+  onRerun?: ((target: Omit<RerunTarget, 'props'>) => Promise<void>) | undefined;
 }) {
   const { entry, lastRun, onRerun } = props;
+  const [problem, setProblem] = useState<string>();
+  const again = (runId: string) =>
+    onRerun?.({ workflowId: entry.id, runId }).then(
+      () => setProblem(undefined),
+      (error: Error) => setProblem(error.message),
+    );
   return (
     <header class="workflow-head">
       <h2>{entry.name}</h2>
@@ -133,11 +154,16 @@ function WorkflowHead(props: {
             {lastRun}
           </a>
           {onRerun && (
-            <button type="button" onClick={() => onRerun({ workflowId: entry.id, runId: lastRun })}>
+            <button type="button" data-testid="rerun" onClick={() => void again(lastRun)}>
               Re-run
             </button>
           )}
         </span>
+      )}
+      {problem && (
+        <p class="notice-error small" data-testid="rerun-error">
+          {problem}
+        </p>
       )}
     </header>
   );
@@ -155,4 +181,24 @@ function WorkflowError({ error }: { error: WorkflowProblem }) {
       )}
     </div>
   );
+}
+
+/**
+ * The tools the workflow's last run connected from its tool sources, when its map has any
+ * (fetched once per run and per map).
+ */
+function useConnectedTools(entry: WorkflowEntry, runId: string | undefined) {
+  const [connected, setConnected] = useState<ConnectedTools>();
+  const hasSources = entry.map?.agents.some((agent) => agent.toolSources?.length) ?? false;
+  useEffect(() => {
+    if (!hasSources || runId === undefined) return setConnected(undefined);
+    let current = true;
+    void fetchTrace(runId).then((found) => {
+      if (current && 'trace' in found) setConnected(connectedTools(found.trace.root));
+    });
+    return () => {
+      current = false;
+    };
+  }, [hasSources, runId]);
+  return connected;
 }

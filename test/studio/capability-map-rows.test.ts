@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CapabilityMap } from '../../src/studio/workbench-api.js';
+import { connectedTools } from '../../studio/src/connected-tools.js';
 import { mapRows, provenanceBadges } from '../../studio/src/map-rows.js';
+import type { TraceNode } from '../../src/trace/trace-node.js';
 
 // How the capability map lays out inspect()'s report: agents nested by their path, tools and
 // tool sources under their agent, a composite body's agents under its tool.
@@ -62,6 +64,45 @@ describe('mapRows', () => {
       ['source', 1, '<MCPServer name="docs">'],
       ['agent', 1, 'lead > writer'],
       ['tool', 2, 'gh_close'],
+    ]);
+  });
+
+  it('puts the tools a run connected from a tool source under it', () => {
+    const at = '2026-12-01T00:00:00.000Z';
+    const agent = (name: string, capabilities: object[], children: TraceNode[] = []) =>
+      ({
+        id: name,
+        kind: 'agent',
+        name,
+        status: 'succeeded',
+        startedAt: at,
+        capabilities,
+        children,
+      }) as TraceNode;
+    const root = {
+      id: 'r',
+      kind: 'run',
+      name: 'flow.tsx',
+      status: 'succeeded',
+      startedAt: at,
+      children: [
+        agent('lead', [
+          { name: 'docs_read', source: '<MCPServer name="docs">' },
+          { name: 'docs_list', source: '<MCPServer name="docs">' },
+          { name: 'gh_close', source: '<Tool name="close">' },
+        ]),
+      ],
+    } as TraceNode;
+    const rows = mapRows(map, connectedTools(root));
+    const source = rows.findIndex((row) => row.kind === 'source');
+    expect(
+      rows
+        .slice(source, source + 3)
+        .map((row) => [row.kind, row.depth, row.kind === 'connected' ? row.name : '']),
+    ).toEqual([
+      ['source', 1, ''],
+      ['connected', 2, 'docs_read'],
+      ['connected', 2, 'docs_list'],
     ]);
   });
 

@@ -57,9 +57,10 @@ export default function Release({ writable = false }: { writable?: boolean }) {
 `;
 
 const hello = `
-import { Agent, Step, Tool, defineAgent } from 'june';
+import { Agent, Step, Tool, defineAgent, defineToolSource } from 'june';
 import { z } from 'zod';
 import { close, search } from './workflows/tools.js';
+const Weather = defineToolSource({ name: 'Weather', connect: async () => ({ tools: { forecast: search } }) });
 const Researcher = defineAgent({
   name: 'researcher',
   description: 'Researches a question',
@@ -81,6 +82,7 @@ export default function Hello() {
         )}
       </Tool>
       <Researcher />
+      <Weather />
       <Step id="hi" prompt="Hi" />
     </Agent>
   );
@@ -291,6 +293,71 @@ describe('june dev', () => {
     await writeFile(join(project.dir, 'workflows/release.tsx'), release());
     await map.locator('[data-tool="deploy"]').waitFor({ timeout: 15_000 });
     expect(await error.count()).toBe(0);
+  });
+
+  it("lists a tool source's tools as the workflow's last run connected them", async () => {
+    const at = new Date().toISOString();
+    const node = (id: string, kind: string, name: string, extra: object, children: unknown[]) => ({
+      id,
+      kind,
+      name,
+      status: 'succeeded',
+      startedAt: at,
+      endedAt: at,
+      children,
+      ...extra,
+    });
+    const agent = node(
+      'a',
+      'agent',
+      'greeter',
+      { capabilities: [{ name: 'forecast', source: '<Weather>' }] },
+      [],
+    );
+    const trace = {
+      version: 1,
+      runId: 'hello-run',
+      workflow: 'hello.tsx',
+      status: 'succeeded',
+      startedAt: at,
+      endedAt: at,
+      root: node('r', 'run', 'hello.tsx', {}, [agent]),
+    };
+    project.write('.june/runs/hello-run.json', JSON.stringify(trace));
+    await page.goto(`${dev.pageUrl}#/workflows/hello.tsx`);
+    const hello = page.locator('[data-testid="workflow"][data-workflow="hello.tsx"]');
+    await hello.locator('.map-source[data-source="<Weather>"]').waitFor();
+    const forecast = hello.locator('.map-connected[data-tool="forecast"]');
+    await forecast.waitFor({ timeout: 15_000 });
+    expect(await forecast.textContent()).toContain('from <Weather> in run hello-run');
+    expect(await hello.locator('.workflow-last-run a').textContent()).toBe('hello-run');
+
+    // "Re-run" starts the last run again through the workbench's start-run route (its answer
+    // stubbed here: this test is about what the page asks for), then opens the new run
+    const asked: Array<{ body: unknown; authorization: string | undefined }> = [];
+    await page.route('**/api/workflows/*/runs', async (route) => {
+      asked.push({
+        body: route.request().postDataJSON(),
+        authorization: route.request().headers().authorization,
+      });
+      await route.fulfill({
+        status: 202,
+        contentType: 'application/json',
+        body: '{"runId":"hello-run"}',
+      });
+    });
+    try {
+      await hello.locator('[data-testid="rerun"]').click();
+      await eventually(() => expect(new URL(page.url()).hash).toBe('#/runs/hello-run'));
+      expect(asked).toEqual([
+        {
+          body: { props: {}, model: { kind: 'replay', runId: 'hello-run' } },
+          authorization: `Bearer ${new URL(dev.pageUrl).searchParams.get('token')}`,
+        },
+      ]);
+    } finally {
+      await page.unroute('**/api/workflows/*/runs');
+    }
   });
 
   it('takes up a workflow file added while it runs, and drops one that is deleted', async () => {
