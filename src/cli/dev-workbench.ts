@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolveInside } from '../studio/resolve-inside.js';
 import type { WorkbenchCatalog } from '../studio/workbench-catalog.js';
 import type { WorkflowCatalog } from '../studio/workflow-catalog.js';
 import { loadWorkflow } from './load-workflow.js';
@@ -6,7 +6,9 @@ import { loadWorkflow } from './load-workflow.js';
 /**
  * What `june dev`'s Studio may start, try and chat with: the workflows `catalog` found, by
  * id. A workflow's file is its id under the catalog's root (only for an id the catalog
- * lists); the chat loads it afresh (tsx, `development`), so a saved file is what runs.
+ * lists), found again at each request with every link resolved: a file replaced since by a
+ * link out of the project is not started (the id answers as unknown). The chat loads it
+ * afresh (tsx, `development`), so a saved file is what runs.
  *
  * @example
  * ```ts
@@ -19,7 +21,9 @@ export function devWorkbench(catalog: WorkflowCatalog): WorkbenchCatalog {
     async workflow(id) {
       const entry = catalog.list().find((found) => found.id === id);
       if (!entry) return undefined;
-      const file = resolve(catalog.root, ...id.split('/'));
+      const found = await resolveInside(catalog.root, id);
+      if (!found || !('path' in found)) return undefined;
+      const file = found.path;
       return {
         entry,
         file,

@@ -35,7 +35,7 @@ export function admitRequest(
     if (method !== 'GET' && method !== 'HEAD' && !(answering && method === 'POST')) {
       c.header('allow', answering ? 'GET, HEAD, POST' : 'GET, HEAD');
       return sendJson(c, 405, {
-        error: `june: Studio only reads, but for approval answers (POST /api/runs/<runId>/approvals); ${method} is not allowed here.`,
+        error: `june: Studio only reads, but for approval answers (POST /api/runs/<runId>/approvals) and, under june dev, starting a run, trying a tool or chatting (POST /api/workflows/<id>/runs, /tools, /chat); ${method} is not allowed on ${path.slice(0, 120)}.`,
       });
     }
     const incoming = c.env.incoming;
