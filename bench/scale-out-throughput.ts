@@ -204,8 +204,11 @@ export async function runScaleOutThroughputSection(opts: {
   const sweep = opts.quick ? [10, 50] : [10, 25, 50, 100];
   const manyRuns = opts.quick ? 100 : 1000;
   const polling = opts.pollingMs ?? QUEUE_POLLING_MS;
+  // runs each side makes before it is measured (the one process, each worker started): the
+  // compiler's work on code seen for the first time weighs on the first batch otherwise
+  const warmUp = opts.quick ? 20 : 100;
   // one process first, before PostgreSQL and the workers are up
-  await inProcess(20, CONCURRENCY); // warm-up
+  await inProcess(warmUp, CONCURRENCY);
   const local: Batch[] = [];
   for (const c of sweep) local.push(await inProcess(Math.max(200, perSlot * c), c));
   for (const b of local)
@@ -221,6 +224,9 @@ export async function runScaleOutThroughputSection(opts: {
   let client: RunClient | undefined;
   const db = pgClient({ connectionString: database });
   try {
+    client = await RunClient.connect(database);
+    await db.connect();
+    /** Starts `count` more workers and warms them up: `warmUp` runs for each. */
     const add = async (count: number, concurrency: number) => {
       for (let i = 0; i < count; i++)
         workers.push(
@@ -232,11 +238,9 @@ export async function runScaleOutThroughputSection(opts: {
             opts.pollingMs,
           ),
         );
+      await onWorkers(client!, db, warmUp * workers.length, concurrency, 'warm-up');
     };
     await add(1, CONCURRENCY);
-    client = await RunClient.connect(database);
-    await db.connect();
-    await onWorkers(client, db, 20, CONCURRENCY, 'warm-up');
     const scaling: Batch[] = [];
     scaling.push(await onWorkers(client, db, perSlot * CONCURRENCY, CONCURRENCY, '1 worker'));
     // the one process again, right after the worker's batch: the same moment's load on both
