@@ -224,10 +224,8 @@ export async function runScaleOutThroughputSection(opts: {
   let client: RunClient | undefined;
   const db = pgClient({ connectionString: database });
   try {
-    client = await RunClient.connect(database);
-    await db.connect();
     /** Starts `count` more workers and warms them up: `warmUp` runs for each. */
-    const add = async (count: number, concurrency: number) => {
+    const add = async (count: number, concurrency: number): Promise<RunClient> => {
       for (let i = 0; i < count; i++)
         workers.push(
           await startWorker(
@@ -238,28 +236,34 @@ export async function runScaleOutThroughputSection(opts: {
             opts.pollingMs,
           ),
         );
-      await onWorkers(client!, db, warmUp * workers.length, concurrency, 'warm-up');
+      if (!client) {
+        // once the first worker has created the database
+        client = await RunClient.connect(database);
+        await db.connect();
+      }
+      await onWorkers(client, db, warmUp * workers.length, concurrency, 'warm-up');
+      return client;
     };
-    await add(1, CONCURRENCY);
+    const runs = await add(1, CONCURRENCY);
     const scaling: Batch[] = [];
-    scaling.push(await onWorkers(client, db, perSlot * CONCURRENCY, CONCURRENCY, '1 worker'));
+    scaling.push(await onWorkers(runs, db, perSlot * CONCURRENCY, CONCURRENCY, '1 worker'));
     // the one process again, right after the worker's batch: the same moment's load on both
     const localAgain = await inProcess(perSlot * CONCURRENCY, CONCURRENCY);
     log(
       `(scale-out-throughput) one process again at ${CONCURRENCY}: ${localAgain.perSecond.toFixed(1)} runs/s, load ${localAgain.load}`,
     );
     await add(1, CONCURRENCY);
-    scaling.push(await onWorkers(client, db, 2 * perSlot * CONCURRENCY, CONCURRENCY, '2 workers'));
+    scaling.push(await onWorkers(runs, db, 2 * perSlot * CONCURRENCY, CONCURRENCY, '2 workers'));
     await add(2, CONCURRENCY);
-    scaling.push(await onWorkers(client, db, 4 * perSlot * CONCURRENCY, CONCURRENCY, '4 workers'));
-    const many = await onWorkers(client, db, manyRuns, CONCURRENCY, `${manyRuns} runs at once`);
+    scaling.push(await onWorkers(runs, db, 4 * perSlot * CONCURRENCY, CONCURRENCY, '4 workers'));
+    const many = await onWorkers(runs, db, manyRuns, CONCURRENCY, `${manyRuns} runs at once`);
     const once = await onceEach(db, many.ids, ledger);
     log(`(scale-out-throughput) ${manyRuns} runs: ${JSON.stringify(once)}`);
     await stopWorkers(workers.splice(0));
     const perWorker: Batch[] = [];
     for (const c of sweep) {
       await add(1, c);
-      perWorker.push(await onWorkers(client, db, Math.max(200, perSlot * c), c, '1 worker'));
+      perWorker.push(await onWorkers(runs, db, Math.max(200, perSlot * c), c, '1 worker'));
       await stopWorkers(workers.splice(0));
     }
     return report({ local, localAgain, scaling, perWorker, many, once, polling, manyRuns });
