@@ -21,30 +21,43 @@ export type StreamedRunEvents =
  * mark of a new telling, and the stream is not closed at the end, since a follower's read
  * ends when the run's workflow has ended and nothing more is written. A batch gathers the
  * events published within {@link EVENTS_BATCH_MS} of its first (a run's events come in
- * bursts between model calls), except the last, written as soon as the run closes it; values
+ * bursts between model calls), except the last, written as soon as the run's own
+ * `run-finish` is queued or the run closes the publisher; values
  * are written as plain JSON (DBOS's `portable` format: events are plain JSON already, and
  * readers parse by each value's recorded format). Once its worker stops, it publishes
  * nothing more: the run is not over, a recovery tells it again.
  */
 export class EventPublisher {
   readonly #dbos: DbosSdk['DBOS'];
+  readonly #runId: string | undefined;
   #queue: RunLogEvent[] = [];
   #wake: (() => void) | undefined;
   /** Ends the wait of a batch for more events (set while it waits). */
   #flush: (() => void) | undefined;
+  /** The run's own `run-finish` is queued: no batch waits any more. */
+  #finished = false;
   #closed = false;
   readonly #shutdown: WorkerShutdown | undefined;
 
+  /** Made in the run's workflow (whose id is the run id). */
   constructor(dbos: DbosSdk['DBOS'], shutdown?: WorkerShutdown) {
     this.#dbos = dbos;
+    this.#runId = dbos.workflowID;
     this.#shutdown = shutdown;
   }
 
-  /** Queues one event (dropped once closed, or once the worker stops). */
+  /**
+   * Queues one event (dropped once closed, or once the worker stops). The run's own
+   * `run-finish` is its last event: its batch is written without waiting for more.
+   */
   publish(event: RunLogEvent): void {
     if (this.#closed || this.#shutdown?.stopping) return;
     this.#queue.push(event);
     this.#wake?.();
+    if (event.type === 'run-finish' && event.runId === this.#runId) {
+      this.#finished = true;
+      this.#flush?.();
+    }
   }
 
   /** No more events: the step writes what is queued and ends. */
@@ -88,9 +101,9 @@ export class EventPublisher {
     return written;
   }
 
-  /** Waits up to {@link EVENTS_BATCH_MS} for more events of the same burst (not once closed). */
+  /** Waits up to {@link EVENTS_BATCH_MS} for more events of the same burst (not at the run's end). */
   async #gather(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#closed || this.#finished) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, EVENTS_BATCH_MS);
       this.#flush = () => {
