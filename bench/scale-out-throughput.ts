@@ -4,6 +4,9 @@
 // process with the file journal at the same concurrency:
 // - runs/s of a batch enqueued at once, from the first enqueue to the last finish, with each
 //   worker running `concurrency` runs at once (and the one process `concurrency` at once);
+//   each side warmed up alike first (100 runs in the one process, 100 on each worker as it
+//   is added), and the one process run again right after the 1-worker batch, so load from
+//   other work on the machine weighs on both (the load average is given at each row);
 // - the largest concurrency per worker before a run's time degrades: one worker at 10, 25, 50
 //   and 100 runs at once, its runs/s and its runs' time (dequeued to completed, p50 / p95);
 // - 1,000 runs enqueued at once on 4 workers: every run succeeded once (statuses and tool
