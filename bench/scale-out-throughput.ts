@@ -4,6 +4,9 @@
 // process with the file journal at the same concurrency:
 // - runs/s of a batch enqueued at once, from the first enqueue to the last finish, with each
 //   worker running `concurrency` runs at once (and the one process `concurrency` at once);
+//   each side warmed up alike first (100 runs in the one process, 100 on each worker as it
+//   is added), and the one process run again right after the 1-worker batch, so load from
+//   other work on the machine weighs on both (the load average is given at each row);
 // - the largest concurrency per worker before a run's time degrades: one worker at 10, 25, 50
 //   and 100 runs at once, its runs/s and its runs' time (dequeued to completed, p50 / p95);
 // - 1,000 runs enqueued at once on 4 workers: every run succeeded once (statuses and tool
@@ -11,7 +14,7 @@
 //   node --import tsx bench/scale-out-throughput.ts [--quick]
 import { type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileJournalStore, run } from 'june';
@@ -42,7 +45,11 @@ interface Batch {
   runTime: [number, number];
   /** How many workers took runs (0 in one process). */
   workers: number;
+  /** The machine's 1-minute load average as the batch ended. */
+  load: number;
 }
+
+const load = () => Math.round(loadavg()[0]! * 10) / 10;
 
 const p50p95 = (values: number[]): [number, number] => [
   Math.round(percentile(values, 50)),
@@ -74,6 +81,7 @@ async function inProcess(runs: number, concurrency: number): Promise<Batch> {
       perSecond: runs / seconds,
       runTime: p50p95(times),
       workers: 0,
+      load: load(),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -150,10 +158,11 @@ async function onWorkers(
     perSecond: runs / ((end - start) / 1000),
     runTime: p50p95(rows.map((r) => Number(r.completed_at) - Number(r.started_at_epoch_ms))),
     workers: new Set(rows.map((row) => row.executor_id)).size,
+    load: load(),
     ids,
   };
   log(
-    `(scale-out-throughput) ${label} at ${concurrency}: ${batch.perSecond.toFixed(1)} runs/s, run ${batch.runTime.join('/')} ms, ${batch.workers} workers`,
+    `(scale-out-throughput) ${label} at ${concurrency}: ${batch.perSecond.toFixed(1)} runs/s, run ${batch.runTime.join('/')} ms, ${batch.workers} workers, load ${batch.load}`,
   );
   return batch;
 }
@@ -198,12 +207,17 @@ export async function runScaleOutThroughputSection(opts: {
   const sweep = opts.quick ? [10, 50] : [10, 25, 50, 100];
   const manyRuns = opts.quick ? 100 : 1000;
   const polling = opts.pollingMs ?? QUEUE_POLLING_MS;
+  // runs each side makes before it is measured (the one process, each worker started): the
+  // compiler's work on code seen for the first time weighs on the first batch otherwise
+  const warmUp = opts.quick ? 20 : 100;
   // one process first, before PostgreSQL and the workers are up
-  await inProcess(20, CONCURRENCY); // warm-up
+  await inProcess(warmUp, CONCURRENCY);
   const local: Batch[] = [];
   for (const c of sweep) local.push(await inProcess(Math.max(200, perSlot * c), c));
   for (const b of local)
-    log(`(scale-out-throughput) one process at ${b.concurrency}: ${b.perSecond.toFixed(1)} runs/s`);
+    log(
+      `(scale-out-throughput) one process at ${b.concurrency}: ${b.perSecond.toFixed(1)} runs/s, load ${b.load}`,
+    );
   const pg = await startPostgres();
   const work = mkdtempSync(join(tmpdir(), 'june-bench-ledger-'));
   const ledger = join(work, 'ledger');
@@ -213,7 +227,8 @@ export async function runScaleOutThroughputSection(opts: {
   let client: RunClient | undefined;
   const db = pgClient({ connectionString: database });
   try {
-    const add = async (count: number, concurrency: number) => {
+    /** Starts `count` more workers and warms them up: `warmUp` runs for each. */
+    const add = async (count: number, concurrency: number): Promise<RunClient> => {
       for (let i = 0; i < count; i++)
         workers.push(
           await startWorker(
@@ -224,28 +239,37 @@ export async function runScaleOutThroughputSection(opts: {
             opts.pollingMs,
           ),
         );
+      if (!client) {
+        // once the first worker has created the database
+        client = await RunClient.connect(database);
+        await db.connect();
+      }
+      await onWorkers(client, db, warmUp * workers.length, concurrency, 'warm-up');
+      return client;
     };
-    await add(1, CONCURRENCY);
-    client = await RunClient.connect(database);
-    await db.connect();
-    await onWorkers(client, db, 20, CONCURRENCY, 'warm-up');
+    const runs = await add(1, CONCURRENCY);
     const scaling: Batch[] = [];
-    scaling.push(await onWorkers(client, db, perSlot * CONCURRENCY, CONCURRENCY, '1 worker'));
+    scaling.push(await onWorkers(runs, db, perSlot * CONCURRENCY, CONCURRENCY, '1 worker'));
+    // the one process again, right after the worker's batch: the same moment's load on both
+    const localAgain = await inProcess(perSlot * CONCURRENCY, CONCURRENCY);
+    log(
+      `(scale-out-throughput) one process again at ${CONCURRENCY}: ${localAgain.perSecond.toFixed(1)} runs/s, load ${localAgain.load}`,
+    );
     await add(1, CONCURRENCY);
-    scaling.push(await onWorkers(client, db, 2 * perSlot * CONCURRENCY, CONCURRENCY, '2 workers'));
+    scaling.push(await onWorkers(runs, db, 2 * perSlot * CONCURRENCY, CONCURRENCY, '2 workers'));
     await add(2, CONCURRENCY);
-    scaling.push(await onWorkers(client, db, 4 * perSlot * CONCURRENCY, CONCURRENCY, '4 workers'));
-    const many = await onWorkers(client, db, manyRuns, CONCURRENCY, `${manyRuns} runs at once`);
+    scaling.push(await onWorkers(runs, db, 4 * perSlot * CONCURRENCY, CONCURRENCY, '4 workers'));
+    const many = await onWorkers(runs, db, manyRuns, CONCURRENCY, `${manyRuns} runs at once`);
     const once = await onceEach(db, many.ids, ledger);
     log(`(scale-out-throughput) ${manyRuns} runs: ${JSON.stringify(once)}`);
     await stopWorkers(workers.splice(0));
     const perWorker: Batch[] = [];
     for (const c of sweep) {
       await add(1, c);
-      perWorker.push(await onWorkers(client, db, Math.max(200, perSlot * c), c, '1 worker'));
+      perWorker.push(await onWorkers(runs, db, Math.max(200, perSlot * c), c, '1 worker'));
       await stopWorkers(workers.splice(0));
     }
-    return report({ local, scaling, perWorker, many, once, polling, manyRuns });
+    return report({ local, localAgain, scaling, perWorker, many, once, polling, manyRuns });
   } finally {
     await client?.close();
     await db.end().catch(() => {});
@@ -257,6 +281,7 @@ export async function runScaleOutThroughputSection(opts: {
 
 function report(r: {
   local: Batch[];
+  localAgain: Batch;
   scaling: Batch[];
   perWorker: Batch[];
   many: Batch;
@@ -269,7 +294,9 @@ function report(r: {
   const oneLocal = at(r.local, CONCURRENCY)!;
   const [one, two, four] = r.scaling as [Batch, Batch, Batch];
   const row = (b: Batch, ratio: string) =>
-    `| ${b.label} | ${b.concurrency} | ${b.runs} | ${fixed(b.perSecond)} | ${ratio} | ${b.runTime[0]} | ${b.runTime[1]} |\n`;
+    `| ${b.label} | ${b.concurrency} | ${b.runs} | ${fixed(b.perSecond)} | ${ratio} | ${b.runTime[0]} | ${b.runTime[1]} | ${b.load} |\n`;
+  const again = r.localAgain;
+  const localMean = (oneLocal.perSecond + again.perSecond) / 2;
   const floor = 2 * MODEL_DELAY_MS;
   const sweepRows = r.perWorker
     .map((b) => {
@@ -283,11 +310,16 @@ function report(r: {
     `bench/scale-out-throughput.ts: bench/scale-out-slow-flow.tsx, the scale-out section's run (3 durable steps) with a model that answers ${MODEL_DELAY_MS} ms after each call, ` +
     `so a run waits ${floor} ms for its model and works a few ms: runs/s is bound by how many runs wait at once, not by this machine's 2 cores. ` +
     `\`june worker\` processes over a throwaway PostgreSQL (queue polling every ${r.polling} ms), against one process running the same runs with the file journal (\`stream: false\`, as workers run them) at the same concurrency. ` +
-    `Runs/s counts from the first enqueue of a batch to the last finish; a run's time is DBOS's dequeuedAt to completedAt on a worker, start to end in the one process.\n\n` +
-    '| mode | runs at once, each | runs | runs/s | over 1 worker | run time p50 (ms) | p95 (ms) |\n' +
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
+    `Runs/s counts from the first enqueue of a batch to the last finish; a run's time is DBOS's dequeuedAt to completedAt on a worker, start to end in the one process. ` +
+    `The one process runs its batch at ${CONCURRENCY} at once twice, before the workers start and right after the 1-worker batch, so load from other work on the machine weighs on both sides alike.\n\n` +
+    '| mode | runs at once, each | runs | runs/s | over 1 worker | run time p50 (ms) | p95 (ms) | load average |\n' +
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
     row(oneLocal, `${(oneLocal.perSecond / one.perSecond).toFixed(2)}×`) +
     row({ ...one, label: `1 worker` }, '1.00×') +
+    row(
+      { ...again, label: 'one process again, right after' },
+      `${(again.perSecond / one.perSecond).toFixed(2)}×`,
+    ) +
     row(
       { ...two, label: `2 workers (took runs: ${two.workers})` },
       `${(two.perSecond / one.perSecond).toFixed(2)}×`,
@@ -297,7 +329,8 @@ function report(r: {
       `${(four.perSecond / one.perSecond).toFixed(2)}×`,
     ) +
     '\n' +
-    `1 worker over one process with the file journal at ${CONCURRENCY} runs at once: ${(one.perSecond / oneLocal.perSecond).toFixed(2)}×.\n\n` +
+    `1 worker over one process with the file journal at ${CONCURRENCY} runs at once: ${(one.perSecond / localMean).toFixed(2)}× (over the mean of its two rows; ${(one.perSecond / oneLocal.perSecond).toFixed(2)}× and ${(one.perSecond / again.perSecond).toFixed(2)}× over each). ` +
+    `2 workers over 1: ${(two.perSecond / one.perSecond).toFixed(2)}×. The load average is the machine's over the last minute as each batch ended (2 cores).\n\n` +
     `One worker at more runs at once (${'`--concurrency`'}), against the one process at the same concurrency (as many runs), and the most runs/s the model's wait allows (runs at once over ${floor} ms):\n\n` +
     '| runs at once | worker runs/s | bound | worker run time p50 (ms) | p95 (ms) | one process runs/s | its run time p50 / p95 (ms) | worker over one process |\n' +
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +

@@ -1,6 +1,6 @@
 import type { RunLogEvent } from '../events/run-event.js';
 import type { DbosSdk } from './load-dbos.js';
-import { EVENTS_STREAM } from './names.js';
+import { EVENTS_BATCH_MS, EVENTS_STREAM } from './names.js';
 import type { WorkerShutdown } from './worker-shutdown.js';
 
 /**
@@ -19,32 +19,52 @@ export type StreamedRunEvents =
  * them again, its first batch marked `first`), never replayed from the record. Each batch is
  * one write (one transaction: DBOS's owner check and the insert): the first carries the
  * mark of a new telling, and the stream is not closed at the end, since a follower's read
- * ends when the run's workflow has ended and nothing more is written. Once its worker stops,
- * it publishes nothing more: the run is not over, a recovery tells it again.
+ * ends when the run's workflow has ended and nothing more is written. A batch gathers the
+ * events published within {@link EVENTS_BATCH_MS} of its first (a run's events come in
+ * bursts between model calls), except the last, written as soon as the run's own
+ * `run-finish` is queued or the run closes the publisher; values
+ * are written as plain JSON (DBOS's `portable` format: events are plain JSON already, and
+ * readers parse by each value's recorded format). Once its worker stops, it publishes
+ * nothing more: the run is not over, a recovery tells it again.
  */
 export class EventPublisher {
   readonly #dbos: DbosSdk['DBOS'];
+  readonly #runId: string | undefined;
   #queue: RunLogEvent[] = [];
   #wake: (() => void) | undefined;
+  /** Ends the wait of a batch for more events (set while it waits). */
+  #flush: (() => void) | undefined;
+  /** The run's own `run-finish` is queued: no batch waits any more. */
+  #finished = false;
   #closed = false;
   readonly #shutdown: WorkerShutdown | undefined;
 
+  /** Made in the run's workflow (whose id is the run id). */
   constructor(dbos: DbosSdk['DBOS'], shutdown?: WorkerShutdown) {
     this.#dbos = dbos;
+    this.#runId = dbos.workflowID;
     this.#shutdown = shutdown;
   }
 
-  /** Queues one event (dropped once closed, or once the worker stops). */
+  /**
+   * Queues one event (dropped once closed, or once the worker stops). The run's own
+   * `run-finish` is its last event: its batch is written without waiting for more.
+   */
   publish(event: RunLogEvent): void {
     if (this.#closed || this.#shutdown?.stopping) return;
     this.#queue.push(event);
     this.#wake?.();
+    if (event.type === 'run-finish' && event.runId === this.#runId) {
+      this.#finished = true;
+      this.#flush?.();
+    }
   }
 
   /** No more events: the step writes what is queued and ends. */
   close(): void {
     this.#closed = true;
     this.#wake?.();
+    this.#flush?.();
   }
 
   /** Starts the publishing step (its step number taken now); settles once all is written. */
@@ -60,6 +80,8 @@ export class EventPublisher {
         // a stopping worker's run is not over: what it did is told again by its recovery
         if (this.#shutdown?.stopping) return written;
         if (this.#queue.length > 0) {
+          await this.#gather();
+          if (this.#shutdown?.stopping) return written;
           const events = this.#queue;
           this.#queue = [];
           await this.#write(
@@ -79,7 +101,20 @@ export class EventPublisher {
     return written;
   }
 
+  /** Waits up to {@link EVENTS_BATCH_MS} for more events of the same burst (not at the run's end). */
+  async #gather(): Promise<void> {
+    if (this.#closed || this.#finished) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, EVENTS_BATCH_MS);
+      this.#flush = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#flush = undefined;
+  }
+
   #write(value: StreamedRunEvents): Promise<void> {
-    return this.#dbos.writeStream(EVENTS_STREAM, value);
+    return this.#dbos.writeStream(EVENTS_STREAM, value, { serializationType: 'portable' });
   }
 }
