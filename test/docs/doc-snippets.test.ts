@@ -52,7 +52,7 @@ function setUpProject(): string {
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '.bin'), { recursive: true });
   symlinkSync(repoRoot, join(modules, 'june'), 'dir');
-  for (const name of ['ai', 'zod', '@ai-sdk', '@types', 'vitest', 'tsx'])
+  for (const name of ['ai', 'zod', '@ai-sdk', '@types', 'vitest', 'tsx', 'evalite'])
     symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');
   symlinkSync(join(repoRoot, 'dist', 'src', 'cli', 'bin.js'), join(modules, '.bin', 'june'));
   // examples/web is an app of its own (a vite build, React): the snippets never import it
