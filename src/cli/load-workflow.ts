@@ -82,6 +82,10 @@ export async function loadWorkflow(
   const url = pathToFileURL(absolute).href;
   let exports: Record<string, unknown>;
   let june: JuneApi;
+  // a development load unregisters its hooks once imported, and tsx then turns source maps off
+  // again unless they were on before: on, an error thrown later in the workflow's code (while
+  // `june dev` resolves its map) names the line and column in its .tsx file, as `june run` does
+  if (development) process.setSourceMapsEnabled(true);
   const api = register({
     namespace: `june-workflow-${++loads}`,
     tsconfig: tsconfig.path,

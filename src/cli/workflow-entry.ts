@@ -1,14 +1,18 @@
 import { asSchema } from 'ai';
 import { basename, sep } from 'node:path';
-import { errorMessage } from '../errors/index.js';
+import { errorMessage, JuneError, WorkflowError } from '../errors/index.js';
+import { previewProps } from '../studio/preview-props.js';
 import type { CapabilityMap, WorkflowEntry, WorkflowProblem } from '../studio/workbench-api.js';
 import type { LoadedWorkflow } from './load-workflow.js';
-import { sampleInput } from './sample-input.js';
+import { runFailureMessage } from './run-failure-message.js';
+import { sampleInput } from '../studio/sample-input.js';
 
 /**
  * A loaded workflow's entry in `june dev`'s catalog: its capability map, `inspect()` (from the
- * copy of June the workflow imports) with `details` for `props`, or the error that stops it.
- * Never throws.
+ * copy of June the workflow imports) with `details` for `props` (a chat workflow's with an
+ * empty conversation when they give none: `previewProps`), or the error that stops it, as
+ * `june run` would print it (an error of the workflow's own code as
+ * `june: the workflow failed: <message> (at <file>:<line>:<column>)`). Never throws.
  *
  * @example
  * ```ts
@@ -32,10 +36,17 @@ export async function workflowEntry(
     takesMessages: hasProperty(propsSchema, 'messages') || hasProperty(propsSchema, 'chat'),
   };
   try {
-    const map = await openComposites(loaded, props);
+    const map = await openComposites(loaded, previewProps(props, propsSchema));
     return fromRoot({ ...base, status: 'ready', map }, root);
   } catch (error) {
-    return fromRoot({ ...base, status: 'broken', error: workflowProblem(error) }, root);
+    const problem = JuneError.isInstance(error)
+      ? error
+      : new WorkflowError(
+          'workflow-failed',
+          runFailureMessage(error, loaded, root === undefined ? {} : { from: root }),
+          { cause: error },
+        );
+    return fromRoot({ ...base, status: 'broken', error: workflowProblem(problem) }, root);
   }
 }
 

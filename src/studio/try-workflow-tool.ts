@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isRunId, newRunId } from '../engine/run-id.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { checkProps } from './props-check.js';
+import { previewProps } from './preview-props.js';
 import {
   catalogWorkflow,
   spawnJune,
@@ -32,7 +33,8 @@ export async function tryWorkflowTool(
 ): Promise<TriedTool> {
   const workflow = await catalogWorkflow(places.catalog, id);
   const request = tryRequest(body);
-  const props = checkProps(request.props ?? {}, workflow.entry.propsSchema, id);
+  const schema = workflow.entry.propsSchema;
+  const props = checkProps(previewProps(request.props ?? {}, schema), schema, id);
   const runId = request.runId ?? newRunId();
   const args = [
     'try-tool',

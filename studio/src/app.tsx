@@ -32,7 +32,9 @@ export function App() {
           <span class="brand-dot" aria-hidden="true" />
           June Studio
         </a>
-        {workflows.available && <WorkbenchTabs workflows={onWorkflows} />}
+        {workflows.available && (
+          <WorkbenchTabs workflows={onWorkflows || route.view === 'workbench'} />
+        )}
         {live.dir && (
           <span class="topbar-dir" title="The directory Studio reads">
             {live.dir}

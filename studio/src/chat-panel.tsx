@@ -3,6 +3,7 @@ import { DefaultChatTransport, type UIMessage } from 'ai';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
 import { pageToken } from './approvals-api.js';
+import { errorText } from './workbench-api.js';
 
 /** Sends again once every approval of the last message has an answer (as the web example does). */
 function approvalsAnswered({ messages }: { messages: UIMessage[] }): boolean {
@@ -66,8 +67,8 @@ export function ChatPanel({ workflow: { id } }: { workflow: WorkflowEntry }) {
       </label>
       <Messages messages={messages} answer={addToolApprovalResponse} />
       {error && (
-        <p class="wb-error" role="alert">
-          {error.message}
+        <p class="wb-error" role="alert" data-testid="chat-error">
+          {errorText(error.message)}
         </p>
       )}
       <form class="wb-send" onSubmit={send}>

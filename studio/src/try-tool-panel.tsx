@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { sampleInput } from '../../src/studio/sample-input.js';
 import type { TriedTool, WorkflowEntry } from '../../src/studio/workbench-api.js';
 import { JsonView } from './json-view.js';
 import { runHref } from './use-hash-route.js';
@@ -11,20 +12,14 @@ function newTryRunId(): string {
   return `try-${Date.now()}-${[...random].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A tool's input as the dialog starts it: the schema's example object of its properties. */
+/**
+ * A tool's input as the dialog starts it: every property of its input schema, each with its
+ * default, its first example or enum choice, or an empty value of its type (`sampleInput`,
+ * the same sample the map gives composite tools).
+ */
 function inputTemplate(schema: Record<string, unknown> | undefined): string {
-  const properties = (schema?.properties ?? {}) as Record<string, { type?: string }>;
-  const sample = Object.fromEntries(
-    Object.entries(properties).map(([name, property]) => [
-      name,
-      property.type === 'number' || property.type === 'integer'
-        ? 0
-        : property.type === 'boolean'
-          ? false
-          : '',
-    ]),
-  );
-  return JSON.stringify(sample, null, 2);
+  const sample = sampleInput(schema ?? {}, { properties: 'all' });
+  return JSON.stringify(sample ?? {}, null, 2);
 }
 
 /**

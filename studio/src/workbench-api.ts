@@ -18,16 +18,22 @@ async function postWorkbench<T>(id: string, what: string, body: unknown): Promis
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  if (!response.ok) {
-    let message = text || `HTTP ${response.status}`;
-    try {
-      message = (JSON.parse(text) as { error?: string }).error ?? message;
-    } catch {
-      // not JSON: the text as it is
-    }
-    throw new Error(message);
-  }
+  if (!response.ok) throw new Error(errorText(text || `HTTP ${response.status}`));
   return JSON.parse(text) as T;
+}
+
+/**
+ * The `june:` message of a refused request's body (`{ "error": "june: ..." }`), or the body as
+ * it is when it is not such JSON. The chat's transport hands the page the body as the error's
+ * message, so the chat panel reads it with this too.
+ */
+export function errorText(body: string): string {
+  try {
+    const error = (JSON.parse(body) as { error?: unknown }).error;
+    return typeof error === 'string' ? error : body;
+  } catch {
+    return body; // not JSON: the text as it is
+  }
 }
 
 /** Starts a run of the workflow (`StartRunRequest`): its id, once its trace exists. */

@@ -3,6 +3,7 @@ import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
 import { ChatPanel } from './chat-panel.js';
 import { StartRunPanel } from './start-run-panel.js';
 import { TryToolPanel } from './try-tool-panel.js';
+import { workflowHref } from './use-hash-route.js';
 
 /**
  * One workflow's workbench (`#/workbench/<id>`): start a run of it, try one of its tools, and
@@ -37,6 +38,9 @@ export function WorkbenchView(props: {
       <header class="wb-head">
         <h1 class="wb-name">{entry.name}</h1>
         <code class="wb-id">{entry.id}</code>
+        <a class="wb-map-link small" href={workflowHref(entry.id)} data-testid="open-map">
+          capability map
+        </a>
         {entry.error && (
           <p class="wb-error" role="alert">
             {entry.error.message}

@@ -5,7 +5,7 @@ import { fetchTrace } from './api.js';
 import { CapabilityMap, type TryToolTarget } from './capability-map.js';
 import { connectedTools, type ConnectedTools } from './connected-tools.js';
 import { PropsForm } from './props-form.js';
-import { runHref, workflowHref } from './use-hash-route.js';
+import { runHref, workbenchHref, workflowHref } from './use-hash-route.js';
 import type { LiveWorkflows } from './use-workflows.js';
 import { fetchWorkflow } from './workbench-client.js';
 
@@ -160,6 +160,14 @@ function WorkflowHead(props: {
           )}
         </span>
       )}
+      <a
+        href={workbenchHref(entry.id)}
+        class="workflow-workbench-link small"
+        data-testid="open-workbench"
+        title={`Start a run, try a tool${entry.takesMessages ? ', chat' : ''}`}
+      >
+        {entry.takesMessages ? 'Start a run · Chat' : 'Start a run'}
+      </a>
       {problem && (
         <p class="notice-error small" data-testid="rerun-error">
           {problem}
