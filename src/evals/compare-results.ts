@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { readUserFile } from '../journal/read-user-file.js';
 import { z } from 'zod';
 import { WorkflowError } from '../errors/index.js';
-import { fileProblem } from '../journal/file-problem.js';
 
 const scoreSchema = z.looseObject({ name: z.string(), score: z.number().nullable() });
 const resultSchema = z.looseObject({
@@ -78,17 +76,12 @@ export interface CompareEvalOptions {
  * ```
  */
 export async function readEvalResults(path: string): Promise<EvalResults> {
-  const shown = relative(process.cwd(), resolve(path)) || path;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new WorkflowError(
-      'eval-results-unreadable',
-      `june: cannot read the eval results ${shown}: ${fileProblem(error)}. Write them with \`evalite run --outputPath ${shown}\`.`,
-      { cause: error },
-    );
-  }
+  const { text, shown } = await readUserFile(
+    path,
+    'eval results',
+    'eval-results-unreadable',
+    (name) => `Write them with \`evalite run --outputPath ${name}\`.`,
+  );
   let value: unknown;
   try {
     value = JSON.parse(text);

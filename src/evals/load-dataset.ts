@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { readUserFile } from '../journal/read-user-file.js';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { WorkflowError } from '../errors/index.js';
-import { fileProblem } from '../journal/file-problem.js';
 import type { EvalCase, EvalCaseInput } from './eval-case.js';
 
 /** Options of {@link loadDataset}: schemas each line's `props` and `expected` must pass. */
@@ -63,17 +62,12 @@ export async function loadDataset<
   path: string,
   options: LoadDatasetOptions<PROPS, EXPECTED> = {},
 ): Promise<EvalCase<PROPS, EXPECTED>[]> {
-  const shown = relative(process.cwd(), resolve(path)) || path;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new WorkflowError(
-      'eval-dataset-unreadable',
-      `june: cannot read the dataset ${shown}: ${fileProblem(error)}. Check the path; a relative path is read from the current directory.`,
-      { cause: error },
-    );
-  }
+  const { text, shown } = await readUserFile(
+    path,
+    'dataset',
+    'eval-dataset-unreadable',
+    () => 'Check the path; a relative path is read from the current directory.',
+  );
   const folder = dirname(resolve(path));
   const cases: EvalCase<PROPS, EXPECTED>[] = [];
   const lineOfId = new Map<string, number>();

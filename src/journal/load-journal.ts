@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { readUserFile } from './read-user-file.js';
 import { WorkflowError } from '../errors/index.js';
 import { decodeJournal } from './journal-codec.js';
-import { fileProblem } from './file-problem.js';
 import type { JournalRecord } from './journal-record.js';
 
 /**
@@ -22,17 +20,13 @@ import type { JournalRecord } from './journal-record.js';
  * ```
  */
 export async function loadJournal(path: string): Promise<JournalRecord[]> {
-  const shown = relative(process.cwd(), resolve(path)) || path;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new WorkflowError(
-      'journal-unreadable',
-      `june: cannot read the journal ${shown}: ${fileProblem(error)}. Check the path (a journal is a run's journal.jsonl file); a relative path is read from the current directory.`,
-      { cause: error },
-    );
-  }
+  const { text, shown } = await readUserFile(
+    path,
+    'journal',
+    'journal-unreadable',
+    () =>
+      "Check the path (a journal is a run's journal.jsonl file); a relative path is read from the current directory.",
+  );
   const records = decodeJournal(text, shown);
   if (records.length === 0) {
     throw new WorkflowError(
