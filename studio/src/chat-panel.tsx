@@ -90,6 +90,17 @@ export function ChatPanel({ workflow: { id } }: { workflow: WorkflowEntry }) {
   );
 }
 
+/** A tool part's state (the AI SDK's UI message states) in words. */
+const STATE_WORDS: Record<string, string> = {
+  'input-streaming': 'being written',
+  'input-available': 'running',
+  'approval-requested': 'waits for your approval',
+  'approval-responded': 'answered',
+  'output-available': 'done',
+  'output-error': 'failed',
+  'output-denied': 'denied',
+};
+
 function ToolCall(props: { part: ToolPart; answer(approved: boolean): void }) {
   const { part } = props;
   return (
@@ -97,7 +108,7 @@ function ToolCall(props: { part: ToolPart; answer(approved: boolean): void }) {
       <code>
         {part.type.slice(5)} {JSON.stringify(part.input)}
       </code>{' '}
-      <em>{part.state}</em>
+      <em>{STATE_WORDS[part.state] ?? part.state}</em>
       {part.state === 'approval-requested' && (
         <span class="wb-approval">
           <button class="wb-button" type="button" onClick={() => props.answer(true)}>
