@@ -48,16 +48,18 @@ function runParts(rows: StepRow[]): Map<string, number> {
   const parts = new Map<string, number[]>();
   const add = (part: string, ms: number) => parts.set(part, [...(parts.get(part) ?? []), ms]);
   for (const steps of byRun.values()) {
-    const events = steps.find((step) => step.function_name === 'june.events')!;
+    // the publishing step's record may come after the workflow ended (then refused: no row)
+    const events = steps.find((step) => step.function_name === 'june.events');
     const work = steps.filter((step) => step !== events);
-    add('dequeued to the first step', Number(work[0]!.s) - Number(events.ws));
+    const [first, last] = [work[0]!, work.at(-1)!];
+    add('dequeued to the first step', Number(first.s) - Number(first.ws));
     work.forEach((step, i) => {
       if (i > 0) add(`gap before step ${i + 1}`, Number(step.s) - Number(work[i - 1]!.c));
       add(`step ${i + 1} (${step.function_name.split(' ')[0]})`, Number(step.c) - Number(step.s));
     });
-    add('last step to the end of june.events', Number(events.c) - Number(work.at(-1)!.c));
-    add('june.events to the workflow end', Number(events.wc) - Number(events.c));
-    add('run', Number(events.wc) - Number(events.ws));
+    add('last step to the workflow end', Number(last.wc) - Number(last.c));
+    add('runs whose june.events step was recorded (share)', events ? 1 : 0);
+    add('run', Number(last.wc) - Number(last.ws));
   }
   const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
   return new Map([...parts].map(([part, list]) => [part, mean(list)]));
