@@ -5,6 +5,7 @@
 // With --cpu-prof, the worker writes a .cpuprofile into the OS temp dir when it stops (open
 // it in Chrome DevTools).
 //   node --import tsx bench/worker-profile.ts [runs=300] [--cpu-prof] [--polling=<ms>]
+// It prints first what the worker's queue polling costs while the worker is idle.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { RunClient } from '../src/dbos/run-client.js';
 import { pgClient, type PgClient } from '../src/dbos/pg-driver.js';
 import { startPostgres } from '../test/helpers/postgres.js';
-import { BENCH_MARK, enableStatementCounts, resetStatementCounts } from './pg-statements.js';
+import {
+  BENCH_MARK,
+  enableStatementCounts,
+  resetStatementCounts,
+  statementCounts,
+} from './pg-statements.js';
 import { startProcess } from './scale-out.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -108,6 +114,13 @@ const client = await RunClient.connect(database);
 const db = pgClient({ connectionString: database });
 await db.connect();
 try {
+  // what the worker's queue polling costs while it has nothing to run, in statements a second
+  await batch(client, db, 10);
+  await resetStatementCounts(pg);
+  const idleMs = 3000;
+  await new Promise((resolve) => setTimeout(resolve, idleMs));
+  const idle = [...(await statementCounts(pg)).values()].reduce((a, b) => a + b, 0);
+  console.log(`an idle worker: ${((idle * 1000) / idleMs).toFixed(0)} statements a second`);
   await batch(client, db, 100); // warm-up
   await resetStatementCounts(pg);
   const cpu = cpuMs(worker.pid!);
