@@ -21,6 +21,7 @@ import { fileJournalStore, run } from 'june';
 import { jsx } from 'june/jsx-runtime';
 import { RunClient } from '../src/dbos/run-client.js';
 import { pgClient, type PgClient } from '../src/dbos/pg-driver.js';
+import { QUEUE_POLLING_MS } from '../src/dbos/names.js';
 import { postgresMissing, startPostgres } from '../test/helpers/postgres.js';
 import { BENCH_MARK } from './pg-statements.js';
 import { percentile, startProcess } from './scale-out.js';
@@ -32,13 +33,6 @@ const cliBin = join(root, 'dist', 'src', 'cli', 'bin.js');
 const WORKFLOW = 'scale-out-slow-flow';
 /** Runs at once per worker (and in the one process) for the scaling rows: June's default. */
 const CONCURRENCY = 10;
-/**
- * ms between the workers' polls of their queue: `--polling-interval 10`, the setting
- * docs/scale-out.md gives for workers kept full of runs that wait on a model (a freed slot
- * waits for the next poll: about half the interval, plus a poll). June's default,
- * QUEUE_POLLING_MS (50), costs a third of the idle statements; `--polling=<ms>` runs another.
- */
-const WAIT_BOUND_POLLING_MS = 10;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** One batch: its runs/s and its runs' times. */
@@ -200,8 +194,7 @@ async function onceEach(db: PgClient, ids: string[], ledger: string) {
 
 /**
  * The bench as a markdown section. `quick`: smaller batches, no 1,000-run batch beyond 100.
- * `pollingMs` runs the workers with another queue polling interval than
- * {@link WAIT_BOUND_POLLING_MS}.
+ * `pollingMs` runs the workers with another queue polling interval than June's default.
  */
 export async function runScaleOutThroughputSection(opts: {
   quick: boolean;
@@ -213,7 +206,7 @@ export async function runScaleOutThroughputSection(opts: {
   const perSlot = opts.quick ? 4 : 20;
   const sweep = opts.quick ? [10, 50] : [10, 25, 50, 100];
   const manyRuns = opts.quick ? 100 : 1000;
-  const polling = opts.pollingMs ?? WAIT_BOUND_POLLING_MS;
+  const polling = opts.pollingMs ?? QUEUE_POLLING_MS;
   // runs each side makes before it is measured (the one process, each worker started): the
   // compiler's work on code seen for the first time weighs on the first batch otherwise
   const warmUp = opts.quick ? 20 : 100;
@@ -316,7 +309,7 @@ function report(r: {
     '## Scale-out throughput with a slow model\n\n' +
     `bench/scale-out-throughput.ts: bench/scale-out-slow-flow.tsx, the scale-out section's run (3 durable steps) with a model that answers ${MODEL_DELAY_MS} ms after each call, ` +
     `so a run waits ${floor} ms for its model and works a few ms: runs/s is bound by how many runs wait at once, not by this machine's 2 cores. ` +
-    `\`june worker\` processes over a throwaway PostgreSQL (queue polling every ${r.polling} ms: \`--polling-interval ${r.polling}\`, see docs/scale-out.md; June's default is 50), against one process running the same runs with the file journal (\`stream: false\`, as workers run them) at the same concurrency. ` +
+    `\`june worker\` processes over a throwaway PostgreSQL (queue polling every ${r.polling} ms), against one process running the same runs with the file journal (\`stream: false\`, as workers run them) at the same concurrency. ` +
     `Runs/s counts from the first enqueue of a batch to the last finish; a run's time is DBOS's dequeuedAt to completedAt on a worker, start to end in the one process. ` +
     `The one process runs its batch at ${CONCURRENCY} at once twice, before the workers start and right after the 1-worker batch, so load from other work on the machine weighs on both sides alike.\n\n` +
     '| mode | runs at once, each | runs | runs/s | over 1 worker | run time p50 (ms) | p95 (ms) | load average |\n' +
