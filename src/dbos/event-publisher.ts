@@ -38,6 +38,9 @@ export class EventPublisher {
   #finished = false;
   #closed = false;
   readonly #shutdown: WorkerShutdown | undefined;
+  /** Settles {@link EventPublisher.written}. */
+  #drained!: () => void;
+  readonly #written = new Promise<void>((resolve) => (this.#drained = resolve));
 
   /** Made in the run's workflow (whose id is the run id). */
   constructor(dbos: DbosSdk['DBOS'], shutdown?: WorkerShutdown) {
@@ -67,10 +70,28 @@ export class EventPublisher {
     this.#flush?.();
   }
 
-  /** Starts the publishing step (its step number taken now); settles once all is written. */
+  /**
+   * Starts the publishing step (its step number taken now). The promise it returns settles
+   * once the step is recorded; {@link EventPublisher.written} once every event is.
+   */
   start(): Promise<number> {
     const drain = () => (this.#shutdown ? this.#shutdown.hold(this.#drain()) : this.#drain());
-    return this.#dbos.runStep(drain, { name: 'june.events', retriesAllowed: false });
+    const step = this.#dbos.runStep(drain, { name: 'june.events', retriesAllowed: false });
+    // a step recorded before (a recovered run) or refused returns without draining
+    step.then(this.#drained, this.#drained);
+    return step;
+  }
+
+  /**
+   * Settles once the step has written every event it will (after {@link EventPublisher.close}),
+   * or returned without writing (recorded by an earlier telling, or refused): the run's
+   * workflow may end then, so a follower, which reads until the workflow ended, has read every
+   * event. Unlike the promise of {@link EventPublisher.start}, it does not wait for DBOS to
+   * record the step's own output (a transaction of 4 statements), which a recovery of the run
+   * does not need once the workflow ended. Never rejects.
+   */
+  get written(): Promise<void> {
+    return this.#written;
   }
 
   async #drain(): Promise<number> {
@@ -98,6 +119,7 @@ export class EventPublisher {
       // a cancelled workflow may not write any more: followers read until it ended
       this.#closed = true;
     }
+    this.#drained();
     return written;
   }
 

@@ -114,8 +114,12 @@ async function runQueued(
   } finally {
     forget?.();
     publisher.close();
-    // a stopping worker's publishing step never ends (its run stays pending)
-    if (!shutdown?.stopping) await publishing;
+    // the workflow ends once its events are written, while DBOS records the publishing step:
+    // that record is a transaction the run's end need not wait for (a late one, refused once
+    // the workflow ended, is nothing to report); a stopping worker's publishing step never
+    // ends (its run stays pending)
+    publishing.catch(() => {});
+    if (!shutdown?.stopping) await publisher.written;
   }
 }
 
