@@ -78,9 +78,12 @@ export interface CompareEvalOptions {
 export async function readEvalResults(path: string): Promise<EvalResults> {
   const { text, shown } = await readUserFile(
     path,
-    'eval results',
-    'eval-results-unreadable',
-    (name) => `Write them with \`evalite run --outputPath ${name}\`.`,
+    (name, problem, cause) =>
+      new WorkflowError(
+        'eval-results-unreadable',
+        `june: cannot read the eval results ${name}: ${problem}. Write them with \`evalite run --outputPath ${name}\`.`,
+        { cause },
+      ),
   );
   let value: unknown;
   try {

@@ -64,9 +64,12 @@ export async function loadDataset<
 ): Promise<EvalCase<PROPS, EXPECTED>[]> {
   const { text, shown } = await readUserFile(
     path,
-    'dataset',
-    'eval-dataset-unreadable',
-    () => 'Check the path; a relative path is read from the current directory.',
+    (name, problem, cause) =>
+      new WorkflowError(
+        'eval-dataset-unreadable',
+        `june: cannot read the dataset ${name}: ${problem}. Check the path; a relative path is read from the current directory.`,
+        { cause },
+      ),
   );
   const folder = dirname(resolve(path));
   const cases: EvalCase<PROPS, EXPECTED>[] = [];

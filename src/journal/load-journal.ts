@@ -22,10 +22,12 @@ import type { JournalRecord } from './journal-record.js';
 export async function loadJournal(path: string): Promise<JournalRecord[]> {
   const { text, shown } = await readUserFile(
     path,
-    'journal',
-    'journal-unreadable',
-    () =>
-      "Check the path (a journal is a run's journal.jsonl file); a relative path is read from the current directory.",
+    (name, problem, cause) =>
+      new WorkflowError(
+        'journal-unreadable',
+        `june: cannot read the journal ${name}: ${problem}. Check the path (a journal is a run's journal.jsonl file); a relative path is read from the current directory.`,
+        { cause },
+      ),
   );
   const records = decodeJournal(text, shown);
   if (records.length === 0) {

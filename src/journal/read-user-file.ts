@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import type { JuneErrorCode } from '../errors/june-error-code.js';
-import { WorkflowError } from '../errors/index.js';
+import type { JuneError } from '../errors/index.js';
 import { fileProblem } from './file-problem.js';
 
 /** A file a user named, read as text, with the name to show in messages about it. */
@@ -13,33 +12,28 @@ export interface UserFile {
 }
 
 /**
- * Reads a file the user named (a journal, a dataset, eval results), or says why not in one
- * `june:` line: `june: cannot read the <what> <path>: <why>. <advice>`.
+ * Reads a file the user named (a journal, a dataset, eval results), or throws the error
+ * `unreadable` makes of why not.
  *
  * @param path - absolute, or relative to the current directory.
- * @param what - what the file is, in words (`journal`, `dataset`).
- * @param code - the error's code.
- * @param advice - what to do, one sentence; `shown` is the path as the message names it.
- * @throws {WorkflowError} `code` when the file cannot be read (missing, a directory, no permission).
+ * @param unreadable - the error to throw, from the path as messages show it (`shown`), why
+ *   it could not be read in words (`there is no such file`, see `fileProblem`) and the
+ *   system's error (its `cause`).
+ * @throws {JuneError} what `unreadable` returns, when the file cannot be read.
  * @example
  * ```ts
- * const { text, shown } = await readUserFile('cases.jsonl', 'dataset', 'eval-dataset-unreadable', () => 'Check the path.');
+ * const { text } = await readUserFile('cases.jsonl', (shown, problem, cause) =>
+ *   new WorkflowError('eval-dataset-unreadable', `june: cannot read the dataset ${shown}: ${problem}.`, { cause }));
  * ```
  */
 export async function readUserFile(
   path: string,
-  what: string,
-  code: JuneErrorCode,
-  advice: (shown: string) => string,
+  unreadable: (shown: string, problem: string, cause: unknown) => JuneError,
 ): Promise<UserFile> {
   const shown = relative(process.cwd(), resolve(path)) || path;
   try {
     return { text: await readFile(path, 'utf8'), shown };
   } catch (error) {
-    throw new WorkflowError(
-      code,
-      `june: cannot read the ${what} ${shown}: ${fileProblem(error)}. ${advice(shown)}`,
-      { cause: error },
-    );
+    throw unreadable(shown, fileProblem(error), error);
   }
 }
