@@ -1,12 +1,9 @@
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DevCatalog } from '../../src/cli/dev-catalog.js';
-import { devWorkbench } from '../../src/cli/dev-workbench.js';
-import { findWorkflows } from '../../src/cli/find-workflows.js';
 import type { Studio } from '../../src/studio/index.js';
 import { nodesOf, tempProject, traces } from '../cli/cli-harness.js';
-import { launchBrowser, newPage, openStudio, screenshot } from './support.js';
+import { screenshot } from './support.js';
+import { openDevWorkbench } from './workbench-support.js';
 
 // The workbench as a new user meets it, in Chromium, on `june dev`'s own catalog: a chat
 // workflow written as the web-apps page shows it (`{ chat }` with no default) has its map and
@@ -57,16 +54,7 @@ describe('June Studio: the workbench, first use', () => {
   beforeAll(async () => {
     project = tempProject();
     project.write('support.tsx', support);
-    const catalog = new DevCatalog(project.dir, await findWorkflows(project.dir), [project.dir]);
-    await catalog.loadAll();
-    [browser, studio] = await Promise.all([
-      launchBrowser(),
-      openStudio(join(project.dir, '.june', 'runs'), {
-        workflows: catalog,
-        workbench: devWorkbench(catalog),
-      }),
-    ]);
-    page = await newPage(browser, errors);
+    ({ browser, studio, page } = await openDevWorkbench(project.dir, errors));
   }, 180_000);
   afterEach(() => {
     expect(errors).toEqual([]);

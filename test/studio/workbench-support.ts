@@ -1,7 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { existsSync, readdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { z } from 'zod';
+import { DevCatalog } from '../../src/cli/dev-catalog.js';
+import { devWorkbench } from '../../src/cli/dev-workbench.js';
+import { findWorkflows } from '../../src/cli/find-workflows.js';
+import type { Studio } from '../../src/studio/index.js';
+import { launchBrowser, newPage, openStudio } from './support.js';
 import type { WorkbenchCatalog } from '../../src/studio/workbench-catalog.js';
 import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
 
@@ -84,3 +90,23 @@ export const pageHeaders = (url: string, token: string) => ({
 
 /** The entries of a folder (none when it does not exist). */
 export const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+
+/**
+ * Studio over `june dev`'s own catalog of the project in `dir` (its workflows found and
+ * loaded, the workbench on), and a Chromium page whose console errors go to `errors`.
+ */
+export async function openDevWorkbench(
+  dir: string,
+  errors: string[],
+): Promise<{ browser: Browser; studio: Studio; page: Page }> {
+  const catalog = new DevCatalog(dir, await findWorkflows(dir), [dir]);
+  await catalog.loadAll();
+  const [browser, studio] = await Promise.all([
+    launchBrowser(),
+    openStudio(join(dir, '.june', 'runs'), {
+      workflows: catalog,
+      workbench: devWorkbench(catalog),
+    }),
+  ]);
+  return { browser, studio, page: await newPage(browser, errors) };
+}

@@ -2,12 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DevCatalog } from '../../src/cli/dev-catalog.js';
-import { devWorkbench } from '../../src/cli/dev-workbench.js';
-import { findWorkflows } from '../../src/cli/find-workflows.js';
 import type { Studio } from '../../src/studio/index.js';
 import { nodesOf, tempProject, traces } from '../cli/cli-harness.js';
-import { eventually, launchBrowser, newPage, openStudio, screenshot } from './support.js';
+import { eventually, screenshot } from './support.js';
+import { openDevWorkbench } from './workbench-support.js';
 
 // The workbench in Chromium, on `june dev`'s own catalog over a project: a workflow started
 // from the page with a script runs, waits for an approval, is approved in the page and
@@ -106,16 +104,7 @@ describe('June Studio: the workbench', () => {
     project.write('release.script.json', releaseScript);
     project.write('shop.tsx', shop);
     project.write('shop.chat.json', shopScript);
-    const catalog = new DevCatalog(project.dir, await findWorkflows(project.dir), [project.dir]);
-    await catalog.loadAll();
-    [browser, studio] = await Promise.all([
-      launchBrowser(),
-      openStudio(join(project.dir, '.june', 'runs'), {
-        workflows: catalog,
-        workbench: devWorkbench(catalog),
-      }),
-    ]);
-    page = await newPage(browser, errors);
+    ({ browser, studio, page } = await openDevWorkbench(project.dir, errors));
   }, 180_000);
   afterEach(() => {
     expect(errors).toEqual([]);
