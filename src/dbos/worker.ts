@@ -12,6 +12,7 @@ import {
   RUN_WORKFLOW,
   queueName,
 } from './names.js';
+import { dbosQueueInternals, QueueWakeups } from './queue-wakeups.js';
 import type { QueuedRun } from './queued-run.js';
 import { failedRunOf, registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
 import { withSetupLock } from './setup-lock.js';
@@ -115,6 +116,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     failedRun: failedRunOf,
   });
   const shutdown = new WorkerShutdown();
+  const wakeups = new QueueWakeups(names.map(queueName));
   await probeDatabase(options.database, true);
   // workers started at once on a new database must not read or migrate it at once
   await withSetupLock(
@@ -135,9 +137,10 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
         workerConcurrency: options.concurrency ?? 10,
         minPollingIntervalMs: options.pollingIntervalMs ?? QUEUE_POLLING_MS,
       };
-      await launch(DBOS, names, queue).catch(async (error: unknown) => {
+      await launch(DBOS, names, queue, wakeups).catch(async (error: unknown) => {
         log.close();
         await DBOS.shutdown().catch(() => {});
+        wakeups.uninstall();
         throw databaseError(error, options.database);
       });
     },
@@ -154,18 +157,26 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     );
     log.close();
     await DBOS.shutdown();
+    wakeups.uninstall();
     return { pending };
   };
   return { executorId, stop: () => (stopping ??= stop()) };
 }
 
-/** Launches DBOS (recovering this executor's runs) and registers the workflows' queues. */
+/**
+ * Launches DBOS (recovering this executor's runs) and registers the workflows' queues, each
+ * polled again as soon as one of this worker's runs of it ends ({@link QueueWakeups}).
+ */
 async function launch(
   dbos: DbosSdk['DBOS'],
   names: string[],
   queue: { workerConcurrency: number; minPollingIntervalMs: number },
+  wakeups: QueueWakeups,
 ): Promise<void> {
+  const internals = await dbosQueueInternals();
+  wakeups.install(internals.queueRunner);
   await dbos.launch();
+  wakeups.attach(internals.systemDatabase());
   for (const name of names)
     await dbos.registerQueue(queueName(name), { ...queue, onConflict: 'always_update' });
 }

@@ -31,7 +31,13 @@ export async function startWorker(
   cwd: string,
   database: string,
   executor: string,
-  options: { files?: string[]; env?: Record<string, string>; concurrency?: number } = {},
+  options: {
+    files?: string[];
+    env?: Record<string, string>;
+    concurrency?: number;
+    /** `--polling-interval`, ms; June's default when absent. */
+    pollingIntervalMs?: number;
+  } = {},
 ): Promise<WorkerProcess> {
   const running = startJune(
     [
@@ -43,6 +49,9 @@ export async function startWorker(
       executor,
       '--concurrency',
       String(options.concurrency ?? 20),
+      ...(options.pollingIntervalMs === undefined
+        ? []
+        : ['--polling-interval', String(options.pollingIntervalMs)]),
     ],
     cwd,
     options.env,

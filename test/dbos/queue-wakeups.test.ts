@@ -1,0 +1,67 @@
+// A worker whose slots are full takes the next queued run as soon as one of its runs ends, not
+// at its next poll of the queue: with polling every 4 s and room for one run at a time, three
+// runs enqueued at once each start right after the one before ends. Timestamps are DBOS's own
+// (dequeued, completed), compared against the polling interval, never against a clock here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunClient } from 'june/dbos';
+import { pgClient, type PgClient } from '../../src/dbos/pg-driver.js';
+import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { ledgerProject, startWorker, type WorkerProcess } from './support.js';
+
+const missing = postgresMissing();
+const POLLING_MS = 4000;
+
+describe.runIf(!missing)('a full worker polls its queue when a run ends', () => {
+  let pg: TestPostgres;
+  let project: ReturnType<typeof ledgerProject>;
+  let database: string;
+  let client: RunClient;
+  let db: PgClient;
+  let worker: WorkerProcess | undefined;
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    database = pg.url('june_queue_wakeups');
+    project = ledgerProject();
+    worker = await startWorker(project.dir, database, 'wakeups', {
+      concurrency: 1,
+      pollingIntervalMs: POLLING_MS,
+    });
+    client = await RunClient.connect(database);
+    db = pgClient({ connectionString: database });
+    await db.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await db?.end().catch(() => {});
+    await worker?.stop().catch(() => {});
+    await pg?.stop();
+    project?.remove();
+  });
+
+  it('starts each queued run as the one before it ends, not a polling interval later', async () => {
+    const ids = await Promise.all(
+      [1, 2, 3].map((n) => client.enqueue({ workflow: 'ledger', props: { dir: project.logs, n } })),
+    );
+    for (const [i, id] of ids.entries())
+      expect((await client.result(id)).output).toBe(`done ${i + 1}`);
+    const { rows } = await db.query(
+      `SELECT started_at_epoch_ms::bigint AS started, completed_at::bigint AS completed, executor_id
+         FROM dbos.workflow_status WHERE workflow_uuid = ANY($1) ORDER BY started_at_epoch_ms`,
+      [ids],
+    );
+    const runs = rows.map((row) => ({
+      started: Number(row.started),
+      ended: Number(row.completed),
+    }));
+    expect(rows.map((row) => row.executor_id)).toEqual(['wakeups', 'wakeups', 'wakeups']);
+    // one at a time: each starts after the one before it ended
+    for (let i = 1; i < runs.length; i++)
+      expect(runs[i]!.started).toBeGreaterThanOrEqual(runs[i - 1]!.ended);
+    // ... and well before the poll that would otherwise have found it (DBOS jitters a poll
+    // by 5% at most, so a run left to the timer waits 3.8 s or more after the last poll)
+    const gaps = runs.slice(1).map((run, i) => run.started - runs[i]!.ended);
+    for (const gap of gaps) expect(gap).toBeLessThan(POLLING_MS / 4);
+  }, 90_000);
+});
