@@ -40,6 +40,14 @@ export const EVENTS_BATCH_MS = 10;
 export const QUEUE_POLLING_MS = 50;
 
 /**
+ * The PostgreSQL channel a June client (`RunClient`) notifies after it enqueues a run, with
+ * the run's queue name as payload; workers of that workflow listen and poll its queue at once
+ * instead of at their next poll (see `QueueWakeups`). A run enqueued by other means (DBOS's own
+ * client) waits for a poll as before.
+ */
+export const QUEUE_NOTICES_CHANNEL = 'june_queues';
+
+/**
  * ms between a follower's reads of a run's event stream while it waits for the next events
  * (`RunClient.events`: the web chat, `june run --database`, Studio), when no notification
  * woke it sooner. A `DBOSClient` does not listen for PostgreSQL notifications itself: June's

@@ -1,6 +1,12 @@
+import { listenOn } from './listen.js';
+import { QUEUE_NOTICES_CHANNEL } from './names.js';
+import type { PgClient } from './pg-driver.js';
+
 /**
  * A worker polls a workflow's queue as soon as one of its runs of that workflow ends, so a
- * queued run takes the freed slot at once instead of at the next poll.
+ * queued run takes the freed slot at once instead of at the next poll, and as soon as a June
+ * client says it enqueued a run there ({@link QUEUE_NOTICES_CHANNEL}), so a run on an idle
+ * queue (a chat turn) starts without waiting for a poll.
  *
  * DBOS (5.x) polls each queue on a timer only: a slot freed just after a poll stays empty for
  * up to the polling interval (36 to 44 ms a run at June's 50 ms, measured in
@@ -67,17 +73,22 @@ function isRunningWorkflows(value: unknown): value is RunningWorkflows {
 }
 
 /**
- * Polls the named queues when a run of this worker on one of them ends (see the module's
- * comment). {@link QueueWakeups.install} before `DBOS.launch()`,
- * {@link QueueWakeups.attach} after it, {@link QueueWakeups.uninstall} once DBOS has shut
- * down. Each returns whether it took hold; a `false` leaves the worker polling on its timer.
+ * Polls the named queues when a run of this worker on one of them ends, or a client enqueued
+ * one there (see the module's comment). {@link QueueWakeups.install} before `DBOS.launch()`,
+ * {@link QueueWakeups.attach} and {@link QueueWakeups.listen} after it,
+ * {@link QueueWakeups.uninstall} once DBOS has shut down. Each returns whether it took hold; a
+ * `false` leaves the worker polling on its timer.
  */
 export class QueueWakeups {
   readonly #queues: ReadonlySet<string>;
   #runner: QueueRunner | undefined;
   #scheduler: Scheduler | undefined;
-  /** Queues a run of which ended while DBOS polled them: polled again once that poll ends. */
-  readonly #freedWhilePolling = new Set<string>();
+  /** Queues woken while DBOS polled them (a run ended, or was enqueued): polled again once that poll ends. */
+  readonly #dueAfterPoll = new Set<string>();
+  /** The connection that hears enqueue notices, while there is one. */
+  #notices: Promise<PgClient | undefined> | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  #closed = false;
 
   /** @param queues - the DBOS queue names whose runs wake their queue (June's `june.run.<workflow>`). */
   constructor(queues: Iterable<string>) {
@@ -86,8 +97,7 @@ export class QueueWakeups {
 
   /**
    * Wraps the scheduler's poll of one queue, to learn how to wake the scheduler (the first
-   * poll it starts hands over its wake-up) and to poll again a queue whose run ended during
-   * a poll. Call before `DBOS.launch()`.
+   * poll it starts hands over its wake-up) and to poll again a queue woken during a poll. Call before `DBOS.launch()`.
    * @param runner - DBOS's `wfQueueRunner` (`@dbos-inc/dbos-sdk/internal/wfqueue`).
    */
   install(runner: unknown): boolean {
@@ -100,7 +110,7 @@ export class QueueWakeups {
       try {
         await poll.call(target, exec, state, inFlightPolls, wake);
       } finally {
-        if (this.#freedWhilePolling.delete(state.queue.name)) this.#pollNow(state.queue.name);
+        if (this.#dueAfterPoll.delete(state.queue.name)) this.#pollNow(state.queue.name);
       }
     };
     return true;
@@ -124,24 +134,53 @@ export class QueueWakeups {
         release.call(entry);
         if (released) return;
         released = true;
-        this.#slotFreed(queueName);
+        this.#pollSoon(queueName);
       };
       return entry;
     };
     return true;
   }
 
-  /** Puts DBOS's own poll back. */
-  uninstall(): void {
+  /**
+   * Listens for enqueue notices on a connection of its own to `database` and polls the queue
+   * each names, when it is one of this worker's. A lost connection is opened again a second
+   * later; meanwhile the worker polls on its timer. Call after `DBOS.launch()`.
+   */
+  listen(database: string): boolean {
+    if (!this.#runner || this.#closed) return false;
+    const again = () => {
+      this.#notices = undefined;
+      if (!this.#closed) this.#retry = setTimeout(() => this.listen(database), 1000).unref();
+    };
+    this.#notices = listenOn(
+      database,
+      QUEUE_NOTICES_CHANNEL,
+      (queue) => {
+        if (this.#queues.has(queue)) this.#pollSoon(queue);
+      },
+      again,
+    ).then((client) => {
+      if (!client) again();
+      return client;
+    });
+    return true;
+  }
+
+  /** Puts DBOS's own poll back and ends the connection that hears enqueue notices. */
+  async uninstall(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
     if (this.#runner) delete (this.#runner as Partial<QueueRunner>).runQueuePoll;
     this.#runner = undefined;
     this.#scheduler = undefined;
+    const client = await this.#notices;
+    await client?.end().catch(() => {});
   }
 
-  #slotFreed(queueName: string): void {
-    // one poll of a queue at a time: that poll counted the run as running or not; poll
-    // again after it, when it moves the next poll a whole interval away
-    if (this.#scheduler?.inFlightPolls.has(queueName)) this.#freedWhilePolling.add(queueName);
+  #pollSoon(queueName: string): void {
+    // one poll of a queue at a time: that poll may have counted the ended run as running, or
+    // missed the new one; poll again after it, which moves the next poll a whole interval away
+    if (this.#scheduler?.inFlightPolls.has(queueName)) this.#dueAfterPoll.add(queueName);
     else this.#pollNow(queueName);
   }
 

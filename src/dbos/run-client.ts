@@ -21,6 +21,7 @@ import {
 } from './names.js';
 import { queuedRun, type QueuedRun, type RunToEnqueue } from './queued-run.js';
 import type { DbosRunOutput } from './run-workflow.js';
+import { EnqueueNotices } from './enqueue-notices.js';
 import { StreamWakeups } from './stream-wakeups.js';
 
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
@@ -71,12 +72,14 @@ export class RunClient {
   readonly #client: Client;
   readonly #url: string;
   readonly #wakeups: StreamWakeups;
+  readonly #notices: EnqueueNotices;
   readonly #followPollingMs: number;
 
   private constructor(client: Client, url: string, followPollingMs: number) {
     this.#client = client;
     this.#url = url;
     this.#wakeups = new StreamWakeups(url, client);
+    this.#notices = new EnqueueNotices(url);
     this.#followPollingMs = followPollingMs;
   }
 
@@ -103,7 +106,9 @@ export class RunClient {
    * props, script and settings) is the same run, queued once. A run of that id that is
    * another request (another workflow, other props), whatever its status, is refused, as a
    * journal refuses a second run of one id (`journal-exists`): DBOS itself would hand back
-   * the older run, and its result would pass for this one's.
+   * the older run, and its result would pass for this one's. Once the run is stored, the
+   * workflow's workers are told (a notification on a connection of the client's own), so an
+   * idle worker starts it at once instead of at its next poll of the queue.
    * @returns the run id (given, or a new one).
    * @throws {WorkflowError} `dbos-props-secret` when the props or script hold a secret the
    *   run redacts (nothing is stored); `dbos-run-exists` when `runId` is a run of another
@@ -112,17 +117,19 @@ export class RunClient {
   async enqueue(run: RunToEnqueue): Promise<string> {
     const input = queuedRun(run);
     const runId = run.runId ?? newRunId();
+    const queue = queueName(run.workflow);
     const enqueued = this.#call(() =>
       this.#client.enqueue(
         {
           workflowName: RUN_WORKFLOW,
-          queueName: queueName(run.workflow),
+          queueName: queue,
           workflowID: runId,
           appVersion: APPLICATION_VERSION,
         },
         input,
       ),
     );
+    enqueued.then(() => this.#notices.notify(queue)).catch(() => {});
     if (run.runId === undefined) {
       await enqueued;
       return runId;
@@ -274,9 +281,10 @@ export class RunClient {
     return this.#call(() => this.#client.retrieveWorkflow<DbosRunOutput>(runId).getResult());
   }
 
-  /** Closes the connection (and the one that listens for new events). */
+  /** Closes the connection (and those that listen for new events and tell workers of new runs). */
   async close(): Promise<void> {
     await this.#wakeups.close();
+    await this.#notices.close();
     await this.#client.destroy();
   }
 

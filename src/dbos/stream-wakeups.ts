@@ -1,4 +1,5 @@
-import { pgClient, type PgClient } from './pg-driver.js';
+import { listenOn } from './listen.js';
+import type { PgClient } from './pg-driver.js';
 
 /**
  * The PostgreSQL channel DBOS (5.x) notifies on after a workflow writes to a stream, with the
@@ -65,39 +66,16 @@ export class StreamWakeups {
   }
 
   async #connect(): Promise<PgClient | undefined> {
-    let client: PgClient;
-    try {
-      client = pgClient({ connectionString: this.#database, connectionTimeoutMillis: 10_000 });
-    } catch {
-      return undefined;
-    }
-    let lost = false;
-    const forget = () => {
-      // a lost connection: the next listen() connects again; reads poll meanwhile
-      if (!lost) this.#listening = undefined;
-      lost = true;
-      void client.end().catch(() => {});
-    };
-    client.on('error', forget);
-    try {
-      await client.connect();
-      (client as unknown as NotifyingClient).on('notification', ({ channel, payload }) => {
-        if (channel === DBOS_STREAMS_CHANNEL && payload) this.#waiters!.callCallbacks(payload);
-      });
-      await client.query(`LISTEN ${DBOS_STREAMS_CHANNEL}`);
-      if (this.#closed) await client.end();
-      return client;
-    } catch {
-      forget();
-      return undefined;
-    }
+    // a lost connection: the next listen() connects again; reads poll meanwhile
+    const forget = () => (this.#listening = undefined);
+    const client = await listenOn(
+      this.#database,
+      DBOS_STREAMS_CHANNEL,
+      (payload) => this.#waiters!.callCallbacks(payload),
+      forget,
+    );
+    if (!client) forget();
+    else if (this.#closed) await client.end().catch(() => {});
+    return client;
   }
-}
-
-/** A `pg` client's `notification` event. */
-interface NotifyingClient {
-  on(
-    event: 'notification',
-    listener: (message: { channel: string; payload?: string }) => void,
-  ): unknown;
 }

@@ -137,10 +137,10 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
         workerConcurrency: options.concurrency ?? 10,
         minPollingIntervalMs: options.pollingIntervalMs ?? QUEUE_POLLING_MS,
       };
-      await launch(DBOS, names, queue, wakeups).catch(async (error: unknown) => {
+      await launch(DBOS, options.database, names, queue, wakeups).catch(async (error: unknown) => {
         log.close();
         await DBOS.shutdown().catch(() => {});
-        wakeups.uninstall();
+        await wakeups.uninstall();
         throw databaseError(error, options.database);
       });
     },
@@ -157,7 +157,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     );
     log.close();
     await DBOS.shutdown();
-    wakeups.uninstall();
+    await wakeups.uninstall();
     return { pending };
   };
   return { executorId, stop: () => (stopping ??= stop()) };
@@ -165,10 +165,12 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
 
 /**
  * Launches DBOS (recovering this executor's runs) and registers the workflows' queues, each
- * polled again as soon as one of this worker's runs of it ends ({@link QueueWakeups}).
+ * polled again as soon as one of this worker's runs of it ends or a client enqueues a run on
+ * it ({@link QueueWakeups}).
  */
 async function launch(
   dbos: DbosSdk['DBOS'],
+  database: string,
   names: string[],
   queue: { workerConcurrency: number; minPollingIntervalMs: number },
   wakeups: QueueWakeups,
@@ -176,7 +178,7 @@ async function launch(
   const internals = await dbosQueueInternals();
   wakeups.install(internals.queueRunner);
   await dbos.launch();
-  wakeups.attach(internals.systemDatabase());
+  if (wakeups.attach(internals.systemDatabase())) wakeups.listen(database);
   for (const name of names)
     await dbos.registerQueue(queueName(name), { ...queue, onConflict: 'always_update' });
 }

@@ -1,7 +1,8 @@
-// A worker whose slots are full takes the next queued run as soon as one of its runs ends, not
-// at its next poll of the queue: with polling every 4 s and room for one run at a time, three
-// runs enqueued at once each start right after the one before ends. Timestamps are DBOS's own
-// (dequeued, completed), compared against the polling interval, never against a clock here.
+// A worker takes a queued run as soon as one of its runs ends (a full worker) or a June client
+// enqueues one (an idle worker), not at its next poll of the queue: with polling every 4 s and
+// room for one run at a time, three runs enqueued at once each start right after the one
+// before ends, and a run enqueued on the idle queue starts at once. Timestamps are DBOS's own
+// (enqueued, dequeued, completed), compared against the polling interval, never a clock here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunClient } from 'june/dbos';
 import { pgClient, type PgClient } from '../../src/dbos/pg-driver.js';
@@ -11,7 +12,7 @@ import { ledgerProject, startWorker, type WorkerProcess } from './support.js';
 const missing = postgresMissing();
 const POLLING_MS = 4000;
 
-describe.runIf(!missing)('a full worker polls its queue when a run ends', () => {
+describe.runIf(!missing)('a worker polls its queue when a run ends or is enqueued', () => {
   let pg: TestPostgres;
   let project: ReturnType<typeof ledgerProject>;
   let database: string;
@@ -64,4 +65,18 @@ describe.runIf(!missing)('a full worker polls its queue when a run ends', () => 
     const gaps = runs.slice(1).map((run, i) => run.started - runs[i]!.ended);
     for (const gap of gaps) expect(gap).toBeLessThan(POLLING_MS / 4);
   }, 90_000);
+
+  it('starts a run enqueued on an idle queue at once, not at the next poll', async () => {
+    // the last run's end made the worker poll: its next poll on the timer is ~4 s away
+    for (const n of [4, 5]) {
+      const id = await client.enqueue({ workflow: 'ledger', props: { dir: project.logs, n } });
+      expect((await client.result(id)).output).toBe(`done ${n}`);
+      const { rows } = await db.query(
+        `SELECT created_at::bigint AS enqueued, started_at_epoch_ms::bigint AS started
+           FROM dbos.workflow_status WHERE workflow_uuid = $1`,
+        [id],
+      );
+      expect(Number(rows[0]!.started) - Number(rows[0]!.enqueued)).toBeLessThan(POLLING_MS / 4);
+    }
+  }, 60_000);
 });
