@@ -596,7 +596,7 @@ export async function runScaleOutSection(opts: { quick: boolean }): Promise<stri
     `Latency, runs one at a time on an idle queue served by ${WORKERS} workers, each enqueued after a random pause under the queue's polling interval: enqueue to start is the client's time before the enqueue ` +
     `to DBOS's dequeuedAt; enqueue to first event, to the first event a follower in another process reads (June: \`RunClient.events\`; ` +
     `a durable chat turn: the request to \`chatHandler({ durable })\` of \`june/web\` to the response's first text chunk, a new chat each time; ` +
-    `bare DBOS: \`DBOSClient.readStream\`). Queue polling is the queue's \`minPollingIntervalMs\` (June's workers set ${JUNE_POLLING_MS}; DBOS's default is 1000); ` +
+    `bare DBOS: \`DBOSClient.readStream\`). Queue polling is the queue's \`minPollingIntervalMs\` (June's workers set ${JUNE_POLLING_MS}; DBOS's default is 1000): June's workers are also woken by the notice \`RunClient\` sends once it enqueued a run, so June's rows wait for no poll; ` +
     `stream polling, the follower's \`pollingIntervalMs\` on \`readStream\` (a \`DBOSClient\` does not listen for notifications; DBOS's default is 1000): June's followers are woken by the workers' stream notifications (\`RunClient\` listens for them) and read every ${FOLLOW_POLLING_MS} ms when none came.\n\n` +
     '| path | queue polling (ms) | stream polling (ms) | runs | enqueue to start p50 (ms) | p95 (ms) | enqueue to first event p50 (ms) | p95 (ms) |\n' +
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +

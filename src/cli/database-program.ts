@@ -35,7 +35,7 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
     .option('--concurrency <n>', 'runs at once, per workflow (default: 10)')
     .option(
       '--polling-interval <ms>',
-      "ms between this worker's polls of each workflow's queue: a queued run waits for the next poll (default: 50)",
+      "ms between this worker's polls of each workflow's queue when nothing wakes it (a run enqueued by June, or one of its runs ending, does) (default: 50)",
     )
     .option(
       '--executor <id>',

@@ -30,12 +30,15 @@ export const EVENTS_BATCH_MS = 10;
 /**
  * ms between a worker's polls of each of its workflows' queues while it has room for more runs
  * (DBOS's queue `minPollingIntervalMs`; DBOS's own default is 1000 ms). DBOS 5.x wakes no
- * worker when a run is enqueued (its notifications cover messages, events and streams, not
- * queues), so a run on an idle queue waits for the next poll: on average this interval over
- * the number of workers polling plus one. Each poll of an idle queue is a short transaction
- * (4 statements), per worker and per workflow: 50 ms is 80 statements a second for each,
- * before any run. `startWorker({ pollingIntervalMs })` and `june worker --polling-interval`
- * set another; measured in bench/scale-out.ts (docs/scale-out.md, "How long a run waits").
+ * worker when a run is enqueued or ends (its notifications cover messages, events and streams,
+ * not queues); June's workers also poll a queue at once when a June client says it enqueued a
+ * run there ({@link QUEUE_NOTICES_CHANNEL}) and when one of their runs of it ends (see
+ * `QueueWakeups`), so this interval is what a run waits only when neither came: enqueued by
+ * other means, a notice lost, or a DBOS version June cannot wake. Each poll of an idle queue
+ * is a short transaction (4 statements), per worker and per workflow: 50 ms is 80 statements
+ * a second for each, before any run. `startWorker({ pollingIntervalMs })` and `june worker
+ * --polling-interval` set another; measured in bench/scale-out.ts (docs/scale-out.md, "How
+ * long a run waits").
  */
 export const QUEUE_POLLING_MS = 50;
 

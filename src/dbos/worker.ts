@@ -33,10 +33,12 @@ export interface WorkerOptions {
   concurrency?: number;
   /**
    * ms between this worker's polls of each workflow's queue for new runs (DBOS's
-   * `minPollingIntervalMs`): a run enqueued on an idle queue waits for the next poll of some
-   * worker. Shorter starts runs sooner and costs the database a short transaction (4
-   * statements) per poll, per worker and workflow, busy or not; kept in the database like
-   * `concurrency`. See {@link QUEUE_POLLING_MS}. @default 50
+   * `minPollingIntervalMs`). The worker also polls a queue at once when a June client
+   * (`RunClient`) enqueues a run there and when one of its runs of it ends, so the interval
+   * is what a run waits only when neither woke it (a run enqueued by DBOS's own client, a
+   * notification lost). Each poll costs the database a short transaction (4 statements), per
+   * worker and workflow, busy or not; kept in the database like `concurrency`. See
+   * {@link QUEUE_POLLING_MS}. @default 50
    */
   pollingIntervalMs?: number;
   /**
