@@ -12,8 +12,8 @@ interface NotifyingClient {
  * Opens a connection of its own to `database` that `LISTEN`s on `channel` and hands each
  * notification's payload to `onPayload`. `onLost` is called once if the connection is lost
  * later (a database restart, a network cut); the connection is ended then. Resolves
- * `undefined` (after calling nothing) when it cannot connect within 10 s: a listener is an
- * optimization over polling, so its failures are never errors.
+ * `undefined`, without calling `onLost`, when it cannot connect (10 s at most) or listen: a
+ * listener only spares its owner a poll, so its failures are never errors.
  */
 export async function listenOn(
   database: string,

@@ -13,6 +13,10 @@ export interface PgClientConfig {
   connectionString: string;
   /** ms to wait for the connection before failing. */
   connectionTimeoutMillis?: number;
+  /** ms a query may take before the driver fails it (the server may still run it). */
+  query_timeout?: number;
+  /** TCP keep-alive on the connection, so a silently cut one is noticed. */
+  keepAlive?: boolean;
 }
 
 /**

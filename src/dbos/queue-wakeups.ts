@@ -12,8 +12,9 @@ import type { PgClient } from './pg-driver.js';
  * up to the polling interval (36 to 44 ms a run at June's 50 ms, measured in
  * bench/profile-notes.md), about a tenth of a run that waits 400 ms for its model. DBOS has
  * no public call that polls a queue now, so this reaches into its queue scheduler through the
- * package's `internal/*` exports, checking every shape it relies on first; where one is
- * missing (another DBOS version) it does nothing and the worker polls on its timer as before.
+ * package's `internal/*` exports, checking the shapes it relies on and never throwing into
+ * DBOS; where one is missing (another DBOS version) it does nothing and the worker polls on
+ * its timer as before (test/dbos/queue-wakeups.test.ts then fails).
  * It never polls behind DBOS's back: it moves the queue's next poll to now and wakes DBOS's
  * scheduler, which polls as it would on its timer (one poll of a queue at a time, its lanes,
  * the worker's concurrency budget counted from the runs it holds).
@@ -21,7 +22,7 @@ import type { PgClient } from './pg-driver.js';
 
 /** A queue's polling state in DBOS's scheduler (`WFQueueRunner.states`). */
 interface QueueState {
-  queue: { name: string; minPollingIntervalMs?: number };
+  queue: { name: string; minPollingIntervalMs?: number; workerConcurrency?: number };
   nextPollAt: number;
   currentPollingMs?: number;
 }
@@ -50,6 +51,7 @@ interface RunningWorkflows {
     queueName?: string,
     queuePartitionKey?: string,
   ): RunningEntry;
+  countRunningWorkflowsForQueue?(queueName: string): number;
 }
 
 /** The scheduler's loop, as captured from the first poll it starts. */
@@ -83,10 +85,12 @@ export class QueueWakeups {
   readonly #queues: ReadonlySet<string>;
   #runner: QueueRunner | undefined;
   #scheduler: Scheduler | undefined;
-  /** Queues woken while DBOS polled them (a run ended, or was enqueued): polled again once that poll ends. */
+  /** Queues woken while DBOS polled them (a run ended or was enqueued): polled again after. */
   readonly #dueAfterPoll = new Set<string>();
-  /** The connection that hears enqueue notices, while there is one. */
-  #notices: Promise<PgClient | undefined> | undefined;
+  #running: RunningWorkflows | undefined;
+  #wrapper: QueueRunner['runQueuePoll'] | undefined;
+  /** The connection that hears enqueue notices, once it is open. */
+  #notices: PgClient | undefined;
   #retry: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -97,7 +101,8 @@ export class QueueWakeups {
 
   /**
    * Wraps the scheduler's poll of one queue, to learn how to wake the scheduler (the first
-   * poll it starts hands over its wake-up) and to poll again a queue woken during a poll. Call before `DBOS.launch()`.
+   * poll it starts hands over its wake-up) and to poll again a queue woken during a poll.
+   * Call before `DBOS.launch()`.
    * @param runner - DBOS's `wfQueueRunner` (`@dbos-inc/dbos-sdk/internal/wfqueue`).
    */
   install(runner: unknown): boolean {
@@ -105,14 +110,17 @@ export class QueueWakeups {
     if (!poll) return false;
     const target = runner as QueueRunner;
     this.#runner = target;
-    target.runQueuePoll = async (exec, state, inFlightPolls, wake) => {
-      this.#scheduler = { wake, inFlightPolls };
+    this.#wrapper = async (exec, state, inFlightPolls, wake) => {
+      if (typeof wake === 'function' && inFlightPolls instanceof Map)
+        this.#scheduler = { wake, inFlightPolls };
       try {
         await poll.call(target, exec, state, inFlightPolls, wake);
       } finally {
-        if (this.#dueAfterPoll.delete(state.queue.name)) this.#pollNow(state.queue.name);
+        const name = (state as Partial<QueueState> | undefined)?.queue?.name;
+        if (name !== undefined && this.#dueAfterPoll.delete(name)) this.#pollSoon(name);
       }
     };
+    target.runQueuePoll = this.#wrapper;
     return true;
   }
 
@@ -124,6 +132,7 @@ export class QueueWakeups {
    */
   attach(systemDatabase: unknown): boolean {
     if (!this.#runner || !isRunningWorkflows(systemDatabase)) return false;
+    this.#running = systemDatabase;
     const register = systemDatabase.registerRunningWorkflow;
     systemDatabase.registerRunningWorkflow = (workflowId, queueName, queuePartitionKey) => {
       const entry = register.call(systemDatabase, workflowId, queueName, queuePartitionKey);
@@ -143,50 +152,75 @@ export class QueueWakeups {
 
   /**
    * Listens for enqueue notices on a connection of its own to `database` and polls the queue
-   * each names, when it is one of this worker's. A lost connection is opened again a second
-   * later; meanwhile the worker polls on its timer. Call after `DBOS.launch()`.
+   * each names, when it is one of this worker's and the worker has room for a run of it. A
+   * connection that fails or is lost is tried again a second later (each try waits 10 s at
+   * most); meanwhile the worker polls on its timer. Call after `DBOS.launch()`.
+   * @param open - opens the listening connection ({@link listenOn}; tests give their own).
    */
-  listen(database: string): boolean {
+  listen(database: string, open: typeof listenOn = listenOn): boolean {
     if (!this.#runner || this.#closed) return false;
     const again = () => {
       this.#notices = undefined;
-      if (!this.#closed) this.#retry = setTimeout(() => this.listen(database), 1000).unref();
+      if (!this.#closed) this.#retry = setTimeout(() => this.listen(database, open), 1000).unref();
     };
-    this.#notices = listenOn(
-      database,
-      QUEUE_NOTICES_CHANNEL,
-      (queue) => {
-        if (this.#queues.has(queue)) this.#pollSoon(queue);
-      },
-      again,
-    ).then((client) => {
+    const heard = (queue: string) => {
+      if (this.#queues.has(queue)) this.#pollSoon(queue, true);
+    };
+    void open(database, QUEUE_NOTICES_CHANNEL, heard, again).then((client) => {
       if (!client) again();
-      return client;
+      else if (this.#closed) void client.end().catch(() => {});
+      else this.#notices = client;
     });
     return true;
   }
 
-  /** Puts DBOS's own poll back and ends the connection that hears enqueue notices. */
+  /**
+   * Puts DBOS's own poll back and ends the connection that hears enqueue notices (one still
+   * opening is ended once open). Never throws.
+   */
   async uninstall(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retry);
-    if (this.#runner) delete (this.#runner as Partial<QueueRunner>).runQueuePoll;
+    const runner = this.#runner as Partial<QueueRunner> | undefined;
+    // a later worker's wrapper stays
+    if (runner && Object.hasOwn(runner, 'runQueuePoll') && runner.runQueuePoll === this.#wrapper)
+      delete runner.runQueuePoll;
     this.#runner = undefined;
     this.#scheduler = undefined;
-    const client = await this.#notices;
+    const client = this.#notices;
+    this.#notices = undefined;
     await client?.end().catch(() => {});
   }
 
-  #pollSoon(queueName: string): void {
-    // one poll of a queue at a time: that poll may have counted the ended run as running, or
-    // missed the new one; poll again after it, which moves the next poll a whole interval away
-    if (this.#scheduler?.inFlightPolls.has(queueName)) this.#dueAfterPoll.add(queueName);
-    else this.#pollNow(queueName);
+  /** True when the worker runs as many runs of `queueName` as its concurrency allows. */
+  #full(queueName: string): boolean {
+    const limit = this.#runner?.states.get(queueName)?.queue.workerConcurrency;
+    const count = this.#running?.countRunningWorkflowsForQueue;
+    if (typeof limit !== 'number' || typeof count !== 'function') return false;
+    return count.call(this.#running, queueName) >= limit;
+  }
+
+  /**
+   * Has DBOS poll `queueName` now, or right after its poll in flight; with `unlessFull`, not
+   * while the worker has no room for a run of it (a freed slot wakes the queue anyway).
+   * Called inside DBOS's release and poll and the driver's notification: a DBOS whose shapes
+   * moved must not turn a wake-up into an error there, so nothing here throws.
+   */
+  #pollSoon(queueName: string, unlessFull = false): void {
+    try {
+      if (unlessFull && this.#full(queueName)) return;
+      // one poll of a queue at a time: that poll may have counted the ended run as running, or
+      // missed the new one; poll again after it, which moves the next poll a whole interval away
+      if (this.#scheduler?.inFlightPolls.has(queueName)) this.#dueAfterPoll.add(queueName);
+      else this.#pollNow(queueName);
+    } catch {
+      // the worker polls on its timer
+    }
   }
 
   #pollNow(queueName: string): void {
     const state = this.#runner?.states.get(queueName);
-    if (!state || !this.#scheduler) return;
+    if (!state || !this.#scheduler || typeof state.nextPollAt !== 'number') return;
     // a queue DBOS backs off from (contention) keeps its longer interval
     const min = state.queue.minPollingIntervalMs;
     if (min !== undefined && state.currentPollingMs !== undefined && state.currentPollingMs > min)

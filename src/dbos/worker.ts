@@ -158,8 +158,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
       DEFAULT_ABORT_GRACE_MS,
     );
     log.close();
-    await DBOS.shutdown();
-    await wakeups.uninstall();
+    await DBOS.shutdown().finally(() => wakeups.uninstall());
     return { pending };
   };
   return { executorId, stop: () => (stopping ??= stop()) };
