@@ -3,38 +3,25 @@
 // first event and another for the rest; each value is plain JSON (DBOS's portable format), and
 // what the stream holds, in order, is what a follower reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunClient } from 'june/dbos';
-import { pgClient, type PgClient } from '../../src/dbos/pg-driver.js';
-import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { ledgerProject, startWorker, type WorkerProcess } from './support.js';
+import type { RunClient } from 'june/dbos';
+import type { PgClient } from '../../src/dbos/pg-driver.js';
+import { postgresMissing } from '../helpers/postgres.js';
+import { ledgerDatabase, type LedgerDatabase } from './support.js';
 
 const missing = postgresMissing();
 
 describe.runIf(!missing)("a run's events over DBOS: batched writes", () => {
-  let pg: TestPostgres;
-  let project: ReturnType<typeof ledgerProject>;
-  let database: string;
+  let setup: LedgerDatabase | undefined;
+  let project: LedgerDatabase['project'];
   let client: RunClient;
   let db: PgClient;
-  let worker: WorkerProcess | undefined;
 
   beforeAll(async () => {
-    pg = await startPostgres();
-    database = pg.url('june_event_batches');
-    project = ledgerProject();
-    worker = await startWorker(project.dir, database, 'batches');
-    client = await RunClient.connect(database);
-    db = pgClient({ connectionString: database });
-    await db.connect();
+    setup = await ledgerDatabase('june_event_batches', 'batches');
+    ({ project, client, db } = setup);
   }, 120_000);
 
-  afterAll(async () => {
-    await client?.close();
-    await db?.end().catch(() => {});
-    await worker?.stop().catch(() => {});
-    await pg?.stop();
-    project?.remove();
-  });
+  afterAll(() => setup?.close());
 
   it('writes each burst of events once, as plain JSON, in the order followers read', async () => {
     const runId = await client.enqueue({ workflow: 'ledger', props: { dir: project.logs, n: 1 } });

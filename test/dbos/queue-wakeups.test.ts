@@ -4,42 +4,29 @@
 // before ends, and a run enqueued on the idle queue starts at once. Timestamps are DBOS's own
 // (enqueued, dequeued, completed), compared against the polling interval, never a clock here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunClient } from 'june/dbos';
-import { pgClient, type PgClient } from '../../src/dbos/pg-driver.js';
-import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { ledgerProject, startWorker, type WorkerProcess } from './support.js';
+import type { RunClient } from 'june/dbos';
+import type { PgClient } from '../../src/dbos/pg-driver.js';
+import { postgresMissing } from '../helpers/postgres.js';
+import { ledgerDatabase, type LedgerDatabase } from './support.js';
 
 const missing = postgresMissing();
 const POLLING_MS = 4000;
 
 describe.runIf(!missing)('a worker polls its queue when a run ends or is enqueued', () => {
-  let pg: TestPostgres;
-  let project: ReturnType<typeof ledgerProject>;
-  let database: string;
+  let setup: LedgerDatabase | undefined;
+  let project: LedgerDatabase['project'];
   let client: RunClient;
   let db: PgClient;
-  let worker: WorkerProcess | undefined;
 
   beforeAll(async () => {
-    pg = await startPostgres();
-    database = pg.url('june_queue_wakeups');
-    project = ledgerProject();
-    worker = await startWorker(project.dir, database, 'wakeups', {
+    setup = await ledgerDatabase('june_queue_wakeups', 'wakeups', {
       concurrency: 1,
       pollingIntervalMs: POLLING_MS,
     });
-    client = await RunClient.connect(database);
-    db = pgClient({ connectionString: database });
-    await db.connect();
+    ({ project, client, db } = setup);
   }, 120_000);
 
-  afterAll(async () => {
-    await client?.close();
-    await db?.end().catch(() => {});
-    await worker?.stop().catch(() => {});
-    await pg?.stop();
-    project?.remove();
-  });
+  afterAll(() => setup?.close());
 
   it('starts each queued run as the one before it ends, not a polling interval later', async () => {
     const ids = await Promise.all(

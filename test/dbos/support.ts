@@ -3,8 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { RunClient } from 'june/dbos';
+import { pgClient, type PgClient } from '../../src/dbos/pg-driver.js';
 import { startJune, tempProject, type RunningJune } from '../cli/cli-harness.js';
-import { postgresBin } from '../helpers/postgres.js';
+import { postgresBin, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 /** The ledger workflow's source (fixtures/ledger.tsx), to write into a test project. */
 export const ledgerSource = readFileSync(new URL('./fixtures/ledger.tsx', import.meta.url), 'utf8');
@@ -76,6 +78,46 @@ export async function startWorker(
       await running.done;
     },
   };
+}
+
+/** A PostgreSQL of its own with the ledger project, one worker on it, and clients to read it. */
+export interface LedgerDatabase {
+  pg: TestPostgres;
+  project: ReturnType<typeof ledgerProject>;
+  database: string;
+  worker: WorkerProcess;
+  /** June's client, as a program enqueuing and following runs has it. */
+  client: RunClient;
+  /** A plain connection, for what DBOS stored. */
+  db: PgClient;
+  /** Ends all of it (each part even when another fails). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts PostgreSQL, a database `name` on it, the ledger project and a worker `executor` on
+ * it (with `options` as {@link startWorker}'s), then June's client and a plain connection.
+ */
+export async function ledgerDatabase(
+  name: string,
+  executor: string,
+  options: Parameters<typeof startWorker>[3] = {},
+): Promise<LedgerDatabase> {
+  const pg = await startPostgres();
+  const database = pg.url(name);
+  const project = ledgerProject();
+  const worker = await startWorker(project.dir, database, executor, options);
+  const client = await RunClient.connect(database);
+  const db = pgClient({ connectionString: database });
+  await db.connect();
+  const close = async () => {
+    await client.close().catch(() => {});
+    await db.end().catch(() => {});
+    await worker.stop().catch(() => {});
+    await pg.stop();
+    project.remove();
+  };
+  return { pg, project, database, worker, client, db, close };
 }
 
 /** Polls `condition` every 50 ms until it holds; fails after `timeoutMs`. */
