@@ -57,6 +57,7 @@ export interface RunClientOptions {
    * (`events`): new events are read when the worker's notification of them arrives, and at
    * least this often (notifications do not pass a pooler in transaction mode), and a run's
    * end is seen at the next read after it. One statement per read while a follower waits.
+   * {@link RunClient.result} reads the run's status this often too while it waits.
    * @default 50
    */
   followPollingMs?: number;
@@ -275,10 +276,16 @@ export class RunClient {
     }
   }
 
-  /** Waits for the run to end: its output when it succeeded. @throws the run's error (with its `code`) */
+  /**
+   * Waits for the run to end: its output when it succeeded. Reads the run's status every
+   * `followPollingMs` ms (50 by default; DBOS's own default is 1000), so the result comes at
+   * most that long after the run ended, for one statement a read.
+   * @throws the run's error (with its `code`)
+   */
   async result(runId: string): Promise<DbosRunOutput> {
     await this.#status(runId);
-    return this.#call(() => this.#client.retrieveWorkflow<DbosRunOutput>(runId).getResult());
+    const polling = { pollingIntervalMs: this.#followPollingMs };
+    return this.#call(() => this.#client.retrieveWorkflow<DbosRunOutput>(runId).getResult(polling));
   }
 
   /** Closes the connection (and those that listen for new events and tell workers of new runs). */

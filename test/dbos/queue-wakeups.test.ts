@@ -1,8 +1,9 @@
 // A worker takes a queued run as soon as one of its runs ends (a full worker) or a June client
 // enqueues one (an idle worker), not at its next poll of the queue: with polling every 4 s and
 // room for one run at a time, three runs enqueued at once each start right after the one
-// before ends, and a run enqueued on the idle queue starts at once. Timestamps are DBOS's own
-// (enqueued, dequeued, completed), compared against the polling interval, never a clock here.
+// before ends, and a run enqueued on the idle queue starts at once; and RunClient.result gives
+// a run's result soon after it ends. Timestamps are DBOS's own (enqueued, dequeued, completed),
+// compared against the polling interval, and against this machine's clock for the result.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunClient } from 'june/dbos';
 import type { PgClient } from '../../src/dbos/pg-driver.js';
@@ -64,6 +65,22 @@ describe.runIf(!missing)('a worker polls its queue when a run ends or is enqueue
         [id],
       );
       expect(Number(rows[0]!.started) - Number(rows[0]!.enqueued)).toBeLessThan(POLLING_MS / 4);
+    }
+  }, 60_000);
+
+  it("gives a run's result soon after it ends, not at DBOS's one-second poll", async () => {
+    // RunClient.result reads every 50 ms; DBOS's client alone reads every 1000 ms, so a
+    // result left to it comes 0 to 1000 ms after the run's end: four in a row under 250
+    // would be a 1-in-256 chance
+    for (const n of [6, 7, 8, 9]) {
+      const id = await client.enqueue({ workflow: 'ledger', props: { dir: project.logs, n } });
+      expect((await client.result(id)).output).toBe(`done ${n}`);
+      const given = Date.now();
+      const { rows } = await db.query(
+        `SELECT completed_at::bigint AS completed FROM dbos.workflow_status WHERE workflow_uuid = $1`,
+        [id],
+      );
+      expect(given - Number(rows[0]!.completed)).toBeLessThan(250);
     }
   }, 60_000);
 });
