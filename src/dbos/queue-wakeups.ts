@@ -36,6 +36,14 @@ interface QueueRunner {
     inFlightPolls: Map<string, unknown>,
     wake: () => void,
   ): Promise<void>;
+  /** Called on every turn of the scheduler's loop, from its start. */
+  scheduleDueQueues?(
+    exec: unknown,
+    now: number,
+    lanes: number,
+    inFlightPolls: Map<string, unknown>,
+    wake: () => void,
+  ): void;
 }
 
 /** An execution DBOS counts against its queue's worker concurrency until it is released. */
@@ -60,12 +68,19 @@ interface Scheduler {
   inFlightPolls: Map<string, unknown>;
 }
 
-/** The scheduler's own poll (its class's), never a wrapper an earlier worker left. */
-function ownPoll(value: unknown): QueueRunner['runQueuePoll'] | undefined {
+/** The scheduler's own methods (its class's, never wrappers an earlier worker left). */
+interface SchedulerMethods {
+  poll: QueueRunner['runQueuePoll'];
+  schedule: QueueRunner['scheduleDueQueues'];
+}
+
+function ownMethods(value: unknown): SchedulerMethods | undefined {
   const runner = value as Partial<QueueRunner> | undefined;
   if (!(runner?.states instanceof Map)) return undefined;
-  const poll = (Object.getPrototypeOf(runner) as Partial<QueueRunner> | null)?.runQueuePoll;
-  return typeof poll === 'function' ? poll : undefined;
+  const own = Object.getPrototypeOf(runner) as Partial<QueueRunner> | null;
+  if (typeof own?.runQueuePoll !== 'function') return undefined;
+  const schedule = typeof own.scheduleDueQueues === 'function' ? own.scheduleDueQueues : undefined;
+  return { poll: own.runQueuePoll, schedule };
 }
 
 function isRunningWorkflows(value: unknown): value is RunningWorkflows {
@@ -88,7 +103,9 @@ export class QueueWakeups {
   /** Queues woken while DBOS polled them (a run ended or was enqueued): polled again after. */
   readonly #dueAfterPoll = new Set<string>();
   #running: RunningWorkflows | undefined;
-  #wrapper: QueueRunner['runQueuePoll'] | undefined;
+  #wrappers: Partial<Pick<QueueRunner, 'runQueuePoll' | 'scheduleDueQueues'>> = {};
+  /** Queues not polled yet: polled as soon as DBOS's scheduler has their state. */
+  readonly #unpolled: Set<string>;
   /** The connection that hears enqueue notices, once it is open. */
   #notices: PgClient | undefined;
   #retry: NodeJS.Timeout | undefined;
@@ -97,22 +114,28 @@ export class QueueWakeups {
   /** @param queues - the DBOS queue names whose runs wake their queue (June's `june.run.<workflow>`). */
   constructor(queues: Iterable<string>) {
     this.#queues = new Set(queues);
+    this.#unpolled = new Set(this.#queues);
   }
 
   /**
-   * Wraps the scheduler's poll of one queue, to learn how to wake the scheduler (the first
-   * poll it starts hands over its wake-up) and to poll again a queue woken during a poll.
-   * Call before `DBOS.launch()`.
+   * Wraps the scheduler's turn (where it hands over its wake-up, from its loop's start) and
+   * its poll of one queue (to poll again a queue woken during a poll), and has each of the
+   * worker's queues polled as soon as the scheduler has it, instead of a polling interval
+   * later: runs queued while no worker ran start at once. Call before `DBOS.launch()`.
    * @param runner - DBOS's `wfQueueRunner` (`@dbos-inc/dbos-sdk/internal/wfqueue`).
    */
   install(runner: unknown): boolean {
-    const poll = ownPoll(runner);
-    if (!poll) return false;
+    const methods = ownMethods(runner);
+    if (!methods) return false;
+    const { poll, schedule } = methods;
     const target = runner as QueueRunner;
     this.#runner = target;
-    this.#wrapper = async (exec, state, inFlightPolls, wake) => {
+    const learn = (inFlightPolls: unknown, wake: unknown) => {
       if (typeof wake === 'function' && inFlightPolls instanceof Map)
-        this.#scheduler = { wake, inFlightPolls };
+        this.#scheduler = { wake: wake as () => void, inFlightPolls };
+    };
+    this.#wrappers.runQueuePoll = async (exec, state, inFlightPolls, wake) => {
+      learn(inFlightPolls, wake);
       try {
         await poll.call(target, exec, state, inFlightPolls, wake);
       } finally {
@@ -120,7 +143,15 @@ export class QueueWakeups {
         if (name !== undefined && this.#dueAfterPoll.delete(name)) this.#pollSoon(name);
       }
     };
-    target.runQueuePoll = this.#wrapper;
+    target.runQueuePoll = this.#wrappers.runQueuePoll;
+    if (schedule) {
+      this.#wrappers.scheduleDueQueues = (exec, now, lanes, inFlightPolls, wake) => {
+        learn(inFlightPolls, wake);
+        this.#firstPolls(now);
+        schedule.call(target, exec, now, lanes, inFlightPolls, wake);
+      };
+      target.scheduleDueQueues = this.#wrappers.scheduleDueQueues;
+    }
     return true;
   }
 
@@ -182,14 +213,29 @@ export class QueueWakeups {
     this.#closed = true;
     clearTimeout(this.#retry);
     const runner = this.#runner as Partial<QueueRunner> | undefined;
-    // a later worker's wrapper stays
-    if (runner && Object.hasOwn(runner, 'runQueuePoll') && runner.runQueuePoll === this.#wrapper)
-      delete runner.runQueuePoll;
+    // a later worker's wrappers stay
+    for (const name of ['runQueuePoll', 'scheduleDueQueues'] as const)
+      if (runner && Object.hasOwn(runner, name) && runner[name] === this.#wrappers[name])
+        delete runner[name];
     this.#runner = undefined;
     this.#scheduler = undefined;
     const client = this.#notices;
     this.#notices = undefined;
     await client?.end().catch(() => {});
+  }
+
+  /** Makes the queues not polled yet, whose state the scheduler now has, due at `now`. */
+  #firstPolls(now: number): void {
+    try {
+      for (const name of this.#unpolled) {
+        const state = this.#runner?.states.get(name);
+        if (!state || typeof state.nextPollAt !== 'number') continue;
+        state.nextPollAt = Math.min(state.nextPollAt, now);
+        this.#unpolled.delete(name);
+      }
+    } catch {
+      // the worker polls on its timer
+    }
   }
 
   /** True when the worker runs as many runs of `queueName` as its concurrency allows. */

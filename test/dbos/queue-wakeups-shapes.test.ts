@@ -23,6 +23,7 @@ function standIn(polling: { currentPollingMs?: number } = {}) {
   let endPoll = () => {};
   class Runner {
     states = new Map([[QUEUE, { queue, nextPollAt: Date.now() + 60_000, ...polling }]]);
+    scheduleDueQueues(..._args: unknown[]) {}
     async runQueuePoll(_exec: unknown, s: { nextPollAt: number }, ..._rest: unknown[]) {
       try {
         await new Promise<void>((resolve) => (endPoll = resolve));
@@ -162,6 +163,25 @@ describe('QueueWakeups', () => {
     s.announce(QUEUE);
     expect(s.wakes).toEqual([]);
     expect(s.state().nextPollAt).toBe(due);
+  });
+
+  it('has each of its queues polled as soon as the scheduler has it, once', async () => {
+    const s = standIn();
+    const saved = s.state();
+    s.runner.states.delete(QUEUE); // a queue DBOS learns of at its next look at the database
+    const wakeups = new QueueWakeups([QUEUE]);
+    wakeups.install(s.runner);
+    const turn = (now: number) => s.runner.scheduleDueQueues({}, now, 3, new Map(), () => {});
+    turn(Date.now());
+    s.runner.states.set(QUEUE, saved);
+    const now = Date.now();
+    turn(now);
+    expect(s.state().nextPollAt).toBe(now); // due on this very turn
+    s.state().nextPollAt = now + 50; // DBOS's poll scheduled the next one
+    turn(now + 10);
+    expect(s.state().nextPollAt).toBe(now + 50);
+    await wakeups.uninstall();
+    expect(Object.hasOwn(s.runner, 'scheduleDueQueues')).toBe(false);
   });
 
   it('throws nothing into DBOS when a state it relies on has moved', async () => {
