@@ -4,9 +4,10 @@ import type { PgClient } from './pg-driver.js';
 
 /**
  * A worker polls a workflow's queue as soon as one of its runs of that workflow ends, so a
- * queued run takes the freed slot at once instead of at the next poll, and as soon as a June
+ * queued run takes the freed slot at once instead of at the next poll; as soon as a June
  * client says it enqueued a run there ({@link QUEUE_NOTICES_CHANNEL}), so a run on an idle
- * queue (a chat turn) starts without waiting for a poll.
+ * queue (a chat turn) starts without waiting for a poll; and as soon as it starts, so runs
+ * queued while no worker ran do not wait a polling interval more.
  *
  * DBOS (5.x) polls each queue on a timer only: a slot freed just after a poll stays empty for
  * up to the polling interval (36 to 44 ms a run at June's 50 ms, measured in
@@ -14,10 +15,10 @@ import type { PgClient } from './pg-driver.js';
  * no public call that polls a queue now, so this reaches into its queue scheduler through the
  * package's `internal/*` exports, checking the shapes it relies on and never throwing into
  * DBOS; where one is missing (another DBOS version) it does nothing and the worker polls on
- * its timer as before (test/dbos/queue-wakeups.test.ts then fails).
- * It never polls behind DBOS's back: it moves the queue's next poll to now and wakes DBOS's
- * scheduler, which polls as it would on its timer (one poll of a queue at a time, its lanes,
- * the worker's concurrency budget counted from the runs it holds).
+ * its timer as before (test/dbos/queue-wakeups.test.ts then fails). It never polls behind
+ * DBOS's back: it moves the queue's next poll to now and wakes DBOS's scheduler, which polls
+ * as it would on its timer (one poll of a queue at a time, its lanes, the worker's
+ * concurrency budget counted from the runs it holds).
  */
 
 /** A queue's polling state in DBOS's scheduler (`WFQueueRunner.states`). */
