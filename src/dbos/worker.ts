@@ -166,8 +166,8 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
 
 /**
  * Launches DBOS (recovering this executor's runs) and registers the workflows' queues, each
- * polled again as soon as one of this worker's runs of it ends or a client enqueues a run on
- * it ({@link QueueWakeups}).
+ * polled as soon as the worker has it, and again as soon as one of this worker's runs of it
+ * ends or a client enqueues a run on it ({@link QueueWakeups}).
  */
 async function launch(
   dbos: DbosSdk['DBOS'],
