@@ -141,6 +141,7 @@ export const juneErrorCodes = [
   'database-auth-failed',
   'database-missing',
   'database-unreachable',
+  'database-url-invalid',
   'dbos-missing',
   'dbos-props-secret',
   'dbos-run-exists',

@@ -14,6 +14,7 @@ const unitInIntegrationFolders = [
   'cli/cli-redaction.test.ts',
   'cli/run-flags.test.ts',
   'cli/trace-writer.test.ts',
+  'dbos/database-url.test.ts',
   'dbos/enqueue-notices.test.ts',
   'dbos/queue-wakeups-shapes.test.ts',
   'studio/studio-database-answers.test.ts',
