@@ -112,11 +112,12 @@ async function follow(
       `${style.bold(`june run ${file}`)}${style.dim(` · run ${runId} · over the database`)}\n`,
     );
   const startedAt = Date.now();
-  // a stop signal stops following only: the run goes on in its worker
-  const stopListening = onStopSignals((signal) => process.exit(stopSignals[signal].exitCode));
+  const stopListening = stopFollowingOnSignals(runId, io);
+  const queued = options.json ? undefined : queuedNotice(runId, file, io, style);
   try {
     // the worker stores and publishes events redacted; what is shown here is redacted as june run would, too
     for await (const event of redactedEvents(client.events(runId), redactor)) {
+      queued?.clear();
       if (options.json) io.stdout.write(`${terminalJson(event)}\n`);
       else printer.event(event);
       if (event.type !== 'approval-request') continue;
@@ -134,8 +135,37 @@ async function follow(
       redactor,
     });
   } finally {
+    queued?.clear();
     stopListening();
   }
+}
+
+/** A stop signal stops following only, saying so: the run goes on in its worker. */
+function stopFollowingOnSignals(runId: string, io: CliIO): () => void {
+  return onStopSignals((signal) => {
+    io.stderr.write(
+      `june: stopped following run ${runId}; it goes on in its worker (june cancel ${runId} --database … stops it).\n`,
+    );
+    process.exit(stopSignals[signal].exitCode);
+  });
+}
+
+/** ms a followed run may stay queued before the follower says no worker has taken it. */
+const QUEUED_NOTICE_MS = 5000;
+
+/**
+ * Says on stderr, once, when a followed run has shown nothing for {@link QUEUED_NOTICE_MS}:
+ * no worker of its workflow has taken it (all busy, or none running), and how to start one.
+ * `clear` stops it (the run's first event).
+ */
+function queuedNotice(runId: string, file: string, io: CliIO, style: TerminalStyle) {
+  const timer = setTimeout(() => {
+    io.stderr.write(
+      `${style.dim(`june: run ${runId} is still queued: no worker of "${workflowNameOf(file)}" has taken it yet (all busy, or none running; june worker ${file} --database … starts one).`)}\n`,
+    );
+  }, QUEUED_NOTICE_MS);
+  timer.unref();
+  return { clear: () => clearTimeout(timer) };
 }
 
 /** The terminal prompt that answers a followed run's approvals through the database. */

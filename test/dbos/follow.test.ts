@@ -12,6 +12,7 @@ import {
   counts,
   ledgerProject,
   lines,
+  ledgerSource,
   startWorker,
   waitFor,
   type WorkerProcess,
@@ -104,11 +105,37 @@ describe.runIf(!missing)('june run --database: following, Ctrl-C, --script on re
     process.kill(follower.pid, 'SIGINT');
     const stopped = await follower.done;
     expect(stopped.code).not.toBe(0);
+    expect(stopped.stderr).toContain(
+      `june: stopped following run ${runId}; it goes on in its worker (june cancel ${runId} --database … stops it).`,
+    );
+    expect(stopped.stderr).not.toContain(database);
     expect((await client.get(runId)).status).toBe('running');
     writeFileSync(join(dir, 'release-10'), '');
     expect((await client.result(runId)).output).toBe('done 10');
     expect((await client.get(runId)).status).toBe('succeeded');
   });
+
+  it('says when a followed run stays queued with no worker of its workflow', async () => {
+    project.write('unserved.tsx', ledgerSource);
+    const props = JSON.stringify({ dir: project.folder('logs-unserved'), n: 11 });
+    const follower = startJune(
+      ['run', 'unserved.tsx', '--database', database, '--follow', '--props', props],
+      project.dir,
+    );
+    await waitFor(
+      () => follower.output().stderr.includes('is still queued'),
+      30_000,
+      'the queued notice',
+    );
+    const runId = /· run (\S+) · over the database/.exec(follower.output().stdout)![1]!;
+    expect(follower.output().stderr).toContain(
+      `june: run ${runId} is still queued: no worker of "unserved" has taken it yet (all busy, or none running; june worker unserved.tsx --database … starts one).`,
+    );
+    process.kill(follower.pid, 'SIGINT');
+    expect((await follower.done).stderr).toContain(`stopped following run ${runId}`);
+    expect((await client.get(runId)).status).toBe('queued');
+    await client.cancel(runId);
+  }, 60_000);
 
   it('a run recovered after its worker was killed answers from the enqueued --script', async () => {
     const dir = project.folder('logs-script');
