@@ -1,9 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
-import { nodesOf, tempProject, traces } from '../cli/cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { nodesOf, traces } from '../cli/cli-harness.js';
 import { screenshot } from './support.js';
-import { openDevWorkbench } from './workbench-support.js';
+import { useDevWorkbench } from './workbench-support.js';
 
 // The workbench as a new user meets it, in Chromium, on `june dev`'s own catalog: a chat
 // workflow written as the web-apps page shows it (`{ chat }` with no default) has its map and
@@ -45,45 +43,27 @@ export default function Support({ chat }: { chat: ChatInput }) {
 `;
 
 describe('June Studio: the workbench, first use', () => {
-  let browser: Browser;
-  let project: ReturnType<typeof tempProject>;
-  let studio: Studio;
-  let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    project = tempProject();
-    project.write('support.tsx', support);
-    ({ browser, studio, page } = await openDevWorkbench(project.dir, errors));
-  }, 180_000);
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    project?.remove();
-  });
+  const wb = useDevWorkbench({ 'support.tsx': support });
 
   it("draws a chat workflow's map and leads from it to its workbench, the Workflows tab on", async () => {
-    await page.goto(`${studio.pageUrl}#/workflows/support.tsx`);
-    const map = page.getByTestId('capability-map');
+    await wb.page.goto(`${wb.studio.pageUrl}#/workflows/support.tsx`);
+    const map = wb.page.getByTestId('capability-map');
     await map.getByText('refund', { exact: true }).waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('workflow-error').count()).toBe(0);
-    const open = page.getByTestId('open-workbench');
+    expect(await wb.page.getByTestId('workflow-error').count()).toBe(0);
+    const open = wb.page.getByTestId('open-workbench');
     expect(await open.innerText()).toBe('Start a run · Chat');
     await open.click();
-    await page.waitForURL(/#\/workbench\/support\.tsx$/);
-    await page.getByTestId('chat').waitFor();
-    expect(await page.getByTestId('tab-workflows').getAttribute('class')).toContain('tab-on');
-    expect(await page.getByTestId('tab-runs').getAttribute('class')).not.toContain('tab-on');
-    await page.getByTestId('open-map').click();
-    await page.waitForURL(/#\/workflows\/support\.tsx$/);
+    await wb.page.waitForURL(/#\/workbench\/support\.tsx$/);
+    await wb.page.getByTestId('chat').waitFor();
+    expect(await wb.page.getByTestId('tab-workflows').getAttribute('class')).toContain('tab-on');
+    expect(await wb.page.getByTestId('tab-runs').getAttribute('class')).not.toContain('tab-on');
+    await wb.page.getByTestId('open-map').click();
+    await wb.page.waitForURL(/#\/workflows\/support\.tsx$/);
   }, 120_000);
 
   it('starts the tool dialog from an input that fits, and tries a tool of the chat workflow', async () => {
-    await page.goto(`${studio.pageUrl}#/workbench/support.tsx/support/refund`);
-    const dialog = page.getByTestId('try-tool');
+    await wb.page.goto(`${wb.studio.pageUrl}#/workbench/support.tsx/support/refund`);
+    const dialog = wb.page.getByTestId('try-tool');
     const input = dialog.getByLabel('Tool input');
     await input.waitFor();
     expect(JSON.parse(await input.inputValue())).toEqual({ order: '', speed: 'normal' });
@@ -93,8 +73,8 @@ describe('June Studio: the workbench, first use', () => {
     const result = dialog.getByTestId('tool-result');
     await result.waitFor({ timeout: 60_000 });
     expect(await result.innerText()).toContain('shipped');
-    await screenshot(page, 'workbench-first-use-tool');
-    const tried = [...traces(project.dir).values()].find((trace) =>
+    await screenshot(wb.page, 'workbench-first-use-tool');
+    const tried = [...traces(wb.project.dir).values()].find((trace) =>
       trace.workflow?.startsWith('try lookup'),
     );
     expect(tried?.status).toBe('succeeded');
@@ -106,8 +86,8 @@ describe('June Studio: the workbench, first use', () => {
   }, 120_000);
 
   it("shows a chat's refused request as its june: message, not the response's JSON", async () => {
-    await page.goto(`${studio.pageUrl}#/workbench/support.tsx`);
-    const chat = page.getByTestId('chat');
+    await wb.page.goto(`${wb.studio.pageUrl}#/workbench/support.tsx`);
+    const chat = wb.page.getByTestId('chat');
     await chat.getByLabel('Chat script file').fill('missing.chat.json');
     await chat.getByLabel('Message').fill('Where is A-1?');
     await chat.getByRole('button', { name: 'Send' }).click();
@@ -116,6 +96,6 @@ describe('June Studio: the workbench, first use', () => {
     expect(await error.innerText()).toBe(
       'june: the script "missing.chat.json" does not exist in the project.',
     );
-    await screenshot(page, 'workbench-first-use-chat-error');
+    await screenshot(wb.page, 'workbench-first-use-chat-error');
   }, 120_000);
 });

@@ -2,11 +2,13 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { existsSync, readdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import { DevCatalog } from '../../src/cli/dev-catalog.js';
 import { devWorkbench } from '../../src/cli/dev-workbench.js';
 import { findWorkflows } from '../../src/cli/find-workflows.js';
 import type { Studio } from '../../src/studio/index.js';
+import { tempProject } from '../cli/cli-harness.js';
 import { launchBrowser, newPage, openStudio } from './support.js';
 import type { WorkbenchCatalog } from '../../src/studio/workbench-catalog.js';
 import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
@@ -109,4 +111,51 @@ export async function openDevWorkbench(
     }),
   ]);
   return { browser, studio, page: await newPage(browser, errors) };
+}
+
+/** What {@link useDevWorkbench} opens for a test file, set once its `beforeAll` ran. */
+export interface DevWorkbench {
+  readonly project: ReturnType<typeof tempProject>;
+  readonly studio: Studio;
+  readonly page: Page;
+}
+
+/**
+ * Registers the hooks every workbench test file needs: a temporary project holding `files`
+ * (path to source), Studio over `june dev`'s catalog of it with a Chromium page
+ * ({@link openDevWorkbench}), no console error after any test, and all of it closed after the
+ * file. Read its fields inside tests (they are set in `beforeAll`).
+ */
+export function useDevWorkbench(files: Record<string, string>): DevWorkbench {
+  const errors: string[] = [];
+  let opened: (DevWorkbench & { browser: Browser }) | undefined;
+  let project: ReturnType<typeof tempProject> | undefined;
+  beforeAll(async () => {
+    project = tempProject();
+    for (const [path, source] of Object.entries(files)) project.write(path, source);
+    opened = { project, ...(await openDevWorkbench(project.dir, errors)) };
+  }, 180_000);
+  afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+  afterAll(async () => {
+    await opened?.browser.close();
+    await opened?.studio.close();
+    project?.remove();
+  });
+  const get = () => {
+    if (!opened) throw new Error('the workbench is opened in beforeAll: read it inside a test');
+    return opened;
+  };
+  return {
+    get project() {
+      return get().project;
+    },
+    get studio() {
+      return get().studio;
+    },
+    get page() {
+      return get().page;
+    },
+  };
 }

@@ -1,11 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
-import { nodesOf, tempProject, traces } from '../cli/cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { nodesOf, traces } from '../cli/cli-harness.js';
 import { eventually, screenshot } from './support.js';
-import { openDevWorkbench } from './workbench-support.js';
+import { useDevWorkbench } from './workbench-support.js';
 
 // The workbench in Chromium, on `june dev`'s own catalog over a project: a workflow started
 // from the page with a script runs, waits for an approval, is approved in the page and
@@ -90,80 +88,64 @@ const shopScript = JSON.stringify({
 });
 
 describe('June Studio: the workbench', () => {
-  let browser: Browser;
-  let project: ReturnType<typeof tempProject>;
-  let studio: Studio;
-  let page: Page;
-  const errors: string[] = [];
+  const wb = useDevWorkbench({
+    'release.tsx': release,
+    'release.script.json': releaseScript,
+    'shop.tsx': shop,
+    'shop.chat.json': shopScript,
+  });
   const lines = (name: string) =>
-    existsSync(join(project.dir, name)) ? readFileSync(join(project.dir, name), 'utf8') : '';
-
-  beforeAll(async () => {
-    project = tempProject();
-    project.write('release.tsx', release);
-    project.write('release.script.json', releaseScript);
-    project.write('shop.tsx', shop);
-    project.write('shop.chat.json', shopScript);
-    ({ browser, studio, page } = await openDevWorkbench(project.dir, errors));
-  }, 180_000);
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    project?.remove();
-  });
+    existsSync(join(wb.project.dir, name)) ? readFileSync(join(wb.project.dir, name), 'utf8') : '';
 
   it('starts a run with a script, approves its call in the page, and the tool runs once', async () => {
-    await page.goto(`${studio.pageUrl}#/workbench/release.tsx`);
-    const form = page.getByTestId('start-run');
+    await wb.page.goto(`${wb.studio.pageUrl}#/workbench/release.tsx`);
+    const form = wb.page.getByTestId('start-run');
     await form.getByLabel('env').fill('staging');
     expect(await form.getByLabel('Script file', { exact: true }).inputValue()).toBe(
       'release.script.json',
     );
-    await screenshot(page, 'workbench-start');
+    await screenshot(wb.page, 'workbench-start');
     await form.getByRole('button', { name: 'Start' }).click();
 
-    await page.waitForURL(/#\/runs\//, { timeout: 60_000 });
-    const runId = decodeURIComponent(page.url().replace(/^.*#\/runs\//, ''));
-    const card = page.getByTestId('approval-card');
+    await wb.page.waitForURL(/#\/runs\//, { timeout: 60_000 });
+    const runId = decodeURIComponent(wb.page.url().replace(/^.*#\/runs\//, ''));
+    const card = wb.page.getByTestId('approval-card');
     await card.waitFor({ timeout: 60_000 });
     expect(lines('deploys.log')).toBe('');
     await card.getByRole('button', { name: 'Approve' }).click();
     await eventually(
-      () => expect(traces(project.dir).get(`${runId}.json`)?.status).toBe('succeeded'),
+      () => expect(traces(wb.project.dir).get(`${runId}.json`)?.status).toBe('succeeded'),
       60_000,
     );
     expect(lines('deploys.log')).toBe('staging\n');
-    const trace = traces(project.dir).get(`${runId}.json`)!;
+    const trace = traces(wb.project.dir).get(`${runId}.json`)!;
     expect(trace.workflow).toBe('release.tsx');
     const tools = nodesOf(trace).filter((node) => node.kind === 'tool');
     expect(tools.map((node) => [node.name, node.status, node.approval?.status])).toEqual([
       ['deploy', 'succeeded', 'approved'],
     ]);
-    await page.getByTestId('approvals').waitFor({ state: 'detached', timeout: 30_000 });
+    await wb.page.getByTestId('approvals').waitFor({ state: 'detached', timeout: 30_000 });
   }, 180_000);
 
   it('tries one tool from the map: its approval waits in the dialog, then its output shows; a run of its own', async () => {
-    await page.goto(`${studio.pageUrl}#/workflows/release.tsx`);
-    await page.locator('.map-try').first().click();
-    await page.waitForURL(/#\/workbench\/release\.tsx\/release\/deploy$/);
-    await page.getByTestId('start-run').getByLabel('env').fill('staging');
-    const dialog = page.getByTestId('try-tool');
+    await wb.page.goto(`${wb.studio.pageUrl}#/workflows/release.tsx`);
+    await wb.page.locator('.map-try').first().click();
+    await wb.page.waitForURL(/#\/workbench\/release\.tsx\/release\/deploy$/);
+    await wb.page.getByTestId('start-run').getByLabel('env').fill('staging');
+    const dialog = wb.page.getByTestId('try-tool');
     expect(await dialog.getByLabel('Tool', { exact: true }).inputValue()).toBe('deploy');
     await dialog.getByLabel('Tool input').fill('{ "env": "qa" }');
     await dialog.getByRole('button', { name: 'Try' }).click();
     const approval = dialog.getByTestId('tool-approval');
     await approval.waitFor({ timeout: 60_000 });
-    await screenshot(page, 'workbench-tool');
+    await screenshot(wb.page, 'workbench-tool');
     expect(lines('deploys.log')).toBe('staging\n');
     await approval.getByRole('button', { name: 'Approve' }).click();
     const result = dialog.getByTestId('tool-result');
     await result.waitFor({ timeout: 60_000 });
     expect(await result.innerText()).toContain('Deployed to qa');
     expect(lines('deploys.log')).toBe('staging\nqa\n');
-    const tried = [...traces(project.dir).values()].find((trace) =>
+    const tried = [...traces(wb.project.dir).values()].find((trace) =>
       trace.workflow?.startsWith('try deploy'),
     );
     expect(tried?.status).toBe('succeeded');
@@ -175,8 +157,8 @@ describe('June Studio: the workbench', () => {
   }, 180_000);
 
   it('chats for two turns, the refund approved in the conversation', async () => {
-    await page.goto(`${studio.pageUrl}#/workbench/shop.tsx`);
-    const chat = page.getByTestId('chat');
+    await wb.page.goto(`${wb.studio.pageUrl}#/workbench/shop.tsx`);
+    const chat = wb.page.getByTestId('chat');
     expect(await chat.getByLabel('Chat script file').inputValue()).toBe('shop.chat.json');
     await chat.getByLabel('Message').fill('Refund order A-1, please');
     await chat.getByRole('button', { name: 'Send' }).click();
@@ -189,9 +171,9 @@ describe('June Studio: the workbench', () => {
     await chat.getByLabel('Message').fill('Thanks!');
     await chat.getByRole('button', { name: 'Send' }).click();
     await chat.getByText('You are welcome.').waitFor({ timeout: 60_000 });
-    await screenshot(page, 'workbench-chat');
+    await screenshot(wb.page, 'workbench-chat');
     expect(lines('refunds.log')).toBe('A-1\n');
-    const chats = [...traces(project.dir).values()].filter(
+    const chats = [...traces(wb.project.dir).values()].filter(
       (trace) => trace.workflow === 'shop.tsx',
     );
     expect(chats).toHaveLength(1);
