@@ -1,5 +1,7 @@
 import { WorkflowError } from '../errors/index.js';
 import type { JuneExpectations } from './eval-case.js';
+import type { WorkflowEvalOutput } from './eval-output.js';
+import type { JuneScore, JuneScorer } from './june-scorer.js';
 
 type Check<T> = { test: (value: unknown) => value is T; what: string };
 
@@ -24,7 +26,7 @@ export const count: Check<number> = {
  *   fallback), or the case's value is not what the field holds; the message names the
  *   scorer, the field and the case.
  */
-export function expectation<K extends keyof JuneExpectations, T>(
+function expectation<K extends keyof JuneExpectations, T>(
   scorer: string,
   field: K,
   given: T | undefined,
@@ -52,4 +54,31 @@ export function expectation<K extends keyof JuneExpectations, T>(
     );
   }
   return value;
+}
+
+/**
+ * A scorer of one expectation: `score` gets the value to check ({@link expectation}: the
+ * scorer's own argument `given`, else the case's `expected[field]`, else `fallback`) and the
+ * task's output.
+ *
+ * @throws {WorkflowError} `eval-expectation-invalid` (when scoring), as {@link expectation}.
+ */
+export function expectationScorer<K extends keyof JuneExpectations, T>(
+  spec: {
+    name: string;
+    description: string;
+    field: K;
+    given: T | undefined;
+    check: Check<T>;
+    fallback?: T;
+  },
+  score: (wanted: T, output: WorkflowEvalOutput) => JuneScore,
+): JuneScorer {
+  const { name, description, field, given, check, fallback } = spec;
+  return {
+    name,
+    description,
+    scorer: ({ output, expected }) =>
+      score(expectation(name, field, given, expected, check, output.caseId, fallback), output),
+  };
 }

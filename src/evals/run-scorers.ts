@@ -1,5 +1,5 @@
 import { traceFailureList } from '../trace/trace-failures.js';
-import { count, expectation } from './expectation.js';
+import { count, expectationScorer } from './expectation.js';
 import type { JuneScorer } from './june-scorer.js';
 import { childRunsIn, modelCallsIn } from './trace-facts.js';
 
@@ -15,12 +15,15 @@ import { childRunsIn, modelCallsIn } from './trace-facts.js';
  * ```
  */
 export function childRuns(expectedRuns?: number): JuneScorer {
-  const name = 'child runs';
-  return {
-    name,
-    description: 'The run started the expected number of child runs (composite tool calls).',
-    scorer: ({ output, expected }) => {
-      const wanted = expectation(name, 'childRuns', expectedRuns, expected, count, output.caseId);
+  return expectationScorer(
+    {
+      name: 'child runs',
+      description: 'The run started the expected number of child runs (composite tool calls).',
+      field: 'childRuns',
+      given: expectedRuns,
+      check: count,
+    },
+    (wanted, output) => {
       const runs = childRunsIn(output.trace);
       return {
         score: runs.length === wanted ? 1 : 0,
@@ -34,7 +37,7 @@ export function childRuns(expectedRuns?: number): JuneScorer {
         },
       };
     },
-  };
+  );
 }
 
 /**
@@ -50,17 +53,20 @@ export function childRuns(expectedRuns?: number): JuneScorer {
  * ```
  */
 export function tokensWithin(maxTokens?: number): JuneScorer {
-  const name = 'tokens';
-  return {
-    name,
-    description: 'The run stayed within its token budget (budget / tokens when over).',
-    scorer: ({ output, expected }) => {
-      const budget = expectation(name, 'maxTokens', maxTokens, expected, count, output.caseId);
+  return expectationScorer(
+    {
+      name: 'tokens',
+      description: 'The run stayed within its token budget (budget / tokens when over).',
+      field: 'maxTokens',
+      given: maxTokens,
+      check: count,
+    },
+    (budget, output) => {
       const tokens = output.usage.totalTokens;
       if (tokens === undefined) return { score: 0, metadata: { budget, tokens: 'not reported' } };
       return { score: tokens <= budget ? 1 : budget / tokens, metadata: { budget, tokens } };
     },
-  };
+  );
 }
 
 /**
@@ -75,17 +81,20 @@ export function tokensWithin(maxTokens?: number): JuneScorer {
  * ```
  */
 export function stepsWithin(maxSteps?: number): JuneScorer {
-  const name = 'steps';
-  return {
-    name,
-    description:
-      'The run made no more model calls (AI SDK steps) than allowed (allowed / made when over).',
-    scorer: ({ output, expected }) => {
-      const allowed = expectation(name, 'maxSteps', maxSteps, expected, count, output.caseId);
+  return expectationScorer(
+    {
+      name: 'steps',
+      description:
+        'The run made no more model calls (AI SDK steps) than allowed (allowed / made when over).',
+      field: 'maxSteps',
+      given: maxSteps,
+      check: count,
+    },
+    (allowed, output) => {
       const steps = modelCallsIn(output.trace).length;
       return { score: steps <= allowed ? 1 : allowed / steps, metadata: { allowed, steps } };
     },
-  };
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { toolNames, count, expectation } from './expectation.js';
+import { toolNames, count, expectationScorer } from './expectation.js';
 import type { JuneScorer } from './june-scorer.js';
 import { toolCallsIn, type EvalToolCall } from './trace-facts.js';
 
@@ -14,19 +14,15 @@ import { toolCallsIn, type EvalToolCall } from './trace-facts.js';
  * ```
  */
 export function toolsCalled(tools?: readonly string[]): JuneScorer {
-  const name = 'tools called';
-  return {
-    name,
-    description: 'Every expected tool was called at least once (the share called).',
-    scorer: ({ output, expected }) => {
-      const wanted = expectation(
-        name,
-        'toolsCalled',
-        tools && [...tools],
-        expected,
-        toolNames,
-        output.caseId,
-      );
+  return expectationScorer(
+    {
+      name: 'tools called',
+      description: 'Every expected tool was called at least once (the share called).',
+      field: 'toolsCalled',
+      given: tools && [...tools],
+      check: toolNames,
+    },
+    (wanted, output) => {
       const called = new Set(toolCallsIn(output.trace).map((call) => call.tool));
       const missing = wanted.filter((tool) => !called.has(tool));
       return {
@@ -34,7 +30,7 @@ export function toolsCalled(tools?: readonly string[]): JuneScorer {
         metadata: { expected: wanted, called: [...called], missing },
       };
     },
-  };
+  );
 }
 
 /**
@@ -49,19 +45,15 @@ export function toolsCalled(tools?: readonly string[]): JuneScorer {
  * ```
  */
 export function toolsNotCalled(tools?: readonly string[]): JuneScorer {
-  const name = 'tools not called';
-  return {
-    name,
-    description: 'No forbidden tool was called (the share left alone).',
-    scorer: ({ output, expected }) => {
-      const forbidden = expectation(
-        name,
-        'toolsNotCalled',
-        tools && [...tools],
-        expected,
-        toolNames,
-        output.caseId,
-      );
+  return expectationScorer(
+    {
+      name: 'tools not called',
+      description: 'No forbidden tool was called (the share left alone).',
+      field: 'toolsNotCalled',
+      given: tools && [...tools],
+      check: toolNames,
+    },
+    (forbidden, output) => {
       const called = new Set(toolCallsIn(output.trace).map((call) => call.tool));
       const calledAnyway = forbidden.filter((tool) => called.has(tool));
       return {
@@ -69,7 +61,7 @@ export function toolsNotCalled(tools?: readonly string[]): JuneScorer {
         metadata: { forbidden, calledAnyway },
       };
     },
-  };
+  );
 }
 
 /**
@@ -86,19 +78,15 @@ export function toolsNotCalled(tools?: readonly string[]): JuneScorer {
  * ```
  */
 export function approvalsAsked(tools?: readonly string[]): JuneScorer {
-  const name = 'approvals asked';
-  return {
-    name,
-    description: 'Every call of the named tools waited for an approval before it ran.',
-    scorer: ({ output, expected }) => {
-      const named = expectation(
-        name,
-        'approvalsAsked',
-        tools && [...tools],
-        expected,
-        toolNames,
-        output.caseId,
-      );
+  return expectationScorer(
+    {
+      name: 'approvals asked',
+      description: 'Every call of the named tools waited for an approval before it ran.',
+      field: 'approvalsAsked',
+      given: tools && [...tools],
+      check: toolNames,
+    },
+    (named, output) => {
       const calls = toolCallsIn(output.trace).filter((call) => named.includes(call.tool));
       const unasked = calls.filter((call) => call.approval === undefined);
       return {
@@ -110,7 +98,7 @@ export function approvalsAsked(tools?: readonly string[]): JuneScorer {
         },
       };
     },
-  };
+  );
 }
 
 /**
@@ -124,20 +112,16 @@ export function approvalsAsked(tools?: readonly string[]): JuneScorer {
  * ```
  */
 export function denials(expectedDenials?: number): JuneScorer {
-  const name = 'denials';
-  return {
-    name,
-    description: 'As many tool calls ended denied as expected (none unless the case says).',
-    scorer: ({ output, expected }) => {
-      const wanted = expectation(
-        name,
-        'denials',
-        expectedDenials,
-        expected,
-        count,
-        output.caseId,
-        0,
-      );
+  return expectationScorer(
+    {
+      name: 'denials',
+      description: 'As many tool calls ended denied as expected (none unless the case says).',
+      field: 'denials',
+      given: expectedDenials,
+      check: count,
+      fallback: 0,
+    },
+    (wanted, output) => {
       const denied = toolCallsIn(output.trace).filter(
         (call) => call.status === 'denied' || call.approval?.status === 'denied',
       );
@@ -149,7 +133,7 @@ export function denials(expectedDenials?: number): JuneScorer {
         },
       };
     },
-  };
+  );
 }
 
 function callFacts(call: EvalToolCall): { tool: string; step: string | undefined; input: unknown } {
