@@ -6,6 +6,7 @@ import { journalCallChanged, journalCallMissing } from '../../src/journal/index.
 import { scriptedModel } from 'june/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { juneFailure } from '../helpers/june-failure.js';
 
 let stock = 3;
 const count = tool({
@@ -23,15 +24,6 @@ const Stock = ({ task = 'Count the crates' }: { task?: string }) => (
   </Agent>
 );
 
-async function failure(promise: Promise<unknown>): Promise<JuneError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!JuneError.isInstance(error)) throw new Error(`expected a JuneError, got ${String(error)}`);
-  return error;
-}
-
 let recording: JournalRecord[];
 beforeAll(async () => {
   const store = memoryJournalStore();
@@ -44,7 +36,7 @@ beforeAll(async () => {
 describe("a replay's mismatch says whether its tools ran or were replayed", () => {
   it('tools ran and one now gives another result: the message says they ran, and what to do', async () => {
     stock = 4;
-    const error = await failure(run(<Stock />, { replay: recording }).result);
+    const error = await juneFailure(run(<Stock />, { replay: recording }).result);
     expect(error.code).toBe('journal-mismatch');
     expect(error.message).toContain(
       'first difference at message 3 (tool): recorded "count → {\\"crates\\":3}", now "count → {\\"crates\\":4}"',
@@ -63,7 +55,7 @@ describe("a replay's mismatch says whether its tools ran or were replayed", () =
     expect((await run(<Stock />, { replay: recording, replayTools: true }).result).output).toBe(
       'There are crates.',
     );
-    const error = await failure(
+    const error = await juneFailure(
       run(<Stock task="Count the boxes" />, { replay: recording, replayTools: true }).result,
     );
     expect(error.message).toContain('recorded "Count the crates", now "Count the boxes"');
@@ -75,7 +67,7 @@ describe("a replay's mismatch says whether its tools ran or were replayed", () =
 
   it('tools ran but the difference is elsewhere: the details still say so', async () => {
     stock = 3;
-    const error = await failure(
+    const error = await juneFailure(
       run(<Stock task="Count the boxes" />, { replay: recording }).result,
     );
     expect(error.message).not.toContain('Tool calls');

@@ -1,26 +1,18 @@
-import { Agent, Inherit, JuneError, Step, inspect, run } from 'june';
+import { Agent, Inherit, Step, inspect, run } from 'june';
 import { jsx, jsxs } from 'june/jsx-runtime';
 import { scriptedModel } from 'june/testing';
 import { Bash } from 'june/tools';
 import { describe, expect, test } from 'vitest';
+import { juneFailure } from '../helpers/june-failure.js';
 
 // Messages name the element the author wrote, where it stands, from the current directory
 // (vitest compiles these files with the development runtime, as "jsx": "react-jsxdev" does).
 const here = 'test/interpreter/messages.test.tsx';
 const model = scriptedModel({ steps: {} });
 
-async function failure(promise: Promise<unknown>): Promise<JuneError> {
-  const error = await promise.then(
-    () => new Error('expected a failure'),
-    (caught: unknown) => caught,
-  );
-  expect(JuneError.isInstance(error)).toBe(true);
-  return error as JuneError;
-}
-
 describe('messages point at what the author wrote', () => {
   test('<Bash timeoutMs={0}> blames <Bash> and its prop, not bashTool()', async () => {
-    const error = await failure(
+    const error = await juneFailure(
       inspect(
         <Agent model={model}>
           <Bash timeoutMs={0} />
@@ -37,7 +29,7 @@ describe('messages point at what the author wrote', () => {
 
   test('a prompt function that throws names its step; the error it threw is the cause', async () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'title')");
-    const error = await failure(
+    const error = await juneFailure(
       run(
         <Agent model={model}>
           <Step
@@ -59,7 +51,7 @@ describe('messages point at what the author wrote', () => {
   });
 
   test('an <Inherit> of a name the parent lacks names the agent it stands in and the parent', async () => {
-    const error = await failure(
+    const error = await juneFailure(
       inspect(
         <Agent name="lead" model={model}>
           <Agent name="writer" model={model}>
@@ -90,7 +82,7 @@ describe('messages point at what the author wrote', () => {
         }),
       ],
     });
-    const error = await failure(inspect(tree));
+    const error = await juneFailure(inspect(tree));
     expect(error.code).toBe('step-id-duplicate');
     expect(error.message).toBe(
       'june: two steps have the id "answer": <Step id="answer"> in the agent "triage" and <Step id="answer"> in the agent "triage > helper". ' +
@@ -99,7 +91,7 @@ describe('messages point at what the author wrote', () => {
   });
 
   test('duplicate step ids with source locations show both, from the current directory', async () => {
-    const error = await failure(
+    const error = await juneFailure(
       inspect(
         <Agent model={model}>
           <Step id="answer" prompt="First" />

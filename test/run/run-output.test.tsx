@@ -5,6 +5,7 @@ import { Agent, JuneError, run, Step } from 'june';
 import { scriptedModel } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { juneFailure } from '../helpers/june-failure.js';
 
 const verdict = z.object({ ship: z.boolean() });
 const verdictOutput = Output.object({ schema: verdict });
@@ -24,15 +25,6 @@ const Release = () => (
     <Step id="review" prompt="Review the plan" output={verdictOutput} />
   </Agent>
 );
-
-async function failure(promise: Promise<unknown>): Promise<JuneError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!JuneError.isInstance(error)) throw new Error(`expected a JuneError, got ${String(error)}`);
-  return error;
-}
 
 describe('result.output by default', () => {
   it('is the only step’s result', async () => {
@@ -63,7 +55,7 @@ describe('run(el, { output }) with a schema', () => {
   });
 
   it('fails the run with run-output-invalid, naming what the output is, when it does not fit', async () => {
-    const error = await failure(run(<Release />, { output: verdict }).result);
+    const error = await juneFailure(run(<Release />, { output: verdict }).result);
     expect(error.code).toBe('run-output-invalid');
     expect(error.message).toMatch(
       /^june: the run's output does not fit the schema given as run\(\.\.\., \{ output \}\): /,
@@ -81,13 +73,13 @@ describe('run(el, { output }) with an AI SDK Output', () => {
   });
 
   it('fails for a workflow of several steps, naming them', async () => {
-    const error = await failure(run(<Release />, { output: verdictOutput }).result);
+    const error = await juneFailure(run(<Release />, { output: verdictOutput }).result);
     expect(error.code).toBe('run-output-invalid');
     expect(error.message).toContain('the run finished 2 steps (plan, review)');
   });
 
   it('fails when the step gave another kind of result than the Output makes', async () => {
-    const error = await failure(run(<Review />, { output: Output.text() }).result);
+    const error = await juneFailure(run(<Review />, { output: Output.text() }).result);
     expect(error.code).toBe('run-output-invalid');
     expect(error.message).toContain('whose result is a string, but step "review" gave an object');
   });
