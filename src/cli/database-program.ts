@@ -39,7 +39,7 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
     )
     .option(
       '--executor <id>',
-      "this worker's id: started again with the same id it recovers its runs in flight (default: DBOS__VMID, else the host name)",
+      "this worker's id, held while it runs (a second live worker with it is refused): started again with the same id it recovers its runs in flight; give each worker on a machine its own (default: DBOS__VMID, else the host name)",
     )
     .option(
       '--secret-props <json|@file>',

@@ -24,6 +24,7 @@ const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
   'cli-option-invalid',
   'cli-props-invalid',
   'cli-workflow-missing',
+  'dbos-executor-held',
   'dbos-props-secret',
   'script-unreadable',
   'script-invalid',

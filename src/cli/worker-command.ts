@@ -51,12 +51,14 @@ export function workflowNameOf(file: string): string {
  * line each on stderr.
  *
  * @returns 0 once stopped by a signal (a second signal exits at once with 128 + the first
- *   signal's number: 130, 143 or 129).
+ *   signal's number: 130, 143 or 129); 1 when the worker stopped on its own because another
+ *   worker took its executor id while it could not reach the database.
  * @throws {JuneError} `cli-workflow-missing` and the workflow load errors,
  *   `cli-option-invalid` (a bad `--concurrency` or `--polling-interval`, two files of one name, a `--redact-env`
  *   variable not set, a bad `--redact-pattern`), `cli-props-invalid` (bad
  *   `--secret-props`), `dbos-missing`, `database-unreachable`, `database-auth-failed`,
- *   `dbos-worker-workflow-missing`.
+ *   `dbos-worker-workflow-missing`, `dbos-executor-held` (a live worker holds the executor id:
+ *   exit 2).
  */
 export async function workerCommand(
   files: string[],
@@ -106,12 +108,17 @@ export async function workerCommand(
     io.stdout.write(
       `june worker ${worker.executorId} · ${Object.keys(workflows).join(', ')} · ${safeUrl(options.database)}\n`,
     );
-    await stopWanted;
+    // a signal, or the worker stopping on its own (its executor id taken by another worker)
+    const byItself = await Promise.race([
+      stopWanted.then(() => false),
+      worker.stopped.then(() => true),
+    ]);
     const { pending } = await worker.stop();
     io.stderr.write(`${stoppedLine(worker.executorId, pending)}\n`);
+    const code = byItself ? ExitCode.failed : ExitCode.success;
     // what a run left behind (a timer of a tool that ignored its abort) does not keep the worker up
-    setTimeout(() => process.exit(ExitCode.success), EXIT_LINGER_MS).unref();
-    return ExitCode.success;
+    setTimeout(() => process.exit(code), EXIT_LINGER_MS).unref();
+    return code;
   } finally {
     stopListening();
   }

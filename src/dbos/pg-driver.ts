@@ -17,6 +17,8 @@ export interface PgClientConfig {
   query_timeout?: number;
   /** TCP keep-alive on the connection, so a silently cut one is noticed. */
   keepAlive?: boolean;
+  /** What the session shows as `pg_stat_activity.application_name` (63 bytes at most). */
+  application_name?: string;
 }
 
 /**

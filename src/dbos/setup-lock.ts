@@ -1,8 +1,4 @@
-import { databaseError } from './database-error.js';
-import { pgClient, type PgClient } from './pg-driver.js';
-
-/** SQLSTATEs that say the maintenance database cannot be used with these credentials. */
-const CANNOT_USE = new Set(['3D000', '28000', '28P01', '42501']);
+import { databaseName, lockClient } from './lock-client.js';
 
 /**
  * Runs `work` (a worker's DBOS launch: creating the database, migrating its schema,
@@ -44,27 +40,4 @@ export async function withSetupLock<T>(
     // ending the session releases the lock
     await client.end().catch(() => {});
   }
-}
-
-/** A connected client to lock in: the `postgres` database, else `database`; `undefined` when neither exists for us. */
-async function lockClient(database: string): Promise<PgClient | undefined> {
-  const maintenance = new URL(database);
-  maintenance.pathname = '/postgres';
-  for (const url of [maintenance.toString(), database]) {
-    const client = pgClient({ connectionString: url, connectionTimeoutMillis: 10_000 });
-    client.on('error', () => {}); // a connection lost while locking fails the query instead
-    try {
-      await client.connect();
-      return client;
-    } catch (error) {
-      await client.end().catch(() => {});
-      if (!CANNOT_USE.has(String((error as { code?: unknown }).code)))
-        throw databaseError(error, database);
-    }
-  }
-  return undefined;
-}
-
-function databaseName(database: string): string {
-  return decodeURIComponent(new URL(database).pathname.replace(/^\//, ''));
 }

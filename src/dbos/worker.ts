@@ -4,6 +4,7 @@ import { DEFAULT_ABORT_GRACE_MS } from '../interpreter/abort-grace.js';
 import type { RedactOptions } from '../redaction/redactor.js';
 import { databaseError, safeUrl } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
+import { describeHolder, holdExecutorId, type ExecutorHolder } from './executor-hold.js';
 import { loadDbos, type DbosSdk } from './load-dbos.js';
 import {
   APPLICATION,
@@ -43,7 +44,9 @@ export interface WorkerOptions {
   pollingIntervalMs?: number;
   /**
    * The worker's executor id: a worker started again with the same id recovers the runs it
-   * had in flight. Give each worker its own. @default `DBOS__VMID`, else the host name
+   * had in flight. A live worker holds its id (see `holdExecutorId`): a second worker started
+   * with it is refused with `dbos-executor-held`, so two workers on one host need an id each.
+   * @default `DBOS__VMID`, else the host name
    */
   executorId?: string;
   /** The least severe of DBOS's own log entries the worker prints (`error`, `warn`, `info`, `debug`). @default 'warn' */
@@ -78,6 +81,12 @@ export interface WorkerStopped {
 export interface JuneWorker {
   readonly executorId: string;
   /**
+   * Settles once the worker has stopped: by {@link JuneWorker.stop}, or on its own when its
+   * executor id was taken by another worker while the database could not be reached (it
+   * says so in a `june:` line first).
+   */
+  readonly stopped: Promise<WorkerStopped>;
+  /**
    * Stops the worker: it takes no more runs, aborts its runs in flight (their tools' abort
    * signals fire: a `<Bash>` command's processes end, an MCP server closes, a model call is
    * cancelled) without recording how they ended, so they stay pending in the database, and
@@ -89,15 +98,18 @@ export interface JuneWorker {
 }
 
 /**
- * Starts a worker in this process (one per process: DBOS is process-wide): registers June's
- * run workflow, recovers the runs this executor id had in flight, and takes queued runs of
- * its workflows. Workers started at once against a new database set it up one after the
- * other (see `withSetupLock`). DBOS's log goes through {@link WorkerLog}: one `june:` line
+ * Starts a worker in this process (one per process: DBOS is process-wide): takes its executor
+ * id (refused while a live worker holds it), registers June's run workflow, recovers the
+ * runs this executor id had in flight, and takes queued runs of its workflows. Workers
+ * started at once against a new database set it up one after the other (see
+ * `withSetupLock`). DBOS's log goes through {@link WorkerLog}: one `june:` line
  * when the database goes away and one when the worker reconnected.
  *
  * @throws {SystemError} `dbos-missing`, `database-unreachable`, `database-auth-failed`.
  * @throws {WorkflowError} `dbos-worker-workflow-missing` when this executor id has runs in
  *   flight of a workflow it was not given (nothing is started, nothing is lost).
+ * @throws {WorkflowError} `dbos-executor-held` when a live worker holds this executor id
+ *   (nothing is started or recovered; the message names the holder's host, pid and start).
  * @example
  * ```ts
  * const worker = await startWorker({ database: process.env.DATABASE_URL!, workflows: { release: Release } });
@@ -108,6 +120,19 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
   const executorId = options.executorId ?? process.env.DBOS__VMID ?? hostname();
   const names = Object.keys(options.workflows);
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  await probeDatabase(options.database, true);
+  let stopSelf: () => void = () => {};
+  const holdOptions = {
+    log: write,
+    onTaken: (holder: ExecutorHolder | undefined) => {
+      write(
+        `june: worker ${executorId} stops: its executor id is now held by ${describeHolder(holder)}, started while this worker could not reach the database`,
+      );
+      stopSelf();
+    },
+  };
+  // before DBOS recovers anything: a live worker with this id would be running those runs
+  let hold = await holdExecutorId(options.database, executorId, holdOptions);
   const log = new WorkerLog({
     executorId,
     database: options.database,
@@ -119,13 +144,62 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
   });
   const shutdown = new WorkerShutdown();
   const wakeups = new QueueWakeups(names.map(queueName));
-  await probeDatabase(options.database, true);
-  // workers started at once on a new database must not read or migrate it at once
+  try {
+    await setUpAndLaunch(DBOS, options, { executorId, names, log, shutdown, wakeups, write });
+    // nowhere to lock before DBOS created the database: a new one has nothing to recover yet
+    hold ??= await holdExecutorId(options.database, executorId, holdOptions);
+  } catch (error) {
+    await hold?.release();
+    throw error;
+  }
+  const stop = async (): Promise<WorkerStopped> => {
+    const pending = await shutdown.stop(
+      `the worker ${executorId} is stopping (a worker started again with the executor id ${executorId} takes the run up again)`,
+      DEFAULT_ABORT_GRACE_MS,
+    );
+    log.close();
+    await DBOS.shutdown().finally(() => wakeups.uninstall());
+    // last: another worker may take this id only once this one has let go of every run
+    await hold?.release();
+    return { pending };
+  };
+  let stopping: Promise<WorkerStopped> | undefined;
+  let settle: (stopped: Promise<WorkerStopped>) => void = () => {};
+  const stopped = new Promise<WorkerStopped>((resolve) => (settle = resolve));
+  stopSelf = () => settle((stopping ??= stop()));
+  return {
+    executorId,
+    stopped,
+    stop: () => {
+      stopSelf();
+      return stopping!;
+    },
+  };
+}
+
+/**
+ * Checks the runs this executor id has in flight, configures DBOS and launches it (which
+ * recovers them), under June's set-up lock so that workers started at once on a new
+ * database do not read or migrate it at once.
+ */
+async function setUpAndLaunch(
+  dbos: DbosSdk['DBOS'],
+  options: WorkerOptions,
+  parts: {
+    executorId: string;
+    names: string[];
+    log: WorkerLog;
+    shutdown: WorkerShutdown;
+    wakeups: QueueWakeups;
+    write: (line: string) => void;
+  },
+): Promise<void> {
+  const { executorId, names, log, wakeups } = parts;
   await withSetupLock(
     options.database,
     async () => {
       await checkInFlight(options.database, executorId, names);
-      DBOS.setConfig({
+      dbos.setConfig({
         name: APPLICATION,
         systemDatabaseUrl: options.database,
         executorID: executorId,
@@ -134,34 +208,28 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
         logger: log,
       });
       // the worker's redaction and secret props (WorkerSecrets) for every run it takes
-      registerRunWorkflow(DBOS, new Map(Object.entries(options.workflows)), options, shutdown);
+      registerRunWorkflow(
+        dbos,
+        new Map(Object.entries(options.workflows)),
+        options,
+        parts.shutdown,
+      );
       const queue = {
         workerConcurrency: options.concurrency ?? 10,
         minPollingIntervalMs: options.pollingIntervalMs ?? QUEUE_POLLING_MS,
       };
-      await launch(DBOS, options.database, names, queue, wakeups).catch(async (error: unknown) => {
+      await launch(dbos, options.database, names, queue, wakeups).catch(async (error: unknown) => {
         log.close();
-        await DBOS.shutdown().catch(() => {});
+        await dbos.shutdown().catch(() => {});
         await wakeups.uninstall();
         throw databaseError(error, options.database);
       });
     },
     () =>
-      write(
+      parts.write(
         `june: worker ${executorId} waits for another worker to finish setting up the database at ${safeUrl(options.database)}`,
       ),
   );
-  let stopping: Promise<WorkerStopped> | undefined;
-  const stop = async (): Promise<WorkerStopped> => {
-    const pending = await shutdown.stop(
-      `the worker ${executorId} is stopping (a worker started again with the executor id ${executorId} takes the run up again)`,
-      DEFAULT_ABORT_GRACE_MS,
-    );
-    log.close();
-    await DBOS.shutdown().finally(() => wakeups.uninstall());
-    return { pending };
-  };
-  return { executorId, stop: () => (stopping ??= stop()) };
 }
 
 /**

@@ -142,6 +142,7 @@ export const juneErrorCodes = [
   'database-missing',
   'database-unreachable',
   'database-url-invalid',
+  'dbos-executor-held',
   'dbos-missing',
   'dbos-props-secret',
   'dbos-run-exists',

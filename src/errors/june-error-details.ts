@@ -23,7 +23,9 @@ export interface CollidingDeclaration {
  *   `request-changed` (a model call asks something else; the error's `comparison` holds
  *   both requests), `call-missing` (the recording has no such model call), `call-changed`
  *   (a tool call no longer fits what was recorded); in a replay, `tools` says whether its tool
- *   calls were answered from the recording (`replayed`) or ran (`run`).
+ *   calls were answered from the recording (`replayed`) or ran (`run`);
+ * - `dbos-executor-held`: the executor id a worker was refused, and the live worker that
+ *   holds it (its host, pid and since when, as an ISO time), when PostgreSQL shows it.
  */
 export interface JuneErrorDetailsByCode {
   'capability-collision': {
@@ -40,6 +42,10 @@ export interface JuneErrorDetailsByCode {
     difference: 'request-changed' | 'call-missing' | 'call-changed';
     /** In a replay: whether its tool calls were answered from the recording or ran for real. */
     tools?: 'replayed' | 'run';
+  };
+  'dbos-executor-held': {
+    executorId: string;
+    holder?: { host: string; pid: number; since: string };
   };
 }
 

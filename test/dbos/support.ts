@@ -2,6 +2,7 @@
 // and waiting for a condition (polled; never a fixed sleep).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, existsSync, realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RunClient } from 'june/dbos';
 import { pgClient, type PgClient } from '../../src/dbos/pg-driver.js';
@@ -28,11 +29,15 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `june worker <files> --database <url> --executor <executor>` and waits until it listens. */
+/**
+ * Starts `june worker <files> --database <url> --executor <executor>` and waits until it
+ * listens; with `executor` `null`, without `--executor` (the worker's default id, the host
+ * name).
+ */
 export async function startWorker(
   cwd: string,
   database: string,
-  executor: string,
+  executor: string | null,
   options: {
     files?: string[];
     env?: Record<string, string>;
@@ -47,8 +52,7 @@ export async function startWorker(
       ...(options.files ?? ['ledger.tsx']),
       '--database',
       database,
-      '--executor',
-      executor,
+      ...(executor === null ? [] : ['--executor', executor]),
       '--concurrency',
       String(options.concurrency ?? 20),
       ...(options.pollingIntervalMs === undefined
@@ -66,6 +70,11 @@ export async function startWorker(
     waitFor(() => running.output().stdout.includes('june worker'), 60_000),
     ended,
   ]);
+  return workerProcess(running, executor ?? hostname());
+}
+
+/** A started `june worker` process, to kill or stop. */
+export function workerProcess(running: RunningJune, executor: string): WorkerProcess {
   return {
     executor,
     running,

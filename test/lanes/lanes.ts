@@ -16,6 +16,7 @@ const unitInIntegrationFolders = [
   'cli/trace-writer.test.ts',
   'dbos/database-url.test.ts',
   'dbos/enqueue-notices.test.ts',
+  'dbos/executor-holder.test.ts',
   'dbos/queue-wakeups-shapes.test.ts',
   'studio/studio-database-answers.test.ts',
   'studio/studio-run-id.test.ts',
