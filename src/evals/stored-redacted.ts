@@ -7,6 +7,11 @@ import type { Redactor } from '../redaction/redactor.js';
  * `--outputPath` file) writes `[redacted]` in their place. A frozen or non-plain value is left
  * as it is. Returns `value`.
  *
+ * This relies on what evalite (0.19) does with a case's input: it keeps the object it was
+ * given and writes it with `JSON.stringify` once the task is done (`structuredClone` skips a
+ * property that is not enumerable). test/examples/evals.test.ts reads evalite's stored bytes
+ * to hold it to that.
+ *
  * @example
  * ```ts
  * storedRedacted(input, redactor);
