@@ -46,8 +46,11 @@ export interface AgentProps extends Omit<CallSettings, 'abortSignal'> {
    * The AI SDK's own OpenTelemetry spans for this agent's model calls (`ai.streamText`,
    * `ai.toolCall`...), e.g. `{ isEnabled: true, functionId: 'release' }`, with an optional
    * `tracer`. AI SDK 7 makes them through `@ai-sdk/otel` (install it); June passes its
-   * `LegacyOpenTelemetry`, which keeps these names. When the run exports spans, they nest
-   * under the step's span. See docs/observability.md.
+   * `LegacyOpenTelemetry`, which keeps these names, with a tracer that redacts what the spans
+   * record as the run's records are. When the run exports spans, they nest under the step's
+   * span. Integrations of your own (`integrations`, or registered with `registerTelemetry`
+   * for an agent without this setting) are refused with `sdk-telemetry-unredactable`: June
+   * cannot redact what they get. See docs/observability.md.
    * @default off
    */
   experimental_telemetry?: SdkTelemetrySetting;

@@ -61,6 +61,7 @@ export const juneErrorCodes = [
   'run-resume-invalid',
   'run-strict-failed',
   'run-workflow-invalid',
+  'sdk-telemetry-unredactable',
   // the model's behaviour (blame: model)
   'step-limit-reached',
   'step-output-invalid',

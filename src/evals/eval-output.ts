@@ -7,7 +7,8 @@ export type EvalModelSource = 'script' | 'replay' | 'provider';
 /**
  * What a workflow task gives evalite for one case: the run's results and its trace, with
  * where to see the run in June Studio. Scorers read it as `output`; evalite stores it with
- * the case, so the eval UI and its exported results link each case back to its run.
+ * the case, so the eval UI and its exported results link each case back to its run. Every
+ * string in it has passed the run's redaction (`[redacted]` for its secrets), as its trace has.
  *
  * - `caseId`: the case's `id`;
  * - `runId`, `status`: the run's id and how it ended (`succeeded`, `failed`, `aborted`);

@@ -8,6 +8,8 @@ import { traceWriter } from '../events/trace-writer.js';
 import { fileJournalStore } from '../journal/file-journal-store.js';
 import { loadJournal } from '../journal/load-journal.js';
 import { emptyUsage } from '../models/usage.js';
+import { configuredSecrets } from '../redaction/configured-secrets.js';
+import { Redactor, type RedactOptions } from '../redaction/redactor.js';
 import type { JournalRecord } from '../journal/journal-record.js';
 import type { RunHandle } from '../interpreter/run.js';
 import { run, type RunOptions } from '../run/run.js';
@@ -16,6 +18,7 @@ import type { Trace } from '../trace/trace-node.js';
 import type { EvalApprove, EvalCaseInput } from './eval-case.js';
 import type { EvalModelSource, WorkflowEvalOutput } from './eval-output.js';
 import { DEFAULT_STUDIO_URL, studioRunUrl } from './studio-link.js';
+import { storedRedacted } from './stored-redacted.js';
 
 /** Options of {@link workflowTask}. */
 export interface WorkflowTaskOptions<OUTPUT = unknown> {
@@ -53,6 +56,13 @@ export interface WorkflowTaskOptions<OUTPUT = unknown> {
   journal?: boolean;
   /** Picks the run's `output` from its results (`run()`'s `output`). */
   output?: RunOptions<OUTPUT>['output'];
+  /**
+   * Values and patterns to keep out of every case's records (`run()`'s `redact`): its trace
+   * file and journal, and what evalite keeps of the case (its input, the task's output, the
+   * columns), besides the credentials June removes by itself (`OPENAI_API_KEY`, the
+   * credentials in `OPENAI_BASE_URL`, ...). See docs/redaction.md.
+   */
+  redact?: RedactOptions;
 }
 
 /**
@@ -66,6 +76,12 @@ export interface WorkflowTaskOptions<OUTPUT = unknown> {
  * the case's `approve` (default `all`), never by a person. Every run writes its trace file
  * (and journal) to `runsDir`, so Studio shows it; the output carries the file and Studio's
  * link to the run.
+ *
+ * What the task hands evalite passes the run's redaction (the `redact` option and the
+ * credentials June removes by itself), as the trace file and journal do: its output (`output`,
+ * `steps`, `answer` and the rest, so the scorers and columns see `[redacted]` too) and an
+ * error it rejects with; the case's input is kept by evalite redacted, while the run and the
+ * scorers get its real props.
  *
  * A run that fails does not fail the task: its output says how it failed (`status`,
  * `error`) and scorers score it (see `noErrors`). The task rejects only when the case cannot
@@ -92,38 +108,54 @@ export function workflowTask<OUTPUT = unknown>(
   options: WorkflowTaskOptions<OUTPUT> = {},
 ): (input: EvalCaseInput) => Promise<WorkflowEvalOutput<OUTPUT>> {
   return async (input) => {
-    const runsDir = resolve(options.runsDir ?? '.june/runs');
-    const source: EvalModelSource =
-      input.script !== undefined ? 'script' : input.replay !== undefined ? 'replay' : 'provider';
-    const recording = input.replay !== undefined ? await loadJournal(input.replay) : undefined;
-    const model =
-      input.script !== undefined
-        ? scriptedModel(input.script)
-        : source === 'provider'
-          ? typeof options.model === 'function'
-            ? options.model(input)
-            : options.model
-          : undefined;
-    const handle = run<OUTPUT>(workflow, {
-      props: input.props ?? recordedProps(recording),
-      onApproval: answerEveryRequest(options.onApproval, input.approve ?? options.approve),
-      consumers: [traceWriter({ dir: runsDir })],
-      ...(model ? { model } : {}),
-      ...(recording ? { replay: recording, replayTools: input.replayTools === true } : {}),
-      ...(options.journal !== false ? { journal: fileJournalStore({ dir: runsDir }) } : {}),
-      ...(options.strict ? { strict: true } : {}),
-      ...(options.output ? { output: options.output } : {}),
-    });
-    const settled = await settle(handle);
-    return {
-      caseId: input.id,
-      ...settled,
-      traceFile: resolve(runsDir, `${settled.runId}.json`),
-      ...(options.studioUrl !== false
-        ? { studioUrl: studioRunUrl(options.studioUrl ?? DEFAULT_STUDIO_URL, settled.runId) }
-        : {}),
-      model: source,
-    };
+    const redactor = new Redactor(options.redact ?? {}, configuredSecrets);
+    storedRedacted(input, redactor);
+    try {
+      return redactor.value(await runCase(workflow, input, options));
+    } catch (error) {
+      throw redactor.error(error);
+    }
+  };
+}
+
+/** One case: its run, settled, with where to find it. */
+async function runCase<OUTPUT>(
+  workflow: JuneElement | Component,
+  input: EvalCaseInput,
+  options: WorkflowTaskOptions<OUTPUT>,
+): Promise<WorkflowEvalOutput<OUTPUT>> {
+  const runsDir = resolve(options.runsDir ?? '.june/runs');
+  const source: EvalModelSource =
+    input.script !== undefined ? 'script' : input.replay !== undefined ? 'replay' : 'provider';
+  const recording = input.replay !== undefined ? await loadJournal(input.replay) : undefined;
+  const model =
+    input.script !== undefined
+      ? scriptedModel(input.script)
+      : source === 'provider'
+        ? typeof options.model === 'function'
+          ? options.model(input)
+          : options.model
+        : undefined;
+  const handle = run<OUTPUT>(workflow, {
+    props: input.props ?? recordedProps(recording),
+    onApproval: answerEveryRequest(options.onApproval, input.approve ?? options.approve),
+    consumers: [traceWriter({ dir: runsDir })],
+    ...(model ? { model } : {}),
+    ...(recording ? { replay: recording, replayTools: input.replayTools === true } : {}),
+    ...(options.journal !== false ? { journal: fileJournalStore({ dir: runsDir }) } : {}),
+    ...(options.strict ? { strict: true } : {}),
+    ...(options.output ? { output: options.output } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
+  });
+  const settled = await settle(handle);
+  return {
+    caseId: input.id,
+    ...settled,
+    traceFile: resolve(runsDir, `${settled.runId}.json`),
+    ...(options.studioUrl !== false
+      ? { studioUrl: studioRunUrl(options.studioUrl ?? DEFAULT_STUDIO_URL, settled.runId) }
+      : {}),
+    model: source,
   };
 }
 

@@ -21,6 +21,7 @@ import { statusOf } from './settle.js';
 import { stepPartHandler } from './step-parts.js';
 import { ToolNodes } from './tool-nodes.js';
 import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
+import type { Redactor } from '../redaction/redactor.js';
 import { errorMessage } from '../errors/error-message.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -212,7 +213,7 @@ async function runStepNode(
   let started = false;
   try {
     const prompt = await promptOf(element, run.steps);
-    const telemetry = await stepTelemetry(step.agent);
+    const telemetry = await stepTelemetry(step.agent, log.redactor);
     log.emit({
       type: 'step-start',
       runId: run.runId,
@@ -254,9 +255,12 @@ async function runStepNode(
 }
 
 /** The AI SDK's own telemetry for an agent's model calls (its `experimental_telemetry`), if any. */
-async function stepTelemetry(agent: AgentFrame): Promise<{ telemetry?: TelemetryOptions }> {
+async function stepTelemetry(
+  agent: AgentFrame,
+  redactor: Redactor,
+): Promise<{ telemetry?: TelemetryOptions }> {
   const setting = (agent.element.props as AgentProps).experimental_telemetry;
-  const telemetry = await sdkTelemetry(setting, `the agent "${agent.path}"`);
+  const telemetry = await sdkTelemetry(setting, { shown: `the agent "${agent.path}"`, redactor });
   return telemetry ? { telemetry } : {};
 }
 

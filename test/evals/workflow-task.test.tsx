@@ -131,6 +131,37 @@ describe('workflowTask', () => {
     );
   });
 
+  it("redacts what evalite keeps of a case as the run's records: its input, the output, a rejection", async () => {
+    const secret = 'evals-redact-secret-8080';
+    const task = workflowTask(Release, { runsDir: tempDir(), redact: { values: [secret] } });
+    const input: EvalCaseInput = {
+      id: 'patch',
+      props: { version: `1.2.1-${secret}` },
+      script: scriptFile({
+        ...stagingScript,
+        release: [...stagingScript.release.slice(0, 2), { text: `Deployed with ${secret}.` }],
+      }),
+    };
+    const output = await task(input);
+    expect(output).toMatchObject({
+      output: 'Deployed with [redacted].',
+      answer: 'Deployed with [redacted].',
+      steps: { release: 'Deployed with [redacted].' },
+    });
+    expect(JSON.stringify(output)).not.toContain(secret);
+    // evalite writes the input out as JSON: redacted there, the real props for the run and the scorers
+    expect(JSON.parse(JSON.stringify(input))).toEqual({
+      ...input,
+      props: { version: '1.2.1-[redacted]' },
+    });
+    expect(input.props).toEqual({ version: `1.2.1-${secret}` });
+
+    const missing = join(tempDir(), `${secret}.script.json`);
+    const error = await task({ id: 'gone', script: missing }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain('[redacted].script.json');
+    expect(`${(error as Error).message}${(error as Error).stack}`).not.toContain(secret);
+  });
+
   it('reads the trace: tool calls with their step and approval, child runs, model calls', async () => {
     const output = await workflowTask(Release, { runsDir: tempDir() })({
       id: 'patch',

@@ -3,7 +3,7 @@
 // case the link to its June trace; a planted regression (a model that deploys to prod)
 // fails its scorer, the threshold and the comparison with the good run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -234,6 +234,102 @@ describe.runIf(!missing)('examples/evals', () => {
     expect(missing.stderr).toMatch(
       /^june: cannot read the eval results .*none\.json: .*Write them with `evalite run --outputPath/,
     );
+  });
+});
+
+// A case whose changelog (a tool's output) holds the OpenAI key, and whose model echoes the key
+// and the credentials of OPENAI_BASE_URL: none of them may reach what evalite keeps.
+const leaked = {
+  openaiKey: 'sk-evals-leak-secret-424242',
+  urlPassword: 'evals-url-password-1717',
+  urlToken: 'evals-url-token-3131',
+};
+const leakedBaseUrl = `http://june:${leaked.urlPassword}@127.0.0.1:9/v1?token=${leaked.urlToken}`;
+
+/** Every file under `dir`, recursively (a folder that does not exist has none). */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+describe.runIf(!missing)('examples/evals with a secret in a case', () => {
+  let result: ReturnType<typeof evalite>;
+  beforeAll(() => {
+    // evalite's store afresh, so every byte in it is from this run
+    rmSync(join(exampleDir, 'node_modules/.evalite'), { recursive: true, force: true });
+    const script = join(out, 'leak.script.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        $comment: 'Test fixture: a model that echoes the key the changelog holds',
+        steps: {
+          release: [
+            { text: 'Reading the 1.2.1 changelog.', toolCalls: [{ tool: 'readChangelog' }] },
+            {
+              text: `It rotates ${leaked.openaiKey}. Deploying 1.2.1 to staging.`,
+              toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }],
+            },
+            {
+              text: `Deployed 1.2.1 to staging with the key ${leaked.openaiKey} at ${leakedBaseUrl}.`,
+            },
+          ],
+        },
+      }),
+    );
+    const dataset = join(out, 'leak.jsonl');
+    const changelog = `## 1.2.1\n\n- Rotated the deploy key; the new one is ${leaked.openaiKey}.`;
+    writeFileSync(
+      dataset,
+      JSON.stringify({
+        id: 'leak',
+        props: { version: '1.2.1', changelog },
+        expected: {
+          version: '1.2.1',
+          toolsCalled: ['readChangelog', 'deploy'],
+          approvalsAsked: ['deploy'],
+          maxSteps: 4,
+        },
+        script,
+      }) + '\n',
+    );
+    result = evalite(['--outputPath', join(out, 'leak.json')], {
+      RELEASE_DATASET: dataset,
+      OPENAI_API_KEY: leaked.openaiKey,
+      OPENAI_BASE_URL: leakedBaseUrl,
+    });
+  });
+
+  it("keeps none of it in evalite's results, database (its WAL included) or June's records", () => {
+    expect(result.code, result.stderr).toBe(0);
+    const cases = resultsOf(join(out, 'leak.json'));
+    const { input, output } = cases.get('leak')! as unknown as {
+      input: { props: { changelog: string } };
+      output: WorkflowEvalOutput<string>;
+    };
+    // the secrets reached the records' places, redacted
+    expect(input.props.changelog).toContain('the new one is [redacted].');
+    expect(output.answer).toContain(
+      'with the key [redacted] at http://[redacted]@127.0.0.1:9/v1?[redacted].',
+    );
+    expect(output.output).toBe(output.answer);
+    expect(output.steps.release).toBe(output.answer);
+
+    const files = [
+      join(out, 'leak.json'),
+      ...filesUnder(join(exampleDir, 'node_modules/.evalite')),
+      output.traceFile,
+      join(exampleDir, '.june/runs', output.runId, 'journal.jsonl'),
+    ];
+    expect(files.some((file) => file.endsWith('cache.sqlite'))).toBe(true);
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      for (const [name, secret] of Object.entries(leaked))
+        expect(bytes.includes(secret), `the ${name} secret in ${file}`).toBe(false);
+    }
+    for (const [name, secret] of Object.entries(leaked))
+      expect(result.stdout, `the ${name} secret on evalite's output`).not.toContain(secret);
   });
 });
 
