@@ -33,6 +33,9 @@ export const layers = {
     // Scoring workflows over datasets with an eval runner (`june/evals`): eval tasks that run
     // workflows, scorers that read their traces, comparisons of two eval runs.
     { name: 'evals', folders: ['evals'] },
+    // What the entry points share about workflow files: their exported props schema and the
+    // check of props against it.
+    { name: 'workflows', folders: ['workflows'] },
     // What users import or start: the package entries (`june`, `june/jsx-runtime`), the CLI,
     // Studio's server and its browser UI.
     {
@@ -102,6 +105,7 @@ export const layers = {
         'cli',
         'web',
         'evals',
+        'workflows',
         // the chat panel's useChat transport (DefaultChatTransport), in the browser
         'studio-ui',
       ],

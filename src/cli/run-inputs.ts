@@ -19,6 +19,7 @@ import {
 import { cliRedaction, resumedProps } from './cli-redaction.js';
 import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
+import { fitProps, propsMisfitMessage, propsSchemaOf } from '../workflows/index.js';
 import { checkRunFolder } from '../studio/run-folder.js';
 import { runFolder } from '../studio/run-answers.js';
 import { resolve } from 'node:path';
@@ -80,7 +81,7 @@ export async function runInputs(
   try {
     const recorded = await recordedJournal(options, journal, workflow.name);
     const props = given
-      ? { ...given, ...secretProps }
+      ? await checkedProps(file, workflow, { ...given, ...secretProps })
       : resumedProps(
           recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined,
           secretProps,
@@ -162,4 +163,23 @@ function checkJournalFlags(options: RunCommandOptions): void {
 function resumedScript(path: string, records: JournalRecord[]): ScriptedModel {
   const name = path.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
   return scriptedModel(scriptAfterJournal(loadScript(path), records), { name });
+}
+
+/**
+ * `--props` (with `--secret-props`) checked against the `props` schema the workflow file
+ * exports, as Studio checks the props of its form: the props as parsed (defaults filled in).
+ *
+ * @throws {WorkflowError} `cli-props-invalid` naming each field that does not fit.
+ */
+async function checkedProps(
+  file: string,
+  workflow: LoadedWorkflow,
+  props: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const fit = fitProps(props, await propsSchemaOf(workflow.exports.props));
+  if ('props' in fit) return fit.props;
+  throw new WorkflowError(
+    'cli-props-invalid',
+    propsMisfitMessage(file, fit.problems, 'Fix --props and run again.'),
+  );
 }

@@ -1,9 +1,9 @@
-import { asSchema } from 'ai';
 import { basename, sep } from 'node:path';
 import { errorMessage, JuneError, WorkflowError } from '../errors/index.js';
 import { previewProps } from '../studio/preview-props.js';
 import type { CapabilityMap, WorkflowEntry, WorkflowProblem } from '../studio/workbench-api.js';
 import type { LoadedWorkflow } from './load-workflow.js';
+import { propsSchemaOf } from '../workflows/index.js';
 import { runFailureMessage } from './run-failure-message.js';
 import { sampleInput } from '../studio/sample-input.js';
 
@@ -124,24 +124,6 @@ async function openComposites(
     }
   }
   return map;
-}
-
-/** JSON Schema of the props schema a workflow exports as `props` (zod, or any standard schema). */
-async function propsSchemaOf(schema: unknown): Promise<Record<string, unknown> | undefined> {
-  if (
-    typeof schema !== 'object' ||
-    schema === null ||
-    !('~standard' in schema || 'jsonSchema' in schema)
-  )
-    return undefined;
-  try {
-    return (await asSchema(schema as Parameters<typeof asSchema>[0]).jsonSchema) as Record<
-      string,
-      unknown
-    >;
-  } catch {
-    return undefined;
-  }
 }
 
 function hasProperty(schema: Record<string, unknown> | undefined, name: string): boolean {

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import { fitProps, propsMisfitMessage } from '../workflows/index.js';
 import { StudioRequestError } from './studio-request-error.js';
 
 /**
  * Checks props sent from Studio's page: a JSON object and, when the workflow exports a props
- * schema (`WorkflowEntry.propsSchema`, JSON Schema), valid against it (read with zod's
- * `z.fromJSONSchema`).
+ * schema (`WorkflowEntry.propsSchema`, JSON Schema), valid against it ({@link fitProps}, as
+ * `june run --props` is checked).
  *
  * @returns the props, as parsed by the schema (defaults filled in) or as given without one
  * @throws {StudioRequestError} `studio-props-invalid` (400) naming each field that does not fit.
@@ -20,15 +20,11 @@ export function checkProps(
       `june: the props of ${workflowId} must be a JSON object, e.g. { "version": "1.2.0" }.`,
       400,
     );
-  if (schema === undefined) return props as Record<string, unknown>;
-  const parsed = z.fromJSONSchema(schema as never).safeParse(props);
-  if (parsed.success) return parsed.data as Record<string, unknown>;
-  const problems = parsed.error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(props)'}: ${issue.message}`)
-    .join('; ');
+  const fit = fitProps(props as Record<string, unknown>, schema);
+  if ('props' in fit) return fit.props;
   throw new StudioRequestError(
     'studio-props-invalid',
-    `june: the props do not fit ${workflowId}'s props schema: ${problems}. Fix them in the form and start again.`,
+    propsMisfitMessage(workflowId, fit.problems, 'Fix them in the form and start again.'),
     400,
   );
 }

@@ -4,8 +4,25 @@ import { june, repoRoot, tempProject, traces } from './cli-harness.js';
 
 const example = join(repoRoot, 'examples', 'release.tsx');
 let project: ReturnType<typeof tempProject>;
+// a workflow that exports the schema of its props, as Studio's form reads it
+const typed = `import { Agent, Step } from 'june';
+import { scriptedModel } from 'june/testing';
+import { z } from 'zod';
+
+export const props = z.object({ env: z.enum(['staging', 'prod']), note: z.string().default('none') });
+
+export default function Typed({ env, note }: z.infer<typeof props>) {
+  const model = scriptedModel({ steps: { go: [{ text: \`deployed to \${env} (\${note})\` }] } });
+  return (
+    <Agent model={model}>
+      <Step id="go" prompt={\`Deploy to \${env}\`} />
+    </Agent>
+  );
+}
+`;
 beforeAll(() => {
   project = tempProject();
+  project.write('typed.tsx', typed);
 });
 afterAll(() => project.remove());
 
@@ -32,6 +49,11 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
       '--props that is not an object',
       ['run', example, '--props', '["a"]'],
       /^june: --props must be a JSON object of props, got an array\./,
+    ],
+    [
+      '--props that do not fit the props schema the workflow exports',
+      ['run', 'typed.tsx', '--props', '{"env":"dev"}'],
+      /^june: the props do not fit typed\.tsx's props schema: env: .+\. Fix --props and run again\.$/,
     ],
     [
       '--props for inspect',
@@ -99,6 +121,17 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     expect(lines[0]).toMatch(message);
     expect(result.stdout).toBe('');
     expect(traces(project.dir).size).toBe(0);
+  });
+
+  it('runs a workflow with --props that fit its props schema, defaults filled in', async () => {
+    const own = tempProject();
+    own.write('typed.tsx', typed);
+    const result = await june(['run', 'typed.tsx', '--props', '{"env":"prod"}'], own.dir);
+    own.remove();
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('deployed to prod (none)');
   });
 
   it('--help prints the commands and exits 0', async () => {
