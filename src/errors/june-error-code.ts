@@ -72,6 +72,7 @@ export const juneErrorCodes = [
   'mcp-connect-failed',
   'mcp-call-interrupted',
   'mcp-session-lost',
+  'mcp-tool-failed',
   'model-call-failed',
   'openai-base-url-invalid',
   'openai-not-configured',

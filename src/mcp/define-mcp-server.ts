@@ -10,6 +10,7 @@ import {
   registerHeaderSecrets,
   registerUrlSecrets,
 } from '../redaction/configured-secrets.js';
+import { failedCallsThrown } from './tool-error-results.js';
 import { McpHttpSession, type OpenMcpClient } from './http-session.js';
 import { StdioServerTransport } from './stdio-server-transport.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -123,14 +124,15 @@ async function connectServer(
   signal: AbortSignal,
 ): Promise<ToolSourceConnection> {
   const opened = await openClient(options, timeoutMs, signal);
-  if ('command' in options) return { tools: opened.tools, close: () => opened.client.close() };
+  if ('command' in options)
+    return {
+      tools: failedCallsThrown(opened.tools, `the MCP server <${options.name}>`),
+      close: () => opened.client.close(),
+    };
   // over HTTP, a session the server forgot is opened anew
-  const session = new McpHttpSession(
-    opened,
-    () => openClient(options, timeoutMs, signal),
-    `the MCP server <${options.name}> at ${shownUrl(options.url)}`,
-  );
-  return { tools: session.tools(), close: () => session.close() };
+  const server = `the MCP server <${options.name}> at ${shownUrl(options.url)}`;
+  const session = new McpHttpSession(opened, () => openClient(options, timeoutMs, signal), server);
+  return { tools: failedCallsThrown(session.tools(), server), close: () => session.close() };
 }
 
 /**

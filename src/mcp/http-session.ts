@@ -135,10 +135,20 @@ function execute(
   return Promise.resolve(tool.execute(input, options));
 }
 
-/** The server answered 404 for the session: it does not know it (restarted, or expired). */
+/**
+ * The server does not know the session (restarted, or expired): it answered 404, or, as the
+ * official MCP SDK's `StreamableHTTPServerTransport` does, 404 with a JSON-RPC error body
+ * (`-32001 "Session not found"`), which `@ai-sdk/mcp` hands on as a JSON-RPC error without
+ * the status.
+ */
 function sessionForgotten(error: unknown): boolean {
-  return MCPClientError.isInstance(error) && error.statusCode === 404;
+  if (!MCPClientError.isInstance(error)) return false;
+  if (error.statusCode === 404) return true;
+  return error.code === SESSION_NOT_FOUND && /session not found/i.test(error.message);
 }
+
+/** The JSON-RPC error code the official MCP SDK's server sends with "Session not found". */
+const SESSION_NOT_FOUND = -32001;
 
 /** Whether `test` holds for `error` or one of its causes. */
 function along(error: unknown, test: (cause: Record<string, unknown>) => boolean): boolean {

@@ -35,6 +35,7 @@ const integrationFiles = [
   'mcp/http-session.test.tsx',
   'mcp/stdio-cwd.test.tsx',
   'mcp/stdio-server.test.tsx',
+  'mcp/tool-error-results.test.tsx',
   'mcp/tool-names.test.tsx',
   'redaction/known-credentials.test.tsx',
   'sdk/openai.test.ts',

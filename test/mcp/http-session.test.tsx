@@ -24,8 +24,9 @@ function startServer(
   port: number,
   log: string,
   instance: string,
+  mode: 'plain' | 'official' = 'plain',
 ): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [script, String(port), log, instance], {
+  const child = spawn(process.execPath, [script, String(port), log, instance, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   processes.push(child);
@@ -71,48 +72,56 @@ const toolNodes = (node: TraceNode): TraceNode[] => [
 ];
 
 describe('an MCP server over HTTP restarted mid-run', () => {
-  test('a call the restarted server answers 404 for its session opens a new session and goes on', async () => {
-    const { log, lines } = setup();
-    const first = await startServer(0, log, 'first');
-    const Glossary = defineMCPServer({
-      name: 'Glossary',
-      url: `http://127.0.0.1:${first.port}/mcp`,
-    });
-    const model = streamModel([
-      { toolCalls: [{ id: 'c1', name: 'lookup', input: { term: 'agent' } }] },
-      async () => {
-        // the server restarts between the two calls: the new process knows no session
-        await kill(first.child);
-        await startServer(first.port, log, 'second');
-        return { toolCalls: [{ id: 'c2', name: 'lookup', input: { term: 'tool' } }] };
-      },
-      { text: 'Both defined.' },
-    ]);
-    const handle = run(
-      <Agent model={model}>
-        <Glossary />
-        <Step id="define" prompt="Define agent, then tool" />
-      </Agent>,
-    );
-    expect((await handle.result).output).toBe('Both defined.');
-    expect(toolResults(model.doStreamCalls[2]!.prompt)).toEqual([
-      expect.objectContaining({ toolCallId: 'c1', output: expect.objectContaining({}) }),
-      expect.objectContaining({ toolCallId: 'c2' }),
-    ]);
-    expect(JSON.stringify(model.doStreamCalls[2]!.prompt)).toContain('tool: defined by second');
-    expect(toolNodes(handle.trace().root).map((node) => [node.name, node.status])).toEqual([
-      ['lookup', 'succeeded'],
-      ['lookup', 'succeeded'],
-    ]);
-    // the new process: the call on the old session (404), a new initialize, then the call
-    const second = lines().filter((line) => line.startsWith('second '));
-    const methods = second.map((line) => line.split(' ')[1]);
-    expect(methods[0]).toBe('tools/call');
-    expect(second[0]).not.toMatch(/ -$/); // it carried the old session id
-    expect(methods).toContain('initialize');
-    expect(methods.filter((method) => method === 'tools/call')).toHaveLength(2);
-    expect(methods.lastIndexOf('tools/call')).toBeGreaterThan(methods.indexOf('initialize'));
-  }, 30_000);
+  test.each([
+    ['404', 'plain'],
+    ["the official SDK's 404 with JSON-RPC -32001", 'official'],
+  ] as const)(
+    'a call the restarted server answers %s for its session opens a new session and goes on',
+    async (_answer, mode) => {
+      const { log, lines } = setup();
+      const first = await startServer(0, log, 'first', mode);
+      const Glossary = defineMCPServer({
+        name: 'Glossary',
+        url: `http://127.0.0.1:${first.port}/mcp`,
+      });
+      const model = streamModel([
+        { toolCalls: [{ id: 'c1', name: 'lookup', input: { term: 'agent' } }] },
+        async () => {
+          // the server restarts between the two calls: the new process knows no session
+          await kill(first.child);
+          await startServer(first.port, log, 'second', mode);
+          return { toolCalls: [{ id: 'c2', name: 'lookup', input: { term: 'tool' } }] };
+        },
+        { text: 'Both defined.' },
+      ]);
+      const handle = run(
+        <Agent model={model}>
+          <Glossary />
+          <Step id="define" prompt="Define agent, then tool" />
+        </Agent>,
+      );
+      expect((await handle.result).output).toBe('Both defined.');
+      expect(toolResults(model.doStreamCalls[2]!.prompt)).toEqual([
+        expect.objectContaining({ toolCallId: 'c1', output: expect.objectContaining({}) }),
+        expect.objectContaining({ toolCallId: 'c2' }),
+      ]);
+      expect(JSON.stringify(model.doStreamCalls[2]!.prompt)).toContain('tool: defined by second');
+      expect(toolNodes(handle.trace().root).map((node) => [node.name, node.status])).toEqual([
+        ['lookup', 'succeeded'],
+        ['lookup', 'succeeded'],
+      ]);
+      console.log('LINES', mode, JSON.stringify(lines()));
+      // the new process: the call on the old session (404), a new initialize, then the call
+      const second = lines().filter((line) => line.startsWith('second '));
+      const methods = second.map((line) => line.split(' ')[1]);
+      expect(methods[0]).toBe('tools/call');
+      expect(second[0]).not.toMatch(/ -$/); // it carried the old session id
+      expect(methods).toContain('initialize');
+      expect(methods.filter((method) => method === 'tools/call')).toHaveLength(2);
+      expect(methods.lastIndexOf('tools/call')).toBeGreaterThan(methods.indexOf('initialize'));
+    },
+    30_000,
+  );
 
   test('a call in flight when the server dies is reported, not made again; the next call gets a new session', async () => {
     const { log, lines } = setup();
