@@ -19,8 +19,13 @@ export interface ChatApprovalAnswer {
 export interface ChatRequest {
   /** The chat's id (`useChat`'s `id`). */
   chatId: string;
-  /** The run to continue (from the last assistant message's metadata), or none: a new run. */
-  runId?: string;
+  /**
+   * The request's run: the one named in the last assistant message's metadata, or else the
+   * chat's own run, whose id is the chat id ({@link chatRunId}): one chat is one run.
+   */
+  runId: string;
+  /** True when the run has a journal, so the request continues it; false: a new run of `runId`. */
+  resume: boolean;
   /** The messages, as sent. */
   messages: UIMessage[];
   /** The text of each user message, oldest first, as sent. */
@@ -39,11 +44,27 @@ export interface ChatRequest {
 }
 
 /**
+ * The id of chat `chatId`'s run in a journal store: the chat id itself. A chat's first
+ * message starts the run of that id, so two requests that start one chat at once take one
+ * run (its lease, its journal's atomic create) and one of them is refused.
+ *
+ * @example
+ * ```ts
+ * chatRunId('Xj3kq9'); // 'Xj3kq9'
+ * ```
+ */
+export function chatRunId(chatId: string): string {
+  return chatId;
+}
+
+/**
  * Reads a `useChat` request body (`{ id, messages, trigger }`) and checks it against the
- * journal of the run it continues: the run exists and belongs to this chat, and every
- * approval answer is for a request that waits. Nothing is written. `own(runId)`, when given,
- * is awaited before the journal is read (the handler takes the run's lease there, so what is
- * checked stays true).
+ * journal of its run: the one the messages name, or else the chat's own ({@link chatRunId}).
+ * A named run exists and belongs to this chat, and every approval answer is for a request
+ * that waits. The chat's own run is new when it has no journal (a chat's first message), or
+ * is continued like a named one (a page that lost the run's id sent the conversation again).
+ * Nothing is written. `own(runId)`, when given, is awaited before the journal is read (the
+ * handler takes the run's lease there, so what is checked stays true).
  *
  * @param maxMessages the most messages the body may carry @default 1000
  * @param own called with the run id before the journal is read
@@ -61,18 +82,30 @@ export async function readChatRequest(
 ): Promise<ChatRequest> {
   const { chatId, messages } = await chatBody(body, maxMessages);
   const last = messages.at(-1);
-  const runId = runIdOf(messages);
+  const named = runIdOf(messages);
   const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
   const newUserMessage = last?.role === 'user';
   const answers = last?.role === 'assistant' ? answersIn(last) : new Map();
-  if (runId === undefined) {
-    if (!newUserMessage)
-      throw invalid('the last message is not a user message and no run is named to continue');
-    const input = chatInput(chatId, messages, 0, true);
-    return { chatId, messages, userMessages, input, newUserMessage, answers, pending: new Set() };
-  }
+  if (named === undefined && !newUserMessage)
+    throw invalid('the last message is not a user message and no run is named to continue');
+  const runId = named ?? chatRunId(chatId);
   await own?.(runId);
   const records = await journal.read(runId);
+  if (records.length === 0 && named === undefined) {
+    const input = chatInput(chatId, messages, 0, true);
+    const pending = new Set<string>();
+    return {
+      chatId,
+      runId,
+      resume: false,
+      messages,
+      userMessages,
+      input,
+      newUserMessage,
+      answers,
+      pending,
+    };
+  }
   if (records.length === 0)
     throw new ChatRequestError(
       'chat-run-missing',
@@ -105,7 +138,17 @@ export async function readChatRequest(
       `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
     );
   const input = chatInput(chatId, messages, recordedTurns(records), newUserMessage);
-  return { chatId, runId, messages, userMessages, input, newUserMessage, answers, pending };
+  return {
+    chatId,
+    runId,
+    resume: true,
+    messages,
+    userMessages,
+    input,
+    newUserMessage,
+    answers,
+    pending,
+  };
 }
 
 /**
