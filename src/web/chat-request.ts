@@ -85,26 +85,17 @@ export async function readChatRequest(
   const named = runIdOf(messages);
   const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
   const newUserMessage = last?.role === 'user';
-  const answers = last?.role === 'assistant' ? answersIn(last) : new Map();
+  const answers =
+    last?.role === 'assistant' ? answersIn(last) : new Map<string, ChatApprovalAnswer>();
   if (named === undefined && !newUserMessage)
     throw invalid('the last message is not a user message and no run is named to continue');
   const runId = named ?? chatRunId(chatId);
   await own?.(runId);
   const records = await journal.read(runId);
+  const sent = { chatId, runId, messages, userMessages, newUserMessage, answers };
   if (records.length === 0 && named === undefined) {
     const input = chatInput(chatId, messages, 0, true);
-    const pending = new Set<string>();
-    return {
-      chatId,
-      runId,
-      resume: false,
-      messages,
-      userMessages,
-      input,
-      newUserMessage,
-      answers,
-      pending,
-    };
+    return { ...sent, resume: false, input, pending: new Set() };
   }
   if (records.length === 0)
     throw new ChatRequestError(
@@ -114,6 +105,28 @@ export async function readChatRequest(
     );
   checkChatOwns(records, runId, chatId);
   const { pending, answered } = approvalsOf(records, runId);
+  for (const id of newAnswers(answers, pending, answered, runId)) answers.delete(id);
+  if (!newUserMessage && answers.size === 0)
+    throw invalid(
+      `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
+    );
+  const input = chatInput(chatId, messages, recordedTurns(records), newUserMessage);
+  return { ...sent, resume: true, input, pending };
+}
+
+/**
+ * Checks that each answer is to a request of run `runId` that waits (`pending`), and returns
+ * the answers that repeat what the run recorded (`answered`), for the caller to drop.
+ *
+ * @throws {ChatRequestError} `approval-answered` (409) for an answer to a request answered
+ *   already; `approval-unknown` (409) for one to no request of the run.
+ */
+function newAnswers(
+  answers: ReadonlyMap<string, ChatApprovalAnswer>,
+  pending: ReadonlySet<string>,
+  answered: ReadonlyMap<string, boolean>,
+  runId: string,
+): Set<string> {
   const repeated = repeatedAnswers(answers, answered);
   for (const id of answers.keys()) {
     if (pending.has(id)) continue;
@@ -132,23 +145,7 @@ export async function readChatRequest(
           409,
         );
   }
-  for (const id of repeated) answers.delete(id);
-  if (!newUserMessage && answers.size === 0)
-    throw invalid(
-      `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
-    );
-  const input = chatInput(chatId, messages, recordedTurns(records), newUserMessage);
-  return {
-    chatId,
-    runId,
-    resume: true,
-    messages,
-    userMessages,
-    input,
-    newUserMessage,
-    answers,
-    pending,
-  };
+  return repeated;
 }
 
 /**
