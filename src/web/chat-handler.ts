@@ -79,6 +79,9 @@ const STOPPED_RUN_TTL_MS = 15 * 60_000;
  *   earlier turns are the run's own (its journal answers them, no model call), and what the
  *   page sent before the run's first turn is context (`chat.history`), not turns;
  * - a run belongs to the chat that started it: another chat id naming it is refused;
+ * - one chat is one run: a chat's first message starts the run whose id is the chat id, and
+ *   takes its lease first like any request, so the same first message sent twice at once
+ *   runs once (the other gets `chat-run-busy`), and sent again later continues that run;
  * - the response streams what is new (the replayed part of the run is held back), and ends
  *   when the run ends or waits for approval answers; the run is then stopped (its journal
  *   holds the requests) until the answers come.

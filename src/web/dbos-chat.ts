@@ -43,6 +43,8 @@ interface DbosChatRequest {
  * denies the calls still waiting in the chat's run. A reconnect (`GET <api>/<chatId>/stream`)
  * sends the chat's running run again, from any server process. A chat's runs are
  * `<chatId>-<n>`: a request naming a run of another chat is refused (403, `chat-run-foreign`).
+ * A message's run is queued once: of the requests that send one message at once, the one
+ * whose enqueue DBOS stored streams it, the others get 409 `chat-run-busy`.
  */
 export function dbosChatHandler(
   options: DbosChatOptions,
