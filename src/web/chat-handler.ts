@@ -232,6 +232,7 @@ function start(
   });
   const turns = chat.input.messages.length;
   const turn = chatTurnStep(turns - 1);
+  const userLast = chat.messages.at(-1)?.role === 'user'; // a new message: its turn, new or again
   let waiting = false;
   let entry: Active | undefined;
   busy.add(handle.runId);
@@ -244,9 +245,9 @@ function start(
       if (waiting && entry) stopped.set([chat.chatId, handle.runId], entry);
     });
   const stream: ToUIMessageStreamOptions = {
-    resumed: chat.resume ? { newSteps: chat.newUserMessage ? [turn] : [] } : false,
+    resumed: chat.resume ? { newSteps: userLast ? [turn] : [] } : false,
     originalMessages: chat.messages,
-    messageId: chat.newUserMessage ? generateId() : undefined,
+    messageId: userLast ? generateId() : undefined,
     onWaiting: () => {
       waiting = true;
       controller.abort('the run waits for approval answers');
@@ -258,10 +259,7 @@ function start(
       (chat.answers.has(request.key) || (chat.newUserMessage && chat.pending.has(request.key))),
   };
   // the message began with its turn (the first message: with the run)
-  const replay = {
-    ...stream,
-    resumed: turns > 1 ? { newSteps: [turn] } : false,
-  };
+  const replay = { ...stream, resumed: turns > 1 ? { newSteps: [turn] } : false };
   entry = { handle, stream, replay };
   active.set(chat.chatId, entry);
   active.set(handle.runId, entry);

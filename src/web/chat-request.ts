@@ -35,7 +35,10 @@ export interface ChatRequest {
    * and the context before them. However many messages were sent, at most one turn is new.
    */
   input: ChatInput;
-  /** True when the last message is a new user message. */
+  /**
+   * True when the request brings a new turn: its last message is a new user message (one
+   * the run has not taken as a turn already).
+   */
   newUserMessage: boolean;
   /** Answers to approval requests the run waits for, by key. */
   answers: Map<string, ChatApprovalAnswer>;
@@ -106,12 +109,48 @@ export async function readChatRequest(
   checkChatOwns(records, runId, chatId);
   const { pending, answered } = approvalsOf(records, runId);
   for (const id of newAnswers(answers, pending, answered, runId)) answers.delete(id);
-  if (!newUserMessage && answers.size === 0)
+  if (named !== undefined && !newUserMessage && answers.size === 0)
     throw invalid(
       `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
     );
-  const input = chatInput(chatId, messages, recordedTurns(records), newUserMessage);
-  return { ...sent, resume: true, input, pending };
+  const turns = recordedTurns(records);
+  const unnamed =
+    named === undefined ? unnamedRunInput(chatId, records, messages, turns) : undefined;
+  const input = unnamed ?? chatInput(chatId, messages, turns, newUserMessage);
+  // the page's copy of the run's first message brings no turn: the run answers it again
+  const newTurn = unnamed ? unnamed.messages.length > turns : newUserMessage;
+  return { ...sent, newUserMessage: newTurn, resume: true, input, pending };
+}
+
+/**
+ * The `chat` prop for the chat's own run continued by a page that never got its id (its
+ * first request was refused as busy, or lost its response): the page's last user messages
+ * begin with the run's one recorded turn (the text its journal's header holds), and those
+ * after it, if any, are the new turn. Undefined when they do not (then the messages are
+ * read as for a named run).
+ */
+function unnamedRunInput(
+  chatId: string,
+  records: JournalRecord[],
+  messages: UIMessage[],
+  turns: number,
+): ChatInput | undefined {
+  const header = records.find((record) => record.type === 'journal');
+  const chat = header?.props?.chat as ChatInput | undefined;
+  const first = chat?.messages?.[0];
+  if (turns !== 1 || typeof first !== 'string') return undefined;
+  const answered = messages.findLastIndex((message) => message.role === 'assistant');
+  const texts = messages
+    .slice(answered + 1)
+    .filter((message) => message.role === 'user')
+    .map(textOf);
+  for (let i = 1; i <= texts.length; i++) {
+    if (texts.slice(0, i).join('\n\n') !== first) continue;
+    const rest = texts.slice(i);
+    const history = chat?.history ?? [];
+    return { id: chatId, messages: rest.length ? [first, rest.join('\n\n')] : [first], history };
+  }
+  return undefined;
 }
 
 /**
