@@ -108,7 +108,7 @@ export async function readChatRequest(
     );
   checkChatOwns(records, runId, chatId);
   const { pending, answered } = approvalsOf(records, runId);
-  for (const id of newAnswers(answers, pending, answered, runId)) answers.delete(id);
+  for (const id of checkAnswers(answers, pending, answered, runId)) answers.delete(id);
   if (named !== undefined && !newUserMessage && answers.size === 0)
     throw invalid(
       `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
@@ -160,7 +160,7 @@ function unnamedRunInput(
  * @throws {ChatRequestError} `approval-answered` (409) for an answer to a request answered
  *   already; `approval-unknown` (409) for one to no request of the run.
  */
-function newAnswers(
+function checkAnswers(
   answers: ReadonlyMap<string, ChatApprovalAnswer>,
   pending: ReadonlySet<string>,
   answered: ReadonlyMap<string, boolean>,
