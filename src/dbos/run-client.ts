@@ -110,28 +110,42 @@ export class RunClient {
    * the older run, and its result would pass for this one's. Once the run is stored, the
    * workflow's workers are told (a notification on a connection of the client's own), so an
    * idle worker starts it at once instead of at its next poll of the queue.
+   *
+   * With `options.onlyNew` the run is queued only when the database has no run of `runId` at
+   * all: of any number of such calls at once, in any processes, DBOS lets exactly one store
+   * it, and every other is refused, the same request too (a chat's message sent twice).
    * @returns the run id (given, or a new one).
    * @throws {WorkflowError} `dbos-props-secret` when the props or script hold a secret the
    *   run redacts (nothing is stored); `dbos-run-exists` when `runId` is a run of another
-   *   request.
+   *   request, or, with `onlyNew`, of any request.
    */
-  async enqueue(run: RunToEnqueue): Promise<string> {
+  async enqueue(run: RunToEnqueue, options: RunEnqueueOptions = {}): Promise<string> {
     const input = queuedRun(run);
     const runId = run.runId ?? newRunId();
     const queue = queueName(run.workflow);
-    const enqueued = this.#call(() =>
-      this.#client.enqueue(
-        {
-          workflowName: RUN_WORKFLOW,
-          queueName: queue,
-          workflowID: runId,
-          appVersion: APPLICATION_VERSION,
-        },
-        input,
-      ),
-    );
+    const onlyNew = options.onlyNew === true && run.runId !== undefined;
+    const enqueued = this.#call(async () => {
+      const sdk = await loadDbos();
+      try {
+        await this.#client.enqueue(
+          {
+            workflowName: RUN_WORKFLOW,
+            queueName: queue,
+            workflowID: runId,
+            appVersion: APPLICATION_VERSION,
+            // DBOS's own uniqueness of workflow ids decides which of the calls stored the run
+            ...(onlyNew ? { workflowIDReusePolicy: 'reject' as const } : {}),
+          },
+          input,
+        );
+      } catch (error) {
+        if (onlyNew && sdk.Error.isWorkflowIDInUseError(error))
+          throw runTaken(runId, (error as { status?: string }).status);
+        throw error;
+      }
+    });
     enqueued.then(() => this.#notices.notify(queue)).catch(() => {});
-    if (run.runId === undefined) {
+    if (run.runId === undefined || onlyNew) {
       await enqueued;
       return runId;
     }
@@ -395,6 +409,26 @@ export class RunClient {
       throw databaseError(error, this.#url);
     }
   }
+}
+
+/** Options of {@link RunClient.enqueue}. */
+export interface RunEnqueueOptions {
+  /**
+   * Queue the run only if the database has no run of its `runId` yet, whatever request made
+   * that one: exactly one of any number of such calls at once stores it, and the others are
+   * refused with `dbos-run-exists` (its message names the run's status). Only with a `runId`.
+   * @default false: the same request again is the same run, queued once
+   */
+  onlyNew?: boolean;
+}
+
+/** The refusal of an `onlyNew` enqueue whose run id the database has already (DBOS status `status`). */
+function runTaken(runId: string, status: string | undefined): WorkflowError {
+  const state = status === undefined ? '' : ` (${statusOf(status)})`;
+  return new WorkflowError(
+    'dbos-run-exists',
+    `june: the database already has a run ${runId}${state}; onlyNew queues a run only under an id no run has. Follow that run, or pick another id.`,
+  );
 }
 
 /** How many request events {@link RunClient} reads at once. */

@@ -2,13 +2,14 @@ import type { Component } from '../elements/element.js';
 import { generateId } from 'ai';
 import { JuneError } from '../errors/june-error.js';
 import type { JournalStore } from '../journal/journal-store.js';
-import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
+import { ownerOfError, type RunLease } from '../journal/run-lease.js';
 import type { RunHandle } from '../interpreter/run.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { run, type RunOptions } from '../run/run.js';
 import { chatLimits, readLimitedJson, type ChatLimits } from './chat-limits.js';
 import { readChatRequest, type ChatRequest } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
+import { chatRunBusy } from './chat-run-busy.js';
 import { chatTurnStep, type ChatInput } from './chat-turns.js';
 import { chatAnswers } from './chat-answers.js';
 import { dbosChatHandler, type DbosChatOptions } from './dbos-chat.js';
@@ -78,6 +79,9 @@ const STOPPED_RUN_TTL_MS = 15 * 60_000;
  *   earlier turns are the run's own (its journal answers them, no model call), and what the
  *   page sent before the run's first turn is context (`chat.history`), not turns;
  * - a run belongs to the chat that started it: another chat id naming it is refused;
+ * - one chat is one run: a chat's first message starts the run whose id is the chat id, and
+ *   takes its lease first like any request, so the same first message sent twice at once
+ *   runs once (the other gets `chat-run-busy`), and sent again later continues that run;
  * - the response streams what is new (the replayed part of the run is held back), and ends
  *   when the run ends or waits for approval answers; the run is then stopped (its journal
  *   holds the requests) until the answers come.
@@ -152,6 +156,7 @@ function journalChatHandler(
       return errorResponse(405, 'chat-request-invalid', 'june: use POST to send a chat request.');
     const body = await readLimitedJson(request, limits.maxRequestBytes);
     let lease: RunLease | undefined;
+    let claimed: string | undefined;
     try {
       const chat = await readChatRequest(
         body,
@@ -161,12 +166,14 @@ function journalChatHandler(
           // a store that leases says who runs the run, across processes; else this handler knows
           if (typeof options.journal.lease === 'function')
             lease = await ownRun(options.journal, runId);
-          else if (state.busy.has(runId)) throw runBusy(runId);
+          else if (state.busy.has(runId)) throw chatRunBusy(runId);
+          else state.busy.add((claimed = runId));
         },
       );
       const by = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
       return start(chat, options, state, lease, by);
     } catch (error) {
+      if (claimed !== undefined) state.busy.delete(claimed);
       await lease?.release();
       throw error;
     }
@@ -191,20 +198,8 @@ async function ownRun(journal: JournalStore, runId: string): Promise<RunLease | 
   } catch (error) {
     const owner = ownerOfError(error);
     if (!owner) throw error;
-    throw new ChatRequestError(
-      'chat-run-busy',
-      `june: run ${runId} is busy: ${ownerText(owner)} is running it for another request; send this one when that request's stream ended.`,
-      409,
-    );
+    throw chatRunBusy(runId, owner);
   }
-}
-
-function runBusy(runId: string): ChatRequestError {
-  return new ChatRequestError(
-    'chat-run-busy',
-    `june: run ${runId} is busy with another request; send this one when its stream ended.`,
-    409,
-  );
 }
 
 function start(
@@ -216,7 +211,7 @@ function start(
 ): Response {
   const { active, busy, stopped } = state;
   // the chat goes on: what a reconnect would have been sent is this request's to send now
-  for (const key of [chat.chatId, chat.runId]) if (key !== undefined) stopped.delete(key);
+  for (const key of [chat.chatId, chat.runId]) stopped.delete(key);
   const controller = new AbortController();
   // the browser's answers reach the run through its inbox, as the run asks again
   const answers = chatAnswers(chat, {
@@ -232,11 +227,12 @@ function start(
     journal: options.journal,
     props: { chat: chat.input },
     signal: controller.signal,
-    ...(chat.runId !== undefined ? { resume: chat.runId } : {}),
+    ...(chat.resume ? { resume: chat.runId } : { runId: chat.runId }),
     ...(lease ? { lease } : {}),
   });
   const turns = chat.input.messages.length;
   const turn = chatTurnStep(turns - 1);
+  const userLast = chat.messages.at(-1)?.role === 'user'; // a new message: its turn, new or again
   let waiting = false;
   let entry: Active | undefined;
   busy.add(handle.runId);
@@ -249,9 +245,9 @@ function start(
       if (waiting && entry) stopped.set([chat.chatId, handle.runId], entry);
     });
   const stream: ToUIMessageStreamOptions = {
-    resumed: chat.runId !== undefined ? { newSteps: chat.newUserMessage ? [turn] : [] } : false,
+    resumed: chat.resume ? { newSteps: userLast ? [turn] : [] } : false,
     originalMessages: chat.messages,
-    messageId: chat.newUserMessage ? generateId() : undefined,
+    messageId: userLast ? generateId() : undefined,
     onWaiting: () => {
       waiting = true;
       controller.abort('the run waits for approval answers');
@@ -263,10 +259,7 @@ function start(
       (chat.answers.has(request.key) || (chat.newUserMessage && chat.pending.has(request.key))),
   };
   // the message began with its turn (the first message: with the run)
-  const replay = {
-    ...stream,
-    resumed: turns > 1 ? { newSteps: [turn] } : false,
-  };
+  const replay = { ...stream, resumed: turns > 1 ? { newSteps: [turn] } : false };
   entry = { handle, stream, replay };
   active.set(chat.chatId, entry);
   active.set(handle.runId, entry);

@@ -19,8 +19,13 @@ export interface ChatApprovalAnswer {
 export interface ChatRequest {
   /** The chat's id (`useChat`'s `id`). */
   chatId: string;
-  /** The run to continue (from the last assistant message's metadata), or none: a new run. */
-  runId?: string;
+  /**
+   * The request's run: the one named in the last assistant message's metadata, or else the
+   * chat's own run, whose id is the chat id ({@link chatRunId}): one chat is one run.
+   */
+  runId: string;
+  /** True when the run has a journal, so the request continues it; false: a new run of `runId`. */
+  resume: boolean;
   /** The messages, as sent. */
   messages: UIMessage[];
   /** The text of each user message, oldest first, as sent. */
@@ -30,7 +35,10 @@ export interface ChatRequest {
    * and the context before them. However many messages were sent, at most one turn is new.
    */
   input: ChatInput;
-  /** True when the last message is a new user message. */
+  /**
+   * True when the request brings a new turn: its last message is a new user message (one
+   * the run has not taken as a turn already).
+   */
   newUserMessage: boolean;
   /** Answers to approval requests the run waits for, by key. */
   answers: Map<string, ChatApprovalAnswer>;
@@ -39,11 +47,27 @@ export interface ChatRequest {
 }
 
 /**
+ * The id of chat `chatId`'s run in a journal store: the chat id itself. A chat's first
+ * message starts the run of that id, so two requests that start one chat at once take one
+ * run (its lease, its journal's atomic create) and one of them is refused.
+ *
+ * @example
+ * ```ts
+ * chatRunId('Xj3kq9'); // 'Xj3kq9'
+ * ```
+ */
+export function chatRunId(chatId: string): string {
+  return chatId;
+}
+
+/**
  * Reads a `useChat` request body (`{ id, messages, trigger }`) and checks it against the
- * journal of the run it continues: the run exists and belongs to this chat, and every
- * approval answer is for a request that waits. Nothing is written. `own(runId)`, when given,
- * is awaited before the journal is read (the handler takes the run's lease there, so what is
- * checked stays true).
+ * journal of its run: the one the messages name, or else the chat's own ({@link chatRunId}).
+ * A named run exists and belongs to this chat, and every approval answer is for a request
+ * that waits. The chat's own run is new when it has no journal (a chat's first message), or
+ * is continued like a named one (a page that lost the run's id sent the conversation again).
+ * Nothing is written. `own(runId)`, when given, is awaited before the journal is read (the
+ * handler takes the run's lease there, so what is checked stays true).
  *
  * @param maxMessages the most messages the body may carry @default 1000
  * @param own called with the run id before the journal is read
@@ -61,18 +85,21 @@ export async function readChatRequest(
 ): Promise<ChatRequest> {
   const { chatId, messages } = await chatBody(body, maxMessages);
   const last = messages.at(-1);
-  const runId = runIdOf(messages);
+  const named = runIdOf(messages);
   const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
   const newUserMessage = last?.role === 'user';
-  const answers = last?.role === 'assistant' ? answersIn(last) : new Map();
-  if (runId === undefined) {
-    if (!newUserMessage)
-      throw invalid('the last message is not a user message and no run is named to continue');
-    const input = chatInput(chatId, messages, 0, true);
-    return { chatId, messages, userMessages, input, newUserMessage, answers, pending: new Set() };
-  }
+  const answers =
+    last?.role === 'assistant' ? answersIn(last) : new Map<string, ChatApprovalAnswer>();
+  if (named === undefined && !newUserMessage)
+    throw invalid('the last message is not a user message and no run is named to continue');
+  const runId = named ?? chatRunId(chatId);
   await own?.(runId);
   const records = await journal.read(runId);
+  const sent = { chatId, runId, messages, userMessages, newUserMessage, answers };
+  if (records.length === 0 && named === undefined) {
+    const input = chatInput(chatId, messages, 0, true);
+    return { ...sent, resume: false, input, pending: new Set() };
+  }
   if (records.length === 0)
     throw new ChatRequestError(
       'chat-run-missing',
@@ -81,6 +108,64 @@ export async function readChatRequest(
     );
   checkChatOwns(records, runId, chatId);
   const { pending, answered } = approvalsOf(records, runId);
+  for (const id of checkAnswers(answers, pending, answered, runId)) answers.delete(id);
+  if (named !== undefined && !newUserMessage && answers.size === 0)
+    throw invalid(
+      `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
+    );
+  const turns = recordedTurns(records);
+  const unnamed =
+    named === undefined ? unnamedRunInput(chatId, records, messages, turns) : undefined;
+  const input = unnamed ?? chatInput(chatId, messages, turns, newUserMessage);
+  // the page's copy of the run's first message brings no turn: the run answers it again
+  const newTurn = unnamed ? unnamed.messages.length > turns : newUserMessage;
+  return { ...sent, newUserMessage: newTurn, resume: true, input, pending };
+}
+
+/**
+ * The `chat` prop for the chat's own run continued by a page that never got its id (its
+ * first request was refused as busy, or lost its response): the page's last user messages
+ * begin with the run's one recorded turn (the text its journal's header holds), and those
+ * after it, if any, are the new turn. Undefined when they do not (then the messages are
+ * read as for a named run).
+ */
+function unnamedRunInput(
+  chatId: string,
+  records: JournalRecord[],
+  messages: UIMessage[],
+  turns: number,
+): ChatInput | undefined {
+  const header = records.find((record) => record.type === 'journal');
+  const chat = header?.props?.chat as ChatInput | undefined;
+  const first = chat?.messages?.[0];
+  if (turns !== 1 || typeof first !== 'string') return undefined;
+  const answered = messages.findLastIndex((message) => message.role === 'assistant');
+  const texts = messages
+    .slice(answered + 1)
+    .filter((message) => message.role === 'user')
+    .map(textOf);
+  for (let i = 1; i <= texts.length; i++) {
+    if (texts.slice(0, i).join('\n\n') !== first) continue;
+    const rest = texts.slice(i);
+    const history = chat?.history ?? [];
+    return { id: chatId, messages: rest.length ? [first, rest.join('\n\n')] : [first], history };
+  }
+  return undefined;
+}
+
+/**
+ * Checks that each answer is to a request of run `runId` that waits (`pending`), and returns
+ * the answers that repeat what the run recorded (`answered`), for the caller to drop.
+ *
+ * @throws {ChatRequestError} `approval-answered` (409) for an answer to a request answered
+ *   already; `approval-unknown` (409) for one to no request of the run.
+ */
+function checkAnswers(
+  answers: ReadonlyMap<string, ChatApprovalAnswer>,
+  pending: ReadonlySet<string>,
+  answered: ReadonlyMap<string, boolean>,
+  runId: string,
+): Set<string> {
   const repeated = repeatedAnswers(answers, answered);
   for (const id of answers.keys()) {
     if (pending.has(id)) continue;
@@ -99,13 +184,7 @@ export async function readChatRequest(
           409,
         );
   }
-  for (const id of repeated) answers.delete(id);
-  if (!newUserMessage && answers.size === 0)
-    throw invalid(
-      `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
-    );
-  const input = chatInput(chatId, messages, recordedTurns(records), newUserMessage);
-  return { chatId, runId, messages, userMessages, input, newUserMessage, answers, pending };
+  return repeated;
 }
 
 /**

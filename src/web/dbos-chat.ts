@@ -1,10 +1,12 @@
 import type { UIMessage } from 'ai';
+import type { RunToEnqueue } from '../dbos/queued-run.js';
 import type { RunClient } from '../dbos/run-client.js';
 import { JuneError } from '../errors/june-error.js';
 import { chatInput } from './chat-input.js';
 import { DEFAULT_CHAT_LIMITS, readLimitedJson, type ChatLimits } from './chat-limits.js';
 import { answersIn, chatBody, invalid, repeatedAnswers, runIdOf, textOf } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
+import { chatRunBusy } from './chat-run-busy.js';
 import { SUPERSEDED_REASON } from './chat-answers.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
 
@@ -41,6 +43,8 @@ interface DbosChatRequest {
  * denies the calls still waiting in the chat's run. A reconnect (`GET <api>/<chatId>/stream`)
  * sends the chat's running run again, from any server process. A chat's runs are
  * `<chatId>-<n>`: a request naming a run of another chat is refused (403, `chat-run-foreign`).
+ * A message's run is queued once: of the requests that send one message at once, the one
+ * whose enqueue DBOS stored streams it, the others get 409 `chat-run-busy`.
  */
 export function dbosChatHandler(
   options: DbosChatOptions,
@@ -80,13 +84,33 @@ async function startRun(
     await supersede(previous, options, answeredBy);
   }
   // a run of its own for the new message: the one turn it runs, the rest is context
-  const runId = await options.runs.enqueue({
+  const runId = await enqueueOnce(options.runs, {
     workflow: options.workflow,
     runId: `${chat.chatId}-${chat.userMessages.length}`,
     props: { chat: chatInput(chat.chatId, chat.messages, 0, true) },
   });
   // the message's id is the run's: any server process can send it again (reconnect)
   return stream(runId, options.runs, { originalMessages: chat.messages, messageId: runId });
+}
+
+/**
+ * Queues the message's run, once: of the requests that send one message at once (a page
+ * that sent it twice, two servers behind a balancer), the one whose enqueue DBOS stored
+ * streams the run, the others are refused before any model call. A run of that id that has
+ * ended is the same message sent again: it is streamed again (no model call), as before.
+ *
+ * @throws {ChatRequestError} `chat-run-busy` (409) while the run is queued or running.
+ * @throws {WorkflowError} `dbos-run-exists` for a run of that id made of other messages.
+ */
+async function enqueueOnce(runs: RunClient, run: RunToEnqueue & { runId: string }) {
+  try {
+    return await runs.enqueue(run, { onlyNew: true });
+  } catch (error) {
+    if (!JuneError.isInstance(error) || error.code !== 'dbos-run-exists') throw error;
+  }
+  const { status } = await runs.get(run.runId);
+  if (status === 'queued' || status === 'running') throw chatRunBusy(run.runId);
+  return runs.enqueue(run);
 }
 
 /**

@@ -105,4 +105,23 @@ describe.runIf(!missing)('a run id reused over the database', () => {
     const kept = settled.findIndex((s) => s.status === 'fulfilled');
     expect(output).toBe(kept === 0 ? 'noted first' : 'noted second');
   });
+
+  it('with onlyNew, of ten enqueues of the same request at once one queues it, nine are refused', async () => {
+    const request = { workflow: 'note', runId: 'V', props: { text: 'v' } };
+    const settled = await Promise.allSettled(
+      Array.from({ length: 10 }, () => client.enqueue(request, { onlyNew: true })),
+    );
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
+    for (const refused of settled.filter((s) => s.status === 'rejected')) {
+      const error = refused.reason as JuneError;
+      expect(error.code).toBe('dbos-run-exists');
+      expect(error.message).toMatch(
+        /^june: the database already has a run V \((queued|running|succeeded)\); onlyNew queues a run only under an id no run has\./,
+      );
+    }
+    expect((await client.result('V')).output).toBe('noted v');
+    expect((await client.list()).filter((run) => run.runId === 'V')).toHaveLength(1);
+    // without onlyNew, the same request is still that run
+    expect(await client.enqueue(request)).toBe('V');
+  });
 });

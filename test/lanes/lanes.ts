@@ -47,6 +47,7 @@ const integrationFiles = [
   'tools/bash-capability.test.tsx',
   'tools/bash-tool-process-end.test.ts',
   'tools/bash-tool.test.ts',
+  'web/chat-first-message.test.ts',
   'web/dbos-chat.test.tsx',
   'web/dbos-held-approval.test.tsx',
   'web/example-browser.test.ts',
