@@ -208,31 +208,28 @@ export class RunClient {
    * @returns one result per request: `applied`, `answered` (another answer stands: the
    *   result names it), `unknown` (no such request; `pending` lists the waiting ones).
    * @throws {WorkflowError} `dbos-run-unknown` (no such run), `dbos-run-finished` (the run
-   *   has ended, and the request got no answer).
+   *   has ended: for `all`, or for a request it got no answer to; the answer to one it got
+   *   is told as `answered`).
    */
   async approve(runId: string, answer: DbosAnswer): Promise<DbosAnswerResult[]> {
     const status = await this.#status(runId);
     const ended = !['PENDING', 'ENQUEUED'].includes(status.status);
     const known = await this.#approvals(runId);
     const ids = answer.all ? known.waiting.map((request) => request.id) : [answer.requestId ?? ''];
+    // an ended run takes nothing; of a request it got an answer to, that answer is told
+    if (ended && (answer.all || !known.answers.has(answer.requestId ?? '')))
+      throw new WorkflowError(
+        'dbos-run-finished',
+        `june: the run ${runId} has ended (${statusOf(status.status)}); there is nothing to approve.`,
+      );
     const results: DbosAnswerResult[] = [];
     for (const id of ids) {
       const request = known.requests.find((asked) => asked.id === id);
       const standing = known.answers.get(id);
-      if (request && standing) {
+      if (!request) results.push({ status: 'unknown', ref: id, pending: known.waiting });
+      else if (standing)
         results.push({ status: 'answered', request, answer: settledAnswerOf(standing) });
-        continue;
-      }
-      if (ended)
-        throw new WorkflowError(
-          'dbos-run-finished',
-          `june: the run ${runId} has ended (${statusOf(status.status)}); there is nothing to approve.`,
-        );
-      if (!request) {
-        results.push({ status: 'unknown', ref: id, pending: known.waiting });
-        continue;
-      }
-      results.push(await this.#answer(runId, request, messageOf(id, answer)));
+      else results.push(await this.#answer(runId, request, messageOf(id, answer)));
     }
     return results;
   }
@@ -267,6 +264,7 @@ export class RunClient {
    *   died, or the run is queued), or every worker is busy.
    */
   async untaken(runId: string, requestIds: string[], waitMs: number): Promise<string[]> {
+    if (requestIds.length === 0) return [];
     const deadline = Date.now() + waitMs;
     for (;;) {
       const received = await this.#received(runId);

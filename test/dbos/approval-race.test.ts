@@ -115,5 +115,17 @@ describe.runIf(!missing)('runs over DBOS: two answers to one request at once', (
     expect((await ledger.client.result('unworked')).output).toBe('done 30');
     expect(published(30)).toEqual([]);
     expect(await responseOf('unworked')).toMatchObject({ approved: false, reason: 'too late' });
+    // once the run ended: an answer to that request is told the one that stood; --all has nothing to answer
+    const late = await approve('unworked');
+    expect(late.code).toBe(1);
+    expect(late.stderr).toMatch(/was answered already: denied \(too late\) through database/);
+    const all = await june(
+      ['approve', 'unworked', '--all', '--database', ledger.database],
+      ledger.project.dir,
+    );
+    expect(all.code).toBe(1);
+    expect(all.stderr).toBe(
+      'june: the run unworked has ended (succeeded); there is nothing to approve.\n',
+    );
   }, 180_000);
 });
