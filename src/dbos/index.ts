@@ -5,7 +5,13 @@ export { startWorker } from './worker.js';
 export type { WorkerOptions, JuneWorker, WorkerStopped } from './worker.js';
 export type { WorkerLogLevel } from './worker-log.js';
 export { RunClient } from './run-client.js';
-export type { DbosRunStatus, DbosRunSummary, RunClientOptions } from './run-client.js';
+export type {
+  DbosAnswer,
+  DbosAnswerResult,
+  DbosRunStatus,
+  DbosRunSummary,
+  RunClientOptions,
+} from './run-client.js';
 export type { DbosApprovalRequest } from './dbos-engine.js';
 export type { DbosRunOutput, WorkerWorkflow } from './run-workflow.js';
 export type { RunToEnqueue, QueuedRedaction } from './queued-run.js';
