@@ -1,4 +1,4 @@
-import type { DbosAnswerResult } from './run-client.js';
+import type { DbosAnswerResult } from './dbos-answer.js';
 
 /**
  * The `june:` sentence for an answer over the database that was not applied: the answer that

@@ -1,9 +1,9 @@
-import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
 import type { RunLogEvent } from '../events/run-event.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
 import { newRunId } from '../engine/run-id.js';
 import { stableJson } from '../json/stable-json.js';
 import { AnswerStore, settledAnswerOf } from './answer-store.js';
+import { messageOf, type DbosAnswer, type DbosAnswerResult } from './dbos-answer.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { databaseError } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
@@ -22,6 +22,8 @@ import {
   queueName,
 } from './names.js';
 import { queuedRun, type QueuedRun, type RunToEnqueue } from './queued-run.js';
+
+export type { DbosAnswer, DbosAnswerResult } from './dbos-answer.js';
 import type { DbosRunOutput } from './run-workflow.js';
 import { EnqueueNotices } from './enqueue-notices.js';
 import { StreamWakeups } from './stream-wakeups.js';
@@ -50,31 +52,6 @@ export interface DbosRunSummary {
   createdAt: number;
   /** A failed run's error message. */
   error?: string;
-}
-
-/**
- * What became of an answer given over the database ({@link RunClient.approve}), in the words
- * a run's inbox uses for an answer given in its process (`ApprovalAnswerResult`), with the
- * request as the database keeps it: `applied` (this answer was the first stored for the
- * request: it is the one the run gets), `answered` (another answer was stored first; `answer`
- * is that one, and this one changed nothing), `unknown` (the run asked nothing of that id;
- * `pending` lists what it waits for). Over the database a request is never `withdrawn`: an
- * ended run refuses answers with `dbos-run-finished`.
- */
-export type DbosAnswerResult = ApprovalAnswerResult<DbosApprovalRequest>;
-
-/** An answer to give with {@link RunClient.approve}. */
-export interface DbosAnswer {
-  /** The request to answer (`entry#2.0`); or `all`. */
-  requestId?: string;
-  /** Every request waiting for an answer now. */
-  all?: boolean;
-  approved: boolean;
-  reason?: string;
-  /** Who answered (free text), recorded with the answer. */
-  answeredBy?: string;
-  /** Through what (`studio`, `web`, a source's own name). @default 'database' */
-  source?: string;
 }
 
 /** Options of {@link RunClient.connect}. */
@@ -472,18 +449,6 @@ export class RunClient {
 
 /** How many request events {@link RunClient} reads at once. */
 const REQUESTS_READ_AT_ONCE = 8;
-
-/** The message that answers the request `id` as `answer` says, sent now. */
-function messageOf(id: string, answer: DbosAnswer): DbosApprovalAnswer {
-  return {
-    id,
-    approved: answer.approved,
-    ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
-    ...(answer.answeredBy !== undefined ? { answeredBy: answer.answeredBy } : {}),
-    answeredAt: new Date().toISOString(),
-    ...(answer.source !== undefined ? { source: answer.source } : {}),
-  };
-}
 
 /** Whether a stored run input is `input`, compared as JSON with keys sorted (what the database keeps). */
 function sameInput(stored: unknown, input: QueuedRun): boolean {
