@@ -77,7 +77,13 @@ export class DevCatalog implements WorkflowCatalog {
     if (!known.loaded || Object.keys(props).length === 0) return known.entry;
     const { file } = known.workflow;
     try {
-      const outcome = await this.#inspector.load({ kind: 'resolve', file, id, root: this.root, props });
+      const outcome = await this.#inspector.load({
+        kind: 'resolve',
+        file,
+        id,
+        root: this.root,
+        props,
+      });
       return outcome.kind === 'loaded' ? outcome.entry : known.entry;
     } catch {
       return known.entry; // its thread ended: the map for no props stands
@@ -133,7 +139,8 @@ export class DevCatalog implements WorkflowCatalog {
     }
     const imports = new Set(outcome.imports);
     let known: Known;
-    if (outcome.kind === 'loaded') known = { workflow, loaded: true, imports, entry: outcome.entry };
+    if (outcome.kind === 'loaded')
+      known = { workflow, loaded: true, imports, entry: outcome.entry };
     else {
       // a file found by searching that is not a workflow is left out, unless it was one
       // before this save (then it is a workflow being edited: broken until it is one again)

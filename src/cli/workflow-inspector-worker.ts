@@ -44,7 +44,11 @@ parentPort?.on('message', (request: InspectorRequest) => {
     (error: unknown) =>
       parentPort?.postMessage({
         n: request.n,
-        outcome: { kind: 'failed', entry: brokenEntry(request.id, error, request.root), imports: [] },
+        outcome: {
+          kind: 'failed',
+          entry: brokenEntry(request.id, error, request.root),
+          imports: [],
+        },
       } satisfies InspectorReply),
   );
 });
