@@ -75,7 +75,9 @@ function rssOf(pid: number): number {
 }
 
 /** Starts `june dev` in `dir` on a free port; resolves with its page URL once it serves. */
-function startDev(dir: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+function startDev(
+  dir: string,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(
     process.execPath,
     [`--max-old-space-size=${HEAP_MB}`, cliBin, 'dev', '--port=0'],
@@ -143,7 +145,8 @@ export async function measureDevMemory(saves: number): Promise<DevMemoryResult> 
     rmSync(dir, { recursive: true, force: true });
   }
   const sorted = [...times].sort((a, b) => a - b);
-  const error = dev.stderr().trim().split('\n').pop();
+  const said = dev.stderr().trim().split('\n');
+  const error = said.find((line) => /FATAL ERROR|out of memory/i.test(line)) ?? said.pop();
   return {
     saves: rss.length - 1,
     rss,
@@ -157,7 +160,10 @@ const mb = (bytes: number | undefined) =>
   bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 /** The section for bench/results.md: RSS at a few saves, and whether it stayed bounded. */
-export async function runDevMemorySection(opts: { quick: boolean; saves?: number }): Promise<string> {
+export async function runDevMemorySection(opts: {
+  quick: boolean;
+  saves?: number;
+}): Promise<string> {
   const saves = opts.saves ?? (opts.quick ? 25 : 200);
   const result = await measureDevMemory(saves);
   const early = Math.min(20, Math.floor(saves / 5));
