@@ -9,7 +9,7 @@ import { catalogWorkflow, type WorkbenchPlaces } from './start-workflow-run.js';
 import type { WorkbenchWorkflow } from './workbench-catalog.js';
 import { StudioRequestError } from './studio-request-error.js';
 
-/** How many chats a workbench keeps a handler for (each its own script cursor), newest first. */
+/** How many chats a workbench keeps a handler for (each its own script cursor): those used last. */
 export const WORKBENCH_CHATS_KEPT = 100;
 
 /**
@@ -27,7 +27,8 @@ export const WORKBENCH_CHATS_KEPT = 100;
  * first request: a script's turns are read from the start for every chat, and a chat begun
  * after a save runs the workflow as saved (the file is loaded again once the catalog shows
  * the new load, `loadedAt`), while a chat begun before keeps the code it began with. The
- * newest {@link WORKBENCH_CHATS_KEPT} chats are kept.
+ * handlers of the {@link WORKBENCH_CHATS_KEPT} chats used last are kept; an older chat's next
+ * request gets a new one (its script read from the start again).
  */
 export class WorkbenchChat {
   readonly #places: WorkbenchPlaces;
@@ -51,12 +52,15 @@ export class WorkbenchChat {
     const key = JSON.stringify([id, script ?? '', await chatIdOf(request)]);
     const workflow = await catalogWorkflow(this.#places.catalog, id);
     let chat = this.#chats.get(key);
-    if (!chat && request.method === 'GET') return new Response(null, { status: 204 });
+    if (!chat && request.method === 'GET') {
+      await this.#modelPath(workflow, script); // a request it would refuse is refused here too
+      return new Response(null, { status: 204 }); // no chat of this id: nothing to reconnect to
+    }
     if (!chat) {
       chat = this.#handler(workflow, script);
       chat.catch(() => this.#chats.delete(key));
     }
-    this.#chats.delete(key); // kept newest first: the oldest go when there are too many
+    this.#chats.delete(key); // the chat used last goes last: the least recently used go first
     this.#chats.set(key, chat);
     for (const old of this.#chats.keys()) {
       if (this.#chats.size <= WORKBENCH_CHATS_KEPT) break;
@@ -66,6 +70,24 @@ export class WorkbenchChat {
   }
 
   async #handler(workflow: WorkbenchWorkflow, script: string | undefined): Promise<ChatHandler> {
+    const path = await this.#modelPath(workflow, script);
+    const model = path ? scriptedModel(path) : undefined;
+    return chatHandler({
+      workflow: (await this.#component(workflow)) as never,
+      journal: fileJournalStore({ dir: this.#places.runsDir }),
+      runOptions: { workflow: workflow.entry.id, ...(model ? { model } : {}) },
+      runConsumers: () => [traceWriter({ dir: this.#places.runsDir })],
+    });
+  }
+
+  /**
+   * The script file a chat's model answers from (absolute), or none for the provider, once the
+   * workflow is found to take messages and the choice to be usable.
+   */
+  async #modelPath(
+    workflow: WorkbenchWorkflow,
+    script: string | undefined,
+  ): Promise<string | undefined> {
     const { id } = workflow.entry;
     if (!workflow.entry.takesMessages)
       throw new StudioRequestError(
@@ -79,14 +101,7 @@ export class WorkbenchChat {
       runsDir: this.#places.runsDir,
       ...(this.#places.env ? { env: this.#places.env } : {}),
     });
-    const path = flags[0]?.replace(/^--script=/, '');
-    const model = path ? scriptedModel(path) : undefined;
-    return chatHandler({
-      workflow: (await this.#component(workflow)) as never,
-      journal: fileJournalStore({ dir: this.#places.runsDir }),
-      runOptions: { workflow: id, ...(model ? { model } : {}) },
-      runConsumers: () => [traceWriter({ dir: this.#places.runsDir })],
-    });
+    return flags[0]?.replace(/^--script=/, '');
   }
 
   /** The workflow's component as the catalog last loaded its file, loaded once per load. */
