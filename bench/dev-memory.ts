@@ -1,6 +1,6 @@
 // What `june dev` holds on to as a workflow file is saved again and again: the built CLI's
 // `june dev` (dist/, so `npm run build` first) with a 400 MB heap, over a project with one
-// workflow that imports June, the AI SDK and zod; the file is saved `saves` times (200, 25
+// workflow that imports June, the AI SDK and zod; the file is saved `saves` times (200, 15
 // with --quick), each save waiting for the page's entry to show the new load, and the
 // process's resident set (/proc/<pid>/status, every thread of it) is read after each.
 //   node --import tsx bench/dev-memory.ts [--quick] [--saves=N]
@@ -164,7 +164,7 @@ export async function runDevMemorySection(opts: {
   quick: boolean;
   saves?: number;
 }): Promise<string> {
-  const saves = opts.saves ?? (opts.quick ? 25 : 200);
+  const saves = opts.saves ?? (opts.quick ? 15 : 200);
   const result = await measureDevMemory(saves);
   const early = Math.min(20, Math.floor(saves / 5));
   const points = [0, early, Math.floor(saves / 2), saves].filter(
