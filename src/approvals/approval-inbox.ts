@@ -360,7 +360,10 @@ function checkAnswer(ref: string, given: GivenAnswer): AnswerEdits {
           ? Date.parse(at)
           : NaN;
   const invalid = (what: string) =>
-    new WorkflowError('approval-answer-invalid', `june: the answer to approval request "${ref}" ${what}`);
+    new WorkflowError(
+      'approval-answer-invalid',
+      `june: the answer to approval request "${ref}" ${what}`,
+    );
   if (Number.isNaN(ms))
     throw invalid(
       `has answeredAt ${JSON.stringify(String(at))}, which is not a time; give an ISO 8601 string such as "2026-12-01T09:30:00Z" or a Date, or leave it out (now).`,
@@ -387,7 +390,9 @@ function checkAnswer(ref: string, given: GivenAnswer): AnswerEdits {
 function jsonOf(value: unknown, field: string, invalid: (what: string) => WorkflowError): unknown {
   const form = jsonForm(value);
   if (form.ok) return form.value;
-  throw invalid(`has an ${field} with no JSON form (${form.problem}); answers are recorded, so give a JSON value.`);
+  throw invalid(
+    `has an ${field} with no JSON form (${form.problem}); answers are recorded, so give a JSON value.`,
+  );
 }
 
 /**

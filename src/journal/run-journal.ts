@@ -566,7 +566,10 @@ function writeFailed(store: JournalStore, runId: string, error: unknown): System
 }
 
 /** An answer's edited `input` and its answer instead of the tool (`output`), those it has. */
-function edits(answer: { input?: unknown; output?: unknown }): { input?: unknown; output?: unknown } {
+function edits(answer: { input?: unknown; output?: unknown }): {
+  input?: unknown;
+  output?: unknown;
+} {
   return {
     ...(answer.input !== undefined ? { input: answer.input } : {}),
     ...(answer.output !== undefined ? { output: answer.output } : {}),

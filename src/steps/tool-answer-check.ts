@@ -46,7 +46,9 @@ function standardProblem(result: unknown): string | undefined {
   if (isThenable(result)) return asyncProblem();
   const issues = (result as StandardResult).issues;
   if (!issues || issues.length === 0) return undefined;
-  const shown = issues.slice(0, ISSUES_SHOWN).map((issue) => `${issuePath(issue)}: ${issue.message}`);
+  const shown = issues
+    .slice(0, ISSUES_SHOWN)
+    .map((issue) => `${issuePath(issue)}: ${issue.message}`);
   const more = issues.length > ISSUES_SHOWN ? `; and ${issues.length - ISSUES_SHOWN} more` : '';
   return `${shown.join('; ')}${more}`;
 }

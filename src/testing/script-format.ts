@@ -116,13 +116,15 @@ const answerSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['input'],
-        message: 'an edited input comes with approved: true (to answer instead of the tool, give output)',
+        message:
+          'an edited input comes with approved: true (to answer instead of the tool, give output)',
       });
     if (answer.output !== undefined && answer.approved)
       ctx.addIssue({
         code: 'custom',
         path: ['output'],
-        message: 'an answer instead of the tool comes with approved: false, as the tool does not run',
+        message:
+          'an answer instead of the tool comes with approved: false, as the tool does not run',
       });
   });
 

@@ -69,18 +69,25 @@ const turns: Record<string, ScriptTurn[]> = {
 function promptedModel(steps: Record<string, ScriptTurn[]>) {
   const inner = turnModel(steps);
   const prompts: LanguageModelV4Prompt[] = [];
-  const model: LanguageModelV4 & { prompts: LanguageModelV4Prompt[]; calls: typeof inner.calls } =
-    {
-      ...inner,
-      calls: inner.calls,
-      prompts,
-      doStream: (options) => (prompts.push(options.prompt), inner.doStream(options)),
-      doGenerate: (options) => (prompts.push(options.prompt), inner.doGenerate(options)),
-    };
+  const model: LanguageModelV4 & { prompts: LanguageModelV4Prompt[]; calls: typeof inner.calls } = {
+    ...inner,
+    calls: inner.calls,
+    prompts,
+    doStream: (options) => (prompts.push(options.prompt), inner.doStream(options)),
+    doGenerate: (options) => (prompts.push(options.prompt), inner.doGenerate(options)),
+  };
   return model;
 }
 
-function Deploy({ model, set, step = 'release' }: { model: LanguageModelV4; set: ReturnType<typeof tools>; step?: string }) {
+function Deploy({
+  model,
+  set,
+  step = 'release',
+}: {
+  model: LanguageModelV4;
+  set: ReturnType<typeof tools>;
+  step?: string;
+}) {
   return (
     <Agent model={model}>
       <Tool name="deploy" value={set.deploy} />

@@ -30,7 +30,7 @@ function releaseTools() {
 }
 
 describe("a script's answers to approval requests", () => {
-  it('edit a call and answer instead of a tool, offline, through the scripted model\'s source', async () => {
+  it("edit a call and answer instead of a tool, offline, through the scripted model's source", async () => {
     const tools = releaseTools();
     const model = scriptedModel(fixture('edit-deploy.json'));
     const result = await run(
