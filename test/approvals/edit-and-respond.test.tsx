@@ -304,57 +304,61 @@ describe('approving with an edited input', () => {
 });
 
 describe('answering instead of the tool', () => {
-  it('the tool never runs; the model reads the answer as its result; an output its outputSchema refuses is refused', async () => {
-    const set = tools();
-    const model = promptedModel(turns);
-    const store = memoryJournalStore();
-    const handle = run(<Deploy model={model} set={set} step="notes" />, { journal: store });
-    const request = await firstRequest(handle);
+  for (const stream of [true, false])
+    it(`the tool never runs; the model reads the answer as its result; an output its outputSchema refuses is refused (${stream ? 'streaming' : 'batch'})`, async () => {
+      const set = tools();
+      const model = promptedModel(turns);
+      const store = memoryJournalStore();
+      const handle = run(<Deploy model={model} set={set} step="notes" />, {
+        journal: store,
+        stream,
+      });
+      const request = await firstRequest(handle);
 
-    const refused = await juneError(() => handle.respond(request.id, { link: 'nope' }));
-    expect(refused.code).toBe('approval-output-invalid');
-    expect(refused.message).toMatch(/^june: the output given instead of the "publish" call/);
-    expect(refused.message).toContain('$.url');
-    expect(handle.pendingApprovals).toHaveLength(1);
+      const refused = await juneError(() => handle.respond(request.id, { link: 'nope' }));
+      expect(refused.code).toBe('approval-output-invalid');
+      expect(refused.message).toMatch(/^june: the output given instead of the "publish" call/);
+      expect(refused.message).toContain('$.url');
+      expect(handle.pendingApprovals).toHaveLength(1);
 
-    handle.respond(request.id, { url: 'https://notes.example/by-hand' }, { answeredBy: 'ana' });
-    const result = await handle.result;
-    expect(result.output).toBe('Published.');
-    expect(set.ran).toEqual([]);
-    // a result, not a denial
-    expect(toolParts(model.prompts[1]!)).toEqual([
-      ['call', 'c_publish', { version: '1.2' }],
-      ['result', 'c_publish', { type: 'json', value: { url: 'https://notes.example/by-hand' } }],
-    ]);
+      handle.respond(request.id, { url: 'https://notes.example/by-hand' }, { answeredBy: 'ana' });
+      const result = await handle.result;
+      expect(result.output).toBe('Published.');
+      expect(set.ran).toEqual([]);
+      // a result, not a denial
+      expect(toolParts(model.prompts[1]!)).toEqual([
+        ['call', 'c_publish', { version: '1.2' }],
+        ['result', 'c_publish', { type: 'json', value: { url: 'https://notes.example/by-hand' } }],
+      ]);
 
-    const node = toolNode(result.trace.root, 'publish')!;
-    expect(node).toMatchObject({
-      status: 'succeeded',
-      output: { url: 'https://notes.example/by-hand' },
-      approval: {
-        status: 'responded',
+      const node = toolNode(result.trace.root, 'publish')!;
+      expect(node).toMatchObject({
+        status: 'succeeded',
+        output: { url: 'https://notes.example/by-hand' },
+        approval: {
+          status: 'responded',
+          output: { url: 'https://notes.example/by-hand' },
+          answeredBy: 'ana',
+        },
+      });
+      expect(toolCallsIn(result.trace, 'publish')[0]).toMatchObject({ responded: true });
+      const records = await store.read(handle.runId);
+      expect(records.find((r) => r.type === 'approval-answer')).toMatchObject({
+        approved: false,
         output: { url: 'https://notes.example/by-hand' },
         answeredBy: 'ana',
-      },
-    });
-    expect(toolCallsIn(result.trace, 'publish')[0]).toMatchObject({ responded: true });
-    const records = await store.read(handle.runId);
-    expect(records.find((r) => r.type === 'approval-answer')).toMatchObject({
-      approved: false,
-      output: { url: 'https://notes.example/by-hand' },
-      answeredBy: 'ana',
-    });
-    expect(records.some((r) => r.type === 'tool-call')).toBe(false);
+      });
+      expect(records.some((r) => r.type === 'tool-call')).toBe(false);
 
-    const again = unreachableModel();
-    const replayed = await run(<Deploy model={again} set={set} step="notes" />, {
-      replay: records,
-      replayTools: true,
-    }).result;
-    expect(replayed.output).toBe('Published.');
-    expect(again.calls).toBe(0);
-    expect(set.ran).toEqual([]);
-  });
+      const again = unreachableModel();
+      const replayed = await run(<Deploy model={again} set={set} step="notes" />, {
+        replay: records,
+        replayTools: true,
+      }).result;
+      expect(replayed.output).toBe('Published.');
+      expect(again.calls).toBe(0);
+      expect(set.ran).toEqual([]);
+    });
 });
 
 describe('inside a composite tool', () => {
