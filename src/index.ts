@@ -102,6 +102,7 @@ export type { RunOptions } from './run/index.js';
 export { inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
 export type {
   AnsweredBy,
+  ApproveOptions,
   RunHandle,
   RunResult,
   RunOutput,

@@ -1,5 +1,7 @@
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import { errorMessage } from '../errors/error-message.js';
+import { jsonForm } from '../json/json-form.js';
+import type { AnswerCheck } from './answer-check.js';
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
 import type { ApprovalAnswerResult, SettledAnswer } from './approval-answer-result.js';
 import type {
@@ -20,6 +22,8 @@ interface Pending {
   request: ApprovalRequest;
   /** The run (or child run) whose step asked. */
   runId: string;
+  /** Checks an edited input or an answer given instead of the tool before it is applied. */
+  check: AnswerCheck | undefined;
   resolve: (answer: SettledAnswer) => void;
   reject: (error: unknown) => void;
 }
@@ -155,19 +159,21 @@ export class ApprovalInbox {
    * with {@link RunAbortedError} when `signal` aborts first (the request is withdrawn), or
    * with `approval-policy-failed` when the policy throws. With `replayed` (an answer the run's
    * journal recorded) the request is answered at once with it, as automatic and replayed,
-   * and never pending.
+   * and never pending. `check` checks an answer's edited `input` and its `output` (an answer
+   * instead of the tool) against the tool's schemas before it is applied (see {@link answer}).
    */
   request(
     request: ApprovalRequest,
     signal: AbortSignal,
     runId: string,
     replayed?: ApprovalDecision & Partial<AnswerOrigin>,
+    check?: AnswerCheck,
   ): Promise<SettledAnswer> {
     if (signal.aborted) return Promise.reject(new RunAbortedError(signal.reason));
     if (replayed) return Promise.resolve(this.#replay(request, runId, replayed));
     const key = request.key ?? request.id;
     const answer = new Promise<SettledAnswer>((resolve, reject) => {
-      this.#pending.set(key, { request, runId, resolve, reject });
+      this.#pending.set(key, { request, runId, check, resolve, reject });
     });
     this.#keys.set(request.id, key);
     this.#settled.delete(key);
@@ -184,8 +190,14 @@ export class ApprovalInbox {
   /**
    * Answers the request `ref` (its key or its id) from `source`, unless it was answered
    * already or stopped waiting: the result says which, and nothing throws for those.
+   * An answer may approve with an edited `input`, or answer instead of the tool with an
+   * `output` (see {@link ApprovalDecision}); both are checked against the tool's schemas
+   * before anything changes.
    * @throws {WorkflowError} `approval-answer-invalid` when the answer is not one (an
-   *   `answeredAt` that is not a time); nothing changes.
+   *   `answeredAt` that is not a time, an `input` on a denial, an `output` on an approval,
+   *   a value with no JSON form); `approval-input-invalid` when the edited input does not
+   *   fit the tool's input schema; `approval-output-invalid` when the output does not fit
+   *   its output schema. Nothing changes: the request still waits for an answer.
    */
   answer(
     ref: string,
@@ -193,7 +205,7 @@ export class ApprovalInbox {
     source: ApprovalSourceName,
     automatic = false,
   ): ApprovalAnswerResult {
-    checkAnswer(ref, given);
+    const edits = checkAnswer(ref, given);
     const key = this.#pending.has(ref) ? ref : (this.#keys.get(ref) ?? ref);
     const entry = this.#pending.get(key);
     if (!entry) {
@@ -201,9 +213,11 @@ export class ApprovalInbox {
       if (settled) return settled;
       return { status: 'unknown', ref, pending: this.requests };
     }
+    checkEdits(entry, edits);
     const settled: SettledAnswer = {
       approved: given.approved === true,
       ...withReason(given.reason),
+      ...edits,
       ...answerOrigin(given, source, automatic),
     };
     this.#remove(key, { status: 'answered', request: entry.request, answer: settled });
@@ -231,7 +245,7 @@ export class ApprovalInbox {
     const ids = this.requests.map((r) => `"${r.id}"`);
     const why =
       result.status === 'answered'
-        ? `it was answered already (${result.answer.approved ? 'approved' : 'denied'} through ${result.answer.source}); an answer counts once`
+        ? `it was answered already (${answerWord(result.answer)} through ${result.answer.source}); an answer counts once`
         : result.status === 'withdrawn'
           ? `it was withdrawn (${result.reason})`
           : `${ids.length ? `pending: ${ids.join(', ')}` : 'none is pending'}`;
@@ -249,6 +263,8 @@ export class ApprovalInbox {
     const answer: SettledAnswer = {
       approved: replayed.approved,
       ...withReason(replayed.reason),
+      ...(replayed.input !== undefined ? { input: replayed.input } : {}),
+      ...(replayed.output !== undefined ? { output: replayed.output } : {}),
       ...answerOrigin(replayed, replayed.source ?? 'journal', true),
     };
     this.#held.settled(request.key ?? request.id, { request, approved: answer.approved });
@@ -275,7 +291,10 @@ export class ApprovalInbox {
       // what it returned was not an answer, or not a valid one: that error as it is
       const invalid =
         JuneError.isInstance(error) &&
-        (error.code === 'approval-policy-invalid' || error.code === 'approval-answer-invalid');
+        (error.code === 'approval-policy-invalid' ||
+          error.code === 'approval-answer-invalid' ||
+          error.code === 'approval-input-invalid' ||
+          error.code === 'approval-output-invalid');
       entry.reject(
         invalid
           ? error
@@ -322,14 +341,84 @@ export class ApprovalInbox {
   }
 }
 
-/** An answer's own fields, checked before it is applied: `answeredAt` must be a time. */
-function checkAnswer(ref: string, given: GivenAnswer): void {
+/** An answer's edit (`input`) or its answer instead of the tool (`output`), as JSON. */
+type AnswerEdits = { input?: unknown; output?: unknown };
+
+/**
+ * An answer's own fields, checked before it is applied: `answeredAt` must be a time, an
+ * `input` comes with an approval and an `output` with a denial, each a JSON value.
+ * @returns the answer's `input` and `output` in their JSON form, those given.
+ */
+function checkAnswer(ref: string, given: GivenAnswer): AnswerEdits {
   const at = given.answeredAt;
-  if (at === undefined) return;
-  const ms = at instanceof Date ? at.getTime() : typeof at === 'string' ? Date.parse(at) : NaN;
-  if (Number.isNaN(ms))
-    throw new WorkflowError(
+  const ms =
+    at === undefined
+      ? 0
+      : at instanceof Date
+        ? at.getTime()
+        : typeof at === 'string'
+          ? Date.parse(at)
+          : NaN;
+  const invalid = (what: string) =>
+    new WorkflowError(
       'approval-answer-invalid',
-      `june: the answer to approval request "${ref}" has answeredAt ${JSON.stringify(String(at))}, which is not a time; give an ISO 8601 string such as "2026-12-01T09:30:00Z" or a Date, or leave it out (now).`,
+      `june: the answer to approval request "${ref}" ${what}`,
     );
+  if (Number.isNaN(ms))
+    throw invalid(
+      `has answeredAt ${JSON.stringify(String(at))}, which is not a time; give an ISO 8601 string such as "2026-12-01T09:30:00Z" or a Date, or leave it out (now).`,
+    );
+  const edits: AnswerEdits = {};
+  if (given.input !== undefined) {
+    if (given.approved !== true)
+      throw invalid(
+        'denies the call and gives an input; an edited input comes with an approval ({ approved: true, input }). To answer instead of the tool, give output.',
+      );
+    edits.input = jsonOf(given.input, 'input', invalid);
+  }
+  if (given.output !== undefined) {
+    if (given.approved !== false)
+      throw invalid(
+        'approves the call and gives an output; an answer instead of the tool comes with approved: false ({ approved: false, output }), as the tool does not run. To run it with another input, give input.',
+      );
+    edits.output = jsonOf(given.output, 'output', invalid);
+  }
+  return edits;
+}
+
+/** `value` in its JSON form (answers are recorded); else `approval-answer-invalid`. */
+function jsonOf(value: unknown, field: string, invalid: (what: string) => WorkflowError): unknown {
+  const form = jsonForm(value);
+  if (form.ok) return form.value;
+  throw invalid(
+    `has an ${field} with no JSON form (${form.problem}); answers are recorded, so give a JSON value.`,
+  );
+}
+
+/**
+ * The answer's edit against the tool's input schema, its answer instead of the tool against
+ * its output schema: a value that does not fit is refused, and the request still waits.
+ */
+function checkEdits(entry: Pending, edits: AnswerEdits): void {
+  const { request, check } = entry;
+  const call = `the "${request.tool}" call of approval request "${request.id}" in step "${request.step}"`;
+  const inputProblem = edits.input !== undefined ? check?.input?.(edits.input) : undefined;
+  if (inputProblem !== undefined)
+    throw new WorkflowError(
+      'approval-input-invalid',
+      `june: the edited input for ${call} does not fit the tool's input schema: ${inputProblem}. Nothing changed and the request still waits: approve with an input the schema accepts, approve without one, or deny.`,
+    );
+  const outputProblem = edits.output !== undefined ? check?.output?.(edits.output) : undefined;
+  if (outputProblem !== undefined)
+    throw new WorkflowError(
+      'approval-output-invalid',
+      `june: the output given instead of ${call} does not fit the tool's output schema: ${outputProblem}. Nothing changed and the request still waits: give an output the schema accepts, or approve or deny the call.`,
+    );
+}
+
+/** How an answer reads in a message: approved (with an edited input), denied, answered instead of the tool. */
+function answerWord(answer: SettledAnswer): string {
+  if (answer.output !== undefined) return 'answered instead of the tool';
+  if (!answer.approved) return 'denied';
+  return answer.input !== undefined ? 'approved with an edited input' : 'approved';
 }

@@ -18,10 +18,22 @@ export interface ApprovalRequest {
   key?: string;
 }
 
-/** An answer to an {@link ApprovalRequest}. A `reason` on a denial reaches the model. */
+/**
+ * An answer to an {@link ApprovalRequest}. A `reason` on a denial reaches the model.
+ * - `input` (with `approved: true`): approve the call with this input instead of the
+ *   model's (an edit). The tool's input schema checks it when it is given; the tool runs
+ *   with it, and the model's conversation shows the call with it (see docs/approvals.md);
+ * - `output` (with `approved: false`): answer instead of the tool: it does not run, and the
+ *   model reads `output` as the tool's result. The tool's output schema, when it has one,
+ *   checks it when it is given.
+ *
+ * Both are JSON values; `undefined` means none was given.
+ */
 export interface ApprovalDecision {
   approved: boolean;
   reason?: string;
+  input?: unknown;
+  output?: unknown;
 }
 
 /**

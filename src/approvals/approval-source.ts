@@ -14,8 +14,15 @@ export interface SourceInbox {
   /** The requests waiting for an answer now, oldest first. */
   readonly pending: readonly ApprovalRequest[];
   /**
-   * Answers the request `ref` (its `key`, or its `id`). Never throws: the result says
-   * whether the answer was applied, or why not (answered already, withdrawn, unknown).
+   * Answers the request `ref` (its `key`, or its `id`). The result says whether the answer
+   * was applied, or why not (answered already, withdrawn, unknown). An answer may approve
+   * with an edited `input` or answer instead of the tool with an `output` (see
+   * `ApprovalDecision`).
+   * @throws {WorkflowError} only for an answer that is not one, before anything changes (the
+   *   request still waits): `approval-answer-invalid` (a bad `answeredAt`, an `input` on a
+   *   denial, an `output` on an approval), `approval-input-invalid` (the edit does not fit
+   *   the tool's input schema), `approval-output-invalid` (the output does not fit its
+   *   output schema). The message names the tool and what failed: show it to whoever answered.
    */
   answer(ref: string, answer: GivenAnswer): ApprovalAnswerResult;
 }

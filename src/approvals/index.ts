@@ -20,3 +20,4 @@ export type {
   ApprovalPolicyAnswer,
   ApprovalRequest,
 } from './approval-request.js';
+export type { AnswerCheck, SchemaCheck } from './answer-check.js';

@@ -48,6 +48,8 @@ export const juneErrorCodes = [
   'wrapper-content-invalid',
   // run options, approvals and the run itself
   'approval-answer-invalid',
+  'approval-input-invalid',
+  'approval-output-invalid',
   'approval-policy-failed',
   'approval-policy-invalid',
   'approval-source-invalid',

@@ -11,6 +11,10 @@ import type { Trace, TraceApproval, TraceNode, TraceStatus } from '../trace/trac
  * - `status`: `succeeded`, `failed`, `denied` (a person or policy refused it), `running`, `waiting`, `aborted`;
  * - `approval`: the approval the call waited for before it ran, and its answer; absent when
  *   the tool did not need one;
+ * - `editedInput`: the input a person approved in place of the model's `input` (the call ran
+ *   with it); absent when the call was not edited;
+ * - `responded`: true when a person answered instead of the tool: it did not run, and the
+ *   model read `output` as its result;
  * - `childRun`: the child run a composite tool call started, when it started one.
  */
 export interface EvalToolCall {
@@ -20,6 +24,8 @@ export interface EvalToolCall {
   output: unknown;
   status: TraceStatus;
   approval: TraceApproval | undefined;
+  editedInput?: unknown;
+  responded?: true;
   childRun: Trace | undefined;
 }
 
@@ -53,6 +59,8 @@ export function toolCallsIn(trace: Trace, tool?: string): EvalToolCall[] {
         output: node.output,
         status: node.status,
         approval: node.approval,
+        ...(node.approval?.input !== undefined ? { editedInput: node.approval.input } : {}),
+        ...(node.approval?.status === 'responded' ? { responded: true as const } : {}),
         childRun,
       });
     }

@@ -91,8 +91,10 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     node.approval = {
       id: e.id,
       ...keyOf(node),
-      status: e.approved ? 'approved' : 'denied',
+      status: e.output !== undefined ? 'responded' : e.approved ? 'approved' : 'denied',
       ...(e.reason !== undefined ? { reason: e.reason } : {}),
+      ...(e.input !== undefined ? { input: e.input } : {}),
+      ...(e.output !== undefined ? { output: e.output } : {}),
       ...(e.replayed ? { replayed: e.replayed } : {}),
       ...(e.automatic ? { automatic: e.automatic } : {}),
       ...recordedOrigin(e),

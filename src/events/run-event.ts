@@ -109,12 +109,19 @@ export interface RunEventFields {
   'tool-denied': { runId: string; step: string; toolCallId: string; tool: string };
   /** A tool call waits for an answer. */
   'approval-request': { runId: string; request: ApprovalRequest };
-  /** A request was answered: `automatic` when an `onApproval` policy did, `replayed` when the run's journal held the answer. */
+  /**
+   * A request was answered: `automatic` when an `onApproval` policy did, `replayed` when the
+   * run's journal held the answer. `input`: approved with this edited input (the call runs
+   * with it; the request's `input` is the model's). `output`: answered instead of the tool
+   * (`approved` is false; the model reads it as the tool's result).
+   */
   'approval-response': {
     runId: string;
     id: string;
     approved: boolean;
     reason?: string;
+    input?: unknown;
+    output?: unknown;
     automatic: boolean;
     replayed?: boolean;
     /**

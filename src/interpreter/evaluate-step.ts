@@ -1,4 +1,4 @@
-import type { LanguageModelUsage, ModelMessage, TelemetryOptions } from 'ai';
+import type { LanguageModelUsage, ModelMessage, TelemetryOptions, ToolSet } from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix, notation } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
@@ -7,7 +7,13 @@ import type { StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { modelIdentity } from '../models/model-identity.js';
-import { runStep, type PendingToolApproval, type StepRunInput } from '../steps/run-step.js';
+import {
+  runStep,
+  type PendingToolApproval,
+  type StepRunInput,
+  type ToolApprovalAnswer,
+} from '../steps/run-step.js';
+import { toolAnswerCheck } from '../steps/tool-answer-check.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import { stepToolApproval } from '../engine/tool-approval.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
@@ -320,16 +326,21 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
       services.approvals.turn(
         requests.map((request) => callKey(services.runId, place, request.toolCallId, durable)),
       );
-      return Promise.all(requests.map((request) => askApproval(step, request)));
+      return Promise.all(requests.map((request) => askApproval(step, request, stepTools)));
     },
   };
 }
 
-/** Asks for one approval (answered from the durable engine's record when it holds the answer). */
+/**
+ * Asks for one approval (answered from the durable engine's record when it holds the answer).
+ * An answer's edited input and its answer instead of the tool are checked against the
+ * tool's schemas (of `tools`) before they are applied.
+ */
 async function askApproval(
   step: StepCall,
   request: PendingToolApproval,
-): Promise<{ approvalId: string; approved: boolean; reason?: string }> {
+  tools: ToolSet,
+): Promise<ToolApprovalAnswer> {
   const { run, services, path } = step;
   const place = { step: path, calls: run.calls };
   const durable = services.engine.durable;
@@ -346,6 +357,7 @@ async function askApproval(
       run.signal,
       run.runId,
       replayed,
+      toolAnswerCheck(Object.hasOwn(tools, request.toolName) ? tools[request.toolName] : undefined),
     );
   // an answer from outside the process (through the engine's store) settles the request as a person's would
   const answer = ({ source, ...given }: OutsideAnswer) =>
@@ -355,6 +367,8 @@ async function askApproval(
     approvalId: request.approvalId,
     approved: decision.approved,
     ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    ...(decision.input !== undefined ? { input: decision.input } : {}),
+    ...(decision.output !== undefined ? { output: decision.output } : {}),
   };
 }
 

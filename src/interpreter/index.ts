@@ -1,7 +1,13 @@
 export { runWorkflow } from './run.js';
 export { DEFAULT_ABORT_GRACE_MS, unstoppedWork } from './abort-grace.js';
 export type { PendingWork } from './abort-grace.js';
-export type { AnsweredBy, RunHandle, WorkflowRunOptions, RunResult } from './run.js';
+export type {
+  AnsweredBy,
+  ApproveOptions,
+  RunHandle,
+  WorkflowRunOptions,
+  RunResult,
+} from './run.js';
 export type {
   RunOutput,
   RunOutputPicker,

@@ -111,6 +111,8 @@ function approvalEvents(log: RunLog): ApprovalListener {
         id,
         approved: answer.approved,
         ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+        ...(answer.input !== undefined ? { input: answer.input } : {}),
+        ...(answer.output !== undefined ? { output: answer.output } : {}),
         ...(replayed ? { replayed } : {}),
         automatic: answer.automatic,
         source: answer.source,

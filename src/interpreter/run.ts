@@ -32,6 +32,16 @@ export interface AnsweredBy {
   source?: string;
 }
 
+/**
+ * An approval through the run handle: who gave it ({@link AnsweredBy}), and `input`, the
+ * input the call runs with instead of the model's (an edit; a JSON value). The tool's input
+ * schema checks it before anything changes, and the model's conversation shows the call
+ * with it (see docs/approvals.md).
+ */
+export interface ApproveOptions extends AnsweredBy {
+  input?: unknown;
+}
+
 export type { WorkflowRunOptions } from './workflow-run-options.js';
 export type { RunResult } from './run-result.js';
 
@@ -61,13 +71,27 @@ export interface RunHandle<OUTPUT = unknown> {
   readonly pendingApprovals: ApprovalRequest[];
   /**
    * Approves a pending request (by its `id`, or its `key`). `by` says who answered, when and
-   * through what (default source: `handle`); see {@link AnsweredBy}.
+   * through what (default source: `handle`); see {@link AnsweredBy}. With `by.input`, the
+   * call runs with that input instead of the model's (see {@link ApproveOptions}).
    * @throws {JuneError} `approval-unknown` when no such request is pending (answered
    *   already, from here or a source; withdrawn; never asked): nothing changes.
+   * @throws {JuneError} `approval-input-invalid` when `by.input` does not fit the tool's
+   *   input schema (the message names the tool and what failed); `approval-answer-invalid`
+   *   when it has no JSON form. Nothing changes: the request still waits.
    */
-  approve(id: string, by?: AnsweredBy): void;
+  approve(id: string, by?: ApproveOptions): void;
   /** Denies a pending request; the model sees the denial and `reason`. @throws {JuneError} `approval-unknown` */
   deny(id: string, reason?: string, by?: AnsweredBy): void;
+  /**
+   * Answers a pending request instead of the tool: the tool does not run, and the model
+   * reads `output` (a JSON value) as the tool's result, not as a denial. The answer is
+   * recorded as not approved, with its output.
+   * @throws {JuneError} `approval-unknown` as {@link approve}; `approval-output-invalid`
+   *   when the tool has an `outputSchema` and `output` does not fit it;
+   *   `approval-answer-invalid` when `output` is `undefined` or has no JSON form. Nothing
+   *   changes: the request still waits.
+   */
+  respond(id: string, output: unknown, by?: AnsweredBy): void;
   /**
    * Connects a source of answers (a chat bot, a dashboard; see `ApprovalSource`) for the
    * rest of the run: it is told about the requests waiting now and each later one, and is
@@ -155,13 +179,33 @@ function runHandle<OUTPUT>(
       return approvals.requests;
     },
     approve: (id, by) =>
-      approvals.answerOrThrow(id, { approved: true, ...answeredBy(by) }, by?.source ?? 'handle'),
+      approvals.answerOrThrow(
+        id,
+        {
+          approved: true,
+          ...(by?.input !== undefined ? { input: by.input } : {}),
+          ...answeredBy(by),
+        },
+        by?.source ?? 'handle',
+      ),
     deny: (id, reason, by) =>
       approvals.answerOrThrow(
         id,
         { approved: false, ...withReason(reason), ...answeredBy(by) },
         by?.source ?? 'handle',
       ),
+    respond: (id, output, by) => {
+      if (output === undefined)
+        throw new WorkflowError(
+          'approval-answer-invalid',
+          `june: handle.respond("${id}", output) needs an output, the JSON value the model reads as the tool's result; to refuse the call without one, use handle.deny("${id}", reason).`,
+        );
+      approvals.answerOrThrow(
+        id,
+        { approved: false, output, ...answeredBy(by) },
+        by?.source ?? 'handle',
+      );
+    },
     connect: (source) => approvals.connect(source),
     abort: (reason) => abort.abort(reason === undefined ? undefined : new Error(reason)),
     trace: () => structuredClone(frameTrace(frame, name)),

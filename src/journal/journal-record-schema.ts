@@ -85,6 +85,8 @@ const approvalAnswerSchema = z.looseObject({
   ...toolCallKeys,
   approved: flag(),
   reason: text().optional(),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
   automatic: flag(),
   source: text().optional(),
   answeredBy: text().optional(),

@@ -17,11 +17,15 @@ export { placeKey, callIdOf, describePlace } from '../engine/durable-place.js';
  *   format version, its provider specification, its `parts` or `result`). Versions 1 to 3
  *   kept the AI SDK 6 (provider specification v3) `parts` or `result` on the record itself;
  *   they are read as an `answer` of spec `v3`.
+ * - 5: an approval answer may carry `input` (approved with an edited input) or `output`
+ *   (answered instead of the tool). A version 4 journal is a version 5 journal without
+ *   them; a June that reads only up to 4 refuses a version 5 journal rather than replay an
+ *   edited call with the model's input.
  */
-export const JOURNAL_VERSION = 4;
+export const JOURNAL_VERSION = 5;
 
 /** The journal schema versions this June reads. */
-export const JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4];
+export const JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
 
 /**
  * Where a call happened in the run's tree:
@@ -131,6 +135,10 @@ export interface ApprovalRequestRecord extends JournalPlace {
  * The answer to an approval request; `automatic` when a policy (`--approve`) gave it.
  * `source`, `answeredBy` and `answeredAt` say through which way, who and when (ISO 8601) it
  * was answered; journals written before them lack them, and read as they are.
+ *
+ * Since version 5: `input` when the call was approved with an edited input (the call ran
+ * with it; the {@link ApprovalRequestRecord} keeps the model's), `output` when a person
+ * answered instead of the tool (`approved` is false; the model read it as the result).
  */
 export interface ApprovalAnswerRecord extends JournalPlace {
   type: 'approval-answer';
@@ -138,6 +146,8 @@ export interface ApprovalAnswerRecord extends JournalPlace {
   toolCallId: string;
   approved: boolean;
   reason?: string;
+  input?: unknown;
+  output?: unknown;
   automatic: boolean;
   source?: string;
   answeredBy?: string;

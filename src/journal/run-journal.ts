@@ -128,6 +128,8 @@ export class RunJournal implements DurableEngine {
   readonly #replayTools: boolean;
   readonly #copy: boolean;
   readonly #deltas = new PromptDeltas();
+  /** The calls (by {@link toolKey}) approved with an edited input in this process. */
+  readonly #edited = new Set<string>();
   /** The last write: each write starts once the one before it is stored. */
   #queue: Promise<void> = Promise.resolve();
   #finished = false;
@@ -276,8 +278,8 @@ export class RunJournal implements DurableEngine {
     const { place } = call;
     const key = toolKey(place, call.call);
     try {
-      this.#checkCall(place, call, this.#index?.toolCall(key) ?? this.#index?.request(key));
       const answer = this.#index?.answer(key);
+      this.#checkCall(place, call, this.#index?.toolCall(key) ?? this.#requested(key));
       if (answer && !answer.approved)
         throw this.#stop(
           journalCallChanged(
@@ -362,6 +364,7 @@ export class RunJournal implements DurableEngine {
       return question.replay({
         approved: answer.approved,
         ...withReason(answer.reason),
+        ...edits(answer),
         automatic: answer.automatic,
         // a journal written before answers kept their origin: when the answer was recorded
         ...recordedOrigin({ answeredAt: answer.at, ...answer }),
@@ -370,6 +373,7 @@ export class RunJournal implements DurableEngine {
     if (this.#copy || !recordedRequest) await this.#write(requested);
     if (this.failure !== undefined) throw this.failure;
     const decision = await question.ask();
+    if (decision.input !== undefined) this.#edited.add(key);
     await this.#write({
       type: 'approval-answer',
       ...where(place),
@@ -377,6 +381,7 @@ export class RunJournal implements DurableEngine {
       toolCallId: question.toolCallId,
       approved: decision.approved,
       ...withReason(decision.reason),
+      ...edits(decision),
       automatic: decision.automatic,
       ...recordedOrigin(decision),
       at: now(),
@@ -439,6 +444,18 @@ export class RunJournal implements DurableEngine {
         ),
       );
     }
+  }
+
+  /**
+   * What the call at `key` was asked with, to check a call about to run against: its
+   * recorded request, but with no input to compare when its answer (recorded, or given in
+   * this process) edited the input: the call runs with the edit, as the tool's schema read it.
+   */
+  #requested(key: string): { tool: string; input: unknown } | undefined {
+    const request = this.#index?.request(key);
+    if (!request) return undefined;
+    const edited = this.#index?.answer(key)?.input !== undefined || this.#edited.has(key);
+    return edited ? { tool: request.tool, input: undefined } : request;
   }
 
   /** For a replay's mismatch errors: whether its tool calls are answered from the recording. */
@@ -546,6 +563,17 @@ function writeFailed(store: JournalStore, runId: string, error: unknown): System
     `june: cannot write ${journalLabel(store, runId)}: ${errorMessage(error)}. The run stopped; free the disk or fix the store, then resume it.`,
     { cause: error },
   );
+}
+
+/** An answer's edited `input` and its answer instead of the tool (`output`), those it has. */
+function edits(answer: { input?: unknown; output?: unknown }): {
+  input?: unknown;
+  output?: unknown;
+} {
+  return {
+    ...(answer.input !== undefined ? { input: answer.input } : {}),
+    ...(answer.output !== undefined ? { output: answer.output } : {}),
+  };
 }
 
 function where(place: JournalPlace): JournalPlace {

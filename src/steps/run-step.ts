@@ -4,12 +4,12 @@ import {
   type ModelMessage,
   type StepResult,
   type StopCondition,
-  type ToolApprovalResponse,
+  type TextStreamPart,
   type ToolSet,
 } from 'ai';
 import { ModelBehaviorError, RunAbortedError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage } from '../models/usage.js';
-import { withReason } from '../approvals/with-reason.js';
+import { approvalContinuation } from './approval-continuation.js';
 import { generateRound } from './generate-round.js';
 import { modelFailure } from './model-failure.js';
 import { roundCallOptions } from './round-call-options.js';
@@ -17,13 +17,21 @@ import { stepModel } from './step-model.js';
 import type { RoundInput, StepFinish, StepRound } from './step-round.js';
 import type { PendingToolApproval, StepRunInput, StepRunOutput } from './step-run-input.js';
 
-export type { PendingToolApproval, StepRunInput, StepRunOutput } from './step-run-input.js';
+export type {
+  PendingToolApproval,
+  StepRunInput,
+  StepRunOutput,
+  ToolApprovalAnswer,
+} from './step-run-input.js';
 
 /**
  * Runs one step: an AI SDK `streamText` tool loop (`generateText` with `stream: false`). When a turn asks for approvals, the loop
  * stops (the AI SDK's behaviour), June waits for every answer, appends the AI SDK's own
  * `tool-approval-response` message, and calls `streamText` again with the history, so
- * approved calls run and denied ones reach the model as denied.
+ * approved calls run and denied ones reach the model as denied. An approval with an edited
+ * input replaces the call in the conversation, so the tool runs with the edit and the model
+ * sees the call it gets the result of; an answer instead of the tool is the call's result
+ * (see {@link approvalContinuation}).
  *
  * `stopWhen` bounds the whole step: its conditions see every model call of the step so far,
  * across those continuations. When they are met on a turn that asks for approvals, the step
@@ -79,17 +87,19 @@ export async function runStep(given: StepRunInput): Promise<StepRunOutput> {
       };
     }
     const answers = await input.approve(approvals);
-    const content: ToolApprovalResponse[] = answers.map((a) => ({
-      type: 'tool-approval-response',
-      approvalId: a.approvalId,
-      approved: a.approved,
-      ...withReason(a.reason),
-    }));
-    const message: ModelMessage = { role: 'tool', content };
+    const { message, responded } = await approvalContinuation(input.tools, approvals, answers, {
+      history,
+      responseMessages,
+    });
     history.push(message);
     responseMessages.push(message);
+    // the AI SDK reports no result for a call answered instead of its tool: the step does
+    for (const call of responded)
+      input.onPart({ type: 'tool-result', ...call } as TextStreamPart<ToolSet>);
     denied = approvals.filter((request) =>
-      answers.some((a) => a.approvalId === request.approvalId && !a.approved),
+      answers.some(
+        (a) => a.approvalId === request.approvalId && !a.approved && a.output === undefined,
+      ),
     );
   }
 }

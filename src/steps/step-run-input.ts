@@ -21,6 +21,19 @@ export interface PendingToolApproval {
   input: unknown;
 }
 
+/**
+ * A person's (or policy's) answer to one {@link PendingToolApproval}: approved, with an
+ * edited `input` the call runs with; denied, with a `reason` the model reads; or denied with
+ * an `output` the model reads as the tool's result (an answer instead of the tool).
+ */
+export interface ToolApprovalAnswer {
+  approvalId: string;
+  approved: boolean;
+  reason?: string;
+  input?: unknown;
+  output?: unknown;
+}
+
 /** What {@link runStep} needs: one agent's settings and one step's conversation. */
 export interface StepRunInput {
   /** The step path (`research:findings`), for error messages. */
@@ -76,9 +89,7 @@ export interface StepRunInput {
    */
   onPart: (part: TextStreamPart<ToolSet>) => void;
   /** Answers the approval requests of one model turn, all of them, in any order. */
-  approve: (
-    requests: PendingToolApproval[],
-  ) => Promise<Array<{ approvalId: string; approved: boolean; reason?: string }>>;
+  approve: (requests: PendingToolApproval[]) => Promise<ToolApprovalAnswer[]>;
 }
 
 /** What a step produced: its result, the messages it added to the conversation, and its usage in tokens. */

@@ -121,8 +121,10 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
     if (node.toolCallId !== undefined) into['gen_ai.tool.call.id'] = node.toolCallId;
     const provenance = capabilities?.find((capability) => capability.name === node.name);
     if (provenance) Object.assign(into, provenanceAttributes(provenance));
-    if (content.recordInputs && node.input !== undefined)
-      into['gen_ai.tool.call.arguments'] = text(node.input);
+    // an approval with an edited input: the call ran with the edit (the original is the node's input)
+    const input = node.approval?.input ?? node.input;
+    if (content.recordInputs && input !== undefined)
+      into['gen_ai.tool.call.arguments'] = text(input);
     if (content.recordOutputs && node.output !== undefined && node.status === 'succeeded')
       into['gen_ai.tool.call.result'] = text(modelOutputOf(node.output));
     return `execute_tool ${node.name}`;
@@ -155,6 +157,6 @@ function provenanceAttributes(provenance: CapabilityProvenance): Attributes {
 }
 
 /** An attribute value for content: strings as they are, anything else as JSON. */
-function text(value: unknown): string {
+export function text(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
 }

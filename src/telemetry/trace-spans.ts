@@ -9,7 +9,7 @@ import {
 } from '@opentelemetry/api';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import type { TraceApproval, TraceNode } from '../trace/trace-node.js';
-import { spanAttributes, type TelemetryContent } from './span-attributes.js';
+import { spanAttributes, text, type TelemetryContent } from './span-attributes.js';
 
 /** What {@link TraceSpans} needs: where spans go, under what, and what content they may carry. */
 export interface TraceSpansOptions {
@@ -109,7 +109,9 @@ export class TraceSpans {
     const open = this.#open.get(node.id);
     if (!open || !node.approval || open.approval !== undefined) return;
     open.approval = 'pending';
-    open.span.addEvent(...approvalEvent({ id: node.approval.id, status: 'pending' }, at));
+    open.span.addEvent(
+      ...approvalEvent({ id: node.approval.id, status: 'pending' }, at, this.options.content),
+    );
   }
 
   /** An approval asked, answered or withdrawn since the last look: a span event. */
@@ -117,7 +119,7 @@ export class TraceSpans {
     const approval = open.node.approval;
     if (!approval || approval.status === open.approval) return;
     open.approval = approval.status;
-    open.span.addEvent(...approvalEvent(approval, at));
+    open.span.addEvent(...approvalEvent(approval, at, this.options.content));
   }
 
   /** Sets `attributes` on the open span of the node `nodeId`, if there is one (content known only to the caller). */
@@ -158,13 +160,30 @@ export class TraceSpans {
   }
 }
 
-/** The span event for an approval's state: asked, answered (by whom), or withdrawn. */
-function approvalEvent(approval: TraceApproval, at: number): [string, Attributes, number] {
+/**
+ * The span event for an approval's state: asked, answered (by whom; edited, or answered
+ * instead of the tool), or withdrawn. An edited input and an answer given instead of the
+ * tool are content: recorded as `content` allows.
+ */
+function approvalEvent(
+  approval: TraceApproval,
+  at: number,
+  content: TelemetryContent,
+): [string, Attributes, number] {
   const attributes: Attributes = { 'june.approval.id': approval.id };
   if (approval.status === 'pending') return ['june.approval.request', attributes, at];
   if (approval.reason !== undefined) attributes['june.approval.reason'] = approval.reason;
   if (approval.status === 'withdrawn') return ['june.approval.withdraw', attributes, at];
   attributes['june.approval.approved'] = approval.status === 'approved';
+  if (approval.input !== undefined) {
+    attributes['june.approval.edited'] = true;
+    if (content.recordInputs) attributes['june.approval.input'] = text(approval.input);
+  }
+  if (approval.status === 'responded') {
+    attributes['june.approval.responded'] = true;
+    if (content.recordOutputs && approval.output !== undefined)
+      attributes['june.approval.output'] = text(approval.output);
+  }
   attributes['june.approval.answered_by'] = approval.replayed
     ? 'journal'
     : approval.automatic

@@ -3,11 +3,38 @@ import { z } from 'zod';
 import { WorkflowError } from '../errors/index.js';
 
 /**
+ * The answer a script gives to the approval request of one of its tool calls, as a person
+ * would (through the scripted model's `approvals` source, named `script`):
+ *
+ * - `approved`: approve or deny the call;
+ * - `reason`: a denial's reason, which the model reads;
+ * - `input` (with `approved: true`): approve with this input instead of the scripted one
+ *   (an edit, checked against the tool's input schema);
+ * - `output` (with `approved: false`): answer instead of the tool, which does not run; the
+ *   model reads it as the tool's result;
+ * - `answeredBy`: who answered, as the records show it.
+ *
+ * @example
+ * ```ts
+ * const answer: ScriptApprovalAnswer = { approved: true, input: { env: 'staging' }, answeredBy: 'ana' };
+ * ```
+ */
+export interface ScriptApprovalAnswer {
+  approved: boolean;
+  reason?: string;
+  input?: JSONValue;
+  output?: JSONValue;
+  answeredBy?: string;
+}
+
+/**
  * One tool call a scripted turn makes.
  *
  * - `tool`: the tool's name, as the agent has it (checked on every call).
  * - `input`: the tool's input, any JSON value; `{}` when left out.
  * - `id`: the tool call id; `call_<step>_<turn>_<n>` when left out (`turn` and `n` 1-based).
+ * - `answer`: when the call needs approval, the answer the script gives it
+ *   ({@link ScriptApprovalAnswer}); without one, the request waits for another answer.
  *
  * @example
  * ```ts
@@ -18,6 +45,7 @@ export interface ScriptToolCall {
   tool: string;
   input?: JSONValue;
   id?: string;
+  answer?: ScriptApprovalAnswer;
 }
 
 /**
@@ -75,10 +103,36 @@ export interface ModelScript {
   steps: Record<string, ScriptTurn[]>;
 }
 
+const answerSchema = z
+  .strictObject({
+    approved: z.boolean(),
+    reason: z.string().optional(),
+    input: z.json().optional(),
+    output: z.json().optional(),
+    answeredBy: z.string().min(1).optional(),
+  })
+  .superRefine((answer, ctx) => {
+    if (answer.input !== undefined && !answer.approved)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['input'],
+        message:
+          'an edited input comes with approved: true (to answer instead of the tool, give output)',
+      });
+    if (answer.output !== undefined && answer.approved)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['output'],
+        message:
+          'an answer instead of the tool comes with approved: false, as the tool does not run',
+      });
+  });
+
 const toolCallSchema = z.strictObject({
   tool: z.string().min(1),
   input: z.json().optional(),
   id: z.string().min(1).optional(),
+  answer: answerSchema.optional(),
 });
 
 const usageSchema = z.strictObject({

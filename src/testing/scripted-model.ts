@@ -10,6 +10,8 @@ import { SystemError, WorkflowError } from '../errors/index.js';
 import { loadScript } from './load-script.js';
 import { scriptLabel, validateScript, type ModelScript, type ScriptTurn } from './script-format.js';
 import { turnAnswer, turnStreamParts, type TurnAnswer } from './turn-answer.js';
+import type { ApprovalSource } from '../approvals/approval-source.js';
+import { scriptAnswers } from './script-answers.js';
 
 /** Options of {@link scriptedModel}. */
 export interface ScriptedModelOptions {
@@ -54,6 +56,12 @@ export class ScriptedModel implements LanguageModelV4 {
   readonly supportedUrls: Record<string, RegExp[]> = {};
   /** Every call that took a turn, in call order (failed turns included). */
   readonly calls: ScriptedCall[] = [];
+  /**
+   * The script's answers to the approval requests of its tool calls (each call's `answer`:
+   * approve, approve with an edited input, deny, or answer instead of the tool), as an
+   * approval source named `script`: pass it as `run(el, { approvalSources: [model.approvals] })`.
+   */
+  readonly approvals: ApprovalSource;
   readonly #script: ModelScript;
   readonly #source: string | undefined;
   readonly #used = new Map<string, number>();
@@ -65,6 +73,7 @@ export class ScriptedModel implements LanguageModelV4 {
   constructor(script: ModelScript, options: { name: string; source?: string }) {
     this.#script = script;
     this.#source = options.source;
+    this.approvals = scriptAnswers(script);
     this.modelId = options.name;
   }
 

@@ -31,8 +31,16 @@ export interface TraceApproval {
    * so an answer given after the process stopped finds its call again. Absent without a journal.
    */
   key?: string;
-  status: 'pending' | 'approved' | 'denied' | 'withdrawn';
+  /**
+   * `responded`: a person answered instead of the tool, which did not run; the model read
+   * `output` as its result.
+   */
+  status: 'pending' | 'approved' | 'denied' | 'responded' | 'withdrawn';
   reason?: string;
+  /** Approved with this input instead of the model's (the node's `input`): the call ran with it. */
+  input?: unknown;
+  /** The answer given instead of the tool (`responded`), which the model read as its result. */
+  output?: unknown;
   /** True when an `onApproval` policy (or `june run --approve`) answered, not a person. */
   automatic?: boolean;
   /** True when the answer came from the run's journal (a resumed or replayed run). */

@@ -28,7 +28,7 @@ describe('stored sample journals', () => {
     }
   }
 
-  it.each(['v1', 'v2', 'v3', 'v4'])(
+  it.each(['v1', 'v2', 'v3', 'v4', 'v5'])(
     '%s/release.jsonl replays: the same answer with no model and no tool run',
     async (version) => {
       const tools = releaseTools();
@@ -41,19 +41,42 @@ describe('stored sample journals', () => {
     },
   );
 
-  it('model answers of versions 1 to 3 (AI SDK 6, spec v3) are read as June answer records of spec v3; v4 records keep theirs', async () => {
-    for (const version of ['v1', 'v2', 'v3', 'v4']) {
+  it('model answers of versions 1 to 3 (AI SDK 6, spec v3) are read as June answer records of spec v3; v4 and v5 records keep theirs', async () => {
+    for (const version of ['v1', 'v2', 'v3', 'v4', 'v5']) {
       const records = await loadJournal(join(fixtures, version, 'release.jsonl'));
       const answers = records.flatMap((record) =>
         record.type === 'model-call' ? [record.answer] : [],
       );
       expect(answers.length).toBeGreaterThan(0);
       for (const answer of answers) {
-        expect(answer).toMatchObject({ version: 1, spec: version === 'v4' ? 'v4' : 'v3' });
+        expect(answer).toMatchObject({ version: 1, spec: version >= 'v4' ? 'v4' : 'v3' });
         expect(answer.parts ?? answer.result).toBeDefined();
       }
       for (const record of records) expect(record).not.toHaveProperty('parts');
     }
+  });
+
+  it('v5/release.jsonl keeps an approval with an edited input: it replays with the edit, by whom and when', async () => {
+    const records = await loadJournal(join(fixtures, 'v5', 'release.jsonl'));
+    expect(records.find((record) => record.type === 'approval-request')).toMatchObject({
+      tool: 'deploy',
+      input: { env: 'prod' },
+    });
+    expect(records.find((record) => record.type === 'approval-answer')).toMatchObject({
+      approved: true,
+      input: { env: 'staging' },
+      answeredBy: 'ana',
+      answeredAt: '2026-12-02T09:30:00.000Z',
+    });
+    const tools = releaseTools();
+    const result = await run(<Release model={unreachableModel()} tools={tools} />, {
+      replay: records,
+      replayTools: true,
+    }).result;
+    expect(tools.ran).toEqual([]);
+    const text = JSON.stringify(result.trace);
+    expect(text).toContain('"status":"approved","input":{"env":"staging"}');
+    expect(text).toContain('"output":"deployed to staging"');
   });
 
   it('v1 records are read as v2: composite and tool calls keyed by place and ordinal', async () => {
@@ -77,6 +100,8 @@ describe('stored sample journals', () => {
     ['v3', 'crashed-mid-write.jsonl', '20260102-030405-v3cr'],
     ['v4', 'waiting-for-approval.jsonl', '20260102-030405-v4wt'],
     ['v4', 'crashed-mid-write.jsonl', '20260102-030405-v4cr'],
+    ['v5', 'waiting-for-approval.jsonl', '20260102-030405-v5wt'],
+    ['v5', 'crashed-mid-write.jsonl', '20260102-030405-v5cr'],
   ])(
     '%s/%s resumes: the approval is asked, and only the calls that had not finished are made',
     async (version, name, runId) => {

@@ -5,6 +5,7 @@ import {
   run,
   Step,
   type AnsweredBy,
+  type ApproveOptions,
   type ApprovalRequest,
   type ApprovalSource,
   type RunEvent,
@@ -42,9 +43,12 @@ describe('run(): RunHandle', () => {
     expectTypeOf(handle.events).toEqualTypeOf<AsyncIterable<RunEvent>>();
     expectTypeOf(handle.log).toEqualTypeOf<AsyncIterable<RunLogEvent>>();
     expectTypeOf(handle.pendingApprovals).toEqualTypeOf<ApprovalRequest[]>();
-    expectTypeOf(handle.approve).toEqualTypeOf<(id: string, by?: AnsweredBy) => void>();
+    expectTypeOf(handle.approve).toEqualTypeOf<(id: string, by?: ApproveOptions) => void>();
     expectTypeOf(handle.deny).toEqualTypeOf<
       (id: string, reason?: string, by?: AnsweredBy) => void
+    >();
+    expectTypeOf(handle.respond).toEqualTypeOf<
+      (id: string, output: unknown, by?: AnsweredBy) => void
     >();
     expectTypeOf(handle.connect).parameter(0).toEqualTypeOf<ApprovalSource>();
     expectTypeOf(handle.abort).toEqualTypeOf<(reason?: string) => void>();

@@ -1,0 +1,89 @@
+// A model script answers the approval requests of its own tool calls, offline: an approval
+// with an edited input, an answer instead of the tool.
+import { fileURLToPath } from 'node:url';
+import { tool } from 'ai';
+import { Agent, Step, Tool, run } from 'june';
+import { toolCallsIn } from 'june/evals';
+import { scriptedModel } from 'june/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`../fixtures/scripts/${name}`, import.meta.url));
+
+function releaseTools() {
+  const ran: string[] = [];
+  return {
+    ran,
+    deploy: tool({
+      inputSchema: z.object({ env: z.enum(['staging', 'prod']) }),
+      needsApproval: true,
+      execute: async ({ env }) => (ran.push(`deploy:${env}`), `deployed to ${env}`),
+    }),
+    publish: tool({
+      inputSchema: z.object({ version: z.string() }),
+      outputSchema: z.object({ url: z.string() }),
+      needsApproval: true,
+      execute: async ({ version }) => (ran.push(`publish:${version}`), { url: 'x' }),
+    }),
+  };
+}
+
+describe("a script's answers to approval requests", () => {
+  it("edit a call and answer instead of a tool, offline, through the scripted model's source", async () => {
+    const tools = releaseTools();
+    const model = scriptedModel(fixture('edit-deploy.json'));
+    const result = await run(
+      <Agent model={model}>
+        <Tool name="deploy" value={tools.deploy} />
+        <Tool name="publish" value={tools.publish} />
+        <Step id="release" prompt="Ship 1.2" />
+      </Agent>,
+      { approvalSources: [model.approvals] },
+    ).result;
+    model.assertAllTurnsUsed();
+    expect(result.output).toBe('Deployed to staging; notes published.');
+    expect(tools.ran).toEqual(['deploy:staging']);
+    const [deploy] = toolCallsIn(result.trace, 'deploy');
+    expect(deploy).toMatchObject({
+      input: { env: 'prod' },
+      editedInput: { env: 'staging' },
+      approval: { status: 'approved', source: 'script', answeredBy: 'ana' },
+    });
+    const [publish] = toolCallsIn(result.trace, 'publish');
+    expect(publish).toMatchObject({
+      responded: true,
+      output: { url: 'https://notes.example/by-hand' },
+      approval: { status: 'responded', source: 'script' },
+    });
+    // the model's third call read the edited call and the answer given instead of publish
+    const prompt = JSON.stringify(model.calls[2]!.prompt);
+    expect(prompt).toContain('"input":{"env":"staging"}');
+    expect(prompt).not.toContain('"env":"prod"');
+    expect(prompt).toContain('https://notes.example/by-hand');
+  });
+
+  it('a script answer that edits a denial, or answers instead of an approved call, is refused with the JSON path', () => {
+    expect(() =>
+      scriptedModel({
+        steps: {
+          release: [
+            {
+              toolCalls: [
+                { tool: 'deploy', answer: { approved: false, input: { env: 'staging' } } },
+                { tool: 'publish', answer: { approved: true, output: 'done' } },
+              ],
+            },
+          ],
+        },
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'script-invalid',
+        message: expect.stringMatching(
+          /\$\.steps\.release\[0\]\.toolCalls\[0\]\.answer\.input: an edited input comes with approved: true.*\$\.steps\.release\[0\]\.toolCalls\[1\]\.answer\.output: /,
+        ),
+      }),
+    );
+  });
+});
