@@ -37,7 +37,7 @@ export async function findingDeclarations<T>(render: () => Promise<T>): Promise<
 /** The frame that called `factory`, as `file`, line and column (1-based), when it has one. */
 function callerLocation(factory: (...args: never[]) => unknown): SourceLocation | undefined {
   if (asked.getStore() !== true) return undefined;
-  const holder: { stack?: string } = {};
+  const holder: { stack?: unknown } = {};
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 1;
   try {
@@ -45,7 +45,8 @@ function callerLocation(factory: (...args: never[]) => unknown): SourceLocation 
   } finally {
     Error.stackTraceLimit = limit;
   }
-  const frame = holder.stack?.split('\n')[1];
+  // a `prepareStackTrace` of the program's own may make something else than the text
+  const frame = typeof holder.stack === 'string' ? holder.stack.split('\n')[1] : undefined;
   const found = frame && /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?\s*$/.exec(frame);
   if (!found) return undefined;
   return { fileName: found[1]!, lineNumber: Number(found[2]), columnNumber: Number(found[3]) };
