@@ -1,6 +1,7 @@
 import { WorkflowError } from '../errors/index.js';
 import { compareEvalResults, formatEvalComparison, readEvalResults } from '../evals/index.js';
 import type { CliIO } from './cli-io.js';
+import { checkEvalStore } from './eval-store-check.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 
 /**
@@ -38,4 +39,26 @@ export async function evalsCompareCommand(
       : `${formatEvalComparison(comparison)}\n`,
   );
   return comparison.regressions.length > 0 ? ExitCode.failed : ExitCode.success;
+}
+
+/**
+ * Runs `june evals check`: loads evalite's results store (better-sqlite3) from `cwd` the way
+ * evalite does and prints one line on what it found. evalite loads that native module before
+ * any of June's code runs, so a build for another Node.js fails there with a stack trace; this
+ * says so in one line, with the command that rebuilds it.
+ *
+ * @returns {@link ExitCode.success} when evalite can open its database.
+ * @throws {SystemError} `eval-runner-missing`, `eval-store-unloadable` (exit 1): see
+ *   {@link checkEvalStore}.
+ * @example
+ * ```ts
+ * await evalsCheckCommand(processIO(), 'evals'); // june: evalite 0.19.0 can keep its results ...
+ * ```
+ */
+export function evalsCheckCommand(io: CliIO, cwd: string = process.cwd()): ExitCodeValue {
+  const found = checkEvalStore(cwd);
+  io.stdout.write(
+    `june: evalite ${found.evalite} can keep its results: better-sqlite3 ${found.sqlite} loads in Node.js ${process.version} (NODE_MODULE_VERSION ${process.versions.modules}).\n`,
+  );
+  return ExitCode.success;
 }

@@ -5,7 +5,8 @@ import type { ExitCodeValue } from './exit-code.js';
 /**
  * `june evals compare <before> <after>`: what changed between two eval runs, case by case,
  * from the results files evalite writes (`evalite run --outputPath FILE`). The command loads
- * `june/evals` when it runs.
+ * `june/evals` when it runs. `june evals check`: whether evalite can open its results
+ * database in this Node.js, before `evalite run` fails on it with a stack trace.
  */
 export function addEvalsCommand(
   program: Command,
@@ -15,6 +16,15 @@ export function addEvalsCommand(
   const evals = program
     .command('evals')
     .description('Work with the results of eval runs (june/evals with evalite).');
+  evals
+    .command('check')
+    .description(
+      'Check that evalite can open its results database here: its better-sqlite3 loads in this Node.js. On failure, prints the command that rebuilds it and exits 1.',
+    )
+    .action(async () => {
+      const { evalsCheckCommand } = await import('./evals-command.js');
+      done(evalsCheckCommand(io));
+    });
   evals
     .command('compare')
     .description(

@@ -13,12 +13,19 @@ export interface InspectCommandOptions {
   props?: string;
   /** `--json`: print the report as JSON instead of a tree. */
   json?: boolean;
+  /**
+   * `--details`: `inspect()`'s `details` (each tool's and agent's declaration, `file:line:column`,
+   * and each tool's input schema). The workflow is then compiled as `june dev` compiles it, with
+   * `"jsx": "react-jsxdev"` over the project's tsconfig, so elements record where they were
+   * declared whatever the tsconfig's `jsx` says (`june init` writes `react-jsx`).
+   */
+  details?: boolean;
 }
 
 /**
  * `june inspect <file>`: resolves the capabilities of every agent the workflow renders,
  * without calling a model, and prints them as a tree (or, with `--json`, the
- * `inspect()` report).
+ * `inspect()` report). With `details`, each agent and tool also says where it was declared.
  *
  * @returns {@link ExitCode.success}.
  * @throws {JuneError} `cli-props-invalid`, `cli-workflow-missing`, the workflow's load errors,
@@ -35,10 +42,14 @@ export async function inspectCommand(
   io: CliIO,
 ): Promise<ExitCodeValue> {
   const props = options.props === undefined ? undefined : parseProps(options.props);
-  const workflow = await loadWorkflow(file);
+  const details = options.details === true;
+  const workflow = await loadWorkflow(file, process.cwd(), { development: details });
   let report: InspectReport;
   try {
-    report = await workflow.june.inspect(workflow.component, props ? { props } : {});
+    report = await workflow.june.inspect(workflow.component, {
+      ...(props ? { props } : {}),
+      ...(details ? { details } : {}),
+    });
   } catch (error) {
     if (JuneError.isInstance(error)) throw error;
     throw new WorkflowError('workflow-failed', runFailureMessage(error, workflow), {
@@ -74,7 +85,11 @@ export function formatInspectReport(report: InspectReport, style: TerminalStyle)
   if (report.agents.length === 0) return `${style.dim('(the workflow renders no agent)')}\n`;
   const lines: string[] = [];
   for (const agent of report.agents) {
-    lines.push(style.bold(agent.path));
+    lines.push(
+      agent.declaration === undefined
+        ? style.bold(agent.path)
+        : `${style.bold(agent.path)}  ${style.dim(`at ${agent.declaration}`)}`,
+    );
     const sources = agent.toolSources ?? [];
     if (agent.tools.length === 0 && sources.length === 0)
       lines.push(`└─ ${style.dim('(no tools)')}`);
@@ -98,5 +113,6 @@ function details(tool: InspectedTool, style: TerminalStyle): string {
   if (tool.composite) parts.push(style.dim('composite: runs a workflow'));
   if (tool.needsApproval === true) parts.push(style.attention('needs approval'));
   if (tool.needsApproval === 'dynamic') parts.push(style.attention('approval decided per call'));
+  if (tool.declaration !== undefined) parts.push(style.dim(`at ${tool.declaration}`));
   return parts.join('  ');
 }

@@ -100,10 +100,16 @@ function addInspectCommand(program: Command, io: CliIO, done: Done): void {
     .argument('<file>', 'the workflow, a .tsx file whose default export is a component')
     .option('--props <json>', 'props for the root component, as a JSON object')
     .option('--json', 'print the report as JSON')
-    .action(async (file: string, options: { props?: string; json?: boolean }) => {
-      const { inspectCommand } = await import('./inspect-command.js');
-      done(await inspectCommand(file, options, io));
-    });
+    .option(
+      '--details',
+      "add where each agent and tool is declared (file:line:column) and each tool's input schema (in --json)",
+    )
+    .action(
+      async (file: string, options: { props?: string; json?: boolean; details?: boolean }) => {
+        const { inspectCommand } = await import('./inspect-command.js');
+        done(await inspectCommand(file, options, io));
+      },
+    );
 }
 
 /** `june studio [dir]`: June Studio lives in src/studio; studio-command.ts loads it when the command runs. */

@@ -7,4 +7,6 @@ export { flattenChildren } from './children.js';
 export { notation, locationSuffix } from './notation.js';
 export { isReactElement, reactElementError, jsxSetupFix, jsxSettings } from './jsx-setup.js';
 export { jsx, jsxs, jsxDEV } from './jsx.js';
+export { elementHooks } from './element-hooks.js';
+export type { SourceFinder } from './element-hooks.js';
 export type { JSX } from './jsx-namespace.js';

@@ -5,10 +5,15 @@ import {
   type Key,
   type SourceLocation,
 } from './element.js';
+import { elementHooks } from './element-hooks.js';
 
-/** The automatic runtime's factory for an element with zero or one child. */
+/**
+ * The automatic runtime's factory for an element with zero or one child. It gets no source
+ * location; while `inspect()` with `details` renders, {@link elementHooks} finds one.
+ */
 export function jsx<P>(type: Component<P>, props: P, key?: Key): JuneElement<P> {
-  return createElement(type, props, key);
+  const { findSource } = elementHooks;
+  return createElement(type, props, key, findSource === undefined ? undefined : findSource(jsx));
 }
 
 /** The automatic runtime's factory for an element with several static children. */

@@ -106,6 +106,8 @@ export const juneErrorCodes = [
   'eval-expectation-invalid',
   'eval-results-invalid',
   'eval-results-unreadable',
+  'eval-runner-missing',
+  'eval-store-unloadable',
   // the june command and Studio
   'cli-init-conflict',
   'cli-option-invalid',

@@ -10,6 +10,7 @@ import { evaluate } from './evaluate.js';
 import { createRunFrame } from './run-state.js';
 import { InspectPass } from './inspect-pass.js';
 import { inspectComposites } from './inspect-composites.js';
+import { findingDeclarations } from './find-declarations.js';
 
 /** One tool of an inspected agent: its name, whether it waits for approval, and where it came from. */
 export interface InspectedTool {
@@ -21,8 +22,9 @@ export interface InspectedTool {
   granted?: string;
   composite?: true;
   /**
-   * Where the tool was declared, `file:line:column` (the file from the current directory),
-   * as the development JSX runtime recorded it; with `details` only, and only when known.
+   * Where the tool was declared, `file:line:column` (the file from the current directory):
+   * as `jsxDEV` recorded it, or, for an element from `jsx` (`"jsx": "react-jsx"`), the line
+   * that made it while `inspect()` rendered; with `details` only, and only when known.
    */
   declaration?: string;
   /** The tool's input schema as JSON Schema; with `details` only. */
@@ -57,11 +59,15 @@ export interface InspectOptions {
    */
   compositeInputs?: Record<string, unknown>;
   /**
-   * Adds, for tools that know them, each tool's `declaration` (`file:line:column`, recorded
-   * by the development JSX runtime, `jsxDEV`) and `inputSchema` (JSON Schema), and each
-   * agent's `declaration`: what a picture of the scopes links to and builds input forms
-   * from (Studio's capability map). Without it the report holds neither, so snapshots of it
-   * stay as they are. @default false
+   * Adds, for tools that know them, each tool's `declaration` (`file:line:column`) and
+   * `inputSchema` (JSON Schema), and each agent's `declaration`: what a picture of the scopes
+   * links to and builds input forms from (Studio's capability map). A declaration is where
+   * `jsxDEV` (`"jsx": "react-jsxdev"`) recorded the element, or, for an element from `jsx`
+   * (`"jsx": "react-jsx"`, as `june init` writes) made while `inspect()` renders, the line
+   * that made it, from a stack trace: the `.tsx` line where source maps are on (tsx, vitest,
+   * `node --enable-source-maps`). An element made before `inspect()` was called (at a
+   * module's top level) has none then. Without `details` the report holds neither field, so
+   * snapshots of it stay as they are, and no stack trace is taken. @default false
    */
   details?: boolean;
 }
@@ -103,9 +109,12 @@ export async function inspect(
     );
   const pass = new InspectPass(options.compositeInputs);
   const frame = createRunFrame({ pass, runId: 'inspect', prefix: [], signal: pass.signal });
-  await evaluate(element, { run: frame, parentId: frame.nodeId });
-  if (options.compositeInputs) await inspectComposites(pass, options.compositeInputs, evaluate);
   const details = options.details === true;
+  const render = async () => {
+    await evaluate(element, { run: frame, parentId: frame.nodeId });
+    if (options.compositeInputs) await inspectComposites(pass, options.compositeInputs, evaluate);
+  };
+  await (details ? findingDeclarations(render) : render());
   return {
     agents: await Promise.all(
       pass.agents.map(async (agent) => ({

@@ -1,11 +1,12 @@
 // examples/evals through the eval runner, as CI runs it: evalite runs the release workflow
 // over the dataset of changelogs offline, prints each case's scores, and keeps with each
 // case the link to its June trace; a planted regression (a model that deploys to prod)
-// fails its scorer, the threshold and the comparison with the good run.
-import { spawnSync } from 'node:child_process';
+// fails its scorer, the threshold and the comparison with the good run. The runs are the
+// commands docs/evals.md gives for the example, run as written from its folder.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ const evaliteBin = fileURLToPath(
   new URL('../../node_modules/evalite/dist/bin.js', import.meta.url),
 );
 const cliPath = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url));
+const docsPath = fileURLToPath(new URL('../../docs/evals.md', import.meta.url));
 const scorers = ['staging only', 'asked first', 'answer', 'tools called', 'steps', 'no errors'];
 const caseIds = ['patch', 'minor', 'major', 'hotfix'];
 
@@ -40,6 +42,68 @@ function evalite(args: string[], env: Record<string, string> = {}) {
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
   });
   return { code: result.status, stdout: stripAnsi(result.stdout), stderr: result.stderr };
+}
+
+const shellEnv = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  NO_COLOR: '1',
+  FORCE_COLOR: '0',
+};
+
+/**
+ * The commands docs/evals.md gives for the example (the shell block that starts with
+ * `cd examples/evals`), without that `cd` and their comments, their `/tmp/` files in `out`.
+ */
+function documentedCommands(): string[] {
+  const docs = readFileSync(docsPath, 'utf8');
+  const block = /```sh\ncd examples\/evals\n([\s\S]*?)```/.exec(docs)?.[1];
+  if (block === undefined) throw new Error('docs/evals.md has no block starting cd examples/evals');
+  return block
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').replaceAll('/tmp/', `${out}/`));
+}
+
+/** A documented command, through the shell, in the example's folder, to its end. */
+function shell(command: string) {
+  const result = spawnSync('sh', ['-c', command], {
+    cwd: exampleDir,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: shellEnv,
+  });
+  return { code: result.status, stdout: stripAnsi(result.stdout), stderr: result.stderr };
+}
+
+/**
+ * A documented command that serves (Studio), on a free port: the address it prints, and its
+ * HTTP answer to `path` there, before it is stopped.
+ */
+async function served(command: string, path: string) {
+  const child = spawn('sh', ['-c', `exec ${command} --port 0`], {
+    cwd: exampleDir,
+    env: shellEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        const found = /http:\/\/127\.0\.0\.1:\d+\//.exec(output)?.[0];
+        if (found) resolve(found);
+      });
+      child.on('close', () => reject(new Error(`${command} ended: ${output}`)));
+    });
+    const response = await fetch(new URL(path, url));
+    return { output, status: response.status, body: await response.text() };
+  } finally {
+    child.kill();
+    await closed;
+  }
 }
 
 /** The rows of evalite's results table: each column's text, its wrapped lines joined. */
@@ -110,13 +174,43 @@ describe.runIf(missing)('examples/evals', () => {
 });
 
 describe.runIf(!missing)('examples/evals', () => {
-  let good: ReturnType<typeof evalite>;
-  let planted: ReturnType<typeof evalite>;
+  const [checkCommand, goodCommand, plantedCommand, compareCommand, studioCommand] =
+    documentedCommands();
+  let good: ReturnType<typeof shell>;
+  let planted: ReturnType<typeof shell>;
   beforeAll(() => {
-    good = evalite(['--outputPath', join(out, 'good.json')]);
-    planted = evalite(['--threshold', '100', '--outputPath', join(out, 'planted.json')], {
-      RELEASE_DATASET: 'planted-regression.jsonl',
-    });
+    expect(goodCommand).toMatch(/^npx evalite run /);
+    expect(plantedCommand).toMatch(/^RELEASE_DATASET=planted-regression\.jsonl npx evalite run /);
+    good = shell(goodCommand!);
+    planted = shell(plantedCommand!);
+  });
+
+  it("checks, as the docs say, that evalite's store loads in this Node", () => {
+    const check = shell(checkCommand!);
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^june: evalite 0\.19\.\d+ can keep its results: /);
+  });
+
+  it("compares the two runs with the docs' own june command, from the example's folder", () => {
+    const compare = shell(compareCommand!);
+    expect(compare.stderr).toBe('');
+    expect(compare.code).toBe(1);
+    expect(compare.stdout).toMatch(
+      /^regression {3}release › minor {2}staging only {2}100% → 0% {2}/,
+    );
+  });
+
+  it("serves Studio over the cases' runs with the docs' own june command", async () => {
+    const studio = await served(studioCommand!, '/api/runs');
+    expect(studio.status, studio.output).toBe(200);
+    const runIdsServed = (JSON.parse(studio.body) as { runs: Array<{ runId: string }> }).runs.map(
+      (run) => run.runId,
+    );
+    const goodRuns = [...resultsOf(join(out, 'good.json')).values()].map(
+      (result) => result.output.runId,
+    );
+    expect(runIdsServed).toEqual(expect.arrayContaining(goodRuns));
   });
 
   it('runs every case offline and prints each case with its scores', () => {

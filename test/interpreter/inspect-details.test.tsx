@@ -3,6 +3,7 @@
 import { tool } from 'ai';
 import { Agent, Inherit, inspect, Namespace, RequireApproval, Step, Tool } from 'june';
 import { jsxDEV } from 'june/jsx-dev-runtime';
+import { jsx, jsxs } from 'june/jsx-runtime';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -61,7 +62,53 @@ function Flow() {
   );
 }
 
+/** The same kind of tree from the automatic runtime ("jsx": "react-jsx"): no element is given a location. */
+function AutomaticFlow() {
+  return jsxs(Agent, {
+    name: 'outer',
+    model,
+    children: [
+      jsx(Tool, { name: 'search', value: search }),
+      jsx(Agent, { name: 'inner', model, children: jsx(Inherit, { capabilities: ['search'] }) }),
+    ],
+  });
+}
+
+/** Declarations name this file from the current directory (the repository). */
+const thisFile = 'test/interpreter/inspect-details.test.tsx';
+
 describe('inspect() with details', () => {
+  it('finds the declarations of elements from the automatic runtime (react-jsx), which passes no location', async () => {
+    const report = await inspect(AutomaticFlow, { details: true });
+    expect(report.agents).toEqual([
+      {
+        path: 'outer',
+        name: 'outer',
+        declaration: `${thisFile}:67:10`,
+        tools: [expect.objectContaining({ name: 'search', declaration: `${thisFile}:71:7` })],
+      },
+      {
+        path: 'outer > inner',
+        name: 'inner',
+        declaration: `${thisFile}:72:7`,
+        // an inherited tool's declaration is its <Inherit>'s, as with jsxDEV
+        tools: [expect.objectContaining({ name: 'search', declaration: `${thisFile}:72:52` })],
+      },
+    ]);
+  });
+
+  it('leaves elements made outside such an inspect as the automatic runtime makes them: no location', async () => {
+    const [detailed, plain] = await Promise.all([
+      inspect(AutomaticFlow, { details: true }),
+      inspect(AutomaticFlow),
+    ]);
+    expect(detailed.agents[0]!.declaration).toBe(`${thisFile}:67:10`);
+    expect(JSON.stringify(plain)).not.toMatch(/declaration/);
+    const element = AutomaticFlow();
+    expect(element).not.toHaveProperty('source');
+    expect(Object.isFrozen(element)).toBe(true);
+  });
+
   it('gives each tool its declaration and input schema as JSON Schema, and each agent its declaration', async () => {
     const report = await inspect(Flow, { details: true });
     expect(report.agents).toEqual([
