@@ -57,21 +57,7 @@ export function ChatPanel({ workflow }: { workflow: WorkflowEntry }) {
   return (
     <section class="wb-panel wb-chat" data-testid="chat">
       <h2 class="wb-title">Chat</h2>
-      <label class="wb-prop">
-        <span>Script file</span>
-        <input
-          class="wb-input"
-          aria-label="Chat script file"
-          placeholder="empty: the configured provider"
-          value={script}
-          onInput={(event) => setScript(event.currentTarget.value)}
-        />
-      </label>
-      {!script.trim() && (
-        <p class="wb-note" data-testid="no-script">
-          {noScriptHint(workflow, 'chat')}
-        </p>
-      )}
+      <ScriptField workflow={workflow} script={script} onScript={setScript} />
       <Messages messages={messages} answer={addToolApprovalResponse} />
       {error && (
         <p class="wb-error" role="alert" data-testid="chat-error">
@@ -94,6 +80,34 @@ export function ChatPanel({ workflow }: { workflow: WorkflowEntry }) {
         </span>
       </form>
     </section>
+  );
+}
+
+/** The chat's script file, and what answers when it is empty. */
+function ScriptField(props: {
+  workflow: WorkflowEntry;
+  script: string;
+  onScript(script: string): void;
+}) {
+  const { script, onScript } = props;
+  return (
+    <>
+      <label class="wb-prop">
+        <span>Script file</span>
+        <input
+          class="wb-input"
+          aria-label="Chat script file"
+          placeholder="empty: the configured provider"
+          value={script}
+          onInput={(event) => onScript(event.currentTarget.value)}
+        />
+      </label>
+      {!script.trim() && (
+        <p class="wb-note" data-testid="no-script">
+          {noScriptHint(props.workflow, 'chat')}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -19,7 +19,8 @@ export function proposedScript(
 ): string | undefined {
   const scripts = workflow.scripts ?? [];
   const base = workflow.id.replace(/\.[cm]?[jt]sx?$/, '');
-  const [first, second] = use === 'chat' ? ['.chat.json', '.script.json'] : ['.script.json', '.chat.json'];
+  const [first, second] =
+    use === 'chat' ? ['.chat.json', '.script.json'] : ['.script.json', '.chat.json'];
   return (
     scripts.find((path) => path === base + first) ??
     scripts.find((path) => path === base + second) ??

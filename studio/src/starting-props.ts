@@ -19,7 +19,8 @@ export function startingProps(
   entry: Pick<WorkflowEntry, 'props' | 'propsSchema'>,
 ): Record<string, unknown> {
   const sample = entry.propsSchema ? sampleInput(entry.propsSchema) : {};
-  const base = typeof sample === 'object' && sample !== null && !Array.isArray(sample) ? sample : {};
+  const base =
+    typeof sample === 'object' && sample !== null && !Array.isArray(sample) ? sample : {};
   const props = { ...(base as Record<string, unknown>), ...entry.props };
   // a sampled `chat` without turns (from a schema such as `z.any()`) is no conversation
   const chat = props.chat as { messages?: unknown } | undefined;

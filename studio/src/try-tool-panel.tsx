@@ -76,15 +76,7 @@ export function TryToolPanel(props: {
           onInput={(event) => setInput(event.currentTarget.value)}
         />
       </label>
-      {tool?.composite ? (
-        <p class="wb-note" data-testid="no-try">
-          {NO_TRY_COMPOSITE}
-        </p>
-      ) : (
-        <button class="wb-button" type="submit" disabled={state.busy === true || !tool}>
-          {state.busy ? 'Calling…' : 'Try'}
-        </button>
-      )}
+      <TryButton composite={tool?.composite === true} busy={state.busy === true} ready={!!tool} />
       {runId && <WaitingCalls runId={runId} active={state.busy === true} />}
       {state.error && (
         <p class="wb-error" role="alert" data-testid="tool-error">
@@ -93,6 +85,21 @@ export function TryToolPanel(props: {
       )}
       {state.result && <TriedResult result={state.result} />}
     </form>
+  );
+}
+
+/** Try, or why a composite tool cannot be tried alone. */
+function TryButton(props: { composite: boolean; busy: boolean; ready: boolean }) {
+  if (props.composite)
+    return (
+      <p class="wb-note" data-testid="no-try">
+        {NO_TRY_COMPOSITE}
+      </p>
+    );
+  return (
+    <button class="wb-button" type="submit" disabled={props.busy || !props.ready}>
+      {props.busy ? 'Calling…' : 'Try'}
+    </button>
   );
 }
 

@@ -99,7 +99,9 @@ describe('June Studio: the workbench proposes what works', () => {
   });
 
   it('proposes a script file next to the workflow, and the first Send is answered from it', async () => {
-    await wb.page.goto(`${wb.studio.pageUrl}#/workbench/${encodeURIComponent('workflows/support.tsx')}`);
+    await wb.page.goto(
+      `${wb.studio.pageUrl}#/workbench/${encodeURIComponent('workflows/support.tsx')}`,
+    );
     const chat = wb.page.getByTestId('chat');
     const script = chat.getByLabel('Chat script file');
     await script.waitFor({ timeout: 30_000 });
@@ -124,7 +126,9 @@ describe('June Studio: the workbench proposes what works', () => {
   }, 60_000);
 
   it("starts a chat workflow's run with the props it proposes", async () => {
-    await wb.page.goto(`${wb.studio.pageUrl}#/workbench/${encodeURIComponent('workflows/support.tsx')}`);
+    await wb.page.goto(
+      `${wb.studio.pageUrl}#/workbench/${encodeURIComponent('workflows/support.tsx')}`,
+    );
     const form = wb.page.getByTestId('start-run');
     await form.waitFor({ timeout: 30_000 });
     expect(await form.getByLabel('Script file', { exact: true }).inputValue()).toBe(
@@ -136,7 +140,9 @@ describe('June Studio: the workbench proposes what works', () => {
   }, 120_000);
 
   it('shows no Try button on a composite tool, and says why', async () => {
-    await wb.page.goto(`${wb.studio.pageUrl}#/workflows/${encodeURIComponent('workflows/support.tsx')}`);
+    await wb.page.goto(
+      `${wb.studio.pageUrl}#/workflows/${encodeURIComponent('workflows/support.tsx')}`,
+    );
     const research = wb.page.locator('.map-tool[data-tool="research"]');
     await research.waitFor({ timeout: 30_000 });
     expect(await research.locator('.map-try').count()).toBe(0);

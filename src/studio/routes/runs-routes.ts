@@ -26,10 +26,7 @@ export interface RunsRoutesOptions {
  *   is no such file, 422 `{ error, unreadable }` when it is not a readable trace, 400
  *   `{ error }` when the id is not valid percent-encoding.
  */
-export function runsRoutes(
-  source: RunsSource,
-  options: RunsRoutesOptions = {},
-): StudioRouteModule {
+export function runsRoutes(source: RunsSource, options: RunsRoutesOptions = {}): StudioRouteModule {
   return {
     mount(app) {
       app.get('/api/runs', async (c) => {
