@@ -106,6 +106,10 @@ describe('June Studio: the workbench proposes what works', () => {
     const script = chat.getByLabel('Chat script file');
     await script.waitFor({ timeout: 30_000 });
     expect(await script.inputValue()).toBe('workflows/hello.chat.json');
+    const start = wb.page.getByTestId('start-run');
+    expect(await start.getByLabel('Script file', { exact: true }).inputValue()).toBe(
+      'workflows/hello.chat.json',
+    );
     await chat.getByLabel('Message').fill('Hi');
     await chat.getByRole('button', { name: 'Send' }).click();
     await chat.getByText('Hello from the script.').waitFor({ timeout: 60_000 });
@@ -131,12 +135,16 @@ describe('June Studio: the workbench proposes what works', () => {
     );
     const form = wb.page.getByTestId('start-run');
     await form.waitFor({ timeout: 30_000 });
-    expect(await form.getByLabel('Script file', { exact: true }).inputValue()).toBe(
-      'workflows/hello.chat.json',
-    );
+    await form.getByLabel('a script file').check();
+    await form.getByLabel('Script file', { exact: true }).fill('workflows/hello.chat.json');
     await form.getByRole('button', { name: 'Start' }).click();
-    await wb.page.waitForURL(/#\/runs\//, { timeout: 60_000 });
-    expect(await wb.page.getByTestId('start-error').count()).toBe(0);
+    const refused = form.getByTestId('start-error');
+    await Promise.race([
+      wb.page.waitForURL(/#\/runs\//, { timeout: 60_000 }),
+      refused.waitFor({ timeout: 60_000 }),
+    ]);
+    expect((await refused.count()) ? await refused.innerText() : 'started').toBe('started');
+    expect(wb.page.url()).toMatch(/#\/runs\//);
   }, 120_000);
 
   it('shows no Try button on a composite tool, and says why', async () => {

@@ -72,5 +72,7 @@ describe('the workbench proposals', () => {
       speed: 'slow',
     });
     expect(startingProps({ props: { x: 1 } })).toEqual({ x: 1 });
+    const optional = { type: 'object', properties: { region: { type: 'string', default: 'eu' } } };
+    expect(startingProps({ props: {}, propsSchema: optional })).toEqual({ region: 'eu' });
   });
 });
