@@ -104,6 +104,10 @@ describe('June Studio: every page at 1400, 700 and 390 px', () => {
         expect(await overflowing(wb.page, '[role=treeitem] .cell-status'), `at ${width}`).toEqual(
           [],
         );
+        await wb.page.getByTestId('view-timeline').click();
+        await wb.page.getByTestId('timeline').waitFor();
+        await screenshot(wb.page, `layout-timeline-${width}`);
+        expect(await overflowOf(wb.page), `timeline at ${width} px`).toBe(0);
       }
     } finally {
       await wb.page.setViewportSize({ width: 1360, height: 800 });
