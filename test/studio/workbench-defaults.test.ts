@@ -1,6 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Studio } from '../../src/studio/index.js';
+import type { RunList } from '../../src/studio/studio-api.js';
 import { recordRelease } from '../fixtures/studio/workflows.js';
 import { launchBrowser, newPage, openStudio, runsDir } from './support.js';
 import { useDevWorkbench } from './workbench-support.js';
@@ -115,6 +116,11 @@ describe('June Studio: the workbench proposes what works', () => {
     await chat.getByText('Hello from the script.').waitFor({ timeout: 60_000 });
     expect(await chat.getByTestId('chat-error').count()).toBe(0);
   }, 120_000);
+
+  it('tells the page that this Studio serves workflows', async () => {
+    const list = (await (await fetch(`${wb.studio.url}api/runs`)).json()) as RunList;
+    expect(list.workflows).toBe(true);
+  });
 
   it('proposes the provider, and says so, where no script file is next to the workflow', async () => {
     await wb.page.goto(`${wb.studio.pageUrl}#/workbench/${encodeURIComponent('solo/support.tsx')}`);
