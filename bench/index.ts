@@ -25,7 +25,9 @@ const option = (name: string) =>
   args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = flag('quick');
 const only = new Set(
-  (option('only') ?? 'a,b,c,d,e,f,series,otel,scale-out,scale-out-throughput').split(','),
+  (option('only') ?? 'a,b,c,d,e,f,series,otel,scale-out,scale-out-throughput,dev-memory').split(
+    ',',
+  ),
 );
 const picked = option('contenders')?.split(',');
 const settings = {
@@ -215,13 +217,14 @@ if (only.has('e')) {
 
 /**
  * Sections other benches add to the results (each file runs alone too): OpenTelemetry's
- * overhead, scale-out over Postgres. A file that is missing or lacks its export is skipped.
+ * overhead, scale-out over Postgres, `june dev`'s memory across saves. A file that is missing or lacks its export is skipped.
  */
 const sections: string[] = [];
 const extraSections: Array<[string, string, string]> = [
   ['otel', './telemetry.ts', 'runTelemetrySection'],
   ['scale-out', './scale-out.ts', 'runScaleOutSection'],
   ['scale-out-throughput', './scale-out-throughput.ts', 'runScaleOutThroughputSection'],
+  ['dev-memory', './dev-memory.ts', 'runDevMemorySection'],
 ];
 for (const [key, file, name] of extraSections) {
   if (!only.has(key)) continue;

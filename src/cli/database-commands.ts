@@ -17,9 +17,12 @@ export interface ApproveCommandOptions {
 
 /**
  * `june approve <runId> [<requestId> | --all] [--deny --reason ...] --database <url>`:
- * answers approval requests of a run over a database, from any machine.
+ * answers approval requests of a run over a database, from any machine. Exits 0 when every
+ * answer applied (it was the first stored for its request), else 1 with a `june:` line for
+ * each other one naming the answer that stands (or the requests waiting, for an unknown id).
+ * Says so on stderr when the run has not taken an applied answer within 3 s (no worker runs it).
  *
- * @throws {JuneError} `dbos-run-unknown`, `approval-unknown`, `dbos-run-finished`,
+ * @throws {JuneError} `dbos-run-unknown`, `dbos-run-finished`,
  *   `cli-option-invalid` (no run id, no `--database`, or neither a request id nor `--all`),
  *   and the database errors.
  */
@@ -47,22 +50,38 @@ export async function approveCommand(
       'june: june approve takes a request id or --all (one of them); june runs --database ... lists the waiting requests.',
     );
   return withClient(database, async (client) => {
-    const ids = await client.approve(runId, {
+    const approved = options.deny !== true;
+    const results = await client.approve(runId, {
       ...(requestId !== undefined ? { requestId } : {}),
       all: options.all === true,
-      approved: options.deny !== true,
+      approved,
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       ...answeredByUser(),
     });
-    const verb = options.deny ? 'denied' : 'approved';
-    io.stdout.write(
-      ids.length === 0
-        ? `run ${runId} has no approval request waiting\n`
-        : ids.map((id) => `${verb} ${visibleText(id)} of run ${runId}\n`).join(''),
-    );
-    return ExitCode.success;
+    if (results.length === 0) {
+      io.stdout.write(`run ${runId} has no approval request waiting\n`);
+      return ExitCode.success;
+    }
+    const { notAppliedText } = await import('../dbos/cli-support.js');
+    const applied: string[] = [];
+    for (const result of results)
+      if (result.status === 'applied') {
+        applied.push(result.request.id);
+        io.stdout.write(
+          `${approved ? 'approved' : 'denied'} ${visibleText(result.request.id)} of run ${runId}\n`,
+        );
+      } else io.stderr.write(`${visibleText(notAppliedText(runId, result, { approved }))}\n`);
+    const untaken = await client.untaken(runId, applied, TAKEN_WAIT_MS);
+    if (untaken.length > 0)
+      io.stderr.write(
+        `june: the run ${runId} has not taken ${untaken.length === 1 ? 'the answer' : `${untaken.length} answers`} yet: no worker is running it now, or every worker is busy. ${untaken.length === 1 ? 'It is' : 'They are'} stored, and no other answer counts; the run goes on once a worker takes it up (june worker <file> --database <url>).\n`,
+      );
+    return applied.length === results.length ? ExitCode.success : ExitCode.failed;
   });
 }
+
+/** How long `june approve` waits for the run to take its answer before it says a worker has yet to, in ms. */
+const TAKEN_WAIT_MS = 3000;
 
 /**
  * `june runs --database <url> [--json]`: the runs in the database, newest first, with

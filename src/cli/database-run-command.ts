@@ -81,6 +81,36 @@ export async function databaseRunCommand(
   });
 }
 
+/**
+ * Answers a request of the followed run from this terminal, over the database; says on
+ * stderr when another answer was stored first (or the answer could not be given).
+ */
+function terminalAnswer(
+  client: import('../dbos/run-client.js').RunClient,
+  runId: string,
+  io: CliIO,
+): (id: string, approved: boolean, reason?: string) => void {
+  const user = localUser();
+  return (id, approved, reason) =>
+    void client
+      .approve(runId, {
+        requestId: id,
+        approved,
+        ...(reason !== undefined ? { reason } : {}),
+        ...(user !== undefined ? { answeredBy: user } : {}),
+        source: 'terminal',
+      })
+      .then(async (results) => {
+        const { notAppliedText } = await import('../dbos/cli-support.js');
+        for (const result of results)
+          if (result.status !== 'applied')
+            io.stderr.write(`${visibleText(notAppliedText(runId, result, { approved }))}\n`);
+      })
+      .catch((error: unknown) =>
+        io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`),
+      );
+}
+
 async function follow(
   client: import('../dbos/run-client.js').RunClient,
   runId: string,
@@ -93,19 +123,7 @@ async function follow(
   const approve = options.approve ?? 'ask';
   const prompting = approve === 'ask' && !options.json && io.stdin.isTTY === true;
   const printer = new ProgressPrinter(io.stdout, style, { approvalsPrompted: prompting });
-  const user = localUser();
-  const answer = (id: string, approved: boolean, reason?: string) =>
-    void client
-      .approve(runId, {
-        requestId: id,
-        approved,
-        ...(reason !== undefined ? { reason } : {}),
-        ...(user !== undefined ? { answeredBy: user } : {}),
-        source: 'terminal',
-      })
-      .catch((error: unknown) =>
-        io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`),
-      );
+  const answer = terminalAnswer(client, runId, io);
   const prompter = prompting ? followPrompter(answer, { printer, style, io }) : undefined;
   if (!options.json)
     io.stdout.write(

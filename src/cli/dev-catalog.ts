@@ -1,5 +1,3 @@
-import { fileURLToPath } from 'node:url';
-import { JuneError } from '../errors/index.js';
 import type {
   WorkflowEntry,
   WorkflowEvent,
@@ -7,8 +5,8 @@ import type {
 } from '../studio/workbench-api.js';
 import type { WorkflowCatalog } from '../studio/workflow-catalog.js';
 import { idOf, mayBeWorkflow, realInside, type WorkflowFile } from './find-workflows.js';
-import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
-import { brokenEntry, workflowEntry } from './workflow-entry.js';
+import { brokenEntry } from './workflow-entry.js';
+import { WorkflowInspector, type InspectOutcome } from './workflow-inspector.js';
 
 type Listener = (event: WorkflowEvent | WorkflowRemovedEvent) => void;
 
@@ -18,15 +16,18 @@ const NOT_A_WORKFLOW = new Set(['workflow-default-missing', 'workflow-default-in
 interface Known {
   workflow: WorkflowFile;
   entry: WorkflowEntry;
-  loaded?: LoadedWorkflow;
+  /** Whether its file loaded (then maps for other props can be resolved). */
+  loaded: boolean;
   /** The project's own files its load imported, itself included (absolute paths). */
   imports: Set<string>;
 }
 
 /**
- * `june dev`'s workflows: each candidate file loaded (tsx, a fresh copy on every load, see
- * `loadWorkflow`'s `development`), its scopes resolved with `inspect()`, and the files it
- * imports remembered, so a change to any of them loads it again ({@link changed}). A file
+ * `june dev`'s workflows: each candidate file loaded (tsx, see `loadWorkflow`'s `development`)
+ * in a worker thread ({@link WorkflowInspector}) that is replaced on every change, so the
+ * modules of earlier loads go away with their thread and memory does not grow with saves;
+ * its scopes resolved with `inspect()`, and the files it imports remembered, so a change to
+ * any of them loads it again ({@link changed}). A file
  * found by searching a folder whose default export is not a component is not a workflow
  * and is left out (a shown workflow whose default export goes away is broken, not gone); a
  * workflow that no longer loads or resolves is `broken` with its error,
@@ -43,6 +44,7 @@ interface Known {
 export class DevCatalog implements WorkflowCatalog {
   readonly #known = new Map<string, Known>();
   readonly #listeners = new Set<Listener>();
+  readonly #inspector = new WorkflowInspector();
   #queue: Promise<void> = Promise.resolve();
 
   /**
@@ -73,7 +75,24 @@ export class DevCatalog implements WorkflowCatalog {
     const known = this.#known.get(id);
     if (!known) return undefined;
     if (!known.loaded || Object.keys(props).length === 0) return known.entry;
-    return workflowEntry(id, known.loaded, props, this.root);
+    const { file } = known.workflow;
+    try {
+      const outcome = await this.#inspector.load({
+        kind: 'resolve',
+        file,
+        id,
+        root: this.root,
+        props,
+      });
+      return outcome.kind === 'loaded' ? outcome.entry : known.entry;
+    } catch {
+      return known.entry; // its thread ended: the map for no props stands
+    }
+  }
+
+  /** Ends the thread workflows load in (`june dev` stopping). */
+  close(): Promise<void> {
+    return this.#inspector.close();
   }
 
   subscribe(listener: Listener): () => void {
@@ -93,6 +112,7 @@ export class DevCatalog implements WorkflowCatalog {
    */
   changed(file: string, kind: 'add' | 'change' | 'unlink'): Promise<void> {
     return this.#enqueue(async () => {
+      this.#inspector.renew(); // the loads below see the files as saved, in a thread of their own
       const id = idOf(this.root, file);
       const own = id !== undefined ? this.#known.get(id) : undefined;
       if (own && own.workflow.file === file && kind === 'unlink') {
@@ -109,32 +129,28 @@ export class DevCatalog implements WorkflowCatalog {
   }
 
   async #load(workflow: WorkflowFile): Promise<void> {
-    const imports = new Set<string>([workflow.file]);
-    const onImport = (url: string) => {
-      if (!url.startsWith('file:')) return;
-      const path = fileURLToPath(url.replace(/\?.*$/, ''));
-      if (!path.split(/[\\/]/).includes('node_modules')) imports.add(path);
-    };
-    let known: Known;
+    const before = this.#known.get(workflow.id);
+    const { id, file } = workflow;
+    let outcome: InspectOutcome;
     try {
-      const loaded = await loadWorkflow(workflow.file, this.root, { development: true, onImport });
-      known = {
-        workflow,
-        loaded,
-        imports,
-        entry: await workflowEntry(workflow.id, loaded, {}, this.root),
-      };
+      outcome = await this.#inspector.load({ kind: 'load', file, id, root: this.root, props: {} });
     } catch (error) {
-      const before = this.#known.get(workflow.id);
+      outcome = { kind: 'failed', entry: brokenEntry(id, error, this.root), imports: [file] };
+    }
+    const imports = new Set(outcome.imports);
+    let known: Known;
+    if (outcome.kind === 'loaded')
+      known = { workflow, loaded: true, imports, entry: outcome.entry };
+    else {
       // a file found by searching that is not a workflow is left out, unless it was one
       // before this save (then it is a workflow being edited: broken until it is one again)
-      const notOne = JuneError.isInstance(error) && NOT_A_WORKFLOW.has(error.code);
+      const notOne = outcome.code !== undefined && NOT_A_WORKFLOW.has(outcome.code);
       if (notOne && !workflow.named && !before) return;
-      for (const file of before?.imports ?? []) imports.add(file); // keep watching what it imported
-      const entry = brokenEntry(workflow.id, error, this.root);
-      known = { workflow, imports, entry: before ? { ...entry, name: before.entry.name } : entry };
+      for (const path of before?.imports ?? []) imports.add(path); // keep watching what it imported
+      const entry = before ? { ...outcome.entry, name: before.entry.name } : outcome.entry;
+      known = { workflow, loaded: false, imports, entry };
     }
-    this.#known.set(workflow.id, known);
+    this.#known.set(id, known);
     this.#emit({ type: 'workflow', workflow: known.entry });
   }
 

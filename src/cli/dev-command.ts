@@ -73,11 +73,11 @@ export async function startDev(
       ...(studio.token !== undefined ? { token: studio.token } : {}),
       catalog,
       close: async () => {
-        await Promise.all([studio.close(), watching.close()]);
+        await Promise.all([studio.close(), watching.close(), catalog.close()]);
       },
     };
   } catch (error) {
-    await watching.close();
+    await Promise.all([watching.close(), catalog.close()]);
     throw error;
   }
 }

@@ -2,3 +2,4 @@
 export { startWorker } from './worker.js';
 export { RunClient } from './run-client.js';
 export { safeUrl } from './database-error.js';
+export { notAppliedText } from './answer-result-text.js';

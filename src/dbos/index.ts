@@ -6,6 +6,8 @@ export type { WorkerOptions, JuneWorker, WorkerStopped } from './worker.js';
 export type { WorkerLogLevel } from './worker-log.js';
 export { RunClient } from './run-client.js';
 export type {
+  DbosAnswer,
+  DbosAnswerResult,
   DbosRunStatus,
   DbosRunSummary,
   RunClientOptions,

@@ -30,3 +30,25 @@ export function pgClient(config: PgClientConfig): PgClient {
   const { Client } = require('pg') as { Client: new (config: PgClientConfig) => PgClient };
   return new Client(config);
 }
+
+/** The part of a `pg` driver `Pool` June uses: a client of its own for a transaction, and end. */
+export interface PgPool {
+  connect(): Promise<PgClient & { release(error?: Error | boolean): void }>;
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  end(): Promise<unknown>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * A pool of connections of the driver DBOS uses (see {@link pgClient}), opened as needed, at
+ * most `max` at once, each closed after `idleTimeoutMillis` ms without use.
+ */
+export function pgPool(
+  config: PgClientConfig & { max?: number; idleTimeoutMillis?: number },
+): PgPool {
+  const require = createRequire(import.meta.resolve('@dbos-inc/dbos-sdk'));
+  const { Pool } = require('pg') as { Pool: new (config: PgClientConfig) => PgPool };
+  const pool = new Pool(config);
+  pool.on('error', () => {}); // an idle connection lost: the next query opens another
+  return pool;
+}

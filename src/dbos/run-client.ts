@@ -2,6 +2,8 @@ import type { RunLogEvent } from '../events/run-event.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
 import { newRunId } from '../engine/run-id.js';
 import { stableJson } from '../json/stable-json.js';
+import { AnswerStore, settledAnswerOf } from './answer-store.js';
+import { messageOf, type DbosAnswer, type DbosAnswerResult } from './dbos-answer.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { databaseError } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
@@ -20,6 +22,8 @@ import {
   queueName,
 } from './names.js';
 import { queuedRun, type QueuedRun, type RunToEnqueue } from './queued-run.js';
+
+export type { DbosAnswer, DbosAnswerResult } from './dbos-answer.js';
 import type { DbosRunOutput } from './run-workflow.js';
 import { EnqueueNotices } from './enqueue-notices.js';
 import { StreamWakeups } from './stream-wakeups.js';
@@ -75,10 +79,12 @@ export class RunClient {
   readonly #wakeups: StreamWakeups;
   readonly #notices: EnqueueNotices;
   readonly #followPollingMs: number;
+  readonly #answers: AnswerStore;
 
   private constructor(client: Client, url: string, followPollingMs: number) {
     this.#client = client;
     this.#url = url;
+    this.#answers = new AnswerStore(url);
     this.#wakeups = new StreamWakeups(url, client);
     this.#notices = new EnqueueNotices(url);
     this.#followPollingMs = followPollingMs;
@@ -185,52 +191,78 @@ export class RunClient {
   }
 
   /**
-   * Answers approval requests of a run: `requestId`, or every waiting one with `all`.
-   * @returns the ids answered.
-   * @throws {WorkflowError} `dbos-run-unknown` (no such run), `approval-unknown` (no such
-   *   request waiting), `dbos-run-finished` (the run has ended).
+   * Answers approval requests of a run: `requestId`, or every waiting one with `all`. The
+   * first answer stored for a request is the one that applies, whichever process gives it,
+   * decided atomically in the database (June's table `june.answers`, see `AnswerStore`); it
+   * is sent to the run in the same transaction. The answer is stored even while no worker
+   * runs the run; the run gets it when a worker takes it up ({@link untaken} tells).
+   * @returns one result per request: `applied`, `answered` (another answer stands: the
+   *   result names it), `unknown` (no such request; `pending` lists the waiting ones).
+   * @throws {WorkflowError} `dbos-run-unknown` (no such run), `dbos-run-finished` (the run
+   *   has ended: for `all`, or for a request it got no answer to; the answer to one it got
+   *   is told as `answered`).
    */
-  async approve(
-    runId: string,
-    answer: {
-      requestId?: string;
-      all?: boolean;
-      approved: boolean;
-      reason?: string;
-      /** Who answered (free text), recorded with the answer. */
-      answeredBy?: string;
-      /** Through what (`studio`, `web`, a source's own name). @default 'database' */
-      source?: string;
-    },
-  ): Promise<string[]> {
+  async approve(runId: string, answer: DbosAnswer): Promise<DbosAnswerResult[]> {
     const status = await this.#status(runId);
-    if (!['PENDING', 'ENQUEUED'].includes(status.status))
+    const ended = !['PENDING', 'ENQUEUED'].includes(status.status);
+    const known = await this.#approvals(runId);
+    const ids = answer.all ? known.waiting.map((request) => request.id) : [answer.requestId ?? ''];
+    // an ended run takes nothing; of a request it got an answer to, that answer is told
+    if (ended && (answer.all || !known.answers.has(answer.requestId ?? '')))
       throw new WorkflowError(
         'dbos-run-finished',
         `june: the run ${runId} has ended (${statusOf(status.status)}); there is nothing to approve.`,
       );
-    const waiting = await this.#waiting(runId);
-    const ids = answer.all ? waiting.map((request) => request.id) : [answer.requestId ?? ''];
-    if (!answer.all && !waiting.some((request) => request.id === answer.requestId))
-      throw new WorkflowError(
-        'approval-unknown',
-        `june: the run ${runId} has no approval request "${answer.requestId ?? ''}" waiting; ${waiting.length ? `it waits for ${waiting.map((r) => `"${r.id}" (${r.tool})`).join(', ')}` : 'it waits for none'}. See june runs.`,
-      );
+    const results: DbosAnswerResult[] = [];
     for (const id of ids) {
-      const message: DbosApprovalAnswer = {
-        id,
-        approved: answer.approved,
-        ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
-        ...(answer.answeredBy !== undefined ? { answeredBy: answer.answeredBy } : {}),
-        answeredAt: new Date().toISOString(),
-        ...(answer.source !== undefined ? { source: answer.source } : {}),
-      };
-      // one answer per request, however often it is sent
-      await this.#call(() =>
-        this.#client.send(runId, message, approvalTopic(id), `${runId}/${id}`),
-      );
+      const request = known.requests.find((asked) => asked.id === id);
+      const standing = known.answers.get(id);
+      if (!request) results.push({ status: 'unknown', ref: id, pending: known.waiting });
+      else if (standing)
+        results.push({ status: 'answered', request, answer: settledAnswerOf(standing) });
+      else results.push(await this.#answer(runId, request, messageOf(id, answer)));
     }
-    return ids;
+    return results;
+  }
+
+  /** Stores and sends `message`, unless another answer to `request` was stored first. */
+  async #answer(
+    runId: string,
+    request: DbosApprovalRequest,
+    message: DbosApprovalAnswer,
+  ): Promise<DbosAnswerResult> {
+    const standing = await this.#call(() =>
+      this.#answers.store(runId, message, (db) =>
+        // one message per request, sent with the row that makes it the answer
+        this.#client.sendInTransaction(
+          db as Parameters<Client['sendInTransaction']>[0],
+          runId,
+          message,
+          approvalTopic(message.id),
+          `${runId}/${message.id}`,
+        ),
+      ),
+    );
+    return standing
+      ? { status: 'answered', request, answer: settledAnswerOf(standing) }
+      : { status: 'applied', request, answer: settledAnswerOf(message) };
+  }
+
+  /**
+   * Waits up to `waitMs` ms for the run `runId` to take the answers to `requestIds` (its
+   * worker received them), looking every `followPollingMs` ms.
+   * @returns the ids whose answers the run has not taken yet: no worker runs it now (it
+   *   died, or the run is queued), or every worker is busy.
+   */
+  async untaken(runId: string, requestIds: string[], waitMs: number): Promise<string[]> {
+    if (requestIds.length === 0) return [];
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const received = await this.#received(runId);
+      const left = requestIds.filter((id) => !received.has(id));
+      if (left.length === 0 || Date.now() >= deadline) return left;
+      await new Promise((resolve) => setTimeout(resolve, this.#followPollingMs));
+    }
   }
 
   /** Cancels a run: its worker aborts it (the running tool's `abortSignal` fires) and it ends `cancelled`. */
@@ -304,6 +336,7 @@ export class RunClient {
 
   /** Closes the connection (and those that listen for new events and tell workers of new runs). */
   async close(): Promise<void> {
+    await this.#answers.close();
     await this.#wakeups.close();
     await this.#notices.close();
     await this.#client.destroy();
@@ -336,8 +369,9 @@ export class RunClient {
   }
 
   /**
-   * Every approval request the run made: those still waiting, the ids of those it got an
-   * answer to (`decisions`: approved or not, by id), and the approved ones held with a
+   * Every approval request the run made: those still waiting, the ids of those answered
+   * (received by the run, or stored by {@link approve} for a run whose worker has yet to take
+   * them; `decisions`: approved or not, by id), and the approved ones held with a
    * waiting request of their turn (see {@link DbosRunSummary.held}).
    * @throws {WorkflowError} `dbos-run-unknown`
    */
@@ -348,35 +382,51 @@ export class RunClient {
     held: DbosApprovalRequest[];
   }> {
     await this.#status(runId);
-    return this.#approvals(runId);
+    const { waiting, answered, decisions, held } = await this.#approvals(runId);
+    return { waiting, answered, decisions, held };
   }
 
-  /** The requests the run published, less those whose answer it received. */
+  /** The requests the run published, less those answered. */
   async #waiting(runId: string): Promise<DbosApprovalRequest[]> {
     return (await this.#approvals(runId)).waiting;
   }
 
+  /**
+   * The run's requests, the answers it has (received by the run, or stored for it and not
+   * received yet: a run whose worker is gone), and those waiting for one.
+   */
   async #approvals(runId: string) {
     const requests = await this.#requests(runId);
-    if (requests.length === 0) return { waiting: [], answered: [], decisions: {}, held: [] };
-    const steps = (await this.#call(() => this.#client.listWorkflowSteps(runId))) ?? [];
-    const answers = new Map(
-      steps
-        .filter((step) => step.name === 'DBOS.recv')
-        .map((step) => step.output as DbosApprovalAnswer | null)
-        .flatMap((answer) => (answer ? [[answer.id, answer.approved] as const] : [])),
-    );
+    if (requests.length === 0)
+      return { requests, answers: new Map(), waiting: [], answered: [], decisions: {}, held: [] };
+    const received = await this.#received(runId);
+    const stored = await this.#call(() => this.#answers.answers(runId));
+    const answers = new Map<string, DbosApprovalAnswer>([...stored, ...received]);
     const waiting = requests.filter((request) => !answers.has(request.id));
     const open = new Set(waiting.map((request) => approvalTurn(request.id)));
     open.delete(undefined);
     return {
+      requests,
+      answers,
       waiting,
       answered: requests.flatMap((request) => (answers.has(request.id) ? [request.id] : [])),
-      decisions: Object.fromEntries(answers),
+      decisions: Object.fromEntries([...answers].map(([id, answer]) => [id, answer.approved])),
       held: requests.filter(
-        (request) => answers.get(request.id) === true && open.has(approvalTurn(request.id)),
+        (request) =>
+          answers.get(request.id)?.approved === true && open.has(approvalTurn(request.id)),
       ),
     };
+  }
+
+  /** The answers the run received, by request id (its `DBOS.recv` steps). */
+  async #received(runId: string): Promise<Map<string, DbosApprovalAnswer>> {
+    const steps = (await this.#call(() => this.#client.listWorkflowSteps(runId))) ?? [];
+    return new Map(
+      steps
+        .filter((step) => step.name === 'DBOS.recv')
+        .map((step) => step.output as DbosApprovalAnswer | null)
+        .flatMap((answer) => (answer ? [[answer.id, answer] as const] : [])),
+    );
   }
 
   /**

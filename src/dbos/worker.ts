@@ -17,6 +17,8 @@ import { dbosQueueInternals, QueueWakeups } from './queue-wakeups.js';
 import type { QueuedRun } from './queued-run.js';
 import { failedRunOf, registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
 import { withSetupLock } from './setup-lock.js';
+import { createAnswersTable } from './answer-store.js';
+import { pgClient } from './pg-driver.js';
 import { WorkerLog, type WorkerLogLevel } from './worker-log.js';
 import { WorkerShutdown } from './worker-shutdown.js';
 
@@ -233,7 +235,8 @@ async function setUpAndLaunch(
 }
 
 /**
- * Launches DBOS (recovering this executor's runs) and registers the workflows' queues, each
+ * Launches DBOS (recovering this executor's runs), creates June's table of approval answers
+ * (`june.answers`, see `AnswerStore`), and registers the workflows' queues, each
  * polled as soon as the worker has it, and again as soon as one of this worker's runs of it
  * ends or a client enqueues a run on it ({@link QueueWakeups}).
  */
@@ -247,9 +250,22 @@ async function launch(
   const internals = await dbosQueueInternals();
   wakeups.install(internals.queueRunner);
   await dbos.launch();
+  await answersTable(database);
   if (wakeups.attach(internals.systemDatabase())) wakeups.listen(database);
   for (const name of names)
     await dbos.registerQueue(queueName(name), { ...queue, onConflict: 'always_update' });
+}
+
+/** Creates June's table of approval answers in the database DBOS just set up, unless it exists. */
+async function answersTable(database: string): Promise<void> {
+  const client = pgClient({ connectionString: database, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => {}); // a connection lost fails the query instead
+  try {
+    await client.connect();
+    await createAnswersTable(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** Refuses to start a worker that would recover runs of a workflow it does not have. */

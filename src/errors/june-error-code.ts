@@ -123,6 +123,7 @@ export const juneErrorCodes = [
   'studio-run-missing',
   'studio-run-owned',
   'studio-run-start-failed',
+  'studio-runs-busy',
   'studio-ui-missing',
   'studio-workflow-unknown',
   'tool-try-unknown',

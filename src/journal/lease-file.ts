@@ -12,8 +12,9 @@ const BREAK_STALE_MS = 10_000;
  * One try at taking the lease file `path` (e.g. `<runs>/<runId>/owner.json`) for `runId`,
  * atomically: the record is written to a file of its own, then hard-linked to `path` (a
  * link never replaces a file), so of any number of processes exactly one gets it. A lease
- * whose owner is gone ({@link ownerAlive}: its process ended, or, from another machine, it
- * gave no sign of life for a minute) is broken (under a short lock of its own, `<path>.break`,
+ * whose owner is gone ({@link ownerAlive}: no process with its pid and start time runs, or,
+ * from another machine, it gave no sign of life for a minute), and a file that holds no lease
+ * record (truncated, not JSON), is broken (under a short lock of its own, `<path>.break`,
  * so two processes never both break it and one of them remove the other's new lease) and
  * taken.
  *
@@ -24,12 +25,7 @@ const BREAK_STALE_MS = 10_000;
  * @returns the lease, or the owner that holds it now.
  */
 export async function tryLeaseFile(path: string, runId: string): Promise<LeaseAttempt> {
-  const started = processStart(process.pid);
-  const record: LeaseRecord = {
-    ...thisProcessOwner(),
-    token: randomBytes(12).toString('hex'),
-    ...(started !== undefined ? { processStart: started } : {}),
-  };
+  const record = ownRecord();
   const text = `${JSON.stringify(record)}\n`;
   const made = await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   let last: RunOwner | undefined;
@@ -119,6 +115,16 @@ function leaseRecord(text: string): LeaseRecord | undefined {
   }
 }
 
+/** A new lease record of this process, with its start time where the system tells it. */
+function ownRecord(): LeaseRecord {
+  const started = processStart(process.pid);
+  return {
+    ...thisProcessOwner(),
+    token: randomBytes(12).toString('hex'),
+    ...(started !== undefined ? { processStart: started } : {}),
+  };
+}
+
 function ownerOf(record: LeaseRecord): RunOwner {
   return { pid: record.pid, hostname: record.hostname, startedAt: record.startedAt };
 }
@@ -152,8 +158,7 @@ async function linkNew(path: string, text: string): Promise<boolean> {
  */
 async function breakStale(path: string, seen: ReadLease): Promise<void> {
   const breaker = `${path}.break`;
-  const claim = { ...thisProcessOwner(), token: randomBytes(12).toString('hex') };
-  if (!(await linkNew(breaker, JSON.stringify(claim)))) {
+  if (!(await linkNew(breaker, JSON.stringify(ownRecord())))) {
     const other = await readLease(breaker);
     const lapsed =
       other !== undefined &&

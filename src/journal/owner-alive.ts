@@ -21,26 +21,44 @@ export interface LeaseRecord extends RunOwner {
 }
 
 /**
- * True while the owner of `record` may still hold it: on this machine, while its process
- * runs (the same process: a pid the system gave to another process since does not count);
- * on another machine, until {@link LEASE_STALE_MS} after `renewedAtMs` (ms since epoch).
+ * True while the owner of `record` may still hold it: on another machine, until
+ * {@link LEASE_STALE_MS} after `renewedAtMs` (ms since epoch); on this machine, only while a
+ * process with its pid runs and that process is the one that took the lease: its start time
+ * (`/proc/<pid>/stat`, readable for every user's processes) equals the recorded
+ * `processStart`. Anything else is stale: a pid that is not a positive integer (0 and -1
+ * would signal a process group or every process), no such process, a reused pid, a start time
+ * that does not match (a forged one in the future too), a record without `processStart`
+ * where `/proc` tells start times. Where the system has no `/proc` (macOS), a running process
+ * with the pid is all there is to go by.
  */
 export function ownerAlive(record: LeaseRecord, renewedAtMs: number): boolean {
   if (record.hostname !== hostname()) return Date.now() - renewedAtMs <= LEASE_STALE_MS;
-  if (!processAlive(record.pid)) return false;
+  const found = processFound(record.pid);
+  if (found === 'none') return false;
   const started = processStart(record.pid);
-  return (
-    record.processStart === undefined || started === undefined || started === record.processStart
-  );
+  if (started !== undefined) return started === record.processStart;
+  // /proc tells nothing of it: a system without /proc (trust the signal), one that hides
+  // other users' processes (hidepid: a process of another user that a signal cannot reach
+  // cannot be checked further, so it counts, as it always did), or it ended just now
+  return !startTimesKnown() || found === 'other-user';
 }
 
-/** True while the process `pid` exists (a signal 0 reaches it, or it belongs to another user). */
+/**
+ * True while the process `pid` exists (a signal 0 reaches it, or it belongs to another user).
+ * Only a positive integer names one process: 0, negative and fractional pids are no process.
+ */
 export function processAlive(pid: number): boolean {
+  return processFound(pid) !== 'none';
+}
+
+/** Whether a process `pid` exists, and whether a signal from this process reaches it. */
+function processFound(pid: number): 'none' | 'reachable' | 'other-user' {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return 'none';
   try {
     process.kill(pid, 0);
-    return true;
+    return 'reachable';
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? 'other-user' : 'none';
   }
 }
 
@@ -49,6 +67,7 @@ export function processAlive(pid: number): boolean {
  * `/proc/<pid>/stat`), as text; undefined where there is no `/proc` or no such process.
  */
 export function processStart(pid: number): string | undefined {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name (field 2) is in parentheses and may hold spaces: count after it
@@ -56,4 +75,12 @@ export function processStart(pid: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+let ownStart: string | undefined | null = null;
+
+/** True where `/proc` tells processes' start times (it tells this process's). */
+function startTimesKnown(): boolean {
+  if (ownStart === null) ownStart = processStart(process.pid);
+  return ownStart !== undefined;
 }

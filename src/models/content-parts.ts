@@ -6,7 +6,8 @@ type Part = TextStreamPart<ToolSet>;
 /**
  * The stream parts a whole answer (a `doGenerate` result's content) stands for, in the order
  * the model gave them: its text as `text-start`, one `text-delta` and `text-end` per text
- * part, and a `tool-call` per call (its input as the model sent it, read as JSON; text that
+ * part, its reasoning likewise (`reasoning-start`, `reasoning-delta`, `reasoning-end`), and a
+ * `tool-call` per call (its input as the model sent it, read as JSON; text that
  * is not JSON stays text).
  *
  * @example
@@ -24,6 +25,13 @@ export function contentParts(content: LanguageModelV4Content[]): Part[] {
         { type: 'text-start', id },
         { type: 'text-delta', id, text: part.text },
         { type: 'text-end', id },
+      );
+    } else if (part.type === 'reasoning' && part.text !== '') {
+      const id = `reasoning_${index}`;
+      parts.push(
+        { type: 'reasoning-start', id },
+        { type: 'reasoning-delta', id, text: part.text },
+        { type: 'reasoning-end', id },
       );
     } else if (part.type === 'tool-call') {
       parts.push({

@@ -2,10 +2,12 @@ import type { LanguageModelV4Middleware, LanguageModelV4Usage } from '@ai-sdk/pr
 import type { LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
 import { emptyUsage, sumUsage, usageTotal } from './usage.js';
 import { contentParts } from './content-parts.js';
+import { orphanReasoningRepair } from './orphan-reasoning.js';
 
 /**
  * A model middleware that hands each call's usage, in tokens, to `onUsage` as soon as the
- * provider reports it (its stream's `finish` part, or a generate result); and, with
+ * provider reports it (its stream's `finish` part, or a generate result), repairs a stream's
+ * reasoning parts whose start never came ({@link orphanReasoningRepair}); and, with
  * `onGeneratePart`, reports each non-streaming call as a stream's parts would: `start-step`
  * before it, the answer's parts ({@link contentParts}) once it has come, before any tool runs.
  *
@@ -33,9 +35,11 @@ export function observeCalls(
     },
     wrapStream: async ({ doStream }) => {
       const { stream, ...rest } = await doStream();
+      const repair = orphanReasoningRepair();
       return {
         stream: tapped(stream, (part) => {
           if (part.type === 'finish') onUsage(usageOf(part.usage));
+          return repair(part);
         }),
         ...rest,
       };
@@ -44,18 +48,18 @@ export function observeCalls(
 }
 
 /**
- * `stream`'s parts, each shown to `see` as it is read. One stream pulling from the other's
- * reader: about half the cost of a `TransformStream` (two streams and a pipe between them).
+ * `stream`'s parts, each shown to `see` as it is read and passed on as the parts `see` gives
+ * in its place. One stream pulling from the other's reader: about half the cost of a
+ * `TransformStream` (two streams and a pipe between them).
  */
-function tapped<T>(stream: ReadableStream<T>, see: (part: T) => void): ReadableStream<T> {
+function tapped<T>(stream: ReadableStream<T>, see: (part: T) => T[]): ReadableStream<T> {
   const reader = stream.getReader();
   return new ReadableStream<T>(
     {
       async pull(controller) {
         const next = await reader.read();
         if (next.done) return controller.close();
-        see(next.value);
-        controller.enqueue(next.value);
+        for (const part of see(next.value)) controller.enqueue(part);
       },
       cancel: (reason) => reader.cancel(reason),
     },

@@ -66,7 +66,26 @@ export async function generateRound(
     if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
     throw modelFailure(error, input.step);
   });
-  return { approvals, done: result, output: async () => result.output };
+  return { approvals, done: result, output: () => outputOf(result, input) };
+}
+
+/**
+ * The round's parsed `output`, as streaming gives it: `generateText` parses the last answer
+ * only when its finish reason is not `tool-calls`, and some providers report `tool-calls` for
+ * a last, text-only answer (vercel/ai #15349), which left batch mode without the object
+ * streaming parsed. Such an answer is parsed here, from its text, as `streamText` does.
+ */
+async function outputOf(
+  result: Awaited<ReturnType<typeof generateText>>,
+  input: RoundInput,
+): Promise<unknown> {
+  const last = result.steps.at(-1);
+  if (!input.output || !last || last.finishReason !== 'tool-calls' || last.toolCalls.length > 0)
+    return result.output;
+  return input.output.parseCompleteOutput(
+    { text: last.text },
+    { response: last.response, usage: last.usage, finishReason: last.finishReason },
+  );
 }
 
 /**

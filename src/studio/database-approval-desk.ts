@@ -3,6 +3,7 @@ import type { DatabaseRuns } from './database-runs.js';
 import { StudioRequestError } from './studio-request-error.js';
 import { answerRefused } from './answer-refusal.js';
 import { localUser } from '../approvals/local-user.js';
+import { notAppliedText } from '../dbos/answer-result-text.js';
 import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
 
 /**
@@ -12,7 +13,8 @@ import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
  * A run over a database is always `live`: whichever worker holds it takes the answer (DBOS
  * runs each run on one worker at a time). The first answer to a call this Studio sends is
  * the one given: another one to the same call gets `answered` (Studio's route: 409
- * `studio-approval-unknown`), as the database would keep only the first. Answers go as
+ * `studio-approval-unknown`), and so does one whose call another process (`june approve`,
+ * another Studio) answered first: the database keeps the first answer stored. Answers go as
  * answered through `studio`, by the given `answeredBy` or the user Studio runs as.
  *
  * @example
@@ -53,8 +55,9 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
           message: `june: the call "${answer.key}" of run "${runId}" was answered already; an answer counts once. Reload the run to see what it waits for.`,
         });
       const by = answer.answeredBy ?? localUser();
+      let result;
       try {
-        await mapped(runId, () =>
+        [result] = await mapped(runId, () =>
           runs.client.approve(runId, {
             requestId: answer.key,
             approved: answer.approved,
@@ -66,6 +69,14 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       } catch (error) {
         sent.delete(runId, answer.key);
         throw error;
+      }
+      // another process (june approve, another Studio) stored its answer first
+      if (result && result.status !== 'applied') {
+        if (result.status === 'unknown') sent.delete(runId, answer.key);
+        throw answerRefused({
+          status: result.status,
+          message: notAppliedText(runId, result, answer),
+        });
       }
       return { delivered: 'live' };
     },

@@ -21,6 +21,7 @@ import { defaultAssetsDir } from './studio-assets.js';
 import { fileApprovalDesk } from './approval-desk.js';
 import type { WorkbenchCatalog } from './workbench-catalog.js';
 import { WorkbenchChat } from './workbench-chat.js';
+import { ProcessSlots } from './process-slots.js';
 import { workbenchRoutes } from './routes/workbench-routes.js';
 
 /** Options of {@link startStudio}. */
@@ -203,7 +204,11 @@ function workbenchOf(
   access: StudioAccess,
 ): StudioRouteModule[] {
   if (options.workbench === undefined || options.database !== undefined) return [];
-  const places = { catalog: options.workbench, runsDir: resolve(dirLabel) };
+  const places = {
+    catalog: options.workbench,
+    runsDir: resolve(dirLabel),
+    slots: new ProcessSlots(),
+  };
   return [workbenchRoutes(places, new WorkbenchChat(places), access)];
 }
 

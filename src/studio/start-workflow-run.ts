@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newRunId } from '../engine/run-id.js';
 import { modelChoiceFlags } from './model-choice-flags.js';
+import type { ProcessSlots } from './process-slots.js';
 import { checkProps } from './props-check.js';
 import { juneBin } from './resume-run.js';
 import { StudioRequestError } from './studio-request-error.js';
@@ -21,6 +22,8 @@ export interface WorkbenchPlaces {
   runsDir: string;
   /** The environment runs start in (the provider's keys). @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** The bound on the `june` processes the workbench runs at once (runs, tried tools). */
+  slots: ProcessSlots;
 }
 
 /**
@@ -49,12 +52,14 @@ export async function catalogWorkflow(
  *
  * Everything is checked first, and nothing starts when a check fails: the id must be one
  * the catalog found, the props must fit its schema, the model choice must be usable
- * (`modelChoiceFlags`).
+ * (`modelChoiceFlags`), and fewer than `places.slots.max` processes the workbench started may
+ * be running (`ProcessSlots`).
  *
  * @throws {StudioRequestError} `studio-request-invalid` (400) for a body that is not
  *   `{ props, model }`; `studio-workflow-unknown` (404); `studio-props-invalid` (400);
  *   `studio-model-invalid` (400); `studio-run-start-failed` (422, with the run's `june:`
- *   message) when `june run` ends before its first trace.
+ *   message) when `june run` ends before its first trace; `studio-runs-busy` (429) when the
+ *   workbench runs as many processes as it may.
  */
 export async function startWorkflowRun(
   places: WorkbenchPlaces,
@@ -97,14 +102,34 @@ function startRequest(body: unknown): { props: unknown; model: unknown } {
 
 /**
  * Starts June's own command with `args` in the project folder, detached, its output in
- * `<runs>/<runId>/studio.log` (a folder made for the run, private to this user).
+ * `<runs>/<runId>/studio.log` (a folder made for the run, private to this user). It holds one
+ * of `places.slots` until it exits.
  * @returns a promise of its exit code that settles when it ends (never rejects)
+ * @throws {StudioRequestError} `studio-runs-busy` (429) when every slot is taken, before
+ *   anything is made; `studio-request-invalid` (400) for a run id that is taken.
  */
 export async function spawnJune(
   args: string[],
   places: WorkbenchPlaces,
   runId: string,
   detached = true,
+): Promise<{ exited: Promise<number | null>; log: string; kill: () => void }> {
+  const release = places.slots.take();
+  try {
+    const started = await spawnLogged(args, places, runId, detached);
+    void started.exited.then(release);
+    return started;
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function spawnLogged(
+  args: string[],
+  places: WorkbenchPlaces,
+  runId: string,
+  detached: boolean,
 ): Promise<{ exited: Promise<number | null>; log: string; kill: () => void }> {
   const folder = join(places.runsDir, runId);
   await mkdir(folder, { recursive: true, mode: 0o700 });

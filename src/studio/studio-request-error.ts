@@ -10,7 +10,8 @@ import { JuneError } from '../errors/june-error.js';
  * workbench's requests add: a workflow id its catalog did not find (`studio-workflow-unknown`,
  * 404), props that do not fit the workflow's schema (`studio-props-invalid`, 400), a model
  * choice it cannot use (`studio-model-invalid`, 400), and a run whose `june run` stopped
- * before it began (`studio-run-start-failed`, 422, with its `june:` message). `status` is the HTTP status to answer
+ * before it began (`studio-run-start-failed`, 422, with its `june:` message), and a start while
+ * the most processes it runs at once are running (`studio-runs-busy`, 429). `status` is the HTTP status to answer
  * with; the message starts with `june: `.
  */
 export class StudioRequestError extends JuneError {
@@ -25,9 +26,10 @@ export class StudioRequestError extends JuneError {
       | 'studio-workflow-unknown'
       | 'studio-props-invalid'
       | 'studio-model-invalid'
-      | 'studio-run-start-failed',
+      | 'studio-run-start-failed'
+      | 'studio-runs-busy',
     message: string,
-    readonly status: 400 | 401 | 403 | 404 | 409 | 422,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 429,
   ) {
     super(code, message, { blame: 'system' });
   }

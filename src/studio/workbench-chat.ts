@@ -1,10 +1,16 @@
 import { traceWriter } from '../events/trace-writer.js';
 import { fileJournalStore } from '../journal/index.js';
 import { scriptedModel } from '../testing/index.js';
+import type { Component } from '../elements/element.js';
 import { chatHandler, type ChatHandler } from '../web/chat-handler.js';
+import { DEFAULT_CHAT_LIMITS, readLimitedJson } from '../web/chat-limits.js';
 import { modelChoiceFlags } from './model-choice-flags.js';
 import { catalogWorkflow, type WorkbenchPlaces } from './start-workflow-run.js';
+import type { WorkbenchWorkflow } from './workbench-catalog.js';
 import { StudioRequestError } from './studio-request-error.js';
+
+/** How many chats a workbench keeps a handler for (each its own script cursor): those used last. */
+export const WORKBENCH_CHATS_KEPT = 100;
 
 /**
  * The chat panel's server: `POST /api/workflows/<id>/chat` (a `useChat` request) and
@@ -17,11 +23,19 @@ import { StudioRequestError } from './studio-request-error.js';
  *
  * How the model answers comes with the request's URL, as the start form picks it:
  * `?script=<path of a script file of the project>`, or none for the provider the workflow
- * configures (its environment must be set). One handler is kept per workflow and script.
+ * configures (its environment must be set). Each chat has a handler of its own, made at its
+ * first request: a script's turns are read from the start for every chat, and a chat begun
+ * after a save runs the workflow as saved (the file is loaded again once the catalog shows
+ * the new load, `loadedAt`), while a chat begun before keeps the code it began with. The
+ * handlers of the {@link WORKBENCH_CHATS_KEPT} chats used last are kept; an older chat's next
+ * request gets a new one (its script read from the start again).
  */
 export class WorkbenchChat {
   readonly #places: WorkbenchPlaces;
-  readonly #handlers = new Map<string, Promise<ChatHandler>>();
+  /** Each chat's handler, by workflow, script and chat id: the code and script cursor it began with. */
+  readonly #chats = new Map<string, Promise<ChatHandler>>();
+  /** The workflows loaded for chats, by id: the newest load only. */
+  readonly #loads = new Map<string, { version: string; component: Promise<Component> }>();
 
   constructor(places: WorkbenchPlaces) {
     this.#places = places;
@@ -35,18 +49,46 @@ export class WorkbenchChat {
    */
   async answer(id: string, request: Request): Promise<Response> {
     const script = new URL(request.url).searchParams.get('script') ?? undefined;
-    const key = `${id}\n${script ?? ''}`;
-    let handler = this.#handlers.get(key);
-    if (!handler) {
-      handler = this.#handler(id, script);
-      this.#handlers.set(key, handler);
-      handler.catch(() => this.#handlers.delete(key));
+    const key = JSON.stringify([id, script ?? '', await chatIdOf(request)]);
+    const workflow = await catalogWorkflow(this.#places.catalog, id);
+    let chat = this.#chats.get(key);
+    if (!chat && request.method === 'GET') {
+      await this.#modelPath(workflow, script); // a request it would refuse is refused here too
+      return new Response(null, { status: 204 }); // no chat of this id: nothing to reconnect to
     }
-    return (await handler)(request);
+    if (!chat) {
+      chat = this.#handler(workflow, script);
+      chat.catch(() => this.#chats.delete(key));
+    }
+    this.#chats.delete(key); // the chat used last goes last: the least recently used go first
+    this.#chats.set(key, chat);
+    for (const old of this.#chats.keys()) {
+      if (this.#chats.size <= WORKBENCH_CHATS_KEPT) break;
+      this.#chats.delete(old);
+    }
+    return (await chat)(request);
   }
 
-  async #handler(id: string, script: string | undefined): Promise<ChatHandler> {
-    const workflow = await catalogWorkflow(this.#places.catalog, id);
+  async #handler(workflow: WorkbenchWorkflow, script: string | undefined): Promise<ChatHandler> {
+    const path = await this.#modelPath(workflow, script);
+    const model = path ? scriptedModel(path) : undefined;
+    return chatHandler({
+      workflow: (await this.#component(workflow)) as never,
+      journal: fileJournalStore({ dir: this.#places.runsDir }),
+      runOptions: { workflow: workflow.entry.id, ...(model ? { model } : {}) },
+      runConsumers: () => [traceWriter({ dir: this.#places.runsDir })],
+    });
+  }
+
+  /**
+   * The script file a chat's model answers from (absolute), or none for the provider, once the
+   * workflow is found to take messages and the choice to be usable.
+   */
+  async #modelPath(
+    workflow: WorkbenchWorkflow,
+    script: string | undefined,
+  ): Promise<string | undefined> {
+    const { id } = workflow.entry;
     if (!workflow.entry.takesMessages)
       throw new StudioRequestError(
         'studio-request-invalid',
@@ -59,13 +101,35 @@ export class WorkbenchChat {
       runsDir: this.#places.runsDir,
       ...(this.#places.env ? { env: this.#places.env } : {}),
     });
-    const path = flags[0]?.replace(/^--script=/, '');
-    const model = path ? scriptedModel(path) : undefined;
-    return chatHandler({
-      workflow: (await workflow.load()) as never,
-      journal: fileJournalStore({ dir: this.#places.runsDir }),
-      runOptions: { workflow: id, ...(model ? { model } : {}) },
-      runConsumers: () => [traceWriter({ dir: this.#places.runsDir })],
+    return flags[0]?.replace(/^--script=/, '');
+  }
+
+  /** The workflow's component as the catalog last loaded its file, loaded once per load. */
+  #component(workflow: WorkbenchWorkflow): Promise<Component> {
+    const { id, loadedAt } = workflow.entry;
+    const known = this.#loads.get(id);
+    if (known?.version === loadedAt) return known.component;
+    const component = workflow.load();
+    this.#loads.set(id, { version: loadedAt, component });
+    component.catch(() => {
+      if (this.#loads.get(id)?.component === component) this.#loads.delete(id);
     });
+    return component;
+  }
+}
+
+/**
+ * The chat a request is for: the `id` of a `POST`'s body, the `<chatId>` of a reconnect's
+ * path; `''` when it has none (the chat handler then says what is wrong with the request).
+ */
+async function chatIdOf(request: Request): Promise<string> {
+  if (request.method === 'GET')
+    return /\/chat\/([^/]+)\/stream$/.exec(new URL(request.url).pathname)?.[1] ?? '';
+  try {
+    const body = await readLimitedJson(request.clone(), DEFAULT_CHAT_LIMITS.maxRequestBytes);
+    const id = (body as { id?: unknown } | undefined)?.id;
+    return typeof id === 'string' ? id : '';
+  } catch {
+    return '';
   }
 }

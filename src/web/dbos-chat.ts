@@ -1,4 +1,5 @@
 import type { UIMessage } from 'ai';
+import { notAppliedText } from '../dbos/answer-result-text.js';
 import type { RunToEnqueue } from '../dbos/queued-run.js';
 import type { RunClient } from '../dbos/run-client.js';
 import { JuneError } from '../errors/june-error.js';
@@ -56,14 +57,22 @@ export function dbosChatHandler(
     const chat = await readDbosChatRequest(body, options.runs, limits.maxMessages);
     const answeredBy = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
     if (chat.runId === undefined) return startRun(chat, options, answeredBy);
-    for (const { id, approved, reason } of chat.answers)
-      await options.runs.approve(chat.runId, {
+    for (const { id, approved, reason } of chat.answers) {
+      const [result] = await options.runs.approve(chat.runId, {
         requestId: id,
         approved,
         ...(reason ? { reason } : {}),
         answeredBy,
         source: 'web',
       });
+      // another process stored its answer first (the checks above read the run before)
+      if (result && result.status !== 'applied')
+        throw new ChatRequestError(
+          result.status === 'unknown' ? 'approval-unknown' : 'approval-answered',
+          notAppliedText(chat.runId, result, { approved }),
+          409,
+        );
+    }
     const answered = chat.answers.map((answer) => answer.id);
     return stream(chat.runId, options.runs, {
       originalMessages: chat.messages,

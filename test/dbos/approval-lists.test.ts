@@ -89,7 +89,7 @@ describe.runIf(!missing)('runs over DBOS asking four approvals in one turn', () 
         );
         for (const request of waiting)
           expect(await client.approve(runId, { requestId: request.id, approved: true })).toEqual([
-            request.id,
+            { status: 'applied', request, answer: expect.objectContaining({ approved: true }) },
           ]);
       }
       for (const runId of runIds) {

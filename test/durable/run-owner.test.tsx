@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -26,6 +26,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileRunOwner } from '../../src/journal/index.js';
 import { z } from 'zod';
+import { repoRoot } from '../cli/cli-harness.js';
 import { turnModel } from './support.js';
 
 // A run has one owner at a time, in every store: a resume while another process (or run)
@@ -318,5 +319,146 @@ describe('a run has one owner: run() with a journal', () => {
       run(release().Release, { journal: store, resume: runId, lease: other }).result,
     ).rejects.toMatchObject({ code: 'run-resume-invalid' });
     expect(() => run(release().Release, { lease: other })).toThrow(/pass that store as journal/);
+  });
+});
+
+/** A process start time as `/proc/<pid>/stat` gives it (clock ticks since boot, field 22). */
+function startOf(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+/**
+ * A process that runs until the test ends: `command` (node waiting by default), whose pid is
+ * returned once it runs `runs` (the command it ends up executing, when it starts another).
+ */
+async function liveProcess(
+  command: string[] = [process.execPath, '-e', 'setInterval(() => {}, 1e6)'],
+  runs: string[] = command,
+) {
+  const child = spawn(command[0]!, command.slice(1), { stdio: 'ignore' });
+  children.push(child);
+  const pid = child.pid!;
+  // its start time is read once it runs what it was started for, not the node that forked it
+  const deadline = Date.now() + 10_000;
+  while (readFileSync(`/proc/${pid}/cmdline`, 'utf8') !== `${runs.join('\0')}\0`) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} never ran ${runs.join(' ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return pid;
+}
+
+/** A lease record as June writes it, on this machine. */
+function leaseOf(pid: unknown, more: object = {}) {
+  return {
+    pid,
+    hostname: hostname(),
+    startedAt: '2026-01-01T00:00:00.000Z',
+    token: 'forged',
+    ...more,
+  };
+}
+
+/** Runs the stopped run `runId` again, approving: resolves with what deployed. */
+async function resumeApproving(store: JournalStore, runId: string): Promise<string[]> {
+  const { Release, deploys } = release();
+  await expect(
+    run(Release, { journal: store, resume: runId, onApproval: () => true }).result,
+  ).resolves.toMatchObject({ output: 'Shipped.' });
+  return deploys;
+}
+
+const canSwitchUser =
+  process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0
+    ? undefined
+    : 'needs root and setpriv to start a process of the user nobody';
+
+describe('a forged or stale lease file never holds a run', () => {
+  it('a lease naming pid 0, -1, a fractional pid, a reused pid, a future start, no start, or cut short lets a resume proceed', async () => {
+    const live = await liveProcess();
+    const forged: [string, string][] = [
+      ['pid 0', JSON.stringify(leaseOf(0))],
+      ['pid -1', JSON.stringify(leaseOf(-1))],
+      ['pid 1.5', JSON.stringify(leaseOf(1.5))],
+      ['a reused pid', JSON.stringify(leaseOf(live, { processStart: '1' }))],
+      [
+        'a future start',
+        JSON.stringify(leaseOf(live, { processStart: String(Number(startOf(live)) + 1e9) })),
+      ],
+      ['no start time', JSON.stringify(leaseOf(live))],
+      ['cut short', JSON.stringify(leaseOf(live, { processStart: startOf(live) })).slice(0, 40)],
+    ];
+    for (const [what, text] of forged) {
+      const dir = runsFolder();
+      const store = fileJournalStore({ dir });
+      const runId = await stoppedRun(store);
+      writeFileSync(join(dir, runId, 'owner.json'), text);
+      expect(await fileRunOwner(dir, runId), what).toBeUndefined();
+      expect(await resumeApproving(store, runId), what).toEqual(['prod']);
+      expect(existsSync(join(dir, runId, 'owner.json')), what).toBe(false);
+    }
+  });
+
+  it('a live owner, the very process that took the lease, still refuses a resume with run-owned', async () => {
+    const live = await liveProcess();
+    const dir = runsFolder();
+    const store = fileJournalStore({ dir });
+    const runId = await stoppedRun(store);
+    const owner = join(dir, runId, 'owner.json');
+    writeFileSync(owner, JSON.stringify(leaseOf(live, { processStart: startOf(live) })));
+    const { Release, deploys } = release();
+    await expect(
+      run(Release, { journal: store, resume: runId, onApproval: () => true }).result,
+    ).rejects.toThrow(`run ${runId} is already being run by process ${live} on host`);
+    expect(deploys).toEqual([]);
+    expect(existsSync(owner)).toBe(true);
+    // once that process ended, the lease is stale and the run is taken up
+    const child = children.pop()!;
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(await resumeApproving(store, runId)).toEqual(['prod']);
+  });
+
+  it('a live owner of another user still refuses a resume; from that user, this process counts as live', async (context) => {
+    if (canSwitchUser) context.skip(canSwitchUser);
+    const asNobody = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+    const theirs = await liveProcess([...asNobody, 'sleep', '1000'], ['sleep', '1000']);
+    expect(readFileSync(`/proc/${theirs}/status`, 'utf8')).toMatch(/^Uid:\s+65534\b/m);
+    const dir = runsFolder();
+    const store = fileJournalStore({ dir });
+    const runId = await stoppedRun(store);
+    writeFileSync(
+      join(dir, runId, 'owner.json'),
+      JSON.stringify(leaseOf(theirs, { processStart: startOf(theirs) })),
+    );
+    await expect(
+      run(release().Release, { journal: store, resume: runId, onApproval: () => true }).result,
+    ).rejects.toMatchObject({ code: 'run-owned', owner: { pid: theirs } });
+
+    // the other way round: nobody's signal cannot reach this process (EPERM), yet it is alive,
+    // while the same pid with another start time is not
+    const check = (record: object) =>
+      spawnSync(
+        asNobody[0]!,
+        [
+          ...asNobody.slice(1),
+          process.execPath,
+          '--input-type=module',
+          '-e',
+          `import { ownerAlive } from ${JSON.stringify(join(repoRoot, 'dist/src/journal/owner-alive.js'))};
+           process.stdout.write(String(ownerAlive(${JSON.stringify(record)}, Date.now())));`,
+        ],
+        { encoding: 'utf8' },
+      );
+    const ours = check(leaseOf(process.pid, { processStart: startOf(process.pid) }));
+    expect(ours.stderr).toBe('');
+    expect(ours.stdout).toBe('true');
+    expect(check(leaseOf(process.pid, { processStart: '1' })).stdout).toBe('false');
+    expect(check(leaseOf(0)).stdout).toBe('false');
   });
 });

@@ -1,22 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { databaseApprovalDesk } from '../../src/studio/database-approval-desk.js';
 import type { DatabaseRuns } from '../../src/studio/database-runs.js';
+import type { SettledAnswer } from '../../src/approvals/index.js';
+import type { DbosAnswerResult } from '../../src/dbos/run-client.js';
 
-// Studio over a database of runs hands answers to DBOS, which keeps the first message sent
-// for a call and drops the others without a word. So Studio itself takes one answer per
-// call: of an approve and a deny given at once, one is sent and the other refused with 409.
+// Studio over a database of runs hands answers to the RunClient, where the first answer
+// stored for a call applies. Studio itself takes one answer per call (of an approve and a
+// deny given at once, one is sent and the other refused with 409), and an answer another
+// process stored first is refused with 409 too, naming the answer that stands.
 
-/** A database of one run waiting for the call "entry#0.0", as the RunClient shows it. */
-function databaseRuns() {
+const request = { id: 'entry#0.0', tool: 'publish', input: { n: 0 }, step: 'entry' };
+
+/**
+ * A database of one run waiting for the call "entry#0.0", as the RunClient shows it; with
+ * `standing`, another process stored that answer to the call first.
+ */
+function databaseRuns(standing?: SettledAnswer) {
   const sent: Array<{ runId: string; requestId?: string; approved: boolean }> = [];
   let fail = false;
   const client = {
-    waiting: async () => [{ id: 'entry#0.0', tool: 'publish', input: { n: 0 }, step: 'entry' }],
-    approve: async (runId: string, answer: { requestId?: string; approved: boolean }) => {
+    waiting: async () => [request],
+    approve: async (
+      runId: string,
+      answer: { requestId?: string; approved: boolean },
+    ): Promise<DbosAnswerResult[]> => {
       await new Promise((resolve) => setTimeout(resolve, 10)); // the database's round trip
       if (fail) throw Object.assign(new Error('june: the database went away'), { code: 'x' });
+      if (standing) return [{ status: 'answered', request, answer: standing }];
       sent.push({ runId, ...answer });
-      return [answer.requestId];
+      const at = new Date().toISOString();
+      return [
+        {
+          status: 'applied',
+          request,
+          answer: { approved: answer.approved, source: 'studio', answeredAt: at, automatic: false },
+        },
+      ];
     },
   };
   const runs = { client, trace: () => undefined } as unknown as DatabaseRuns;
@@ -57,5 +76,24 @@ describe('Studio over a database: one answer per call', () => {
     failNext(false);
     await desk.answer('r1', { key: 'entry#0.0', approved: true });
     expect(sent).toHaveLength(1);
+  });
+
+  it('an answer another process stored first is refused with 409, naming the answer that stands', async () => {
+    const { runs, sent } = databaseRuns({
+      approved: false,
+      reason: 'not today',
+      source: 'database',
+      answeredBy: 'ana',
+      answeredAt: '2026-12-02T04:50:01.123Z',
+      automatic: false,
+    });
+    const desk = databaseApprovalDesk(runs);
+    await expect(desk.answer('r1', { key: 'entry#0.0', approved: true })).rejects.toMatchObject({
+      code: 'studio-approval-unknown',
+      status: 409,
+      message:
+        'june: the approval request "entry#0.0" of run r1 was answered already: denied (not today) through database by ana at 2026-12-02T04:50:01.123Z. That answer stands; this approval was not applied.',
+    });
+    expect(sent).toEqual([]);
   });
 });

@@ -1,0 +1,164 @@
+import type { SettledAnswer } from '../approvals/approval-answer-result.js';
+import { answerOrigin } from '../approvals/answer-origin.js';
+import { withReason } from '../approvals/with-reason.js';
+import type { DbosApprovalAnswer } from './dbos-engine.js';
+import { pgPool, type PgClient, type PgPool } from './pg-driver.js';
+
+/** June's table of approval answers in the system database: one row per answered request. */
+export const ANSWERS_TABLE = 'june.answers';
+
+/** PostgreSQL's code for a table that does not exist. */
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * Creates {@link ANSWERS_TABLE} (and its schema, `june`) unless it exists: idempotent, and
+ * safe from any number of processes at once (they create it one after the other, under a
+ * transaction-scoped advisory lock). Creating needs the right to create a schema in the
+ * database (its owner has it); a process that finds the table made needs no such right.
+ *
+ * Columns: `run_id`, `request_id` (the key), `answer` (the message sent to the run, JSON),
+ * `source` (through what), `answered_at` (when the person answered), `stored_at`.
+ */
+export async function createAnswersTable(db: Pick<PgClient, 'query'>): Promise<void> {
+  const found = await db.query('SELECT to_regclass($1) IS NOT NULL AS present', [ANSWERS_TABLE]);
+  if (found.rows[0]?.present === true) return;
+  await db.query('BEGIN');
+  try {
+    await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [ANSWERS_TABLE]);
+    await db.query('CREATE SCHEMA IF NOT EXISTS june');
+    await db.query(`CREATE TABLE IF NOT EXISTS ${ANSWERS_TABLE} (
+      run_id text NOT NULL,
+      request_id text NOT NULL,
+      answer jsonb NOT NULL,
+      source text NOT NULL,
+      answered_at timestamptz NOT NULL,
+      stored_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (run_id, request_id)
+    )`);
+    await db.query('COMMIT');
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * The answers given to runs' approval requests over the database, kept in
+ * {@link ANSWERS_TABLE}: the first answer stored for a request is the one that applies,
+ * decided by PostgreSQL (a primary key and `INSERT ... ON CONFLICT DO NOTHING`), and it is
+ * sent to the run in the same transaction, so an answer is stored and sent, or neither.
+ * Connections come from a small pool of its own, opened on first use.
+ */
+export class AnswerStore {
+  readonly #database: string;
+  #pool: PgPool | undefined;
+  #ready: Promise<void> | undefined;
+
+  constructor(database: string) {
+    this.#database = database;
+  }
+
+  /** The answers stored for the run `runId`'s requests, by request id; none before the table exists. */
+  async answers(runId: string): Promise<Map<string, DbosApprovalAnswer>> {
+    try {
+      const { rows } = await this.#connections().query(
+        `SELECT request_id, answer FROM ${ANSWERS_TABLE} WHERE run_id = $1`,
+        [runId],
+      );
+      return new Map(rows.map((row) => [String(row.request_id), row.answer as DbosApprovalAnswer]));
+    } catch (error) {
+      if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return new Map();
+      throw error;
+    }
+  }
+
+  /**
+   * Stores `message` as the answer to its request (`message.id`) of the run `runId` unless
+   * an answer is stored already, and then, in the same transaction, `send`s it (a DBOS
+   * message written through the transaction's connection). Of any number of processes
+   * storing answers to one request at once, exactly one stores its own.
+   * @returns undefined when `message` was stored and sent; else the answer that stands.
+   * @throws the database's error (nothing is stored then).
+   */
+  async store(
+    runId: string,
+    message: DbosApprovalAnswer,
+    send: (db: PgClient) => Promise<void>,
+  ): Promise<DbosApprovalAnswer | undefined> {
+    const pool = this.#connections();
+    this.#ready ??= pool.connect().then(async (db) => {
+      try {
+        await createAnswersTable(db);
+      } finally {
+        db.release();
+      }
+    });
+    await this.#ready.catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    const db = await pool.connect();
+    try {
+      await db.query('BEGIN');
+      const stored = await db.query(
+        `INSERT INTO ${ANSWERS_TABLE} (run_id, request_id, answer, source, answered_at)
+         VALUES ($1, $2, $3::jsonb, $4, $5)
+         ON CONFLICT (run_id, request_id) DO NOTHING RETURNING request_id`,
+        [
+          runId,
+          message.id,
+          JSON.stringify(message),
+          message.source ?? 'database',
+          message.answeredAt,
+        ],
+      );
+      if (stored.rows.length === 1) {
+        await send(db);
+        await db.query('COMMIT');
+        return undefined;
+      }
+      // a later answer waited above for the first one's transaction to end, and reads it now
+      const standing = await db.query(
+        `SELECT answer FROM ${ANSWERS_TABLE} WHERE run_id = $1 AND request_id = $2`,
+        [runId, message.id],
+      );
+      await db.query('COMMIT');
+      return standing.rows[0]!.answer as DbosApprovalAnswer;
+    } catch (error) {
+      await db.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      db.release();
+    }
+  }
+
+  /** Closes the connections. */
+  async close(): Promise<void> {
+    await this.#pool?.end().catch(() => {});
+  }
+
+  #connections(): PgPool {
+    return (this.#pool ??= pgPool({
+      connectionString: this.#database,
+      connectionTimeoutMillis: 10_000,
+      max: 4,
+      idleTimeoutMillis: 10_000,
+    }));
+  }
+}
+
+/**
+ * An answer as the run's message holds it, as records keep answers: the decision, and who
+ * gave it, when and through what (`database` when the message does not say); never automatic.
+ */
+export function settledAnswerOf(message: DbosApprovalAnswer): SettledAnswer {
+  return {
+    approved: message.approved === true,
+    ...withReason(message.reason),
+    ...answerOrigin(
+      message,
+      typeof message.source === 'string' ? message.source : 'database',
+      false,
+    ),
+  };
+}
