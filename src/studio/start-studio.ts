@@ -130,7 +130,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const app = studioApp(access, [
     eventsRoute(channel),
     approvalsRoutes(source.approvals, access),
-    runsRoutes(source),
+    runsRoutes(source, { workflows: catalog !== undefined }),
     ...workbenchOf(options, dirLabel, access),
     ...(catalog ? [workflowsRoutes(catalog)] : []),
     uiRoutes(assetsDir),

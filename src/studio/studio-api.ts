@@ -67,8 +67,9 @@ export interface UnreadableRun {
 export type RunListEntry = RunSummary | UnreadableRun;
 
 /**
- * The body of `GET /api/runs`: the directory it reads (as given to `startStudio`) and its
- * runs, newest first.
+ * The body of `GET /api/runs`: the directory it reads (as given to `startStudio`), its
+ * runs, newest first, and whether this Studio serves a project's workflows (`june dev`'s
+ * workbench: `GET /api/workflows` answers), so the page asks for them only then.
  *
  * @example
  * ```ts
@@ -78,6 +79,8 @@ export type RunListEntry = RunSummary | UnreadableRun;
 export interface RunList {
   dir: string;
   runs: RunListEntry[];
+  /** True when Studio serves the workflows of a project (`june dev`); false for plain `june studio`. */
+  workflows: boolean;
 }
 
 /**

@@ -46,6 +46,12 @@ export interface WorkflowEntry {
   map?: CapabilityMap;
   /** Why the workflow does not resolve: a `JuneError`'s code and `june:` message. */
   error?: WorkflowProblem;
+  /**
+   * The model script files in the workflow's folder (names ending `.script.json` or
+   * `.chat.json`), paths from the project root, sorted: what the workbench proposes for its
+   * runs and chats. Sent by `GET /api/workflows/<id>` only.
+   */
+  scripts?: string[];
 }
 
 /** `inspect()`'s report as Studio draws it. */

@@ -19,7 +19,7 @@ import { WorkflowsView, type RerunTarget } from './workflows-view.js';
 export function App() {
   const route = useHashRoute();
   const live = useLiveRuns();
-  const workflows = useWorkflows();
+  const workflows = useWorkflows(live.workflows);
   const lastRuns = useMemo(() => lastRunOf(live), [live.runs]);
   const onWorkflows =
     route.view === 'workflows' || (workflows.available === true && location.hash === '');

@@ -13,6 +13,13 @@ import { mapRows, provenanceBadges, type MapRow } from './map-rows.js';
 /** The height of one row of the map, in px (fixed, so a map of any size is a virtual list). */
 const MAP_ROW_HEIGHT = 30;
 
+/**
+ * Why a composite tool has no Try button: one call of it is a run of its body's agents,
+ * whose models need a script or a provider, which calling one tool does not give.
+ */
+export const NO_TRY_COMPOSITE =
+  "A composite tool's call runs the agents of its body, so it is tried by starting a run of the workflow; its inner tools have Try buttons.";
+
 /** What the Try button of a tool hands on: enough to build its input form and call it. */
 export interface TryToolTarget {
   workflowId: string;
@@ -182,26 +189,32 @@ function ToolRow(props: {
         {tool.granted ? `${tool.granted}, through ${tool.source}` : tool.source}
       </span>
       <Declaration at={tool.declaration} root={root} />
-      <button
-        type="button"
-        class="map-try"
-        disabled={!onTryTool}
-        title={
-          onTryTool
-            ? `Call ${tool.name} once with an input you give`
-            : 'Trying a tool needs the workbench'
-        }
-        onClick={() =>
-          onTryTool?.({
-            workflowId,
-            agent: agent.path,
-            tool: tool.name,
-            ...(tool.inputSchema ? { inputSchema: tool.inputSchema } : {}),
-          })
-        }
-      >
-        Try
-      </button>
+      {tool.composite ? (
+        <span class="map-no-try muted small" data-testid="no-try" title={NO_TRY_COMPOSITE}>
+          try in a run
+        </span>
+      ) : (
+        <button
+          type="button"
+          class="map-try"
+          disabled={!onTryTool}
+          title={
+            onTryTool
+              ? `Call ${tool.name} once with an input you give`
+              : 'Trying a tool needs the workbench'
+          }
+          onClick={() =>
+            onTryTool?.({
+              workflowId,
+              agent: agent.path,
+              tool: tool.name,
+              ...(tool.inputSchema ? { inputSchema: tool.inputSchema } : {}),
+            })
+          }
+        >
+          Try
+        </button>
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { DefaultChatTransport, type UIMessage } from 'ai';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
 import { pageToken } from './approvals-api.js';
+import { noScriptHint, proposedScript } from './proposed-script.js';
 import { errorText } from './workbench-api.js';
 
 /** Sends again once every approval of the last message has an answer (as the web example does). */
@@ -29,9 +30,10 @@ type ToolPart = {
  * (the chat id and messages are kept in the tab's session storage). The model answers from
  * the script file given (a path of the project), or from the configured provider.
  */
-export function ChatPanel({ workflow: { id } }: { workflow: WorkflowEntry }) {
+export function ChatPanel({ workflow }: { workflow: WorkflowEntry }) {
+  const { id } = workflow;
   const key = `june-chat:${id}`;
-  const { script, setScript, chatId } = useChatSession(id);
+  const { script, setScript, chatId } = useChatSession(id, proposedScript(workflow, 'chat'));
   const transport = useMemo(() => chatTransport(id, script), [id, script]);
   const saved = JSON.parse(sessionStorage.getItem(`${key}:messages`) ?? '[]') as UIMessage[];
   const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
@@ -55,16 +57,7 @@ export function ChatPanel({ workflow: { id } }: { workflow: WorkflowEntry }) {
   return (
     <section class="wb-panel wb-chat" data-testid="chat">
       <h2 class="wb-title">Chat</h2>
-      <label class="wb-prop">
-        <span>Script file</span>
-        <input
-          class="wb-input"
-          aria-label="Chat script file"
-          placeholder="empty: the configured provider"
-          value={script}
-          onInput={(event) => setScript(event.currentTarget.value)}
-        />
-      </label>
+      <ScriptField workflow={workflow} script={script} onScript={setScript} />
       <Messages messages={messages} answer={addToolApprovalResponse} />
       {error && (
         <p class="wb-error" role="alert" data-testid="chat-error">
@@ -87,6 +80,34 @@ export function ChatPanel({ workflow: { id } }: { workflow: WorkflowEntry }) {
         </span>
       </form>
     </section>
+  );
+}
+
+/** The chat's script file, and what answers when it is empty. */
+function ScriptField(props: {
+  workflow: WorkflowEntry;
+  script: string;
+  onScript(script: string): void;
+}) {
+  const { script, onScript } = props;
+  return (
+    <>
+      <label class="wb-prop">
+        <span>Script file</span>
+        <input
+          class="wb-input"
+          aria-label="Chat script file"
+          placeholder="empty: the configured provider"
+          value={script}
+          onInput={(event) => onScript(event.currentTarget.value)}
+        />
+      </label>
+      {!script.trim() && (
+        <p class="wb-note" data-testid="no-script">
+          {noScriptHint(props.workflow, 'chat')}
+        </p>
+      )}
+    </>
   );
 }
 
@@ -176,12 +197,13 @@ function chatTransport(id: string, script: string): DefaultChatTransport<UIMessa
 
 /**
  * The chat's id and script file, kept in the tab's session storage (so a reloaded page
- * continues the same chat with the same script).
+ * continues the same chat with the same script); a new chat starts from `proposed` (a script
+ * file that exists next to the workflow), else the configured provider.
  */
-function useChatSession(id: string) {
+function useChatSession(id: string, proposed: string | undefined) {
   const key = `june-chat:${id}`;
   const [script, setScriptState] = useState(
-    () => sessionStorage.getItem(`${key}:script`) ?? id.replace(/\.[cm]?[jt]sx?$/, '.chat.json'),
+    () => sessionStorage.getItem(`${key}:script`) ?? proposed ?? '',
   );
   const [chatId] = useState(() => {
     const made = sessionStorage.getItem(`${key}:id`) ?? `chat-${crypto.randomUUID()}`;

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
 import { ModelChoiceField, modelChoiceOf, type ModelChoiceDraft } from './model-choice-field.js';
+import { noScriptHint, proposedScript } from './proposed-script.js';
 import { PropsField } from './props-field.js';
 import { runHref } from './use-hash-route.js';
 import { startRun } from './workbench-api.js';
@@ -15,12 +16,12 @@ export function StartRunPanel(props: {
   /** The props, as the page's props form holds them (or its JSON's parse error). */
   values: Record<string, unknown> | Error;
   onValues(values: Record<string, unknown> | Error): void;
-  defaultScript?: string;
 }) {
   const { workflow, values } = props;
+  const script = proposedScript(workflow, 'run');
   const [model, setModel] = useState<ModelChoiceDraft>({
-    kind: 'script',
-    path: props.defaultScript ?? workflow.id.replace(/\.[cm]?[jt]sx?$/, '.script.json'),
+    kind: script === undefined ? 'provider' : 'script',
+    path: script ?? '',
     runId: '',
   });
   const [state, setState] = useState<{ busy?: boolean; error?: string }>({});
@@ -44,6 +45,11 @@ export function StartRunPanel(props: {
         onChange={props.onValues}
       />
       <ModelChoiceField value={model} onChange={setModel} />
+      {script === undefined && model.kind === 'provider' && (
+        <p class="wb-note" data-testid="no-script">
+          {noScriptHint(workflow, 'run')}
+        </p>
+      )}
       {state.error && (
         <p class="wb-error" role="alert" data-testid="start-error">
           {state.error}

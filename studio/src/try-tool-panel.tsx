@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { sampleInput } from '../../src/studio/sample-input.js';
 import type { TriedTool, WorkflowEntry } from '../../src/studio/workbench-api.js';
+import { NO_TRY_COMPOSITE } from './capability-map.js';
 import { JsonView } from './json-view.js';
 import { runHref } from './use-hash-route.js';
 import { WaitingCalls } from './waiting-call.js';
@@ -37,7 +38,7 @@ export function TryToolPanel(props: {
   const agents = props.workflow.map?.agents ?? [];
   const [agentPath, setAgentPath] = useState(props.agent ?? agents[0]?.path ?? '');
   const agent = agents.find((found) => found.path === agentPath);
-  const [toolName, setToolName] = useState(props.tool ?? agent?.tools[0]?.name ?? '');
+  const [toolName, setToolName] = useState(props.tool ?? triable(agent)?.name ?? '');
   const tool = agent?.tools.find((found) => found.name === toolName);
   const [input, setInput] = useState(() => inputTemplate(tool?.inputSchema));
   const { runId, state, call } = useToolCall(props.workflow.id);
@@ -48,6 +49,7 @@ export function TryToolPanel(props: {
   };
   const run = (event: Event) => {
     event.preventDefault();
+    if (tool?.composite) return;
     void call({ agent: agentPath, tool: toolName, props: props.props }, input);
   };
   if (agents.length === 0) return null;
@@ -60,7 +62,7 @@ export function TryToolPanel(props: {
         toolName={toolName}
         onAgent={(path) => {
           setAgentPath(path);
-          pickTool(agents.find((found) => found.path === path)?.tools[0]?.name ?? '', path);
+          pickTool(triable(agents.find((found) => found.path === path))?.name ?? '', path);
         }}
         onTool={(name) => pickTool(name)}
       />
@@ -74,9 +76,7 @@ export function TryToolPanel(props: {
           onInput={(event) => setInput(event.currentTarget.value)}
         />
       </label>
-      <button class="wb-button" type="submit" disabled={state.busy === true || !tool}>
-        {state.busy ? 'Calling…' : 'Try'}
-      </button>
+      <TryButton composite={tool?.composite === true} busy={state.busy === true} ready={!!tool} />
       {runId && <WaitingCalls runId={runId} active={state.busy === true} />}
       {state.error && (
         <p class="wb-error" role="alert" data-testid="tool-error">
@@ -88,7 +88,27 @@ export function TryToolPanel(props: {
   );
 }
 
+/** Try, or why a composite tool cannot be tried alone. */
+function TryButton(props: { composite: boolean; busy: boolean; ready: boolean }) {
+  if (props.composite)
+    return (
+      <p class="wb-note" data-testid="no-try">
+        {NO_TRY_COMPOSITE}
+      </p>
+    );
+  return (
+    <button class="wb-button" type="submit" disabled={props.busy || !props.ready}>
+      {props.busy ? 'Calling…' : 'Try'}
+    </button>
+  );
+}
+
 type MapAgent = NonNullable<WorkflowEntry['map']>['agents'][number];
+
+/** The tool the dialog picks first for an agent: its first tool that can be tried alone (not composite). */
+function triable(agent: MapAgent | undefined) {
+  return agent?.tools.find((tool) => !tool.composite) ?? agent?.tools[0];
+}
 
 /** The agent and tool selects, the tools marked when they need approval. */
 function ToolPicker(props: {
@@ -123,6 +143,7 @@ function ToolPicker(props: {
           {agent?.tools.map((found) => (
             <option key={found.name} value={found.name}>
               {found.name}
+              {found.composite ? ' (composite: try in a run)' : ''}
               {found.needsApproval !== false ? ' (needs approval)' : ''}
             </option>
           ))}

@@ -7,6 +7,8 @@ export interface LiveRuns {
   /** Runs by id; `undefined` until the first list arrived. */
   runs: Map<string, RunListEntry> | undefined;
   dir: string;
+  /** Whether this Studio serves the project's workflows (`june dev`); undefined until the list arrived. */
+  workflows: boolean | undefined;
   /** False while the live channel is down (the page reconnects by itself). */
   live: boolean;
   error: string | undefined;
@@ -17,6 +19,7 @@ export function useLiveRuns(): LiveRuns {
   const [state, setState] = useState<LiveRuns>({
     runs: undefined,
     dir: '',
+    workflows: undefined,
     live: false,
     error: undefined,
   });
@@ -36,7 +39,7 @@ export function useLiveRuns(): LiveRuns {
             if (listed && Date.parse(run.updatedAt) > Date.parse(listed.updatedAt))
               runs.set(runId, run);
           }
-          return { ...prev, dir: list.dir, error: undefined, runs };
+          return { ...prev, dir: list.dir, workflows: list.workflows, error: undefined, runs };
         });
       } catch (error) {
         if (!stopped) setState((prev) => ({ ...prev, error: (error as Error).message }));

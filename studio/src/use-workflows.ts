@@ -13,10 +13,14 @@ export interface LiveWorkflows {
 /**
  * The project's workflows (`june dev`): loaded once, then each `workflow` event replaces one
  * (a save), each `workflow-removed` drops one; on every reconnection the list is loaded again.
+ * `served` is what the run list says of this Studio (`RunList.workflows`): nothing is asked
+ * before it is known, nor on a Studio without workflows (plain `june studio`).
  */
-export function useWorkflows(): LiveWorkflows {
+export function useWorkflows(served: boolean | undefined): LiveWorkflows {
   const [state, setState] = useState<LiveWorkflows>({ available: undefined, workflows: new Map() });
   useEffect(() => {
+    if (served === undefined) return;
+    if (!served) return setState({ available: false, workflows: new Map() });
     let stop: (() => void) | undefined;
     let closed = false;
     const load = () =>
@@ -47,6 +51,6 @@ export function useWorkflows(): LiveWorkflows {
       closed = true;
       stop?.();
     };
-  }, []);
+  }, [served]);
   return state;
 }

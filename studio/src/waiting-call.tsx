@@ -1,25 +1,40 @@
 import { useEffect, useState } from 'preact/hooks';
+import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js';
 import type { WaitingApproval } from '../../src/studio/waiting-approvals.js';
+import { fetchRuns, listenToRuns } from './api.js';
 import { fetchApprovals, sendAnswer } from './approvals-api.js';
 
 /**
- * The approvals a run waits for, polled every 250 ms while `active`, each with Approve and
- * Deny: how a tried tool's approval is answered in its dialog.
+ * The approvals a run waits for while `active`, each with Approve and Deny: how a tried
+ * tool's approval is answered in its dialog. It follows the live channel and asks for the
+ * run's approvals only when the run's file says it waits for some (`pendingApprovals`), so
+ * nothing is asked of a run that does not exist yet.
  */
 export function WaitingCalls(props: { runId: string; active: boolean }) {
   const [waiting, setWaiting] = useState<WaitingApproval[]>([]);
   useEffect(() => {
     if (!props.active) return setWaiting([]);
     let stopped = false;
-    const look = () =>
-      fetchApprovals(props.runId)
-        .then((found) => !stopped && setWaiting(found.waiting))
-        .catch(() => {}); // no trace yet
-    void look();
-    const timer = setInterval(look, 250);
+    const look = (run: RunListEntry | undefined) => {
+      if (!run || run.runId !== props.runId) return;
+      if (isUnreadable(run) || !run.pendingApprovals) return setWaiting([]);
+      fetchApprovals(props.runId).then(
+        (found) => !stopped && setWaiting(found.waiting),
+        () => {}, // answered meanwhile: the next event says so
+      );
+    };
+    const stop = listenToRuns({
+      onOpen: () =>
+        void fetchRuns().then(
+          (list) => !stopped && look(list.runs.find((run) => run.runId === props.runId)),
+          () => {},
+        ),
+      onDown: () => {},
+      onEvent: (event) => event.type === 'run' && look(event.run),
+    });
     return () => {
       stopped = true;
-      clearInterval(timer);
+      stop();
     };
   }, [props.runId, props.active]);
   return (

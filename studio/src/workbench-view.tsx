@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
 import { ChatPanel } from './chat-panel.js';
 import { StartRunPanel } from './start-run-panel.js';
+import { startingProps } from './starting-props.js';
 import { TryToolPanel } from './try-tool-panel.js';
 import { workflowHref } from './use-hash-route.js';
 
@@ -22,7 +23,7 @@ export function WorkbenchView(props: {
       .then(async (response) => {
         const body = (await response.json()) as WorkflowEntry & { error?: string };
         setEntry(response.ok ? body : new Error(body.error ?? `HTTP ${response.status}`));
-        if (response.ok) setValues(body.props);
+        if (response.ok) setValues(startingProps(body));
       })
       .catch((error: Error) => setEntry(error));
   }, [props.workflowId]);

@@ -55,8 +55,12 @@ export function WorkflowsView(props: WorkflowsViewProps) {
             data-workflow={entry.id}
             data-status={entry.status}
           >
-            <span class="workflow-name">{entry.name}</span>
-            <span class="mono small muted">{entry.id}</span>
+            <span class="workflow-name" title={entry.name}>
+              {entry.name}
+            </span>
+            <span class="workflow-path mono small muted" title={entry.id}>
+              {entry.id}
+            </span>
             {entry.status === 'broken' && <span class="badge-failures">broken</span>}
           </a>
         ))}

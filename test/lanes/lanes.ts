@@ -21,6 +21,7 @@ const unitInIntegrationFolders = [
   'studio/studio-database-answers.test.ts',
   'studio/studio-run-id.test.ts',
   'studio/summarize-trace.test.ts',
+  'studio/workbench-proposals.test.ts',
 ];
 
 /** Files elsewhere that need the build or start a process (bash, a stdio server, `june`, a database). */

@@ -53,6 +53,7 @@ describe('Studio API over real run traces', () => {
   it('lists the runs newest first, with workflow, start, duration, status and total tokens', async () => {
     const list = (await (await fetch(`${studio.url}api/runs`)).json()) as RunList;
     expect(list.dir).toBe(dir);
+    expect(list.workflows).toBe(false); // plain `june studio`: the page asks for no workflows
     expect(list.runs.map((run) => run.runId)).toEqual([research.runId, release.runId]);
     const [first] = list.runs as RunSummary[];
     expect(first).toMatchObject({

@@ -11,19 +11,30 @@ export interface RunsSource {
   dirLabel: string;
 }
 
+/** What else the run list tells the page about this Studio. */
+export interface RunsRoutesOptions {
+  /** Whether Studio serves a project's workflows (`GET /api/workflows`, `june dev`). @default false */
+  workflows?: boolean;
+}
+
 /**
  * The runs:
  *
- * - `GET /api/runs` → `RunList` (JSON): every run, newest first, unreadable files included;
+ * - `GET /api/runs` → `RunList` (JSON): every run, newest first, unreadable files included,
+ *   and whether the workflows are served (`options.workflows`);
  * - `GET /api/runs/<runId>` → the run's trace file as it is (JSON); 404 `{ error }` when there
  *   is no such file, 422 `{ error, unreadable }` when it is not a readable trace, 400
  *   `{ error }` when the id is not valid percent-encoding.
  */
-export function runsRoutes(source: RunsSource): StudioRouteModule {
+export function runsRoutes(source: RunsSource, options: RunsRoutesOptions = {}): StudioRouteModule {
   return {
     mount(app) {
       app.get('/api/runs', async (c) => {
-        const body: RunList = { dir: source.dirLabel, runs: await source.runs.list() };
+        const body: RunList = {
+          dir: source.dirLabel,
+          runs: await source.runs.list(),
+          workflows: options.workflows === true,
+        };
         return sendJson(c, 200, body);
       });
       app.get('/api/runs/*', async (c) => {

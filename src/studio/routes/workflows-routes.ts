@@ -1,4 +1,5 @@
 import type { StudioRouteModule } from '../server/studio-env.js';
+import { scriptFilesNear } from '../script-files-near.js';
 import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
 import { StudioRequestError } from '../studio-request-error.js';
 import type { WorkflowList } from '../workbench-api.js';
@@ -11,7 +12,8 @@ const MAX_PROPS_CHARS = 64 * 1024;
  *
  * - `GET /api/workflows` → `WorkflowList`;
  * - `GET /api/workflows/<id>?props=<json>` → `WorkflowEntry`, its capability map resolved for
- *   those props (a JSON object, at most 65536 characters; `{}` when absent); 404 `{ error }`
+ *   those props (a JSON object, at most 65536 characters; `{}` when absent), with the model
+ *   script files next to it (`scripts`, `scriptFilesNear`); 404 `{ error }`
  *   for an id the catalog does not have, 400 for props that are not a JSON object or an id
  *   that is not valid percent-encoding.
  *
@@ -33,7 +35,11 @@ export function workflowsRoutes(catalog: WorkflowCatalog): StudioRouteModule {
             `the workflow id ${JSON.stringify(encoded.slice(0, 80))} is not valid percent-encoding; encode it with encodeURIComponent`,
           );
         const entry = await catalog.resolve(id, propsOf(c.req.query('props')));
-        if (entry) return sendJson(c, 200, entry);
+        if (entry)
+          return sendJson(c, 200, {
+            ...entry,
+            scripts: await scriptFilesNear(catalog.root, entry.id),
+          });
         return sendJson(c, 404, {
           error: `june: no workflow "${id.slice(0, 200)}" in ${catalog.root}; the list at /api/workflows has the workflows there.`,
         });
