@@ -78,6 +78,7 @@ export type {
   SdkTelemetrySetting,
   StepProps,
   StepContext,
+  StepPrompt,
   ToolProps,
   InheritProps,
   NamespaceProps,
@@ -167,6 +168,7 @@ export {
 export type { LiveTrace, RunTraceWriter, TraceWriterOptions } from './events/index.js';
 export type { TelemetryContent } from './telemetry/span-attributes.js';
 export type {
+  PromptFile,
   Trace,
   TraceNode,
   TraceNodeKind,
