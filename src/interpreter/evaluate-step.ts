@@ -23,7 +23,7 @@ import { ToolNodes } from './tool-nodes.js';
 import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { errorMessage } from '../errors/error-message.js';
-import { isStepPrompt, promptFiles, promptText } from './step-prompt.js';
+import { isStepPrompt, promptShown } from './step-prompt.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -217,14 +217,12 @@ async function runStepNode(
   try {
     const prompt = await promptOf(element, run.steps);
     const telemetry = await stepTelemetry(step.agent, log.redactor);
-    const files = promptFiles(prompt);
     log.emit({
       type: 'step-start',
       runId: run.runId,
       step: path,
       agent: step.agent.name,
-      prompt: promptText(prompt),
-      ...(files ? { files } : {}),
+      ...promptShown(prompt),
       ...step.node,
     });
     started = true;

@@ -26,6 +26,12 @@ function isPromptPart(part: unknown): boolean {
   return false;
 }
 
+/** A prompt as the `step-start` event shows it: its text, and its files when it has any. */
+export function promptShown(prompt: StepPrompt): { prompt: string; files?: PromptFile[] } {
+  const files = promptFiles(prompt);
+  return { prompt: promptText(prompt), ...(files ? { files } : {}) };
+}
+
 /** The text of a prompt: the string, or its text parts joined by new lines. */
 export function promptText(prompt: StepPrompt): string {
   if (typeof prompt === 'string') return prompt;
