@@ -139,6 +139,37 @@ describe('a step prompt with an image', () => {
     },
   );
 
+  it("the run's redaction covers a prompt given as parts: its text and its files' URLs", async () => {
+    const secret = 'tok_9f8e7d6c5b4a';
+    const journal = memoryJournalStore();
+    const prompt: StepPrompt = [
+      { type: 'text', text: `My token is ${secret}, what is in this picture?` },
+      { type: 'file', mediaType: 'image/png', data: `https://img.example/${secret}.png` },
+    ];
+    const model = script();
+    // the model takes such URLs itself (nothing is fetched)
+    (model as { supportedUrls: Record<string, RegExp[]> }).supportedUrls = {
+      'image/*': [/^https:\/\/img\.example\//],
+    };
+    const handle = run(<Look model={model} prompt={prompt} />, {
+      journal,
+      redact: { values: [secret] },
+    });
+    const events: unknown[] = [];
+    for await (const event of handle.events) events.push(event);
+    expect((await handle.result).output).toBe('A single pixel.');
+    // the model got the URL as it was given
+    const file = (model.calls[0]!.prompt.at(-1)!.content as Array<Record<string, any>>)[1];
+    expect(file).toMatchObject({ type: 'file', data: { type: 'url' } });
+    expect(String(file!.data.url)).toBe(`https://img.example/${secret}.png`);
+    const start = events.find((event) => (event as { type: string }).type === 'step-start');
+    expect(start).toMatchObject({
+      prompt: 'My token is [redacted], what is in this picture?',
+      files: [{ mediaType: 'image/png', url: 'https://img.example/[redacted].png' }],
+    });
+    expect(JSON.stringify(await journal.read(handle.runId))).not.toContain(secret);
+  });
+
   it('a prompt of other things than content parts is refused before the run', async () => {
     const model = script();
     const error = await run(
