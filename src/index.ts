@@ -78,6 +78,7 @@ export type {
   SdkTelemetrySetting,
   StepProps,
   StepContext,
+  StepPrompt,
   ToolProps,
   InheritProps,
   NamespaceProps,
@@ -168,6 +169,7 @@ export {
 export type { LiveTrace, RunTraceWriter, TraceWriterOptions } from './events/index.js';
 export type { TelemetryContent } from './telemetry/span-attributes.js';
 export type {
+  PromptFile,
   Trace,
   TraceNode,
   TraceNodeKind,

@@ -1,7 +1,7 @@
 export { Agent } from './agent.js';
 export type { AgentProps, SdkTelemetrySetting } from './agent.js';
 export { Step } from './step.js';
-export type { StepProps, StepContext } from './step.js';
+export type { StepProps, StepContext, StepPrompt } from './step.js';
 export { Tool } from './tool.js';
 export type {
   ToolProps,

@@ -1,4 +1,4 @@
-import type { Output } from 'ai';
+import type { Output, UserContent } from 'ai';
 import { builtin } from '../elements/builtin.js';
 import type { JuneNode } from '../elements/element.js';
 
@@ -8,12 +8,24 @@ export interface StepContext {
   steps: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A step's user message: text, or the AI SDK's user content parts (`text`, `image` and
+ * `file` parts), so a step can hand the model an image or a document with its words, e.g.
+ * `[{ type: 'text', text: 'What is wrong here?' }, { type: 'file', mediaType: 'image/png', data: 'data:image/png;base64,...' }]`.
+ * A file's `data` is a data: URL, an http(s) URL the model's provider takes as a URL, base64
+ * text or bytes.
+ */
+export type StepPrompt = UserContent;
+
 /** Props of {@link Step}. */
 export interface StepProps<RESULT = any> {
   /** Unique within a run; the key of this step's result in `result.steps`. */
   id: string;
-  /** The user message for this step, or a function of earlier results read when the step starts. */
-  prompt: string | ((context: StepContext) => string | Promise<string>);
+  /**
+   * The user message for this step (text, or content parts with files: {@link StepPrompt}),
+   * or a function of earlier results read when the step starts.
+   */
+  prompt: StepPrompt | ((context: StepContext) => StepPrompt | Promise<StepPrompt>);
   /** An AI SDK `Output` (e.g. `Output.object({ schema })`): the result becomes the parsed object. */
   output?: Output.Output<RESULT, any>;
   /**

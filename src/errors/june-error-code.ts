@@ -76,6 +76,7 @@ export const juneErrorCodes = [
   'mcp-session-lost',
   'mcp-tool-failed',
   'model-call-failed',
+  'model-file-unsupported',
   'openai-base-url-invalid',
   'openai-not-configured',
   'sdk-telemetry-unavailable',

@@ -24,6 +24,8 @@ export interface CollidingDeclaration {
  *   both requests), `call-missing` (the recording has no such model call), `call-changed`
  *   (a tool call no longer fits what was recorded); in a replay, `tools` says whether its tool
  *   calls were answered from the recording (`replayed`) or ran (`run`);
+ * - `model-file-unsupported`: the step, the media types of the prompt's files and the model
+ *   (its provider and id, when known);
  * - `dbos-executor-held`: the executor id a worker was refused, and the live worker that
  *   holds it (its host, pid and since when, as an ISO time), when PostgreSQL shows it.
  */
@@ -42,6 +44,12 @@ export interface JuneErrorDetailsByCode {
     difference: 'request-changed' | 'call-missing' | 'call-changed';
     /** In a replay: whether its tool calls were answered from the recording or ran for real. */
     tools?: 'replayed' | 'run';
+  };
+  'model-file-unsupported': {
+    step: string;
+    mediaTypes: string[];
+    provider?: string;
+    modelId?: string;
   };
   'dbos-executor-held': {
     executorId: string;

@@ -44,7 +44,11 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     if (node) settle(live, node, e.status, e.at, e.error);
   },
   'step-start': (live, e) => {
-    open(live, e, 'step', stepId(e.step), { step: e.step, prompt: e.prompt });
+    open(live, e, 'step', stepId(e.step), {
+      step: e.step,
+      prompt: e.prompt,
+      ...(e.files ? { files: e.files } : {}),
+    });
   },
   'step-finish': finishStep,
   'model-start': (live, e) => {

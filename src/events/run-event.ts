@@ -1,6 +1,6 @@
 import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
-import type { TraceError, TraceStatus } from '../trace/trace-node.js';
+import type { PromptFile, TraceError, TraceStatus } from '../trace/trace-node.js';
 import type { TraceFailures } from '../trace/trace-failures.js';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 
@@ -51,7 +51,15 @@ export interface RunEventFields {
     unstarted?: true;
   };
   /** A `<Step>` starts, with its prompt. */
-  'step-start': { runId: string; step: string; agent: string; prompt: string };
+  'step-start': {
+    runId: string;
+    step: string;
+    agent: string;
+    /** The text of the step's prompt (its text parts, joined by new lines, when it has parts). */
+    prompt: string;
+    /** The files of a prompt given as parts, in order (absent when it has none). */
+    files?: PromptFile[];
+  };
   /**
    * A step ended: its status, result and usage; the `messages` it added to the
    * conversation; `error` when it failed, with the usage of each model call paid for before

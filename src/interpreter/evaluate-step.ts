@@ -3,7 +3,7 @@ import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix, notation } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
-import type { StepProps } from '../components/step.js';
+import type { StepPrompt, StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { modelIdentity } from '../models/model-identity.js';
@@ -29,6 +29,7 @@ import { ToolNodes } from './tool-nodes.js';
 import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { errorMessage } from '../errors/error-message.js';
+import { isStepPrompt, promptShown } from './step-prompt.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -72,10 +73,10 @@ export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & {
       `june: ${shown()} has children that are not a function; a step's only child is (result) => JSX, rendered after the step.`,
     );
   }
-  if (typeof props.prompt !== 'string' && typeof props.prompt !== 'function') {
+  if (!isStepPrompt(props.prompt) && typeof props.prompt !== 'function') {
     throw new WorkflowError(
       'step-prompt-invalid',
-      `june: ${shown()} needs prompt="..." or prompt={({ steps }) => "..."}.`,
+      `june: ${shown()} needs prompt="...", prompt={[{ type: 'text', text: '...' }, { type: 'file', mediaType, data }]} or prompt={({ steps }) => "..."}.`,
     );
   }
   ctx.run.stepElements.set(props.id, element);
@@ -97,11 +98,11 @@ function stepPlace(element: JuneElement, agentPath: string | undefined): string 
 }
 
 /**
- * The step's prompt: the string, or what its prompt function returns for the results so far.
+ * The step's prompt: the string or parts, or what its prompt function returns for the results so far.
  * @throws {WorkflowError} `step-prompt-failed` when the function throws (the error as `cause`),
- *   `step-prompt-invalid` when it returns something other than a string.
+ *   `step-prompt-invalid` when it returns something other than a string or content parts.
  */
-async function promptOf(element: JuneElement, steps: Record<string, unknown>): Promise<string> {
+async function promptOf(element: JuneElement, steps: Record<string, unknown>): Promise<StepPrompt> {
   const { prompt } = element.props as StepProps;
   if (typeof prompt !== 'function') return prompt;
   const shown = `${notation(element, ['id'])}${locationSuffix(element.source)}`;
@@ -117,10 +118,12 @@ async function promptOf(element: JuneElement, steps: Record<string, unknown>): P
       { cause: error },
     );
   }
-  if (typeof text !== 'string') {
+  if (!isStepPrompt(text)) {
+    const kind =
+      text === null ? 'null' : Array.isArray(text) ? 'an array of other things' : typeof text;
     throw new WorkflowError(
       'step-prompt-invalid',
-      `june: the prompt function of ${shown} returned ${text === null ? 'null' : typeof text}; it must return a string (or a promise of one).`,
+      `june: the prompt function of ${shown} returned ${kind}; it must return a string or text, image and file parts (or a promise of one).`,
     );
   }
   return text;
@@ -225,7 +228,7 @@ async function runStepNode(
       runId: run.runId,
       step: path,
       agent: step.agent.name,
-      prompt,
+      ...promptShown(prompt),
       ...step.node,
     });
     started = true;

@@ -64,7 +64,7 @@ export async function generateRound(
   });
   const result = await untilAborted(generating, input.abortSignal).catch((error: unknown) => {
     if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
-    throw modelFailure(error, input.step);
+    throw modelFailure(error, input.step, { model: input.model, messages: history });
   });
   return { approvals, done: result, output: () => outputOf(result, input) };
 }

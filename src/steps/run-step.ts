@@ -157,7 +157,8 @@ async function streamRound(
     reader.releaseLock();
   }
   if (input.abortSignal.aborted) throw new RunAbortedError(input.abortSignal.reason);
-  if (failure) throw modelFailure(failure.error, input.step);
+  if (failure)
+    throw modelFailure(failure.error, input.step, { model: input.model, messages: history });
   const done: StepFinish = finished ?? {
     responseMessages: await stream.responseMessages,
     usage: await stream.usage,

@@ -3,6 +3,7 @@ export type { TraceFileWriterOptions } from './trace-file-writer.js';
 export { traceFailures, traceFailureList } from './trace-failures.js';
 export type { TraceFailure, TraceFailures } from './trace-failures.js';
 export type {
+  PromptFile,
   Trace,
   TraceApproval,
   TraceError,

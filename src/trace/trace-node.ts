@@ -75,6 +75,8 @@ export interface TraceNode {
   /** Step nodes: the step path (`research:findings`), the prompt, the result, the messages it added. */
   step?: string;
   prompt?: string;
+  /** Step nodes: the files and images of the prompt, when it was given as parts. */
+  files?: PromptFile[];
   result?: unknown;
   messages?: unknown[];
   /** Model nodes: the model id asked for (`name` is the id the answer gave), its provider's id (`openai.responses`). */
@@ -105,4 +107,16 @@ export interface Trace {
   startedAt: string;
   endedAt?: string;
   root: TraceNode;
+}
+
+/**
+ * A file or image in a step's prompt, as events and traces show it: its media type and
+ * where it is, a data: URL (bytes given to the step are shown as one) or the URL given.
+ */
+export interface PromptFile {
+  /** The IANA media type (`image/png`), or `image` for an image part that named none. */
+  mediaType: string;
+  /** A data: URL or the http(s) URL given; absent for a provider's file reference. */
+  url?: string;
+  filename?: string;
 }

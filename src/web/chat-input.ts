@@ -1,4 +1,5 @@
-import type { UIMessage } from 'ai';
+import type { FilePart, TextPart, UIMessage } from 'ai';
+import type { StepPrompt } from '../components/step.js';
 import type { ChatHistoryMessage, ChatInput } from './chat-turns.js';
 
 /**
@@ -12,8 +13,9 @@ import type { ChatHistoryMessage, ChatInput } from './chat-turns.js';
  * no model call) and, when the request ends with a new user message, that one; answering
  * approvals, at least the last turn. Every message before the first of them is `history`:
  * user and assistant text, oldest first, which no step runs (a page's `system` messages are
- * left out: the page does not give the model its instructions). Text parts only; files and
- * tool parts are not carried.
+ * left out: the page does not give the model its instructions). A turn carries its messages'
+ * text and files (`file` parts, such as an attached image: {@link turnPrompt}); the history
+ * carries text only, and tool parts are not carried.
  *
  * @param chatId the chat's id (`useChat`'s `id`), kept as `chat.id`
  * @param messages the messages the page sent, oldest first
@@ -43,8 +45,34 @@ export function chatInput(
     // a user message stays even when it has no text: it was a turn of the conversation
     if (content !== '' || message.role === 'user') history.push({ role: message.role, content });
   }
-  const texts = taken.map((turn) => turn.map((i) => messageText(messages[i]!)).join('\n\n'));
-  return { id: chatId, messages: texts, history };
+  const turnMessages = taken.map((turn) => turnPrompt(turn.map((i) => messages[i]!)));
+  return { id: chatId, messages: turnMessages, history };
+}
+
+/**
+ * A turn's prompt from its user messages: their texts joined by a blank line, or, when they
+ * carry files, that text as a `text` part followed by one AI SDK `file` part per file, its
+ * `data` the URL the page sent (a data: URL or an http(s) URL), in order.
+ */
+export function turnPrompt(messages: readonly UIMessage[]): StepPrompt {
+  const text = messages.map(messageText).join('\n\n');
+  const files: FilePart[] = messages.flatMap((message) =>
+    message.parts.flatMap((part) =>
+      part.type === 'file'
+        ? [
+            {
+              type: 'file' as const,
+              mediaType: part.mediaType,
+              data: part.url,
+              ...(part.filename !== undefined ? { filename: part.filename } : {}),
+            },
+          ]
+        : [],
+    ),
+  );
+  if (files.length === 0) return text;
+  const textPart: TextPart[] = text === '' ? [] : [{ type: 'text', text }];
+  return [...textPart, ...files];
 }
 
 /** The conversation's user turns: the indexes of each run of user messages with no assistant message between them. */

@@ -244,6 +244,12 @@ export async function chatBody(
   const checked = await safeValidateUIMessages({ messages });
   if (!checked.success)
     throw invalid(`"messages" are not UI messages: ${checked.error.message.split('\n')[0]}`);
+  for (const message of checked.data)
+    for (const part of message.parts)
+      if (part.type === 'file' && !/^(data|https?):/i.test(part.url))
+        throw invalid(
+          `a file part (${part.mediaType}) has the URL "${part.url.slice(0, 40)}": a file is sent as a data: URL or an http(s) URL`,
+        );
   return { chatId: id, messages: checked.data };
 }
 

@@ -1,4 +1,4 @@
-import { Step } from '../components/step.js';
+import { Step, type StepPrompt } from '../components/step.js';
 import { createElement, type JuneNode } from '../elements/element.js';
 
 /** A message of a chat's context ({@link ChatInput.history}): an AI SDK `ModelMessage` with text content. */
@@ -13,11 +13,13 @@ export interface ChatHistoryMessage {
  */
 export interface ChatInput {
   /**
-   * The run's chat turns, oldest first: the text of each user message the run has taken as
-   * a turn (its journal answers those again), then the new one. `<ChatTurns>` makes one step
-   * of each.
+   * The run's chat turns, oldest first: each user message the run has taken as a turn (its
+   * journal answers those again), then the new one. `<ChatTurns>` makes one step of each. A
+   * turn is its text, or, when its message carried files (`useChat`'s `file` parts, such as
+   * an attached image), content parts: one `text` part with the text, then a `file` part
+   * per file, its `data` the URL the page sent (a data: URL, or an http(s) URL).
    */
-  messages: string[];
+  messages: StepPrompt[];
   /**
    * What the page sent before the run's first turn (a conversation begun elsewhere, or a run
    * of its own per message as on DBOS workers): user and assistant text, oldest first, context
@@ -62,7 +64,7 @@ export function chatTurnIndex(step: string): number | undefined {
 
 /**
  * A chat inside a workflow: one `<Step>` per turn of the chat (`chat.messages`), in order,
- * each taking that message as its prompt (step ids `turn-1`, `turn-2`, ...). Place it in an
+ * each taking that message (its text and files) as its prompt (step ids `turn-1`, `turn-2`, ...). Place it in an
  * `<Agent>`: the steps share the agent's conversation, so each turn's model sees the turns
  * before it, and the agent's tools, approvals and composite tools work as in any step.
  *
@@ -85,7 +87,7 @@ export function chatTurnIndex(step: string): number | undefined {
  * ```
  */
 export function ChatTurns({ chat }: ChatTurnsProps): JuneNode {
-  return chat.messages.map((text, index) =>
-    createElement(Step, { id: chatTurnStep(index), prompt: text }, chatTurnStep(index)),
+  return chat.messages.map((prompt, index) =>
+    createElement(Step, { id: chatTurnStep(index), prompt }, chatTurnStep(index)),
   );
 }

@@ -1,6 +1,7 @@
 import type { TraceNode } from '../../src/trace/trace-node.js';
 import { JsonView } from './json-view.js';
 import { MessagesView } from './messages-view.js';
+import { PromptFiles } from './prompt-files.js';
 import { Facts, Section } from './section.js';
 
 /** A step: its path, prompt, result and the messages it added to the conversation. */
@@ -14,6 +15,7 @@ export function StepInspector({ node }: { node: TraceNode }) {
         ) : (
           <p class="muted">Not rendered yet.</p>
         )}
+        {node.files && <PromptFiles files={node.files} />}
       </Section>
       <Section title="Result" testId="result">
         {node.result !== undefined ? (

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunClient } from 'june/dbos';
-import { chatHandler, type ChatHandler } from 'june/web';
+import { chatHandler, type ChatHandler, type JuneUIMessage } from 'june/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempProject } from '../cli/cli-harness.js';
 import { startWorker, type WorkerProcess } from '../dbos/support.js';
@@ -27,10 +27,14 @@ describe.runIf(!missing)('chatHandler with runs on DBOS workers', () => {
     project = tempProject();
     project.write('shop.tsx', shopSource);
     project.write('refunds.log', '');
+    project.write('prompts.log', '');
     const database = pg.url('june_web');
     worker = await startWorker(project.dir, database, 'web-worker', {
       files: ['shop.tsx'],
-      env: { SHOP_REFUNDS: join(project.dir, 'refunds.log') },
+      env: {
+        SHOP_REFUNDS: join(project.dir, 'refunds.log'),
+        SHOP_PROMPTS: join(project.dir, 'prompts.log'),
+      },
     });
     runs = await RunClient.connect(database);
     handler = chatHandler({ durable: { runs, workflow: 'shop' } });
@@ -93,6 +97,39 @@ describe.runIf(!missing)('chatHandler with runs on DBOS workers', () => {
     expect(unknown.status).toBe(409);
     expect(await unknown.json()).toMatchObject({ error: { code: 'approval-unknown' } });
     expect(refunds()).toBe('A1\n');
+  });
+
+  it("an image attached to the message reaches the worker's model as a file part", async () => {
+    // a 1x1 PNG
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const user: JuneUIMessage = {
+      id: 'u1',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'Refund A1, see the receipt' },
+        { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${png}` },
+      ],
+    };
+    const first = await readMessage(await post(handler, { id: 'pic', messages: [user] }));
+    const runId = first.metadata!.runId;
+    const approved = answered(first, 'tool-refund', true);
+    await readMessage(await post(handler, { id: 'pic', messages: [user, approved] }), approved);
+    const { trace } = await runs.result(runId);
+    expect(trace.root.status).toBe('succeeded');
+    // the model's first call of the run got the text and the image
+    const prompts = readFileSync(join(project.dir, 'prompts.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('Refund A1, see the receipt'))
+      .map((line) => JSON.parse(line) as { role: string; content: Array<Record<string, any>> });
+    expect(prompts.length).toBeGreaterThan(0);
+    const [text, file] = prompts[0]!.content;
+    expect(text).toMatchObject({ type: 'text', text: 'Refund A1, see the receipt' });
+    expect(file).toMatchObject({ type: 'file', mediaType: 'image/png', data: { type: 'data' } });
+    const data = file!.data.data as string | Record<string, number>;
+    const bytes =
+      typeof data === 'string' ? Buffer.from(data, 'base64') : Buffer.from(Object.values(data));
+    expect(bytes.toString('base64')).toBe(png);
   });
 
   it('a request carrying 300 messages queues one run that runs its new turn only', async () => {
