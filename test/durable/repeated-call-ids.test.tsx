@@ -73,7 +73,13 @@ function echoTool(needsApproval: boolean) {
   return { ran, echo };
 }
 
-function Workflow({ model, echo }: { model: LanguageModelV4; echo: ReturnType<typeof tool> }) {
+function Workflow({
+  model,
+  echo,
+}: {
+  model: LanguageModelV4;
+  echo: ReturnType<typeof echoTool>['echo'];
+}) {
   return (
     <Agent model={model}>
       <Tool name="echo" value={echo} />

@@ -32,7 +32,9 @@ async function streamedParts(parts: LanguageModelV4StreamPart[]) {
   const wrapped = withMiddleware(model, uniqueCallIds);
   const { stream } = await (wrapped as MockLanguageModelV4).doStream({ prompt: [] });
   const read: LanguageModelV4StreamPart[] = [];
-  for await (const part of stream) read.push(part);
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read())
+    read.push(next.value);
   return read;
 }
 
