@@ -99,6 +99,44 @@ describe('spans of model calls answered from the journal', () => {
     ]);
   });
 
+  it.each([
+    ['streaming', true],
+    ['batch mode', false],
+  ])(
+    'a replay (%s) exports no usage: every chat span is marked, result.usage is the recorded run’s',
+    async (_mode, stream) => {
+      const journal = memoryJournalStore();
+      const recorded = run(
+        <Ship
+          model={streamModel([
+            {
+              toolCalls: [{ id: 'c-deploy', name: 'deploy', input: { env: 'prod' } }],
+              usage: [100, 10],
+            },
+            { text: 'Shipped.', usage: [50, 5] },
+          ])}
+        />,
+        { journal, tracer: false, onApproval: () => true },
+      );
+      const original = await recorded.result;
+      const { exporter, tracer } = memoryTracing();
+      const replayed = await run(<Ship model={streamModel([])} />, {
+        replay: await journal.read(recorded.runId),
+        replayTools: true,
+        stream,
+        tracer,
+      }).result;
+      expect(exportedUsage(exporter.getFinishedSpans())).toEqual({
+        counted: 0,
+        replayed: 2,
+        input: 0,
+        output: 0,
+      });
+      expect(replayed.usage).toEqual(original.usage);
+      expect(modelNodes(replayed.trace.root).map((node) => node.replayed)).toEqual([true, true]);
+    },
+  );
+
   it('a chat of 3 turns through the chat handler exports 3 model calls, not 6', async () => {
     const { exporter, tracer } = memoryTracing();
     const usage = { inputTokens: 10, outputTokens: 10 };
