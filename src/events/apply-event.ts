@@ -63,6 +63,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     node.name = e.model;
     node.usage = e.usage;
     node.finishReason = e.finishReason;
+    if (e.replayed) node.replayed = true;
     close(live, node, 'succeeded', e.at);
   },
   'tool-call': (live, e) => {

@@ -82,13 +82,19 @@ export interface RunEventFields {
    * them (the answer's own id comes with `model-finish`; runs recorded by June 0.1 have neither).
    */
   'model-start': { runId: string; step: string; provider?: string; model?: string };
-  /** A model call ended: the model's id as the provider gave it, its usage, why it stopped (`stop`, `tool-calls`, `length`...). */
+  /**
+   * A model call ended: the model's id as the provider gave it, its usage, why it stopped
+   * (`stop`, `tool-calls`, `length`...). `replayed` when the call was not made in this process
+   * but answered from the run's record (a resume or a replay): its usage still counts for the
+   * run, but no provider was paid for it again.
+   */
   'model-finish': {
     runId: string;
     step: string;
     model: string;
     usage: LanguageModelUsage;
     finishReason: string;
+    replayed?: true;
   };
   /** A piece of the model's text, as it streams. */
   'text-delta': { runId: string; step: string; delta: string };

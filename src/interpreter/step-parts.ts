@@ -1,5 +1,6 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { plainUsage } from '../models/usage.js';
+import { isReplayedCall } from '../models/replayed-call.js';
 import type { ModelIdentity } from '../models/model-identity.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
@@ -48,6 +49,7 @@ export function stepPartHandler(
           model: part.response.modelId || 'model',
           usage: plainUsage(part.usage),
           finishReason: part.finishReason,
+          ...(isReplayedCall(part.providerMetadata) ? { replayed: true as const } : {}),
           nodeId: model,
           parentId: stepNode.nodeId,
         });

@@ -17,3 +17,5 @@ export { readModelAnswer } from './read-model-answer.js';
 export { hashModelRequest, modelRequestOf } from './model-request.js';
 export { journaledModel } from './journaled-model.js';
 export type { ModelCallRecorder, RecordedModelCall } from './journaled-model.js';
+export { isReplayedCall, replayedMetadata } from './replayed-call.js';
+export { uniqueCallIds } from './unique-call-ids.js';

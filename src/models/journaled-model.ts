@@ -9,6 +9,7 @@ import { copyOf, HeldStream, Unrecorded } from './held-stream.js';
 import type { ModelAnswer } from './model-answer.js';
 import { hashModelRequest, modelRequestOf } from './model-request.js';
 import { pacedStream } from './paced-stream.js';
+import { replayedParts, replayedResult } from './replayed-call.js';
 import { resolveModel } from './resolve-model.js';
 
 /** One model call as it is handed to a {@link ModelCallRecorder}. */
@@ -35,7 +36,8 @@ export interface ModelCallRecorder {
  * `recorder`, which keeps a {@link ModelAnswer} of it:
  *
  * - a call the recorder answers from its record is given back in the form asked for (the
- *   recorded stream parts as a stream, or the result), and the model is not called;
+ *   recorded stream parts as a stream, or the result), marked as replayed in its finish
+ *   metadata ({@link replayedParts}), and the model is not called;
  * - any other call goes to the model; its stream passes on as it comes until its first tool
  *   call, which is held back with everything after it: once the stream has ended without an
  *   error part (and without an abort), the recorder records the parts, and only after the
@@ -86,7 +88,7 @@ function journalMiddleware(recorder: ModelCallRecorder): LanguageModelV4Middlewa
         return streamedAnswer(await held.ended);
       });
       const first = await Promise.race([live, answer]);
-      if (!('held' in first)) return { stream: pacedStream(answerParts(first)) };
+      if (!('held' in first)) return { stream: pacedStream(replayedParts(answerParts(first))) };
       const { held, ...result } = first;
       held.releaseWhen(answer);
       return { ...result, stream: held.output };
@@ -105,7 +107,7 @@ function journalMiddleware(recorder: ModelCallRecorder): LanguageModelV4Middlewa
             return generatedAnswer(copyOf(made));
           },
         );
-        return made ?? answerResult(answer);
+        return made ?? replayedResult(answerResult(answer));
       } catch (error) {
         if (error instanceof Unrecorded) return error.value as LanguageModelV4GenerateResult;
         throw error;

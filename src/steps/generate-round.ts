@@ -120,6 +120,7 @@ function emitStepEnd(
     response: step.response,
     usage: step.usage,
     finishReason: step.finishReason,
+    providerMetadata: step.providerMetadata,
   });
 }
 

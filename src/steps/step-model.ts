@@ -1,6 +1,7 @@
 import type { LanguageModelUsage, LanguageModel, TextStreamPart, ToolSet } from 'ai';
 import { explainDenials } from '../models/explain-denials.js';
 import { observeCalls } from '../models/observe-calls.js';
+import { uniqueCallIds } from '../models/unique-call-ids.js';
 import { withMiddleware } from '../models/with-middleware.js';
 
 /** What {@link stepModel} reports of each model call. */
@@ -22,8 +23,9 @@ export interface StepModelOptions {
 
 /**
  * The model a step calls, whatever its provider specification: denied tool calls explained to
- * the model ({@link explainDenials}) and each call reported ({@link observeCalls}). Without
- * `inner`, both middlewares share one wrapper, so a model call goes through one layer, not two.
+ * the model ({@link explainDenials}), the tool calls of each answer given distinct ids as the
+ * provider's answer comes in ({@link uniqueCallIds}: below `inner`, so a journal records them
+ * so and a resume or replay reads the same ids), and each call reported ({@link observeCalls}).
  *
  * @throws {WorkflowError} `model-spec-unsupported` or `model-invalid` for a model June cannot run.
  * @example
@@ -33,6 +35,6 @@ export interface StepModelOptions {
  */
 export function stepModel(model: LanguageModel, options: StepModelOptions): LanguageModel {
   const observe = observeCalls(options.onUsage, options.onGeneratePart);
-  if (!options.inner) return withMiddleware(model, { ...explainDenials, ...observe });
-  return withMiddleware(options.inner(withMiddleware(model, explainDenials)), observe);
+  const door = withMiddleware(model, { ...explainDenials, ...uniqueCallIds });
+  return withMiddleware(options.inner ? options.inner(door) : door, observe);
 }

@@ -111,7 +111,9 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
     if (answered !== undefined) into['gen_ai.response.model'] = answered;
     if (node.finishReason !== undefined)
       into['gen_ai.response.finish_reasons'] = [genAiFinishReason(node.finishReason)];
-    Object.assign(into, usageAttributes('gen_ai.usage', node));
+    // a call answered from the record was counted by the process that made it
+    if (node.replayed) into['june.replayed'] = true;
+    else Object.assign(into, usageAttributes('gen_ai.usage', node));
     return model === undefined ? 'chat' : `chat ${model}`;
   },
   tool: (node, into, content, capabilities) => {

@@ -83,6 +83,8 @@ export interface TraceNode {
   model?: string;
   provider?: string;
   finishReason?: string;
+  /** Model nodes: the call was answered from the run's record (a resume or replay), not made again. */
+  replayed?: true;
   /** Tool nodes. */
   toolCallId?: string;
   input?: unknown;
