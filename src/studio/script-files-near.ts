@@ -14,7 +14,7 @@ const SCRIPT_FILE = /\.(script|chat)\.json$/;
  * @param id the workflow's id, its path from `root` (`workflows/support.tsx`)
  * @example
  * ```ts
- * await scriptFilesNear('/work/app', 'workflows/support.tsx');
+ * await scriptFilesNear('/home/ana/shop', 'workflows/support.tsx');
  * // ['workflows/support.chat.json']
  * ```
  */
