@@ -2,6 +2,7 @@ import type { LanguageModelV4Middleware, LanguageModelV4Usage } from '@ai-sdk/pr
 import type { LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
 import { emptyUsage, sumUsage, usageTotal } from './usage.js';
 import { contentParts } from './content-parts.js';
+import { mappedStream } from './mapped-stream.js';
 import { orphanReasoningRepair } from './orphan-reasoning.js';
 
 /**
@@ -37,7 +38,7 @@ export function observeCalls(
       const { stream, ...rest } = await doStream();
       const repair = orphanReasoningRepair();
       return {
-        stream: tapped(stream, (part) => {
+        stream: mappedStream(stream, (part) => {
           if (part.type === 'finish') onUsage(usageOf(part.usage));
           return repair(part);
         }),
@@ -45,26 +46,6 @@ export function observeCalls(
       };
     },
   };
-}
-
-/**
- * `stream`'s parts, each shown to `see` as it is read and passed on as the parts `see` gives
- * in its place. One stream pulling from the other's reader: about half the cost of a
- * `TransformStream` (two streams and a pipe between them).
- */
-function tapped<T>(stream: ReadableStream<T>, see: (part: T) => T[]): ReadableStream<T> {
-  const reader = stream.getReader();
-  return new ReadableStream<T>(
-    {
-      async pull(controller) {
-        const next = await reader.read();
-        if (next.done) return controller.close();
-        for (const part of see(next.value)) controller.enqueue(part);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
 }
 
 /** A provider's usage as the AI SDK reports it (without the provider's `raw` counts). */

@@ -3,6 +3,7 @@ import type {
   LanguageModelV4Middleware,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
+import { mappedStream } from './mapped-stream.js';
 
 /** A part of a model's answer (stream part or result content) that may name a tool call. */
 type AnswerPart = LanguageModelV4StreamPart | LanguageModelV4Content;
@@ -36,11 +37,7 @@ export const uniqueCallIds: LanguageModelV4Middleware = {
     const rename = callIdRenamer();
     return {
       ...rest,
-      stream: stream.pipeThrough(
-        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-          transform: (part, controller) => controller.enqueue(rename(part)),
-        }),
-      ),
+      stream: mappedStream(stream, (part: LanguageModelV4StreamPart) => [rename(part)]),
     };
   },
   wrapGenerate: async ({ doGenerate }) => {
