@@ -7,7 +7,9 @@ import path from 'node:path';
 
 /**
  * @typedef {{ name: string, folders: string[] }} Layer
- * @typedef {{ from: string[], to: string[], reason: string, except?: string[] }} Forbidden
+ * @typedef {{ from: string[], to: string[], reason: string, except?: string[], onlyTo?: string[] }} Forbidden
+ * A forbidden pair's `except` names importing files it does not apply to; `onlyTo` names the
+ * files of the `to` folders that stay open (a folder's one public door, such as its index).
  * @typedef {{
  *   name: string,
  *   folders: string[],
@@ -74,6 +76,11 @@ export function checkLayerTable(table) {
     }
   }
   return rank;
+}
+
+/** A path without its `.ts`/`.tsx`/`.js` ending: `./x.js` in source names `x.ts`. */
+function withoutExtension(/** @type {string} */ file) {
+  return file.replace(/\.(tsx?|jsx?)$/, '');
 }
 
 /**
@@ -185,7 +192,12 @@ export const layeredImports = {
       const fromRank = rank.get(from);
       const toRank = rank.get(to);
       if (fromRank === undefined || toRank === undefined) return;
-      const rule = table.forbidden?.find((f) => f.from.includes(from) && f.to.includes(to));
+      const rule = table.forbidden?.find(
+        (f) =>
+          f.from.includes(from) &&
+          f.to.includes(to) &&
+          !f.onlyTo?.some((open) => withoutExtension(open) === withoutExtension(target)),
+      );
       if (rule && !rule.except?.includes(file)) {
         context.report({ node, messageId: 'forbidden', data: { from, to, reason: rule.reason } });
       } else if (toRank > fromRank) {
@@ -219,6 +231,11 @@ export const layeredImports = {
       ExportAllDeclaration: (node) => {
         check(node, node.source.value);
         checkPackage(node, node.source.value);
+      },
+      // `import('../x/y.js').Name` in a type position
+      TSImportType: (/** @type {any} */ node) => {
+        const argument = node.source ?? node.argument?.literal ?? node.argument;
+        check(node, argument?.type === 'Literal' ? argument.value : undefined);
       },
       ImportExpression: (node) => {
         const source = node.source.type === 'Literal' ? node.source.value : undefined;

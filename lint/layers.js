@@ -34,8 +34,13 @@ export const layers = {
     // workflows, scorers that read their traces, comparisons of two eval runs.
     { name: 'evals', folders: ['evals'] },
     // What the entry points share about workflow files: their exported props schema and the
-    // check of props against it.
+    // check of props against it, the catalog of a project's workflows and the workbench's API
+    // shapes (`june dev` and Studio).
     { name: 'workflows', folders: ['workflows'] },
+    // Where runs live, below every entry point: the runs folder's protocol (lease, resume
+    // seal, answers file, run flags), a database of runs over DBOS's RunClient, the list of
+    // runs and the approvals they wait for.
+    { name: 'hosts', folders: ['host'] },
     // What users import or start: the package entries (`june`, `june/jsx-runtime`), the CLI,
     // Studio's server and its browser UI.
     {
@@ -64,6 +69,14 @@ export const layers = {
       reason:
         'the interpreter depends on the durable engine interface, never on the journal ' +
         'that implements it, nor on the CLI',
+    },
+    {
+      from: ['cli'],
+      to: ['studio'],
+      onlyTo: ['src/studio/index.ts'],
+      reason:
+        "the CLI's one call into Studio is starting it (src/studio/index.ts); what both need " +
+        'about runs is in src/host/, about workflow files in src/workflows/',
     },
     {
       from: ['studio-ui'],

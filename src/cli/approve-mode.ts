@@ -1,8 +1,8 @@
 import type { ApprovalPolicy } from '../approvals/index.js';
-import type { ApproveMode } from '../studio/run-flags.js';
+import type { ApproveMode } from '../host/run-flags.js';
 
 // `--approve`'s values are written with the other flags of `june run`
-export { approveModes, type ApproveMode } from '../studio/run-flags.js';
+export { approveModes, type ApproveMode } from '../host/run-flags.js';
 
 /** The reason a request denied by `--approve none` gives the model. */
 export const approveNoneReason = 'denied by --approve none';

@@ -4,7 +4,7 @@ import { WorkflowError } from '../errors/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
-import type { RunFlagValues } from '../studio/run-flags.js';
+import type { RunFlagValues } from '../host/run-flags.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import type { CliIO } from './cli-io.js';
 import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
@@ -20,7 +20,7 @@ import { workflowNameOf } from './worker-command.js';
 
 /**
  * The flags of `june run <file> --database <url>` (each written in `june run`'s flag table,
- * src/studio/run-flags.ts); with `--follow`, `approve` says who answers approvals (`all`,
+ * src/host/run-flags.ts); with `--follow`, `approve` says who answers approvals (`all`,
  * `none`, `ask` at the terminal, `wait` for `june approve`).
  */
 export type DatabaseRunOptions = Pick<

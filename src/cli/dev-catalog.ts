@@ -2,8 +2,8 @@ import type {
   WorkflowEntry,
   WorkflowEvent,
   WorkflowRemovedEvent,
-} from '../studio/workbench-api.js';
-import type { WorkflowCatalog } from '../studio/workflow-catalog.js';
+} from '../workflows/workbench-api.js';
+import type { WorkflowCatalog } from '../workflows/workflow-catalog.js';
 import { idOf, mayBeWorkflow, realInside, type WorkflowFile } from './find-workflows.js';
 import { brokenEntry } from './workflow-entry.js';
 import { WorkflowInspector, type InspectOutcome } from './workflow-inspector.js';

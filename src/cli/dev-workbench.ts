@@ -1,6 +1,6 @@
-import { resolveInside } from '../studio/resolve-inside.js';
-import type { WorkbenchCatalog } from '../studio/workbench-catalog.js';
-import type { WorkflowCatalog } from '../studio/workflow-catalog.js';
+import { resolveInside } from '../host/resolve-inside.js';
+import type { WorkbenchCatalog } from '../workflows/workbench-catalog.js';
+import type { WorkflowCatalog } from '../workflows/workflow-catalog.js';
 import { loadWorkflow } from './load-workflow.js';
 
 /**

@@ -1,7 +1,7 @@
-import { resumeFlagValues, resumeFlagWords } from '../studio/run-flags.js';
+import { resumeFlagValues, resumeFlagWords } from '../host/run-flags.js';
 import type { RunCommandOptions } from './run-command-options.js';
 
-export { resumeFlagValues } from '../studio/run-flags.js';
+export { resumeFlagValues } from '../host/run-flags.js';
 
 /**
  * The flags of a `june run` that a resume of it needs to go on the same way

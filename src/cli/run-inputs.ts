@@ -20,8 +20,8 @@ import { cliRedaction, resumedProps } from './cli-redaction.js';
 import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
 import { fitProps, propsMisfitMessage, propsSchemaOf } from '../workflows/index.js';
-import { checkRunFolder } from '../studio/run-folder.js';
-import { runFolder } from '../studio/run-answers.js';
+import { checkRunFolder } from '../host/run-folder.js';
+import { runFolder } from '../host/run-answers.js';
 import { resolve } from 'node:path';
 import type { RunCommandOptions } from './run-command-options.js';
 

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { WorkflowError } from '../errors/index.js';
-import { runFlags, type RunFlag, type RunFlagValues } from '../studio/run-flags.js';
+import { runFlags, type RunFlag, type RunFlagValues } from '../host/run-flags.js';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
 import { repeatedFlag } from './repeated-flag.js';

@@ -8,9 +8,9 @@ import {
   writeRunProcess,
   type RunProcess,
   type StudioAnswer,
-} from '../studio/run-answers.js';
-import type { ResumeDetails } from '../studio/resume-details.js';
-import { sealResume } from '../studio/resume-seal.js';
+} from '../host/run-answers.js';
+import type { ResumeDetails } from '../host/resume-details.js';
+import { sealResume } from '../host/resume-seal.js';
 import { resumeFlagValues } from './resume-flags.js';
 import type { RunCommandOptions } from './run-command-options.js';
 

@@ -1,11 +1,11 @@
 import { basename, sep } from 'node:path';
 import { errorMessage, JuneError, WorkflowError } from '../errors/index.js';
-import { previewProps } from '../studio/preview-props.js';
-import type { CapabilityMap, WorkflowEntry, WorkflowProblem } from '../studio/workbench-api.js';
+import { previewProps } from '../workflows/preview-props.js';
+import type { CapabilityMap, WorkflowEntry, WorkflowProblem } from '../workflows/workbench-api.js';
 import type { LoadedWorkflow } from './load-workflow.js';
 import { propsSchemaOf } from '../workflows/index.js';
 import { runFailureMessage } from './run-failure-message.js';
-import { sampleInput } from '../studio/sample-input.js';
+import { sampleInput } from '../workflows/sample-input.js';
 
 /**
  * A loaded workflow's entry in `june dev`'s catalog: its capability map, `inspect()` (from the

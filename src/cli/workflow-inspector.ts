@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { SystemError } from '../errors/index.js';
-import type { WorkflowEntry } from '../studio/workbench-api.js';
+import type { WorkflowEntry } from '../workflows/workbench-api.js';
 
 /** What the inspector's thread is asked: load a workflow file (again), or its map for other props. */
 export interface InspectorRequest {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { ApprovalAnswerInput } from './approval-desk.js';
+import type { ApprovalAnswerInput } from '../host/approval-desk.js';
 import { carriesToken, type StudioAccess } from './studio-access.js';
-import { StudioRequestError } from './studio-request-error.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
 
 const MAX_REASON_CHARS = 4000;
 const MAX_ANSWERED_BY_CHARS = 200;

@@ -8,4 +8,4 @@ export type {
   RunSummary,
   StudioEvent,
   UnreadableRun,
-} from './studio-api.js';
+} from '../host/run-list.js';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isRunId } from '../engine/run-id.js';
-import { StudioRequestError } from './studio-request-error.js';
-import type { ModelChoice } from './workbench-api.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
+import type { ModelChoice } from '../workflows/workbench-api.js';
 
 /**
  * The environment variables that configure June's bundled provider (`june/sdk/openai`): one

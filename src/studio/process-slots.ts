@@ -1,4 +1,4 @@
-import { StudioRequestError } from './studio-request-error.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
 
 /** How many `june` processes the workbench runs at once (runs started from the page, tried tools). */
 export const WORKBENCH_PROCESSES_MAX = 8;

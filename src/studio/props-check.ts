@@ -1,5 +1,5 @@
 import { fitProps, propsMisfitMessage } from '../workflows/index.js';
-import { StudioRequestError } from './studio-request-error.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
 
 /**
  * Checks props sent from Studio's page: a JSON object and, when the workflow exports a props

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SystemError } from '../errors/index.js';
 import { getRequestListener } from '@hono/node-server';
-import type { ApprovalDesk } from './approval-desk.js';
+import type { ApprovalDesk } from '../host/approval-desk.js';
 import { EventChannel } from './event-channel.js';
 import { approvalsRoutes } from './routes/approvals-routes.js';
 import { eventsRoute } from './routes/events-route.js';
@@ -13,13 +13,13 @@ import { uiRoutes } from './routes/ui-routes.js';
 import { workflowsRoutes } from './routes/workflows-routes.js';
 import { studioApp } from './server/studio-app.js';
 import type { StudioRouteModule } from './server/studio-env.js';
-import type { WorkflowCatalog } from './workflow-catalog.js';
-import type { StudioEvent } from './studio-api.js';
+import type { WorkflowCatalog } from '../workflows/workflow-catalog.js';
+import type { StudioEvent } from '../host/run-list.js';
 import { studioAccess, type StudioAccess } from './studio-access.js';
-import { RunDirectory } from './run-directory.js';
+import { RunDirectory } from '../host/run-directory.js';
 import { defaultAssetsDir } from './studio-assets.js';
-import { fileApprovalDesk } from './approval-desk.js';
-import type { WorkbenchCatalog } from './workbench-catalog.js';
+import { fileApprovalDesk } from '../host/approval-desk.js';
+import type { WorkbenchCatalog } from '../workflows/workbench-catalog.js';
 import { WorkbenchChat } from './workbench-chat.js';
 import { ProcessSlots } from './process-slots.js';
 import { workbenchRoutes } from './routes/workbench-routes.js';
@@ -179,8 +179,8 @@ async function openRuns(
   const poll =
     options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {};
   if (options.database !== undefined) {
-    const { DatabaseRuns, databaseLabel } = await import('./database-runs.js');
-    const { databaseApprovalDesk } = await import('./database-approval-desk.js');
+    const { DatabaseRuns, databaseLabel } = await import('../host/database-runs.js');
+    const { databaseApprovalDesk } = await import('../host/database-approval-desk.js');
     const runs = await DatabaseRuns.open({ database: options.database, onChange, ...poll });
     await runs.start().catch((error: unknown) => {
       runs.close();

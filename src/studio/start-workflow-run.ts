@@ -6,10 +6,10 @@ import { newRunId } from '../engine/run-id.js';
 import { modelChoiceFlags } from './model-choice-flags.js';
 import type { ProcessSlots } from './process-slots.js';
 import { checkProps } from './props-check.js';
-import { juneBin } from './resume-run.js';
-import { StudioRequestError } from './studio-request-error.js';
-import type { StartedRun } from './workbench-api.js';
-import type { WorkbenchCatalog, WorkbenchWorkflow } from './workbench-catalog.js';
+import { juneBin } from '../host/resume-run.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
+import type { StartedRun } from '../workflows/workbench-api.js';
+import type { WorkbenchCatalog, WorkbenchWorkflow } from '../workflows/workbench-catalog.js';
 
 /** How long a started `june run` has to write its first trace, in ms. */
 const FIRST_TRACE_MS = 60_000;

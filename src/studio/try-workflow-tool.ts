@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { isRunId, newRunId } from '../engine/run-id.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { checkProps } from './props-check.js';
-import { previewProps } from './preview-props.js';
+import { previewProps } from '../workflows/preview-props.js';
 import {
   catalogWorkflow,
   spawnJune,
   startFailed,
   type WorkbenchPlaces,
 } from './start-workflow-run.js';
-import { StudioRequestError } from './studio-request-error.js';
-import type { TriedTool, TryToolRequest } from './workbench-api.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
+import type { TriedTool, TryToolRequest } from '../workflows/workbench-api.js';
 
 /**
  * `POST /api/workflows/<id>/tools`: calls one resolved tool once with `june try-tool` (June's

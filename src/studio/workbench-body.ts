@@ -1,4 +1,4 @@
-import { StudioRequestError } from './studio-request-error.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
 
 /** The largest body a workbench request may have, in bytes (props, a tool's input). */
 export const WORKBENCH_BODY_BYTES = 256 * 1024;

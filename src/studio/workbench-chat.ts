@@ -6,8 +6,8 @@ import { chatHandler, type ChatHandler } from '../web/chat-handler.js';
 import { DEFAULT_CHAT_LIMITS, readLimitedJson } from '../web/chat-limits.js';
 import { modelChoiceFlags } from './model-choice-flags.js';
 import { catalogWorkflow, type WorkbenchPlaces } from './start-workflow-run.js';
-import type { WorkbenchWorkflow } from './workbench-catalog.js';
-import { StudioRequestError } from './studio-request-error.js';
+import type { WorkbenchWorkflow } from '../workflows/workbench-catalog.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
 
 /** How many chats a workbench keeps a handler for (each its own script cursor): those used last. */
 export const WORKBENCH_CHATS_KEPT = 100;

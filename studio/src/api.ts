@@ -1,4 +1,4 @@
-import type { RunList, StudioEvent } from '../../src/studio/studio-api.js';
+import type { RunList, StudioEvent } from '../../src/host/run-list.js';
 import type { Trace } from '../../src/trace/trace-node.js';
 
 /** `GET api/runs`. */

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { isUnreadable } from '../../src/studio/studio-api.js';
+import { isUnreadable } from '../../src/host/run-list.js';
 import { NO_FILTER } from './run-filter.js';
 import { RunView } from './run-view.js';
 import { RunsList } from './runs-list.js';

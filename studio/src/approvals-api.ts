@@ -1,5 +1,5 @@
-import type { AnswerOutcome } from '../../src/studio/approval-desk.js';
-import type { RunApprovals } from '../../src/studio/waiting-approvals.js';
+import type { AnswerOutcome } from '../../src/host/approval-desk.js';
+import type { RunApprovals } from '../../src/host/waiting-approvals.js';
 
 const TOKEN_KEY = 'june-studio-token';
 

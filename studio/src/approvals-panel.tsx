@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { RunApprovals, WaitingApproval } from '../../src/studio/waiting-approvals.js';
+import type { RunApprovals, WaitingApproval } from '../../src/host/waiting-approvals.js';
 import { fetchApprovals, sendAnswer } from './approvals-api.js';
 import { JsonView } from './json-view.js';
 import './approvals-panel.css';

@@ -6,7 +6,7 @@ import type {
   CapabilityMap as MapData,
   MapAgent as InspectedAgent,
   MapTool as InspectedTool,
-} from '../../src/studio/workbench-api.js';
+} from '../../src/workflows/workbench-api.js';
 import type { ConnectedTools } from './connected-tools.js';
 import { mapRows, provenanceBadges, type MapRow } from './map-rows.js';
 

@@ -1,7 +1,7 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+import type { WorkflowEntry } from '../../src/workflows/workbench-api.js';
 import { pageToken } from './approvals-api.js';
 import { noScriptHint, proposedScript } from './proposed-script.js';
 import { errorText } from './workbench-api.js';

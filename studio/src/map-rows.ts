@@ -3,7 +3,7 @@ import type {
   CapabilityMap,
   MapAgent as InspectedAgent,
   MapTool as InspectedTool,
-} from '../../src/studio/workbench-api.js';
+} from '../../src/workflows/workbench-api.js';
 
 /** One row of the capability map: an agent, one of its tools, or a tool source not yet connected. */
 export type MapRow =

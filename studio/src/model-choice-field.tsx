@@ -1,4 +1,4 @@
-import type { ModelChoice } from '../../src/studio/workbench-api.js';
+import type { ModelChoice } from '../../src/workflows/workbench-api.js';
 
 /** How the model answers, as the start form holds it before it is a `ModelChoice`. */
 export interface ModelChoiceDraft {

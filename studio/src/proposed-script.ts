@@ -1,4 +1,4 @@
-import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+import type { WorkflowEntry } from '../../src/workflows/workbench-api.js';
 
 /**
  * The script file the workbench proposes for a workflow: one that exists in its folder

@@ -1,5 +1,5 @@
-import type { RunListEntry } from '../../src/studio/studio-api.js';
-import { isUnreadable } from '../../src/studio/studio-api.js';
+import type { RunListEntry } from '../../src/host/run-list.js';
+import { isUnreadable } from '../../src/host/run-list.js';
 import { isFiltering, NO_FILTER, type RunFilter } from './run-filter.js';
 
 const STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'aborted'];

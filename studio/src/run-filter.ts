@@ -1,4 +1,4 @@
-import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js';
+import { isUnreadable, type RunListEntry } from '../../src/host/run-list.js';
 
 /**
  * What the run list shows: runs of one workflow (`''`: all), of one status (`''`: all),

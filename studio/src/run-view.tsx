@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js';
+import { isUnreadable, type RunListEntry } from '../../src/host/run-list.js';
 import { ApprovalsPanel } from './approvals-panel.js';
 import type { Trace } from '../../src/trace/trace-node.js';
 import { Inspector } from './inspector.js';

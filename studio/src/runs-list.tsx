@@ -3,7 +3,7 @@ import {
   type RunListEntry,
   type RunSummary,
   type UnreadableRun,
-} from '../../src/studio/studio-api.js';
+} from '../../src/host/run-list.js';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';

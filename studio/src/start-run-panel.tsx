@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+import type { WorkflowEntry } from '../../src/workflows/workbench-api.js';
 import { ModelChoiceField, modelChoiceOf, type ModelChoiceDraft } from './model-choice-field.js';
 import { noScriptHint, proposedScript } from './proposed-script.js';
 import { PropsField } from './props-field.js';

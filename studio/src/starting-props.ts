@@ -1,6 +1,6 @@
-import { previewProps } from '../../src/studio/preview-props.js';
-import { sampleInput } from '../../src/studio/sample-input.js';
-import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+import { previewProps } from '../../src/workflows/preview-props.js';
+import { sampleInput } from '../../src/workflows/sample-input.js';
+import type { WorkflowEntry } from '../../src/workflows/workbench-api.js';
 
 /**
  * The props the workbench starts from, so a first Start fits the workflow's props schema:

@@ -1,4 +1,4 @@
-import { childTraceOf } from '../../src/studio/child-trace.js';
+import { childTraceOf } from '../../src/host/child-trace.js';
 import { formatTokens } from './format.js';
 import { JsonView } from './json-view.js';
 import { Facts, Section } from './section.js';

@@ -1,5 +1,5 @@
-import { childTraceOf } from '../../src/studio/child-trace.js';
-import { nodeTokens } from '../../src/studio/total-tokens.js';
+import { childTraceOf } from '../../src/host/child-trace.js';
+import { nodeTokens } from '../../src/host/total-tokens.js';
 import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
 
 /**

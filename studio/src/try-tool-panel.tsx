@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { sampleInput } from '../../src/studio/sample-input.js';
-import type { TriedTool, WorkflowEntry } from '../../src/studio/workbench-api.js';
+import { sampleInput } from '../../src/workflows/sample-input.js';
+import type { TriedTool, WorkflowEntry } from '../../src/workflows/workbench-api.js';
 import { NO_TRY_COMPOSITE } from './capability-map.js';
 import { JsonView } from './json-view.js';
 import { runHref } from './use-hash-route.js';

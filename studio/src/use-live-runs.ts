@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { RunListEntry } from '../../src/studio/studio-api.js';
+import type { RunListEntry } from '../../src/host/run-list.js';
 import { fetchRuns, listenToRuns } from './api.js';
 
 /** The run list and the live channel's state, kept current from `api/events`. */

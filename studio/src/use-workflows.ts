@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+import type { WorkflowEntry } from '../../src/workflows/workbench-api.js';
 import { fetchWorkflows, listenToWorkflows } from './workbench-client.js';
 
 /** The workbench's workflows, followed live; `available` is false on a Studio without them. */

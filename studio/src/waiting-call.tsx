@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { isUnreadable, type RunListEntry } from '../../src/studio/studio-api.js';
-import type { WaitingApproval } from '../../src/studio/waiting-approvals.js';
+import { isUnreadable, type RunListEntry } from '../../src/host/run-list.js';
+import type { WaitingApproval } from '../../src/host/waiting-approvals.js';
 import { fetchRuns, listenToRuns } from './api.js';
 import { fetchApprovals, sendAnswer } from './approvals-api.js';
 

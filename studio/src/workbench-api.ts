@@ -3,7 +3,7 @@ import type {
   StartedRun,
   TriedTool,
   TryToolRequest,
-} from '../../src/studio/workbench-api.js';
+} from '../../src/workflows/workbench-api.js';
 import { pageToken } from './approvals-api.js';
 
 /** `POST api/workflows/<id>/<what>` with the page's token; the JSON answer, or the `june:` error. */

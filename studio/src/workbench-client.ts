@@ -6,7 +6,7 @@ import type {
   WorkflowEvent,
   WorkflowList,
   WorkflowRemovedEvent,
-} from '../../src/studio/workbench-api.js';
+} from '../../src/workflows/workbench-api.js';
 
 /** `GET api/workflows`: the project's workflows, or undefined when this Studio has none (not `june dev`). */
 export async function fetchWorkflows(): Promise<WorkflowList | undefined> {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+import type { WorkflowEntry } from '../../src/workflows/workbench-api.js';
 import { ChatPanel } from './chat-panel.js';
 import { StartRunPanel } from './start-run-panel.js';
 import { startingProps } from './starting-props.js';

@@ -1,6 +1,6 @@
 import './workbench.css';
 import { useEffect, useState } from 'preact/hooks';
-import type { WorkflowEntry, WorkflowProblem } from '../../src/studio/workbench-api.js';
+import type { WorkflowEntry, WorkflowProblem } from '../../src/workflows/workbench-api.js';
 import { fetchTrace } from './api.js';
 import { CapabilityMap, type TryToolTarget } from './capability-map.js';
 import { connectedTools, type ConnectedTools } from './connected-tools.js';

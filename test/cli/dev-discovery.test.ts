@@ -2,7 +2,7 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findWorkflows } from '../../src/cli/find-workflows.js';
-import { sampleInput } from '../../src/studio/sample-input.js';
+import { sampleInput } from '../../src/workflows/sample-input.js';
 import { workflowProblem } from '../../src/cli/workflow-entry.js';
 import { WorkflowError } from '../../src/errors/index.js';
 import { tempProject } from './cli-harness.js';

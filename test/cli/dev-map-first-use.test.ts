@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DevCatalog } from '../../src/cli/dev-catalog.js';
 import { findWorkflows } from '../../src/cli/find-workflows.js';
-import { previewProps } from '../../src/studio/preview-props.js';
-import { sampleInput } from '../../src/studio/sample-input.js';
+import { previewProps } from '../../src/workflows/preview-props.js';
+import { sampleInput } from '../../src/workflows/sample-input.js';
 import { startJune, tempProject } from './cli-harness.js';
 
 // `june dev`'s map of workflows written the way the docs show them: a chat workflow whose

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devWorkbench } from '../../src/cli/dev-workbench.js';
-import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
-import type { WorkflowCatalog } from '../../src/studio/workflow-catalog.js';
+import type { WorkflowEntry } from '../../src/workflows/workbench-api.js';
+import type { WorkflowCatalog } from '../../src/workflows/workflow-catalog.js';
 
 const folders: string[] = [];
 afterEach(() => {

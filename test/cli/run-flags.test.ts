@@ -1,4 +1,4 @@
-// `june run`'s flags are written once (src/studio/run-flags.ts): commander's command, the
+// `june run`'s flags are written once (src/host/run-flags.ts): commander's command, the
 // options type and a stopped run's resume all come from that table.
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   runFlags,
   type RunFlag,
   type RunFlagValues,
-} from '../../src/studio/run-flags.js';
+} from '../../src/host/run-flags.js';
 
 const table = runFlags as readonly RunFlag[];
 

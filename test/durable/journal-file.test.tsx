@@ -18,7 +18,7 @@ import {
   type JournalRecord,
 } from 'june';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunDirectory } from '../../src/studio/run-directory.js';
+import { RunDirectory } from '../../src/host/run-directory.js';
 import {
   firstEvent,
   isApprovalRequest,

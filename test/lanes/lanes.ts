@@ -20,7 +20,6 @@ const unitInIntegrationFolders = [
   'dbos/queue-wakeups-shapes.test.ts',
   'studio/studio-database-answers.test.ts',
   'studio/studio-run-id.test.ts',
-  'studio/summarize-trace.test.ts',
   'studio/workbench-proposals.test.ts',
 ];
 

@@ -57,6 +57,19 @@ describe('imports point one way between source folders', () => {
     expect(await lintAt('src/interpreter/snippet.ts', cli)).toHaveLength(1);
   });
 
+  it('lets the CLI into Studio only through its door, and checks type imports', async () => {
+    const start = "export const studio = () => import('../studio/index.js');\n";
+    const flags = "import { runFlags } from '../studio/run-flags.js';\nexport { runFlags };\n";
+    const typed = "export type Desk = import('../studio/approval-desk.js').ApprovalDesk;\n";
+    expect(await lintAt('src/cli/snippet.ts', start)).toEqual([]);
+    expect(await lintAt('src/cli/snippet.ts', flags)).toEqual([
+      expect.stringMatching(
+        /^cli\/ must not import studio\/: the CLI's one call into Studio is starting it/,
+      ),
+    ]);
+    expect(await lintAt('src/cli/snippet.ts', typed)).toHaveLength(1);
+  });
+
   it("applies to Studio's browser UI and to the JSX runtime", async () => {
     const code = "import { run } from '../../src/interpreter/run.js';\nexport { run };\n";
     expect(await lintAt('studio/src/snippet.tsx', code)).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CapabilityMap } from '../../src/studio/workbench-api.js';
+import type { CapabilityMap } from '../../src/workflows/workbench-api.js';
 import { connectedTools } from '../../studio/src/connected-tools.js';
 import { mapRows, provenanceBadges } from '../../studio/src/map-rows.js';
 import type { TraceNode } from '../../src/trace/trace-node.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { databaseApprovalDesk } from '../../src/studio/database-approval-desk.js';
-import type { DatabaseRuns } from '../../src/studio/database-runs.js';
+import { databaseApprovalDesk } from '../../src/host/database-approval-desk.js';
+import type { DatabaseRuns } from '../../src/host/database-runs.js';
 import type { SettledAnswer } from '../../src/approvals/index.js';
 import type { DbosAnswerResult } from '../../src/dbos/run-client.js';
 

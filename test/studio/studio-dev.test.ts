@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDev, type DevServer } from '../../src/cli/dev-command.js';
-import type { WorkflowEntry, WorkflowList } from '../../src/studio/workbench-api.js';
+import type { WorkflowEntry, WorkflowList } from '../../src/workflows/workbench-api.js';
 import { tempProject } from '../cli/cli-harness.js';
 import { eventually, launchBrowser, listen, newPage, screenshot, studioUi } from './support.js';
 

@@ -2,7 +2,7 @@ import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunList, RunListEntry } from '../../src/studio/index.js';
-import { RunDirectory } from '../../src/studio/run-directory.js';
+import { RunDirectory } from '../../src/host/run-directory.js';
 import { bigTrace } from '../fixtures/studio/big-trace.js';
 import { deepTrace, deepTraceText } from '../fixtures/studio/deep-trace.js';
 import { recordRelease } from '../fixtures/studio/workflows.js';

@@ -3,7 +3,7 @@ import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JuneError } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunDirectory } from '../../src/studio/run-directory.js';
+import { RunDirectory } from '../../src/host/run-directory.js';
 import {
   startStudio,
   type RunList,

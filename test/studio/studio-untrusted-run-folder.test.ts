@@ -2,7 +2,7 @@ import { chmodSync, chownSync, existsSync, readFileSync, renameSync, symlinkSync
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAnswers } from '../../src/studio/run-answers.js';
+import { readAnswers } from '../../src/host/run-answers.js';
 import type { Studio } from '../../src/studio/index.js';
 import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
 import { deployFlow, deployScript, postAnswer } from './deploy-run.js';

@@ -1,7 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Studio } from '../../src/studio/index.js';
-import type { RunList } from '../../src/studio/studio-api.js';
+import type { RunList } from '../../src/host/run-list.js';
 import { recordRelease } from '../fixtures/studio/workflows.js';
 import { launchBrowser, newPage, openStudio, runsDir } from './support.js';
 import { useDevWorkbench } from './workbench-support.js';

@@ -10,8 +10,8 @@ import { findWorkflows } from '../../src/cli/find-workflows.js';
 import type { Studio } from '../../src/studio/index.js';
 import { tempProject } from '../cli/cli-harness.js';
 import { launchBrowser, newPage, openStudio } from './support.js';
-import type { WorkbenchCatalog } from '../../src/studio/workbench-catalog.js';
-import type { WorkflowEntry } from '../../src/studio/workbench-api.js';
+import type { WorkbenchCatalog } from '../../src/workflows/workbench-catalog.js';
+import type { WorkflowEntry } from '../../src/workflows/workbench-api.js';
 
 // What the workbench's Studio tests share: a catalog over a temporary project, and POSTs
 // with any headers (node:http, since fetch will not send another Host).

@@ -1,11 +1,11 @@
 import { bodyLimit } from 'hono/body-limit';
 import { answerTooLarge, MAX_ANSWER_BYTES, readAnswerBody } from '../answer-request.js';
-import type { ApprovalDesk } from '../approval-desk.js';
+import type { ApprovalDesk } from '../../host/approval-desk.js';
 import { answering } from '../server/answering.js';
 import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
 import type { StudioRouteModule } from '../server/studio-env.js';
 import type { StudioAccess } from '../studio-access.js';
-import { StudioRequestError } from '../studio-request-error.js';
+import { StudioRequestError } from '../../host/studio-request-error.js';
 
 const APPROVALS = /^\/api\/runs\/([^/]+)\/approvals$/;
 

@@ -1,7 +1,7 @@
-import type { RunDirectory } from '../run-directory.js';
+import type { RunDirectory } from '../../host/run-directory.js';
 import { rawPath, safeDecode, sendJson, sendText } from '../server/send-json.js';
 import type { StudioRouteModule } from '../server/studio-env.js';
-import type { RunList } from '../studio-api.js';
+import type { RunList } from '../../host/run-list.js';
 
 /** Where {@link runsRoutes} reads runs from. */
 export interface RunsSource {

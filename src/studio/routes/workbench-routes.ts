@@ -3,7 +3,7 @@ import { answering } from '../server/answering.js';
 import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
 import type { StudioRouteModule } from '../server/studio-env.js';
 import type { StudioAccess } from '../studio-access.js';
-import { StudioRequestError } from '../studio-request-error.js';
+import { StudioRequestError } from '../../host/studio-request-error.js';
 import { startWorkflowRun, type WorkbenchPlaces } from '../start-workflow-run.js';
 import { tryWorkflowTool } from '../try-workflow-tool.js';
 import { readJsonBody, WORKBENCH_BODY_BYTES, workbenchBodyTooLarge } from '../workbench-body.js';

@@ -1,9 +1,9 @@
 import type { StudioRouteModule } from '../server/studio-env.js';
 import { scriptFilesNear } from '../script-files-near.js';
 import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
-import { StudioRequestError } from '../studio-request-error.js';
-import type { WorkflowList } from '../workbench-api.js';
-import type { WorkflowCatalog } from '../workflow-catalog.js';
+import { StudioRequestError } from '../../host/studio-request-error.js';
+import type { WorkflowList } from '../../workflows/workbench-api.js';
+import type { WorkflowCatalog } from '../../workflows/workflow-catalog.js';
 
 const MAX_PROPS_CHARS = 64 * 1024;
 

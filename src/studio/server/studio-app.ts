@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { StudioRequestError } from '../studio-request-error.js';
+import { StudioRequestError } from '../../host/studio-request-error.js';
 import type { StudioAccess } from '../studio-access.js';
 import { admitRequest } from './admit-request.js';
 import { sendJson } from './send-json.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeTrace } from '../../src/studio/summarize-trace.js';
+import { summarizeTrace } from '../../src/host/summarize-trace.js';
 import type { Trace } from 'june';
 
 const at = '2026-11-30T12:00:00.000Z';

@@ -4,7 +4,7 @@ import type { Trace } from '../trace/trace-node.js';
 import { isRunId } from '../engine/run-id.js';
 import { readTraceFile } from './read-trace-file.js';
 import { OUTSIDE_REASON, resolveInside } from './resolve-inside.js';
-import { isUnreadable, type RunListEntry, type StudioEvent } from './studio-api.js';
+import { isUnreadable, type RunListEntry, type StudioEvent } from './run-list.js';
 import { summarizeTrace } from './summarize-trace.js';
 import { runFolder } from './run-answers.js';
 import { countWaiting } from './waiting-approvals.js';

@@ -1,6 +1,6 @@
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { childTraceOf } from './child-trace.js';
-import type { RunSummary } from './studio-api.js';
+import type { RunSummary } from './run-list.js';
 import { totalTokens } from './total-tokens.js';
 
 /**

@@ -2,7 +2,7 @@ import type { RunClient, DbosRunSummary } from '../dbos/index.js';
 import { applyEvent, liveTrace, type LiveTrace } from '../events/index.js';
 import type { TraceStatus } from '../trace/trace-node.js';
 import type { TraceLookup } from './run-directory.js';
-import type { RunListEntry, RunSummary, StudioEvent } from './studio-api.js';
+import type { RunListEntry, RunSummary, StudioEvent } from './run-list.js';
 import { summarizeTrace } from './summarize-trace.js';
 
 /** Options of {@link DatabaseRuns.open}. */
