@@ -7,7 +7,7 @@ import { OUTSIDE_REASON, resolveInside } from './resolve-inside.js';
 import { isUnreadable, type RunListEntry, type StudioEvent } from './run-list.js';
 import { summarizeTrace } from './summarize-trace.js';
 import { runFolder } from './run-answers.js';
-import { countWaiting } from './waiting-approvals.js';
+import { listedStatus } from './run-status.js';
 
 /** Options of {@link RunDirectory}. */
 export interface RunDirectoryOptions {
@@ -282,10 +282,9 @@ function summarized(trace: Trace, name: string, updatedAt: string): RunListEntry
 
 /** The entry, marked `waiting` with its count when the run waits for approvals. */
 async function withWaiting(entry: RunListEntry, trace: Trace, dir: string): Promise<RunListEntry> {
-  if (isUnreadable(entry) || entry.status === 'succeeded' || entry.status === 'failed')
-    return entry;
-  const waiting = await countWaiting(trace, runFolder(dir, entry.runId)).catch(() => 0);
-  return waiting > 0 ? { ...entry, status: 'waiting', pendingApprovals: waiting } : entry;
+  if (isUnreadable(entry)) return entry;
+  const { status, waiting } = await listedStatus(trace, runFolder(dir, entry.runId));
+  return waiting > 0 ? { ...entry, status, pendingApprovals: waiting } : entry;
 }
 
 function sortTime(entry: RunListEntry): number {

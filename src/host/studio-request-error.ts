@@ -11,7 +11,8 @@ import { JuneError } from '../errors/june-error.js';
  * 404), props that do not fit the workflow's schema (`studio-props-invalid`, 400), a model
  * choice it cannot use (`studio-model-invalid`, 400), and a run whose `june run` stopped
  * before it began (`studio-run-start-failed`, 422, with its `june:` message), and a start while
- * the most processes it runs at once are running (`studio-runs-busy`, 429). `status` is the HTTP status to answer
+ * the most processes it runs at once are running (`studio-runs-busy`, 429), and a replay of a
+ * run whose recording is not complete (`studio-rerun-incomplete`, 409: it did not end succeeded). `status` is the HTTP status to answer
  * with; the message starts with `june: `.
  */
 export class StudioRequestError extends JuneError {
@@ -27,7 +28,8 @@ export class StudioRequestError extends JuneError {
       | 'studio-props-invalid'
       | 'studio-model-invalid'
       | 'studio-run-start-failed'
-      | 'studio-runs-busy',
+      | 'studio-runs-busy'
+      | 'studio-rerun-incomplete',
     message: string,
     readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 429,
   ) {

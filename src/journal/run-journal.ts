@@ -224,6 +224,7 @@ export class RunJournal implements DurableEngine {
       }
       index = new JournalIndex(records);
       label = `the recording ${typeof options.replay === 'string' ? options.replay : `of run ${index.header.runId}`}`;
+      if (options.replayTools !== true) refuseUnfinished(records, label);
     }
     if (store) await create(store, runId, header(options));
     return new RunJournal(options, index, label);
@@ -587,4 +588,24 @@ function frameOf(place: DurablePlace): string {
 
 function now(): string {
   return new Date().toISOString();
+}
+
+/**
+ * A replay that runs its tools for real needs a recording of a run that ended (succeeded or
+ * failed): one that stopped waiting, was aborted or is still going runs out of model answers
+ * partway, after its tools ran (Studio's Re-run of an aborted run once deployed for real and
+ * then failed with `journal-mismatch`). Checked before anything runs.
+ * @throws {WorkflowError} `replay-incomplete`
+ */
+function refuseUnfinished(records: readonly JournalRecord[], label: string): void {
+  const finish = records.findLast((record) => record.type === 'run-finish');
+  if (finish?.status === 'succeeded' || finish?.status === 'failed') return;
+  const how =
+    finish === undefined
+      ? 'its run has not ended (it waits for an answer, runs, or its process stopped)'
+      : 'its run ended aborted';
+  throw new WorkflowError(
+    'replay-incomplete',
+    `june: ${label} is not complete: ${how}, so it would run out of model answers partway, after its tools ran for real. Resume that run instead (resume, june run --resume), or replay it with its tools answered from the recording (replayTools: true, june run --replay-tools), which runs no tool.`,
+  );
 }

@@ -4,6 +4,8 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isRunId } from '../engine/run-id.js';
 import { StudioRequestError } from '../host/studio-request-error.js';
 import type { ModelChoice } from '../workflows/workbench-api.js';
+import { rerunRefusal } from '../host/rerun-offer.js';
+import { runStatusIn } from '../host/run-status.js';
 
 /**
  * The environment variables that configure June's bundled provider (`june/sdk/openai`): one
@@ -16,12 +18,14 @@ export const PROVIDER_ENV = ['OPENAI_API_KEY', 'OPENAI_BASE_URL'] as const;
  * checked before anything starts:
  * - `script`: a file inside the project `root` (links resolved), a regular `.json` file:
  *   `--script=<absolute path>`;
- * - `replay`: a run id of the runs folder whose journal exists: `--replay=<runId>`;
+ * - `replay`: a run id of the runs folder whose journal exists and whose run ended succeeded
+ *   (its recording is complete): `--replay=<runId> --replay-tools`, so no tool runs;
  * - `provider`: no flag, once one of {@link PROVIDER_ENV} is set in Studio's environment.
  *
  * @throws {StudioRequestError} `studio-model-invalid` (400) for a choice that is not one of
  *   these, a script outside the project or missing, a run without a journal, or a provider
- *   whose environment is not set (the message names the variables).
+ *   whose environment is not set (the message names the variables); `studio-rerun-incomplete`
+ *   (409) for a replay of a run that did not end succeeded (see `rerunOffer`).
  */
 export async function modelChoiceFlags(
   choice: unknown,
@@ -35,7 +39,13 @@ export async function modelChoiceFlags(
       throw invalid(
         `there is no recorded run ${JSON.stringify(model.runId.slice(0, 80))} with a journal in the runs folder; pick a run from the list`,
       );
-    return [`--replay=${model.runId}`];
+    const refused = rerunRefusal(
+      model.runId,
+      (await runStatusIn(places.runsDir, model.runId)) ?? 'running',
+    );
+    if (refused) throw new StudioRequestError('studio-rerun-incomplete', refused, 409);
+    // tools answered from the recording too: a re-run changes nothing outside the run
+    return [`--replay=${model.runId}`, '--replay-tools'];
   }
   if (model.kind === 'provider') {
     const env = places.env ?? process.env;

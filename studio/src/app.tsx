@@ -10,7 +10,7 @@ import { useWorkflows } from './use-workflows.js';
 import { WorkbenchTabs } from './workbench-tabs.js';
 import { WorkbenchView } from './workbench-view.js';
 import { rerun } from './workbench-client.js';
-import { WorkflowsView, type RerunTarget } from './workflows-view.js';
+import { WorkflowsView, type LastRun, type RerunTarget } from './workflows-view.js';
 
 /**
  * June Studio: the run list, or one run's trace tree and inspector; under `june dev` also
@@ -79,16 +79,19 @@ async function rerunLast(target: RerunTarget): Promise<void> {
   location.hash = runHref(runId);
 }
 
-/** The newest run of each workflow, by the trace's `workflow` (its file's path, as `june dev` names it). */
-function lastRunOf(live: LiveRuns): Map<string, string> {
-  const newest = new Map<string, { runId: string; at: number }>();
+/**
+ * The newest run of each workflow, by the trace's `workflow` (its file's path, as `june dev`
+ * names it), with its state as the runs list shows it.
+ */
+function lastRunOf(live: LiveRuns): Map<string, LastRun> {
+  const newest = new Map<string, LastRun & { at: number }>();
   for (const run of live.runs?.values() ?? []) {
     if (isUnreadable(run) || run.workflow === undefined) continue;
     const at = Date.parse(run.startedAt) || 0;
     if ((newest.get(run.workflow)?.at ?? -1) < at)
-      newest.set(run.workflow, { runId: run.runId, at });
+      newest.set(run.workflow, { runId: run.runId, status: run.status, at });
   }
-  return new Map([...newest].map(([workflow, { runId }]) => [workflow, runId]));
+  return new Map([...newest].map(([workflow, { runId, status }]) => [workflow, { runId, status }]));
 }
 
 /** `#/workbench/<id>[/<agent>/<tool>]`: a workflow's workbench, its tool dialog on that tool. */

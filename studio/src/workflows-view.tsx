@@ -1,6 +1,8 @@
 import './workbench.css';
 import { useEffect, useState } from 'preact/hooks';
 import type { WorkflowEntry, WorkflowProblem } from '../../src/workflows/workbench-api.js';
+import { rerunOffer } from '../../src/host/rerun-offer.js';
+import type { TraceStatus } from '../../src/trace/trace-node.js';
 import { fetchTrace } from './api.js';
 import { CapabilityMap, type TryToolTarget } from './capability-map.js';
 import { connectedTools, type ConnectedTools } from './connected-tools.js';
@@ -8,6 +10,12 @@ import { PropsForm } from './props-form.js';
 import { runHref, workbenchHref, workflowHref } from './use-hash-route.js';
 import type { LiveWorkflows } from './use-workflows.js';
 import { fetchWorkflow } from './workbench-client.js';
+
+/** A workflow's newest run and its state as the runs list shows it. */
+export interface LastRun {
+  runId: string;
+  status: TraceStatus;
+}
 
 /** What a workflow page can start again: its last run, for the props set in the page. */
 export interface RerunTarget {
@@ -21,7 +29,7 @@ export interface WorkflowsViewProps {
   /** The workflow shown (its id), else the first. */
   selected: string | undefined;
   /** The newest run of each workflow (by the trace's `workflow`, which is its path), for "Re-run". */
-  lastRuns: ReadonlyMap<string, string>;
+  lastRuns: ReadonlyMap<string, LastRun>;
   onTryTool?(target: TryToolTarget): void;
   /** Starts the last run again (see `rerun`); without it the button is not shown. */
   onRerun?(target: RerunTarget): Promise<void>;
@@ -81,11 +89,12 @@ export function WorkflowsView(props: WorkflowsViewProps) {
 function WorkflowPage(props: {
   entry: WorkflowEntry;
   root: string | undefined;
-  lastRun: string | undefined;
+  lastRun: LastRun | undefined;
   onTryTool?(target: TryToolTarget): void;
   onRerun?(target: RerunTarget): Promise<void>;
 }) {
-  const { entry, root, lastRun, onTryTool, onRerun } = props;
+  const { entry, root, onTryTool, onRerun } = props;
+  const lastRun = props.lastRun?.runId;
   const [values, setValues] = useState<Record<string, unknown>>({});
   const [resolved, setResolved] = useState<WorkflowEntry>();
   const [problem, setProblem] = useState<string>();
@@ -112,7 +121,7 @@ function WorkflowPage(props: {
     >
       <WorkflowHead
         entry={entry}
-        lastRun={lastRun}
+        lastRun={props.lastRun}
         onRerun={onRerun && ((target) => onRerun({ ...target, props: values }))}
       />
       <div class="workflow-props">
@@ -137,7 +146,7 @@ function WorkflowPage(props: {
 
 function WorkflowHead(props: {
   entry: WorkflowEntry;
-  lastRun: string | undefined;
+  lastRun: LastRun | undefined;
   onRerun?: ((target: Omit<RerunTarget, 'props'>) => Promise<void>) | undefined;
 }) {
   const { entry, lastRun, onRerun } = props;
@@ -147,20 +156,32 @@ function WorkflowHead(props: {
       () => setProblem(undefined),
       (error: Error) => setProblem(error.message),
     );
+  // Re-run only replays a complete recording; otherwise the page says why, and what to do
+  const offer = lastRun && rerunOffer(lastRun.runId, lastRun.status);
   return (
     <header class="workflow-head">
       <h2>{entry.name}</h2>
       <span class="mono muted">{entry.id}</span>
-      {lastRun && (
-        <span class="workflow-last-run small">
+      {lastRun && offer && (
+        <span class="workflow-last-run small" data-status={lastRun.status}>
           last run{' '}
-          <a href={runHref(lastRun)} class="mono">
-            {lastRun}
+          <a href={runHref(lastRun.runId)} class="mono">
+            {lastRun.runId}
           </a>
-          {onRerun && (
-            <button type="button" data-testid="rerun" onClick={() => void again(lastRun)}>
+          {onRerun && offer.kind === 'rerun' && (
+            <button
+              type="button"
+              data-testid="rerun"
+              title="Replay its model answers and tool results through the code as it is now; no tool runs"
+              onClick={() => void again(lastRun.runId)}
+            >
               Re-run
             </button>
+          )}
+          {offer.kind === 'answer' && (
+            <a href={runHref(lastRun.runId)} data-testid="rerun-answer" title={offer.why}>
+              Answer or resume it
+            </a>
           )}
         </span>
       )}
@@ -172,6 +193,11 @@ function WorkflowHead(props: {
       >
         {entry.takesMessages ? 'Start a run · Chat' : 'Start a run'}
       </a>
+      {offer && offer.kind !== 'rerun' && (
+        <p class="small muted" data-testid="rerun-why">
+          {offer.why}
+        </p>
+      )}
       {problem && (
         <p class="notice-error small" data-testid="rerun-error">
           {problem}

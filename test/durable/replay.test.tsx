@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JuneError, run, memoryJournalStore, type JournalRecord } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Release, releaseTools, releaseTurns, turnModel, unreachableModel } from './support.js';
+import {
+  firstEvent,
+  isApprovalRequest,
+  Release,
+  releaseTools,
+  releaseTurns,
+  turnModel,
+  unreachableModel,
+} from './support.js';
 
 let recording: JournalRecord[];
 let recorded: Awaited<ReturnType<typeof run>['result']>;
@@ -129,5 +137,49 @@ describe('replaying a recorded run', () => {
       replayTools: true,
     }).result;
     expect(again.output).toBe('Released 1.2.');
+  });
+
+  describe('a recording of a run that did not end', () => {
+    /** A run stopped while it waited for the deploy's approval: lookup and check ran. */
+    async function abortedRecording(): Promise<JournalRecord[]> {
+      const store = memoryJournalStore();
+      const handle = run(<Release model={turnModel(releaseTurns)} tools={releaseTools()} />, {
+        journal: store,
+      });
+      await firstEvent(handle, isApprovalRequest);
+      handle.abort('stop');
+      await handle.result.catch(() => {});
+      return store.read(handle.runId);
+    }
+
+    it('is refused before any tool runs when tools would run for real', async () => {
+      const aborted = await abortedRecording();
+      const stillWaiting = aborted.filter((record) => record.type !== 'run-finish');
+      for (const [records, how] of [
+        [aborted, 'its run ended aborted'],
+        [stillWaiting, 'its run has not ended'],
+      ] as const) {
+        const tools = releaseTools();
+        const error = await failureOf(
+          run(<Release model={unreachableModel()} tools={tools} />, { replay: records }).result,
+        );
+        expect(JuneError.isInstance(error) && error.code).toBe('replay-incomplete');
+        expect((error as Error).message).toContain(`is not complete: ${how}`);
+        expect((error as Error).message).toContain('june run --replay-tools');
+        expect(tools.ran).toEqual([]);
+      }
+    });
+
+    it('replays with its tools answered from the recording, running none', async () => {
+      const tools = releaseTools();
+      const handle = run(<Release model={unreachableModel()} tools={tools} />, {
+        replay: await abortedRecording(),
+        replayTools: true,
+      });
+      await firstEvent(handle, isApprovalRequest);
+      handle.abort('done');
+      await handle.result.catch(() => {});
+      expect(tools.ran).toEqual([]);
+    });
   });
 });

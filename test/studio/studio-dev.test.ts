@@ -358,6 +358,22 @@ describe('june dev', () => {
     } finally {
       await page.unroute('**/api/workflows/*/runs');
     }
+
+    // a newer run that failed: its recording stops partway, so the page offers no Re-run
+    // and says why (a replay start of it is refused too: test/host/rerun-offer.test.ts)
+    const later = new Date(Date.parse(at) + 1000).toISOString();
+    project.write(
+      '.june/runs/hello-run-2.json',
+      JSON.stringify({ ...trace, runId: 'hello-run-2', status: 'failed', startedAt: later }),
+    );
+    await page.goto(`${dev.pageUrl}#/workflows/hello.tsx`);
+    await eventually(async () =>
+      expect(await hello.locator('.workflow-last-run a').first().textContent()).toBe('hello-run-2'),
+    );
+    expect(await hello.locator('[data-testid="rerun"]').count()).toBe(0);
+    expect(await hello.getByTestId('rerun-why').textContent()).toContain(
+      'Run hello-run-2 ended failed, so its recording stops partway',
+    );
   });
 
   it('takes up a workflow file added while it runs, and drops one that is deleted', async () => {
