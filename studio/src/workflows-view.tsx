@@ -1,7 +1,7 @@
 import './workbench.css';
 import { useEffect, useState } from 'preact/hooks';
 import type { WorkflowEntry, WorkflowProblem } from '../../src/workflows/workbench-api.js';
-import { rerunOffer } from '../../src/host/rerun-offer.js';
+import { rerunOffer, type RerunOffer } from '../../src/host/rerun-offer.js';
 import type { TraceStatus } from '../../src/trace/trace-node.js';
 import { fetchTrace } from './api.js';
 import { CapabilityMap, type TryToolTarget } from './capability-map.js';
@@ -152,7 +152,7 @@ function WorkflowHead(props: {
   const { entry, lastRun, onRerun } = props;
   const [problem, setProblem] = useState<string>();
   const again = (runId: string) =>
-    onRerun?.({ workflowId: entry.id, runId }).then(
+    void onRerun?.({ workflowId: entry.id, runId }).then(
       () => setProblem(undefined),
       (error: Error) => setProblem(error.message),
     );
@@ -163,27 +163,7 @@ function WorkflowHead(props: {
       <h2>{entry.name}</h2>
       <span class="mono muted">{entry.id}</span>
       {lastRun && offer && (
-        <span class="workflow-last-run small" data-status={lastRun.status}>
-          last run{' '}
-          <a href={runHref(lastRun.runId)} class="mono">
-            {lastRun.runId}
-          </a>
-          {onRerun && offer.kind === 'rerun' && (
-            <button
-              type="button"
-              data-testid="rerun"
-              title="Replay its model answers and tool results through the code as it is now; no tool runs"
-              onClick={() => void again(lastRun.runId)}
-            >
-              Re-run
-            </button>
-          )}
-          {offer.kind === 'answer' && (
-            <a href={runHref(lastRun.runId)} data-testid="rerun-answer" title={offer.why}>
-              Answer or resume it
-            </a>
-          )}
-        </span>
+        <LastRunLine lastRun={lastRun} offer={offer} onRerun={onRerun && again} />
       )}
       <a
         href={workbenchHref(entry.id)}
@@ -204,6 +184,38 @@ function WorkflowHead(props: {
         </p>
       )}
     </header>
+  );
+}
+
+/** The last run's id, and what it offers: Re-run, or the way to answer it. */
+function LastRunLine(props: {
+  lastRun: LastRun;
+  offer: RerunOffer;
+  onRerun: ((runId: string) => void) | undefined;
+}) {
+  const { lastRun, offer, onRerun } = props;
+  return (
+    <span class="workflow-last-run small" data-status={lastRun.status}>
+      last run{' '}
+      <a href={runHref(lastRun.runId)} class="mono">
+        {lastRun.runId}
+      </a>
+      {onRerun && offer.kind === 'rerun' && (
+        <button
+          type="button"
+          data-testid="rerun"
+          title="Replay its model answers and tool results through the code as it is now; no tool runs"
+          onClick={() => onRerun(lastRun.runId)}
+        >
+          Re-run
+        </button>
+      )}
+      {offer.kind === 'answer' && (
+        <a href={runHref(lastRun.runId)} data-testid="rerun-answer" title={offer.why}>
+          Answer or resume it
+        </a>
+      )}
+    </span>
   );
 }
 
