@@ -5,7 +5,8 @@ import type {
 } from '@ai-sdk/provider';
 import { wrapLanguageModel, type LanguageModel } from 'ai';
 import { answerParts, answerResult, generatedAnswer, streamedAnswer } from './answer-forms.js';
-import { copyOf, HeldStream, Unrecorded } from './held-stream.js';
+import { failedAnswer, failureError, isFailedAnswer } from './failed-answer.js';
+import { copyOf, HeldStream, StreamFailure, Unrecorded } from './held-stream.js';
 import type { ModelAnswer } from './model-answer.js';
 import { hashModelRequest, modelRequestOf } from './model-request.js';
 import { pacedStream } from './paced-stream.js';
@@ -42,9 +43,13 @@ export interface ModelCallRecorder {
  *   call, which is held back with everything after it: once the stream has ended without an
  *   error part (and without an abort), the recorder records the parts, and only after the
  *   record is stored do the tool calls reach the AI SDK (write-ahead: nothing a model call
- *   asked for happens before the call is recorded). A failed or aborted stream is not
- *   recorded, and passes its held parts on without the tool calls. A generate call is
+ *   asked for happens before the call is recorded). A failed or aborted stream passes its
+ *   held parts on without the tool calls. A generate call is
  *   recorded before it returns;
+ * - a call that fails (the model throws, or its stream fails once begun) is recorded too, as
+ *   a failed answer ({@link failedAnswer}), before the call ends for the AI SDK; given back,
+ *   it fails again with the same error ({@link failureError}), and the model is not called.
+ *   A call that fails because it was aborted is not recorded: it is made again;
  * - the model's `supportedUrls` is read only when the AI SDK asks for it, and a model that
  *   cannot say (a lazy provider with no configuration, e.g. no `OPENAI_API_KEY`) counts as
  *   supporting no URLs, so a recorded call is answered without building the provider. An
@@ -81,16 +86,37 @@ function journalMiddleware(recorder: ModelCallRecorder): LanguageModelV4Middlewa
       type Live = Awaited<ReturnType<typeof doStream>> & { held: HeldStream };
       let started!: (live: Live) => void;
       const live = new Promise<Live>((resolve) => (started = resolve));
+      let thrown: { error: unknown } | undefined;
       const answer = recorder.modelCall({ mode: 'stream', request, requestHash }, async () => {
-        const result = await doStream();
+        let result: Awaited<ReturnType<typeof doStream>>;
+        try {
+          result = await doStream();
+        } catch (error) {
+          if (params.abortSignal?.aborted) throw error;
+          thrown = { error };
+          return failedAnswer(error, 'call');
+        }
         const held = new HeldStream(result.stream, params.abortSignal);
         started({ ...result, held });
-        return streamedAnswer(await held.ended);
+        try {
+          return streamedAnswer(await held.ended);
+        } catch (error) {
+          if (error instanceof StreamFailure) return failedAnswer(error.error, 'stream');
+          throw error;
+        }
       });
       const first = await Promise.race([live, answer]);
-      if (!('held' in first)) return { stream: pacedStream(replayedParts(answerParts(first))) };
+      if (!('held' in first)) {
+        if (isFailedAnswer(first)) throw thrown ? thrown.error : failureError(first.error);
+        return { stream: pacedStream(replayedParts(answerParts(first))) };
+      }
       const { held, ...result } = first;
-      held.releaseWhen(answer);
+      // a failed stream's record is no answer: its tool calls never reach the AI SDK
+      held.releaseWhen(
+        answer.then((given) =>
+          isFailedAnswer(given) ? Promise.reject(new Unrecorded(undefined)) : given,
+        ),
+      );
       return { ...result, stream: held.output };
     },
     wrapGenerate: async ({ doGenerate, params }) => {
@@ -98,15 +124,23 @@ function journalMiddleware(recorder: ModelCallRecorder): LanguageModelV4Middlewa
       const request = modelRequestOf({ includeRawChunks: false, ...params });
       const requestHash = hashModelRequest(request);
       let made: LanguageModelV4GenerateResult | undefined;
+      let thrown: { error: unknown } | undefined;
       try {
         const answer = await recorder.modelCall(
           { mode: 'generate', request, requestHash },
           async () => {
-            made = await doGenerate();
+            try {
+              made = await doGenerate();
+            } catch (error) {
+              if (params.abortSignal?.aborted) throw error;
+              thrown = { error };
+              return failedAnswer(error, 'call');
+            }
             if (params.abortSignal?.aborted) throw new Unrecorded(made);
             return generatedAnswer(copyOf(made));
           },
         );
+        if (isFailedAnswer(answer)) throw thrown ? thrown.error : failureError(answer.error);
         return made ?? replayedResult(answerResult(answer));
       } catch (error) {
         if (error instanceof Unrecorded) return error.value as LanguageModelV4GenerateResult;

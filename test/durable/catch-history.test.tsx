@@ -1,0 +1,158 @@
+// A <Catch> whose first attempt failed in a model call, resumed from the journal: the resumed
+// run replays the failure where it happened (attempt 1 failed, attempt 2 succeeded, with the
+// recorded error) and calls no model for what the journal holds.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tool } from 'ai';
+import {
+  Agent,
+  Catch,
+  fileJournalStore,
+  run,
+  Step,
+  Tool,
+  type JournalRecord,
+  type TraceNode,
+} from 'june';
+import { scriptedModel, type ModelScript } from 'june/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { allNodes } from '../resources/support.js';
+import { firstEvent, isApprovalRequest } from './support.js';
+
+const script: ModelScript = {
+  $comment: 'plan fails once, then answers; ship asks to deploy, then finishes',
+  steps: {
+    plan: [{ error: 'the provider is overloaded' }, { text: 'the plan' }],
+    ship: [
+      { toolCalls: [{ id: 'c_deploy', tool: 'deploy', input: { env: 'prod' } }] },
+      { text: 'shipped' },
+    ],
+  },
+};
+
+function deployTool(ran: string[]) {
+  return tool({
+    description: 'Deploy to an environment',
+    inputSchema: z.object({ env: z.string() }),
+    needsApproval: true,
+    execute: async ({ env }) => {
+      ran.push(env);
+      return `deployed to ${env}`;
+    },
+  });
+}
+
+function Flow({ model, ran }: { model: ReturnType<typeof scriptedModel>; ran: string[] }) {
+  return (
+    <Agent model={model}>
+      <Tool name="deploy" value={deployTool(ran)} />
+      <Catch retries={1}>
+        <Step id="plan" prompt="Plan the release" />
+      </Catch>
+      <Step id="ship" prompt="Ship it" />
+    </Agent>
+  );
+}
+
+/** The run's `<Catch>` attempts: name, status and the error's code and message. */
+const attempts = (root: TraceNode) =>
+  allNodes(root)
+    .filter((node) => node.kind === 'catch')
+    .map((node) => ({
+      name: node.name,
+      status: node.status,
+      code: node.error?.code,
+      message: node.error?.message,
+    }));
+
+/** The trace's shape: each node's kind, name and status, depth first. */
+const shape = (root: TraceNode) =>
+  allNodes(root).map((node) => `${node.kind} ${node.name} ${node.status}`);
+
+describe('a <Catch> retry resumed from the journal', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'june-catch-history-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('replays the failed attempt as failed and the retry as its own call, without calling the model', async () => {
+    const store = fileJournalStore({ dir });
+    const ran: string[] = [];
+    const first = scriptedModel(script);
+    const handle = run(<Flow model={first} ran={ran} />, { journal: store });
+    await firstEvent(handle, isApprovalRequest);
+    const before = handle.trace().root;
+    handle.abort('the process stops');
+    await handle.result.catch(() => {});
+    expect(first.calls.map((call) => `${call.step} ${call.turn}`)).toEqual([
+      'plan 1',
+      'plan 2',
+      'ship 1',
+    ]);
+    expect(attempts(before)).toEqual([
+      {
+        name: 'attempt 1',
+        status: 'failed',
+        code: 'scripted-model-error',
+        message: 'june: the provider is overloaded',
+      },
+      { name: 'attempt 2', status: 'succeeded', code: undefined, message: undefined },
+    ]);
+
+    // a new process: only ship's last turn is left to the model
+    const second = scriptedModel({ steps: { ship: [{ text: 'shipped' }] } });
+    const resumed = run(<Flow model={second} ran={ran} />, {
+      journal: store,
+      resume: handle.runId,
+      onApproval: () => true,
+    });
+    const result = await resumed.result;
+
+    expect(result.steps).toEqual({ plan: 'the plan', ship: 'shipped' });
+    expect(second.calls.map((call) => `${call.step} ${call.turn}`)).toEqual(['ship 1']);
+    expect(ran).toEqual(['prod']);
+    expect(attempts(result.trace.root)).toEqual(attempts(before));
+    // the same attempts, steps and model calls as the first run had before the step it
+    // waited in (the run and its agent were still running then)
+    const upToShip = (root: TraceNode) => {
+      const lines = shape(root).filter((line) => !/^(run|agent) /.test(line));
+      return lines.slice(0, lines.findIndex((line) => line.startsWith('step ship')));
+    };
+    expect(upToShip(result.trace.root)).toEqual(upToShip(before));
+    expect(upToShip(result.trace.root)).toContain('catch attempt 1 failed');
+
+    // the failed call is a record of its own, before the retry's
+    const records = await store.read(handle.runId);
+    const calls = records.filter(
+      (record): record is Extract<JournalRecord, { type: 'model-call' }> =>
+        record.type === 'model-call',
+    );
+    expect(calls.map((call) => [call.step, call.index, call.answer.error?.code])).toEqual([
+      ['plan', 0, 'scripted-model-error'],
+      ['plan', 1, undefined],
+      ['ship', 0, undefined],
+      ['ship', 1, undefined],
+    ]);
+  });
+
+  it('replays the failure from a recording too, with no model at all', async () => {
+    const store = fileJournalStore({ dir });
+    const recorded = await run(<Flow model={scriptedModel(script)} ran={[]} />, {
+      journal: store,
+      onApproval: () => true,
+    }).result;
+    const silent = scriptedModel({ steps: {} });
+    const replayed = await run(<Flow model={silent} ran={[]} />, {
+      replay: await store.read((await store.list())[0]!),
+      onApproval: () => true,
+    }).result;
+
+    expect(silent.calls).toEqual([]);
+    expect(replayed.steps).toEqual(recorded.steps);
+    expect(attempts(replayed.trace.root)).toEqual(attempts(recorded.trace.root));
+    expect(shape(replayed.trace.root)).toEqual(shape(recorded.trace.root));
+  });
+});
