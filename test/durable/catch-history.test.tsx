@@ -1,9 +1,10 @@
 // A <Catch> whose first attempt failed in a model call, resumed from the journal: the resumed
 // run replays the failure where it happened (attempt 1 failed, attempt 2 succeeded, with the
 // recorded error) and calls no model for what the journal holds.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tool } from 'ai';
 import {
   Agent,
@@ -20,6 +21,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allNodes } from '../resources/support.js';
 import { firstEvent, isApprovalRequest } from './support.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/journals/', import.meta.url));
 
 const script: ModelScript = {
   $comment: 'plan fails once, then answers; ship asks to deploy, then finishes',
@@ -44,7 +47,8 @@ function deployTool(ran: string[]) {
   });
 }
 
-function Flow({ model, ran }: { model: ReturnType<typeof scriptedModel>; ran: string[] }) {
+/** The workflow (named "Agent", as test/fixtures/journals/v6/catch-retry.jsonl recorded it). */
+function flow(model: ReturnType<typeof scriptedModel>, ran: string[]) {
   return (
     <Agent model={model}>
       <Tool name="deploy" value={deployTool(ran)} />
@@ -82,7 +86,7 @@ describe('a <Catch> retry resumed from the journal', () => {
     const store = fileJournalStore({ dir });
     const ran: string[] = [];
     const first = scriptedModel(script);
-    const handle = run(<Flow model={first} ran={ran} />, { journal: store });
+    const handle = run(flow(first, ran), { journal: store });
     await firstEvent(handle, isApprovalRequest);
     const before = handle.trace().root;
     handle.abort('the process stops');
@@ -104,7 +108,7 @@ describe('a <Catch> retry resumed from the journal', () => {
 
     // a new process: only ship's last turn is left to the model
     const second = scriptedModel({ steps: { ship: [{ text: 'shipped' }] } });
-    const resumed = run(<Flow model={second} ran={ran} />, {
+    const resumed = run(flow(second, ran), {
       journal: store,
       resume: handle.runId,
       onApproval: () => true,
@@ -119,7 +123,10 @@ describe('a <Catch> retry resumed from the journal', () => {
     // waited in (the run and its agent were still running then)
     const upToShip = (root: TraceNode) => {
       const lines = shape(root).filter((line) => !/^(run|agent) /.test(line));
-      return lines.slice(0, lines.findIndex((line) => line.startsWith('step ship')));
+      return lines.slice(
+        0,
+        lines.findIndex((line) => line.startsWith('step ship')),
+      );
     };
     expect(upToShip(result.trace.root)).toEqual(upToShip(before));
     expect(upToShip(result.trace.root)).toContain('catch attempt 1 failed');
@@ -140,12 +147,12 @@ describe('a <Catch> retry resumed from the journal', () => {
 
   it('replays the failure from a recording too, with no model at all', async () => {
     const store = fileJournalStore({ dir });
-    const recorded = await run(<Flow model={scriptedModel(script)} ran={[]} />, {
+    const recorded = await run(flow(scriptedModel(script), []), {
       journal: store,
       onApproval: () => true,
     }).result;
     const silent = scriptedModel({ steps: {} });
-    const replayed = await run(<Flow model={silent} ran={[]} />, {
+    const replayed = await run(flow(silent, []), {
       replay: await store.read((await store.list())[0]!),
       onApproval: () => true,
     }).result;
@@ -154,5 +161,28 @@ describe('a <Catch> retry resumed from the journal', () => {
     expect(replayed.steps).toEqual(recorded.steps);
     expect(attempts(replayed.trace.root)).toEqual(attempts(recorded.trace.root));
     expect(shape(replayed.trace.root)).toEqual(shape(recorded.trace.root));
+  });
+
+  it('resumes the stored version 6 journal of a run stopped at its approval after a failed attempt', async () => {
+    const runId = '20260102-030405-v6ct';
+    mkdirSync(join(dir, runId));
+    copyFileSync(join(fixtures, 'v6', 'catch-retry.jsonl'), join(dir, runId, 'journal.jsonl'));
+    const model = scriptedModel({ steps: { ship: [{ text: 'shipped' }] } });
+    const ran: string[] = [];
+    const result = await run(flow(model, ran), {
+      journal: fileJournalStore({ dir }),
+      resume: runId,
+      onApproval: () => true,
+    }).result;
+
+    expect(result.steps).toEqual({ plan: 'the plan', ship: 'shipped' });
+    expect(model.calls.map((call) => `${call.step} ${call.turn}`)).toEqual(['ship 1']);
+    expect(ran).toEqual(['prod']);
+    expect(
+      attempts(result.trace.root).map(({ name, status, code }) => [name, status, code]),
+    ).toEqual([
+      ['attempt 1', 'failed', 'scripted-model-error'],
+      ['attempt 2', 'succeeded', undefined],
+    ]);
   });
 });
