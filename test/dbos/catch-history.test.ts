@@ -51,7 +51,7 @@ describe.runIf(!missing)('a <Catch> retry recovered over DBOS', () => {
   it('replays attempt 1 as failed and attempt 2 from its own record, with no model call for them', async () => {
     await client.enqueue({ workflow: 'catch-retry', runId: 'retried', props: { dir: logs } });
     await waitFor(async () => (await client.waiting('retried')).length > 0, 60_000, 'the approval');
-    expect(lines(logs, 'models.log')).toEqual(['plan|1', 'plan|1', 'ship|1']);
+    expect(lines(logs, 'models.log')).toEqual(['plan|1', 'plan|1', 'plan|2', 'ship|1']);
 
     await first.kill();
     workers.delete(first);
@@ -66,14 +66,22 @@ describe.runIf(!missing)('a <Catch> retry recovered over DBOS', () => {
 
     expect(output).toEqual({ plan: 'the plan', ship: 'shipped' });
     // the recovered run called the model only for ship's last turn
-    expect(lines(logs, 'models.log')).toEqual(['plan|1', 'plan|1', 'ship|1', 'ship|2']);
-    expect(lines(logs, 'effects.log')).toEqual(['deploy prod']);
+    expect(lines(logs, 'models.log')).toEqual(['plan|1', 'plan|1', 'plan|2', 'ship|1', 'ship|2']);
+    expect(lines(logs, 'effects.log')).toEqual(['check', 'deploy prod']);
     const attempts = allNodes(trace.root)
       .filter((node) => node.kind === 'catch')
       .map((node) => [node.name, node.status, node.error?.code, node.error?.message]);
     expect(attempts).toEqual([
       ['attempt 1', 'failed', 'scripted-model-error', 'june: the provider is overloaded'],
       ['attempt 2', 'succeeded', undefined, undefined],
+    ]);
+    // the tool's error, replayed from its record, is the error it threw
+    const check = allNodes(trace.root).find(
+      (node) => node.kind === 'tool' && node.name === 'check',
+    );
+    expect([check?.status, check?.error]).toEqual([
+      'failed',
+      { name: 'SystemError', code: 'mcp-tool-failed', message: 'june: the build check is down' },
     ]);
   }, 300_000);
 });
