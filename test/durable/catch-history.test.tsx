@@ -16,9 +16,17 @@ import {
   type JournalRecord,
   type TraceNode,
 } from 'june';
-import { scriptedModel, type ModelScript } from 'june/testing';
+import {
+  APICallError,
+  type LanguageModelV4,
+  type LanguageModelV4StreamPart,
+  type LanguageModelV4StreamResult,
+} from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+import { mockUsage, scriptedModel, type ModelScript } from 'june/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { turnParts, type MockTurn } from '../helpers/mock-stream-model.js';
 import { allNodes } from '../resources/support.js';
 import { firstEvent, isApprovalRequest } from './support.js';
 
@@ -48,7 +56,7 @@ function deployTool(ran: string[]) {
 }
 
 /** The workflow (named "Agent", as test/fixtures/journals/v6/catch-retry.jsonl recorded it). */
-function flow(model: ReturnType<typeof scriptedModel>, ran: string[]) {
+function flow(model: LanguageModelV4, ran: string[]) {
   return (
     <Agent model={model}>
       <Tool name="deploy" value={deployTool(ran)} />
@@ -58,6 +66,42 @@ function flow(model: ReturnType<typeof scriptedModel>, ran: string[]) {
       <Step id="ship" prompt="Ship it" />
     </Agent>
   );
+}
+
+/** A model answering its n-th call (whatever the step) with `turns[n]`; one more call fails. */
+function partsModel(turns: Array<() => Promise<LanguageModelV4StreamResult>>) {
+  const model: MockLanguageModelV4 = new MockLanguageModelV4({
+    doStream: async () => {
+      const turn = turns[model.doStreamCalls.length - 1];
+      if (!turn) throw new Error(`unscripted call ${model.doStreamCalls.length}`);
+      return turn();
+    },
+  });
+  return model;
+}
+
+const answered = async (turn: MockTurn): Promise<LanguageModelV4StreamResult> => ({
+  stream: streamOf(turnParts(turn)),
+});
+
+/** A stream that begins an answer, then fails with an error part (as a provider's error event). */
+const brokenStream = async (message: string): Promise<LanguageModelV4StreamResult> => ({
+  stream: streamOf([
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't' },
+    { type: 'text-delta', id: 't', delta: 'Let me ' },
+    { type: 'error', error: new Error(message) },
+    { type: 'finish', finishReason: { unified: 'error', raw: 'error' }, usage: mockUsage(3, 1) },
+  ]),
+});
+
+function streamOf(parts: LanguageModelV4StreamPart[]): ReadableStream<LanguageModelV4StreamPart> {
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
 }
 
 /** The run's `<Catch>` attempts: name, status and the error's code and message. */
@@ -161,6 +205,79 @@ describe('a <Catch> retry resumed from the journal', () => {
     expect(replayed.steps).toEqual(recorded.steps);
     expect(attempts(replayed.trace.root)).toEqual(attempts(recorded.trace.root));
     expect(shape(replayed.trace.root)).toEqual(shape(recorded.trace.root));
+  });
+
+  it('replays a stream that failed once begun as failed, and its retry as its own call', async () => {
+    const store = fileJournalStore({ dir });
+    const ran: string[] = [];
+    const turns = [
+      () => brokenStream('the stream broke'),
+      () => answered({ text: 'the plan' }),
+      () => answered({ toolCalls: [{ id: 'c_deploy', name: 'deploy', input: { env: 'prod' } }] }),
+    ];
+    const handle = run(flow(partsModel(turns), ran), { journal: store });
+    await firstEvent(handle, isApprovalRequest);
+    const before = handle.trace().root;
+    handle.abort('the process stops');
+    await handle.result.catch(() => {});
+    expect(attempts(before).map(({ name, status, code }) => [name, status, code])).toEqual([
+      ['attempt 1', 'failed', 'model-call-failed'],
+      ['attempt 2', 'succeeded', undefined],
+    ]);
+
+    const second = partsModel([() => answered({ text: 'shipped' })]);
+    const result = await run(flow(second, ran), {
+      journal: store,
+      resume: handle.runId,
+      onApproval: () => true,
+    }).result;
+
+    expect(result.steps).toEqual({ plan: 'the plan', ship: 'shipped' });
+    expect(second.doStreamCalls).toHaveLength(1);
+    expect(attempts(result.trace.root)).toEqual(attempts(before));
+  });
+
+  it('a failure the AI SDK retried (a provider error it may retry) is replayed, and so is its retry: the step never fails', async () => {
+    const store = fileJournalStore({ dir });
+    const ran: string[] = [];
+    const overloaded = new APICallError({
+      message: 'Overloaded',
+      url: 'http://127.0.0.1:9/v1/responses',
+      requestBodyValues: {},
+      statusCode: 529,
+      responseHeaders: { 'retry-after-ms': '0' },
+      isRetryable: true,
+    });
+    const turns = [
+      () => Promise.reject(overloaded),
+      () => answered({ text: 'the plan' }),
+      () => answered({ toolCalls: [{ id: 'c_deploy', name: 'deploy', input: { env: 'prod' } }] }),
+    ];
+    const handle = run(flow(partsModel(turns), ran), { journal: store });
+    await firstEvent(handle, isApprovalRequest);
+    handle.abort('the process stops');
+    await handle.result.catch(() => {});
+    const records = await store.read(handle.runId);
+    expect(
+      records.flatMap((record) => (record.type === 'model-call' ? [record.answer.error] : [])),
+    ).toEqual([
+      { name: 'AI_APICallError', message: 'Overloaded', statusCode: 529, retryable: true },
+      undefined,
+      undefined,
+    ]);
+
+    const second = partsModel([() => answered({ text: 'shipped' })]);
+    const result = await run(flow(second, ran), {
+      journal: store,
+      resume: handle.runId,
+      onApproval: () => true,
+    }).result;
+
+    expect(result.steps).toEqual({ plan: 'the plan', ship: 'shipped' });
+    expect(second.doStreamCalls).toHaveLength(1);
+    expect(attempts(result.trace.root).map(({ name, status }) => [name, status])).toEqual([
+      ['attempt 1', 'succeeded'],
+    ]);
   });
 
   it('resumes the stored version 6 journal of a run stopped at its approval after a failed attempt', async () => {
