@@ -16,7 +16,7 @@ export class Unrecorded<T> extends Error {
  */
 export class StreamFailure extends Error {
   constructor(readonly error: unknown) {
-    super('june: the model call\'s stream failed');
+    super("june: the model call's stream failed");
   }
 }
 

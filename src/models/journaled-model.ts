@@ -80,74 +80,104 @@ function journalMiddleware(recorder: ModelCallRecorder): LanguageModelV4Middlewa
   return {
     specificationVersion: 'v4',
     overrideSupportedUrls: ({ model }) => supportedUrlsWhenAsked(model),
-    wrapStream: async ({ doStream, params }) => {
-      const request = modelRequestOf(params);
-      const requestHash = hashModelRequest(request);
-      type Live = Awaited<ReturnType<typeof doStream>> & { held: HeldStream };
-      let started!: (live: Live) => void;
-      const live = new Promise<Live>((resolve) => (started = resolve));
-      let thrown: { error: unknown } | undefined;
-      const answer = recorder.modelCall({ mode: 'stream', request, requestHash }, async () => {
-        let result: Awaited<ReturnType<typeof doStream>>;
-        try {
-          result = await doStream();
-        } catch (error) {
-          if (params.abortSignal?.aborted) throw error;
-          thrown = { error };
-          return failedAnswer(error, 'call');
-        }
-        const held = new HeldStream(result.stream, params.abortSignal);
-        started({ ...result, held });
-        try {
-          return streamedAnswer(await held.ended);
-        } catch (error) {
-          if (error instanceof StreamFailure) return failedAnswer(error.error, 'stream');
-          throw error;
-        }
-      });
-      const first = await Promise.race([live, answer]);
-      if (!('held' in first)) {
-        if (isFailedAnswer(first)) throw thrown ? thrown.error : failureError(first.error);
-        return { stream: pacedStream(replayedParts(answerParts(first))) };
-      }
-      const { held, ...result } = first;
-      // a failed stream's record is no answer: its tool calls never reach the AI SDK
-      held.releaseWhen(
-        answer.then((given) =>
-          isFailedAnswer(given) ? Promise.reject(new Unrecorded(undefined)) : given,
-        ),
-      );
-      return { ...result, stream: held.output };
-    },
-    wrapGenerate: async ({ doGenerate, params }) => {
-      // asked as streamText asks (it adds includeRawChunks), so a call recorded in one mode answers the other
-      const request = modelRequestOf({ includeRawChunks: false, ...params });
-      const requestHash = hashModelRequest(request);
-      let made: LanguageModelV4GenerateResult | undefined;
-      let thrown: { error: unknown } | undefined;
-      try {
-        const answer = await recorder.modelCall(
-          { mode: 'generate', request, requestHash },
-          async () => {
-            try {
-              made = await doGenerate();
-            } catch (error) {
-              if (params.abortSignal?.aborted) throw error;
-              thrown = { error };
-              return failedAnswer(error, 'call');
-            }
-            if (params.abortSignal?.aborted) throw new Unrecorded(made);
-            return generatedAnswer(copyOf(made));
-          },
-        );
-        if (isFailedAnswer(answer)) throw thrown ? thrown.error : failureError(answer.error);
-        return made ?? replayedResult(answerResult(answer));
-      } catch (error) {
-        if (error instanceof Unrecorded) return error.value as LanguageModelV4GenerateResult;
-        throw error;
-      }
-    },
+    wrapStream: (options) => journaledStream(recorder, options),
+    wrapGenerate: (options) => journaledGenerate(recorder, options),
   };
+}
+
+type WrapStreamOptions = Parameters<NonNullable<LanguageModelV4Middleware['wrapStream']>>[0];
+type WrapGenerateOptions = Parameters<NonNullable<LanguageModelV4Middleware['wrapGenerate']>>[0];
+type StreamResult = Awaited<ReturnType<WrapStreamOptions['doStream']>>;
+
+/** A streamed call through the recorder: replayed, or made live with its tool calls held back. */
+async function journaledStream(
+  recorder: ModelCallRecorder,
+  { doStream, params }: WrapStreamOptions,
+): Promise<StreamResult> {
+  const request = modelRequestOf(params);
+  const requestHash = hashModelRequest(request);
+  type Live = StreamResult & { held: HeldStream };
+  let started!: (live: Live) => void;
+  const live = new Promise<Live>((resolve) => (started = resolve));
+  const thrown: Thrown = {};
+  const answer = recorder.modelCall({ mode: 'stream', request, requestHash }, async () => {
+    const result = await madeOrFailed(doStream, params.abortSignal, thrown);
+    if (!('made' in result)) return result.failed;
+    const held = new HeldStream(result.made.stream, params.abortSignal);
+    started({ ...result.made, held });
+    try {
+      return streamedAnswer(await held.ended);
+    } catch (error) {
+      if (error instanceof StreamFailure) return failedAnswer(error.error, 'stream');
+      throw error;
+    }
+  });
+  const first = await Promise.race([live, answer]);
+  if (!('held' in first)) {
+    if (isFailedAnswer(first)) throw 'error' in thrown ? thrown.error : failureError(first.error);
+    return { stream: pacedStream(replayedParts(answerParts(first))) };
+  }
+  const { held, ...result } = first;
+  // a failed stream's record is no answer: its tool calls never reach the AI SDK
+  held.releaseWhen(
+    answer.then((given) =>
+      isFailedAnswer(given) ? Promise.reject(new Unrecorded(undefined)) : given,
+    ),
+  );
+  return { ...result, stream: held.output };
+}
+
+/** A generate call through the recorder: replayed, or made and recorded before it returns. */
+async function journaledGenerate(
+  recorder: ModelCallRecorder,
+  { doGenerate, params }: WrapGenerateOptions,
+): Promise<LanguageModelV4GenerateResult> {
+  // asked as streamText asks (it adds includeRawChunks), so a call recorded in one mode answers the other
+  const request = modelRequestOf({ includeRawChunks: false, ...params });
+  const requestHash = hashModelRequest(request);
+  let made: LanguageModelV4GenerateResult | undefined;
+  const thrown: Thrown = {};
+  try {
+    const answer = await recorder.modelCall(
+      { mode: 'generate', request, requestHash },
+      async () => {
+        const result = await madeOrFailed(doGenerate, params.abortSignal, thrown);
+        if (!('made' in result)) return result.failed;
+        made = result.made;
+        if (params.abortSignal?.aborted) throw new Unrecorded(made);
+        return generatedAnswer(copyOf(made));
+      },
+    );
+    if (isFailedAnswer(answer)) throw 'error' in thrown ? thrown.error : failureError(answer.error);
+    return made ?? replayedResult(answerResult(answer));
+  } catch (error) {
+    if (error instanceof Unrecorded) return error.value as LanguageModelV4GenerateResult;
+    throw error;
+  }
+}
+
+/** The error a call threw in this process, to throw it again as it was (not as recorded). */
+interface Thrown {
+  error?: unknown;
+}
+
+/**
+ * What `call` (the model's `doStream` or `doGenerate`) made, or, when it threw, the failed
+ * answer that records its error (kept in `thrown` for this process). A call that threw
+ * because it was aborted rejects: it is not recorded.
+ */
+async function madeOrFailed<T>(
+  call: () => PromiseLike<T>,
+  signal: AbortSignal | undefined,
+  thrown: Thrown,
+): Promise<{ made: T } | { failed: ModelAnswer }> {
+  try {
+    return { made: await call() };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    thrown.error = error;
+    return { failed: failedAnswer(error, 'call') };
+  }
 }
 
 /**

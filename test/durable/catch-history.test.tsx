@@ -207,6 +207,29 @@ describe('a <Catch> retry resumed from the journal', () => {
     expect(shape(replayed.trace.root)).toEqual(shape(recorded.trace.root));
   });
 
+  it('in batch mode (stream: false) too', async () => {
+    const store = fileJournalStore({ dir });
+    const ran: string[] = [];
+    const handle = run(flow(scriptedModel(script), ran), { journal: store, stream: false });
+    await firstEvent(handle, isApprovalRequest);
+    const before = handle.trace().root;
+    handle.abort('the process stops');
+    await handle.result.catch(() => {});
+
+    const second = scriptedModel({ steps: { ship: [{ text: 'shipped' }] } });
+    const result = await run(flow(second, ran), {
+      journal: store,
+      resume: handle.runId,
+      stream: false,
+      onApproval: () => true,
+    }).result;
+
+    expect(result.steps).toEqual({ plan: 'the plan', ship: 'shipped' });
+    expect(second.calls.map((call) => `${call.step} ${call.turn}`)).toEqual(['ship 1']);
+    expect(attempts(result.trace.root)).toEqual(attempts(before));
+    expect(attempts(before).map(({ status }) => status)).toEqual(['failed', 'succeeded']);
+  });
+
   it('replays a stream that failed once begun as failed, and its retry as its own call', async () => {
     const store = fileJournalStore({ dir });
     const ran: string[] = [];
