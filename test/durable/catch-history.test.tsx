@@ -95,6 +95,18 @@ const brokenStream = async (message: string): Promise<LanguageModelV4StreamResul
   ]),
 });
 
+/** A stream that begins an answer, then fails to read (as a connection that was reset). */
+const cutStream = async (message: string): Promise<LanguageModelV4StreamResult> => ({
+  stream: new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      controller.enqueue({ type: 'stream-start', warnings: [] });
+      controller.enqueue({ type: 'text-start', id: 't' });
+      controller.enqueue({ type: 'text-delta', id: 't', delta: 'Let me ' });
+      controller.error(new Error(message));
+    },
+  }),
+});
+
 function streamOf(parts: LanguageModelV4StreamPart[]): ReadableStream<LanguageModelV4StreamPart> {
   return new ReadableStream({
     start(controller) {
@@ -230,35 +242,41 @@ describe('a <Catch> retry resumed from the journal', () => {
     expect(attempts(before).map(({ status }) => status)).toEqual(['failed', 'succeeded']);
   });
 
-  it('replays a stream that failed once begun as failed, and its retry as its own call', async () => {
-    const store = fileJournalStore({ dir });
-    const ran: string[] = [];
-    const turns = [
-      () => brokenStream('the stream broke'),
-      () => answered({ text: 'the plan' }),
-      () => answered({ toolCalls: [{ id: 'c_deploy', name: 'deploy', input: { env: 'prod' } }] }),
-    ];
-    const handle = run(flow(partsModel(turns), ran), { journal: store });
-    await firstEvent(handle, isApprovalRequest);
-    const before = handle.trace().root;
-    handle.abort('the process stops');
-    await handle.result.catch(() => {});
-    expect(attempts(before).map(({ name, status, code }) => [name, status, code])).toEqual([
-      ['attempt 1', 'failed', 'model-call-failed'],
-      ['attempt 2', 'succeeded', undefined],
-    ]);
+  it.each([
+    ['an error part', brokenStream],
+    ['a read that throws', cutStream],
+  ])(
+    'replays a stream that failed once begun (%s) as failed, and its retry as its own call',
+    async (_how, failing) => {
+      const store = fileJournalStore({ dir });
+      const ran: string[] = [];
+      const turns = [
+        () => failing('the stream broke'),
+        () => answered({ text: 'the plan' }),
+        () => answered({ toolCalls: [{ id: 'c_deploy', name: 'deploy', input: { env: 'prod' } }] }),
+      ];
+      const handle = run(flow(partsModel(turns), ran), { journal: store });
+      await firstEvent(handle, isApprovalRequest);
+      const before = handle.trace().root;
+      handle.abort('the process stops');
+      await handle.result.catch(() => {});
+      expect(attempts(before).map(({ name, status, code }) => [name, status, code])).toEqual([
+        ['attempt 1', 'failed', 'model-call-failed'],
+        ['attempt 2', 'succeeded', undefined],
+      ]);
 
-    const second = partsModel([() => answered({ text: 'shipped' })]);
-    const result = await run(flow(second, ran), {
-      journal: store,
-      resume: handle.runId,
-      onApproval: () => true,
-    }).result;
+      const second = partsModel([() => answered({ text: 'shipped' })]);
+      const result = await run(flow(second, ran), {
+        journal: store,
+        resume: handle.runId,
+        onApproval: () => true,
+      }).result;
 
-    expect(result.steps).toEqual({ plan: 'the plan', ship: 'shipped' });
-    expect(second.doStreamCalls).toHaveLength(1);
-    expect(attempts(result.trace.root)).toEqual(attempts(before));
-  });
+      expect(result.steps).toEqual({ plan: 'the plan', ship: 'shipped' });
+      expect(second.doStreamCalls).toHaveLength(1);
+      expect(attempts(result.trace.root)).toEqual(attempts(before));
+    },
+  );
 
   it('a failure the AI SDK retried (a provider error it may retry) is replayed, and so is its retry: the step never fails', async () => {
     const store = fileJournalStore({ dir });
