@@ -9,7 +9,7 @@ import type {
   ToolCallAt,
 } from '../engine/durable-engine.js';
 import type { RunLogEvent } from '../events/run-event.js';
-import { WorkflowError } from '../errors/index.js';
+import { errorData, revivedError, WorkflowError, type ErrorData } from '../errors/index.js';
 import { journalMismatch } from '../journal/journal-mismatch.js';
 import { stableJson } from '../json/stable-json.js';
 import { hashModelRequest } from '../models/model-request.js';
@@ -71,6 +71,13 @@ export interface DbosEngineOptions {
    * redacted. @default the configured credentials
    */
   redactor?: Redactor;
+}
+
+/** A tool execution as its DBOS step records it: the input (redacted), and the output or the error. */
+interface RecordedToolCall {
+  input: unknown;
+  output?: unknown;
+  error?: ErrorData;
 }
 
 interface RecordedModelCall {
@@ -151,19 +158,41 @@ export class DbosEngine implements DurableEngine {
     return recorded.answer;
   }
 
-  /** @inheritdoc A composite call is not a step: its child run's calls are, at their own places. */
+  /**
+   * @inheritdoc A composite call is not a step: its child run's calls are, at their own places.
+   * A tool's error is recorded as June records it (redacted, with its code and blame, as a
+   * file journal does), not as DBOS would serialize the thrown value: a recovered run throws
+   * an error with the same name, message and code again. An aborted execution's error is
+   * left to DBOS, as before.
+   */
   toolCall(call: ToolCallAt, work: () => unknown): unknown {
     if (call.composite) return work();
     const given = plainJson(call.input);
     // recorded redacted, as a file journal records it; the live output is not
     const redactedInput = this.#redactor.value(given);
-    let live: { output: unknown } | undefined;
-    return this.#step(stepName('tool', call.place, call.call, call.tool), async () => {
-      this.#watchCancel();
-      live = { output: await lastOf(work()) };
-      return { input: redactedInput, output: this.#redactor.value(live.output) };
-    }).then(({ input, output }) => {
-      if (live) return live.output;
+    let live: { output: unknown } | { error: unknown } | undefined;
+    return this.#step<RecordedToolCall>(
+      stepName('tool', call.place, call.call, call.tool),
+      async () => {
+        this.#watchCancel();
+        try {
+          live = { output: await lastOf(work()) };
+        } catch (error) {
+          if (call.abortSignal?.aborted) throw error;
+          live = { error };
+          return {
+            input: redactedInput,
+            error: this.#redactor.value(errorData(error, { blame: true })),
+          };
+        }
+        return { input: redactedInput, output: this.#redactor.value(live.output) };
+      },
+    ).then((recorded) => {
+      if (live) {
+        if ('error' in live) throw live.error;
+        return live.output;
+      }
+      const { input, output } = recorded;
       // a record made before inputs were redacted holds the input in clear
       const recordedInput = stableJson(input);
       if (recordedInput !== stableJson(redactedInput) && recordedInput !== stableJson(given))
@@ -173,6 +202,7 @@ export class DbosEngine implements DurableEngine {
             `june: the workflow no longer matches run ${this.runId}: the tool call ${call.call} of "${call.tool}" in step "${call.place.step}" had the input ${this.#redactor.text(recordedInput)} when the run was recorded, now ${stableJson(redactedInput)}. Recover the run with the workflow as it was, or cancel it and start a new run.`,
           ),
         );
+      if (recorded.error) throw revivedError(recorded.error);
       return output;
     });
   }

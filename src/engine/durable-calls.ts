@@ -1,6 +1,7 @@
 import type { LanguageModel, LanguageModelUsage, ToolSet } from 'ai';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
 import { answerToolCalls } from '../models/answer-forms.js';
+import { isFailedAnswer } from '../models/failed-answer.js';
 import { journaledModel, type RecordedModelCall } from '../models/journaled-model.js';
 import { readModelAnswer } from '../models/read-model-answer.js';
 import { CallIds } from './call-ids.js';
@@ -81,7 +82,9 @@ export class DurableCalls {
   /**
    * The next model call at `place`, handed to the engine with its index there. What the
    * engine gives back is read as a {@link ModelAnswer} (a record made before, by June 0.1,
-   * too).
+   * too). A failed call's record (`answer.error`) takes its index like an answer does, so the
+   * call after it (a retry) has the next index on every resume, and the failure is given back
+   * for the model door to throw again.
    *
    * @throws {SystemError} `model-answer-unreadable` when the engine gives back an answer
    *   this June cannot read.
@@ -100,7 +103,7 @@ export class DurableCalls {
     );
     this.#next.set(key, index + 1);
     // before the AI SDK sees the answer's tool calls: they are known by these ids
-    this.#ids.register(place, index, answerToolCalls(answer));
+    if (!isFailedAnswer(answer)) this.#ids.register(place, index, answerToolCalls(answer));
     return answer;
   }
 

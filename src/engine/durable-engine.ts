@@ -30,8 +30,9 @@ export type { ModelAnswer };
 
 /**
  * One model call, as the engine is asked to make it durably.
- * - `index`: the 0-based number of the call among the answered model calls at `place` (a
- *   call that failed is made again under the same index);
+ * - `index`: the 0-based number of the call among the finished model calls at `place`,
+ *   failed ones included (a `<Catch>` retry after a failed call asks under the next index;
+ *   only a call that was aborted, or in flight at a crash, is made again under its index);
  * - `mode`: how it is asked now (`stream`, or `generate` in batch mode). A call answered in
  *   one mode may be given again in the other: the caller converts;
  * - `request`: the call's options as plain JSON (prompt, tools, settings; without the abort
@@ -183,15 +184,19 @@ export interface DurableEngine {
    * and `call.index` when there is one (after checking that `call.requestHash` is the
    * recorded one: else it throws `journal-mismatch` and stops the run), without running
    * `work`; otherwise runs `work`, records what it resolved with, and resolves with it once
-   * the record is stored. When `work` rejects (the model failed, the call was aborted)
-   * nothing is recorded and the rejection passes on: the call is made again next time.
+   * the record is stored. A call whose model failed resolves too, with a failed answer (its
+   * `error` set): record it like any other, so a resumed run fails that call again where it
+   * failed and a `<Catch>` around it retries as it did. When `work` rejects (the call was
+   * aborted) nothing is recorded and the rejection passes on: the call is made again next
+   * time.
    *
    * `work` makes the call: a streamed call passes its text on live as it comes, and holds
    * its tool calls back until this method resolves, so nothing the call asked for happens
    * before it is recorded.
    *
    * The answer is June's own record ({@link ModelAnswer}: a format version, a provider
-   * specification, parts or a result): store it as plain data and give it back as it was,
+   * specification, parts or a result, or how the call failed): store it as plain data and
+   * give it back as it was,
    * without reading it. An answer June cannot read (another format, by another June) fails
    * the run with `model-answer-unreadable`; one recorded by June 0.1 is read as it is.
    *

@@ -11,6 +11,7 @@ export type { JuneErrorCode } from './june-error-code.js';
 export type { ErrorComparison, JuneErrorBlame, JuneErrorOptions } from './june-error.js';
 export { errorData, thrownValueText } from './error-data.js';
 export { errorMessage } from './error-message.js';
+export { revivedError } from './revived-error.js';
 export type { ErrorData, ErrorDataOptions } from './error-data.js';
 export type {
   CollidingDeclaration,

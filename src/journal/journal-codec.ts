@@ -1,10 +1,12 @@
-import { errorData, errorOfBlame, SystemError, type JuneErrorCode } from '../errors/index.js';
+import { errorData, revivedError, SystemError } from '../errors/index.js';
 import {
   JOURNAL_VERSION,
   JOURNAL_VERSIONS,
   type JournalRecord,
   type RecordedError,
 } from './journal-record.js';
+
+export { revivedError };
 import { taggedJson, untagBytes } from '../json/tagged-json.js';
 import { journalRecordProblem } from './journal-record-schema.js';
 import { upgradeJournal } from './journal-upgrade.js';
@@ -74,33 +76,6 @@ export function decodeJournal(text: string, label: string): JournalRecord[] {
   lines.forEach((line, i) => take(line, i + 1, false));
   take(cut, lines.length + 1, true);
   return upgradeJournal(records);
-}
-
-/**
- * An error made again from its journal record: a `JuneError` of the subclass for its blame
- * when it had a code (with the same code, blame, name and message), else an `Error` with the
- * same name and message.
- *
- * @example
- * ```ts
- * throw revivedError({ name: 'Error', message: 'no such file' });
- * ```
- */
-export function revivedError(recorded: RecordedError): Error {
-  if (recorded.code !== undefined) {
-    const code = recorded.code as JuneErrorCode; // as recorded, maybe by another June version
-    const error = errorOfBlame(recorded.blame ?? 'system', code, recorded.message);
-    if (recorded.name)
-      Object.defineProperty(error, 'name', {
-        value: recorded.name,
-        configurable: true,
-        writable: true,
-      });
-    return error;
-  }
-  const error = new Error(recorded.message);
-  error.name = recorded.name;
-  return error;
 }
 
 function revive(_key: string, value: unknown): unknown {

@@ -21,11 +21,16 @@ export { placeKey, callIdOf, describePlace } from '../engine/durable-place.js';
  *   (answered instead of the tool). A version 4 journal is a version 5 journal without
  *   them; a June that reads only up to 4 refuses a version 5 journal rather than replay an
  *   edited call with the model's input.
+ * - 6: a model call that failed is a model-call record of its own, its `answer` holding the
+ *   error (`answer.error`, see `ModelCallFailure`), and `index` counts failed calls too: a
+ *   `<Catch>` retry after a failed call is the next index. A version 5 journal is a version 6
+ *   journal without failed calls (its indexes count the same); a June that reads only up to
+ *   5 refuses a version 6 journal rather than replay a retry's answer as the failed call's.
  */
-export const JOURNAL_VERSION = 5;
+export const JOURNAL_VERSION = 6;
 
 /** The journal schema versions this June reads. */
-export const JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
+export const JOURNAL_VERSIONS: readonly number[] = [1, 2, 3, 4, 5, 6];
 
 /**
  * Where a call happened in the run's tree:
@@ -71,10 +76,11 @@ export interface JournalHeader {
 
 /**
  * A model call that finished. `index` is its 0-based place among the finished calls of its
- * step path (and composite calls); `requestHash` is the SHA-256 of the whole request (the
- * call's options without `abortSignal` and `headers`, keys sorted). `answer` is what the
- * model answered, as June records it ({@link ModelAnswer}): a streamed call's parts or a
- * generate call's result.
+ * step path (and composite calls), failed ones included (since version 6); `requestHash` is
+ * the SHA-256 of the whole request (the call's options without `abortSignal` and `headers`,
+ * keys sorted). `answer` is what the model answered, as June records it
+ * ({@link ModelAnswer}): a streamed call's parts or a generate call's result, or, for a call
+ * that failed, its error (`answer.error`), thrown again when the call is replayed.
  *
  * `request` is the whole request, or, with `promptBase`, the request with only the prompt
  * messages it added: its prompt is the first `promptBase.messages` messages of the prompt of

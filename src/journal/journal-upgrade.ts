@@ -17,7 +17,9 @@ type OlderModelCall = Omit<ModelCallRecord, 'answer'> & {
 };
 
 /**
- * The records of a journal in the current schema (version 4), whatever version wrote them:
+ * The records of a journal in the current schema (version 6), whatever version wrote them
+ * (records of versions 4 and 5 are version 6 records already: no approval edits before 5,
+ * no failed model calls before 6):
  *
  * - a model call of versions 1 to 3 keeps its answer's `parts` or `result` (AI SDK 6,
  *   provider specification v3) as an `answer` of spec `v3`, which replays as `v4`;

@@ -11,13 +11,26 @@ export class Unrecorded<T> extends Error {
 }
 
 /**
+ * Thrown by a model call's work when its stream failed once it had begun (an `error` part,
+ * or a read that threw) without an abort: `error` is the failure, which is recorded.
+ */
+export class StreamFailure extends Error {
+  constructor(readonly error: unknown) {
+    super("june: the model call's stream failed");
+  }
+}
+
+/**
  * The parts of a model's stream, passed on as they come (`output`) and collected, up to the
  * first `tool-call` part: from there on they are held back. `ended` resolves with every part
  * once the stream ended cleanly (no `error` part, no abort), and rejects otherwise (with
- * {@link Unrecorded} for a failed or aborted stream, with the error for one that threw).
+ * {@link StreamFailure} for a stream that failed, with {@link Unrecorded} for an aborted
+ * one, with the error for one that threw while aborted).
  * The held parts are passed on once the call's recording settles ({@link releaseWhen}): all
  * of them when it was recorded, without the tool calls when it was not (a failed call's tool
- * calls never run), and the output fails with the error when recording failed.
+ * calls never run), and the output fails with the error when recording failed. A stream
+ * that threw fails its output only once the recording settled, so whatever the failure
+ * leads to (a `<Catch>` retry) comes after its record.
  */
 export class HeldStream {
   readonly ended: Promise<LanguageModelV4StreamPart[]>;
@@ -31,14 +44,15 @@ export class HeldStream {
     const reader = source.getReader();
     const parts: LanguageModelV4StreamPart[] = [];
     const held: LanguageModelV4StreamPart[] = [];
-    let failed = false;
+    let failed: { error: unknown } | undefined;
     this.output = new ReadableStream<LanguageModelV4StreamPart>({
       pull: async (controller) => {
         try {
           while (true) {
             const next = await reader.read();
             if (next.done) {
-              if (failed || signal?.aborted) this.#end.reject(new Unrecorded(undefined));
+              if (signal?.aborted) this.#end.reject(new Unrecorded(undefined));
+              else if (failed) this.#end.reject(new StreamFailure(failed.error));
               else this.#end.resolve(parts);
               const recorded = await this.#recorded;
               for (const part of held)
@@ -46,7 +60,7 @@ export class HeldStream {
               controller.close();
               return;
             }
-            if (next.value.type === 'error') failed = true;
+            if (next.value.type === 'error') failed ??= { error: next.value.error };
             parts.push(copyOf(next.value));
             if (held.length === 0 && next.value.type !== 'tool-call') {
               controller.enqueue(next.value);
@@ -55,7 +69,11 @@ export class HeldStream {
             held.push(next.value);
           }
         } catch (error) {
-          this.#end.reject(error);
+          if (signal?.aborted) this.#end.reject(error);
+          else {
+            this.#end.reject(new StreamFailure(error));
+            await this.#recorded?.catch(() => {});
+          }
           controller.error(error);
         }
       },

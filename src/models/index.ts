@@ -4,7 +4,8 @@ export { modelIdentity } from './model-identity.js';
 export type { ModelIdentity } from './model-identity.js';
 export type { ModelSpec } from './resolve-model.js';
 export { ANSWER_SPECS, MODEL_ANSWER_VERSION } from './model-answer.js';
-export type { AnswerSpec, ModelAnswer } from './model-answer.js';
+export type { AnswerSpec, ModelAnswer, ModelCallFailure } from './model-answer.js';
+export { failedAnswer, failureError, isFailedAnswer } from './failed-answer.js';
 export {
   answerParts,
   answerResult,

@@ -5,7 +5,8 @@ import type {
 } from '@ai-sdk/provider';
 import { wrapLanguageModel, type LanguageModel } from 'ai';
 import { answerParts, answerResult, generatedAnswer, streamedAnswer } from './answer-forms.js';
-import { copyOf, HeldStream, Unrecorded } from './held-stream.js';
+import { failedAnswer, failureError, isFailedAnswer } from './failed-answer.js';
+import { copyOf, HeldStream, StreamFailure, Unrecorded } from './held-stream.js';
 import type { ModelAnswer } from './model-answer.js';
 import { hashModelRequest, modelRequestOf } from './model-request.js';
 import { pacedStream } from './paced-stream.js';
@@ -42,9 +43,13 @@ export interface ModelCallRecorder {
  *   call, which is held back with everything after it: once the stream has ended without an
  *   error part (and without an abort), the recorder records the parts, and only after the
  *   record is stored do the tool calls reach the AI SDK (write-ahead: nothing a model call
- *   asked for happens before the call is recorded). A failed or aborted stream is not
- *   recorded, and passes its held parts on without the tool calls. A generate call is
+ *   asked for happens before the call is recorded). A failed or aborted stream passes its
+ *   held parts on without the tool calls. A generate call is
  *   recorded before it returns;
+ * - a call that fails (the model throws, or its stream fails once begun) is recorded too, as
+ *   a failed answer ({@link failedAnswer}), before the call ends for the AI SDK; given back,
+ *   it fails again with the same error ({@link failureError}), and the model is not called.
+ *   A call that fails because it was aborted is not recorded: it is made again;
  * - the model's `supportedUrls` is read only when the AI SDK asks for it, and a model that
  *   cannot say (a lazy provider with no configuration, e.g. no `OPENAI_API_KEY`) counts as
  *   supporting no URLs, so a recorded call is answered without building the provider. An
@@ -75,45 +80,104 @@ function journalMiddleware(recorder: ModelCallRecorder): LanguageModelV4Middlewa
   return {
     specificationVersion: 'v4',
     overrideSupportedUrls: ({ model }) => supportedUrlsWhenAsked(model),
-    wrapStream: async ({ doStream, params }) => {
-      const request = modelRequestOf(params);
-      const requestHash = hashModelRequest(request);
-      type Live = Awaited<ReturnType<typeof doStream>> & { held: HeldStream };
-      let started!: (live: Live) => void;
-      const live = new Promise<Live>((resolve) => (started = resolve));
-      const answer = recorder.modelCall({ mode: 'stream', request, requestHash }, async () => {
-        const result = await doStream();
-        const held = new HeldStream(result.stream, params.abortSignal);
-        started({ ...result, held });
-        return streamedAnswer(await held.ended);
-      });
-      const first = await Promise.race([live, answer]);
-      if (!('held' in first)) return { stream: pacedStream(replayedParts(answerParts(first))) };
-      const { held, ...result } = first;
-      held.releaseWhen(answer);
-      return { ...result, stream: held.output };
-    },
-    wrapGenerate: async ({ doGenerate, params }) => {
-      // asked as streamText asks (it adds includeRawChunks), so a call recorded in one mode answers the other
-      const request = modelRequestOf({ includeRawChunks: false, ...params });
-      const requestHash = hashModelRequest(request);
-      let made: LanguageModelV4GenerateResult | undefined;
-      try {
-        const answer = await recorder.modelCall(
-          { mode: 'generate', request, requestHash },
-          async () => {
-            made = await doGenerate();
-            if (params.abortSignal?.aborted) throw new Unrecorded(made);
-            return generatedAnswer(copyOf(made));
-          },
-        );
-        return made ?? replayedResult(answerResult(answer));
-      } catch (error) {
-        if (error instanceof Unrecorded) return error.value as LanguageModelV4GenerateResult;
-        throw error;
-      }
-    },
+    wrapStream: (options) => journaledStream(recorder, options),
+    wrapGenerate: (options) => journaledGenerate(recorder, options),
   };
+}
+
+type WrapStreamOptions = Parameters<NonNullable<LanguageModelV4Middleware['wrapStream']>>[0];
+type WrapGenerateOptions = Parameters<NonNullable<LanguageModelV4Middleware['wrapGenerate']>>[0];
+type StreamResult = Awaited<ReturnType<WrapStreamOptions['doStream']>>;
+
+/** A streamed call through the recorder: replayed, or made live with its tool calls held back. */
+async function journaledStream(
+  recorder: ModelCallRecorder,
+  { doStream, params }: WrapStreamOptions,
+): Promise<StreamResult> {
+  const request = modelRequestOf(params);
+  const requestHash = hashModelRequest(request);
+  type Live = StreamResult & { held: HeldStream };
+  let started!: (live: Live) => void;
+  const live = new Promise<Live>((resolve) => (started = resolve));
+  const thrown: Thrown = {};
+  const answer = recorder.modelCall({ mode: 'stream', request, requestHash }, async () => {
+    const result = await madeOrFailed(doStream, params.abortSignal, thrown);
+    if (!('made' in result)) return result.failed;
+    const held = new HeldStream(result.made.stream, params.abortSignal);
+    started({ ...result.made, held });
+    try {
+      return streamedAnswer(await held.ended);
+    } catch (error) {
+      if (error instanceof StreamFailure) return failedAnswer(error.error, 'stream');
+      throw error;
+    }
+  });
+  const first = await Promise.race([live, answer]);
+  if (!('held' in first)) {
+    if (isFailedAnswer(first)) throw 'error' in thrown ? thrown.error : failureError(first.error);
+    return { stream: pacedStream(replayedParts(answerParts(first))) };
+  }
+  const { held, ...result } = first;
+  // a failed stream's record is no answer: its tool calls never reach the AI SDK
+  held.releaseWhen(
+    answer.then((given) =>
+      isFailedAnswer(given) ? Promise.reject(new Unrecorded(undefined)) : given,
+    ),
+  );
+  return { ...result, stream: held.output };
+}
+
+/** A generate call through the recorder: replayed, or made and recorded before it returns. */
+async function journaledGenerate(
+  recorder: ModelCallRecorder,
+  { doGenerate, params }: WrapGenerateOptions,
+): Promise<LanguageModelV4GenerateResult> {
+  // asked as streamText asks (it adds includeRawChunks), so a call recorded in one mode answers the other
+  const request = modelRequestOf({ includeRawChunks: false, ...params });
+  const requestHash = hashModelRequest(request);
+  let made: LanguageModelV4GenerateResult | undefined;
+  const thrown: Thrown = {};
+  try {
+    const answer = await recorder.modelCall(
+      { mode: 'generate', request, requestHash },
+      async () => {
+        const result = await madeOrFailed(doGenerate, params.abortSignal, thrown);
+        if (!('made' in result)) return result.failed;
+        made = result.made;
+        if (params.abortSignal?.aborted) throw new Unrecorded(made);
+        return generatedAnswer(copyOf(made));
+      },
+    );
+    if (isFailedAnswer(answer)) throw 'error' in thrown ? thrown.error : failureError(answer.error);
+    return made ?? replayedResult(answerResult(answer));
+  } catch (error) {
+    if (error instanceof Unrecorded) return error.value as LanguageModelV4GenerateResult;
+    throw error;
+  }
+}
+
+/** The error a call threw in this process, to throw it again as it was (not as recorded). */
+interface Thrown {
+  error?: unknown;
+}
+
+/**
+ * What `call` (the model's `doStream` or `doGenerate`) made, or, when it threw, the failed
+ * answer that records its error (kept in `thrown` for this process). A call that threw
+ * because it was aborted rejects: it is not recorded.
+ */
+async function madeOrFailed<T>(
+  call: () => PromiseLike<T>,
+  signal: AbortSignal | undefined,
+  thrown: Thrown,
+): Promise<{ made: T } | { failed: ModelAnswer }> {
+  try {
+    return { made: await call() };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    thrown.error = error;
+    return { failed: failedAnswer(error, 'call') };
+  }
 }
 
 /**

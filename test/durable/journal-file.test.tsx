@@ -149,11 +149,11 @@ describe('corrupt and cut-off journals', () => {
 
   it('a journal of another schema version fails with journal-version-unsupported', () => {
     const error = errorOf(() =>
-      decodeJournal('{"type":"journal","version":6,"runId":"r"}\n', 'j.jsonl'),
+      decodeJournal('{"type":"journal","version":7,"runId":"r"}\n', 'j.jsonl'),
     );
     expect(error.code).toBe('journal-version-unsupported');
     expect(error.message).toBe(
-      'june: j.jsonl has journal version 6; this June reads versions 1 to 5 (it writes 5). Use the June version that wrote it, or start a new run.',
+      'june: j.jsonl has journal version 7; this June reads versions 1 to 6 (it writes 6). Use the June version that wrote it, or start a new run.',
     );
   });
 

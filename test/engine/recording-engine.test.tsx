@@ -10,7 +10,7 @@ import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalDecision } from '../../src/approvals/approval-request.js';
-import { Agent, Step, Tool } from '../../src/components/index.js';
+import { Agent, Catch, Step, Tool } from '../../src/components/index.js';
 import type {
   ApprovalAnswer,
   ApprovalQuestion,
@@ -379,6 +379,66 @@ describe('an in-memory engine that records every durable call', () => {
       replayed: true,
     });
     expect(tools.ran).toEqual(['lookup', 'check']);
+  });
+});
+
+describe('a failed model call, through an engine that stores what work resolves with', () => {
+  it('is recorded like an answer: a resumed <Catch> fails it again and retries from the next record', async () => {
+    const store = newStore();
+    const engines = recordingEngines(store);
+    const ran: string[] = [];
+    const deploy = tool({
+      description: 'Deploy to an environment',
+      inputSchema: z.object({ env: z.string() }),
+      needsApproval: true,
+      execute: async ({ env }) => (ran.push(env), `deployed to ${env}`),
+    });
+    const flow = (model: LanguageModelV4) => (
+      <Agent model={model}>
+        <Tool name="deploy" value={deploy} />
+        <Catch retries={1}>
+          <Step id="plan" prompt="Plan the release" />
+        </Catch>
+        <Step id="ship" prompt="Ship it" />
+      </Agent>
+    );
+    const all = (node: TraceNode): TraceNode[] => [node, ...node.children.flatMap(all)];
+    const catchNodes = (root: TraceNode) =>
+      all(root)
+        .filter((node) => node.kind === 'catch')
+        .map((node) => `${node.name} ${node.status} ${node.error?.code ?? ''}`.trim());
+    const first = runWorkflow(
+      flow(
+        scriptedModel({
+          steps: {
+            plan: [{ error: 'the provider is overloaded' }, { text: 'the plan' }],
+            ship: [{ toolCalls: [{ id: 'c_deploy', tool: 'deploy', input: { env: 'prod' } }] }],
+          },
+        }),
+      ),
+      { engine: engines },
+    );
+    await (await engines.made(0)).waiting();
+    const before = catchNodes(first.trace().root);
+    first.abort('the process stops');
+    await expect(first.result).rejects.toMatchObject({ code: 'run-aborted' });
+    expect(before).toEqual(['attempt 1 failed scripted-model-error', 'attempt 2 succeeded']);
+
+    const model = scriptedModel({ steps: { ship: [{ text: 'shipped' }] } });
+    const second = runWorkflow(flow(model), { engine: engines, runId: first.runId });
+    const engine = await engines.made(1);
+    engine.send(await engine.waiting(), { approved: true });
+    const result = await second.result;
+
+    expect(engine.log.filter((line) => line.startsWith('model'))).toEqual([
+      'model plan #0 replayed',
+      'model plan #1 replayed',
+      'model ship #0 replayed',
+      'model ship #1 made',
+    ]);
+    expect(model.calls.map((call) => call.step)).toEqual(['ship']);
+    expect(catchNodes(result.trace.root)).toEqual(before);
+    expect(ran).toEqual(['prod']);
   });
 });
 

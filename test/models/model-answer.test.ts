@@ -1,13 +1,20 @@
 // June's own record of a model's answer (src/models/): made from a v4 answer, read back in
 // either form, read from what June 0.1 recorded (provider specification v3), and refused when
 // it is of a format or specification this June does not know.
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { JuneError } from 'june';
+import {
+  APICallError,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4StreamPart,
+} from '@ai-sdk/provider';
+import { JuneError, SystemError } from 'june';
+import { errorData } from '../../src/errors/index.js';
 import { describe, expect, it } from 'vitest';
 import {
   answerParts,
   answerResult,
   answerToolCalls,
+  failedAnswer,
+  failureError,
   generatedAnswer,
   hashModelRequest,
   journaledModel,
@@ -121,7 +128,14 @@ describe('a recorded answer', () => {
       { version: 1, spec: 'v9', parts: [] },
       'it holds an answer of the provider specification "v9", and this June reads v4 and v3',
     ],
-    [{ version: 1, spec: 'v4' }, 'it has neither "parts" (a list) nor "result" (an object)'],
+    [
+      { version: 1, spec: 'v4' },
+      'it has neither "parts" (a list) nor "result" (an object) nor "error" (a failed call: { name, message })',
+    ],
+    [
+      { version: 1, spec: 'v4', error: { message: 'no name' } },
+      'it has neither "parts" (a list) nor "result" (an object) nor "error" (a failed call: { name, message })',
+    ],
     ['text', 'it is not an object'],
   ])('that this June cannot read is refused, saying why: %j', (stored, why) => {
     const error = errorOf(() => readModelAnswer(stored, 'model call 2 of step "plan" in run r1'));
@@ -129,6 +143,64 @@ describe('a recorded answer', () => {
     expect(error).toMatchObject({
       code: 'model-answer-unreadable',
       message: `june: the recorded answer of model call 2 of step "plan" in run r1 cannot be read: ${why}. Take the run up again with the June version that recorded it, or start a new run.`,
+    });
+  });
+});
+
+describe('a failed model call, as June records it', () => {
+  it('keeps a June error with its code and blame, and throws it again as the same error', () => {
+    const thrown = new SystemError('scripted-model-error', 'june: the provider is overloaded');
+    const answer = failedAnswer(thrown, 'call');
+    expect(answer).toEqual({
+      version: 1,
+      spec: 'v4',
+      error: {
+        name: 'SystemError',
+        message: 'june: the provider is overloaded',
+        code: 'scripted-model-error',
+        blame: 'system',
+      },
+    });
+    expect(readModelAnswer(answer, 'model call 1 of step "plan"')).toEqual(answer);
+    const again = failureError(answer.error!);
+    expect(JuneError.isInstance(again)).toBe(true);
+    expect(errorData(again)).toEqual(errorData(thrown));
+  });
+
+  it('keeps whether the AI SDK retries a provider error, and throws it again as one it retries at once', () => {
+    const thrown = new APICallError({
+      message: 'Overloaded',
+      url: 'https://api.example.com/v1/responses',
+      requestBodyValues: { secret: 'the prompt' },
+      statusCode: 529,
+      isRetryable: true,
+    });
+    const answer = failedAnswer(thrown, 'call');
+    expect(answer.error).toEqual({
+      name: 'AI_APICallError',
+      message: 'Overloaded',
+      statusCode: 529,
+      retryable: true,
+    });
+    const again = failureError(answer.error!);
+    expect(APICallError.isInstance(again)).toBe(true);
+    expect(again).toMatchObject({
+      name: 'AI_APICallError',
+      message: 'Overloaded',
+      statusCode: 529,
+      isRetryable: true,
+      responseHeaders: { 'retry-after-ms': '0' },
+    });
+    // the AI SDK never retries a stream that failed once begun
+    expect(failedAnswer(thrown, 'stream').error).not.toHaveProperty('retryable');
+  });
+
+  it('keeps any other error by its name and message', () => {
+    const answer = failedAnswer(new TypeError('fetch failed'), 'call');
+    expect(answer.error).toEqual({ name: 'TypeError', message: 'fetch failed' });
+    expect(errorData(failureError(answer.error!))).toEqual({
+      name: 'TypeError',
+      message: 'fetch failed',
     });
   });
 });
