@@ -14,7 +14,8 @@ import { wholeRequest } from './whole-request.js';
 /**
  * The records of a journal, looked up by place: model calls by place and index; tool calls,
  * approval requests and approval answers by place and call id (the key of {@link toolKey}).
- * Should a key occur twice, the first record stands.
+ * Should a key occur twice, the first record stands, except for a failed model call that a
+ * resume made again (see {@link lastFailureDropped}): the later record stands.
  *
  * @example
  * ```ts
@@ -36,10 +37,14 @@ export class JournalIndex {
     this.header = records[0] as JournalHeader;
     for (const record of records) {
       switch (record.type) {
-        case 'model-call':
-          first(this.#models, `${placeKey(record)}|${record.index}`, record);
+        case 'model-call': {
+          // a failed call that a resume made again: the later record stands
+          const key = `${placeKey(record)}|${record.index}`;
+          if (this.#models.get(key)?.answer.error !== undefined) this.#models.delete(key);
+          first(this.#models, key, record);
           first(this.#byHash, record.requestHash, record);
           break;
+        }
         case 'tool-call':
           first(this.#tools, toolKey(record, record.call), record);
           break;
@@ -81,4 +86,23 @@ export class JournalIndex {
 
 function first<T>(map: Map<string, T>, key: string, value: T): void {
   if (!map.has(key)) map.set(key, value);
+}
+
+/**
+ * The records a resume answers from: all of them but a failed model call that ended the run
+ * (no call, tool call or approval came after it). Such a call is made again on resume, as a
+ * person resuming a run that failed at a model call wants; a failure that something came
+ * after (a `<Catch>` retried it, its fallback ran) is history, replayed as it happened.
+ */
+export function lastFailureDropped(records: readonly JournalRecord[]): readonly JournalRecord[] {
+  const last = records.findLastIndex(
+    (record) =>
+      record.type === 'model-call' ||
+      record.type === 'tool-call' ||
+      record.type === 'approval-request' ||
+      record.type === 'approval-answer',
+  );
+  const record = records[last];
+  if (record?.type !== 'model-call' || record.answer.error === undefined) return records;
+  return records.filter((_, index) => index !== last);
 }

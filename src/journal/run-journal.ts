@@ -18,7 +18,7 @@ import { stableJson } from '../json/stable-json.js';
 import { hashModelRequest } from '../models/model-request.js';
 import { recordedExecution } from '../engine/recorded-execution.js';
 import { revivedError } from './journal-codec.js';
-import { JournalIndex } from './journal-index.js';
+import { JournalIndex, lastFailureDropped } from './journal-index.js';
 import {
   JOURNAL_VERSION,
   toolKey,
@@ -197,7 +197,7 @@ export class RunJournal implements DurableEngine {
       const records = await readRunJournal(store, runId, options.workflow);
       const journal = new RunJournal(
         options,
-        new JournalIndex(records),
+        new JournalIndex(lastFailureDropped(records)),
         journalLabel(store, runId),
       );
       options.traceContext?.resumedFrom(recordedTraceparents(records));

@@ -343,4 +343,29 @@ describe('a <Catch> retry resumed from the journal', () => {
       ['attempt 2', 'succeeded', undefined],
     ]);
   });
+
+  it('a run that failed at its last model call makes that call again on resume, and the later record stands', async () => {
+    const store = fileJournalStore(dir);
+    const plain = (model: LanguageModelV4) => (
+      <Agent model={model}>
+        <Step id="plan" prompt="Plan the release" />
+      </Agent>
+    );
+    const first = run(plain(scriptedModel({ steps: { plan: [{ error: 'overloaded' }] } })), {
+      journal: store,
+    });
+    await expect(first.result).rejects.toThrow('overloaded');
+
+    const again = scriptedModel({ steps: { plan: [{ text: 'the plan' }] } });
+    const resumed = await run(plain(again), { journal: store, resume: first.runId }).result;
+    expect(resumed.output).toBe('the plan');
+    expect(again.calls).toHaveLength(1);
+
+    // resumed once more: the call's new record answers, nothing is asked of a model
+    const third = await run(plain(scriptedModel({ steps: { plan: [{ text: 'not asked' }] } })), {
+      journal: store,
+      resume: first.runId,
+    }).result;
+    expect(third.output).toBe('the plan');
+  });
 });
