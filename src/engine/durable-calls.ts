@@ -1,5 +1,5 @@
 import type { LanguageModel, LanguageModelUsage, ToolSet } from 'ai';
-import type { ApprovalDecision } from '../approvals/approval-request.js';
+import type { ApprovalDecision, AskedQuestion } from '../approvals/approval-request.js';
 import { answerToolCalls } from '../models/answer-forms.js';
 import { journaledModel, type RecordedModelCall } from '../models/journaled-model.js';
 import { readModelAnswer } from '../models/read-model-answer.js';
@@ -23,6 +23,8 @@ export interface StepApprovalRequest {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** A `<Question>`'s: what it asks (see `ApprovalRequest.question`). */
+  question?: AskedQuestion;
 }
 
 /**
@@ -175,6 +177,7 @@ export class DurableCalls {
       toolCallId: request.toolCallId,
       tool: request.toolName,
       input: request.input,
+      ...(request.question !== undefined ? { question: request.question } : {}),
       ask: () => asking.ask(),
       replay: (decision) => asking.ask(decision),
       answer: (decision) => asking.answer(decision),
