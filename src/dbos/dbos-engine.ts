@@ -220,7 +220,7 @@ export class DbosEngine implements DurableEngine {
       },
     );
     Promise.all([requested, received]).then(
-      ([, message]) => question.answer(decisionOf(message)),
+      ([, message]) => answerFromDatabase(question, decisionOf(message)),
       () => this.#options.cancelled(),
     );
     return requested.then(({ asked }) => asked);
@@ -291,6 +291,21 @@ export class DbosEngine implements DurableEngine {
       this.#options.stop(error);
     }
     return error;
+  }
+}
+
+/**
+ * Delivers a database message's answer to the request. An answer the request refuses (a
+ * question approved without a value: `question-answer-missing`) becomes a process warning,
+ * never an unhandled rejection; the request still waits for an answer it takes.
+ */
+function answerFromDatabase(question: ApprovalQuestion, answer: OutsideAnswer): void {
+  try {
+    question.answer(answer);
+  } catch (error) {
+    process.emitWarning(
+      `june: the answer to the "${question.tool}" request in step "${question.place.step}" that came through the database was refused: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
