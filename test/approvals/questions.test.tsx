@@ -8,6 +8,7 @@ import {
   Step,
   Tool,
   answerQuestion,
+  defineAgent,
   isQuestion,
   memoryJournalStore,
   run,
@@ -559,5 +560,44 @@ describe('a question inside nested runs', () => {
       .result;
     expect(replayed.output).toBe('Planned.');
     expect(model.calls).toBe(0);
+  });
+});
+
+describe('a question inside a defined agent', () => {
+  it('reaches the root inbox from the agent, named by its path', async () => {
+    const model = turnModel({
+      plan: [
+        { toolCalls: [{ id: 'c_helper', tool: 'helper', input: { task: 'ship 1.2' } }] },
+        { text: 'Helped.' },
+      ],
+      'helper:answer': [
+        { toolCalls: [{ id: 'c_ask', tool: 'ask_env', input: { question: 'Which one?' } }] },
+        { text: 'Asked.' },
+      ],
+    });
+    const Helper = defineAgent({
+      name: 'helper',
+      description: 'Helps',
+      input: z.object({ task: z.string() }),
+      model,
+      prompt: ({ task }) => task,
+      capabilities: () => <Question name="ask_env" answer={z.enum(['staging', 'prod'])} />,
+    });
+    const handle = run(
+      <Agent model={model}>
+        <Helper />
+        <Step id="plan" prompt="Plan" />
+      </Agent>,
+    );
+    const request = await firstRequest(handle);
+    expect(request).toMatchObject({ step: 'helper:answer', kind: 'question' });
+    // the key names the call through the defined agent's call
+    expect(request.key).toMatch(new RegExp(`^${handle.runId}/plan#c_helper[^/]*/answer#c_ask$`));
+    handle.respond(request.key!, 'staging');
+    const result = await handle.result;
+    expect(result.output).toBe('Helped.');
+    expect(questionsIn(result.trace)).toEqual([
+      expect.objectContaining({ step: 'helper:answer', answer: 'staging' }),
+    ]);
   });
 });
