@@ -1,4 +1,5 @@
 import { withReason } from '../approvals/with-reason.js';
+import type { AskedQuestion } from '../approvals/approval-request.js';
 import type {
   ApprovalAnswer,
   ApprovalQuestion,
@@ -27,6 +28,9 @@ export interface DbosApprovalRequest {
   tool: string;
   input: unknown;
   step: string;
+  /** A `<Question>`'s request: `'question'`, and what it asks (see `ApprovalRequest.question`). */
+  kind?: 'question';
+  question?: AskedQuestion;
 }
 
 /**
@@ -203,6 +207,12 @@ export class DbosEngine implements DurableEngine {
       tool: question.tool,
       input: this.#redactor.value(plainJson(question.input)),
       step: question.place.step,
+      ...(question.question !== undefined
+        ? {
+            kind: 'question' as const,
+            question: this.#redactor.value(question.question) as AskedQuestion,
+          }
+        : {}),
     };
     this.#stableIds.set(question.id, entry.id);
     // both calls take their DBOS step numbers now, in call order, before anything is awaited
