@@ -9,8 +9,10 @@ export {
   Inherit,
   Namespace,
   RequireApproval,
+  Question,
   defineCapabilities,
 } from './components/index.js';
+export { answerQuestion, isQuestion } from './approvals/index.js';
 export { defineAgent, DEFINED_AGENT_STEP_ID, Catch } from './components/index.js';
 export type { CatchProps } from './components/index.js';
 export { defineToolSource } from './resources/index.js';
@@ -83,6 +85,7 @@ export type {
   InheritProps,
   NamespaceProps,
   RequireApprovalProps,
+  QuestionProps,
   DefineCapabilitiesOptions,
 } from './components/index.js';
 export type {
@@ -141,6 +144,7 @@ export type {
   ApprovalRequest,
   ApprovalSource,
   ApprovalSourceName,
+  AskedQuestion,
   GivenAnswer,
   SettledAnswer,
   SourceDisconnect,

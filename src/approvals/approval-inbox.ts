@@ -1,8 +1,12 @@
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import { errorMessage } from '../errors/error-message.js';
-import { jsonForm } from '../json/json-form.js';
 import type { AnswerCheck } from './answer-check.js';
-import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval-request.js';
+import type {
+  ApprovalDecision,
+  ApprovalPolicy,
+  ApprovalRequest,
+  AskedQuestion,
+} from './approval-request.js';
 import type { ApprovalAnswerResult, SettledAnswer } from './approval-answer-result.js';
 import type {
   AnswerOrigin,
@@ -17,6 +21,8 @@ import { SourceSet } from './source-set.js';
 import { withReason } from './with-reason.js';
 import { unwatchUnanswered, watchUnanswered, type WaitingRun } from './unanswered-at-exit.js';
 import { HeldAnswers, type HeldApproval } from './held-answers.js';
+import { answerWord, checkAnswer, checkEdits } from './check-answer.js';
+import { questionTimeout } from './question-timeout.js';
 
 interface Pending {
   request: ApprovalRequest;
@@ -26,6 +32,8 @@ interface Pending {
   check: AnswerCheck | undefined;
   resolve: (answer: SettledAnswer) => void;
   reject: (error: unknown) => void;
+  /** Settles a question with a timeout when it passes; cleared once the request stops waiting. */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** How a request stopped waiting, kept so a late answer learns why it came too late. */
@@ -39,8 +47,17 @@ type Settled =
  */
 export interface ApprovalListener {
   requested(request: ApprovalRequest, runId: string): void;
-  /** `replayed`: the answer came from the run's journal (a resumed or replayed run). */
-  answered(id: string, answer: SettledAnswer, runId: string, replayed?: boolean): void;
+  /**
+   * `replayed`: the answer came from the run's journal (a resumed or replayed run); then
+   * `question` is what a question asked, since nobody was asked again (no `requested`).
+   */
+  answered(
+    id: string,
+    answer: SettledAnswer,
+    runId: string,
+    replayed?: boolean,
+    question?: AskedQuestion,
+  ): void;
   withdrawn(id: string, reason: string, runId: string): void;
 }
 
@@ -173,7 +190,8 @@ export class ApprovalInbox {
     if (replayed) return Promise.resolve(this.#replay(request, runId, replayed));
     const key = request.key ?? request.id;
     const answer = new Promise<SettledAnswer>((resolve, reject) => {
-      this.#pending.set(key, { request, runId, check, resolve, reject });
+      const timer = questionTimeout(request, (given) => this.answer(key, given, 'timeout', true));
+      this.#pending.set(key, { request, runId, check, resolve, reject, ...(timer && { timer }) });
     });
     this.#keys.set(request.id, key);
     this.#settled.delete(key);
@@ -213,7 +231,7 @@ export class ApprovalInbox {
       if (settled) return settled;
       return { status: 'unknown', ref, pending: this.requests };
     }
-    checkEdits(entry, edits);
+    checkEdits(entry.request, entry.check, { approved: given.approved === true, ...edits });
     const settled: SettledAnswer = {
       approved: given.approved === true,
       ...withReason(given.reason),
@@ -268,7 +286,7 @@ export class ApprovalInbox {
       ...answerOrigin(replayed, replayed.source ?? 'journal', true),
     };
     this.#held.settled(request.key ?? request.id, { request, approved: answer.approved });
-    this.#listener.answered(request.id, answer, runId, true);
+    this.#listener.answered(request.id, answer, runId, true, request.question);
     return answer;
   }
 
@@ -294,7 +312,8 @@ export class ApprovalInbox {
         (error.code === 'approval-policy-invalid' ||
           error.code === 'approval-answer-invalid' ||
           error.code === 'approval-input-invalid' ||
-          error.code === 'approval-output-invalid');
+          error.code === 'approval-output-invalid' ||
+          error.code === 'question-answer-missing');
       entry.reject(
         invalid
           ? error
@@ -323,6 +342,7 @@ export class ApprovalInbox {
 
   #remove(key: string, settled: Settled): void {
     if (settled.status === 'withdrawn') this.#held.settled(key);
+    clearTimeout(this.#pending.get(key)?.timer);
     this.#pending.delete(key);
     this.#settled.set(key, settled);
     if (this.#settled.size > SETTLED_KEPT) this.#settled.delete(this.#settled.keys().next().value!);
@@ -339,86 +359,4 @@ export class ApprovalInbox {
       answer: (ref, given) => this.answer(ref, given, source.name),
     };
   }
-}
-
-/** An answer's edit (`input`) or its answer instead of the tool (`output`), as JSON. */
-type AnswerEdits = { input?: unknown; output?: unknown };
-
-/**
- * An answer's own fields, checked before it is applied: `answeredAt` must be a time, an
- * `input` comes with an approval and an `output` with a denial, each a JSON value.
- * @returns the answer's `input` and `output` in their JSON form, those given.
- */
-function checkAnswer(ref: string, given: GivenAnswer): AnswerEdits {
-  const at = given.answeredAt;
-  const ms =
-    at === undefined
-      ? 0
-      : at instanceof Date
-        ? at.getTime()
-        : typeof at === 'string'
-          ? Date.parse(at)
-          : NaN;
-  const invalid = (what: string) =>
-    new WorkflowError(
-      'approval-answer-invalid',
-      `june: the answer to approval request "${ref}" ${what}`,
-    );
-  if (Number.isNaN(ms))
-    throw invalid(
-      `has answeredAt ${JSON.stringify(String(at))}, which is not a time; give an ISO 8601 string such as "2026-12-01T09:30:00Z" or a Date, or leave it out (now).`,
-    );
-  const edits: AnswerEdits = {};
-  if (given.input !== undefined) {
-    if (given.approved !== true)
-      throw invalid(
-        'denies the call and gives an input; an edited input comes with an approval ({ approved: true, input }). To answer instead of the tool, give output.',
-      );
-    edits.input = jsonOf(given.input, 'input', invalid);
-  }
-  if (given.output !== undefined) {
-    if (given.approved !== false)
-      throw invalid(
-        'approves the call and gives an output; an answer instead of the tool comes with approved: false ({ approved: false, output }), as the tool does not run. To run it with another input, give input.',
-      );
-    edits.output = jsonOf(given.output, 'output', invalid);
-  }
-  return edits;
-}
-
-/** `value` in its JSON form (answers are recorded); else `approval-answer-invalid`. */
-function jsonOf(value: unknown, field: string, invalid: (what: string) => WorkflowError): unknown {
-  const form = jsonForm(value);
-  if (form.ok) return form.value;
-  throw invalid(
-    `has an ${field} with no JSON form (${form.problem}); answers are recorded, so give a JSON value.`,
-  );
-}
-
-/**
- * The answer's edit against the tool's input schema, its answer instead of the tool against
- * its output schema: a value that does not fit is refused, and the request still waits.
- */
-function checkEdits(entry: Pending, edits: AnswerEdits): void {
-  const { request, check } = entry;
-  const call = `the "${request.tool}" call of approval request "${request.id}" in step "${request.step}"`;
-  const inputProblem = edits.input !== undefined ? check?.input?.(edits.input) : undefined;
-  if (inputProblem !== undefined)
-    throw new WorkflowError(
-      'approval-input-invalid',
-      `june: the edited input for ${call} does not fit the tool's input schema: ${inputProblem}. Nothing changed and the request still waits: approve with an input the schema accepts, approve without one, or deny.`,
-    );
-  const outputProblem = edits.output !== undefined ? check?.output?.(edits.output) : undefined;
-  if (outputProblem !== undefined)
-    throw new WorkflowError(
-      'approval-output-invalid',
-      `june: the output given instead of ${call} does not fit the tool's output schema: ${outputProblem}. Nothing changed and the request still waits: give an output the schema accepts, or approve or deny the call.`,
-    );
-}
-
-/** How an answer reads in a message: approved (with an edited input), denied, answered instead of the tool. */
-function answerWord(answer: SettledAnswer): string {
-  if (answer.output !== undefined) return 'answered instead of the tool';
-  if (!answer.approved) return 'denied';
-  return answer.input !== undefined ? 'approved with an edited input' : 'approved';
 }

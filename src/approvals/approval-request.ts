@@ -7,7 +7,16 @@
  * - `key`: the call's key, as `toolCallContext().key` gives it (`<runId>/<calls…>/<call>`,
  *   e.g. `20261130-120301-3fa94c1e27b0/release#0.0`). Unlike `id` (new every time the call is
  *   asked about), it names the same call on every resume of a run with a journal, so an
- *   answer given after the process stopped can find its request again (see `june/web`).
+ *   answer given after the process stopped can find its request again (see `june/web`);
+ * - `kind`: `'question'` when the call is a `<Question>` a person answers with a value
+ *   (then `question` says what to ask and what an answer must fit); absent for a tool call
+ *   that waits for approval, as every request stored before questions existed is;
+ * - `question`: the question's text, the JSON Schema of its answer, and its timeout (see
+ *   {@link AskedQuestion}); present exactly when `kind` is `'question'`.
+ *
+ * A question is answered with `handle.respond(id, answer)` (or `{ approved: false, output:
+ * answer }` from a source or a policy) or denied with a reason the model reads; approving
+ * one is refused with `question-answer-missing`.
  */
 export interface ApprovalRequest {
   id: string;
@@ -16,6 +25,52 @@ export interface ApprovalRequest {
   step: string;
   toolCallId: string;
   key?: string;
+  kind?: 'question';
+  question?: AskedQuestion;
+}
+
+/**
+ * What a question asks, as every request, event, trace and record of it carries it: enough
+ * for any UI (a terminal prompt, a form, a chat message) to ask a person and check the answer.
+ * - `prompt`: the question as a person reads it (the `<Question prompt>`, else the text the
+ *   model gave in the call);
+ * - `answerSchema`: the JSON Schema (draft-07) of an answer, made from the `<Question
+ *   answer>` schema: an `enum` for a choice, `number`, `string`, an `object` for a form;
+ * - `timeoutMs`: how long the question waits, in milliseconds, before it is settled by
+ *   itself (absent: it waits until answered, denied or withdrawn);
+ * - `onTimeout`: with `timeoutMs`, the answer given when it passes (recorded as automatic,
+ *   through the source `timeout`); absent: the question is denied then, and the model reads
+ *   the reason `no answer within <timeoutMs> ms`.
+ *
+ * @example
+ * ```ts
+ * const asked: AskedQuestion = {
+ *   prompt: 'Which environment?',
+ *   answerSchema: { type: 'string', enum: ['staging', 'prod'] },
+ *   timeoutMs: 600_000,
+ *   onTimeout: { answer: 'staging' },
+ * };
+ * ```
+ */
+export interface AskedQuestion {
+  prompt: string;
+  answerSchema: Record<string, unknown>;
+  timeoutMs?: number;
+  onTimeout?: { answer: unknown };
+}
+
+/**
+ * A request that is a question (see {@link ApprovalRequest.kind}).
+ *
+ * @example
+ * ```ts
+ * if (isQuestion(request)) showForm(request.question.prompt, request.question.answerSchema);
+ * ```
+ */
+export function isQuestion(
+  request: ApprovalRequest,
+): request is ApprovalRequest & { kind: 'question'; question: AskedQuestion } {
+  return request.kind === 'question' && request.question !== undefined;
 }
 
 /**

@@ -4,6 +4,10 @@ export { answerOrigin, recordedOrigin } from './answer-origin.js';
 export { policyAnswer } from './policy-answer.js';
 export { withReason } from './with-reason.js';
 export { localUser } from './local-user.js';
+export { answerQuestion } from './answer-question.js';
+export { asQuestionTool, questionOf, questionFields } from './question-tool.js';
+export type { QuestionSpec } from './question-tool.js';
+export { timeoutAnswer } from './question-timeout.js';
 export type { ApprovalInboxOptions, ApprovalListener } from './approval-inbox.js';
 export type { ApprovalAnswerResult, SettledAnswer } from './approval-answer-result.js';
 export type {
@@ -19,5 +23,7 @@ export type {
   ApprovalPolicy,
   ApprovalPolicyAnswer,
   ApprovalRequest,
+  AskedQuestion,
 } from './approval-request.js';
+export { isQuestion } from './approval-request.js';
 export type { AnswerCheck, SchemaCheck } from './answer-check.js';

@@ -61,17 +61,28 @@ export function unansweredMessage(run: WaitingRun): string {
   const [first] = run.requests;
   const calls = run.requests.map(
     (request) =>
-      `"${request.id}" (the tool "${request.tool}" in step "${request.step}", input ${compact(request.input)})`,
+      `${request.kind === 'question' ? 'question' : 'approval request'} "${request.id}" (${
+        request.kind === 'question'
+          ? `the question "${request.tool}" in step "${request.step}": ${compact(request.question?.prompt ?? '')}`
+          : `the tool "${request.tool}" in step "${request.step}", input ${compact(request.input)}`
+      })`,
   );
+  const asks = run.requests.some((request) => request.kind === 'question');
   const what =
     calls.length === 1
-      ? `approval request ${calls[0]}`
-      : `${calls.length} approval requests: ${calls.join(', ')}`;
+      ? calls[0]
+      : `${calls.length} ${asks ? 'requests' : 'approval requests'}: ${calls.join(', ')}`;
+  const how =
+    first!.kind === 'question'
+      ? `with handle.respond("${first!.id}", answer) (a value its answer schema accepts) or handle.deny("${first!.id}", reason), ` +
+        'or answer them all with run(workflow, { onApproval: (request) => answerQuestion(value) }); '
+      : `with handle.approve("${first!.id}") or handle.deny("${first!.id}", reason), ` +
+        'or decide them all with run(workflow, { onApproval: (request) => true }); ';
   return (
     `june: the process is about to exit, but run ${run.runId} waits for an answer to ${what}, and nothing is left that could answer. ` +
     heldText(run.held ?? []) +
-    `Answer each request from its approval-request event or handle.pendingApprovals, with handle.approve("${first!.id}") or handle.deny("${first!.id}", reason), ` +
-    'or decide them all with run(workflow, { onApproval: (request) => true }); handle.abort() ends the run instead.'
+    `Answer each request from its approval-request event or handle.pendingApprovals, ${how}` +
+    'handle.abort() ends the run instead.'
   );
 }
 

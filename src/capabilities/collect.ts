@@ -1,4 +1,5 @@
 import { bundleBody } from './bundle-body.js';
+import { shownPropsOf } from './declaration.js';
 import { kindOf, displayNameOf } from '../elements/builtin.js';
 import { flattenChildren } from '../elements/children.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
@@ -44,6 +45,8 @@ export function capabilityNotation(element: JuneElement): string {
       return notation(element, ['name']);
     case 'inherit':
       return notation(element, ['capabilities']);
+    case 'declaration':
+      return notation(element, shownPropsOf(element.type));
     default:
       return notation(element);
   }

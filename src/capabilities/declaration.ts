@@ -58,14 +58,32 @@ export interface ToolSource {
   readonly rename?: Readonly<Record<string, string>>;
 }
 
-/** Makes a component that declares capabilities from its props. Internal. */
+/**
+ * Makes a component that declares capabilities from its props. Internal. `shownProps` are
+ * the props its notation shows in provenance and errors (`['name']` gives
+ * `<Question name="ask_env">`); none by default (`<Bash>`), since a component's props may
+ * hold what must stay out of traces.
+ */
 export function declarationComponent<P>(
   displayName: string,
   declare: (props: P, element: JuneElement<P>) => CapabilityDeclaration,
+  options: { shownProps?: readonly string[] } = {},
 ) {
   const component = builtin('declaration', displayName, (_props: P): JuneNode => null);
   Object.defineProperty(component, DECLARE, { value: declare });
+  if (options.shownProps) Object.defineProperty(component, SHOWN, { value: options.shownProps });
   return component;
+}
+
+const SHOWN = Symbol.for('june.shownProps');
+
+/** The props the notation of a declaration component shows (see {@link declarationComponent}). Internal. */
+export function shownPropsOf(type: unknown): readonly string[] {
+  return (
+    (typeof type === 'function'
+      ? (type as unknown as Record<symbol, readonly string[] | undefined>)[SHOWN]
+      : undefined) ?? []
+  );
 }
 
 /** The declare function of a declaration component. Internal. */

@@ -9,6 +9,8 @@ export type {
   CompositeToolProps,
   CompositeToolRunResult,
 } from './tool.js';
+export { Question } from './question.js';
+export type { QuestionProps } from './question.js';
 export { Inherit } from './inherit.js';
 export type { InheritProps } from './inherit.js';
 export { Namespace } from './namespace.js';

@@ -1,4 +1,5 @@
 import { withReason } from '../approvals/with-reason.js';
+import type { AskedQuestion } from '../approvals/approval-request.js';
 import type {
   ApprovalAnswer,
   ApprovalQuestion,
@@ -27,6 +28,9 @@ export interface DbosApprovalRequest {
   tool: string;
   input: unknown;
   step: string;
+  /** A `<Question>`'s request: `'question'`, and what it asks (see `ApprovalRequest.question`). */
+  kind?: 'question';
+  question?: AskedQuestion;
 }
 
 /**
@@ -233,6 +237,12 @@ export class DbosEngine implements DurableEngine {
       tool: question.tool,
       input: this.#redactor.value(plainJson(question.input)),
       step: question.place.step,
+      ...(question.question !== undefined
+        ? {
+            kind: 'question' as const,
+            question: this.#redactor.value(question.question) as AskedQuestion,
+          }
+        : {}),
     };
     this.#stableIds.set(question.id, entry.id);
     // both calls take their DBOS step numbers now, in call order, before anything is awaited
@@ -250,7 +260,7 @@ export class DbosEngine implements DurableEngine {
       },
     );
     Promise.all([requested, received]).then(
-      ([, message]) => question.answer(decisionOf(message)),
+      ([, message]) => answerFromDatabase(question, decisionOf(message)),
       () => this.#options.cancelled(),
     );
     return requested.then(({ asked }) => asked);
@@ -321,6 +331,21 @@ export class DbosEngine implements DurableEngine {
       this.#options.stop(error);
     }
     return error;
+  }
+}
+
+/**
+ * Delivers a database message's answer to the request. An answer the request refuses (a
+ * question approved without a value: `question-answer-missing`) becomes a process warning,
+ * never an unhandled rejection; the request still waits for an answer it takes.
+ */
+function answerFromDatabase(question: ApprovalQuestion, answer: OutsideAnswer): void {
+  try {
+    question.answer(answer);
+  } catch (error) {
+    process.emitWarning(
+      `june: the answer to the "${question.tool}" request in step "${question.place.step}" that came through the database was refused: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { LanguageModel, LanguageModelUsage, ToolSet } from 'ai';
-import type { ApprovalDecision } from '../approvals/approval-request.js';
+import type { ApprovalDecision, AskedQuestion } from '../approvals/approval-request.js';
 import { answerToolCalls } from '../models/answer-forms.js';
 import { isFailedAnswer } from '../models/failed-answer.js';
 import { journaledModel, type RecordedModelCall } from '../models/journaled-model.js';
@@ -24,6 +24,8 @@ export interface StepApprovalRequest {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  /** A `<Question>`'s: what it asks (see `ApprovalRequest.question`). */
+  question?: AskedQuestion;
 }
 
 /**
@@ -178,6 +180,7 @@ export class DurableCalls {
       toolCallId: request.toolCallId,
       tool: request.toolName,
       input: request.input,
+      ...(request.question !== undefined ? { question: request.question } : {}),
       ask: () => asking.ask(),
       replay: (decision) => asking.ask(decision),
       answer: (decision) => asking.answer(decision),

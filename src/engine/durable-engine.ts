@@ -1,4 +1,4 @@
-import type { ApprovalDecision } from '../approvals/approval-request.js';
+import type { ApprovalDecision, AskedQuestion } from '../approvals/approval-request.js';
 import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
 import type { GivenAnswer } from '../approvals/approval-source.js';
 import type { RunLogEvent } from '../events/run-event.js';
@@ -111,6 +111,12 @@ export interface ApprovalQuestion {
   toolCallId: string;
   tool: string;
   input: unknown;
+  /**
+   * When the call is a `<Question>`: what it asks (its prompt, the JSON Schema of an
+   * answer, its timeout), for the engine to record with the request and show to whoever
+   * answers. Its answer is an `output` (an answer instead of the tool) or a denial.
+   */
+  question?: AskedQuestion;
   ask(): Promise<ApprovalAnswer>;
   replay(decision: ApprovalAnswer | ApprovalDecision): Promise<ApprovalAnswer>;
   answer(decision: OutsideAnswer): ApprovalAnswerResult;

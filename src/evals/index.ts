@@ -13,6 +13,8 @@ export type { LoadDatasetOptions } from './load-dataset.js';
 export { studioRunUrl, DEFAULT_STUDIO_URL } from './studio-link.js';
 export { toolCallsIn, childRunsIn, modelCallsIn } from './trace-facts.js';
 export type { EvalToolCall } from './trace-facts.js';
+export { questionsIn } from './question-facts.js';
+export type { EvalQuestion } from './question-facts.js';
 export type { JuneScorer, JuneScore, JuneScoreInput } from './june-scorer.js';
 export { toolsCalled, toolsNotCalled, approvalsAsked, denials } from './tool-scorers.js';
 export { childRuns, tokensWithin, stepsWithin, noErrors } from './run-scorers.js';

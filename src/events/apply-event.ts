@@ -3,7 +3,13 @@ import type { RunLogEvent, RunLogEventOf } from './run-event.js';
 import { emptyUsage, sumUsage } from '../models/usage.js';
 import type { LiveTrace } from './live-trace.js';
 import { closeTraceNode, openDescendants } from './settle-nodes.js';
-import type { TraceError, TraceNode, TraceNodeKind, TraceStatus } from '../trace/trace-node.js';
+import type {
+  TraceApproval,
+  TraceError,
+  TraceNode,
+  TraceNodeKind,
+  TraceStatus,
+} from '../trace/trace-node.js';
 import { isoTime } from '../trace/iso-time.js';
 
 /**
@@ -87,6 +93,8 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       id: e.request.id,
       status: 'pending',
       ...(e.request.key !== undefined ? { key: e.request.key } : {}),
+      ...(e.request.kind === 'question' ? { kind: e.request.kind } : {}),
+      ...(e.request.question !== undefined ? { question: e.request.question } : {}),
     };
     node.status = 'waiting';
   },
@@ -96,6 +104,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     node.approval = {
       id: e.id,
       ...keyOf(node),
+      ...(e.question !== undefined ? { kind: 'question' as const, question: e.question } : {}),
       status: e.output !== undefined ? 'responded' : e.approved ? 'approved' : 'denied',
       ...(e.reason !== undefined ? { reason: e.reason } : {}),
       ...(e.input !== undefined ? { input: e.input } : {}),
@@ -146,9 +155,18 @@ function holdOrRelease(live: LiveTrace, node: TraceNode, stepId: string | undefi
     if (other.status === 'waiting' && other.approval) other.status = 'running';
 }
 
-/** The call's stable key its approval request gave (see `ApprovalRequest.key`), kept through the answer. */
-function keyOf(node: TraceNode): { key?: string } {
-  return node.approval?.key !== undefined ? { key: node.approval.key } : {};
+/**
+ * What the call's approval request said that its answer keeps: the call's stable key (see
+ * `ApprovalRequest.key`) and, for a question, what it asked.
+ */
+function keyOf(node: TraceNode): Pick<TraceApproval, 'key' | 'kind' | 'question'> {
+  const approval = node.approval;
+  if (!approval) return {};
+  return {
+    ...(approval.key !== undefined ? { key: approval.key } : {}),
+    ...(approval.kind !== undefined ? { kind: approval.kind } : {}),
+    ...(approval.question !== undefined ? { question: approval.question } : {}),
+  };
 }
 
 function startRun(live: LiveTrace, e: RunLogEventOf<'run-start'>): void {

@@ -2,7 +2,7 @@ import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import type { PromptFile, TraceError, TraceStatus } from '../trace/trace-node.js';
 import type { TraceFailures } from '../trace/trace-failures.js';
-import type { ApprovalRequest } from '../approvals/approval-request.js';
+import type { ApprovalRequest, AskedQuestion } from '../approvals/approval-request.js';
 
 /**
  * What each kind of run event holds besides its `type` and its {@link EventIdentity}, by
@@ -138,6 +138,11 @@ export interface RunEventFields {
     output?: unknown;
     automatic: boolean;
     replayed?: boolean;
+    /**
+     * On a replayed answer to a question (no `approval-request` came before it): what the
+     * question asked, as `ApprovalRequest.question`.
+     */
+    question?: AskedQuestion;
     /**
      * Through which way the answer came (`terminal`, `studio`, `web`, `database`, `policy`,
      * `handle`, a source's own name; `journal` for a replayed answer recorded before

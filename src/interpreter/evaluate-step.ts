@@ -14,6 +14,7 @@ import {
   type ToolApprovalAnswer,
 } from '../steps/run-step.js';
 import { toolAnswerCheck } from '../steps/tool-answer-check.js';
+import { questionFields } from '../approvals/question-tool.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import { stepToolApproval } from '../engine/tool-approval.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
@@ -347,6 +348,9 @@ async function askApproval(
   const { run, services, path } = step;
   const place = { step: path, calls: run.calls };
   const durable = services.engine.durable;
+  const tool = Object.hasOwn(tools, request.toolName) ? tools[request.toolName] : undefined;
+  // a <Question>'s request says what it asks (kind, question); any other tool's adds nothing
+  const asks = await questionFields(tool, request.input);
   const ask = (replayed?: ApprovalAnswer | ApprovalDecision) =>
     services.approvals.request(
       {
@@ -356,16 +360,19 @@ async function askApproval(
         step: path,
         toolCallId: request.toolCallId,
         key: callKey(services.runId, place, request.toolCallId, durable),
+        ...asks,
       },
       run.signal,
       run.runId,
       replayed,
-      toolAnswerCheck(Object.hasOwn(tools, request.toolName) ? tools[request.toolName] : undefined),
+      toolAnswerCheck(tool),
     );
   // an answer from outside the process (through the engine's store) settles the request as a person's would
   const answer = ({ source, ...given }: OutsideAnswer) =>
     services.approvals.answer(request.approvalId, given, source ?? 'database');
-  const decision = durable ? await durable.approval(place, request, { ask, answer }) : await ask();
+  const decision = durable
+    ? await durable.approval(place, { ...request, ...asks }, { ask, answer })
+    : await ask();
   return {
     approvalId: request.approvalId,
     approved: decision.approved,

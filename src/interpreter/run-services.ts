@@ -104,7 +104,7 @@ function approvalEvents(log: RunLog): ApprovalListener {
   return {
     requested: (request, runId) =>
       log.emit({ type: 'approval-request', runId, request, ...place(request.id) }),
-    answered: (id, answer, runId, replayed) =>
+    answered: (id, answer, runId, replayed, question) =>
       log.emit({
         type: 'approval-response',
         runId,
@@ -114,6 +114,7 @@ function approvalEvents(log: RunLog): ApprovalListener {
         ...(answer.input !== undefined ? { input: answer.input } : {}),
         ...(answer.output !== undefined ? { output: answer.output } : {}),
         ...(replayed ? { replayed } : {}),
+        ...(question !== undefined ? { question } : {}),
         automatic: answer.automatic,
         source: answer.source,
         ...(answer.answeredBy !== undefined ? { answeredBy: answer.answeredBy } : {}),

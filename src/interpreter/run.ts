@@ -77,7 +77,9 @@ export interface RunHandle<OUTPUT = unknown> {
    *   already, from here or a source; withdrawn; never asked): nothing changes.
    * @throws {JuneError} `approval-input-invalid` when `by.input` does not fit the tool's
    *   input schema (the message names the tool and what failed); `approval-answer-invalid`
-   *   when it has no JSON form. Nothing changes: the request still waits.
+   *   when it has no JSON form; `question-answer-missing` when the request is a question
+   *   (`kind: 'question'`), which is answered with {@link respond}, not approved. Nothing
+   *   changes: the request still waits.
    */
   approve(id: string, by?: ApproveOptions): void;
   /** Denies a pending request; the model sees the denial and `reason`. @throws {JuneError} `approval-unknown` */
@@ -85,7 +87,8 @@ export interface RunHandle<OUTPUT = unknown> {
   /**
    * Answers a pending request instead of the tool: the tool does not run, and the model
    * reads `output` (a JSON value) as the tool's result, not as a denial. The answer is
-   * recorded as not approved, with its output.
+   * recorded as not approved, with its output. This is how a question (`kind: 'question'`)
+   * is answered: `output` is the person's answer, checked against its answer schema.
    * @throws {JuneError} `approval-unknown` as {@link approve}; `approval-output-invalid`
    *   when the tool has an `outputSchema` and `output` does not fit it;
    *   `approval-answer-invalid` when `output` is `undefined` or has no JSON form. Nothing

@@ -72,11 +72,22 @@ const toolCallSchema = z.looseObject({
   at: time(),
 });
 
+/** What a question asked (`AskedQuestion`), on the request of a `<Question>`'s call. */
+const askedQuestionSchema = z.looseObject(
+  {
+    prompt: text(),
+    answerSchema: z.record(z.string(), z.unknown(), { error: 'not an object' }),
+    timeoutMs: count().optional(),
+  },
+  { error: 'not a question ({ prompt, answerSchema })' },
+);
+
 const approvalRequestSchema = z.looseObject({
   type: z.literal('approval-request'),
   ...toolCallKeys,
   tool: text(),
   input: z.unknown().optional(), // undefined is left out of JSON
+  question: askedQuestionSchema.optional(),
   at: time(),
 });
 

@@ -1,4 +1,5 @@
 import { placeKey } from '../engine/durable-place.js';
+import type { AskedQuestion } from '../approvals/approval-request.js';
 import type { ErrorData } from '../errors/error-data.js';
 import type { ModelAnswer } from '../models/model-answer.js';
 
@@ -127,13 +128,19 @@ export interface ToolCallRecord extends JournalPlace {
   at: string;
 }
 
-/** A tool call that asked for approval. */
+/**
+ * A tool call that asked for approval. `question`: the call is a `<Question>`, and this is
+ * what it asked (its prompt, the JSON Schema of an answer, its timeout; see
+ * `AskedQuestion`); its answer is the `approval-answer`'s `output`, or a denial. A version 5
+ * journal without it is a journal of approvals only; readers that do not know it ignore it.
+ */
 export interface ApprovalRequestRecord extends JournalPlace {
   type: 'approval-request';
   call: string;
   toolCallId: string;
   tool: string;
   input: unknown;
+  question?: AskedQuestion;
   at: string;
 }
 

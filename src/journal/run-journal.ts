@@ -352,6 +352,7 @@ export class RunJournal implements DurableEngine {
       toolCallId: question.toolCallId,
       tool: question.tool,
       input: plainJson(question.input),
+      ...(question.question !== undefined ? { question: question.question } : {}),
       at: now(),
     };
     const recordedRequest = this.#index?.request(key);

@@ -110,7 +110,11 @@ export class TraceSpans {
     if (!open || !node.approval || open.approval !== undefined) return;
     open.approval = 'pending';
     open.span.addEvent(
-      ...approvalEvent({ id: node.approval.id, status: 'pending' }, at, this.options.content),
+      ...approvalEvent(
+        { id: node.approval.id, status: 'pending', ...questionOf(node.approval) },
+        at,
+        this.options.content,
+      ),
     );
   }
 
@@ -171,6 +175,12 @@ function approvalEvent(
   content: TelemetryContent,
 ): [string, Attributes, number] {
   const attributes: Attributes = { 'june.approval.id': approval.id };
+  // a question says so on each of its events, with what it asked when inputs are recorded
+  if (approval.kind === 'question') {
+    attributes['june.approval.kind'] = 'question';
+    if (content.recordInputs && approval.question !== undefined)
+      attributes['june.question.prompt'] = approval.question.prompt;
+  }
   if (approval.status === 'pending') return ['june.approval.request', attributes, at];
   if (approval.reason !== undefined) attributes['june.approval.reason'] = approval.reason;
   if (approval.status === 'withdrawn') return ['june.approval.withdraw', attributes, at];
@@ -195,4 +205,11 @@ function approvalEvent(
   if (approval.answeredAt !== undefined)
     attributes['june.approval.answered_at'] = approval.answeredAt;
   return ['june.approval.response', attributes, at];
+}
+
+/** A question's kind and what it asked, for an approval event made before its answer. */
+function questionOf(approval: TraceApproval): Pick<TraceApproval, 'kind' | 'question'> {
+  return approval.kind === 'question'
+    ? { kind: approval.kind, ...(approval.question ? { question: approval.question } : {}) }
+    : {};
 }

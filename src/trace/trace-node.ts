@@ -1,6 +1,7 @@
 import type { ErrorData } from '../errors/error-data.js';
 import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
+import type { AskedQuestion } from '../approvals/approval-request.js';
 
 /**
  * What failed inside a run without failing it, counted over the whole tree, child runs
@@ -31,6 +32,13 @@ export interface TraceApproval {
    * so an answer given after the process stopped finds its call again. Absent without a journal.
    */
   key?: string;
+  /**
+   * `'question'` when the call is a `<Question>`: `question` is what it asked (prompt, the
+   * JSON Schema of an answer, timeout), and its answer is `output` (`responded`). Absent for
+   * a tool call's approval.
+   */
+  kind?: 'question';
+  question?: AskedQuestion;
   /**
    * `responded`: a person answered instead of the tool, which did not run; the model read
    * `output` as its result.

@@ -4,6 +4,7 @@ import { Output, tool } from 'ai';
 import {
   Agent,
   defineAgent,
+  Question,
   Step,
   Tool,
   type CompositeToolProps,
@@ -120,5 +121,14 @@ describe("defineAgent: the input flows from the schema into the prompt", () => {
       // @ts-expect-error the input has no `topic`
       prompt: ({ topic }) => `Research: ${topic}`,
     });
+  });
+});
+
+describe('<Question>: onTimeout answers with a value of the answer schema', () => {
+  test('a value the schema types is taken; another is a type error', () => {
+    <Question name="ask_env" answer={z.enum(['staging', 'prod'])} timeoutMs={1} onTimeout={{ answer: 'staging' }} />;
+    // @ts-expect-error 'moon' is not one of the choices
+    <Question name="ask_env" answer={z.enum(['staging', 'prod'])} timeoutMs={1} onTimeout={{ answer: 'moon' }} />;
+    <Question name="form" answer={z.object({ n: z.number() })} timeoutMs={1} onTimeout={{ answer: { n: 1 } }} />;
   });
 });

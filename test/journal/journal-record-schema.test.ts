@@ -66,6 +66,18 @@ describe('the journal record schema: one description of a journal line', () => {
       },
       'its "approved" is not true or false',
     ],
+    [
+      {
+        type: 'approval-request',
+        step: 's',
+        call: 's#0.0',
+        toolCallId: 'c',
+        tool: 'ask_env',
+        question: { prompt: 'Where?', answerSchema: 'enum' },
+        at: 'now',
+      },
+      'its "question.answerSchema" is not an object',
+    ],
   ])('a record that does not fit says what is wrong: %j', (value, problem) => {
     expect(journalRecordSchema.safeParse(value).success).toBe(false);
     expect(journalRecordProblem(value)).toBe(problem);

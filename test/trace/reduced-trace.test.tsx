@@ -32,6 +32,7 @@ import Inherit from '../../examples/capabilities/inherit.js';
 import Scope from '../../examples/capabilities/scope.js';
 import ToolsProp from '../../examples/capabilities/tools-prop.js';
 import Wrappers from '../../examples/capabilities/wrappers.js';
+import Ship from '../../examples/questions/ship.js';
 import Release from '../../examples/release.js';
 import Report from '../../examples/report.js';
 import { agentArb, buildAgent } from '../capabilities/random-trees.js';
@@ -115,6 +116,21 @@ describe('the trace reduced from the log equals the run’s trace', () => {
       redact: { values: ['staging'] },
     });
     expect(waits).toBe(1);
+  });
+
+  it('questions/ship.tsx: two questions answered with values, a choice and a form', async () => {
+    const { waits, status } = await checkReduced(
+      <Ship />,
+      { model: scriptedModel('examples/questions/ship.script.json') },
+      (request, handle) =>
+        handle.respond(
+          request.id,
+          request.tool === 'ask_env'
+            ? 'staging'
+            : { title: 'Faster builds', highlights: ['cached modules', '--dry-run'] },
+        ),
+    );
+    expect({ waits, status }).toEqual({ waits: 2, status: 'succeeded' });
   });
 
   it('a denied call, a tool that throws, a <Catch> that retries then falls back', async () => {

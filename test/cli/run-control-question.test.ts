@@ -1,0 +1,54 @@
+// june run with nobody to ask (no terminal, --json): a question is refused by its name and
+// prompt, and the sentence says how a question can be answered instead.
+import type { RunHandle } from 'june';
+import { describe, expect, it } from 'vitest';
+import type { CliIO } from '../../src/cli/cli-io.js';
+import type { ProgressPrinter } from '../../src/cli/progress-printer.js';
+import { RunControl } from '../../src/cli/run-control.js';
+import type { TerminalStyle } from '../../src/cli/terminal-style.js';
+import type { RunTraceWriter } from '../../src/events/index.js';
+
+function control(json: boolean) {
+  const aborted: Array<string | undefined> = [];
+  const handle = { abort: (reason?: string) => void aborted.push(reason) } as unknown as RunHandle;
+  const run = new RunControl({
+    handle,
+    writer: {} as RunTraceWriter,
+    printer: {} as ProgressPrinter,
+    style: {} as TerminalStyle,
+    io: {} as CliIO,
+    approve: 'ask',
+    json,
+    promptOutput: undefined,
+  });
+  return { run, aborted };
+}
+
+const question = {
+  id: 'a1',
+  tool: 'ask_env',
+  input: { question: 'Where?' },
+  step: 'release',
+  toolCallId: 'c1',
+  kind: 'question' as const,
+  question: { prompt: 'Where?', answerSchema: { type: 'string', enum: ['staging', 'prod'] } },
+};
+
+describe('a question june run cannot ask', () => {
+  it('is refused by its name and prompt; --approve all is not offered as the way out', () => {
+    const { run, aborted } = control(true);
+    run.request(question);
+    expect(run.refusal).toBe(
+      'the question "ask_env" in step "release" ("Where?") needs a person\'s answer, but --json does not prompt; answer it from an onApproval policy (answerQuestion(value)) or a program\'s handle.respond, or pass --approve none to deny it (--approve all approves tool calls, not questions)',
+    );
+    expect(aborted).toEqual([run.refusal]);
+  });
+
+  it('an approval request is refused as before', () => {
+    const { run } = control(false);
+    run.request({ ...question, kind: undefined, question: undefined, tool: 'deploy' });
+    expect(run.refusal).toMatch(
+      /^the tool "deploy" in step "release" needs approval, but there is no terminal to ask at; pass --approve all/,
+    );
+  });
+});
