@@ -345,7 +345,7 @@ describe('a <Catch> retry resumed from the journal', () => {
   });
 
   it('a run that failed at its last model call makes that call again on resume, and the later record stands', async () => {
-    const store = fileJournalStore(dir);
+    const store = fileJournalStore({ dir });
     const plain = (model: LanguageModelV4) => (
       <Agent model={model}>
         <Step id="plan" prompt="Plan the release" />
