@@ -116,7 +116,6 @@ export const juneErrorCodes = [
   'cli-props-invalid',
   'cli-workflow-missing',
   'run-folder-unsafe',
-  'run-host-options-invalid',
   'run-host-unsupported',
   'studio-approval-unknown',
   'studio-host-invalid',
