@@ -72,7 +72,6 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
     },
     async result(runId, waiting = {}) {
       await known(runId);
-      await runs.client.result(runId).catch(() => {});
       return waitForEnd(runId, readTrace, waiting.signal);
     },
     async resume(runId) {
