@@ -134,7 +134,7 @@ describe.each([
     await subject?.close();
   });
 
-  it('lists a waiting run as waiting, takes one answer with who gave it, refuses a second, and shows the end alike', async () => {
+  it('lists a waiting run as waiting, takes one answer (an edited call) with who gave it, refuses a second, and shows the end alike', async () => {
     const runId = await subject.host.start({
       workflow: subject.workflow,
       props: { mode: 'deploy' },
@@ -151,7 +151,7 @@ describe.each([
     const key = decisions.waiting[0]!.key;
     const taken = await postAnswer(
       endpoint,
-      { key, approved: true, answeredBy: 'ana@example.com' },
+      { key, approved: true, answeredBy: 'ana@example.com', input: { env: 'staging' } },
       studio.answerToken,
     );
     expect(taken).toEqual({ status: 202, body: { delivered: 'live' } });
@@ -165,7 +165,12 @@ describe.each([
       expect(page.status).toBe('succeeded');
       expect((await listed(runId))?.status).toBe('succeeded');
       const tool = nodesOf(page).find((node) => node.kind === 'tool');
-      expect(tool?.approval).toMatchObject({ status: 'approved', answeredBy: 'ana@example.com' });
+      expect(tool?.approval).toMatchObject({
+        status: 'approved',
+        answeredBy: 'ana@example.com',
+        input: { env: 'staging' },
+      });
+      expect(tool?.output).toBe('deployed staging');
     }, 10_000);
   }, 180_000);
 });
