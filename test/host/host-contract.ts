@@ -106,6 +106,20 @@ export function runHostContract(name: string, makeHost: () => Promise<HostUnderT
       expect(await states(host, runId)).toEqual({ list: 'succeeded', page: 'succeeded' });
     }, 120_000);
 
+    it("follows a run's events from its start to its end, or says it keeps none", async () => {
+      const runId = await start('quick');
+      await host.result(runId);
+      const types: string[] = [];
+      const followed = (async () => {
+        for await (const event of host.events(runId)) types.push(event.type);
+      })();
+      const code = await codeOf(followed);
+      if (code === 'run-host-unsupported') return; // a runs folder keeps traces, not events
+      expect(code).toBe('resolved');
+      expect(types[0]).toBe('run-start');
+      expect(types.at(-1)).toBe('run-finish');
+    }, 120_000);
+
     it('lists a run waiting for approval as waiting, with its call as a decision, as its page shows it', async () => {
       const runId = await start('deploy');
       const decisions = await waiting(runId);
