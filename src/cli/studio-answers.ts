@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { resolve } from 'node:path';
+import { errorMessage } from '../errors/error-message.js';
 import type { ApprovalRequest, ApprovalSource, SourceInbox } from '../approvals/index.js';
 import {
   readAnswers,
@@ -120,13 +121,20 @@ export class StudioAnswers implements ApprovalSource {
         const answer = answers.get(key);
         if (!answer) continue;
         this.#waiting.delete(key);
-        // too late (the request went away, or another source answered first) changes nothing
-        this.#inbox?.answer(id, {
-          approved: answer.approved,
-          ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
-          ...(answer.by !== undefined ? { answeredBy: answer.by } : {}),
-          answeredAt: answer.at,
-        });
+        // too late (the request went away, or another source answered first) changes nothing;
+        // an edit the tool's schema refuses is a warning, never the end of the watch
+        try {
+          this.#inbox?.answer(id, {
+            approved: answer.approved,
+            ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+            ...(answer.input !== undefined ? { input: answer.input } : {}),
+            ...(answer.output !== undefined ? { output: answer.output } : {}),
+            ...(answer.by !== undefined ? { answeredBy: answer.by } : {}),
+            answeredAt: answer.at,
+          });
+        } catch (error) {
+          process.emitWarning(errorMessage(error));
+        }
       }
     });
   }

@@ -24,6 +24,10 @@ export interface DbosAnswer {
   answeredBy?: string;
   /** Through what (`studio`, `web`, a source's own name). @default 'database' */
   source?: string;
+  /** With an approval: the call's input as it should run instead (plain JSON; the worker checks it against the tool's schema). */
+  input?: unknown;
+  /** With a denial: an answer instead of the tool, which the model reads as its result (plain JSON). */
+  output?: unknown;
 }
 
 /** The message that answers the request `id` as `answer` says, sent now. */
@@ -32,6 +36,8 @@ export function messageOf(id: string, answer: DbosAnswer): DbosApprovalAnswer {
     id,
     approved: answer.approved,
     ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+    ...(answer.input !== undefined ? { input: answer.input } : {}),
+    ...(answer.output !== undefined ? { output: answer.output } : {}),
     ...(answer.answeredBy !== undefined ? { answeredBy: answer.answeredBy } : {}),
     answeredAt: new Date().toISOString(),
     ...(answer.source !== undefined ? { source: answer.source } : {}),

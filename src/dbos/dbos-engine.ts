@@ -43,6 +43,10 @@ export interface DbosApprovalAnswer {
   id: string;
   approved: boolean;
   reason?: string;
+  /** An approval's edited call input. */
+  input?: unknown;
+  /** A denial's answer instead of the tool. */
+  output?: unknown;
   answeredBy?: string;
   answeredAt?: string;
   source?: string;
@@ -360,6 +364,8 @@ function decisionOf(message: DbosApprovalAnswer | null): OutsideAnswer {
   return {
     approved: message.approved,
     ...withReason(message.reason),
+    ...(message.input !== undefined ? { input: message.input } : {}),
+    ...(message.output !== undefined ? { output: message.output } : {}),
     ...(typeof message.answeredBy === 'string' ? { answeredBy: message.answeredBy } : {}),
     ...(typeof message.answeredAt === 'string' ? { answeredAt: message.answeredAt } : {}),
     source: typeof message.source === 'string' ? message.source : 'database',

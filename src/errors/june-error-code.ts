@@ -119,6 +119,7 @@ export const juneErrorCodes = [
   'cli-props-invalid',
   'cli-workflow-missing',
   'run-folder-unsafe',
+  'run-host-unsupported',
   'studio-approval-unknown',
   'studio-host-invalid',
   'studio-listen-failed',

@@ -20,13 +20,18 @@ import { approvalsInTrace, unansweredInJournal, type RunApprovals } from './wait
 
 /**
  * A person's answer to one waiting call, by the call's key; a denial's `reason` reaches the
- * model; `answeredBy` names who answered (default: the user Studio runs as).
+ * model; `answeredBy` names who answered (default: the user Studio runs as). An approval may
+ * carry `input`, the call as it should run instead of the model's (an edit, checked by the
+ * tool's input schema where the run runs); a denial may carry `output`, an answer given
+ * instead of the tool, which the model reads as its result. Both are plain JSON.
  */
 export interface ApprovalAnswerInput {
   key: string;
   approved: boolean;
   reason?: string;
   answeredBy?: string;
+  input?: unknown;
+  output?: unknown;
 }
 
 /** What became of an answer: handed to the live run, or recorded and the stopped run resumed (or left to resume). */
@@ -78,6 +83,7 @@ export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
   return {
     approvals,
     async answer(runId, answer) {
+      checkAnswerShape(runId, answer);
       // refused at once when it cannot be taken; else checked again, and taken, under the lock
       const folder = runFolder(runs.dir, runId);
       const refused = await notWaiting(runId, folder, await approvals(runId), answer.key);
@@ -109,6 +115,7 @@ async function answerOnce(
       key: answer.key,
       approved: answer.approved,
       ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+      ...editOf(answer),
       ...answeredBy(answer),
       at: new Date().toISOString(),
     }),
@@ -121,6 +128,34 @@ async function answerOnce(
     return { delivered: 'recorded' };
   await resumeRun(folder, runId, record);
   return { delivered: 'resumed' };
+}
+
+/** The answer's edited `input` and `output` instead of the tool, when it has them. */
+export function editOf(answer: ApprovalAnswerInput): { input?: unknown; output?: unknown } {
+  return {
+    ...(answer.input !== undefined ? { input: answer.input } : {}),
+    ...(answer.output !== undefined ? { output: answer.output } : {}),
+  };
+}
+
+/**
+ * Refuses an answer that is not one, before anything is written: an `input` goes only with
+ * an approval, an `output` only with a denial.
+ * @throws {StudioRequestError} `studio-request-invalid` (400)
+ */
+export function checkAnswerShape(runId: string, answer: ApprovalAnswerInput): void {
+  const wrong =
+    answer.input !== undefined && !answer.approved
+      ? 'an edited "input" goes only with an approval'
+      : answer.output !== undefined && answer.approved
+        ? 'an "output" given instead of the tool goes only with a denial (approved: false)'
+        : undefined;
+  if (wrong)
+    throw new StudioRequestError(
+      'studio-request-invalid',
+      `june: the answer to the call "${answer.key}" of run "${runId}" is not one: ${wrong}.`,
+      400,
+    );
 }
 
 /** `{ by }`: who answered, as given, else the user Studio runs as (when the system names one). */

@@ -1,4 +1,4 @@
-import type { ApprovalDesk } from './approval-desk.js';
+import { checkAnswerShape, editOf, type ApprovalDesk } from './approval-desk.js';
 import type { DatabaseRuns } from './database-runs.js';
 import { StudioRequestError } from './studio-request-error.js';
 import { answerRefused } from './answer-refusal.js';
@@ -47,6 +47,7 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       return { runId, state: waiting.length ? 'live' : 'none', resumable: false, waiting };
     },
     async answer(runId, answer) {
+      checkAnswerShape(runId, answer);
       // checked and marked at once, before anything is awaited: of two answers to one call
       // given at once, the second is refused here rather than dropped by the database
       if (!sent.add(runId, answer.key))
@@ -62,6 +63,7 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
             requestId: answer.key,
             approved: answer.approved,
             ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+            ...editOf(answer),
             ...(by !== undefined ? { answeredBy: by } : {}),
             source: 'studio',
           }),

@@ -1,9 +1,10 @@
 import type { RunClient, DbosRunSummary } from '../dbos/index.js';
 import { applyEvent, liveTrace, type LiveTrace } from '../events/index.js';
-import type { TraceStatus } from '../trace/trace-node.js';
+import type { Trace, TraceStatus } from '../trace/trace-node.js';
 import type { TraceLookup } from './run-directory.js';
 import type { RunListEntry, RunSummary, StudioEvent } from './run-list.js';
 import { summarizeTrace } from './summarize-trace.js';
+import { cancelledTrace } from './cancelled-trace.js';
 
 /** Options of {@link DatabaseRuns.open}. */
 export interface DatabaseRunsOptions {
@@ -91,7 +92,11 @@ export class DatabaseRuns {
     await follow.ready;
     const trace = follow.live.trace;
     if (!trace) return { unreadable: 'the run has not started yet: it waits in its queue' };
-    return { text: JSON.stringify(trace) };
+    if (trace.endedAt !== undefined) return { text: JSON.stringify(trace) };
+    // a run the database cancelled writes no more events: its end is the database's
+    const run = await this.client.get(runId).catch(() => this.#summaries.get(runId));
+    if (run) this.#summaries.set(runId, run);
+    return { text: JSON.stringify(run ? shownTrace(run, follow)! : trace) };
   }
 
   /** The run as the database last listed it (its waiting approvals included). */
@@ -178,7 +183,7 @@ export class DatabaseRuns {
 /** A database run as Studio's list shows it: its trace's summary once followed, the database's status and approvals. */
 function entryOf(run: DbosRunSummary, follow: Follow | undefined): RunSummary {
   const createdAt = new Date(run.createdAt).toISOString();
-  const trace = follow?.live.trace;
+  const trace = follow && shownTrace(run, follow);
   const base: RunSummary = trace
     ? summarizeTrace(trace, run.runId, follow!.updatedAt)
     : {
@@ -194,9 +199,24 @@ function entryOf(run: DbosRunSummary, follow: Follow | undefined): RunSummary {
     runId: run.runId,
     file: run.runId,
     workflow: run.workflow,
-    status: run.waiting.length > 0 ? 'waiting' : statusOf(run.status),
-    ...(run.waiting.length > 0 ? { pendingApprovals: run.waiting.length } : {}),
+    // a run the page follows is in the state its trace shows (the page reads the same one)
+    ...(trace
+      ? {}
+      : {
+          status: run.waiting.length > 0 ? 'waiting' : statusOf(run.status),
+          ...(run.waiting.length > 0 ? { pendingApprovals: run.waiting.length } : {}),
+        }),
   };
+}
+
+/**
+ * The trace of a followed run as far as its events built it; for a run the database
+ * cancelled, ended `aborted` as of its last event ({@link cancelledTrace}).
+ */
+function shownTrace(run: DbosRunSummary, follow: Follow): Trace | undefined {
+  const trace = follow.live.trace;
+  if (!trace || run.status !== 'cancelled') return trace;
+  return cancelledTrace(trace, Date.parse(follow.updatedAt));
 }
 
 function statusOf(status: DbosRunSummary['status']): TraceStatus {

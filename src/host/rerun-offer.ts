@@ -20,9 +20,17 @@ import type { TraceStatus } from '../trace/trace-node.js';
  */
 export type RerunOffer = { kind: 'rerun' } | { kind: 'answer' | 'wait' | 'fresh'; why: string };
 
-/** The offer for a run in `status` (see {@link RerunOffer}). */
-export function rerunOffer(runId: string, status: TraceStatus): RerunOffer {
+/**
+ * The offer for a run in `status` (see {@link RerunOffer}); `pendingApprovals` counts the
+ * calls a run stopped at (`aborted`) still has unanswered: answering one resumes it.
+ */
+export function rerunOffer(runId: string, status: TraceStatus, pendingApprovals = 0): RerunOffer {
   const run = `Run ${runId}`;
+  if (status === 'aborted' && pendingApprovals > 0)
+    return {
+      kind: 'answer',
+      why: `${run} stopped while a call waited for an answer: answer it on its page and it resumes. Re-run replays only a run that ended succeeded.`,
+    };
   switch (status) {
     case 'succeeded':
       return { kind: 'rerun' };
@@ -48,7 +56,11 @@ export function rerunOffer(runId: string, status: TraceStatus): RerunOffer {
  * The `june:` sentence that refuses a replay start of a run whose recording is not
  * complete, or `undefined` when it may be replayed (it ended succeeded).
  */
-export function rerunRefusal(runId: string, status: TraceStatus): string | undefined {
-  const offer = rerunOffer(runId, status);
+export function rerunRefusal(
+  runId: string,
+  status: TraceStatus,
+  pendingApprovals = 0,
+): string | undefined {
+  const offer = rerunOffer(runId, status, pendingApprovals);
   return offer.kind === 'rerun' ? undefined : `june: ${offer.why}`;
 }

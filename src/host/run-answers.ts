@@ -36,6 +36,10 @@ export interface StudioAnswer {
   key: string;
   approved: boolean;
   reason?: string;
+  /** An approval's edited call input (plain JSON), when the person changed the call. */
+  input?: unknown;
+  /** A denial's answer given instead of the tool (plain JSON): the model reads it as the result. */
+  output?: unknown;
   /** Who answered (the answer's `answeredBy`, else the user Studio runs as); absent in files written before. */
   by?: string;
   /** When the answer was given, ISO 8601: where the run's wait for it ended. */

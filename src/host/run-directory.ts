@@ -7,7 +7,7 @@ import { OUTSIDE_REASON, resolveInside } from './resolve-inside.js';
 import { isUnreadable, type RunListEntry, type StudioEvent } from './run-list.js';
 import { summarizeTrace } from './summarize-trace.js';
 import { runFolder } from './run-answers.js';
-import { listedStatus } from './run-status.js';
+import { countWaiting } from './waiting-approvals.js';
 
 /** Options of {@link RunDirectory}. */
 export interface RunDirectoryOptions {
@@ -280,11 +280,15 @@ function summarized(trace: Trace, name: string, updatedAt: string): RunListEntry
   }
 }
 
-/** The entry, marked `waiting` with its count when the run waits for approvals. */
+/**
+ * The entry of a run stopped while calls waited (`aborted`, its calls withdrawn), with how
+ * many of them its journal holds unanswered (`pendingApprovals`): an answer to one resumes the
+ * run. Its state stays the trace's (`aborted`), as the run page shows it: never `waiting`.
+ */
 async function withWaiting(entry: RunListEntry, trace: Trace, dir: string): Promise<RunListEntry> {
-  if (isUnreadable(entry)) return entry;
-  const { status, waiting } = await listedStatus(trace, runFolder(dir, entry.runId));
-  return waiting > 0 ? { ...entry, status, pendingApprovals: waiting } : entry;
+  if (isUnreadable(entry) || entry.status !== 'aborted') return entry;
+  const waiting = await countWaiting(trace, runFolder(dir, entry.runId)).catch(() => 0);
+  return waiting > 0 ? { ...entry, pendingApprovals: waiting } : entry;
 }
 
 function sortTime(entry: RunListEntry): number {

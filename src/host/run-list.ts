@@ -7,6 +7,7 @@ import type { TraceStatus } from '../trace/trace-node.js';
  * - `durationMs`: from `startedAt` to `endedAt`, in milliseconds; absent while running.
  * - `totalTokens`: the run's total tokens (child runs included); while running, the sum of
  *   the model calls so far; absent when no model call reported usage.
+ * - `status`: `runState` of the trace, as the run page shows it.
  * - `nodeCount`: trace nodes in the file, composite child runs included.
  * - `updatedAt`: when the file last changed (ISO 8601).
  *
@@ -35,9 +36,10 @@ export interface RunSummary {
    */
   failures?: { tools: number; caught: number; childRuns?: number };
   /**
-   * Tool calls waiting for a person's approval (absent when none): pending in the trace, or,
-   * for a run whose process stopped, asked in its journal and not answered. The run's
-   * `status` is then `waiting`.
+   * Tool calls waiting for a person's approval (absent when none): pending in the trace (the
+   * run's `status` is then `waiting`), or, for a run of a runs folder stopped while they
+   * waited, withdrawn and left unanswered in its journal (the run stays `aborted`; an answer
+   * resumes it).
    */
   pendingApprovals?: number;
   nodeCount: number;

@@ -2,6 +2,7 @@ import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { childTraceOf } from './child-trace.js';
 import type { RunSummary } from './run-list.js';
 import { totalTokens } from './total-tokens.js';
+import { runState } from './run-state.js';
 
 /**
  * Sums up a valid trace (see `traceProblem`) for Studio's run list.
@@ -24,7 +25,7 @@ export function summarizeTrace(trace: Trace, file: string, updatedAt: string): R
     runId: file.replace(/\.json$/, ''),
     file,
     ...(typeof trace.workflow === 'string' ? { workflow: trace.workflow } : {}),
-    status: trace.status,
+    status: runState(trace),
     startedAt: trace.startedAt,
     ...(trace.endedAt ? { endedAt: trace.endedAt } : {}),
     ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),

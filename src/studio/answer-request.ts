@@ -52,9 +52,11 @@ function sameHost(origin: string, host: string): boolean {
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * Reads an answer's body: JSON `{ key, approved, reason?, answeredBy? }` (its size checked
- * before, up to {@link MAX_ANSWER_BYTES}, see `approvals-routes.ts`), a reason of at most
- * 4000 characters (only with a denial), who answered in at most 200.
+ * Reads an answer's body: JSON `{ key, approved, reason?, answeredBy?, input?, output? }`
+ * (its size checked before, up to {@link MAX_ANSWER_BYTES}, see `approvals-routes.ts`), a
+ * reason of at most 4000 characters (only with a denial), who answered in at most 200, an
+ * approval's edited call `input` and a denial's `output` instead of the tool (JSON values,
+ * checked by the run host and the tool's schemas).
  *
  * @throws {StudioRequestError} `studio-request-invalid` (400) for anything else.
  */
@@ -65,7 +67,10 @@ export async function readAnswerBody(request: Request): Promise<ApprovalAnswerIn
   } catch {
     throw invalid('the body is not JSON');
   }
-  const { key, approved, reason, answeredBy } = (body ?? {}) as Record<string, unknown>;
+  const { key, approved, reason, answeredBy, input, output } = (body ?? {}) as Record<
+    string,
+    unknown
+  >;
   if (typeof key !== 'string' || key === '') throw invalid('"key" must be the call\'s key');
   if (typeof approved !== 'boolean') throw invalid('"approved" must be true or false');
   if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS))
@@ -82,6 +87,8 @@ export async function readAnswerBody(request: Request): Promise<ApprovalAnswerIn
     approved,
     ...(given ? { reason: reason.trim() } : {}),
     ...(by !== '' ? { answeredBy: by } : {}),
+    ...(input !== undefined ? { input } : {}),
+    ...(output !== undefined ? { output } : {}),
   };
 }
 
@@ -91,7 +98,7 @@ export const answerTooLarge = (): StudioRequestError => invalid('the body is lar
 function invalid(problem: string): StudioRequestError {
   return new StudioRequestError(
     'studio-request-invalid',
-    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string, "answeredBy"?: string }; ${problem}.`,
+    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string, "answeredBy"?: string, "input"?: JSON, "output"?: JSON }; ${problem}.`,
     400,
   );
 }

@@ -39,10 +39,8 @@ export async function modelChoiceFlags(
       throw invalid(
         `there is no recorded run ${JSON.stringify(model.runId.slice(0, 80))} with a journal in the runs folder; pick a run from the list`,
       );
-    const refused = rerunRefusal(
-      model.runId,
-      (await runStatusIn(places.runsDir, model.runId)) ?? 'running',
-    );
+    const found = await runStatusIn(places.runsDir, model.runId);
+    const refused = rerunRefusal(model.runId, found?.state ?? 'running', found?.pendingApprovals);
     if (refused) throw new StudioRequestError('studio-rerun-incomplete', refused, 409);
     // tools answered from the recording too: a re-run changes nothing outside the run
     return [`--replay=${model.runId}`, '--replay-tools'];

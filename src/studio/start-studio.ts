@@ -4,21 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SystemError } from '../errors/index.js';
 import { getRequestListener } from '@hono/node-server';
-import type { ApprovalDesk } from '../host/approval-desk.js';
 import { EventChannel } from './event-channel.js';
 import { approvalsRoutes } from './routes/approvals-routes.js';
 import { eventsRoute } from './routes/events-route.js';
-import { runsRoutes, type RunsSource } from './routes/runs-routes.js';
+import { runsRoutes } from './routes/runs-routes.js';
 import { uiRoutes } from './routes/ui-routes.js';
 import { workflowsRoutes } from './routes/workflows-routes.js';
 import { studioApp } from './server/studio-app.js';
 import type { StudioRouteModule } from './server/studio-env.js';
 import type { WorkflowCatalog } from '../workflows/workflow-catalog.js';
-import type { StudioEvent } from '../host/run-list.js';
 import { studioAccess, type StudioAccess } from './studio-access.js';
-import { RunDirectory } from '../host/run-directory.js';
 import { defaultAssetsDir } from './studio-assets.js';
-import { fileApprovalDesk } from '../host/approval-desk.js';
+import { openRunHost } from '../host/open-run-host.js';
+import type { RunHost } from '../host/run-host.js';
 import type { WorkbenchCatalog } from '../workflows/workbench-catalog.js';
 import { WorkbenchChat } from './workbench-chat.js';
 import { ProcessSlots } from './process-slots.js';
@@ -58,6 +56,12 @@ export interface StudioOptions {
    * through DBOS (`RunClient`). Needs `@dbos-inc/dbos-sdk`. @default none: the folder `dir`
    */
   database?: string;
+  /**
+   * Where the runs live, opened already (`openRunHost`, or `memoryRunHost` in tests): Studio
+   * shows its runs and answers through it (`dir` and `database` are then not read), and
+   * leaves it open when it closes. @default the host `openRunHost` opens from `dir` and `database`
+   */
+  runHost?: RunHost;
   /**
    * The workflows the page may start, try a tool of and chat with (`june dev` gives its
    * catalog): runs start in `workbench.root`, whose `.june/runs` should be `dir`. Only with a
@@ -124,13 +128,18 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
 
   const access = studioAccess(host, options.allowHosts, options.token);
   const channel = new EventChannel();
-  const source = await openRuns(options, dirLabel, (event) => channel.send(event));
+  const runHost = await hostOf(options);
+  const unsubscribeRuns = runHost.subscribe((event) => channel.send(event));
+  const closeRuns = () => {
+    unsubscribeRuns();
+    if (options.runHost === undefined) void runHost.close().catch(() => {});
+  };
   const catalog = options.workflows;
   const unsubscribe = catalog?.subscribe((event) => channel.send(event));
   const app = studioApp(access, [
     eventsRoute(channel),
-    approvalsRoutes(source.approvals, access),
-    runsRoutes(source, { workflows: catalog !== undefined }),
+    approvalsRoutes(runHost, access),
+    runsRoutes(runHost, { workflows: catalog !== undefined }),
     ...workbenchOf(options, dirLabel, access),
     ...(catalog ? [workflowsRoutes(catalog)] : []),
     uiRoutes(assetsDir),
@@ -141,7 +150,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     await listen(server, port, host);
   } catch (error) {
     unsubscribe?.();
-    source.runs.close();
+    closeRuns();
     throw error;
   }
   server.on('error', () => {}); // after listening, errors belong to single connections
@@ -159,7 +168,7 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     close: () =>
       (closing ??= new Promise<void>((resolveClose) => {
         unsubscribe?.();
-        source.runs.close();
+        closeRuns();
         channel.close();
         server.close(() => resolveClose());
         server.closeAllConnections();
@@ -168,33 +177,17 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
 }
 
 /**
- * The runs Studio shows and the desk that answers their approvals: the folder `dir`, or
- * the database `options.database`.
+ * The run host Studio shows: the one it was given (`runHost`), else the one `openRunHost`
+ * opens from `dir` and `database`.
+ * @throws {SystemError} what opening a database throws.
  */
-async function openRuns(
-  options: StudioOptions,
-  dirLabel: string,
-  onChange: (event: StudioEvent) => void,
-): Promise<RunsSource & { approvals: ApprovalDesk; runs: { close(): void } }> {
-  const poll =
-    options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {};
-  if (options.database !== undefined) {
-    const { DatabaseRuns, databaseLabel } = await import('../host/database-runs.js');
-    const { databaseApprovalDesk } = await import('../host/database-approval-desk.js');
-    const runs = await DatabaseRuns.open({ database: options.database, onChange, ...poll });
-    await runs.start().catch((error: unknown) => {
-      runs.close();
-      throw error;
-    });
-    return {
-      runs,
-      approvals: databaseApprovalDesk(runs),
-      dirLabel: databaseLabel(options.database),
-    };
-  }
-  const runs = new RunDirectory({ dir: resolve(dirLabel), onChange, ...poll });
-  await runs.start();
-  return { runs, approvals: fileApprovalDesk(runs), dirLabel };
+async function hostOf(options: StudioOptions): Promise<RunHost> {
+  if (options.runHost !== undefined) return options.runHost;
+  return openRunHost({
+    ...(options.dir !== undefined ? { dir: options.dir } : {}),
+    ...(options.database !== undefined ? { database: options.database } : {}),
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+  });
 }
 
 /** The workbench's routes, when `options.workbench` gives a catalog (and the runs are a folder). */
@@ -203,7 +196,8 @@ function workbenchOf(
   dirLabel: string,
   access: StudioAccess,
 ): StudioRouteModule[] {
-  if (options.workbench === undefined || options.database !== undefined) return [];
+  if (options.workbench === undefined || options.database !== undefined || options.runHost)
+    return [];
   const places = {
     catalog: options.workbench,
     runsDir: resolve(dirLabel),

@@ -89,9 +89,19 @@ function lastRunOf(live: LiveRuns): Map<string, LastRun> {
     if (isUnreadable(run) || run.workflow === undefined) continue;
     const at = Date.parse(run.startedAt) || 0;
     if ((newest.get(run.workflow)?.at ?? -1) < at)
-      newest.set(run.workflow, { runId: run.runId, status: run.status, at });
+      newest.set(run.workflow, {
+        runId: run.runId,
+        status: run.status,
+        pendingApprovals: run.pendingApprovals ?? 0,
+        at,
+      });
   }
-  return new Map([...newest].map(([workflow, { runId, status }]) => [workflow, { runId, status }]));
+  return new Map(
+    [...newest].map(([workflow, { runId, status, pendingApprovals }]) => [
+      workflow,
+      { runId, status, pendingApprovals },
+    ]),
+  );
 }
 
 /** `#/workbench/<id>[/<agent>/<tool>]`: a workflow's workbench, its tool dialog on that tool. */

@@ -15,6 +15,8 @@ import { fetchWorkflow } from './workbench-client.js';
 export interface LastRun {
   runId: string;
   status: TraceStatus;
+  /** Calls a stopped (`aborted`) run still has unanswered: answering one resumes it. */
+  pendingApprovals: number;
 }
 
 /** What a workflow page can start again: its last run, for the props set in the page. */
@@ -157,7 +159,7 @@ function WorkflowHead(props: {
       (error: Error) => setProblem(error.message),
     );
   // Re-run only replays a complete recording; otherwise the page says why, and what to do
-  const offer = lastRun && rerunOffer(lastRun.runId, lastRun.status);
+  const offer = lastRun && rerunOffer(lastRun.runId, lastRun.status, lastRun.pendingApprovals);
   return (
     <header class="workflow-head">
       <h2>{entry.name}</h2>

@@ -98,6 +98,7 @@ describe("Studio's Re-run", () => {
     ['failed', false, 'ended failed, so its recording stops partway'],
     ['running', false, 'is still running'],
     ['running', true, 'waits for an answer'],
+    ['aborted', true, 'stopped while a call waited for an answer: answer it on its page'],
   ] as const)(
     'refuses a run that is %s (pending approval: %s) before anything starts, saying why',
     async (status, pending, why) => {

@@ -32,6 +32,7 @@ const integrationFiles = [
   'durable/crash-fuzz.test.ts',
   'durable/replay-without-provider.test.ts',
   'durable/run-owner.test.tsx',
+  'host/file-host.test.ts',
   'mcp/http-session.test.tsx',
   'mcp/stdio-cwd.test.tsx',
   'mcp/stdio-server.test.tsx',

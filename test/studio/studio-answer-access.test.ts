@@ -112,7 +112,7 @@ describe('June Studio: who may answer an approval', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('lists the waiting call with its input, step and provenance, and the run as waiting', async () => {
+  it('lists the waiting call with its input, step and provenance, and the run as aborted, as its trace says', async () => {
     const listed = await (await fetch(endpoint)).json();
     expect(listed).toEqual({
       runId,
@@ -132,7 +132,7 @@ describe('June Studio: who may answer an approval', () => {
       ],
     });
     const { runs } = await (await fetch(`${studio.url}api/runs`)).json();
-    expect(runs[0]).toMatchObject({ runId, status: 'waiting', pendingApprovals: 1 });
+    expect(runs[0]).toMatchObject({ runId, status: 'aborted', pendingApprovals: 1 });
   });
 
   it('refuses a cross-origin POST, a missing or wrong token and a rebinding Host, writing nothing', async () => {

@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunList, RunSummary } from '../../src/host/run-list.js';
+import type { RunApprovals } from '../../src/host/waiting-approvals.js';
 import type { Studio } from '../../src/studio/index.js';
+import type { Trace } from '../../src/trace/trace-node.js';
+import type { HostUnderTest } from '../host/host-contract.js';
+import { folderHost, memoryHost } from '../host/hosts-under-test.js';
 import { nodesOf, onlyTrace, tempProject } from '../cli/cli-harness.js';
 import { deployFlow, deployScript, postAnswer, waitingDeployRun } from './deploy-run.js';
 import { eventually, openStudio } from './support.js';
@@ -102,5 +108,69 @@ describe('June Studio: who answered, through what and when', () => {
     expect(again.body.error).toMatch(/answered already/);
     expect((await run.running.done).code).toBe(0);
     expect(recorded(run.runId).trace).toMatchObject({ status: 'approved', source: 'studio' });
+  }, 180_000);
+});
+
+// The same API over any run host: Studio takes a host and never asks which one it has, so
+// the run list, the run page and the approvals answer alike over a runs folder and over a
+// host in memory (test/host/hosts-under-test.ts).
+describe.each([
+  ['memory', memoryHost],
+  ['runs folder', folderHost],
+])('June Studio over the %s run host: one answer, who gave it, one state', (_name, make) => {
+  let subject: HostUnderTest;
+  let studio: Studio;
+  const get = async (path: string) => (await fetch(`${studio.url}${path}`)).json();
+  const listed = async (runId: string) =>
+    ((await get('api/runs')) as RunList).runs.find((run) => run.runId === runId) as
+      RunSummary | undefined;
+
+  beforeAll(async () => {
+    subject = await make();
+    studio = await openStudio(join(tmpdir(), 'june-no-runs-here'), { runHost: subject.host });
+  }, 120_000);
+  afterAll(async () => {
+    await studio?.close();
+    await subject?.close();
+  });
+
+  it('lists a waiting run as waiting, takes one answer (an edited call) with who gave it, refuses a second, and shows the end alike', async () => {
+    const runId = await subject.host.start({
+      workflow: subject.workflow,
+      props: { mode: 'deploy' },
+    });
+    const endpoint = `${studio.url}api/runs/${encodeURIComponent(runId)}/approvals`;
+    const decisions = await eventually(async () => {
+      const body = (await (await fetch(endpoint)).json()) as RunApprovals;
+      expect(body.waiting).toHaveLength(1);
+      return body;
+    }, 60_000);
+    await eventually(async () =>
+      expect(await listed(runId)).toMatchObject({ status: 'waiting', pendingApprovals: 1 }),
+    );
+    const key = decisions.waiting[0]!.key;
+    const taken = await postAnswer(
+      endpoint,
+      { key, approved: true, answeredBy: 'ana@example.com', input: { env: 'staging' } },
+      studio.answerToken,
+    );
+    expect(taken).toEqual({ status: 202, body: { delivered: 'live' } });
+    const again = await postAnswer(endpoint, { key, approved: false }, studio.answerToken);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('studio-approval-unknown');
+
+    await subject.host.result(runId);
+    await eventually(async () => {
+      const page = (await get(`api/runs/${encodeURIComponent(runId)}`)) as Trace;
+      expect(page.status).toBe('succeeded');
+      expect((await listed(runId))?.status).toBe('succeeded');
+      const tool = nodesOf(page).find((node) => node.kind === 'tool');
+      expect(tool?.approval).toMatchObject({
+        status: 'approved',
+        answeredBy: 'ana@example.com',
+        input: { env: 'staging' },
+      });
+      expect(tool?.output).toBe('deployed staging');
+    }, 10_000);
   }, 180_000);
 });

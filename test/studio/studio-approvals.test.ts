@@ -129,7 +129,9 @@ describe('June Studio: approvals from the browser', () => {
     await page.goto('about:blank');
     await page.goto(studio.pageUrl);
     const row = page.locator(`tr[data-run-id="${runId}"]`);
-    await row.and(page.locator('[data-status="waiting"]')).waitFor();
+    // listed as its page shows it, aborted, with the calls an answer may still resume it by
+    await row.and(page.locator('[data-status="aborted"]')).waitFor();
+    expect(await row.getByTestId('waiting-approval').innerText()).toBe('1 waiting for approval');
     await page.goto(`${studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
     await card('staging').waitFor();
     expect(await page.getByTestId('approvals-state').innerText()).toBe(

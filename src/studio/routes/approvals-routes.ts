@@ -1,6 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { answerTooLarge, MAX_ANSWER_BYTES, readAnswerBody } from '../answer-request.js';
-import type { ApprovalDesk } from '../../host/approval-desk.js';
+import type { RunHost } from '../../host/run-host.js';
 import { answering } from '../server/answering.js';
 import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
 import type { StudioRouteModule } from '../server/studio-env.js';
@@ -20,12 +20,15 @@ const APPROVALS = /^\/api\/runs\/([^/]+)\/approvals$/;
  * @throws {StudioRequestError} `studio-request-invalid` (400) for a run id that is not valid
  *   percent-encoding or a malformed answer; the desk's own errors (404, 409).
  */
-export function approvalsRoutes(approvals: ApprovalDesk, access: StudioAccess): StudioRouteModule {
+export function approvalsRoutes(
+  approvals: Pick<RunHost, 'decisions' | 'answer'>,
+  access: StudioAccess,
+): StudioRouteModule {
   const path = '/api/runs/:runId/approvals';
   return {
     answeringPaths: [APPROVALS],
     mount(app) {
-      app.get(path, async (c) => sendJson(c, 200, await approvals.approvals(runIdOf(rawPath(c)))));
+      app.get(path, async (c) => sendJson(c, 200, await approvals.decisions(runIdOf(rawPath(c)))));
       app.post(
         path,
         answering(access),

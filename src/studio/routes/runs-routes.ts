@@ -1,15 +1,10 @@
-import type { RunDirectory } from '../../host/run-directory.js';
+import type { RunHost } from '../../host/run-host.js';
 import { rawPath, safeDecode, sendJson, sendText } from '../server/send-json.js';
 import type { StudioRouteModule } from '../server/studio-env.js';
 import type { RunList } from '../../host/run-list.js';
 
-/** Where {@link runsRoutes} reads runs from. */
-export interface RunsSource {
-  /** The runs: a folder of trace files (`RunDirectory`) or a database (`DatabaseRuns`). */
-  runs: Pick<RunDirectory, 'list' | 'readTrace'>;
-  /** The runs directory as the user gave it (or the database, without its password), shown in the UI. */
-  dirLabel: string;
-}
+/** Where {@link runsRoutes} reads runs from: the run host's list, traces and label (shown in the UI). */
+export type RunsSource = Pick<RunHost, 'list' | 'readTrace' | 'label'>;
 
 /** What else the run list tells the page about this Studio. */
 export interface RunsRoutesOptions {
@@ -31,8 +26,8 @@ export function runsRoutes(source: RunsSource, options: RunsRoutesOptions = {}):
     mount(app) {
       app.get('/api/runs', async (c) => {
         const body: RunList = {
-          dir: source.dirLabel,
-          runs: await source.runs.list(),
+          dir: source.label,
+          runs: await source.list(),
           workflows: options.workflows === true,
         };
         return sendJson(c, 200, body);
@@ -45,7 +40,7 @@ export function runsRoutes(source: RunsSource, options: RunsRoutesOptions = {}):
             error: `june: the run id in ${path} is not valid percent-encoding (each % must start a %XX escape); encode the id with encodeURIComponent.`,
           });
         }
-        const found = await source.runs.readTrace(runId);
+        const found = await source.readTrace(runId);
         if ('text' in found) return sendText(c, 200, found.text, 'application/json; charset=utf-8');
         if ('unreadable' in found)
           return sendJson(c, 422, {
@@ -53,7 +48,7 @@ export function runsRoutes(source: RunsSource, options: RunsRoutesOptions = {}):
             unreadable: found.unreadable,
           });
         return sendJson(c, 404, {
-          error: `june: no run "${runId}" in ${source.dirLabel}; the list at /api/runs has the runs there.`,
+          error: `june: no run "${runId}" in ${source.label}; the list at /api/runs has the runs there.`,
         });
       });
     },

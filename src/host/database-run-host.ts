@@ -1,0 +1,86 @@
+import { SystemError } from '../errors/june-error.js';
+import { databaseApprovalDesk } from './database-approval-desk.js';
+import { DatabaseRuns, databaseLabel } from './database-runs.js';
+import { HostListeners } from './host-listeners.js';
+import type { RunHost } from './run-host.js';
+import { runMissing, waitForEnd } from './wait-for-end.js';
+import { untilAborted } from './until-aborted.js';
+
+/** Options of {@link databaseRunHost}. */
+export interface DatabaseRunHostOptions {
+  /** The PostgreSQL URL of the runs (`june worker --database`). */
+  database: string;
+  /** How often to read the list of runs, in ms. @default 1000 */
+  pollIntervalMs?: number;
+}
+
+/**
+ * A database of runs over DBOS as a {@link RunHost}, through one `RunClient`: a run starts
+ * queued (`RunClient.enqueue`) for a worker that has its workflow; the list is the
+ * database's (`DatabaseRuns`), a run's trace is built from the events its worker publishes,
+ * answers go as DBOS messages (`databaseApprovalDesk`), `cancel` is DBOS's. Workers take
+ * stopped runs up themselves: `resume` throws `run-host-unsupported`.
+ *
+ * @throws {SystemError} `dbos-missing` without `@dbos-inc/dbos-sdk`; `database-unreachable`,
+ *   `database-auth-failed` for a database it cannot use.
+ * @example
+ * ```ts
+ * const host = await databaseRunHost({ database: 'postgres://localhost/june' });
+ * const runId = await host.start({ workflow: 'release', props: { version: '1.2' } });
+ * ```
+ */
+export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<RunHost> {
+  const listeners = new HostListeners();
+  const runs = await DatabaseRuns.open({
+    database: options.database,
+    onChange: listeners.send,
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+  });
+  await runs.start().catch((error: unknown) => {
+    runs.close();
+    throw error;
+  });
+  const desk = databaseApprovalDesk(runs);
+  const readTrace = (runId: string) => runs.readTrace(runId);
+  const known = async (runId: string) => {
+    if ('missing' in (await readTrace(runId))) throw runMissing(runId);
+  };
+  return {
+    label: databaseLabel(options.database),
+    async start(request) {
+      const runId = await runs.client.enqueue({
+        workflow: request.workflow,
+        ...(request.props !== undefined ? { props: request.props } : {}),
+        ...(request.script !== undefined ? { script: request.script } : {}),
+        ...(request.runId !== undefined ? { runId: request.runId } : {}),
+      });
+      await runs.list();
+      return runId;
+    },
+    list: () => runs.list(),
+    readTrace,
+    subscribe: (onChange) => listeners.add(onChange),
+    async *events(runId, follow = {}) {
+      await known(runId);
+      yield* untilAborted(runs.client.events(runId), follow.signal);
+    },
+    decisions: (runId) => desk.approvals(runId),
+    answer: (runId, answer) => desk.answer(runId, answer),
+    async cancel(runId) {
+      await known(runId);
+      await runs.client.cancel(runId);
+    },
+    async result(runId, waiting = {}) {
+      await known(runId);
+      return waitForEnd(runId, readTrace, waiting.signal);
+    },
+    async resume(runId) {
+      await known(runId);
+      throw new SystemError(
+        'run-host-unsupported',
+        `june: run "${runId}" is in a database, whose workers take stopped runs up themselves; start a worker (june worker --database) to go on with it.`,
+      );
+    },
+    close: async () => runs.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isRunId, newRunId } from '../engine/run-id.js';
+import { juneBin } from './resume-run.js';
+import type { HostRunRequest } from './run-host.js';
+import { StudioRequestError } from './studio-request-error.js';
+
+/** How long a started `june run` has to write its first trace, in ms. */
+const FIRST_TRACE_MS = 60_000;
+const POLL_MS = 50;
+
+/**
+ * Starts `june run <workflow> --run-id=<id> --approve=studio --props=<json> [--script=<file>]`
+ * with June's own command, in the project folder the runs folder `runsDir` belongs to
+ * (`<project>/.june/runs`), detached (the run outlives whoever started it), its output in
+ * `<runsDir>/<runId>/host.log` and its script, when given, in `<runsDir>/<runId>/script.json`
+ * (a folder made for the run, private to this user). Resolves once the run's trace exists.
+ *
+ * @returns the run id.
+ * @throws {StudioRequestError} `studio-request-invalid` (400) for a run id that is not one or
+ *   is taken; `studio-run-start-failed` (422, with the run's `june:` line) when `june run`
+ *   ends before its first trace.
+ */
+export async function startFolderRun(runsDir: string, request: HostRunRequest): Promise<string> {
+  const runId = request.runId ?? newRunId();
+  if (!isRunId(runId) || existsSync(join(runsDir, `${runId}.json`)))
+    throw new StudioRequestError(
+      'studio-request-invalid',
+      `june: ${JSON.stringify(runId.slice(0, 200))} is not a new run id in ${runsDir}; give another one, or none for a new one.`,
+      400,
+    );
+  const folder = join(runsDir, runId);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const args = [
+    juneBin(),
+    'run',
+    request.workflow,
+    `--run-id=${runId}`,
+    '--approve=studio',
+    `--props=${JSON.stringify(request.props ?? {})}`,
+  ];
+  if (request.script !== undefined) {
+    const script = join(folder, 'script.json');
+    await writeFile(script, JSON.stringify(request.script), { mode: 0o600, flag: 'wx' });
+    args.push(`--script=${script}`);
+  }
+  const log = join(folder, 'host.log');
+  const fd = openSync(log, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  let exit: number | null | undefined;
+  try {
+    const child = spawn(process.execPath, args, {
+      cwd: dirname(dirname(runsDir)),
+      detached: true,
+      stdio: ['ignore', fd, fd],
+    });
+    child.on('error', () => (exit = null));
+    child.on('exit', (code) => (exit = code));
+    child.unref();
+  } finally {
+    closeSync(fd);
+  }
+  const deadline = Date.now() + FIRST_TRACE_MS;
+  while (!existsSync(join(runsDir, `${runId}.json`))) {
+    if (exit !== undefined || Date.now() > deadline) throw startFailed(log, runId, exit);
+    await new Promise((resolveWait) => setTimeout(resolveWait, POLL_MS));
+  }
+  return runId;
+}
+
+function startFailed(log: string, runId: string, exit: number | null | undefined) {
+  let said = '';
+  try {
+    said = readFileSync(log, 'utf8');
+  } catch {
+    // nothing to quote
+  }
+  const line = said
+    .split('\n')
+    .reverse()
+    .find((text) => text.startsWith('june: '));
+  return new StudioRequestError(
+    'studio-run-start-failed',
+    line ??
+      `june: run ${runId} ${exit === undefined ? `wrote no trace within ${FIRST_TRACE_MS} ms` : `ended (exit code ${exit}) before it began`}; see ${log}`,
+    422,
+  );
+}

@@ -1,0 +1,214 @@
+// The run host contract, in Hono's style: one suite, run against every host
+// (memory-host.test.ts, file-host.test.ts over the real file system, and
+// test/dbos/database-host.test.ts over a real PostgreSQL). A host passes or fails the same
+// cases, so an entry point that takes a host never needs to know which one it has.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunHost } from '../../src/host/run-host.js';
+import { isUnreadable, type RunSummary } from '../../src/host/run-list.js';
+import { runState, type RunState } from '../../src/host/run-state.js';
+import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
+
+/** A host to test, the name it starts test/host/fixtures/desk.tsx by, and what ends it all. */
+export interface HostUnderTest {
+  host: RunHost;
+  /** `desk.tsx`, `desk`: what `host.start` takes as the fixture's workflow. */
+  workflow: string;
+  close(): Promise<void>;
+}
+
+/** How long one wait may take, in ms: a `june run` or a worker's poll on a busy machine. */
+const WAIT_MS = 60_000;
+
+/** Polls `look` every 50 ms until it gives a value; fails after {@link WAIT_MS}. */
+async function until<T>(what: string, look: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const found = await look();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function listed(host: RunHost, runId: string): Promise<RunSummary | undefined> {
+  const entry = (await host.list()).find((run) => run.runId === runId);
+  return entry && !isUnreadable(entry) ? entry : undefined;
+}
+
+async function traceOf(host: RunHost, runId: string): Promise<Trace | undefined> {
+  const found = await host.readTrace(runId);
+  return 'text' in found ? (JSON.parse(found.text) as Trace) : undefined;
+}
+
+/** The run's state in the list and on its page (the trace), read now. */
+async function states(host: RunHost, runId: string) {
+  const trace = await traceOf(host, runId);
+  return { list: (await listed(host, runId))?.status, page: trace && runState(trace) };
+}
+
+/** Waits until the list and the page both show `state`. */
+function bothShow(host: RunHost, runId: string, state: RunState) {
+  return until(`run ${runId} to be ${state} in the list and on its page`, async () => {
+    const now = await states(host, runId);
+    return now.list === state && now.page === state ? now : undefined;
+  });
+}
+
+function toolNodes(trace: Trace): TraceNode[] {
+  const found: TraceNode[] = [];
+  const stack = [trace.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind === 'tool') found.push(node);
+    stack.push(...node.children);
+  }
+  return found;
+}
+
+/** Why a promise rejected: its error's `code`. */
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  return promise.then(
+    () => 'resolved',
+    (error: unknown) => (error as { code?: string }).code,
+  );
+}
+
+/**
+ * The cases every run host passes: `makeHost` opens a fresh host (and whatever it runs on:
+ * a folder, a database and a worker) for the suite.
+ */
+export function runHostContract(name: string, makeHost: () => Promise<HostUnderTest>): void {
+  describe(`the run host contract: ${name}`, () => {
+    let subject: HostUnderTest;
+    let host: RunHost;
+    const start = (mode: string) => host.start({ workflow: subject.workflow, props: { mode } });
+    const waiting = async (runId: string) => {
+      await bothShow(host, runId, 'waiting');
+      return until('the call to be listed as a decision', async () => {
+        const decisions = await host.decisions(runId);
+        return decisions.waiting.length > 0 ? decisions : undefined;
+      });
+    };
+
+    beforeAll(async () => {
+      subject = await makeHost();
+      host = subject.host;
+    }, 180_000);
+    afterAll(async () => {
+      await subject?.close();
+    });
+
+    it('lists a started run, and its end as its trace shows it', async () => {
+      const runId = await start('quick');
+      expect(await listed(host, runId)).toBeDefined();
+      const trace = await host.result(runId);
+      expect(trace.status).toBe('succeeded');
+      expect(await states(host, runId)).toEqual({ list: 'succeeded', page: 'succeeded' });
+    }, 120_000);
+
+    it("follows a run's events from its start to its end, or says it keeps none", async () => {
+      const runId = await start('quick');
+      await host.result(runId);
+      const types: string[] = [];
+      const followed = (async () => {
+        for await (const event of host.events(runId)) types.push(event.type);
+      })();
+      const code = await codeOf(followed);
+      if (code === 'run-host-unsupported') return; // a runs folder keeps traces, not events
+      expect(code).toBe('resolved');
+      expect(types[0]).toBe('run-start');
+      expect(types.at(-1)).toBe('run-finish');
+    }, 120_000);
+
+    it('lists a run waiting for approval as waiting, with its call as a decision, as its page shows it', async () => {
+      const runId = await start('deploy');
+      const decisions = await waiting(runId);
+      expect(decisions.runId).toBe(runId);
+      expect(decisions.state).toBe('live');
+      expect(decisions.waiting).toHaveLength(1);
+      expect(decisions.waiting[0]).toMatchObject({ tool: 'deploy', input: { env: 'prod' } });
+      expect((await listed(host, runId))?.pendingApprovals).toBe(1);
+      await host.cancel(runId);
+      await host.result(runId);
+    }, 120_000);
+
+    it('answers an approval once: the run goes on to succeed, and a second answer is refused', async () => {
+      const runId = await start('deploy');
+      const [call] = (await waiting(runId)).waiting;
+      expect(await host.answer(runId, { key: call!.key, approved: true })).toEqual({
+        delivered: 'live',
+      });
+      expect(await codeOf(host.answer(runId, { key: call!.key, approved: false }))).toBe(
+        'studio-approval-unknown',
+      );
+      const trace = await host.result(runId);
+      expect(trace.status).toBe('succeeded');
+      expect(toolNodes(trace).map((node) => node.output)).toEqual(['deployed prod']);
+      expect(await states(host, runId)).toEqual({ list: 'succeeded', page: 'succeeded' });
+    }, 120_000);
+
+    it('runs the call with the input an approval edited', async () => {
+      const runId = await start('deploy');
+      const [call] = (await waiting(runId)).waiting;
+      await host.answer(runId, { key: call!.key, approved: true, input: { env: 'staging' } });
+      const trace = await host.result(runId);
+      expect(trace.status).toBe('succeeded');
+      const [deploy] = toolNodes(trace);
+      expect(deploy?.output).toBe('deployed staging');
+      expect(deploy?.approval).toMatchObject({ status: 'approved', input: { env: 'staging' } });
+    }, 120_000);
+
+    it('refuses an edited input on a denial, before anything is given', async () => {
+      const runId = await start('deploy');
+      const [call] = (await waiting(runId)).waiting;
+      expect(await codeOf(host.answer(runId, { key: call!.key, approved: false, input: {} }))).toBe(
+        'studio-request-invalid',
+      );
+      expect((await host.decisions(runId)).waiting).toHaveLength(1);
+      await host.cancel(runId);
+      await host.result(runId);
+    }, 120_000);
+
+    it('lists a run cancelled while it waited as aborted, as its page shows it, never as waiting', async () => {
+      const runId = await start('deploy');
+      await waiting(runId);
+      await host.cancel(runId);
+      const trace = await host.result(runId);
+      expect(trace.status).toBe('aborted');
+      expect(await states(host, runId)).toEqual({ list: 'aborted', page: 'aborted' });
+      // and it stays so, whatever the host looks at again
+      expect(await states(host, runId)).toEqual({ list: 'aborted', page: 'aborted' });
+    }, 120_000);
+
+    it('lists a running run as running until it is cancelled, then aborted', async () => {
+      const runId = await start('hold');
+      await until('the held call to start', async () => {
+        const trace = await traceOf(host, runId);
+        return trace && toolNodes(trace).length > 0 ? true : undefined;
+      });
+      await bothShow(host, runId, 'running');
+      await host.cancel(runId);
+      expect((await host.result(runId)).status).toBe('aborted');
+      expect(await states(host, runId)).toEqual({ list: 'aborted', page: 'aborted' });
+    }, 120_000);
+
+    it('lists a failed run as failed, as its page shows it', async () => {
+      const runId = await start('fail');
+      expect((await host.result(runId)).status).toBe('failed');
+      expect(await states(host, runId)).toEqual({ list: 'failed', page: 'failed' });
+    }, 120_000);
+
+    it('says the same of a run it does not have, whatever is asked', async () => {
+      const runId = 'no-such-run-0000';
+      expect(await host.readTrace(runId)).toEqual({ missing: true });
+      expect(await listed(host, runId)).toBeUndefined();
+      const codes = await Promise.all([
+        codeOf(host.decisions(runId)),
+        codeOf(host.answer(runId, { key: `${runId}/work#0.0`, approved: true })),
+        codeOf(host.cancel(runId)),
+        codeOf(host.result(runId)),
+      ]);
+      expect(codes).toEqual(Array(4).fill('studio-run-missing'));
+    }, 60_000);
+  });
+}
