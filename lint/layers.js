@@ -79,6 +79,29 @@ export const layers = {
         'about runs is in src/host/, about workflow files in src/workflows/',
     },
     {
+      from: ['cli', 'studio', 'web'],
+      to: ['dbos', 'journal'],
+      // still to move onto the run host: `june worker` starts the DBOS engine's own process;
+      // `june run` runs in this process, with a journal of the runs folder or queued for the
+      // workers; the web handler's two chat paths; the workbench's chat and tool trials
+      except: [
+        'src/cli/worker-command.ts',
+        'src/cli/database-commands.ts',
+        'src/cli/database-run-command.ts',
+        'src/cli/run-command.ts',
+        'src/cli/run-inputs.ts',
+        'src/cli/try-tool-command.ts',
+        'src/studio/workbench-chat.ts',
+        'src/web/chat-handler.ts',
+        'src/web/chat-request.ts',
+        'src/web/chat-run-busy.ts',
+        'src/web/dbos-chat.ts',
+      ],
+      reason:
+        'entry points reach runs through a run host (src/host/: openRunHost, RunHost): the ' +
+        "durable engines and the journal's stores are the hosts' business",
+    },
+    {
       from: ['studio-ui'],
       to: ['index', 'cli', 'interpreter', 'steps', 'engine', 'journal', 'testing'],
       reason:

@@ -70,6 +70,25 @@ describe('imports point one way between source folders', () => {
     expect(await lintAt('src/cli/snippet.ts', typed)).toHaveLength(1);
   });
 
+  it('keeps the entry points off the durable engines and the journal: they use a run host', async () => {
+    const client = "export const open = () => import('../dbos/run-client.js');\n";
+    const store =
+      "import { fileJournalStore } from '../journal/index.js';\nexport { fileJournalStore };\n";
+    const host =
+      "import { openRunHost } from '../host/open-run-host.js';\nexport { openRunHost };\n";
+    for (const folder of ['cli', 'studio', 'web']) {
+      expect(await lintAt(`src/${folder}/snippet.ts`, client)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^${folder}/ must not import dbos/: entry points reach runs through a run host`,
+          ),
+        ),
+      ]);
+      expect(await lintAt(`src/${folder}/snippet.ts`, store)).toHaveLength(1);
+      expect(await lintAt(`src/${folder}/snippet.ts`, host)).toEqual([]);
+    }
+  });
+
   it("applies to Studio's browser UI and to the JSX runtime", async () => {
     const code = "import { run } from '../../src/interpreter/run.js';\nexport { run };\n";
     expect(await lintAt('studio/src/snippet.tsx', code)).toEqual([
