@@ -20,6 +20,16 @@ export interface DbosAnswer {
   all?: boolean;
   approved: boolean;
   reason?: string;
+  /**
+   * Approve with this input instead of the model's (with `approved: true`): checked against
+   * the tool's input schema before it is sent. A JSON value.
+   */
+  input?: unknown;
+  /**
+   * Answer instead of the tool (with `approved: false`): the tool does not run and the model
+   * reads this as the call's result. Checked against the tool's output schema. A JSON value.
+   */
+  output?: unknown;
   /** Who answered (free text), recorded with the answer. */
   answeredBy?: string;
   /** Through what (`studio`, `web`, a source's own name). @default 'database' */
@@ -32,6 +42,8 @@ export function messageOf(id: string, answer: DbosAnswer): DbosApprovalAnswer {
     id,
     approved: answer.approved,
     ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+    ...(answer.input !== undefined ? { input: answer.input } : {}),
+    ...(answer.output !== undefined ? { output: answer.output } : {}),
     ...(answer.answeredBy !== undefined ? { answeredBy: answer.answeredBy } : {}),
     answeredAt: new Date().toISOString(),
     ...(answer.source !== undefined ? { source: answer.source } : {}),

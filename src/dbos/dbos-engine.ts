@@ -27,6 +27,13 @@ export interface DbosApprovalRequest {
   tool: string;
   input: unknown;
   step: string;
+  /**
+   * The tool's input schema as JSON Schema, when it has one: `RunClient.approve` checks an
+   * edited input against it before sending it. Absent from requests published before.
+   */
+  inputSchema?: Record<string, unknown>;
+  /** The tool's output schema as JSON Schema: an answer instead of the tool is checked against it. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /**
@@ -39,6 +46,10 @@ export interface DbosApprovalAnswer {
   id: string;
   approved: boolean;
   reason?: string;
+  /** An approval's edited input: the call runs with it. */
+  input?: unknown;
+  /** An answer instead of the tool (with `approved: false`): the model reads it as the call's result. */
+  output?: unknown;
   answeredBy?: string;
   answeredAt?: string;
   source?: string;
@@ -203,6 +214,8 @@ export class DbosEngine implements DurableEngine {
       tool: question.tool,
       input: this.#redactor.value(plainJson(question.input)),
       step: question.place.step,
+      ...(question.schemas?.input ? { inputSchema: question.schemas.input } : {}),
+      ...(question.schemas?.output ? { outputSchema: question.schemas.output } : {}),
     };
     this.#stableIds.set(question.id, entry.id);
     // both calls take their DBOS step numbers now, in call order, before anything is awaited
@@ -220,7 +233,7 @@ export class DbosEngine implements DurableEngine {
       },
     );
     Promise.all([requested, received]).then(
-      ([, message]) => question.answer(decisionOf(message)),
+      ([, message]) => answerWith(question, message),
       () => this.#options.cancelled(),
     );
     return requested.then(({ asked }) => asked);
@@ -294,6 +307,27 @@ export class DbosEngine implements DurableEngine {
   }
 }
 
+/**
+ * Gives the run the received answer. The sender checked an edit or an answer instead of the
+ * tool against the JSON Schema the request published; one the tool's own schema still
+ * refuses (a rule JSON Schema cannot say) cannot wait for another answer, as the message is
+ * received for good: the call is denied, the reason saying why, so the run goes on and every
+ * replay of it decides the same.
+ */
+function answerWith(question: ApprovalQuestion, message: DbosApprovalAnswer | null): void {
+  const decision = decisionOf(message);
+  try {
+    question.answer(decision);
+  } catch (error) {
+    const { input: _input, output: _output, ...plain } = decision;
+    question.answer({
+      ...plain,
+      approved: false,
+      reason: `the answer was refused: ${error instanceof Error ? error.message : String(error)}`,
+    });
+  }
+}
+
 function decisionOf(message: DbosApprovalAnswer | null): OutsideAnswer {
   if (message === null)
     return {
@@ -305,6 +339,8 @@ function decisionOf(message: DbosApprovalAnswer | null): OutsideAnswer {
   return {
     approved: message.approved,
     ...withReason(message.reason),
+    ...(message.input !== undefined ? { input: message.input } : {}),
+    ...(message.output !== undefined ? { output: message.output } : {}),
     ...(typeof message.answeredBy === 'string' ? { answeredBy: message.answeredBy } : {}),
     ...(typeof message.answeredAt === 'string' ? { answeredAt: message.answeredAt } : {}),
     source: typeof message.source === 'string' ? message.source : 'database',

@@ -7,6 +7,7 @@ import { CallIds } from './call-ids.js';
 import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
 import type {
   ApprovalAnswer,
+  ApprovalQuestion,
   OutsideAnswer,
   DurableEngine,
   DurablePlace,
@@ -33,6 +34,8 @@ export interface StepApprovalRequest {
 export interface ApprovalAsking {
   ask(replayed?: ApprovalAnswer | ApprovalDecision): Promise<ApprovalAnswer>;
   answer(decision: OutsideAnswer): ApprovalAnswerResult;
+  /** The tool's schemas as JSON Schema (see {@link ApprovalQuestion.schemas}). */
+  schemas?: ApprovalQuestion['schemas'];
 }
 
 /**
@@ -175,6 +178,7 @@ export class DurableCalls {
       toolCallId: request.toolCallId,
       tool: request.toolName,
       input: request.input,
+      ...(asking.schemas ? { schemas: asking.schemas } : {}),
       ask: () => asking.ask(),
       replay: (decision) => asking.ask(decision),
       answer: (decision) => asking.answer(decision),

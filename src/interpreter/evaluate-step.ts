@@ -14,6 +14,7 @@ import {
   type ToolApprovalAnswer,
 } from '../steps/run-step.js';
 import { toolAnswerCheck } from '../steps/tool-answer-check.js';
+import { toolAnswerSchemas } from '../steps/tool-answer-schemas.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import { stepToolApproval } from '../engine/tool-approval.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
@@ -347,6 +348,7 @@ async function askApproval(
   const { run, services, path } = step;
   const place = { step: path, calls: run.calls };
   const durable = services.engine.durable;
+  const tool = Object.hasOwn(tools, request.toolName) ? tools[request.toolName] : undefined;
   const ask = (replayed?: ApprovalAnswer | ApprovalDecision) =>
     services.approvals.request(
       {
@@ -360,12 +362,14 @@ async function askApproval(
       run.signal,
       run.runId,
       replayed,
-      toolAnswerCheck(Object.hasOwn(tools, request.toolName) ? tools[request.toolName] : undefined),
+      toolAnswerCheck(tool),
     );
   // an answer from outside the process (through the engine's store) settles the request as a person's would
   const answer = ({ source, ...given }: OutsideAnswer) =>
     services.approvals.answer(request.approvalId, given, source ?? 'database');
-  const decision = durable ? await durable.approval(place, request, { ask, answer }) : await ask();
+  const decision = durable
+    ? await durable.approval(place, request, { ask, answer, schemas: toolAnswerSchemas(tool) })
+    : await ask();
   return {
     approvalId: request.approvalId,
     approved: decision.approved,
