@@ -3,6 +3,7 @@
 // tool means it never runs and the model reads the answer as the call's result. An edit
 // that does not fit the tool's schema is refused to the caller and the request still waits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { june } from '../cli/cli-harness.js';
 import { postgresMissing } from '../helpers/postgres.js';
 import { ledgerDatabase, lines, waitFor, type LedgerDatabase } from './support.js';
 
@@ -95,5 +96,54 @@ describe.runIf(!missing)('runs over DBOS: an edited call, an answer instead of t
       type: 'text',
       value: 'published by hand',
     });
+  }, 180_000);
+
+  it('june approve --input and --answer: malformed JSON exits 2, a bad edit exits 1, a good one applies', async () => {
+    const { client, database, project } = ledger;
+    await enqueueWaiting('cli-edit', 9);
+    const approve = (...flags: string[]) =>
+      june(['approve', 'cli-edit', 'entry#2.0', '--database', database, ...flags], project.dir);
+
+    const malformed = await approve('--input', '{n: 9');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/^june: june approve --input takes a JSON value/);
+    const both = await approve('--input', '{"n":9}', '--answer', '"x"');
+    expect(both.code).toBe(2);
+    const unfit = await approve('--input', '{"n":"nine"}');
+    expect(unfit.code).toBe(1);
+    expect(unfit.stderr).toContain(`june: the edited input for the "publish" call`);
+    expect((await client.waiting('cli-edit')).map((waiting) => waiting.id)).toEqual(['entry#2.0']);
+
+    const edited = await approve('--input', '{"n":90}');
+    expect(edited.stdout).toContain('approved entry#2.0 of run cli-edit with an edited input');
+    expect(edited.code).toBe(0);
+    expect((await client.result('cli-edit')).trace.status).toBe('succeeded');
+    expect(lines(project.logs, 'effects.log')).toContainEqual(
+      expect.stringMatching(/^publish p90 /),
+    );
+
+    await enqueueWaiting('cli-answer', 10);
+    const answered = await june(
+      [
+        'approve',
+        'cli-answer',
+        'entry#2.0',
+        '--answer',
+        '{"url":"https://ledger.example/10"}',
+        '--database',
+        database,
+      ],
+      project.dir,
+    );
+    expect(answered.stdout).toContain('answered entry#2.0 of run cli-answer instead of the tool');
+    expect(answered.code).toBe(0);
+    expect((await client.result('cli-answer')).trace.status).toBe('succeeded');
+    expect(lines(project.logs, 'effects.log')).not.toContainEqual(
+      expect.stringMatching(/^publish p10 /),
+    );
+    const read = lines(project.logs, 'results.log').find((line) =>
+      line.startsWith('10|entry|4|publish|'),
+    );
+    expect(read).toContain('https://ledger.example/10');
   }, 180_000);
 });
