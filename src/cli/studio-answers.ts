@@ -121,12 +121,25 @@ export class StudioAnswers implements ApprovalSource {
         if (!answer) continue;
         this.#waiting.delete(key);
         // too late (the request went away, or another source answered first) changes nothing
-        this.#inbox?.answer(id, {
+        const given = {
           approved: answer.approved,
           ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+          ...(answer.input !== undefined ? { input: answer.input } : {}),
+          ...(answer.output !== undefined ? { output: answer.output } : {}),
           ...(answer.by !== undefined ? { answeredBy: answer.by } : {}),
           answeredAt: answer.at,
-        });
+        };
+        try {
+          this.#inbox?.answer(id, given);
+        } catch (error) {
+          // the file holds this answer for good: one the tool's schema refuses denies the call, saying why
+          const { input: _input, output: _output, ...plain } = given;
+          this.#inbox?.answer(id, {
+            ...plain,
+            approved: false,
+            reason: `the answer was refused: ${(error as Error).message}`,
+          });
+        }
       }
     });
   }

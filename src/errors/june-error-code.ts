@@ -117,6 +117,7 @@ export const juneErrorCodes = [
   'cli-workflow-missing',
   'run-folder-unsafe',
   'studio-approval-unknown',
+  'studio-approval-invalid',
   'studio-host-invalid',
   'studio-listen-failed',
   'studio-model-invalid',

@@ -27,6 +27,10 @@ export interface ApprovalAnswerInput {
   approved: boolean;
   reason?: string;
   answeredBy?: string;
+  /** With `approved: true`: the call runs with this input instead of the model's (JSON). */
+  input?: unknown;
+  /** With `approved: false`: an answer instead of the tool, which does not run (JSON). */
+  output?: unknown;
 }
 
 /** What became of an answer: handed to the live run, or recorded and the stopped run resumed (or left to resume). */
@@ -109,6 +113,8 @@ async function answerOnce(
       key: answer.key,
       approved: answer.approved,
       ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+      ...(answer.input !== undefined ? { input: answer.input } : {}),
+      ...(answer.output !== undefined ? { output: answer.output } : {}),
       ...answeredBy(answer),
       at: new Date().toISOString(),
     }),

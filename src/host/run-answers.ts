@@ -36,6 +36,10 @@ export interface StudioAnswer {
   key: string;
   approved: boolean;
   reason?: string;
+  /** An edited input, with an approval: the call runs with it. */
+  input?: unknown;
+  /** An answer instead of the tool, with a denial: the model reads it as the call's result. */
+  output?: unknown;
   /** Who answered (the answer's `answeredBy`, else the user Studio runs as); absent in files written before. */
   by?: string;
   /** When the answer was given, ISO 8601: where the run's wait for it ended. */

@@ -65,7 +65,10 @@ export async function readAnswerBody(request: Request): Promise<ApprovalAnswerIn
   } catch {
     throw invalid('the body is not JSON');
   }
-  const { key, approved, reason, answeredBy } = (body ?? {}) as Record<string, unknown>;
+  const { key, approved, reason, answeredBy, input, output } = (body ?? {}) as Record<
+    string,
+    unknown
+  >;
   if (typeof key !== 'string' || key === '') throw invalid('"key" must be the call\'s key');
   if (typeof approved !== 'boolean') throw invalid('"approved" must be true or false');
   if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS))
@@ -75,6 +78,10 @@ export async function readAnswerBody(request: Request): Promise<ApprovalAnswerIn
     (typeof answeredBy !== 'string' || answeredBy.length > MAX_ANSWERED_BY_CHARS)
   )
     throw invalid('"answeredBy" must be a string of at most 200 characters');
+  if (input !== undefined && approved !== true)
+    throw invalid('"input" (an edited call) goes with "approved": true');
+  if (output !== undefined && approved !== false)
+    throw invalid('"output" (an answer instead of the tool) goes with "approved": false');
   const given = typeof reason === 'string' && reason.trim() !== '' && !approved;
   const by = typeof answeredBy === 'string' ? answeredBy.trim() : '';
   return {
@@ -82,6 +89,8 @@ export async function readAnswerBody(request: Request): Promise<ApprovalAnswerIn
     approved,
     ...(given ? { reason: reason.trim() } : {}),
     ...(by !== '' ? { answeredBy: by } : {}),
+    ...(input !== undefined ? { input } : {}),
+    ...(output !== undefined ? { output } : {}),
   };
 }
 
@@ -91,7 +100,7 @@ export const answerTooLarge = (): StudioRequestError => invalid('the body is lar
 function invalid(problem: string): StudioRequestError {
   return new StudioRequestError(
     'studio-request-invalid',
-    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string, "answeredBy"?: string }; ${problem}.`,
+    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string, "answeredBy"?: string, "input"?: JSON (with approved: true), "output"?: JSON (with approved: false) }; ${problem}.`,
     400,
   );
 }
