@@ -25,5 +25,3 @@ export { ChatTurns, chatTurnStep } from './chat-turns.js';
 export type { ChatInput, ChatHistoryMessage, ChatTurnsProps } from './chat-turns.js';
 export { DEFAULT_CHAT_LIMITS } from './chat-limits.js';
 export type { ChatLimits } from './chat-limits.js';
-export { approvalWith, APPROVAL_EDITS_FIELD } from './approval-with.js';
-export type { ApprovalEdit, ApprovalEditsBody } from './approval-with.js';

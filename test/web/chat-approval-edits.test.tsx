@@ -4,7 +4,8 @@
 import { tool } from 'ai';
 import { Agent, memoryJournalStore, Tool } from 'june';
 import { scriptedModel } from 'june/testing';
-import { approvalWith, chatHandler, ChatTurns, type ChatInput } from 'june/web';
+import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
+import { approvalWith } from 'june/web/approval-with';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answered, chunksOf, post, readMessage, toolPart, userMessage } from './support.js';

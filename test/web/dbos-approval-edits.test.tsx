@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunClient } from 'june/dbos';
-import { approvalWith, chatHandler, type ChatHandler } from 'june/web';
+import { chatHandler, type ChatHandler } from 'june/web';
+import { approvalWith } from 'june/web/approval-with';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempProject } from '../cli/cli-harness.js';
 import { startWorker, waitFor, type WorkerProcess } from '../dbos/support.js';
