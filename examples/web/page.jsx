@@ -1,6 +1,7 @@
 // The example's page: useChat (@ai-sdk/react) on June's chat handler at /api/chat.
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
+import { approvalWith } from 'june/web/approval-with';
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import './style.css';
@@ -23,15 +24,39 @@ function approvalsAnswered({ messages }) {
   );
 }
 
+// An edited input or an answer instead of the tool goes with the next request, beside the
+// answer addToolApprovalResponse keeps in the message (it has no field for them).
+const edits = {};
+const takeEdits = () => {
+  const body = approvalWith({ ...edits });
+  for (const id of Object.keys(edits)) delete edits[id];
+  return body;
+};
+
 function Approval({ part, answer }) {
   const [reason, setReason] = useState('');
+  const [text, setText] = useState(JSON.stringify(part.input));
+  const id = part.approval.id;
+  const withEdit = (edit, approved) => {
+    edits[id] = edit;
+    answer({ id, approved });
+  };
+  let edited;
+  try {
+    edited = JSON.parse(text);
+  } catch {
+    edited = undefined;
+  }
   return (
     <div className="approval">
-      <button onClick={() => answer({ id: part.approval.id, approved: true })}>Approve</button>
+      <button onClick={() => answer({ id, approved: true })}>Approve</button>
       <input placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} />
-      <button onClick={() => answer({ id: part.approval.id, approved: false, reason })}>
-        Deny
+      <button onClick={() => answer({ id, approved: false, reason })}>Deny</button>
+      <input value={text} onChange={(e) => setText(e.target.value)} />
+      <button disabled={edited === undefined} onClick={() => withEdit({ input: edited }, true)}>
+        Run with this input
       </button>
+      <button onClick={() => withEdit({ output: edited ?? text }, false)}>Answer instead</button>
     </div>
   );
 }
@@ -56,7 +81,7 @@ function App() {
     id: chatId,
     messages: saved,
     resume: true,
-    transport: new DefaultChatTransport({ api: '/api/chat' }),
+    transport: new DefaultChatTransport({ api: '/api/chat', body: takeEdits }),
     sendAutomaticallyWhen: approvalsAnswered,
   });
   useEffect(() => sessionStorage.setItem(chatId, JSON.stringify(messages)), [messages]);

@@ -1,4 +1,5 @@
-import { confirm, input } from '@inquirer/prompts';
+import { expand, input } from '@inquirer/prompts';
+import { JuneError } from '../errors/index.js';
 import { visibleText } from './visible-text.js';
 import { localUser } from '../approvals/local-user.js';
 import type {
@@ -9,6 +10,26 @@ import type {
 } from '../approvals/index.js';
 import type { ProgressPrinter } from './progress-printer.js';
 import type { TerminalStyle } from './terminal-style.js';
+
+type Choice = 'approve' | 'deny' | 'edit' | 'respond';
+
+/** The terminal and abort signal a prompt runs with. */
+type PromptContext = Parameters<typeof input>[1];
+
+/** Whether `text` is a JSON value. */
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An answer typed at the prompt: its JSON value, or the text itself when it is not JSON. */
+function answerValue(text: string): unknown {
+  return parsesAsJson(text) ? (JSON.parse(text) as unknown) : text;
+}
 
 /** What the prompter answers through when it is not connected to a run's inbox (a run followed over the database). */
 export interface ApprovalAnswerer {
@@ -35,9 +56,12 @@ export interface ApprovalPrompterOptions {
 
 /**
  * Asks a person at the terminal about each approval request, one at a time (requests that
- * arrive together queue up): it shows the tool, the step path and the exact input JSON, asks
- * y/n with `@inquirer/prompts` `confirm` (default: no), and on "no" asks for an optional
- * reason, which the model sees.
+ * arrive together queue up): it shows the tool, the step path and the exact input JSON and
+ * asks, with `@inquirer/prompts` `expand` (default: no), `y` to run the call, `n` to deny it
+ * (then an optional reason, which the model sees), `e` to edit its input as JSON and run it
+ * with that, or `a` to answer instead of the tool (JSON or text the model reads as its
+ * result). An edit the tool's schema refuses is shown and asked for again. Edits and answers
+ * are offered when it answers through a run's inbox; through an `answerer`, `y` and `n`.
  *
  * It is the `terminal` approval source: connected to a run's inbox, it is asked about each
  * request, answers as the user this process runs as (`answeredBy`), and takes a prompt off
@@ -116,16 +140,16 @@ export class ApprovalPrompter implements ApprovalSource {
         `${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`,
       );
       output.write(`${json.replace(/^/gm, '    ')}\n`);
-      const approved = await confirm(
-        { message: `Allow this ${tool} call?`, default: false },
-        context,
-      );
-      if (approved) {
-        this.#send(request, { approved: true });
-        return;
+      const choice = await this.#choose(tool, context);
+      if (choice === 'approve') this.#send(request, { approved: true });
+      else if (choice === 'edit' || choice === 'respond')
+        await this.#edit(request, choice, context);
+      else {
+        const reason = (
+          await input({ message: 'Reason for the model (optional):' }, context)
+        ).trim();
+        this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
       }
-      const reason = (await input({ message: 'Reason for the model (optional):' }, context)).trim();
-      this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'ExitPromptError') this.#options.onInterrupt();
@@ -137,6 +161,75 @@ export class ApprovalPrompter implements ApprovalSource {
     } finally {
       this.#active = undefined;
       printer.release();
+    }
+  }
+
+  /** Asks what to do with the call of `tool`: run it, deny it, or (through an inbox) edit it or answer instead. */
+  #choose(tool: string, context: PromptContext): Promise<Choice> {
+    return expand<Choice>(
+      {
+        message: `Allow this ${tool} call?`,
+        default: 'n',
+        expanded: true,
+        choices: [
+          { key: 'y', name: 'Yes, run it', value: 'approve' },
+          { key: 'n', name: 'No, deny it (with a reason for the model)', value: 'deny' },
+          ...(this.#inbox
+            ? [
+                { key: 'e' as const, name: 'Edit the input, then run it', value: 'edit' as const },
+                {
+                  key: 'a' as const,
+                  name: 'Answer instead of the tool',
+                  value: 'respond' as const,
+                },
+              ]
+            : []),
+        ],
+      },
+      context,
+    );
+  }
+
+  /**
+   * Asks for an edited input (JSON, the model's as the default) or an answer instead of the
+   * tool (JSON; text that is not JSON is taken as a string), and answers with it. One the
+   * tool's schema refuses is shown in red and asked for again, with what was typed as the
+   * default; the request waits meanwhile.
+   */
+  async #edit(
+    request: ApprovalRequest,
+    choice: 'edit' | 'respond',
+    context: PromptContext,
+  ): Promise<void> {
+    const { output, style } = this.#options;
+    let typed = choice === 'edit' ? JSON.stringify(request.input) : '';
+    for (;;) {
+      typed = await input(
+        {
+          message:
+            choice === 'edit'
+              ? 'Input to run the call with (JSON):'
+              : 'Answer the model reads as the result (JSON or text):',
+          default: typed,
+          prefill: 'editable',
+          validate: (text) =>
+            choice === 'respond' || parsesAsJson(text)
+              ? true
+              : 'This is not JSON; check quotes and brackets.',
+        },
+        context,
+      );
+      const value = choice === 'edit' ? (JSON.parse(typed) as unknown) : answerValue(typed);
+      try {
+        this.#send(
+          request,
+          choice === 'edit' ? { approved: true, input: value } : { approved: false, output: value },
+        );
+        return;
+      } catch (error) {
+        if (!JuneError.isInstance(error)) throw error;
+        output.write(`${style.failure(visibleText(error.message))}\n`);
+      }
     }
   }
 

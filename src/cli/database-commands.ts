@@ -13,6 +13,10 @@ export interface ApproveCommandOptions {
   deny?: boolean;
   /** `--reason`: the reason the model sees with a denial. */
   reason?: string;
+  /** `--input <json>`: approve, the call running with this input (JSON text) instead of the model's. */
+  input?: string;
+  /** `--answer <json>`: answer instead of the tool (JSON text); the model reads it as the call's result. */
+  answer?: string;
 }
 
 /**
@@ -49,12 +53,13 @@ export async function approveCommand(
       'cli-option-invalid',
       'june: june approve takes a request id or --all (one of them); june runs --database ... lists the waiting requests.',
     );
+  const decision = await decisionOf(options);
   return withClient(database, async (client) => {
-    const approved = options.deny !== true;
+    const approved = decision.approved;
     const results = await client.approve(runId, {
       ...(requestId !== undefined ? { requestId } : {}),
       all: options.all === true,
-      approved,
+      ...decision,
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       ...answeredByUser(),
     });
@@ -68,7 +73,7 @@ export async function approveCommand(
       if (result.status === 'applied') {
         applied.push(result.request.id);
         io.stdout.write(
-          `${approved ? 'approved' : 'denied'} ${visibleText(result.request.id)} of run ${runId}\n`,
+          `${answerLine(decision, `${visibleText(result.request.id)} of run ${runId}`)}\n`,
         );
       } else io.stderr.write(`${visibleText(notAppliedText(runId, result, { approved }))}\n`);
     const untaken = await client.untaken(runId, applied, TAKEN_WAIT_MS);
@@ -78,6 +83,46 @@ export async function approveCommand(
       );
     return applied.length === results.length ? ExitCode.success : ExitCode.failed;
   });
+}
+
+type Decision = { approved: boolean; input?: unknown; output?: unknown };
+
+/**
+ * The decision the flags give: approve (with `--input`'s edit), `--deny`, or `--answer`
+ * (instead of the tool, which is a denial that carries the output).
+ * @throws {WorkflowError} `cli-option-invalid` for JSON that does not parse, or flags that
+ *   contradict each other (`--input` with `--deny` or `--answer`).
+ */
+async function decisionOf(options: ApproveCommandOptions): Promise<Decision> {
+  const { WorkflowError } = await import('../errors/index.js');
+  const json = (flag: string, text: string): unknown => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new WorkflowError(
+        'cli-option-invalid',
+        `june: june approve ${flag} takes a JSON value, and ${JSON.stringify(text)} is not one (${(error as Error).message}); quote it for the shell, as in ${flag} '{"env":"staging"}' or ${flag} '"text"'.`,
+      );
+    }
+  };
+  if (options.input !== undefined && (options.deny === true || options.answer !== undefined))
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: june approve --input approves the call with another input, so it takes neither --deny nor --answer; give one of them.',
+    );
+  if (options.input !== undefined) return { approved: true, input: json('--input', options.input) };
+  if (options.answer !== undefined)
+    return { approved: false, output: json('--answer', options.answer) };
+  return { approved: options.deny !== true };
+}
+
+/** How an applied answer to `what` (`entry#2.0 of run ...`) reads. */
+function answerLine(decision: Decision, what: string): string {
+  if (decision.output !== undefined) return `answered ${what} instead of the tool`;
+  if (!decision.approved) return `denied ${what}`;
+  return decision.input !== undefined
+    ? `approved ${what} with an edited input`
+    : `approved ${what}`;
 }
 
 /** How long `june approve` waits for the run to take its answer before it says a worker has yet to, in ms. */

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
+import type { ApproveCommandOptions } from './database-commands.js';
 import type { WorkerCommandOptions } from './worker-command.js';
 import { repeatedFlag } from './repeated-flag.js';
 
@@ -78,11 +79,13 @@ function addApproveCommand(program: Command, io: CliIO, done: Done): void {
     .option('--all', 'every request of the run that waits')
     .option('--deny', 'deny instead of approve')
     .option('--reason <text>', 'with --deny: the reason the model sees')
+    .option('--input <json>', "approve, running the call with this input instead of the model's")
+    .option('--answer <json>', 'answer instead of the tool: it does not run, the model reads this')
     .action(
       async (
         runId: string | undefined,
         requestId: string | undefined,
-        options: { database?: string; all?: boolean; deny?: boolean; reason?: string },
+        options: ApproveCommandOptions,
       ) => {
         const { approveCommand } = await import('./database-commands.js');
         done(await approveCommand(runId, requestId, options, io));

@@ -218,6 +218,8 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       workflow: workflow.name,
       ...(props ? { props } : {}),
       ...(model ? { model } : {}),
+      // a script's answers (a tool call's `answer`) are given as a person's, through `script`
+      ...(model ? { approvalSources: [model.approvals] } : {}),
       ...(onApproval ? { onApproval } : {}),
       journal,
       ...(redact ? { redact } : {}),

@@ -78,10 +78,16 @@ export class RunControl {
 
   /**
    * An approval request came: the prompter and Studio, the run's sources, hear of it from its
-   * inbox; with `--approve ask` and nobody to ask, the run is refused.
+   * inbox; with `--approve ask` and nobody to ask, the run is refused, unless the request
+   * was answered already (a `--script`'s answer).
    */
   request(request: ApprovalRequest): void {
-    if (!this.prompter && this.#options.approve === 'ask') this.#refuse(request);
+    if (!this.prompter && this.#options.approve === 'ask' && this.#waits(request))
+      this.#refuse(request);
+  }
+
+  #waits(request: ApprovalRequest): boolean {
+    return this.#options.handle.pendingApprovals.some((pending) => pending.id === request.id);
   }
 
   #refuse(request: ApprovalRequest): void {

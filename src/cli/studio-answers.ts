@@ -1,6 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { resolve } from 'node:path';
-import { errorMessage } from '../errors/error-message.js';
 import type { ApprovalRequest, ApprovalSource, SourceInbox } from '../approvals/index.js';
 import {
   readAnswers,
@@ -121,19 +120,25 @@ export class StudioAnswers implements ApprovalSource {
         const answer = answers.get(key);
         if (!answer) continue;
         this.#waiting.delete(key);
-        // too late (the request went away, or another source answered first) changes nothing;
-        // an edit the tool's schema refuses is a warning, never the end of the watch
+        // too late (the request went away, or another source answered first) changes nothing
+        const given = {
+          approved: answer.approved,
+          ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+          ...(answer.input !== undefined ? { input: answer.input } : {}),
+          ...(answer.output !== undefined ? { output: answer.output } : {}),
+          ...(answer.by !== undefined ? { answeredBy: answer.by } : {}),
+          answeredAt: answer.at,
+        };
         try {
-          this.#inbox?.answer(id, {
-            approved: answer.approved,
-            ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
-            ...(answer.input !== undefined ? { input: answer.input } : {}),
-            ...(answer.output !== undefined ? { output: answer.output } : {}),
-            ...(answer.by !== undefined ? { answeredBy: answer.by } : {}),
-            answeredAt: answer.at,
-          });
+          this.#inbox?.answer(id, given);
         } catch (error) {
-          process.emitWarning(errorMessage(error));
+          // the file holds this answer for good: one the tool's schema refuses denies the call, saying why
+          const { input: _input, output: _output, ...plain } = given;
+          this.#inbox?.answer(id, {
+            ...plain,
+            approved: false,
+            reason: `the answer was refused: ${(error as Error).message}`,
+          });
         }
       }
     });

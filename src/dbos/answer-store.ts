@@ -155,6 +155,8 @@ export function settledAnswerOf(message: DbosApprovalAnswer): SettledAnswer {
   return {
     approved: message.approved === true,
     ...withReason(message.reason),
+    ...(message.input !== undefined ? { input: message.input } : {}),
+    ...(message.output !== undefined ? { output: message.output } : {}),
     ...answerOrigin(
       message,
       typeof message.source === 'string' ? message.source : 'database',

@@ -20,14 +20,20 @@ export interface DbosAnswer {
   all?: boolean;
   approved: boolean;
   reason?: string;
+  /**
+   * Approve with this input instead of the model's (with `approved: true`): checked against
+   * the tool's input schema before it is sent. A JSON value.
+   */
+  input?: unknown;
+  /**
+   * Answer instead of the tool (with `approved: false`): the tool does not run and the model
+   * reads this as the call's result. Checked against the tool's output schema. A JSON value.
+   */
+  output?: unknown;
   /** Who answered (free text), recorded with the answer. */
   answeredBy?: string;
   /** Through what (`studio`, `web`, a source's own name). @default 'database' */
   source?: string;
-  /** With an approval: the call's input as it should run instead (plain JSON; the worker checks it against the tool's schema). */
-  input?: unknown;
-  /** With a denial: an answer instead of the tool, which the model reads as its result (plain JSON). */
-  output?: unknown;
 }
 
 /** The message that answers the request `id` as `answer` says, sent now. */

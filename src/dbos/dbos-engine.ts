@@ -31,6 +31,13 @@ export interface DbosApprovalRequest {
   /** A `<Question>`'s request: `'question'`, and what it asks (see `ApprovalRequest.question`). */
   kind?: 'question';
   question?: AskedQuestion;
+  /**
+   * The tool's input schema as JSON Schema, when it has one: `RunClient.approve` checks an
+   * edited input against it before sending it. Absent from requests published before.
+   */
+  inputSchema?: Record<string, unknown>;
+  /** The tool's output schema as JSON Schema: an answer instead of the tool is checked against it. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /**
@@ -43,9 +50,9 @@ export interface DbosApprovalAnswer {
   id: string;
   approved: boolean;
   reason?: string;
-  /** An approval's edited call input. */
+  /** An approval's edited input: the call runs with it. */
   input?: unknown;
-  /** A denial's answer instead of the tool. */
+  /** An answer instead of the tool (with `approved: false`): the model reads it as the call's result. */
   output?: unknown;
   answeredBy?: string;
   answeredAt?: string;
@@ -247,6 +254,8 @@ export class DbosEngine implements DurableEngine {
             question: this.#redactor.value(question.question) as AskedQuestion,
           }
         : {}),
+      ...(question.schemas?.input ? { inputSchema: question.schemas.input } : {}),
+      ...(question.schemas?.output ? { outputSchema: question.schemas.output } : {}),
     };
     this.#stableIds.set(question.id, entry.id);
     // both calls take their DBOS step numbers now, in call order, before anything is awaited
@@ -264,7 +273,7 @@ export class DbosEngine implements DurableEngine {
       },
     );
     Promise.all([requested, received]).then(
-      ([, message]) => answerFromDatabase(question, decisionOf(message)),
+      ([, message]) => answerWith(question, message),
       () => this.#options.cancelled(),
     );
     return requested.then(({ asked }) => asked);
@@ -339,17 +348,27 @@ export class DbosEngine implements DurableEngine {
 }
 
 /**
- * Delivers a database message's answer to the request. An answer the request refuses (a
- * question approved without a value: `question-answer-missing`) becomes a process warning,
- * never an unhandled rejection; the request still waits for an answer it takes.
+ * Gives the run the received answer. The sender checked an edit or an answer instead of the
+ * tool against the JSON Schema the request published; one the tool's own schema still
+ * refuses (a rule JSON Schema cannot say) cannot wait for another answer, as the message is
+ * received for good: the call is denied, the reason saying why, so the run goes on and every
+ * replay of it decides the same.
  */
-function answerFromDatabase(question: ApprovalQuestion, answer: OutsideAnswer): void {
+function answerWith(question: ApprovalQuestion, message: DbosApprovalAnswer | null): void {
+  const decision = decisionOf(message);
   try {
-    question.answer(answer);
+    question.answer(decision);
   } catch (error) {
-    process.emitWarning(
-      `june: the answer to the "${question.tool}" request in step "${question.place.step}" that came through the database was refused: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    const { input: _input, output: _output, ...plain } = decision;
+    const reason = `the answer was refused: ${error instanceof Error ? error.message : String(error)}`;
+    try {
+      question.answer({ ...plain, approved: false, reason });
+    } catch {
+      // answered meanwhile (or gone): the warning is all that is left to say
+      process.emitWarning(
+        `june: the answer to the "${question.tool}" request in step "${question.place.step}" that came through the database was refused: ${reason}`,
+      );
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { JuneError, WorkflowError } from '../errors/index.js';
 import { newRunId } from '../engine/run-id.js';
 import { stableJson } from '../json/stable-json.js';
 import { AnswerStore, settledAnswerOf } from './answer-store.js';
+import { checkAnswerFits } from './answer-fit.js';
 import { messageOf, type DbosAnswer, type DbosAnswerResult } from './dbos-answer.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { databaseError } from './database-error.js';
@@ -198,9 +199,15 @@ export class RunClient {
    * runs the run; the run gets it when a worker takes it up ({@link untaken} tells).
    * @returns one result per request: `applied`, `answered` (another answer stands: the
    *   result names it), `unknown` (no such request; `pending` lists the waiting ones).
+   *
+   * An answer may approve with an edited `input`, or answer instead of the tool with an
+   * `output`: either is checked first against the tool's schema the request published (as
+   * JSON Schema), and one that does not fit is refused before anything is stored, so the
+   * request still waits.
    * @throws {WorkflowError} `dbos-run-unknown` (no such run), `dbos-run-finished` (the run
    *   has ended: for `all`, or for a request it got no answer to; the answer to one it got
-   *   is told as `answered`).
+   *   is told as `answered`); `approval-input-invalid`, `approval-output-invalid`,
+   *   `approval-answer-invalid` for an edit or output that does not fit (nothing stored).
    */
   async approve(runId: string, answer: DbosAnswer): Promise<DbosAnswerResult[]> {
     const status = await this.#status(runId);
@@ -220,7 +227,10 @@ export class RunClient {
       if (!request) results.push({ status: 'unknown', ref: id, pending: known.waiting });
       else if (standing)
         results.push({ status: 'answered', request, answer: settledAnswerOf(standing) });
-      else results.push(await this.#answer(runId, request, messageOf(id, answer)));
+      else {
+        checkAnswerFits(request, answer);
+        results.push(await this.#answer(runId, request, messageOf(id, answer)));
+      }
     }
     return results;
   }

@@ -8,6 +8,7 @@ import { CallIds } from './call-ids.js';
 import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
 import type {
   ApprovalAnswer,
+  ApprovalQuestion,
   OutsideAnswer,
   DurableEngine,
   DurablePlace,
@@ -36,6 +37,8 @@ export interface StepApprovalRequest {
 export interface ApprovalAsking {
   ask(replayed?: ApprovalAnswer | ApprovalDecision): Promise<ApprovalAnswer>;
   answer(decision: OutsideAnswer): ApprovalAnswerResult;
+  /** The tool's schemas as JSON Schema (see {@link ApprovalQuestion.schemas}). */
+  schemas?: ApprovalQuestion['schemas'];
 }
 
 /**
@@ -181,6 +184,7 @@ export class DurableCalls {
       tool: request.toolName,
       input: request.input,
       ...(request.question !== undefined ? { question: request.question } : {}),
+      ...(asking.schemas ? { schemas: asking.schemas } : {}),
       ask: () => asking.ask(),
       replay: (decision) => asking.ask(decision),
       answer: (decision) => asking.answer(decision),

@@ -117,6 +117,13 @@ export interface ApprovalQuestion {
    * answers. Its answer is an `output` (an answer instead of the tool) or a denial.
    */
   question?: AskedQuestion;
+  /**
+   * The tool's input and output schemas as JSON Schema, when it has them: an engine whose
+   * answers are given in another process publishes them with the request, so that process
+   * can check an edited input or an answer instead of the tool before it is sent.
+   * `answer` checks again with the tool's own schemas.
+   */
+  schemas?: { input?: Record<string, unknown>; output?: Record<string, unknown> };
   ask(): Promise<ApprovalAnswer>;
   replay(decision: ApprovalAnswer | ApprovalDecision): Promise<ApprovalAnswer>;
   answer(decision: OutsideAnswer): ApprovalAnswerResult;

@@ -121,6 +121,7 @@ export const juneErrorCodes = [
   'run-folder-unsafe',
   'run-host-unsupported',
   'studio-approval-unknown',
+  'studio-approval-invalid',
   'studio-host-invalid',
   'studio-listen-failed',
   'studio-model-invalid',

@@ -30,7 +30,9 @@ export interface ApprovalAnswerInput {
   approved: boolean;
   reason?: string;
   answeredBy?: string;
+  /** With `approved: true`: the call runs with this input instead of the model's (JSON). */
   input?: unknown;
+  /** With `approved: false`: an answer instead of the tool, which does not run (JSON). */
   output?: unknown;
 }
 

@@ -1,6 +1,7 @@
 import { checkAnswerShape, editOf, type ApprovalDesk } from './approval-desk.js';
 import type { DatabaseRuns } from './database-runs.js';
 import { StudioRequestError } from './studio-request-error.js';
+import { JuneError } from '../errors/index.js';
 import { answerRefused } from './answer-refusal.js';
 import { localUser } from '../approvals/local-user.js';
 import { notAppliedText } from '../dbos/answer-result-text.js';
@@ -70,7 +71,7 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
         );
       } catch (error) {
         sent.delete(runId, answer.key);
-        throw error;
+        throw editRefused(error);
       }
       // another process (june approve, another Studio) stored its answer first
       if (result && result.status !== 'applied') {
@@ -124,4 +125,20 @@ async function mapped<T>(runId: string, call: () => Promise<T>): Promise<T> {
       throw new StudioRequestError('studio-approval-unknown', message, 409);
     throw error;
   }
+}
+
+/**
+ * An edit or an answer instead of the tool that does not fit the tool's schema, as Studio
+ * answers it: 409 `studio-approval-invalid` with the run's message; the call still waits.
+ * Other errors as they are.
+ */
+function editRefused(error: unknown): unknown {
+  if (
+    JuneError.isInstance(error) &&
+    (error.code === 'approval-input-invalid' ||
+      error.code === 'approval-output-invalid' ||
+      error.code === 'approval-answer-invalid')
+  )
+    return new StudioRequestError('studio-approval-invalid', error.message, 409);
+  return error;
 }

@@ -36,9 +36,9 @@ export interface StudioAnswer {
   key: string;
   approved: boolean;
   reason?: string;
-  /** An approval's edited call input (plain JSON), when the person changed the call. */
+  /** An edited input, with an approval: the call runs with it. */
   input?: unknown;
-  /** A denial's answer given instead of the tool (plain JSON): the model reads it as the result. */
+  /** An answer instead of the tool, with a denial: the model reads it as the call's result. */
   output?: unknown;
   /** Who answered (the answer's `answeredBy`, else the user Studio runs as); absent in files written before. */
   by?: string;

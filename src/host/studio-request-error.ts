@@ -22,6 +22,7 @@ export class StudioRequestError extends JuneError {
       | 'studio-request-invalid'
       | 'studio-run-missing'
       | 'studio-approval-unknown'
+      | 'studio-approval-invalid'
       | 'studio-run-owned'
       | 'studio-run-folder-unsafe'
       | 'studio-workflow-unknown'

@@ -15,6 +15,7 @@ import {
 } from '../steps/run-step.js';
 import { toolAnswerCheck } from '../steps/tool-answer-check.js';
 import { questionFields } from '../approvals/question-tool.js';
+import { toolAnswerSchemas } from '../steps/tool-answer-schemas.js';
 import { toolCallTools } from '../engine/durable-tools.js';
 import { stepToolApproval } from '../engine/tool-approval.js';
 import type { DurableCalls } from '../engine/durable-calls.js';
@@ -371,7 +372,11 @@ async function askApproval(
   const answer = ({ source, ...given }: OutsideAnswer) =>
     services.approvals.answer(request.approvalId, given, source ?? 'database');
   const decision = durable
-    ? await durable.approval(place, { ...request, ...asks }, { ask, answer })
+    ? await durable.approval(
+        place,
+        { ...request, ...asks },
+        { ask, answer, schemas: toolAnswerSchemas(tool) },
+      )
     : await ask();
   return {
     approvalId: request.approvalId,

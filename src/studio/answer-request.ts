@@ -80,6 +80,10 @@ export async function readAnswerBody(request: Request): Promise<ApprovalAnswerIn
     (typeof answeredBy !== 'string' || answeredBy.length > MAX_ANSWERED_BY_CHARS)
   )
     throw invalid('"answeredBy" must be a string of at most 200 characters');
+  if (input !== undefined && approved !== true)
+    throw invalid('"input" (an edited call) goes with "approved": true');
+  if (output !== undefined && approved !== false)
+    throw invalid('"output" (an answer instead of the tool) goes with "approved": false');
   const given = typeof reason === 'string' && reason.trim() !== '' && !approved;
   const by = typeof answeredBy === 'string' ? answeredBy.trim() : '';
   return {
@@ -98,7 +102,7 @@ export const answerTooLarge = (): StudioRequestError => invalid('the body is lar
 function invalid(problem: string): StudioRequestError {
   return new StudioRequestError(
     'studio-request-invalid',
-    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string, "answeredBy"?: string, "input"?: JSON, "output"?: JSON }; ${problem}.`,
+    `june: an approval answer is JSON { "key": string, "approved": boolean, "reason"?: string, "answeredBy"?: string, "input"?: JSON (with approved: true), "output"?: JSON (with approved: false) }; ${problem}.`,
     400,
   );
 }

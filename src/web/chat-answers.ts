@@ -18,7 +18,16 @@ export const SUPERSEDED_REASON = 'The user sent a new message instead of answeri
  */
 export function chatAnswers(
   chat: Pick<ChatRequest, 'answers' | 'pending' | 'newUserMessage'>,
-  options: { answeredBy?: string; supersededReason?: string; answeredAt?: Date } = {},
+  options: {
+    answeredBy?: string;
+    supersededReason?: string;
+    answeredAt?: Date;
+    /**
+     * Told when the run refuses an answer (an edit its tool's schema does not take): the
+     * request still waits, and the handler ends the response with the error.
+     */
+    refused?: (error: unknown) => void;
+  } = {},
 ): ApprovalSource {
   const answeredAt = options.answeredAt ?? new Date();
   const by = options.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {};
@@ -28,12 +37,19 @@ export function chatAnswers(
       if (request.key === undefined) return;
       const given = chat.answers.get(request.key);
       if (given)
-        inbox.answer(request.key, {
-          approved: given.approved,
-          ...(given.reason !== undefined ? { reason: given.reason } : {}),
-          ...by,
-          answeredAt,
-        });
+        try {
+          inbox.answer(request.key, {
+            approved: given.approved,
+            ...(given.reason !== undefined ? { reason: given.reason } : {}),
+            ...(given.input !== undefined ? { input: given.input } : {}),
+            ...(given.output !== undefined ? { output: given.output } : {}),
+            ...by,
+            answeredAt,
+          });
+        } catch (error) {
+          options.refused?.(error);
+          throw error;
+        }
       else if (chat.newUserMessage && chat.pending.has(request.key))
         inbox.answer(request.key, {
           approved: false,

@@ -213,12 +213,12 @@ function start(
   // the chat goes on: what a reconnect would have been sent is this request's to send now
   for (const key of [chat.chatId, chat.runId]) stopped.delete(key);
   const controller = new AbortController();
-  // the browser's answers reach the run through its inbox, as the run asks again
-  const answers = chatAnswers(chat, {
-    answeredBy,
-    ...(options.supersededReason !== undefined
-      ? { supersededReason: options.supersededReason }
-      : {}),
+  let refusal: Error | undefined;
+  // the browser's answers reach the run through its inbox, as the run asks again; one the
+  // tool's schema refuses stops the run, still waiting, and the page is told
+  const answers = pageAnswers(chat, options, answeredBy, (error) => {
+    refusal = error instanceof Error ? error : new Error(String(error));
+    controller.abort(error);
   });
   const handle = run(options.workflow, {
     ...options.runOptions,
@@ -254,6 +254,7 @@ function start(
     },
     // the response ends once the run let go of it: the next request may come at once
     endsAfter: settled,
+    refusal: () => refusal,
     willAnswer: (request) =>
       request.key !== undefined &&
       (chat.answers.has(request.key) || (chat.newUserMessage && chat.pending.has(request.key))),
@@ -264,6 +265,22 @@ function start(
   active.set(chat.chatId, entry);
   active.set(handle.runId, entry);
   return runUIMessageResponse(handle, stream);
+}
+
+/** The `web` approval source of `chat` (see `chatAnswers`). */
+function pageAnswers(
+  chat: ChatRequest,
+  options: ChatHandlerOptions,
+  answeredBy: string,
+  refused: (error: unknown) => void,
+) {
+  return chatAnswers(chat, {
+    answeredBy,
+    refused,
+    ...(options.supersededReason !== undefined
+      ? { supersededReason: options.supersededReason }
+      : {}),
+  });
 }
 
 function reconnect(request: Request, state: HandlerState): Response {

@@ -15,7 +15,10 @@ export class ChatRequestError extends JuneError {
       | 'chat-run-foreign'
       | 'chat-run-busy'
       | 'approval-unknown'
-      | 'approval-answered',
+      | 'approval-answered'
+      | 'approval-input-invalid'
+      | 'approval-output-invalid'
+      | 'approval-answer-invalid',
     message: string,
     readonly status: 400 | 403 | 404 | 409 | 413,
   ) {

@@ -5,6 +5,7 @@ import type { JournalStore } from '../journal/journal-store.js';
 import { chatInput, messageText } from './chat-input.js';
 import { DEFAULT_CHAT_LIMITS, tooManyMessages } from './chat-limits.js';
 import { ChatRequestError } from './chat-request-error.js';
+import { APPROVAL_EDITS_FIELD, type ApprovalEdit } from './approval-with.js';
 import { chatTurnIndex, type ChatInput } from './chat-turns.js';
 
 /** An approval answer the browser sent (`addToolApprovalResponse`). */
@@ -13,6 +14,10 @@ export interface ChatApprovalAnswer {
   id: string;
   approved: boolean;
   reason?: string;
+  /** An edited input (with an approval), from the body's `juneApprovals` (see `approvalWith`). */
+  input?: unknown;
+  /** An answer instead of the tool (with a denial), from the body's `juneApprovals`. */
+  output?: unknown;
 }
 
 /** What a chat request asks for, checked against the run's journal. */
@@ -89,7 +94,7 @@ export async function readChatRequest(
   const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
   const newUserMessage = last?.role === 'user';
   const answers =
-    last?.role === 'assistant' ? answersIn(last) : new Map<string, ChatApprovalAnswer>();
+    last?.role === 'assistant' ? answersIn(last, body) : new Map<string, ChatApprovalAnswer>();
   if (named === undefined && !newUserMessage)
     throw invalid('the last message is not a user message and no run is named to continue');
   const runId = named ?? chatRunId(chatId);
@@ -267,15 +272,55 @@ export function runIdOf(messages: UIMessage[]): string | undefined {
   return undefined;
 }
 
-/** The approval answers in an assistant message (`addToolApprovalResponse`), by approval id. */
-export function answersIn(message: UIMessage): Map<string, ChatApprovalAnswer> {
+/**
+ * The approval answers in an assistant message (`addToolApprovalResponse`), by approval id,
+ * each with its edit from the body's `juneApprovals` (see `approvalWith`), when it has one.
+ * @throws {ChatRequestError} `chat-request-invalid` (400) for an edit that is not
+ *   `{ input }` or `{ output }`, is for no answer of the message, or does not go with its
+ *   decision (an input with a denial, an output with an approval).
+ */
+export function answersIn(message: UIMessage, body?: unknown): Map<string, ChatApprovalAnswer> {
   const answers = new Map<string, ChatApprovalAnswer>();
   for (const part of message.parts) {
     if (!('state' in part) || part.state !== 'approval-responded') continue;
     const { id, approved, reason } = part.approval;
     answers.set(id, { id, approved, ...(reason !== undefined ? { reason } : {}) });
   }
+  for (const [id, edit] of editsIn(body)) {
+    const answer = answers.get(id);
+    if (!answer)
+      throw invalid(
+        `${APPROVAL_EDITS_FIELD} has an edit for "${id}", but the last message answers no such approval; call addToolApprovalResponse for it first`,
+      );
+    if ('input' in edit && !answer.approved)
+      throw invalid(
+        `the edited input for "${id}" comes with a denial; an input goes with approved: true, an answer instead of the tool is { output }`,
+      );
+    if ('output' in edit && answer.approved)
+      throw invalid(
+        `the output for "${id}" comes with an approval; an answer instead of the tool goes with approved: false`,
+      );
+    answers.set(id, { ...answer, ...edit });
+  }
   return answers;
+}
+
+/** The body's `juneApprovals` (see `approvalWith`), by approval id. @throws {ChatRequestError} 400 */
+function editsIn(body: unknown): Map<string, ApprovalEdit> {
+  const field = (body as Record<string, unknown> | undefined)?.[APPROVAL_EDITS_FIELD];
+  if (field === undefined) return new Map();
+  if (typeof field !== 'object' || field === null || Array.isArray(field))
+    throw invalid(
+      `${APPROVAL_EDITS_FIELD} is not an object of approval id to { input } or { output }`,
+    );
+  const edits = new Map<string, ApprovalEdit>();
+  for (const [id, edit] of Object.entries(field)) {
+    const keys = typeof edit === 'object' && edit !== null ? Object.keys(edit) : [];
+    if (keys.length !== 1 || (keys[0] !== 'input' && keys[0] !== 'output'))
+      throw invalid(`${APPROVAL_EDITS_FIELD}["${id}"] is not { input } or { output }`);
+    edits.set(id, edit as ApprovalEdit);
+  }
+  return edits;
 }
 
 /**

@@ -5,7 +5,15 @@ import type { RunClient } from '../dbos/run-client.js';
 import { JuneError } from '../errors/june-error.js';
 import { chatInput } from './chat-input.js';
 import { DEFAULT_CHAT_LIMITS, readLimitedJson, type ChatLimits } from './chat-limits.js';
-import { answersIn, chatBody, invalid, repeatedAnswers, runIdOf, textOf } from './chat-request.js';
+import {
+  answersIn,
+  chatBody,
+  invalid,
+  repeatedAnswers,
+  runIdOf,
+  textOf,
+  type ChatApprovalAnswer,
+} from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
 import { chatRunBusy } from './chat-run-busy.js';
 import { SUPERSEDED_REASON } from './chat-answers.js';
@@ -31,7 +39,7 @@ interface DbosChatRequest {
   /** The run an approval answer goes on (absent: a new user message starts a run). */
   runId?: string;
   /** Answers by DBOS request id. */
-  answers: Array<{ id: string; approved: boolean; reason?: string }>;
+  answers: ChatApprovalAnswer[];
 }
 
 /**
@@ -57,11 +65,13 @@ export function dbosChatHandler(
     const chat = await readDbosChatRequest(body, options.runs, limits.maxMessages);
     const answeredBy = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
     if (chat.runId === undefined) return startRun(chat, options, answeredBy);
-    for (const { id, approved, reason } of chat.answers) {
-      const [result] = await options.runs.approve(chat.runId, {
+    for (const { id, approved, reason, input, output } of chat.answers) {
+      const [result] = await approveOrRefuse(options.runs, chat.runId, {
         requestId: id,
         approved,
         ...(reason ? { reason } : {}),
+        ...(input !== undefined ? { input } : {}),
+        ...(output !== undefined ? { output } : {}),
         answeredBy,
         source: 'web',
       });
@@ -81,6 +91,32 @@ export function dbosChatHandler(
     });
   };
 }
+
+/**
+ * `runs.approve`, an edit the tool's schema refuses told as the page's fault (409, the
+ * request still waits).
+ */
+async function approveOrRefuse(
+  runs: RunClient,
+  runId: string,
+  answer: Parameters<RunClient['approve']>[1],
+): ReturnType<RunClient['approve']> {
+  try {
+    return await runs.approve(runId, answer);
+  } catch (error) {
+    if (JuneError.isInstance(error) && REFUSED_EDITS.has(error.code))
+      throw new ChatRequestError(error.code as RefusedEdit, error.message, 409);
+    throw error;
+  }
+}
+
+type RefusedEdit = 'approval-input-invalid' | 'approval-output-invalid' | 'approval-answer-invalid';
+
+const REFUSED_EDITS: ReadonlySet<string> = new Set<RefusedEdit>([
+  'approval-input-invalid',
+  'approval-output-invalid',
+  'approval-answer-invalid',
+]);
 
 async function startRun(
   chat: DbosChatRequest,
@@ -188,7 +224,7 @@ async function readDbosChatRequest(
     throw error;
   });
   checkChatOwns(runId, chatId);
-  const answers = [...answersIn(last).values()].map((answer) => ({
+  const answers = [...answersIn(last, body).values()].map((answer) => ({
     ...answer,
     id: answer.id.startsWith(`${runId}/`) ? answer.id.slice(runId.length + 1) : answer.id,
   }));

@@ -38,6 +38,12 @@ export interface ToUIMessageStreamOptions {
   /** The text the page gets for a run that failed. @default the error's message */
   errorText?: (error: TraceError) => string;
   /**
+   * Why the caller stopped the run, when that is the page's to hear (an answer the run
+   * refused: the request still waits): a run that ends aborted while this gives an error
+   * ends its stream as waiting, with an `error` chunk of the error's message.
+   */
+  refusal?: () => Error | undefined;
+  /**
    * The messages of the request being answered. When the last one is an assistant message
    * (an approval round trip), the stream continues it under its id; else the new message
    * gets a fresh id.
@@ -103,6 +109,12 @@ export function toUIMessageStream(
               type: 'error',
               errorText: (options.errorText ?? ((error) => error.message))(event.error),
             });
+          const refused = event.status === 'failed' ? undefined : options.refusal?.();
+          if (refused) {
+            const metadata = { runId: mapper.runId!, waiting: true };
+            writer.write({ type: 'message-metadata', messageMetadata: metadata });
+            writer.write({ type: 'error', errorText: refused.message });
+          }
           break;
         }
         if (options.onWaiting && waits.waiting) {

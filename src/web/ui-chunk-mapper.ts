@@ -26,7 +26,8 @@ export interface UIChunkMapperOptions {
  * - an approval request as the part's approval, its id the call's key (stable across
  *   resumes, see `ApprovalRequest.key`), its answer as the part's response
  *   (`approval-responded`: a call answered while other requests of its turn wait is shown
- *   answered, not asked again); a denial then as `output-denied`;
+ *   answered, not asked again); a denial then as `output-denied`; an answer instead of the
+ *   tool as `output-available` with that output; an edit shows the edited input;
  * - runs, child runs, agents, steps and caught failures as `data-june-*` parts, updated in
  *   place as they finish, so a page can show nested progress;
  * - the outermost run's start as `start` with `{ runId }` metadata, its steps as
@@ -40,7 +41,10 @@ export class UIChunkMapper {
   /** Open text and reasoning parts by `<runId>|<step>|<kind>`. */
   readonly #texts = new Map<string, string>();
   /** Asked calls by request id, with the approval id the page knows them by (the call's key). */
-  readonly #approvals = new Map<string, { call: UIToolCall; approvalId: string }>();
+  readonly #approvals = new Map<
+    string,
+    { call: UIToolCall; approvalId: string; tool: string; step: string }
+  >();
   readonly #agents = new Map<string, Array<JuneAgentData & { id: string; nodeId: string }>>();
   readonly #stepAgents = new Map<string, string>();
   /** Tool parts the message has: later chunks about other calls would have no part to update. */
@@ -89,7 +93,13 @@ export class UIChunkMapper {
     if (event.type === 'approval-request') {
       const asked = this.calls.latest(event.runId, event.request.toolCallId);
       const approvalId = event.request.key ?? event.request.id;
-      if (asked) this.#approvals.set(event.request.id, { call: asked, approvalId });
+      if (asked)
+        this.#approvals.set(event.request.id, {
+          call: asked,
+          approvalId,
+          tool: event.request.tool,
+          step: event.request.step,
+        });
     }
     const isNew = this.#filter?.isNew(event) ?? true;
     const chunks = isNew || event.runId === this.#root ? this.#chunks(event, call, isNew) : [];
@@ -141,26 +151,8 @@ export class UIChunkMapper {
       }
       case 'approval-request':
         return this.#approvalRequest(event);
-      case 'approval-response': {
-        const asked = this.#approvals.get(event.id);
-        if (!asked) return [];
-        // the part shows the answer at once: a call answered first may wait for the other
-        // requests of its turn (it is held), and the page must not ask about it again
-        const response: Chunk = {
-          type: 'tool-approval-response',
-          approvalId: asked.approvalId,
-          approved: event.approved,
-          ...(event.reason !== undefined ? { reason: event.reason } : {}),
-        };
-        return [
-          // only a part the message has can take it (the page finds it by its approval id)
-          ...(this.#shown.has(asked.call.id) ? [response] : []),
-          approvalData(asked.call.id, event),
-          ...(event.approved
-            ? []
-            : [{ type: 'tool-output-denied' as const, toolCallId: asked.call.id }]),
-        ];
-      }
+      case 'approval-response':
+        return this.#approvalResponse(event);
       case 'error': {
         const { error, attempt, willRetry, fallback } = event;
         return [
@@ -287,6 +279,49 @@ export class UIChunkMapper {
     // a composite call's output holds its child run's trace and usage: the page gets the output
     const output = call.child !== undefined ? modelOutputOf(event.output) : event.output;
     return [{ type: 'tool-output-available', toolCallId: call.id, output }];
+  }
+
+  #approvalResponse(event: Event<'approval-response'>): Chunk[] {
+    const asked = this.#approvals.get(event.id);
+    if (!asked) return [];
+    // the part shows the answer at once: a call answered first may wait for the other
+    // requests of its turn (it is held), and the page must not ask about it again
+    const response: Chunk = {
+      type: 'tool-approval-response',
+      approvalId: asked.approvalId,
+      approved: event.approved,
+      ...(event.reason !== undefined ? { reason: event.reason } : {}),
+    };
+    const shown = this.#shown.has(asked.call.id);
+    return [
+      // an edit: the part shows the input the call runs with (the model's is in the trace)
+      ...(shown && event.input !== undefined
+        ? [
+            {
+              type: 'tool-input-available' as const,
+              toolCallId: asked.call.id,
+              toolName: asked.tool,
+              input: event.input,
+              toolMetadata: { step: asked.step },
+            },
+          ]
+        : []),
+      // only a part the message has can take it (the page finds it by its approval id)
+      ...(shown ? [response] : []),
+      approvalData(asked.call.id, event),
+      // an answer instead of the tool is the call's output; a plain denial, a denial
+      ...(event.output !== undefined
+        ? [
+            {
+              type: 'tool-output-available' as const,
+              toolCallId: asked.call.id,
+              output: event.output,
+            },
+          ]
+        : event.approved
+          ? []
+          : [{ type: 'tool-output-denied' as const, toolCallId: asked.call.id }]),
+    ];
   }
 
   #approvalRequest(event: Event<'approval-request'>): Chunk[] {

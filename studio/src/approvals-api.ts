@@ -30,7 +30,7 @@ export async function fetchApprovals(runId: string): Promise<RunApprovals> {
 /** `POST api/runs/<runId>/approvals`: answers one call, with the page's token. */
 export async function sendAnswer(
   runId: string,
-  answer: { key: string; approved: boolean; reason?: string },
+  answer: { key: string; approved: boolean; reason?: string; input?: unknown; output?: unknown },
 ): Promise<AnswerOutcome> {
   const token = pageToken();
   const response = await fetch(`api/runs/${encodeURIComponent(runId)}/approvals`, {

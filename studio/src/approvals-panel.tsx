@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { RunApprovals, WaitingApproval } from '../../src/host/waiting-approvals.js';
 import { fetchApprovals, sendAnswer } from './approvals-api.js';
+import { EditAnswer, type EditedAnswer } from './edit-answer.js';
 import { JsonView } from './json-view.js';
 import './approvals-panel.css';
 
 /**
  * The calls a run waits on for a person's approval, each with its input, step path and
- * provenance, and Approve / Deny (with a reason for the model). Reloads when `version`
+ * provenance, and Approve / Deny (with a reason for the model), Edit input (JSON, with a diff
+ * against the model's input) and Answer instead of the tool. Reloads when `version`
  * changes (the run's trace as last loaded); shows nothing when the run waits for nothing.
  */
 export function ApprovalsPanel({ runId, version }: { runId: string; version?: unknown }) {
@@ -92,24 +94,15 @@ function AnswerButtons(props: {
   const [sending, setSending] = useState(false);
   const [outcome, setOutcome] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
-  const answer = async (approved: boolean) => {
+  const answer = async (approved: boolean, edit?: EditedAnswer) => {
     setSending(true);
     setError(undefined);
-    try {
-      const trimmed = reason.trim();
-      const sent = await sendAnswer(runId, {
-        key: approval.key,
-        approved,
-        ...(!approved && trimmed ? { reason: trimmed } : {}),
-      });
-      const resumed = sent.delivered === 'resumed' ? ': resuming the run' : '';
-      setOutcome(`${approved ? 'Approved' : 'Denied'}${resumed}.`);
-      onAnswered();
-    } catch (failed) {
-      setError((failed as Error).message);
-    } finally {
-      setSending(false);
-    }
+    const given = !approved && !edit && reason.trim() ? { reason: reason.trim() } : {};
+    await sendAnswer(runId, { key: approval.key, approved, ...given, ...edit }).then(
+      (sent) => (setOutcome(outcomeText(approved, edit, sent.delivered)), onAnswered()),
+      (failed: Error) => setError(failed.message),
+    );
+    setSending(false);
   };
   if (outcome)
     return (
@@ -134,6 +127,11 @@ function AnswerButtons(props: {
           Deny
         </button>
       </div>
+      <EditAnswer
+        input={approval.input}
+        sending={sending}
+        send={(edit) => void answer(edit.approved, edit)}
+      />
       {error && (
         <p class="notice notice-error" data-testid="approval-error">
           {error}
@@ -141,4 +139,17 @@ function AnswerButtons(props: {
       )}
     </>
   );
+}
+
+/** What became of an answer, as the card says it once sent. */
+function outcomeText(approved: boolean, edit: EditedAnswer | undefined, delivered: string): string {
+  const resumed = delivered === 'resumed' ? ': resuming the run' : '';
+  const what = edit
+    ? edit.approved
+      ? 'Approved with the edited input'
+      : 'Answered instead of the tool'
+    : approved
+      ? 'Approved'
+      : 'Denied';
+  return `${what}${resumed}.`;
 }

@@ -153,6 +153,8 @@ export function labelOf(node: TraceNode): string {
 export function isHeld(node: TraceNode): boolean {
   return (
     node.status === 'waiting' &&
-    (node.approval?.status === 'approved' || node.approval?.status === 'denied')
+    (node.approval?.status === 'approved' ||
+      node.approval?.status === 'denied' ||
+      node.approval?.status === 'responded')
   );
 }

@@ -152,6 +152,35 @@ describe('answer sources: where, who and when, in events, trace and journal', ()
     expect(bot.listening).toBe(false); // disconnected when the run ended
   });
 
+  test('the chat bot example edits a call: a bad edit is told to the person and waits, a good one runs', async () => {
+    const bot = fakeBot();
+    const { handle, journal, ran } = release({ approvalSources: [chatBotSource(bot)] });
+    const [posted] = await bot.posted(1);
+    bot.click({ ref: posted!.ref, approved: true, user: 'ana', input: { env: 1 } });
+    expect(bot.replies).toEqual([
+      [posted!.ref, 'ana', expect.stringMatching(/^june: the edited input for the "deploy" call/)],
+    ]);
+    expect(handle.pendingApprovals).toHaveLength(1);
+    bot.click({ ref: posted!.ref, approved: true, user: 'ana', input: { env: 'staging' } });
+    const { trace } = await recorded(handle, journal);
+    expect(trace).toMatchObject({ status: 'approved', input: { env: 'staging' }, source: 'slack' });
+    expect(ran).toEqual(['staging']);
+  });
+
+  test('the chat bot example answers instead of the tool: it never runs', async () => {
+    const bot = fakeBot();
+    const { handle, journal, ran } = release({ approvalSources: [chatBotSource(bot)] });
+    const [posted] = await bot.posted(1);
+    bot.click({ ref: posted!.ref, approved: false, user: 'bo', answer: 'deployed by hand' });
+    const { trace } = await recorded(handle, journal);
+    expect(trace).toMatchObject({
+      status: 'responded',
+      output: 'deployed by hand',
+      answeredBy: 'bo',
+    });
+    expect(ran).toEqual([]);
+  });
+
   test('answered twice at once, from the bot and the handle: applied once, the tool runs once', async () => {
     const bot = fakeBot();
     const { handle, journal, ran } = release({ approvalSources: [chatBotSource(bot)] });
@@ -190,10 +219,12 @@ describe('answer sources: where, who and when, in events, trace and journal', ()
 function fakeBot() {
   const posts: Array<{ text: string; ref: string }> = [];
   const closed: Array<[string, string]> = [];
+  const replies: Array<[string, string, string]> = [];
   let listener: ((click: BotClick) => void) | undefined;
   const waiters: Array<() => void> = [];
   return {
     closed,
+    replies,
     get listening() {
       return listener !== undefined;
     },
@@ -208,6 +239,7 @@ function fakeBot() {
       };
     },
     close: (ref: string, note: string) => void closed.push([ref, note]),
+    reply: (ref: string, user: string, text: string) => void replies.push([ref, user, text]),
     click: (click: BotClick) => listener?.(click),
     async posted(count: number) {
       while (posts.length < count) await new Promise<void>((resolve) => waiters.push(resolve));

@@ -7,6 +7,10 @@ import { bin, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js
 
 const example = join(repoRoot, 'examples', 'release.tsx');
 const script = join(repoRoot, 'examples', 'release.script.json');
+/** The last of the prompt's choices: once it is on screen, the prompt takes keys. */
+const CHOICES = 'a) Answer instead of the tool';
+/** Ctrl-U: clears the prompt's line (an edit starts from the model's input). */
+const CLEAR = '\u0015';
 
 /**
  * Runs `june` on a pseudo-terminal (util-linux `script`), answering each prompt once the
@@ -48,7 +52,7 @@ describe('june run --approve ask on a terminal', () => {
     const { code, screen } = await juneOnTerminal(
       ['run', example, '--script', script],
       project.dir,
-      [{ when: '(y/N)', type: 'y\r' }],
+      [{ when: CHOICES, type: 'y\r' }],
     );
 
     expect(code).toBe(0);
@@ -65,7 +69,7 @@ describe('june run --approve ask on a terminal', () => {
   it("records the answer as the terminal user's, with its time, in the trace and the journal", async () => {
     const before = Date.now();
     const { code } = await juneOnTerminal(['run', example, '--script', script], project.dir, [
-      { when: '(y/N)', type: 'y\r' },
+      { when: CHOICES, type: 'y\r' },
     ]);
     expect(code).toBe(0);
     const trace = onlyTrace(project.dir);
@@ -97,7 +101,7 @@ describe('june run --approve ask on a terminal', () => {
       ['run', example, '--script', script],
       project.dir,
       [
-        { when: '(y/N)', type: 'n\r' },
+        { when: CHOICES, type: 'n\r' },
         { when: 'Reason for the model', type: 'not on a Friday\r' },
       ],
     );
@@ -112,5 +116,45 @@ describe('june run --approve ask on a terminal', () => {
     expect(JSON.stringify(step.messages)).toContain(
       '{"type":"execution-denied","reason":"not on a Friday"}',
     );
+  });
+
+  it('on "e" takes an edited input as JSON, asks again after one the schema refuses, and runs the call with it', async () => {
+    const { code, screen } = await juneOnTerminal(
+      ['run', example, '--script', script],
+      project.dir,
+      [
+        { when: CHOICES, type: 'e\r' },
+        { when: 'Input to run the call with (JSON)', type: `${CLEAR}{"env":"moon"}\r` },
+        { when: "does not fit the tool's input schema", type: `${CLEAR}{"env":"prod"}\r` },
+      ],
+    );
+
+    expect(code).toBe(0);
+    expect(screen).toContain('$.env: Invalid option: expected one of "staging"|"prod"');
+    const deploy = nodesOf(onlyTrace(project.dir)).find(
+      (node) => node.kind === 'tool' && node.name === 'deploy',
+    )!;
+    expect(deploy.input).toEqual({ env: 'staging' });
+    expect(deploy.approval).toMatchObject({
+      status: 'approved',
+      source: 'terminal',
+      input: { env: 'prod' },
+    });
+    expect(deploy.output).toBe('Deployed to prod');
+  });
+
+  it('on "a" takes an answer instead of the tool, which never runs', async () => {
+    const { code } = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: CHOICES, type: 'a\r' },
+      { when: 'Answer the model reads as the result', type: 'deployed by hand\r' },
+    ]);
+
+    expect(code).toBe(0);
+    const deploy = nodesOf(onlyTrace(project.dir)).find(
+      (node) => node.kind === 'tool' && node.name === 'deploy',
+    )!;
+    expect(deploy.status).toBe('succeeded');
+    expect(deploy.approval).toMatchObject({ status: 'responded', output: 'deployed by hand' });
+    expect(deploy.output).toBe('deployed by hand');
   });
 });

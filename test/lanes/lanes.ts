@@ -51,6 +51,7 @@ const integrationFiles = [
   'web/chat-first-message.test.ts',
   'web/dbos-chat.test.tsx',
   'web/dbos-held-approval.test.tsx',
+  'web/dbos-approval-edits.test.tsx',
   'web/example-browser.test.ts',
 ];
 

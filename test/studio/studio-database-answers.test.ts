@@ -3,6 +3,7 @@ import { databaseApprovalDesk } from '../../src/host/database-approval-desk.js';
 import type { DatabaseRuns } from '../../src/host/database-runs.js';
 import type { SettledAnswer } from '../../src/approvals/index.js';
 import type { DbosAnswerResult } from '../../src/dbos/run-client.js';
+import { WorkflowError } from '../../src/errors/index.js';
 
 // Studio over a database of runs hands answers to the RunClient, where the first answer
 // stored for a call applies. Studio itself takes one answer per call (of an approve and a
@@ -95,5 +96,29 @@ describe('Studio over a database: one answer per call', () => {
         'june: the approval request "entry#0.0" of run r1 was answered already: denied (not today) through database by ana at 2026-12-02T04:50:01.123Z. That answer stands; this approval was not applied.',
     });
     expect(sent).toEqual([]);
+  });
+
+  it('an edit the tool schema refuses is 409 studio-approval-invalid with its message, and may be given again', async () => {
+    const { runs, sent } = databaseRuns();
+    const approve = runs.client.approve.bind(runs.client);
+    let refuse = true;
+    runs.client.approve = (async (runId: string, answer: { approved: boolean }) => {
+      if (!refuse) return approve(runId, answer as never);
+      refuse = false;
+      throw new WorkflowError(
+        'approval-input-invalid',
+        'june: the edited input for the "publish" call of approval request "entry#0.0" in step "entry" does not fit the tool\'s input schema: $.n: Invalid input: expected number, received string. Nothing changed and the request still waits.',
+      );
+    }) as typeof runs.client.approve;
+    const desk = databaseApprovalDesk(runs);
+    await expect(
+      desk.answer('r1', { key: 'entry#0.0', approved: true, input: { n: 'x' } }),
+    ).rejects.toMatchObject({
+      code: 'studio-approval-invalid',
+      status: 409,
+      message: expect.stringMatching(/^june: the edited input for the "publish" call/),
+    });
+    await desk.answer('r1', { key: 'entry#0.0', approved: true, input: { n: 1 } });
+    expect(sent).toHaveLength(1);
   });
 });

@@ -1,0 +1,72 @@
+import { fromJSONSchema } from 'zod';
+import { WorkflowError } from '../errors/index.js';
+import type { DbosAnswer } from './dbos-answer.js';
+import type { DbosApprovalRequest } from './dbos-engine.js';
+
+/** How many of a schema's issues a message names. */
+const ISSUES_SHOWN = 3;
+
+/**
+ * Checks an answer given over the database before it is stored, as the run's inbox checks
+ * one given in its process: an `input` comes with an approval and an `output` with a denial;
+ * an edited input must fit the tool's input schema and an answer instead of the tool its
+ * output schema, as the request published them in JSON Schema (a request without one takes
+ * the value as it is; the worker checks again with the tool's own schema).
+ * @throws {WorkflowError} `approval-answer-invalid`, `approval-input-invalid` or
+ *   `approval-output-invalid`, naming the tool, the request and what failed; nothing is stored.
+ */
+export function checkAnswerFits(request: DbosApprovalRequest, answer: DbosAnswer): void {
+  const call = `the "${request.tool}" call of approval request "${request.id}" in step "${request.step}"`;
+  if (answer.input !== undefined && answer.approved !== true)
+    throw new WorkflowError(
+      'approval-answer-invalid',
+      `june: the answer to ${call} denies the call and gives an input; an edited input comes with an approval. To answer instead of the tool, give output.`,
+    );
+  if (answer.output !== undefined && answer.approved !== false)
+    throw new WorkflowError(
+      'approval-answer-invalid',
+      `june: the answer to ${call} approves the call and gives an output; an answer instead of the tool comes with approved: false, as the tool does not run. To run it with another input, give input.`,
+    );
+  const inputProblem = problemOf(request.inputSchema, answer.input);
+  if (inputProblem !== undefined)
+    throw new WorkflowError(
+      'approval-input-invalid',
+      `june: the edited input for ${call} does not fit the tool's input schema: ${inputProblem}. Nothing changed and the request still waits: approve with an input the schema accepts, approve without one, or deny.`,
+    );
+  const outputProblem = problemOf(request.outputSchema, answer.output);
+  if (outputProblem !== undefined)
+    throw new WorkflowError(
+      'approval-output-invalid',
+      `june: the output given instead of ${call} does not fit the tool's output schema: ${outputProblem}. Nothing changed and the request still waits: give an output the schema accepts, or approve or deny the call.`,
+    );
+}
+
+/** What is wrong with `value` under `schema` (`$.env: Invalid option ...`); undefined when it fits or nothing checks it. */
+function problemOf(
+  schema: Record<string, unknown> | undefined,
+  value: unknown,
+): string | undefined {
+  if (schema === undefined || value === undefined) return undefined;
+  let parsed;
+  try {
+    parsed = fromJSONSchema(schema as Parameters<typeof fromJSONSchema>[0]).safeParse(value);
+  } catch {
+    return undefined; // a JSON Schema zod cannot read: the worker's check decides
+  }
+  if (parsed.success) return undefined;
+  const issues = parsed.error.issues;
+  const shown = issues
+    .slice(0, ISSUES_SHOWN)
+    .map((issue) => `${pathOf(issue.path)}: ${issue.message}`);
+  const more = issues.length > ISSUES_SHOWN ? `; and ${issues.length - ISSUES_SHOWN} more` : '';
+  return `${shown.join('; ')}${more}`;
+}
+
+/** An issue's place in the value as JSONPath (`$.items[0].sku`). */
+function pathOf(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((out, key) => {
+    if (typeof key === 'number') return `${out}[${key}]`;
+    const name = String(key);
+    return /^[A-Za-z_$][\w$]*$/.test(name) ? `${out}.${name}` : `${out}[${JSON.stringify(name)}]`;
+  }, '$');
+}
