@@ -1,7 +1,7 @@
 // A second implementation of the durable engine, in memory, that records every durable call
-// (./recording-engine.ts): it drives whole runs (tool calls, a composite child run, an approval answered from outside
-// the run, a resume) with nothing of June's journal, so the interpreter needs the engine
-// interface and nothing else.
+// (./recording-engine.ts): it drives whole runs (tool calls, a composite child run, an
+// approval answered from outside the run, a resume) with nothing of June's journal, so the
+// interpreter needs the engine interface and nothing else; and it passes the engine contract.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

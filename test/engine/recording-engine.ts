@@ -25,6 +25,7 @@ export interface Store {
   answers: Map<string, ApprovalDecision>;
 }
 
+/** An empty store: a new database. */
 export const newStore = (): Store => ({
   models: new Map(),
   tools: new Map(),
