@@ -1,7 +1,7 @@
-// A second implementation of the durable engine, in memory, that records every durable call:
-// it drives whole runs (tool calls, a composite child run, an approval answered from outside
-// the run, a resume) with nothing of June's journal, so the interpreter needs the engine
-// interface and nothing else.
+// A second implementation of the durable engine, in memory, that records every durable call
+// (./recording-engine.ts): it drives whole runs (tool calls, a composite child run, an
+// approval answered from outside the run, a resume) with nothing of June's journal, so the
+// interpreter needs the engine interface and nothing else; and it passes the engine contract.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,167 +9,15 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provid
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ApprovalDecision } from '../../src/approvals/approval-request.js';
 import { Agent, Catch, Step, Tool } from '../../src/components/index.js';
-import type {
-  ApprovalAnswer,
-  ApprovalQuestion,
-  DurableEngine,
-  DurableEngineFactory,
-  DurablePlace,
-  DurableRunStatus,
-  ModelAnswer,
-  ModelCallAt,
-  ToolCallAt,
-} from '../../src/engine/index.js';
 import type { RunLogEvent } from '../../src/events/run-event.js';
 import { runWorkflow, type RunHandle } from '../../src/interpreter/index.js';
 import { scriptedModel } from '../../src/testing/scripted-model.js';
 import type { ScriptTurn } from '../../src/testing/script-format.js';
 import type { TraceNode } from '../../src/trace/trace-node.js';
-
-/** What the engine keeps across processes (a database would). */
-interface Store {
-  models: Map<string, { requestHash: string; answer: ModelAnswer }>;
-  tools: Map<string, { output: unknown } | { error: unknown }>;
-  requests: Set<string>;
-  answers: Map<string, ApprovalDecision>;
-}
-
-const newStore = (): Store => ({
-  models: new Map(),
-  tools: new Map(),
-  requests: new Set(),
-  answers: new Map(),
-});
-
-const at = (place: DurablePlace) => [...(place.calls ?? []), place.step].join('/');
-
-/** An engine that keeps its records in `store` and logs every durable call it is handed. */
-class RecordingEngine implements DurableEngine {
-  failure: unknown = undefined;
-  readonly log: string[] = [];
-  readonly published: RunLogEvent[] = [];
-  /** Approval requests waiting for an answer from outside, by call. */
-  readonly #inbox = new Map<string, (decision: ApprovalDecision) => void>();
-  /** Calls whose approval waits for an answer, and who waits to hear of them. */
-  readonly #waiting: string[] = [];
-  readonly #watchers: Array<(call: string) => void> = [];
-
-  constructor(
-    readonly runId: string,
-    private readonly store: Store,
-  ) {}
-
-  get decidesApprovals(): boolean {
-    return this.store.requests.size > 0;
-  }
-
-  async modelCall(call: ModelCallAt, work: () => Promise<ModelAnswer>): Promise<ModelAnswer> {
-    const key = `${at(call.place)} #${call.index}`;
-    const recorded = this.store.models.get(key);
-    if (recorded) {
-      expect(recorded.requestHash).toBe(call.requestHash);
-      this.log.push(`model ${key} replayed`);
-      return recorded.answer;
-    }
-    this.log.push(`model ${key} made`);
-    const answer = await work();
-    this.store.models.set(key, { requestHash: call.requestHash, answer });
-    return answer;
-  }
-
-  toolCall(call: ToolCallAt, work: () => unknown): unknown {
-    const key = `${at(call.place)} ${call.call}`;
-    const recorded = this.store.tools.get(key);
-    if (recorded) {
-      this.log.push(`tool ${key} ${call.tool} replayed`);
-      return 'error' in recorded
-        ? Promise.reject(recorded.error)
-        : Promise.resolve(recorded.output);
-    }
-    this.log.push(`tool ${key} ${call.tool} ran`);
-    return Promise.resolve(work()).then(
-      (output) => (this.store.tools.set(key, { output }), output),
-      (error: unknown) => {
-        if (!call.abortSignal?.aborted) this.store.tools.set(key, { error });
-        throw error;
-      },
-    );
-  }
-
-  async needsApproval(
-    call: Omit<ToolCallAt, 'composite' | 'abortSignal'>,
-    decide: () => boolean | PromiseLike<boolean>,
-  ): Promise<boolean> {
-    const key = `${at(call.place)} ${call.call}`;
-    if (this.store.requests.has(key)) return true;
-    if (this.store.tools.has(key)) return false;
-    return (await decide()) === true;
-  }
-
-  async approval(question: ApprovalQuestion): Promise<ApprovalAnswer> {
-    const key = `${at(question.place)} ${question.call}`;
-    const recorded = this.store.answers.get(key);
-    if (recorded) {
-      this.log.push(`approval ${key} ${question.tool} replayed`);
-      return question.replay(recorded);
-    }
-    this.store.requests.add(key);
-    this.log.push(`approval ${key} ${question.tool} asked`);
-    // an answer may come from outside the process (see send) or from the run handle
-    this.#inbox.set(key, (decision) => question.answer(decision));
-    const asked = question.ask();
-    const watcher = this.#watchers.shift();
-    if (watcher) watcher(key);
-    else this.#waiting.push(key);
-    const answer = await asked.finally(() => this.#inbox.delete(key));
-    this.store.answers.set(key, answer);
-    return answer;
-  }
-
-  publish(event: RunLogEvent): void {
-    this.published.push(event);
-  }
-
-  async finish(status: DurableRunStatus): Promise<void> {
-    this.log.push(`finish ${status}`);
-  }
-
-  /** Resolves with the call of the next approval request that waits for an answer. */
-  waiting(): Promise<string> {
-    const call = this.#waiting.shift();
-    return call !== undefined
-      ? Promise.resolve(call)
-      : new Promise((resolve) => this.#watchers.push(resolve));
-  }
-
-  /** Delivers an answer from outside the run (another process, a queue) to the waiting request `call`. */
-  send(call: string, decision: ApprovalDecision): void {
-    const deliver = this.#inbox.get(call);
-    if (!deliver) throw new Error(`no approval request waits at ${call}`);
-    deliver(decision);
-  }
-}
-
-/** A factory that makes each run's engine over `store`; `made(n)` resolves with the n-th engine it makes. */
-function recordingEngines(
-  store: Store,
-): DurableEngineFactory & { made(n: number): Promise<RecordingEngine> } {
-  const engines: RecordingEngine[] = [];
-  const watchers = new Map<number, (engine: RecordingEngine) => void>();
-  const factory = async ({ runId }: { runId: string }) => {
-    const engine = new RecordingEngine(runId, store);
-    engines.push(engine);
-    watchers.get(engines.length - 1)?.(engine);
-    return engine;
-  };
-  const made = (n: number) =>
-    engines[n]
-      ? Promise.resolve(engines[n])
-      : new Promise<RecordingEngine>((resolve) => watchers.set(n, resolve));
-  return Object.assign(factory, { made });
-}
+import { engineContract } from './engine-contract.js';
+import { inProcessRig } from './in-process-rig.js';
+import { newStore, recordingEngines } from './recording-engine.js';
 
 /**
  * A model answering by step path and turn (the assistant messages since the last user
@@ -469,3 +317,11 @@ describe('the interpreter', () => {
     expect(modules.filter((file) => file.startsWith('journal/'))).toEqual([]);
   });
 });
+
+engineContract(
+  'the in-memory recording engine',
+  inProcessRig(() => {
+    const engines = recordingEngines(newStore());
+    return { first: engines, resumed: engines };
+  }),
+);
