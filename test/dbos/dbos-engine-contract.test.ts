@@ -7,7 +7,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { RunClient } from 'june/dbos';
-import { messageOf, type DbosAnswer } from '../../src/dbos/dbos-answer.js';
 import { tempProject } from '../cli/cli-harness.js';
 import { engineContract, contractWorkflows, type ContractRun } from '../engine/engine-contract.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -57,20 +56,6 @@ describe.runIf(!missing)('the DBOS engine, on a worker over PostgreSQL', () => {
 
   engineContract('DbosEngine', {
     timeoutMs: 60_000,
-    limits: {
-      'edited-answers': {
-        reason:
-          'an answer over the database carries approved and a reason only (RunClient.approve takes no edited input nor an output), so neither reaches a run on a worker',
-        holds: () => {
-          const message = messageOf('ship#0.0', {
-            approved: true,
-            input: { env: 'prod' },
-            output: 'by hand',
-          } as DbosAnswer);
-          return !('input' in message) && !('output' in message);
-        },
-      },
-    },
     async start(workflow, dir) {
       if (edited !== undefined) {
         // the edited file is put back: the next case runs the workflow as it was
@@ -89,6 +74,8 @@ describe.runIf(!missing)('the DBOS engine, on a worker over PostgreSQL', () => {
             requestId: request.key,
             approved: decision.approved,
             ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+            ...(decision.input !== undefined ? { input: decision.input } : {}),
+            ...(decision.output !== undefined ? { output: decision.output } : {}),
           });
           if (result?.status !== 'applied')
             throw new Error(`the answer to ${request.key} was not applied: ${result?.status}`);
