@@ -47,6 +47,7 @@ export type ContractCase =
   | 'tool-once'
   | 'approvals-once'
   | 'edited-answers'
+  | 'question'
   | 'one-provider-call-id'
   | 'composite-places'
   | 'catch-attempts'
@@ -73,6 +74,7 @@ const fixture = (name: string): ContractWorkflow => ({
 export const contractWorkflows = {
   release: fixture('release'),
   edits: fixture('edits'),
+  question: fixture('question'),
   sameCallId: fixture('same-call-id'),
   composite: fixture('composite'),
   catchRetry: fixture('catch-retry'),
@@ -208,6 +210,25 @@ export function engineContract(name: string, rig: EngineRig): void {
           status: 'responded',
           output: 'announced by hand',
         });
+        expect(models(dir)).toEqual(['ship|1', 'ship|2']);
+      },
+    );
+
+    contractCase(
+      'question',
+      'a question asked before the interruption is asked once after it, and its answer is what the model reads',
+      async (dir) => {
+        const run = await rig.start(contractWorkflows.question, dir);
+        const asked = await requestOf(run, toolIs('ask_env'), 'the question');
+        await run.interrupt();
+        await run.resume();
+        await requestOf(run, toolIs('ask_env'), 'the question, after the interruption');
+        expect(await run.waiting()).toEqual([asked]);
+        await run.answer(asked, { approved: false, output: 'staging' });
+        const { output, trace } = await run.result();
+        expect(output).toBe('shipped');
+        const question = allNodes(trace.root).find((node) => node.name === 'ask_env');
+        expect(question?.approval).toMatchObject({ status: 'responded', output: 'staging' });
         expect(models(dir)).toEqual(['ship|1', 'ship|2']);
       },
     );
