@@ -34,6 +34,11 @@ export interface ApprovalAnswerInput {
   input?: unknown;
   /** With `approved: false`: an answer instead of the tool, which does not run (JSON). */
   output?: unknown;
+  /**
+   * Through what the answer came, as a database's run records it (`june approve` sends
+   * `database`). @default "studio"
+   */
+  source?: string;
 }
 
 /** What became of an answer: handed to the live run, or recorded and the stopped run resumed (or left to resume). */

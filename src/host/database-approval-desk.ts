@@ -45,7 +45,21 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
           status: 'pending',
         };
       });
-      return { runId, state: waiting.length ? 'live' : 'none', resumable: false, waiting };
+      const held = (runs.summary(runId)?.held ?? []).map((request): WaitingApproval => ({
+        key: request.id,
+        requestId: request.id,
+        tool: request.tool,
+        input: request.input,
+        step: request.step,
+        status: 'pending',
+      }));
+      return {
+        runId,
+        state: waiting.length ? 'live' : 'none',
+        resumable: false,
+        waiting,
+        ...(held.length > 0 ? { held } : {}),
+      };
     },
     async answer(runId, answer) {
       checkAnswerShape(runId, answer);
@@ -66,7 +80,7 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
             ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
             ...editOf(answer),
             ...(by !== undefined ? { answeredBy: by } : {}),
-            source: 'studio',
+            source: answer.source ?? 'studio',
           }),
         );
       } catch (error) {

@@ -38,6 +38,12 @@ export interface RunApprovals {
   /** Why Studio will not resume the stopped run itself (a sentence fragment), when it will not. */
   notResumable?: string;
   waiting: WaitingApproval[];
+  /**
+   * Calls approved while another call of their model turn still waits (a database's runs):
+   * they wait too, and run once every call of the turn is answered. Nothing to answer;
+   * absent when none.
+   */
+  held?: WaitingApproval[];
 }
 
 /**
