@@ -4,7 +4,6 @@ import type { AnswerOutcome } from '../host/approval-desk.js';
 import { openRunHost } from '../host/open-run-host.js';
 import { isUnreadable, type RunListEntry } from '../host/run-list.js';
 import type { RunHost } from '../host/run-host.js';
-import { runState } from '../host/run-state.js';
 import { StudioRequestError } from '../host/studio-request-error.js';
 import { approvalsInTrace, type RunApprovals } from '../host/waiting-approvals.js';
 import type { Trace } from '../trace/trace-node.js';
@@ -256,12 +255,11 @@ function targetsOf(
   return [{ key: call?.key ?? id, shown: id }];
 }
 
-/** The state the run ended in, or undefined while it goes on. */
+/** The state the run ended in as the host lists it, or undefined while it goes on. */
 async function endedState(host: RunHost, runId: string): Promise<string | undefined> {
-  const found = await host.readTrace(runId);
-  if (!('text' in found)) return undefined;
-  const state = runState(JSON.parse(found.text) as Trace);
-  return state === 'running' || state === 'waiting' ? undefined : state;
+  const run = (await host.list()).find((entry) => entry.runId === runId);
+  if (!run || isUnreadable(run)) return undefined;
+  return run.status === 'running' || run.status === 'waiting' ? undefined : run.status;
 }
 
 /**
