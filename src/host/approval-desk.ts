@@ -213,7 +213,7 @@ async function runApprovals(runs: RunDirectory, runId: string): Promise<RunAppro
   if (!('text' in found))
     throw new StudioRequestError(
       'studio-run-missing',
-      `june: no readable run "${runId}" in Studio's runs folder; the list at /api/runs has the runs there.`,
+      `june: no readable run "${runId}" in the runs folder ${runs.dir}; june runs (add --database <url> for a database's) and June Studio list the runs there.`,
       404,
     );
   const folder = runFolder(runs.dir, runId);
