@@ -16,7 +16,12 @@ import { ownerText } from '../journal/run-lease.js';
 import { StudioRequestError } from './studio-request-error.js';
 import { answerRefused, type AnswerRefusal } from './answer-refusal.js';
 import { localUser } from '../approvals/local-user.js';
-import { approvalsInTrace, unansweredInJournal, type RunApprovals } from './waiting-approvals.js';
+import {
+  approvalsInTrace,
+  heldInTrace,
+  unansweredInJournal,
+  type RunApprovals,
+} from './waiting-approvals.js';
 
 /**
  * A person's answer to one waiting call, by the call's key; a denial's `reason` reaches the
@@ -221,11 +226,14 @@ async function runApprovals(runs: RunDirectory, runId: string): Promise<RunAppro
     Promise.all([readRunProcess(folder), unansweredInJournal(folder, runId), readAnswers(folder)]),
   );
   const live = takesAnswers(record);
-  const waiting = approvalsInTrace(JSON.parse(found.text) as Trace).filter(
+  const trace = JSON.parse(found.text) as Trace;
+  const waiting = approvalsInTrace(trace).filter(
     (approval) => !given.has(approval.key) && (unanswered ? unanswered.has(approval.key) : live),
   );
   if (waiting.length === 0) return { runId, state: 'none', resumable: false, waiting };
-  if (live) return { runId, state: 'live', resumable: false, waiting };
+  const held = heldInTrace(trace);
+  if (live)
+    return { runId, state: 'live', resumable: false, waiting, ...(held.length ? { held } : {}) };
   const owner = await fileRunOwner(runs.dir, runId);
   const notResumable = owner
     ? `it is being run by ${ownerText(owner)}, which does not take answers from Studio`

@@ -127,6 +127,29 @@ describe.each([
     );
   }, 120_000);
 
+  it('june runs lists an approved call held until the other call of its turn is answered', async () => {
+    const runId = await host.start({ workflow: subject.workflow, props: { mode: 'pair' } });
+    const listing = await until('both calls to wait', async () => {
+      const { out, io } = output();
+      await runsCommand(host, io);
+      return out.stdout.match(/ {2}waiting: .*\n/g)?.length === 2 ? out.stdout : undefined;
+    });
+    const staging = / {2}waiting: (\S+) · deploy \{"env":"staging"\}/.exec(listing)![1]!;
+    expect((await approve(runId, staging, {})).code).toBe(0);
+    const held = await until('the staging call to be held', async () => {
+      const { out, io } = output();
+      await runsCommand(host, io);
+      return out.stdout.includes('  held: ') ? out.stdout : undefined;
+    });
+    expect(held).toContain(
+      `  held: ${staging} · deploy {"env":"staging"} (step work; approved, runs once the requests of its turn are answered)\n`,
+    );
+    expect(held.match(/ {2}waiting: \S+ · deploy \{"env":"prod"\}/g)).toHaveLength(1);
+    expect((await approve(runId, undefined, { all: true })).code).toBe(0);
+    const trace = await host.result(runId);
+    expect(toolOutputs(trace, 'deploy').sort()).toEqual(['deployed prod', 'deployed staging']);
+  }, 120_000);
+
   it('june cancel stops a running run: it ends aborted', async () => {
     const runId = await host.start({ workflow: subject.workflow, props: { mode: 'hold' } });
     await until('the held call to start', async () => {
