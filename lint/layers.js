@@ -86,7 +86,6 @@ export const layers = {
       // workers; the web handler's two chat paths; the workbench's chat and tool trials
       except: [
         'src/cli/worker-command.ts',
-        'src/cli/database-commands.ts',
         'src/cli/database-run-command.ts',
         'src/cli/run-command.ts',
         'src/cli/run-inputs.ts',

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
-import type { ApproveCommandOptions } from './database-commands.js';
+import type { ApproveCommandOptions, RunHostFlags } from './run-commands.js';
 import type { WorkerCommandOptions } from './worker-command.js';
 import { repeatedFlag } from './repeated-flag.js';
 
 /**
- * Adds the commands of runs over a database (DBOS on PostgreSQL) to the `june` program:
- * `worker`, `approve`, `runs` and `cancel`. Each loads its module when it runs.
+ * Adds the commands of runs kept outside `june run`'s own process to the `june` program:
+ * `worker` (runs over a database, DBOS on PostgreSQL), and `approve`, `runs` and `cancel`,
+ * which work on a run host (the runs folder, or a database with `--database`). Each loads
+ * its module when it runs.
  */
 export function addDatabaseCommands(program: Command, io: CliIO, done: Done): void {
   addWorkerCommand(program, io, done);
@@ -64,18 +66,31 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
     });
 }
 
+/** The flags every run command takes to pick its host (`openRunHost`). */
+function hostFlags(command: Command): Command {
+  return command
+    .option(
+      '--database <url>',
+      'the PostgreSQL URL of runs over a database (june worker --database)',
+    )
+    .option('--dir <dir>', 'the runs folder, without --database (default: .june/runs)');
+}
+
 /**
- * `june approve <runId> [requestId] --database <url>`. The run id and `--database` are
- * checked by `approveCommand`, run id first, so a bare `june approve` says where ids come from.
+ * `june approve <runId> [requestId]`. The arguments are checked before a host is opened,
+ * run id first, so a bare `june approve` says where ids come from.
  */
 function addApproveCommand(program: Command, io: CliIO, done: Done): void {
-  program
-    .command('approve')
-    .description('Answer approval requests of a run in a database, from any machine.')
-    .usage('<runId> [requestId] --database <url> [options]')
-    .argument('[runId]', 'the run (june runs --database <url> lists them)')
-    .argument('[requestId]', 'the request (june runs lists the waiting ones)')
-    .option('--database <url>', 'the PostgreSQL URL of the runs')
+  hostFlags(
+    program
+      .command('approve')
+      .description(
+        'Answer the approval requests a run waits for: a run of .june/runs (a stopped one resumes) or of a database, from any machine.',
+      )
+      .usage('<runId> [requestId] [--all] [options]')
+      .argument('[runId]', 'the run (june runs lists them)')
+      .argument('[requestId]', 'the request (june runs lists the waiting ones)'),
+  )
     .option('--all', 'every request of the run that waits')
     .option('--deny', 'deny instead of approve')
     .option('--reason <text>', 'with --deny: the reason the model sees')
@@ -87,37 +102,49 @@ function addApproveCommand(program: Command, io: CliIO, done: Done): void {
         requestId: string | undefined,
         options: ApproveCommandOptions,
       ) => {
-        const { approveCommand } = await import('./database-commands.js');
-        done(await approveCommand(runId, requestId, options, io));
+        const { approveCommand, approveRequest, withRunHost } = await import('./run-commands.js');
+        const request = approveRequest(runId, requestId, options);
+        done(await withRunHost(options, (host) => approveCommand(host, io, request)));
       },
     );
 }
 
-/** `june runs --database <url>`. */
+/** `june runs`. */
 function addRunsCommand(program: Command, io: CliIO, done: Done): void {
-  program
-    .command('runs')
-    .description('List the runs in a database: status, worker, waiting approvals.')
-    .requiredOption('--database <url>', 'the PostgreSQL URL of the runs')
+  hostFlags(
+    program
+      .command('runs')
+      .description(
+        'List the runs of .june/runs or of a database: state, worker, the approvals they wait for.',
+      ),
+  )
     .option('--json', 'one JSON object per run')
     .option('--limit <n>', 'at most this many runs, newest first (default: 50)')
-    .action(async (options: { database: string; json?: boolean; limit?: string }) => {
-      const { runsCommand } = await import('./database-commands.js');
-      done(await runsCommand(options, io));
+    .action(async (options: RunHostFlags & { json?: boolean; limit?: string }) => {
+      const { runsCommand, withRunHost } = await import('./run-commands.js');
+      const limit = options.limit !== undefined ? Number(options.limit) : undefined;
+      done(
+        await withRunHost(options, (host) =>
+          runsCommand(host, io, {
+            ...(options.json ? { json: true } : {}),
+            ...(limit !== undefined ? { limit } : {}),
+          }),
+        ),
+      );
     });
 }
 
-/** `june cancel <runId> --database <url>`. */
+/** `june cancel <runId>`. */
 function addCancelCommand(program: Command, io: CliIO, done: Done): void {
-  program
-    .command('cancel')
-    .description(
-      "Cancel a run in a database: its worker aborts it (the running tool's abort signal fires).",
-    )
-    .argument('<runId>', 'the run')
-    .requiredOption('--database <url>', 'the PostgreSQL URL of the runs')
-    .action(async (runId: string, options: { database: string }) => {
-      const { cancelCommand } = await import('./database-commands.js');
-      done(await cancelCommand(runId, options, io));
-    });
+  hostFlags(
+    program
+      .command('cancel')
+      .description(
+        "Cancel a run of .june/runs (its live process stops) or of a database (its worker aborts it): the running tool's abort signal fires.",
+      )
+      .argument('<runId>', 'the run'),
+  ).action(async (runId: string, options: RunHostFlags) => {
+    const { cancelCommand, withRunHost } = await import('./run-commands.js');
+    done(await withRunHost(options, (host) => cancelCommand(host, io, runId)));
+  });
 }

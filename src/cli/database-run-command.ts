@@ -8,7 +8,7 @@ import type { RunFlagValues } from '../host/run-flags.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import type { CliIO } from './cli-io.js';
 import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
-import { withClient } from './database-commands.js';
+import { quietDriver } from './quiet-driver.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { formatDuration, formatTokens } from './format.js';
 import { parseProps } from './parse-props.js';
@@ -235,4 +235,19 @@ async function reportFollowed(
 /** A run's events as followed, each redacted with the run's redactor. */
 async function* redactedEvents<T>(events: AsyncIterable<T>, redactor: Redactor): AsyncIterable<T> {
   for await (const event of events) yield redactor.value(event);
+}
+
+/** Connects to the database, runs `work`, and closes the connection. */
+async function withClient<T>(
+  database: string,
+  work: (client: import('../dbos/run-client.js').RunClient) => Promise<T>,
+): Promise<T> {
+  quietDriver();
+  const { RunClient } = await import('../dbos/cli-support.js');
+  const client = await RunClient.connect(database);
+  try {
+    return await work(client);
+  } finally {
+    await client.close().catch(() => {});
+  }
 }

@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import type { CliIO } from './cli-io.js';
 import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
-import { quietDriver } from './database-commands.js';
+import { quietDriver } from './quiet-driver.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { loadWorkflow } from './load-workflow.js';
 import { onStopSignals, stopSignals, type StopSignal } from './stop-signals.js';

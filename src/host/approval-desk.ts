@@ -16,7 +16,12 @@ import { ownerText } from '../journal/run-lease.js';
 import { StudioRequestError } from './studio-request-error.js';
 import { answerRefused, type AnswerRefusal } from './answer-refusal.js';
 import { localUser } from '../approvals/local-user.js';
-import { approvalsInTrace, unansweredInJournal, type RunApprovals } from './waiting-approvals.js';
+import {
+  approvalsInTrace,
+  heldInTrace,
+  unansweredInJournal,
+  type RunApprovals,
+} from './waiting-approvals.js';
 
 /**
  * A person's answer to one waiting call, by the call's key; a denial's `reason` reaches the
@@ -34,6 +39,11 @@ export interface ApprovalAnswerInput {
   input?: unknown;
   /** With `approved: false`: an answer instead of the tool, which does not run (JSON). */
   output?: unknown;
+  /**
+   * Through what the answer came, as a database's run records it (`june approve` sends
+   * `database`). @default "studio"
+   */
+  source?: string;
 }
 
 /** What became of an answer: handed to the live run, or recorded and the stopped run resumed (or left to resume). */
@@ -208,7 +218,7 @@ async function runApprovals(runs: RunDirectory, runId: string): Promise<RunAppro
   if (!('text' in found))
     throw new StudioRequestError(
       'studio-run-missing',
-      `june: no readable run "${runId}" in Studio's runs folder; the list at /api/runs has the runs there.`,
+      `june: no readable run "${runId}" in the runs folder ${runs.dir}; june runs (add --database <url> for a database's) and June Studio list the runs there.`,
       404,
     );
   const folder = runFolder(runs.dir, runId);
@@ -216,11 +226,14 @@ async function runApprovals(runs: RunDirectory, runId: string): Promise<RunAppro
     Promise.all([readRunProcess(folder), unansweredInJournal(folder, runId), readAnswers(folder)]),
   );
   const live = takesAnswers(record);
-  const waiting = approvalsInTrace(JSON.parse(found.text) as Trace).filter(
+  const trace = JSON.parse(found.text) as Trace;
+  const waiting = approvalsInTrace(trace).filter(
     (approval) => !given.has(approval.key) && (unanswered ? unanswered.has(approval.key) : live),
   );
   if (waiting.length === 0) return { runId, state: 'none', resumable: false, waiting };
-  if (live) return { runId, state: 'live', resumable: false, waiting };
+  const held = heldInTrace(trace);
+  if (live)
+    return { runId, state: 'live', resumable: false, waiting, ...(held.length ? { held } : {}) };
   const owner = await fileRunOwner(runs.dir, runId);
   const notResumable = owner
     ? `it is being run by ${ownerText(owner)}, which does not take answers from Studio`

@@ -5,6 +5,7 @@ import { JuneError } from '../errors/index.js';
 import { answerRefused } from './answer-refusal.js';
 import { localUser } from '../approvals/local-user.js';
 import { notAppliedText } from '../dbos/answer-result-text.js';
+import type { DbosApprovalRequest } from '../dbos/dbos-engine.js';
 import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
 
 /**
@@ -35,17 +36,16 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       const shown = trace ? approvalsInTrace(trace) : [];
       const waiting = requests.map((request): WaitingApproval => {
         const known = shown.find((approval) => approval.requestId === request.id);
-        return {
-          ...(known ?? {}),
-          key: request.id,
-          requestId: request.id,
-          tool: request.tool,
-          input: request.input,
-          step: request.step,
-          status: 'pending',
-        };
+        return { ...(known ?? {}), ...callOf(request) };
       });
-      return { runId, state: waiting.length ? 'live' : 'none', resumable: false, waiting };
+      const held = (runs.summary(runId)?.held ?? []).map(callOf);
+      return {
+        runId,
+        state: waiting.length ? 'live' : 'none',
+        resumable: false,
+        waiting,
+        ...(held.length > 0 ? { held } : {}),
+      };
     },
     async answer(runId, answer) {
       checkAnswerShape(runId, answer);
@@ -66,7 +66,7 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
             ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
             ...editOf(answer),
             ...(by !== undefined ? { answeredBy: by } : {}),
-            source: 'studio',
+            source: answer.source ?? 'studio',
           }),
         );
       } catch (error) {
@@ -83,6 +83,18 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       }
       return { delivered: 'live' };
     },
+  };
+}
+
+/** A request the database lists (waiting, or held: approved, waiting for the rest of its turn) as a call of a run's decisions. */
+function callOf(request: DbosApprovalRequest): WaitingApproval {
+  return {
+    key: request.id,
+    requestId: request.id,
+    tool: request.tool,
+    input: request.input,
+    step: request.step,
+    status: 'pending',
   };
 }
 

@@ -199,6 +199,8 @@ function entryOf(run: DbosRunSummary, follow: Follow | undefined): RunSummary {
     runId: run.runId,
     file: run.runId,
     workflow: run.workflow,
+    ...(run.worker !== undefined ? { worker: run.worker } : {}),
+    ...(run.error !== undefined ? { error: run.error } : {}),
     // a run the page follows is in the state its trace shows (the page reads the same one)
     ...(trace
       ? {}

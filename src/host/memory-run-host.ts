@@ -15,7 +15,7 @@ import type { HostRunRequest, RunHost } from './run-host.js';
 import { runState } from './run-state.js';
 import { StudioRequestError } from './studio-request-error.js';
 import { untilAborted } from './until-aborted.js';
-import { approvalsInTrace } from './waiting-approvals.js';
+import { approvalsInTrace, heldInTrace } from './waiting-approvals.js';
 
 /** Options of {@link memoryRunHost}. */
 export interface MemoryRunHostOptions {
@@ -61,10 +61,11 @@ export function memoryRunHost(options: MemoryRunHostOptions): RunHost {
       yield* untilAborted(runs.get(runId).handle.events, follow.signal);
     },
     async decisions(runId) {
-      const waiting = approvalsInTrace(runs.get(runId).handle.trace()).filter(
-        (approval) => approval.status === 'pending',
-      );
-      return { runId, state: waiting.length > 0 ? 'live' : 'none', resumable: false, waiting };
+      const trace = runs.get(runId).handle.trace();
+      const waiting = approvalsInTrace(trace).filter((approval) => approval.status === 'pending');
+      if (waiting.length === 0) return { runId, state: 'none', resumable: false, waiting };
+      const held = heldInTrace(trace);
+      return { runId, state: 'live', resumable: false, waiting, ...(held.length ? { held } : {}) };
     },
     answer: async (runId, answer) => answerRun(runs.get(runId), runId, answer),
     async cancel(runId) {

@@ -42,6 +42,10 @@ export interface RunSummary {
    * resumes it).
    */
   pendingApprovals?: number;
+  /** The id of the worker that took the run (a database's runs; absent elsewhere). */
+  worker?: string;
+  /** A failed run's error message, when the host knows it from outside the trace (a database's list). */
+  error?: string;
   nodeCount: number;
   updatedAt: string;
 }

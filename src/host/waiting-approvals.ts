@@ -38,6 +38,12 @@ export interface RunApprovals {
   /** Why Studio will not resume the stopped run itself (a sentence fragment), when it will not. */
   notResumable?: string;
   waiting: WaitingApproval[];
+  /**
+   * Calls approved while another call of their model turn still waits (a database's runs):
+   * they wait too, and run once every call of the turn is answered. Nothing to answer;
+   * absent when none.
+   */
+  held?: WaitingApproval[];
 }
 
 /**
@@ -46,6 +52,28 @@ export interface RunApprovals {
  * tree is walked without recursion.
  */
 export function approvalsInTrace(trace: Trace): WaitingApproval[] {
+  return callsInTrace(trace, (node) =>
+    node.approval?.status === 'pending' || node.approval?.status === 'withdrawn'
+      ? node.approval.status
+      : undefined,
+  );
+}
+
+/**
+ * The tool calls of a trace approved but held (the node still `waiting`): a step goes on
+ * once every call of its model turn is answered, so an approved call waits for the others.
+ */
+export function heldInTrace(trace: Trace): WaitingApproval[] {
+  return callsInTrace(trace, (node) =>
+    node.approval?.status === 'approved' && node.status === 'waiting' ? 'pending' : undefined,
+  );
+}
+
+/** The tool calls with an approval key that `pick` gives a status, in the order of the tree. */
+function callsInTrace(
+  trace: Trace,
+  pick: (node: TraceNode) => WaitingApproval['status'] | undefined,
+): WaitingApproval[] {
   const found: WaitingApproval[] = [];
   const stack: { node: TraceNode; step: string; tools?: CapabilityProvenance[] }[] = [
     { node: trace.root, step: '' },
@@ -57,20 +85,19 @@ export function approvalsInTrace(trace: Trace): WaitingApproval[] {
       tools: node.kind === 'agent' ? node.capabilities : tools,
     };
     const approval = node.approval;
-    if (node.kind === 'tool' && approval?.key !== undefined) {
-      if (approval.status === 'pending' || approval.status === 'withdrawn') {
-        const provenance = here.tools?.find((tool) => tool.name === node.name);
-        found.push({
-          key: approval.key,
-          requestId: approval.id,
-          tool: node.name,
-          input: node.input,
-          step: here.step,
-          status: approval.status,
-          ...(node.toolCallId !== undefined ? { toolCallId: node.toolCallId } : {}),
-          ...(provenance ? { provenance } : {}),
-        });
-      }
+    const status = node.kind === 'tool' && approval?.key !== undefined ? pick(node) : undefined;
+    if (status !== undefined) {
+      const provenance = here.tools?.find((tool) => tool.name === node.name);
+      found.push({
+        key: approval!.key!,
+        requestId: approval!.id,
+        tool: node.name,
+        input: node.input,
+        step: here.step,
+        status,
+        ...(node.toolCallId !== undefined ? { toolCallId: node.toolCallId } : {}),
+        ...(provenance ? { provenance } : {}),
+      });
     }
     for (let i = node.children.length - 1; i >= 0; i--)
       stack.push({ node: node.children[i]!, ...here });

@@ -88,12 +88,12 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     [
       'june approve without a run id',
       ['approve'],
-      /^june: june approve needs the id of the run to answer: june approve <runId> \[<requestId> \| --all\] --database <url>; june runs --database <url> lists the runs of the database with their ids and waiting requests\. A run started without --database keeps its id in \.june\/runs\/ .*june studio.*--resume <runId>\.$/,
+      /^june: june approve needs the id of the run to answer: june approve <runId> \[<requestId> \| --all\]; june runs lists the runs of \.june\/runs with their ids and waiting requests \(june runs --database <url>: those of a database\)\.$/,
     ],
     [
-      'june approve without --database',
-      ['approve', 'run-1', '--all'],
-      /^june: june approve needs --database <url>, the PostgreSQL URL the run's workers share: june approve run-1 \[<requestId> \| --all\] --database <url>\.$/,
+      'june approve with neither a request id nor --all',
+      ['approve', 'run-1'],
+      /^june: june approve takes a request id or --all \(one of them\); june runs lists the waiting requests\.$/,
     ],
     [
       'june worker with a --polling-interval that is not a whole number of ms',
@@ -146,9 +146,19 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     const result = await june(['approve', '--help'], project.dir);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(
-      'Usage: june approve <runId> [requestId] --database <url> [options]',
+    expect(result.stdout).toContain('Usage: june approve <runId> [requestId] [--all] [options]');
+    expect(result.stdout).toMatch(/runId +the run \(june runs lists them\)/);
+    expect(result.stdout).toMatch(/--database <url> +the PostgreSQL URL of runs over a database/);
+    expect(result.stdout).toMatch(/--dir <dir> +the runs folder, without --database/);
+  });
+
+  it('june approve of a run the runs folder does not have exits 1 and says where it looked', async () => {
+    const result = await june(['approve', 'run-1', '--all'], project.dir);
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `june: no readable run "run-1" in the runs folder ${join(project.dir, '.june', 'runs')}; june runs (add --database <url> for a database's) and June Studio list the runs there.\n`,
     );
-    expect(result.stdout).toMatch(/runId +the run \(june runs --database <url> lists them\)/);
   });
 });
