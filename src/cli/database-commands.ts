@@ -2,6 +2,7 @@ import type { CliIO } from './cli-io.js';
 import { localUser } from '../approvals/local-user.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { terminalJson, visibleText } from './visible-text.js';
+import { answerSchemaSummary } from './answer-schema-summary.js';
 
 /** The flags of `june approve`. */
 export interface ApproveCommandOptions {
@@ -73,7 +74,7 @@ export async function approveCommand(
       if (result.status === 'applied') {
         applied.push(result.request.id);
         io.stdout.write(
-          `${answerLine(decision, `${visibleText(result.request.id)} of run ${runId}`)}\n`,
+          `${answerLine(decision, `${visibleText(result.request.id)} of run ${runId}`, result.request.kind)}\n`,
         );
       } else io.stderr.write(`${visibleText(notAppliedText(runId, result, { approved }))}\n`);
     const untaken = await client.untaken(runId, applied, TAKEN_WAIT_MS);
@@ -116,8 +117,12 @@ async function decisionOf(options: ApproveCommandOptions): Promise<Decision> {
   return { approved: options.deny !== true };
 }
 
-/** How an applied answer to `what` (`entry#2.0 of run ...`) reads. */
-function answerLine(decision: Decision, what: string): string {
+/** How an applied answer to `what` (a question's, with `kind`) (`entry#2.0 of run ...`) reads. */
+function answerLine(decision: Decision, what: string, kind?: 'question'): string {
+  if (kind === 'question')
+    return decision.output !== undefined
+      ? `answered the question ${what}`
+      : `declined the question ${what}`;
   if (decision.output !== undefined) return `answered ${what} instead of the tool`;
   if (!decision.approved) return `denied ${what}`;
   return decision.input !== undefined
@@ -152,7 +157,9 @@ export async function runsCommand(
       for (const request of run.waiting)
         io.stdout.write(
           visibleText(
-            `  waiting: ${request.id} · ${request.tool} ${JSON.stringify(request.input)} (step ${request.step})`,
+            request.kind === 'question' && request.question
+              ? `  question: ${request.id} · ${request.tool} ${JSON.stringify(request.question.prompt)} (step ${request.step}); answer: ${answerSchemaSummary(request.question.answerSchema)}`
+              : `  waiting: ${request.id} · ${request.tool} ${JSON.stringify(request.input)} (step ${request.step})`,
           ) + '\n',
         );
       for (const request of run.held ?? [])

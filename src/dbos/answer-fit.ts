@@ -12,10 +12,18 @@ const ISSUES_SHOWN = 3;
  * an edited input must fit the tool's input schema and an answer instead of the tool its
  * output schema, as the request published them in JSON Schema (a request without one takes
  * the value as it is; the worker checks again with the tool's own schema).
- * @throws {WorkflowError} `approval-answer-invalid`, `approval-input-invalid` or
- *   `approval-output-invalid`, naming the tool, the request and what failed; nothing is stored.
+ * A question (`kind: 'question'`) is answered with an `output` or denied; approving one is
+ * refused.
+ * @throws {WorkflowError} `question-answer-missing` for an approved question;
+ *   `approval-answer-invalid`, `approval-input-invalid` or `approval-output-invalid`, naming
+ *   the tool, the request and what failed; nothing is stored.
  */
 export function checkAnswerFits(request: DbosApprovalRequest, answer: DbosAnswer): void {
+  if (request.kind === 'question' && answer.approved)
+    throw new WorkflowError(
+      'question-answer-missing',
+      `june: the question "${request.tool}" in step "${request.step}" (approval request "${request.id}": ${JSON.stringify(request.question?.prompt ?? '')}) was approved without an answer, but a question is answered with a value that fits its answer schema, and approving gives none. Answer it with output (june approve ... --answer <json>), or deny it with a reason the model reads. Nothing changed and the question still waits.`,
+    );
   const call = `the "${request.tool}" call of approval request "${request.id}" in step "${request.step}"`;
   if (answer.input !== undefined && answer.approved !== true)
     throw new WorkflowError(
