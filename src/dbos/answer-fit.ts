@@ -41,7 +41,15 @@ export function checkAnswerFits(request: DbosApprovalRequest, answer: DbosAnswer
       'approval-input-invalid',
       `june: the edited input for ${call} does not fit the tool's input schema: ${inputProblem}. Nothing changed and the request still waits: approve with an input the schema accepts, approve without one, or deny.`,
     );
-  const outputProblem = problemOf(request.outputSchema, answer.output);
+  const outputProblem = problemOf(
+    request.outputSchema ?? request.question?.answerSchema,
+    answer.output,
+  );
+  if (outputProblem !== undefined && request.kind === 'question')
+    throw new WorkflowError(
+      'approval-output-invalid',
+      `june: the answer to the question "${request.tool}" (approval request "${request.id}" in step "${request.step}") does not fit its answer schema: ${outputProblem}. Nothing changed and the question still waits: answer with a value the schema accepts, or deny it with a reason.`,
+    );
   if (outputProblem !== undefined)
     throw new WorkflowError(
       'approval-output-invalid',
