@@ -146,4 +146,55 @@ describe('june run asks a <Question> on a terminal', () => {
     expect(env.status).toBe('denied');
     expect(env.approval).toMatchObject({ status: 'denied', reason: 'ask the release manager' });
   });
+
+  it('asks an integer as a number, a boolean as a yes/no, and leaves an optional property left empty out', async () => {
+    project.write(
+      'flow.tsx',
+      `import { Agent, Question, Step } from 'june';
+import { openai } from 'june/sdk/openai';
+import { z } from 'zod';
+
+export default function Scale() {
+  return (
+    <Agent model={openai('gpt-5-mini')}>
+      <Question name="ask_replicas" prompt="How many replicas?" answer={z.number().int().min(1)} />
+      <Question name="ask_sure" prompt="Scale now?" answer={z.boolean()} />
+      <Question name="ask_service" prompt="Which service?" answer={z.object({ name: z.string(), count: z.number().optional() })} />
+      <Step id="scale" prompt="Ask, then scale." />
+    </Agent>
+  );
+}
+`,
+    );
+    const ask = (tool: string) => ({ toolCalls: [{ id: `call_${tool}`, tool, input: {} }] });
+    project.write(
+      'flow.script.json',
+      JSON.stringify({
+        steps: {
+          scale: [ask('ask_replicas'), ask('ask_sure'), ask('ask_service'), { text: 'Scaled.' }],
+        },
+      }),
+    );
+    const { code } = await juneOnTerminal(
+      ['run', 'flow.tsx', '--script', 'flow.script.json'],
+      project.dir,
+      [
+        { when: 'How many replicas?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'Answer:', type: '3\r' },
+        { when: 'Scale now?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'Answer:', type: 'y\r' },
+        { when: 'Which service?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'name:', type: 'web\r' },
+        { when: 'count (optional):', type: '\r' },
+      ],
+    );
+
+    expect(code).toBe(0);
+    expect(questionNode(project.dir, 'ask_replicas').approval).toMatchObject({ output: 3 });
+    expect(questionNode(project.dir, 'ask_sure').approval).toMatchObject({ output: true });
+    expect(questionNode(project.dir, 'ask_service').approval?.output).toEqual({ name: 'web' });
+  });
 });
