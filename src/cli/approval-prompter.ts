@@ -63,6 +63,8 @@ export interface ApprovalPrompterOptions {
  * with that, or `a` to answer instead of the tool (JSON or text the model reads as its
  * result). An edit the tool's schema refuses is shown and asked for again. Edits and answers
  * are offered when it answers through a run's inbox; through an `answerer`, `y` and `n`.
+ * A question (`kind: 'question'`) is asked as one instead: its prompt, then a form built
+ * from its answer schema, or declining it (see `#question`).
  *
  * It is the `terminal` approval source: connected to a run's inbox, it is asked about each
  * request, answers as the user this process runs as (`answeredBy`), and takes a prompt off
