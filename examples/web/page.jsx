@@ -61,7 +61,58 @@ function Approval({ part, answer }) {
   );
 }
 
-function Part({ part, answer }) {
+/**
+ * A question's form, from its answer schema (JSON Schema): a choice as a select, a number,
+ * a yes/no, a text, anything else as JSON. The answer goes as an answer instead of the tool.
+ */
+function QuestionForm({ part, question, answer }) {
+  const schema = question.answerSchema;
+  const [text, setText] = useState(schema.enum ? JSON.stringify(schema.enum[0]) : '');
+  const [reason, setReason] = useState('');
+  const id = part.approval.id;
+  const valueOf = () => {
+    if (schema.enum) return JSON.parse(text);
+    if (schema.type === 'number' || schema.type === 'integer') return Number(text);
+    if (schema.type === 'boolean') return text === 'true';
+    if (schema.type === 'string') return text;
+    return JSON.parse(text);
+  };
+  const send = (event) => {
+    event.preventDefault();
+    edits[id] = { output: valueOf() };
+    answer({ id, approved: false });
+  };
+  const field = schema.enum ? (
+    <select value={text} onChange={(e) => setText(e.target.value)}>
+      {schema.enum.map((value) => (
+        <option key={JSON.stringify(value)} value={JSON.stringify(value)}>
+          {String(value)}
+        </option>
+      ))}
+    </select>
+  ) : schema.type === 'boolean' ? (
+    <input type="checkbox" onChange={(e) => setText(String(e.target.checked))} />
+  ) : (
+    <input
+      type={schema.type === 'number' || schema.type === 'integer' ? 'number' : 'text'}
+      placeholder={schema.type === 'string' ? 'answer' : 'answer (JSON)'}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+    />
+  );
+  return (
+    <form className="question" onSubmit={send}>
+      <p>{question.prompt}</p>
+      {field} <button type="submit">Answer</button>
+      <input placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+      <button type="button" onClick={() => answer({ id, approved: false, reason })}>
+        Decline
+      </button>
+    </form>
+  );
+}
+
+function Part({ part, answer, questions }) {
   if (part.type === 'text') return <p className="text">{part.text}</p>;
   if (part.type === 'data-june-step')
     return <p className="step">{`step ${part.data.step}: ${part.data.status}`}</p>;
@@ -69,7 +120,12 @@ function Part({ part, answer }) {
   return (
     <div className="tool" data-state={part.state}>
       <code>{`${part.type.slice(5)} ${JSON.stringify(part.input)}`}</code> <em>{part.state}</em>
-      {part.state === 'approval-requested' && <Approval part={part} answer={answer} />}
+      {part.state === 'approval-requested' &&
+        (questions[part.toolCallId] ? (
+          <QuestionForm part={part} question={questions[part.toolCallId]} answer={answer} />
+        ) : (
+          <Approval part={part} answer={answer} />
+        ))}
       {part.state === 'output-available' && <pre>{JSON.stringify(part.output)}</pre>}
     </div>
   );
@@ -93,13 +149,21 @@ function App() {
   return (
     <main>
       <h1>Shop assistant</h1>
-      {messages.map((message) => (
-        <section key={message.id} className={message.role}>
-          {message.parts.map((part, i) => (
-            <Part key={i} part={part} answer={addToolApprovalResponse} />
-          ))}
-        </section>
-      ))}
+      {messages.map((message) => {
+        // a <Question>'s part comes with a data-june-question part: its prompt and answer schema
+        const questions = Object.fromEntries(
+          message.parts
+            .filter((part) => part.type === 'data-june-question')
+            .map((part) => [part.data.toolCallId, part.data.question]),
+        );
+        return (
+          <section key={message.id} className={message.role}>
+            {message.parts.map((part, i) => (
+              <Part key={i} part={part} answer={addToolApprovalResponse} questions={questions} />
+            ))}
+          </section>
+        );
+      })}
       <form onSubmit={submit}>
         <input value={input} onChange={(e) => setInput(e.target.value)} placeholder="Message" />
         <button type="submit">Send</button> <span className="status">{status}</span>

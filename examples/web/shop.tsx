@@ -1,11 +1,12 @@
 import { tool, type LanguageModel } from 'ai';
-import { Agent, Tool } from 'june';
+import { Agent, Question, Tool } from 'june';
 import { ChatTurns, type ChatInput } from 'june/web';
 import { z } from 'zod';
 
 /**
- * The example's workflow: a shop assistant whose refunds wait for a person's approval, one
- * chat turn per user message. `refunds` lists each refund made.
+ * The example's workflow: a shop assistant whose refunds wait for a person's approval, and
+ * who may ask the customer why an order goes back (a question with a choice), one chat turn
+ * per user message. `refunds` lists each refund made.
  */
 export function shopWorkflow(model: LanguageModel, refunds: string[]) {
   const refund = tool({
@@ -25,6 +26,11 @@ export function shopWorkflow(model: LanguageModel, refunds: string[]) {
         messages={chat.history}
       >
         <Tool name="refund" value={refund} />
+        <Question
+          name="ask_reason"
+          prompt="Why is the order going back?"
+          answer={z.enum(['damaged', 'late', 'other'])}
+        />
         <ChatTurns chat={chat} />
       </Agent>
     );

@@ -2,6 +2,8 @@ import { expand, input } from '@inquirer/prompts';
 import { JuneError } from '../errors/index.js';
 import { visibleText } from './visible-text.js';
 import { localUser } from '../approvals/local-user.js';
+import { isQuestion } from '../approvals/approval-request.js';
+import { questionForm, type PromptContext } from './question-form.js';
 import type {
   ApprovalRequest,
   ApprovalSource,
@@ -12,9 +14,6 @@ import type { ProgressPrinter } from './progress-printer.js';
 import type { TerminalStyle } from './terminal-style.js';
 
 type Choice = 'approve' | 'deny' | 'edit' | 'respond';
-
-/** The terminal and abort signal a prompt runs with. */
-type PromptContext = Parameters<typeof input>[1];
 
 /** Whether `text` is a JSON value. */
 function parsesAsJson(text: string): boolean {
@@ -35,6 +34,8 @@ function answerValue(text: string): unknown {
 export interface ApprovalAnswerer {
   approve(id: string): void;
   deny(id: string, reason?: string): void;
+  /** Answers the question `id` with `output`; without it, a question can only be declined here. */
+  respond?(id: string, output: unknown): void;
 }
 
 /** Options of {@link ApprovalPrompter}. */
@@ -62,6 +63,8 @@ export interface ApprovalPrompterOptions {
  * with that, or `a` to answer instead of the tool (JSON or text the model reads as its
  * result). An edit the tool's schema refuses is shown and asked for again. Edits and answers
  * are offered when it answers through a run's inbox; through an `answerer`, `y` and `n`.
+ * A question (`kind: 'question'`) is asked as one instead: its prompt, then a form built
+ * from its answer schema, or declining it (see `#question`).
  *
  * It is the `terminal` approval source: connected to a run's inbox, it is asked about each
  * request, answers as the user this process runs as (`answeredBy`), and takes a prompt off
@@ -132,6 +135,10 @@ export class ApprovalPrompter implements ApprovalSource {
     const context = { input: this.#options.input, output, signal: controller.signal };
     const tool = visibleText(request.tool);
     try {
+      if (isQuestion(request)) {
+        await this.#question(request, context);
+        return;
+      }
       // the input's newlines are JSON's own layout (a string's newlines are escaped by JSON)
       const json = visibleText(JSON.stringify(request.input, null, 2) ?? 'undefined', {
         keepNewlines: true,
@@ -161,6 +168,55 @@ export class ApprovalPrompter implements ApprovalSource {
     } finally {
       this.#active = undefined;
       printer.release();
+    }
+  }
+
+  /**
+   * Asks a question: shows its prompt, then `a` to answer it with a form built from its
+   * answer schema (see {@link questionForm}) or `d` to decline it with a reason the model
+   * reads. An answer the schema refuses is shown in red and the form asked again, filled with
+   * it. Through an `answerer` without `respond`, only declining is offered.
+   */
+  async #question(
+    request: ApprovalRequest & { question: NonNullable<ApprovalRequest['question']> },
+    context: PromptContext,
+  ): Promise<void> {
+    const { output, style } = this.#options;
+    const prompt = visibleText(request.question.prompt, { keepNewlines: true });
+    output.write(
+      `${style.attention(`? ${style.bold(visibleText(request.tool))} asks`)} in step ${style.bold(visibleText(request.step))}:\n`,
+    );
+    output.write(`${prompt.replace(/^/gm, '    ')}\n`);
+    const answerable = this.#inbox !== undefined || this.#options.answerer?.respond !== undefined;
+    const choice = await expand<'answer' | 'decline'>(
+      {
+        message: 'Answer this question?',
+        default: answerable ? 'a' : 'd',
+        expanded: true,
+        choices: [
+          ...(answerable
+            ? [{ key: 'a' as const, name: 'Answer it', value: 'answer' as const }]
+            : []),
+          { key: 'd', name: 'Decline (with a reason for the model)', value: 'decline' },
+        ],
+      },
+      context,
+    );
+    if (choice === 'decline') {
+      const reason = (await input({ message: 'Reason for the model (optional):' }, context)).trim();
+      this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
+      return;
+    }
+    let previous: unknown;
+    for (;;) {
+      previous = await questionForm(request.question.answerSchema, previous, context);
+      try {
+        this.#send(request, { approved: false, output: previous });
+        return;
+      } catch (error) {
+        if (!JuneError.isInstance(error)) throw error;
+        output.write(`${style.failure(visibleText(error.message))}\n`);
+      }
     }
   }
 
@@ -248,6 +304,8 @@ export class ApprovalPrompter implements ApprovalSource {
     }
     const answerer = this.#options.answerer;
     if (decision.approved) answerer?.approve(request.id);
+    else if (decision.output !== undefined && answerer?.respond)
+      answerer.respond(request.id, decision.output);
     else answerer?.deny(request.id, decision.reason);
   }
 }

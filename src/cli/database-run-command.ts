@@ -89,14 +89,15 @@ function terminalAnswer(
   client: import('../dbos/run-client.js').RunClient,
   runId: string,
   io: CliIO,
-): (id: string, approved: boolean, reason?: string) => void {
+): (id: string, approved: boolean, reason?: string, output?: unknown) => void {
   const user = localUser();
-  return (id, approved, reason) =>
+  return (id, approved, reason, output) =>
     void client
       .approve(runId, {
         requestId: id,
         approved,
         ...(reason !== undefined ? { reason } : {}),
+        ...(output !== undefined ? { output } : {}),
         ...(user !== undefined ? { answeredBy: user } : {}),
         source: 'terminal',
       })
@@ -188,13 +189,14 @@ function queuedNotice(runId: string, file: string, io: CliIO, style: TerminalSty
 
 /** The terminal prompt that answers a followed run's approvals through the database. */
 function followPrompter(
-  answer: (id: string, approved: boolean, reason?: string) => void,
+  answer: (id: string, approved: boolean, reason?: string, output?: unknown) => void,
   { printer, style, io }: { printer: ProgressPrinter; style: TerminalStyle; io: CliIO },
 ): ApprovalPrompter {
   return new ApprovalPrompter({
     answerer: {
       approve: (id) => answer(id, true),
       deny: (id, reason) => answer(id, false, reason),
+      respond: (id, output) => answer(id, false, undefined, output),
     },
     printer,
     style,

@@ -5,8 +5,13 @@ import { openRunHost } from '../host/open-run-host.js';
 import { isUnreadable, type RunListEntry } from '../host/run-list.js';
 import type { RunHost } from '../host/run-host.js';
 import { StudioRequestError } from '../host/studio-request-error.js';
-import { approvalsInTrace, type RunApprovals } from '../host/waiting-approvals.js';
+import {
+  approvalsInTrace,
+  type RunApprovals,
+  type WaitingApproval,
+} from '../host/waiting-approvals.js';
 import type { Trace } from '../trace/trace-node.js';
+import { answerSchemaSummary } from './answer-schema-summary.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { quietDriver } from './quiet-driver.js';
 import { terminalJson, visibleText } from './visible-text.js';
@@ -87,7 +92,9 @@ export async function runsCommand(
     for (const call of decisions?.waiting ?? [])
       io.stdout.write(
         visibleText(
-          `  waiting: ${call.requestId} · ${call.tool} ${JSON.stringify(call.input)} (step ${call.step})`,
+          call.kind === 'question' && call.question
+            ? `  question: ${call.requestId} · ${call.tool} ${JSON.stringify(call.question.prompt)} (step ${call.step}); answer: ${answerSchemaSummary(call.question.answerSchema)}`
+            : `  waiting: ${call.requestId} · ${call.tool} ${JSON.stringify(call.input)} (step ${call.step})`,
         ) + '\n',
       );
     for (const call of decisions?.held ?? [])
@@ -221,7 +228,9 @@ export async function approveCommand(
     }
     outcomes.push(outcome.delivered);
     if (outcome.delivered === 'live') live.push(target.key);
-    io.stdout.write(`${answerLine(decision, `${visibleText(target.shown)} of run ${runId}`)}\n`);
+    io.stdout.write(
+      `${answerLine(decision, `${visibleText(target.shown)} of run ${runId}`, target.kind)}\n`,
+    );
   }
   if (outcomes.includes('resumed')) io.stdout.write(`resumed run ${runId}\n`);
   if (outcomes.includes('recorded'))
@@ -246,13 +255,19 @@ export async function approveCommand(
 function targetsOf(
   decisions: RunApprovals,
   id: string | undefined,
-): { key: string; shown: string }[] {
+): { key: string; shown: string; kind?: 'question' }[] {
+  const kindOf = (call: WaitingApproval | undefined) =>
+    call?.kind === 'question' ? { kind: 'question' as const } : {};
   if (id === undefined)
-    return decisions.waiting.map((call) => ({ key: call.key, shown: call.requestId }));
+    return decisions.waiting.map((call) => ({
+      key: call.key,
+      shown: call.requestId,
+      ...kindOf(call),
+    }));
   const call =
     decisions.waiting.find((waiting) => waiting.key === id) ??
     decisions.waiting.find((waiting) => waiting.requestId === id);
-  return [{ key: call?.key ?? id, shown: id }];
+  return [{ key: call?.key ?? id, shown: id, ...kindOf(call) }];
 }
 
 /** The state the run ended in as the host lists it, or undefined while it goes on. */
@@ -315,8 +330,12 @@ function decisionOf(options: ApproveCommandOptions): Decision {
   return { approved: options.deny !== true };
 }
 
-/** How an applied answer to `what` (`entry#2.0 of run ...`) reads. */
-function answerLine(decision: Decision, what: string): string {
+/** How an applied answer to `what` (`entry#2.0 of run ...`; a question's, with `kind`) reads. */
+function answerLine(decision: Decision, what: string, kind?: 'question'): string {
+  if (kind === 'question')
+    return decision.output !== undefined
+      ? `answered the question ${what}`
+      : `declined the question ${what}`;
   if (decision.output !== undefined) return `answered ${what} instead of the tool`;
   if (!decision.approved) return `denied ${what}`;
   return decision.input !== undefined

@@ -12,10 +12,18 @@ const ISSUES_SHOWN = 3;
  * an edited input must fit the tool's input schema and an answer instead of the tool its
  * output schema, as the request published them in JSON Schema (a request without one takes
  * the value as it is; the worker checks again with the tool's own schema).
- * @throws {WorkflowError} `approval-answer-invalid`, `approval-input-invalid` or
- *   `approval-output-invalid`, naming the tool, the request and what failed; nothing is stored.
+ * A question (`kind: 'question'`) is answered with an `output` or denied; approving one is
+ * refused.
+ * @throws {WorkflowError} `question-answer-missing` for an approved question;
+ *   `approval-answer-invalid`, `approval-input-invalid` or `approval-output-invalid`, naming
+ *   the tool, the request and what failed; nothing is stored.
  */
 export function checkAnswerFits(request: DbosApprovalRequest, answer: DbosAnswer): void {
+  if (request.kind === 'question' && answer.approved)
+    throw new WorkflowError(
+      'question-answer-missing',
+      `june: the question "${request.tool}" in step "${request.step}" (approval request "${request.id}": ${JSON.stringify(request.question?.prompt ?? '')}) was approved without an answer, but a question is answered with a value that fits its answer schema, and approving gives none. Answer it with output (june approve ... --answer <json>), or deny it with a reason the model reads. Nothing changed and the question still waits.`,
+    );
   const call = `the "${request.tool}" call of approval request "${request.id}" in step "${request.step}"`;
   if (answer.input !== undefined && answer.approved !== true)
     throw new WorkflowError(
@@ -33,7 +41,15 @@ export function checkAnswerFits(request: DbosApprovalRequest, answer: DbosAnswer
       'approval-input-invalid',
       `june: the edited input for ${call} does not fit the tool's input schema: ${inputProblem}. Nothing changed and the request still waits: approve with an input the schema accepts, approve without one, or deny.`,
     );
-  const outputProblem = problemOf(request.outputSchema, answer.output);
+  const outputProblem = problemOf(
+    request.outputSchema ?? request.question?.answerSchema,
+    answer.output,
+  );
+  if (outputProblem !== undefined && request.kind === 'question')
+    throw new WorkflowError(
+      'approval-output-invalid',
+      `june: the answer to the question "${request.tool}" (approval request "${request.id}" in step "${request.step}") does not fit its answer schema: ${outputProblem}. Nothing changed and the question still waits: answer with a value the schema accepts, or deny it with a reason.`,
+    );
   if (outputProblem !== undefined)
     throw new WorkflowError(
       'approval-output-invalid',

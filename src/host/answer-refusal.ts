@@ -1,4 +1,5 @@
 import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
+import { JuneError } from '../errors/june-error.js';
 import { StudioRequestError } from './studio-request-error.js';
 
 /** Why an answer was not taken: answered already, or the call is not waiting (withdrawn, never asked). */
@@ -18,4 +19,22 @@ export interface AnswerRefusal {
  */
 export function answerRefused(refusal: AnswerRefusal): StudioRequestError {
   return new StudioRequestError('studio-approval-unknown', refusal.message, 409);
+}
+
+/**
+ * An edit or an answer instead of the tool that does not fit the tool's schema (a question's
+ * answer that does not fit its answer schema, or a question approved without one), as Studio
+ * answers it: 409 `studio-approval-invalid` with the run's message; the call still waits.
+ * Other errors as they are.
+ */
+export function editRefused(error: unknown): unknown {
+  if (
+    JuneError.isInstance(error) &&
+    (error.code === 'approval-input-invalid' ||
+      error.code === 'approval-output-invalid' ||
+      error.code === 'approval-answer-invalid' ||
+      error.code === 'question-answer-missing')
+  )
+    return new StudioRequestError('studio-approval-invalid', error.message, 409);
+  return error;
 }

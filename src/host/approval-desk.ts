@@ -14,7 +14,8 @@ import { AnswerLock } from './answer-lock.js';
 import { fileRunOwner } from '../journal/file-journal-store.js';
 import { ownerText } from '../journal/run-lease.js';
 import { StudioRequestError } from './studio-request-error.js';
-import { answerRefused, type AnswerRefusal } from './answer-refusal.js';
+import { answerRefused, editRefused, type AnswerRefusal } from './answer-refusal.js';
+import { checkAnswerFits } from '../dbos/answer-fit.js';
 import { localUser } from '../approvals/local-user.js';
 import {
   approvalsInTrace,
@@ -98,12 +99,45 @@ export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
       checkAnswerShape(runId, answer);
       // refused at once when it cannot be taken; else checked again, and taken, under the lock
       const folder = runFolder(runs.dir, runId);
-      const refused = await notWaiting(runId, folder, await approvals(runId), answer.key);
+      const current = await approvals(runId);
+      const refused = await notWaiting(runId, folder, current, answer.key);
       if (refused) throw answerRefused(refused);
+      checkQuestionAnswer(
+        current.waiting.find((waiting) => waiting.key === answer.key),
+        answer,
+      );
       await trusted(runId, folder, async () => {});
       return lock.hold(runId, folder, () => answerOnce(runs, runId, answer));
     },
   };
+}
+
+/**
+ * A question's answer is checked before it is recorded, as the run's inbox checks it: a value
+ * that does not fit its answer schema, or an approval (a question needs a value), is refused
+ * (409 `studio-approval-invalid`, with the `june:` message), and the question still waits.
+ * Tool calls are left to the run, which checks edits against the tool's own schemas.
+ */
+function checkQuestionAnswer(
+  waiting: RunApprovals['waiting'][number] | undefined,
+  answer: ApprovalAnswerInput,
+): void {
+  if (waiting?.kind !== 'question' || !waiting.question) return;
+  try {
+    checkAnswerFits(
+      {
+        id: waiting.requestId,
+        tool: waiting.tool,
+        input: waiting.input,
+        step: waiting.step,
+        kind: 'question',
+        question: waiting.question,
+      },
+      { approved: answer.approved, ...editOf(answer) },
+    );
+  } catch (error) {
+    throw editRefused(error);
+  }
 }
 
 /**

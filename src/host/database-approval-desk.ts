@@ -1,8 +1,7 @@
 import { checkAnswerShape, editOf, type ApprovalDesk } from './approval-desk.js';
 import type { DatabaseRuns } from './database-runs.js';
 import { StudioRequestError } from './studio-request-error.js';
-import { JuneError } from '../errors/index.js';
-import { answerRefused } from './answer-refusal.js';
+import { answerRefused, editRefused } from './answer-refusal.js';
 import { localUser } from '../approvals/local-user.js';
 import { notAppliedText } from '../dbos/answer-result-text.js';
 import type { DbosApprovalRequest } from '../dbos/dbos-engine.js';
@@ -95,6 +94,7 @@ function callOf(request: DbosApprovalRequest): WaitingApproval {
     input: request.input,
     step: request.step,
     status: 'pending',
+    ...questionOf(request),
   };
 }
 
@@ -139,18 +139,9 @@ async function mapped<T>(runId: string, call: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * An edit or an answer instead of the tool that does not fit the tool's schema, as Studio
- * answers it: 409 `studio-approval-invalid` with the run's message; the call still waits.
- * Other errors as they are.
- */
-function editRefused(error: unknown): unknown {
-  if (
-    JuneError.isInstance(error) &&
-    (error.code === 'approval-input-invalid' ||
-      error.code === 'approval-output-invalid' ||
-      error.code === 'approval-answer-invalid')
-  )
-    return new StudioRequestError('studio-approval-invalid', error.message, 409);
-  return error;
+/** A question's `kind` and `question`, as a waiting approval carries them; nothing for a tool call. */
+function questionOf(request: DbosApprovalRequest): Pick<WaitingApproval, 'kind' | 'question'> {
+  return request.kind === 'question' && request.question
+    ? { kind: 'question', question: request.question }
+    : {};
 }

@@ -1,5 +1,6 @@
 import { readRunFile } from './run-folder.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
+import type { AskedQuestion } from '../approvals/approval-request.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 
 /**
@@ -9,7 +10,9 @@ import type { Trace, TraceNode } from '../trace/trace-node.js';
  * - `requestId`: the request's id in the process that asked last;
  * - `tool`, `input`: the call; `step`: its step path (`research:findings`);
  * - `provenance`: where the agent got the tool (its declaration, and the bundles and wrappers
- *   it came through), absent when the trace does not say (a tool of the `tools` prop).
+ *   it came through), absent when the trace does not say (a tool of the `tools` prop);
+ * - `kind`, `question`: `'question'` and what it asks (prompt, answer schema) for a
+ *   `<Question>`, which is answered with a value (`output`) or denied, never approved.
  */
 export interface WaitingApproval {
   key: string;
@@ -19,6 +22,8 @@ export interface WaitingApproval {
   step: string;
   toolCallId?: string;
   provenance?: CapabilityProvenance;
+  kind?: 'question';
+  question?: AskedQuestion;
   /** `pending` while the process that asked is up; `withdrawn` once it stopped. */
   status: 'pending' | 'withdrawn';
 }
@@ -97,6 +102,9 @@ function callsInTrace(
         status,
         ...(node.toolCallId !== undefined ? { toolCallId: node.toolCallId } : {}),
         ...(provenance ? { provenance } : {}),
+        ...(approval!.kind === 'question' && approval!.question
+          ? { kind: 'question' as const, question: approval!.question }
+          : {}),
       });
     }
     for (let i = node.children.length - 1; i >= 0; i--)

@@ -13,6 +13,7 @@ export type {
   JuneAgentData,
   JuneStepData,
   JuneApprovalData,
+  JuneQuestionData,
   JuneCatchData,
 } from './june-ui-message.js';
 export { chatHandler } from './chat-handler.js';

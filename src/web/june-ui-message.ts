@@ -1,5 +1,6 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { TraceError, TraceStatus } from '../trace/trace-node.js';
+import type { AskedQuestion } from '../approvals/approval-request.js';
 
 /**
  * What a run's assistant message carries as metadata: the run's id (the server reads it back
@@ -63,7 +64,23 @@ export interface JuneApprovalData {
 }
 
 /** The data parts a run's UI message stream has (`data-june-run`, ...). */
+/**
+ * A `<Question>` the run asks: `data-june-question`, kept in the message beside the tool
+ * part it belongs to (`toolCallId`), sent when the question is asked. The page shows
+ * `question.prompt` and a form from `question.answerSchema` (JSON Schema draft-07), and
+ * answers with `addToolApprovalResponse({ id: approvalId, approved: false })` plus
+ * `approvalWith(approvalId, { output: value })` in the next request's body; a denial
+ * declines it.
+ */
+export interface JuneQuestionData {
+  toolCallId: string;
+  /** The tool part's `approval.id`. */
+  approvalId: string;
+  question: AskedQuestion;
+}
+
 export type JuneDataParts = {
+  'june-question': JuneQuestionData;
   'june-run': JuneRunData;
   'june-agent': JuneAgentData;
   'june-step': JuneStepData;

@@ -27,7 +27,8 @@ export interface UIChunkMapperOptions {
  *   resumes, see `ApprovalRequest.key`), its answer as the part's response
  *   (`approval-responded`: a call answered while other requests of its turn wait is shown
  *   answered, not asked again); a denial then as `output-denied`; an answer instead of the
- *   tool as `output-available` with that output; an edit shows the edited input;
+ *   tool as `output-available` with that output; an edit shows the edited input; a
+ *   `<Question>`'s request adds a `data-june-question` part (its prompt and answer schema);
  * - runs, child runs, agents, steps and caught failures as `data-june-*` parts, updated in
  *   place as they finish, so a page can show nested progress;
  * - the outermost run's start as `start` with `{ runId }` metadata, its steps as
@@ -327,8 +328,23 @@ export class UIChunkMapper {
   #approvalRequest(event: Event<'approval-request'>): Chunk[] {
     const asked = this.#approvals.get(event.request.id);
     if (!asked) return [];
+    const request = event.request;
     return [
       { type: 'tool-approval-request', approvalId: asked.approvalId, toolCallId: asked.call.id },
+      // a question: what the page needs to ask it (kept in the message, so a reload has it)
+      ...(request.kind === 'question' && request.question
+        ? [
+            {
+              type: 'data-june-question' as const,
+              id: asked.call.id,
+              data: {
+                toolCallId: asked.call.id,
+                approvalId: asked.approvalId,
+                question: request.question,
+              },
+            },
+          ]
+        : []),
     ];
   }
 }

@@ -3,6 +3,7 @@ import type { RunApprovals, WaitingApproval } from '../../src/host/waiting-appro
 import { fetchApprovals, sendAnswer } from './approvals-api.js';
 import { EditAnswer, type EditedAnswer } from './edit-answer.js';
 import { JsonView } from './json-view.js';
+import { QuestionForm } from './question-form.js';
 import './approvals-panel.css';
 
 /**
@@ -57,7 +58,10 @@ function stateText(approvals: RunApprovals): string {
   return `The run's process stopped: Studio records your answer; resume the run with june run <file> --resume ${approvals.runId} --approve studio.${why}`;
 }
 
-/** One waiting call: what it would do, where it comes from, and the answer buttons. */
+/**
+ * One waiting call: what it would do, where it comes from, and the answer buttons; for a
+ * question, its prompt and a form for the answer.
+ */
 function ApprovalCard(props: { runId: string; approval: WaitingApproval; onAnswered: () => void }) {
   const { approval } = props;
   const source = approval.provenance;
@@ -77,8 +81,19 @@ function ApprovalCard(props: { runId: string; approval: WaitingApproval; onAnswe
           {source.granted && <span class="muted"> through {source.source}</span>}
         </p>
       )}
-      <JsonView value={approval.input} testId="approval-input" />
-      <AnswerButtons {...props} />
+      {approval.kind === 'question' && approval.question ? (
+        <>
+          <p class="question-prompt" data-testid="question-prompt">
+            {approval.question.prompt}
+          </p>
+          <QuestionAnswer {...props} />
+        </>
+      ) : (
+        <>
+          <JsonView value={approval.input} testId="approval-input" />
+          <AnswerButtons {...props} />
+        </>
+      )}
     </article>
   );
 }
@@ -132,6 +147,72 @@ function AnswerButtons(props: {
         sending={sending}
         send={(edit) => void answer(edit.approved, edit)}
       />
+      {error && (
+        <p class="notice notice-error" data-testid="approval-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * A question's answer: the form built from its answer schema, sent as `{ approved: false,
+ * output }`, or Decline with an optional reason for the model. A value the schema refuses
+ * shows the server's `june:` message, and the question stays to be answered again.
+ */
+function QuestionAnswer(props: {
+  runId: string;
+  approval: WaitingApproval;
+  onAnswered: () => void;
+}) {
+  const { runId, approval, onAnswered } = props;
+  const [reason, setReason] = useState('');
+  const [sending, setSending] = useState(false);
+  const [outcome, setOutcome] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const answer = async (given: { output: unknown } | { reason?: string }) => {
+    setSending(true);
+    setError(undefined);
+    await sendAnswer(runId, { key: approval.key, approved: false, ...given }).then(
+      (sent) => {
+        const resumed = sent.delivered === 'resumed' ? ': resuming the run' : '';
+        setOutcome(`${'output' in given ? 'Answered' : 'Declined'}${resumed}.`);
+        onAnswered();
+      },
+      (failed: Error) => setError(failed.message),
+    );
+    setSending(false);
+  };
+  if (outcome)
+    return (
+      <p class="approval-outcome" data-testid="approval-outcome">
+        {outcome}
+      </p>
+    );
+  return (
+    <>
+      <QuestionForm
+        answerSchema={approval.question!.answerSchema}
+        sending={sending}
+        send={(output) => void answer({ output })}
+      />
+      <div class="approval-actions">
+        <input
+          class="approval-reason"
+          aria-label="Reason for the model"
+          placeholder="Reason for the model (optional)"
+          value={reason}
+          onInput={(event) => setReason((event.target as HTMLInputElement).value)}
+        />
+        <button
+          class="deny"
+          disabled={sending}
+          onClick={() => void answer(reason.trim() ? { reason: reason.trim() } : {})}
+        >
+          Decline
+        </button>
+      </div>
       {error && (
         <p class="notice notice-error" data-testid="approval-error">
           {error}

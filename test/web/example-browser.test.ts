@@ -92,6 +92,23 @@ describe('examples/web in Chromium', () => {
     await expect(page.getByText('Let me refund order A1 for you.').count()).resolves.toBe(1);
   });
 
+  it('a question shows its prompt and a form; the answer is what the model reads', async () => {
+    const model = scriptedModel({
+      $comment: 'Test fixture: test/web/example-browser.test.ts',
+      steps: {
+        'turn-1': [{ toolCalls: [{ tool: 'ask_reason', input: {} }] }, { text: 'Thanks, noted.' }],
+      },
+    });
+    const { page, server } = await open(model);
+    await page.getByText('Why is the order going back?').waitFor();
+    await page.locator('form.question select').selectOption('"late"');
+    await page.getByRole('button', { name: 'Answer', exact: true }).click();
+    await page.getByText('Thanks, noted.').waitFor();
+    await page.locator('.tool[data-state="output-available"]').getByText('"late"').waitFor();
+    expect(JSON.stringify(model.calls.at(-1)!.prompt)).toContain('late');
+    expect(server.refunds).toEqual([]);
+  });
+
   it('has its own tidy style: a sans-serif system font and one centred column, not the default serif', async () => {
     const { page } = await open();
     await page.getByText('Let me refund order A1 for you.').waitFor();

@@ -1,0 +1,200 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bin, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
+
+const example = join(repoRoot, 'examples', 'questions', 'ship.tsx');
+/** The last choice of a question's first prompt: once it is on screen, the prompt takes keys. */
+const CHOICES = 'd) Decline (with a reason for the model)';
+/** Ctrl-U: clears the prompt's line (a form asked again starts from the refused answer). */
+const CLEAR = '\u0015';
+const DOWN = '\u001b[B';
+
+/**
+ * Writes the example's script with the questions' answers taken out, so the terminal is
+ * asked; its path.
+ */
+function unansweredScript(dir: string): string {
+  const script = JSON.parse(
+    readFileSync(join(repoRoot, 'examples', 'questions', 'ship.script.json'), 'utf8'),
+  ) as { steps: { ship: Array<{ toolCalls?: Array<{ answer?: unknown }> }> } };
+  for (const turn of script.steps.ship) for (const call of turn.toolCalls ?? []) delete call.answer;
+  const path = join(dir, 'ship.script.json');
+  writeFileSync(path, JSON.stringify(script));
+  return path;
+}
+
+/**
+ * Runs `june` on a pseudo-terminal (util-linux `script`), answering each prompt once the
+ * screen shows it after what the previous answer waited for (the same prompt text comes
+ * again for the next question).
+ */
+function juneOnTerminal(
+  args: string[],
+  cwd: string,
+  answers: Array<{ when: string; type: string }>,
+): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, bin, ...args]
+    .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    cwd,
+    env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
+  let screen = '';
+  let from = 0;
+  const pending = [...answers];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    screen += chunk;
+    for (;;) {
+      const next = pending[0];
+      const at = next ? screen.indexOf(next.when, from) : -1;
+      if (!next || at === -1) break;
+      from = at + next.when.length;
+      pending.shift();
+      child.stdin.write(next.type);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, screen }));
+  });
+}
+
+/** The question nodes of the run's trace, by name. */
+function questionNode(dir: string, name: string) {
+  return nodesOf(onlyTrace(dir)).find((node) => node.kind === 'tool' && node.name === name)!;
+}
+
+describe('june run asks a <Question> on a terminal', () => {
+  let project: ReturnType<typeof tempProject>;
+  beforeEach(() => {
+    project = tempProject();
+  });
+  afterEach(() => project.remove());
+
+  it('shows the prompt and asks a choice as a select and an object as one prompt per property', async () => {
+    const script = unansweredScript(project.dir);
+    const { code, screen } = await juneOnTerminal(
+      ['run', example, '--script', script],
+      project.dir,
+      [
+        { when: 'Where should 1.2.0 go?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'Answer:', type: `${DOWN}\r` },
+        { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'title:', type: 'Faster builds\r' },
+        { when: 'highlights (JSON):', type: '["cached modules"]\r' },
+      ],
+    );
+
+    expect(code).toBe(0);
+    expect(screen).toMatch(/ask_env.* asks.* in step .*ship/);
+    expect(screen).toContain('prod');
+    expect(questionNode(project.dir, 'ask_env').approval).toMatchObject({
+      status: 'responded',
+      source: 'terminal',
+      output: 'prod',
+    });
+    expect(questionNode(project.dir, 'ask_notes').approval).toMatchObject({
+      status: 'responded',
+      output: { title: 'Faster builds', highlights: ['cached modules'] },
+    });
+  });
+
+  it('shows an answer the schema refuses and asks the form again, filled with it', async () => {
+    const script = unansweredScript(project.dir);
+    const { code, screen } = await juneOnTerminal(
+      ['run', example, '--script', script],
+      project.dir,
+      [
+        { when: CHOICES, type: 'a\r' },
+        { when: 'Answer:', type: '\r' },
+        { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'title:', type: 'Faster builds\r' },
+        { when: 'highlights (JSON):', type: '["a","b","c","d"]\r' },
+        { when: 'does not fit its answer schema', type: '' },
+        { when: 'title:', type: '\r' },
+        { when: 'highlights (JSON):', type: `${CLEAR}["a"]\r` },
+      ],
+    );
+
+    expect(code).toBe(0);
+    expect(screen).toContain('$.highlights');
+    expect(questionNode(project.dir, 'ask_env').approval).toMatchObject({ output: 'staging' });
+    expect(questionNode(project.dir, 'ask_notes').approval).toMatchObject({
+      status: 'responded',
+      output: { title: 'Faster builds', highlights: ['a'] },
+    });
+  });
+
+  it('on "d" declines with a reason, which the model reads', async () => {
+    const script = unansweredScript(project.dir);
+    const { code } = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: CHOICES, type: 'd\r' },
+      { when: 'Reason for the model', type: 'ask the release manager\r' },
+      { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
+      { when: CHOICES, type: 'd\r' },
+      { when: 'Reason for the model', type: '\r' },
+    ]);
+
+    expect(code).toBe(0);
+    const env = questionNode(project.dir, 'ask_env');
+    expect(env.status).toBe('denied');
+    expect(env.approval).toMatchObject({ status: 'denied', reason: 'ask the release manager' });
+  });
+
+  it('asks an integer as a number, a boolean as a yes/no, and leaves an optional property left empty out', async () => {
+    project.write(
+      'flow.tsx',
+      `import { Agent, Question, Step } from 'june';
+import { openai } from 'june/sdk/openai';
+import { z } from 'zod';
+
+export default function Scale() {
+  return (
+    <Agent model={openai('gpt-5-mini')}>
+      <Question name="ask_replicas" prompt="How many replicas?" answer={z.number().int().min(1)} />
+      <Question name="ask_sure" prompt="Scale now?" answer={z.boolean()} />
+      <Question name="ask_service" prompt="Which service?" answer={z.object({ name: z.string(), count: z.number().optional() })} />
+      <Step id="scale" prompt="Ask, then scale." />
+    </Agent>
+  );
+}
+`,
+    );
+    const ask = (tool: string) => ({ toolCalls: [{ id: `call_${tool}`, tool, input: {} }] });
+    project.write(
+      'flow.script.json',
+      JSON.stringify({
+        steps: {
+          scale: [ask('ask_replicas'), ask('ask_sure'), ask('ask_service'), { text: 'Scaled.' }],
+        },
+      }),
+    );
+    const { code } = await juneOnTerminal(
+      ['run', 'flow.tsx', '--script', 'flow.script.json'],
+      project.dir,
+      [
+        { when: 'How many replicas?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'Answer:', type: '3\r' },
+        { when: 'Scale now?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'Answer:', type: 'y\r' },
+        { when: 'Which service?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'name:', type: 'web\r' },
+        { when: 'count (optional):', type: '\r' },
+      ],
+    );
+
+    expect(code).toBe(0);
+    expect(questionNode(project.dir, 'ask_replicas').approval).toMatchObject({ output: 3 });
+    expect(questionNode(project.dir, 'ask_sure').approval).toMatchObject({ output: true });
+    expect(questionNode(project.dir, 'ask_service').approval?.output).toEqual({ name: 'web' });
+  });
+});
