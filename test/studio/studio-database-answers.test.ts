@@ -39,7 +39,11 @@ function databaseRuns(standing?: SettledAnswer) {
       ];
     },
   };
-  const runs = { client, trace: () => undefined } as unknown as DatabaseRuns;
+  const runs = {
+    client,
+    trace: () => undefined,
+    summary: () => undefined,
+  } as unknown as DatabaseRuns;
   return { runs, sent, failNext: (value: boolean) => (fail = value) };
 }
 
