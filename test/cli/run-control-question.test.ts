@@ -10,7 +10,11 @@ import type { RunTraceWriter } from '../../src/events/index.js';
 
 function control(json: boolean) {
   const aborted: Array<string | undefined> = [];
-  const handle = { abort: (reason?: string) => void aborted.push(reason) } as unknown as RunHandle;
+  // the request still waits (no script answered it)
+  const handle = {
+    abort: (reason?: string) => void aborted.push(reason),
+    pendingApprovals: [{ id: 'a1' }],
+  } as unknown as RunHandle;
   const run = new RunControl({
     handle,
     writer: {} as RunTraceWriter,
