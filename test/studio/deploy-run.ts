@@ -89,7 +89,8 @@ export async function waitingDeployRun(
   studioUrl: string,
   approve: 'studio' | 'wait',
 ): Promise<{ running: RunningJune; runId: string; endpoint: string; key: string }> {
-  await rm(join(dir, '.june'), { recursive: true, force: true });
+  // a run resumed by an earlier case may still be writing its last lines as its process ends
+  await rm(join(dir, '.june'), { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   await rm(join(dir, 'deploys.log'), { force: true });
   const running = startJune(
     ['run', 'flow.tsx', '--script', 'flow.script.json', '--approve', approve],
