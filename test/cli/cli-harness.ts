@@ -142,3 +142,42 @@ export function nodesOf(trace: Trace): Trace['root'][] {
   walk(trace.root);
   return out;
 }
+
+/**
+ * Runs `june` on a pseudo-terminal (util-linux `script`), answering each prompt once the
+ * screen shows its `when` text after where the previous answer's `when` was seen: the same
+ * prompt text comes again for the next question or a prompt asked again, and keys typed
+ * before a prompt is on screen would be lost between prompts. An answer with `type: ''` only
+ * moves past a text (an error line) to wait for the prompt that follows it.
+ */
+export function juneOnTerminal(
+  args: string[],
+  cwd: string,
+  answers: Array<{ when: string; type: string }>,
+): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, bin, ...args]
+    .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    cwd,
+    env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
+  let screen = '';
+  let from = 0;
+  const pending = [...answers];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    screen += chunk;
+    for (;;) {
+      const next = pending[0];
+      const at = next ? screen.indexOf(next.when, from) : -1;
+      if (!next || at === -1) break;
+      from = at + next.when.length;
+      pending.shift();
+      child.stdin.write(next.type);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, screen }));
+  });
+}

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bin, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
+import { juneOnTerminal, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
 
 const example = join(repoRoot, 'examples', 'questions', 'ship.tsx');
 /** The last choice of a question's first prompt: once it is on screen, the prompt takes keys. */
@@ -23,43 +22,6 @@ function unansweredScript(dir: string): string {
   const path = join(dir, 'ship.script.json');
   writeFileSync(path, JSON.stringify(script));
   return path;
-}
-
-/**
- * Runs `june` on a pseudo-terminal (util-linux `script`), answering each prompt once the
- * screen shows it after what the previous answer waited for (the same prompt text comes
- * again for the next question).
- */
-function juneOnTerminal(
-  args: string[],
-  cwd: string,
-  answers: Array<{ when: string; type: string }>,
-): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, bin, ...args]
-    .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
-    .join(' ');
-  const child = spawn('script', ['-qefc', command, '/dev/null'], {
-    cwd,
-    env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-  });
-  let screen = '';
-  let from = 0;
-  const pending = [...answers];
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    screen += chunk;
-    for (;;) {
-      const next = pending[0];
-      const at = next ? screen.indexOf(next.when, from) : -1;
-      if (!next || at === -1) break;
-      from = at + next.when.length;
-      pending.shift();
-      child.stdin.write(next.type);
-    }
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, screen }));
-  });
 }
 
 /** The question nodes of the run's trace, by name. */
