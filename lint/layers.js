@@ -71,6 +71,13 @@ export const layers = {
         'that implements it, nor on the CLI',
     },
     {
+      from: ['dbos'],
+      to: ['journal'],
+      reason:
+        'a durable engine builds on the engine interface and the helpers every engine shares ' +
+        "(src/engine/: places, call ids, journal-mismatch); the journal is another engine's store",
+    },
+    {
       from: ['cli'],
       to: ['studio'],
       onlyTo: ['src/studio/index.ts'],

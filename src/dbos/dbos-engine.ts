@@ -11,7 +11,7 @@ import type {
 } from '../engine/durable-engine.js';
 import type { RunLogEvent } from '../events/run-event.js';
 import { errorData, revivedError, WorkflowError, type ErrorData } from '../errors/index.js';
-import { journalMismatch } from '../journal/journal-mismatch.js';
+import { journalMismatch } from '../engine/journal-mismatch.js';
 import { stableJson } from '../json/stable-json.js';
 import { hashModelRequest } from '../models/model-request.js';
 import { plainJson } from '../json/index.js';

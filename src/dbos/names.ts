@@ -1,4 +1,4 @@
-import type { JournalPlace } from '../journal/journal-record.js';
+import type { DurablePlace } from '../engine/durable-engine.js';
 
 /** The name June's run workflow is registered under with DBOS. */
 export const RUN_WORKFLOW = 'june.run';
@@ -114,7 +114,7 @@ export function approvalTopic(requestId: string): string {
  * A tool call's approval request id, the same on every recovery: the composite calls on the
  * way and the call id at its step, joined by `/` (`release#0.0`, `research#1.0/findings#0.0`).
  */
-export function approvalRequestId(place: JournalPlace, call: string): string {
+export function approvalRequestId(place: DurablePlace, call: string): string {
   return [...(place.calls ?? []), call].join('/');
 }
 
@@ -124,7 +124,7 @@ export function approvalRequestId(place: JournalPlace, call: string): string {
  */
 export function stepName(
   kind: 'model' | 'tool',
-  place: JournalPlace,
+  place: DurablePlace,
   at: string | number,
   tool?: string,
 ): string {

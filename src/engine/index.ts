@@ -24,3 +24,6 @@ export { CallIds } from './call-ids.js';
 export { RUN_ID_PATTERN, isRunId, newRunId } from './run-id.js';
 export { toolCallContext, inToolCall } from './tool-call-context.js';
 export type { ToolCallContext } from './tool-call-context.js';
+export { journalMismatch, journalCallMissing, journalCallChanged } from './journal-mismatch.js';
+export type { ReplayOf } from './journal-mismatch.js';
+export { firstRequestDifference } from './request-difference.js';

@@ -33,13 +33,17 @@ export type { MemoryJournalStore } from './memory-journal-store.js';
 export { loadJournal } from './load-journal.js';
 export { readRunJournal } from './read-run-journal.js';
 export { JournalIndex } from './journal-index.js';
-export { firstRequestDifference } from './request-difference.js';
+export { firstRequestDifference } from '../engine/request-difference.js';
 export { upgradeJournal } from './journal-upgrade.js';
-export { journalMismatch, journalCallMissing, journalCallChanged } from './journal-mismatch.js';
+export {
+  journalMismatch,
+  journalCallMissing,
+  journalCallChanged,
+} from '../engine/journal-mismatch.js';
 export { RunJournal, journalEngine } from './run-journal.js';
 export type {
   RunJournalOptions,
   JournalEngineOptions,
   JournalTraceContext,
 } from './run-journal.js';
-export type { ReplayOf } from './journal-mismatch.js';
+export type { ReplayOf } from '../engine/journal-mismatch.js';

@@ -36,7 +36,7 @@ import {
   journalCallMissing,
   journalMismatch,
   type ReplayOf,
-} from './journal-mismatch.js';
+} from '../engine/journal-mismatch.js';
 
 /** How a run keeps its journal: where, and whether it takes a run up again or replays a recording. */
 export interface JournalEngineOptions {

@@ -7,7 +7,7 @@ import {
   journalCallChanged,
   journalCallMissing,
   journalMismatch,
-} from '../../src/journal/journal-mismatch.js';
+} from '../../src/engine/journal-mismatch.js';
 import { alpha, beta, expectTreeError, model } from '../capabilities/support.js';
 
 const Files = defineCapabilities(() => <Tool name="readFile" value={alpha} />, { name: 'Files' });

@@ -1,5 +1,6 @@
 import { WorkflowError } from '../errors/index.js';
-import { describePlace, type JournalPlace } from './journal-record.js';
+import type { DurablePlace } from './durable-engine.js';
+import { describePlace } from './durable-place.js';
 import { firstRequestDifference } from './request-difference.js';
 
 /**
@@ -20,7 +21,7 @@ import { firstRequestDifference } from './request-difference.js';
 export function journalMismatch(
   purpose: 'resume' | 'replay',
   label: string,
-  place: JournalPlace,
+  place: DurablePlace,
   index: number,
   recorded: unknown,
   current: unknown,
@@ -62,7 +63,7 @@ export function journalMismatch(
  */
 export function journalCallMissing(
   label: string,
-  place: JournalPlace,
+  place: DurablePlace,
   index: number,
   replay: ReplayOf = {},
 ): WorkflowError {
@@ -93,7 +94,7 @@ export function journalCallMissing(
  */
 export function journalCallChanged(
   label: string,
-  place: JournalPlace,
+  place: DurablePlace,
   call: { call: string; tool: string },
   why: string,
   sides?: { recorded: unknown; current: unknown },
