@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../approvals/index.js';
+import { isQuestion, type ApprovalRequest } from '../approvals/index.js';
 import type { RunConsumer, RunLogEvent, RunLogEventOf } from '../events/index.js';
 import { modelOutputOf, type TraceStatus } from '../trace/index.js';
 import { compactJson, formatDuration, formatTokens } from './format.js';
@@ -190,21 +190,34 @@ export class ProgressPrinter implements RunConsumer {
     if (event.type === 'approval-request') {
       this.#requests.set(event.request.id, event.request);
       if (this.#approvalsPrompted) return;
-      this.line(
-        `${s.attention(`? ${v(event.request.tool)} needs approval`)} ${s.dim(`in step ${v(event.request.step)}: ${v(compactJson(event.request.input, this.#jsonChars))}`)}`,
-        event.runId,
-        inner,
-      );
+      const { request } = event;
+      const asks = isQuestion(request)
+        ? `${s.attention(`? ${v(request.tool)} asks`)} ${s.dim(`in step ${v(request.step)}: ${v(request.question.prompt)}`)}`
+        : `${s.attention(`? ${v(request.tool)} needs approval`)} ${s.dim(`in step ${v(request.step)}: ${v(compactJson(request.input, this.#jsonChars))}`)}`;
+      this.line(asks, event.runId, inner);
     } else if (event.type === 'approval-response') {
-      const tool = v(this.#requests.get(event.id)?.tool ?? 'the tool call');
+      const asked = this.#requests.get(event.id);
+      const tool = v(asked?.tool ?? 'the tool call');
       const how = event.automatic ? ' (automatic)' : '';
-      const text = event.approved
-        ? s.success(`✓ approved ${tool}${how}`)
-        : s.failure(`✗ denied ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`);
+      const question = asked?.kind === 'question' || event.question !== undefined;
+      const text =
+        event.output !== undefined
+          ? s.success(
+              `✓ ${question ? 'answered' : 'answered instead of'} ${tool}: ${v(compactJson(event.output, this.#jsonChars))}${how}`,
+            )
+          : event.approved
+            ? s.success(
+                `✓ approved ${tool}${event.input !== undefined ? ` with an edited input: ${v(compactJson(event.input, this.#jsonChars))}` : ''}${how}`,
+              )
+            : s.failure(
+                `✗ ${question ? 'declined' : 'denied'} ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`,
+              );
       this.line(text, event.runId, inner);
     } else {
-      const tool = v(this.#requests.get(event.id)?.tool ?? 'a tool call');
-      this.line(s.dim(`approval for ${tool} withdrawn: ${v(event.reason)}`), event.runId, inner);
+      const asked = this.#requests.get(event.id);
+      const what = asked?.kind === 'question' ? 'question' : 'approval for';
+      const tool = v(asked?.tool ?? 'a tool call');
+      this.line(s.dim(`${what} ${tool} withdrawn: ${v(event.reason)}`), event.runId, inner);
     }
   }
 

@@ -159,4 +159,39 @@ export default function Scale() {
     expect(questionNode(project.dir, 'ask_sure').approval).toMatchObject({ output: true });
     expect(questionNode(project.dir, 'ask_service').approval?.output).toEqual({ name: 'web' });
   });
+
+  it('Ctrl-C at a question aborts the run and withdraws it; the resumed run asks it once and finishes', async () => {
+    const script = unansweredScript(project.dir);
+    const stopped = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: CHOICES, type: '\u0003' },
+    ]);
+
+    expect(stopped.code).toBe(130);
+    expect(stopped.screen).toContain('question ask_env withdrawn: the run was aborted');
+    const aborted = onlyTrace(project.dir);
+    expect(aborted.root.status).toBe('aborted');
+    const runId = aborted.runId;
+    expect(stopped.screen).toContain(`--resume ${runId}`);
+
+    const resumed = await juneOnTerminal(
+      ['run', example, '--script', script, '--resume', runId],
+      project.dir,
+      [
+        { when: 'Where should 1.2.0 go?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'Answer:', type: `${DOWN}\r` },
+        { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
+        { when: CHOICES, type: 'a\r' },
+        { when: 'title:', type: 'Faster builds\r' },
+        { when: 'highlights (JSON):', type: '["cached modules"]\r' },
+      ],
+    );
+
+    expect(resumed.code).toBe(0);
+    expect(resumed.screen.split('Where should 1.2.0 go?').length - 1).toBe(1); // asked once
+    expect(resumed.screen).toContain('✓ answered ask_env: "prod"');
+    expect(questionNode(project.dir, 'ask_env').approval).toMatchObject({ output: 'prod' });
+    const deploys = nodesOf(onlyTrace(project.dir)).filter((node) => node.name === 'deploy');
+    expect(deploys.map((node) => node.status)).toEqual(['succeeded']);
+  });
 });

@@ -44,13 +44,16 @@ describe('june run --script: answers of the script', () => {
 
   it('edits one call and answers instead of the tool for another, with no terminal', async () => {
     project.write('edits.json', JSON.stringify(script));
-    const { code, stderr } = await june(
+    const { code, stdout, stderr } = await june(
       ['run', example, '--script', join(project.dir, 'edits.json')],
       project.dir,
     );
 
     expect(stderr).toBe('');
     expect(code).toBe(0);
+    // the progress says what each answer was, as the trace does
+    expect(stdout).toContain('✓ approved deploy with an edited input: {"env":"staging"}');
+    expect(stdout).toContain('✓ answered instead of deploy: "prod was deployed by hand"');
     const deploys = nodesOf(onlyTrace(project.dir)).filter(
       (node) => node.kind === 'tool' && node.name === 'deploy',
     );
