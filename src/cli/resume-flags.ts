@@ -1,4 +1,6 @@
 import { resumeFlagValues, resumeFlagWords } from '../host/run-flags.js';
+import { resolve } from 'node:path';
+import type { ResumeDetails } from '../host/resume-details.js';
 import type { RunCommandOptions } from './run-command-options.js';
 
 export { resumeFlagValues } from '../host/run-flags.js';
@@ -34,4 +36,18 @@ export function printedResumeCommand(
 /** A word as a POSIX shell reads it back: as is when plain, else in single quotes. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * What takes the run up again with Studio answering, as data ({@link ResumeDetails}): the
+ * workflow file and this folder, absolute, and the flags of this run that still matter for a
+ * resume as values (a secret given inline is not kept). Studio builds its own `june run` from
+ * them, once their seal holds.
+ */
+export function resumeDetails(file: string, options: RunCommandOptions): ResumeDetails {
+  return {
+    workflow: resolve(file),
+    cwd: process.cwd(),
+    flags: resumeFlagValues(options, (path) => resolve(path)),
+  };
 }

@@ -5,7 +5,7 @@ import { ApprovalPrompter } from './approval-prompter.js';
 import type { ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
 import type { ProgressPrinter } from './progress-printer.js';
-import type { StudioAnswers } from './studio-answers.js';
+import type { StudioAnswers } from '../host/studio-answers.js';
 import { stopSignals, writeAbandonedTrace, type StopSignal } from './stop-signals.js';
 import type { TerminalStyle } from './terminal-style.js';
 

@@ -1,5 +1,4 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { resolve } from 'node:path';
 import type { ApprovalRequest, ApprovalSource, SourceInbox } from '../approvals/index.js';
 import {
   readAnswers,
@@ -8,11 +7,8 @@ import {
   writeRunProcess,
   type RunProcess,
   type StudioAnswer,
-} from '../host/run-answers.js';
-import type { ResumeDetails } from '../host/resume-details.js';
-import { sealResume } from '../host/resume-seal.js';
-import { resumeFlagValues } from './resume-flags.js';
-import type { RunCommandOptions } from './run-command-options.js';
+} from './run-answers.js';
+import { sealResume } from './resume-seal.js';
 
 const POLL_MS = 250;
 
@@ -143,18 +139,4 @@ export class StudioAnswers implements ApprovalSource {
       }
     });
   }
-}
-
-/**
- * What takes the run up again with Studio answering, as data ({@link ResumeDetails}): the
- * workflow file and this folder, absolute, and the flags of this run that still matter for a
- * resume as values (a secret given inline is not kept). Studio builds its own `june run` from
- * them, once their seal holds.
- */
-export function resumeDetails(file: string, options: RunCommandOptions): ResumeDetails {
-  return {
-    workflow: resolve(file),
-    cwd: process.cwd(),
-    flags: resumeFlagValues(options, (path) => resolve(path)),
-  };
 }
