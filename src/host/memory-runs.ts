@@ -1,14 +1,33 @@
-import type { SourceInbox } from '../approvals/approval-source.js';
+import type { ApprovalSource, SourceInbox } from '../approvals/approval-source.js';
 import { createElement, type Component } from '../elements/element.js';
+import type { RunConsumer } from '../events/run-consumer.js';
 import { isDelta } from '../events/run-event-kinds.js';
 import type { RunHandle } from '../interpreter/run.js';
+import type { JournalStore } from '../journal/journal-store.js';
 import { memoryJournalStore } from '../journal/memory-journal-store.js';
 import { run } from '../run/run.js';
+import { localUser } from '../approvals/local-user.js';
+import { isRunId, newRunId } from '../engine/run-id.js';
+import { JuneError, SystemError } from '../errors/june-error.js';
+import type { RunLogEvent } from '../events/run-event.js';
+import type { Trace } from '../trace/trace-node.js';
+import { scriptAfterJournal } from '../testing/script-after-journal.js';
 import { scriptedModel } from '../testing/scripted-model.js';
+import { answerRefused } from './answer-refusal.js';
+import {
+  checkAnswerShape,
+  editOf,
+  type AnswerOutcome,
+  type ApprovalAnswerInput,
+} from './approval-desk.js';
 import type { HostRunRequest } from './run-host.js';
 import type { RunSummary, StudioEvent } from './run-list.js';
+import { runState } from './run-state.js';
+import { StudioRequestError } from './studio-request-error.js';
 import { summarizeTrace } from './summarize-trace.js';
+import { untilAborted } from './until-aborted.js';
 import { runMissing } from './wait-for-end.js';
+import { approvalsInTrace, heldInTrace, type RunApprovals } from './waiting-approvals.js';
 
 /** One run of a {@link MemoryRuns}: what started it, its handle, and its inbox once connected. */
 export interface MemoryRun {
@@ -21,10 +40,20 @@ export interface MemoryRun {
 }
 
 /**
- * The runs of `memoryRunHost`, by id: each one `run()` of one of `workflows` with one memory
- * journal for all (so an aborted run can be resumed from it), connected to an approval
- * source of the host's (`host`), whose inbox takes the host's answers. `onChange` hears of
- * each change of a run's list entry (its events, deltas aside).
+ * What one launch of a run adds to it: approval sources beside the host's own, and
+ * consumers of its events (a trace writer).
+ */
+export interface RunExtras {
+  sources?: ApprovalSource[];
+  consumers?: RunConsumer[];
+}
+
+/**
+ * The runs a host runs in this process (`memoryRunHost`, `localRunHost`), by id: each one
+ * `run()` of one of `workflows` with one journal store for all (a memory journal unless
+ * given; an aborted run is resumed from it), connected to an approval source of the host's
+ * (`host`), whose inbox takes the host's answers. `onChange` hears of each change of a run's
+ * list entry (its events, deltas aside).
  *
  * @example
  * ```ts
@@ -34,13 +63,23 @@ export interface MemoryRun {
  */
 export class MemoryRuns {
   readonly #runs = new Map<string, MemoryRun>();
-  readonly #journal = memoryJournalStore();
+  readonly #journal: JournalStore;
   readonly #workflows: Record<string, Component>;
   readonly #onChange: (event: StudioEvent) => void;
 
-  constructor(workflows: Record<string, Component>, onChange: (event: StudioEvent) => void) {
+  constructor(
+    workflows: Record<string, Component>,
+    onChange: (event: StudioEvent) => void,
+    journal: JournalStore = memoryJournalStore(),
+  ) {
     this.#workflows = workflows;
     this.#onChange = onChange;
+    this.#journal = journal;
+  }
+
+  /** True when `workflow` is one it runs. */
+  runs(workflow: string): boolean {
+    return Object.hasOwn(this.#workflows, workflow);
   }
 
   /** True when it knows `runId`. */
@@ -67,17 +106,29 @@ export class MemoryRuns {
 
   /**
    * Runs the request's workflow (it must be one of `workflows`); with `resume`, takes the
-   * aborted run of its id up again from the journal.
+   * aborted run of its id up again from the journal. `extras` are this launch's own sources
+   * and consumers.
    */
-  launch(request: MemoryRun['request'], resume: boolean): MemoryRun {
+  launch(
+    request: MemoryRun['request'],
+    resume: boolean,
+    extras: RunExtras = {},
+    script = request.script,
+  ): MemoryRun {
     const workflow = this.#workflows[request.workflow]!;
     const known = { request, updatedAt: new Date().toISOString() } as MemoryRun;
-    known.handle = run(createElement(workflow, request.props ?? {}), {
+    known.handle = run(createElement(workflow, {}), {
+      // as an option, so the journal keeps them for a resume in another process
+      ...(request.props !== undefined ? { props: request.props } : {}),
       workflow: request.workflow,
       journal: this.#journal,
       ...(resume ? { resume: request.runId } : { runId: request.runId }),
-      ...(request.script ? { model: scriptedModel(request.script) } : {}),
-      approvalSources: [{ name: 'host', connect: (inbox) => void (known.inbox = inbox) }],
+      ...(script ? { model: scriptedModel(script) } : {}),
+      approvalSources: [
+        { name: 'host', connect: (inbox) => void (known.inbox = inbox) },
+        ...(extras.sources ?? []),
+      ],
+      ...(extras.consumers ? { consumers: extras.consumers } : {}),
     });
     known.handle.result.catch(() => {});
     this.#runs.set(request.runId, known);
@@ -87,6 +138,135 @@ export class MemoryRuns {
       this.#changed(known);
     })();
     return known;
+  }
+
+  /**
+   * The id of a run the request may start: its workflow is one of `workflows`, and its id
+   * (given, or a new one) names no run yet (nor one `taken` says exists elsewhere).
+   * @throws {StudioRequestError} `studio-workflow-unknown` (404); `studio-request-invalid` (400).
+   */
+  checkedStart(request: HostRunRequest, taken: (runId: string) => boolean = () => false): string {
+    if (!this.runs(request.workflow))
+      throw new StudioRequestError(
+        'studio-workflow-unknown',
+        `june: no workflow "${request.workflow}" in this host; it starts ${Object.keys(this.#workflows).join(', ')}.`,
+        404,
+      );
+    const runId = request.runId ?? newRunId();
+    if (this.has(runId) || !isRunId(runId) || taken(runId))
+      throw new StudioRequestError(
+        'studio-request-invalid',
+        `june: "${runId.slice(0, 200)}" is not a new run id here; give another one, or none for a new one.`,
+        400,
+      );
+    return runId;
+  }
+
+  /** The run's events from its start, until it ends or `signal` aborts. */
+  async *events(runId: string, signal?: AbortSignal): AsyncIterable<RunLogEvent> {
+    yield* untilAborted(this.get(runId).handle.events, signal);
+  }
+
+  /** The calls the run waits for, from its live trace: its inbox takes the answers (`live`). */
+  decisions(runId: string): RunApprovals {
+    const trace = this.get(runId).handle.trace();
+    const waiting = approvalsInTrace(trace).filter((approval) => approval.status === 'pending');
+    if (waiting.length === 0) return { runId, state: 'none', resumable: false, waiting };
+    const held = heldInTrace(trace);
+    return { runId, state: 'live', resumable: false, waiting, ...(held.length ? { held } : {}) };
+  }
+
+  /**
+   * Gives the answer to the run's inbox. An answer the tool's schemas refuse (an edit that
+   * does not fit) is a 400 `studio-request-invalid` with the inbox's message; one the inbox
+   * does not apply (answered already, withdrawn, unknown) a 409 `studio-approval-unknown`.
+   */
+  answer(runId: string, answer: ApprovalAnswerInput): AnswerOutcome {
+    const known = this.get(runId);
+    checkAnswerShape(runId, answer);
+    const by = answer.answeredBy ?? localUser();
+    let result;
+    try {
+      result = known.inbox!.answer(answer.key, {
+        approved: answer.approved,
+        ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+        ...editOf(answer),
+        ...(by !== undefined ? { answeredBy: by } : {}),
+      });
+    } catch (error) {
+      if (!JuneError.isInstance(error)) throw error;
+      throw new StudioRequestError(
+        'studio-request-invalid',
+        error.message.replace(/^june: /, `june: run "${runId}": `),
+        400,
+      );
+    }
+    if (result.status === 'applied') return { delivered: 'live' };
+    const why =
+      result.status === 'answered'
+        ? 'it was answered already, and an answer counts once'
+        : result.status === 'withdrawn'
+          ? 'withdrawn'
+          : 'never asked';
+    throw answerRefused({
+      status: result.status,
+      message: `june: run "${runId}" waits for no approval of the call "${answer.key}" (${why}); reload the run to see what it waits for.`,
+    });
+  }
+
+  /** Aborts the run: its waiting calls are withdrawn, and it ends `aborted`. */
+  cancel(runId: string): void {
+    this.get(runId).handle.abort('cancelled through its run host');
+  }
+
+  /** Waits for the run's end; its final trace. */
+  async result(runId: string): Promise<Trace> {
+    const { handle } = this.get(runId);
+    await handle.result.catch(() => {});
+    return handle.trace();
+  }
+
+  /**
+   * Takes an aborted run up again from the journal, with this launch's `extras`; its script
+   * without the turns the journal answered, so its first new model call gets the turn the
+   * stopped run would have used.
+   * @throws {SystemError} `run-host-unsupported` for a run that did not end aborted.
+   */
+  async resume(runId: string, extras: RunExtras = {}): Promise<MemoryRun> {
+    this.checkAborted(runId);
+    return this.resumeFromJournal(this.get(runId).request, extras);
+  }
+
+  /**
+   * Checks that the run ended aborted, the one state a resume takes up.
+   * @throws {SystemError} `run-host-unsupported` otherwise; {@link StudioRequestError} `studio-run-missing`.
+   */
+  checkAborted(runId: string): void {
+    const state = runState(this.get(runId).handle.trace());
+    if (state !== 'aborted')
+      throw new SystemError(
+        'run-host-unsupported',
+        `june: run "${runId}" is ${state}; only an aborted run is resumed.`,
+      );
+  }
+
+  /**
+   * Takes the run of `request` up again from the journal store, whether or not this process
+   * ran it before (a run of a process that stopped), its script trimmed as {@link resume} says.
+   */
+  async resumeFromJournal(
+    request: MemoryRun['request'],
+    extras: RunExtras = {},
+  ): Promise<MemoryRun> {
+    const script =
+      request.script && scriptAfterJournal(request.script, await this.#journal.read(request.runId));
+    return this.launch(request, true, extras, script);
+  }
+
+  /** Aborts every run and waits for their ends. */
+  async close(): Promise<void> {
+    for (const known of this.all()) known.handle.abort('its run host closed');
+    await Promise.all(this.all().map((known) => known.handle.result.catch(() => {})));
   }
 
   #changed(known: MemoryRun): void {

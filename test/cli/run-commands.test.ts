@@ -12,7 +12,7 @@ import {
 import type { RunHost } from '../../src/host/run-host.js';
 import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
 import type { HostUnderTest } from '../host/host-contract.js';
-import { folderHost, memoryHost } from '../host/hosts-under-test.js';
+import { folderHost, localHost, memoryHost } from '../host/hosts-under-test.js';
 
 /** Collects what a command writes. */
 function output() {
@@ -51,6 +51,7 @@ function toolOutputs(trace: Trace, name: string): unknown[] {
 describe.each([
   ['memory', memoryHost],
   ['a runs folder', folderHost],
+  ['a runs folder run here', localHost],
 ])('the run commands on %s', (_name, makeHost) => {
   let subject: HostUnderTest;
   let host: RunHost;

@@ -1,8 +1,10 @@
 // The hosts the entry points' host tests run against, each with the fixture workflow
-// test/host/fixtures/desk.tsx: in memory (this process), and a runs folder of a temporary
-// project whose runs are `june run` processes of the built CLI.
+// test/host/fixtures/desk.tsx: in memory (this process), a runs folder of a temporary
+// project whose runs are `june run` processes of the built CLI, and a runs folder whose runs
+// this process runs (the local host).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { localRunHost } from '../../src/host/local-run-host.js';
 import { memoryRunHost } from '../../src/host/memory-run-host.js';
 import { openRunHost } from '../../src/host/open-run-host.js';
 import { tempProject } from '../cli/cli-harness.js';
@@ -28,6 +30,24 @@ export async function folderHost(): Promise<HostUnderTest> {
   return {
     host,
     workflow: 'desk.tsx',
+    close: async () => {
+      await host.close();
+      project.remove();
+    },
+  };
+}
+
+/** A runs folder of a new temporary project whose runs this process runs, as `desk`. */
+export async function localHost(): Promise<HostUnderTest> {
+  const project = tempProject();
+  const host = await localRunHost({
+    dir: join(project.dir, '.june', 'runs'),
+    workflows: { desk: Desk },
+    pollIntervalMs: 200,
+  });
+  return {
+    host,
+    workflow: 'desk',
     close: async () => {
       await host.close();
       project.remove();

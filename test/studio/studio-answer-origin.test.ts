@@ -7,7 +7,7 @@ import type { RunApprovals } from '../../src/host/waiting-approvals.js';
 import type { Studio } from '../../src/studio/index.js';
 import type { Trace } from '../../src/trace/trace-node.js';
 import type { HostUnderTest } from '../host/host-contract.js';
-import { folderHost, memoryHost } from '../host/hosts-under-test.js';
+import { folderHost, localHost, memoryHost } from '../host/hosts-under-test.js';
 import { nodesOf, onlyTrace, tempProject } from '../cli/cli-harness.js';
 import { deployFlow, deployScript, postAnswer, waitingDeployRun } from './deploy-run.js';
 import { eventually, openStudio } from './support.js';
@@ -117,6 +117,7 @@ describe('June Studio: who answered, through what and when', () => {
 describe.each([
   ['memory', memoryHost],
   ['runs folder', folderHost],
+  ['runs folder, run here', localHost],
 ])('June Studio over the %s run host: one answer, who gave it, one state', (_name, make) => {
   let subject: HostUnderTest;
   let studio: Studio;

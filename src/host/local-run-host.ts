@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Component } from '../elements/element.js';
+import { SystemError } from '../errors/june-error.js';
+import { traceWriter } from '../events/trace-writer.js';
+import { fileJournalStore } from '../journal/file-journal-store.js';
+import type { ModelScript } from '../testing/script-format.js';
+import { folderRunHost } from './folder-run-host.js';
+import { HostListeners } from './host-listeners.js';
+import { MemoryRuns, type MemoryRun } from './memory-runs.js';
+import { runFolder } from './run-answers.js';
+import type { RunListEntry } from './run-list.js';
+import type { RunHost } from './run-host.js';
+import { runState } from './run-state.js';
+import { StudioAnswers } from './studio-answers.js';
+import type { Trace } from '../trace/trace-node.js';
+
+/** Options of {@link localRunHost}. */
+export interface LocalRunHostOptions {
+  /** The runs folder (`<project>/.june/runs`); made when missing. */
+  dir: string;
+  /** The workflows it runs, by the name {@link RunHost.start} takes: their root components. */
+  workflows: Record<string, Component>;
+  /** How often to look at the folder even when `fs.watch` reports nothing, in ms. @default 1000 */
+  pollIntervalMs?: number;
+}
+
+/**
+ * A {@link RunHost} that runs workflows in this process and keeps them in a runs folder, as
+ * `june run` does: each run's journal (`<runId>/journal.jsonl`, leased while it runs) and its
+ * trace (`<runId>.json`, written as it goes) are the folder's, so `june studio`, `june runs`
+ * and `june approve` in other processes list it and answer it (through its answers file, as
+ * for a `june run --approve studio`). Its own runs are followed, answered, cancelled and
+ * waited for here, like {@link memoryRunHost}'s; the folder's other runs as
+ * {@link folderRunHost} does. `resume` takes an aborted run of one of `workflows` up again
+ * from its journal, in this process, whichever process ran it before: after a restart too.
+ * `close` aborts the runs it runs (their journals keep them for a resume).
+ *
+ * @throws {SystemError} `run-folder-unsafe` when the runs folder is not to be trusted.
+ * @example
+ * ```ts
+ * const host = await localRunHost({ dir: '.june/runs', workflows: { release: Release } });
+ * const runId = await host.start({ workflow: 'release', props: { version: '1.2' } });
+ * for await (const event of host.events(runId)) console.log(event.type);
+ * ```
+ */
+export async function localRunHost(options: LocalRunHostOptions): Promise<RunHost> {
+  const dir = resolve(options.dir);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const folder = await folderRunHost({
+    dir,
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+  });
+  const listeners = new HostListeners();
+  const runs = new MemoryRuns(options.workflows, listeners.send, fileJournalStore({ dir }));
+  const stopFolder = folder.subscribe(listeners.send);
+
+  const launch = (request: MemoryRun['request'], resume: boolean) =>
+    launchHere(dir, runs, request, resume);
+  const here = (runId: string) => runs.has(runId);
+  return {
+    label: options.dir,
+    async start(request) {
+      const runId = runs.checkedStart(request, (id) => existsInFolder(dir, id));
+      if (request.script !== undefined) await keepScript(dir, runId, request.script);
+      await launch({ ...request, runId }, false);
+      return runId;
+    },
+    list: () => listed(runs, folder),
+    readTrace: async (runId) =>
+      here(runId)
+        ? { text: JSON.stringify(runs.get(runId).handle.trace()) }
+        : folder.readTrace(runId),
+    subscribe: (onChange) => listeners.add(onChange),
+    events: (runId, follow) =>
+      here(runId) ? runs.events(runId, follow?.signal) : folder.events(runId, follow),
+    decisions: async (runId) => (here(runId) ? runs.decisions(runId) : folder.decisions(runId)),
+    answer: async (runId, answer) =>
+      here(runId) ? runs.answer(runId, answer) : folder.answer(runId, answer),
+    cancel: async (runId) => (here(runId) ? runs.cancel(runId) : folder.cancel(runId)),
+    result: (runId, waiting) => (here(runId) ? runs.result(runId) : folder.result(runId, waiting)),
+    resume: (runId) => resumeHere(dir, runs, folder, runId),
+    async close() {
+      stopFolder();
+      await runs.close();
+      await folder.close();
+    },
+  };
+}
+
+/** True when the folder has a trace or a journal of `runId`. */
+function existsInFolder(dir: string, runId: string): boolean {
+  return (
+    existsSync(join(dir, `${runId}.json`)) ||
+    existsSync(join(runFolder(dir, runId), 'journal.jsonl'))
+  );
+}
+
+/** Keeps a run's model script in its folder (`<runId>/script.json`, this user's only), for a resume in a later process. */
+async function keepScript(dir: string, runId: string, script: ModelScript): Promise<void> {
+  const folder = runFolder(dir, runId);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await writeFile(join(folder, 'script.json'), JSON.stringify(script), { mode: 0o600 });
+}
+
+/** The script {@link keepScript} kept for `runId`, if any. */
+async function keptScript(dir: string, runId: string): Promise<ModelScript | undefined> {
+  const text = await readFile(join(runFolder(dir, runId), 'script.json'), 'utf8').catch(
+    () => undefined,
+  );
+  return text === undefined ? undefined : (JSON.parse(text) as ModelScript);
+}
+
+/** Runs the request in this process, answerable from the folder's answers file too. */
+async function launchHere(
+  dir: string,
+  runs: MemoryRuns,
+  request: MemoryRun['request'],
+  resume: boolean,
+): Promise<MemoryRun> {
+  const project = dirname(dirname(dir));
+  const answers = await StudioAnswers.start({
+    runsDir: dir,
+    runId: request.runId,
+    approve: 'studio',
+    // not sealed: a stopped run is resumed by a host that has its workflow, never by Studio
+    resume: { workflow: join(project, request.workflow), cwd: project, flags: {} },
+    sealed: false,
+  });
+  const extras = { sources: [answers], consumers: [traceWriter({ dir })] };
+  const known = resume
+    ? await runs.resumeFromJournal(request, extras)
+    : runs.launch(request, false, extras);
+  void known.handle.result.catch(() => {}).finally(() => answers.close());
+  return known;
+}
+
+/**
+ * The folder's runs, newest first, each run of this process from its live trace (a run the
+ * folder does not list yet first).
+ */
+async function listed(runs: MemoryRuns, folder: RunHost): Promise<RunListEntry[]> {
+  const mine = new Map(runs.all().map((known) => [known.request.runId, runs.entryOf(known)]));
+  const entries = await folder.list();
+  const unlisted = [...mine.values()].filter(
+    (entry) => !entries.some((other) => other.runId === entry.runId),
+  );
+  return [...unlisted.reverse(), ...entries.map((entry) => mine.get(entry.runId) ?? entry)];
+}
+
+/**
+ * What started a run of the folder that this host can take up again: its journal's
+ * workflow is one of `workflows`; with its props and its kept script. Undefined otherwise.
+ */
+async function recordedRequest(
+  dir: string,
+  runs: MemoryRuns,
+  runId: string,
+): Promise<MemoryRun['request'] | undefined> {
+  const [header] = await fileJournalStore({ dir })
+    .read(runId)
+    .catch(() => []);
+  if (header?.type !== 'journal' || header.workflow === undefined) return undefined;
+  if (!runs.runs(header.workflow)) return undefined;
+  const script = await keptScript(dir, runId);
+  return {
+    workflow: header.workflow,
+    runId,
+    ...(header.props !== undefined ? { props: header.props } : {}),
+    ...(script !== undefined ? { script } : {}),
+  };
+}
+
+/**
+ * Takes an aborted run up again in this process: one it ran (it must have ended aborted),
+ * or one of the folder whose workflow it runs (not one that succeeded); any other is the
+ * folder's to resume.
+ * @throws {SystemError} `run-host-unsupported`
+ */
+async function resumeHere(
+  dir: string,
+  runs: MemoryRuns,
+  folder: RunHost,
+  runId: string,
+): Promise<void> {
+  if (runs.has(runId)) {
+    runs.checkAborted(runId);
+    await launchHere(dir, runs, runs.get(runId).request, true);
+    return;
+  }
+  const request = await recordedRequest(dir, runs, runId);
+  if (request === undefined) return folder.resume(runId);
+  const trace = await folder.readTrace(runId);
+  if ('text' in trace && runState(JSON.parse(trace.text) as Trace) === 'succeeded')
+    throw new SystemError(
+      'run-host-unsupported',
+      `june: run "${runId}" succeeded; there is nothing to resume. Start a new run.`,
+    );
+  await launchHere(dir, runs, request, true);
+}
