@@ -87,6 +87,8 @@ export class DatabaseRuns {
   /** The run's trace as its events built it so far; starts following the run. */
   async readTrace(runId: string): Promise<TraceLookup> {
     if (!this.#entries.has(runId)) await this.#refresh();
+    // one older than the newest `limit` the list reads is asked for by its id
+    if (!this.#entries.has(runId)) await this.#lookUp(runId);
     if (!this.#entries.has(runId)) return { missing: true };
     const follow = this.#follow(runId);
     await follow.ready;
@@ -124,6 +126,15 @@ export class DatabaseRuns {
       this.#summaries.set(run.runId, run);
       this.#update(run.runId);
     }
+  }
+
+  /** Reads one run the list did not have, by its id; nothing when the database has none. */
+  async #lookUp(runId: string): Promise<void> {
+    if (this.#closed) return;
+    const run = await this.client.get(runId).catch(() => undefined);
+    if (!run) return;
+    this.#summaries.set(runId, run);
+    this.#update(runId);
   }
 
   /** Makes the run's entry again from the list and its trace; tells the pages when it changed. */

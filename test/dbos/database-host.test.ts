@@ -1,12 +1,14 @@
 // The run host contract against a database of runs, over a real PostgreSQL: runs of
 // test/host/fixtures/desk.tsx are queued through RunClient and run by a `june worker`.
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseRuns } from '../../src/host/database-runs.js';
+import type { RunHost } from '../../src/host/run-host.js';
 import { openRunHost } from '../../src/host/open-run-host.js';
 import { tempProject } from '../cli/cli-harness.js';
-import { postgresMissing, startPostgres } from '../helpers/postgres.js';
+import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { runHostContract } from '../host/host-contract.js';
 import { deskSource } from '../host/hosts-under-test.js';
-import { startWorker } from './support.js';
+import { startWorker, type WorkerProcess } from './support.js';
 
 describe.runIf(!postgresMissing())('a database of runs as a run host', () => {
   runHostContract('database', async () => {
@@ -29,4 +31,45 @@ describe.runIf(!postgresMissing())('a database of runs as a run host', () => {
       },
     };
   });
+});
+
+describe.runIf(!postgresMissing())('a database of more runs than its list reads', () => {
+  let pg: TestPostgres;
+  let project: ReturnType<typeof tempProject>;
+  let worker: WorkerProcess;
+  let host: RunHost;
+  let database: string;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    database = pg.url('june_run_host_older');
+    project = tempProject();
+    project.write('desk.tsx', deskSource);
+    worker = await startWorker(project.dir, database, 'older-worker', { files: ['desk.tsx'] });
+    host = await openRunHost({ database, pollIntervalMs: 200 });
+  }, 180_000);
+  afterAll(async () => {
+    await host?.close().catch(() => {});
+    await worker?.stop().catch(() => {});
+    await pg?.stop();
+    project?.remove();
+  });
+
+  it('opens a run older than the newest ones the list reads, by its id (Studio opens its page)', async () => {
+    const oldest = await host.start({ workflow: 'desk', props: { mode: 'quick' } });
+    await host.result(oldest);
+    const newer = await host.start({ workflow: 'desk', props: { mode: 'quick' } });
+    await host.result(newer);
+    const runs = await DatabaseRuns.open({ database, limit: 1 });
+    try {
+      expect((await runs.list()).map((entry) => entry.runId)).toEqual([newer]);
+      const found = await runs.readTrace(oldest);
+      expect('text' in found && JSON.parse(found.text)).toMatchObject({
+        runId: oldest,
+        status: 'succeeded',
+      });
+      expect(await runs.readTrace('no-such-run-0000')).toEqual({ missing: true });
+    } finally {
+      runs.close();
+    }
+  }, 120_000);
 });
