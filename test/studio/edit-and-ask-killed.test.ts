@@ -36,14 +36,10 @@ describe('June Studio: a question and an edited call, the run killed at each wai
   const waitsFor = (name: string) =>
     eventually(() => expect(tool(name)?.approval?.status).toBe('pending'), 60_000);
   /** The pid of the process that runs the run now, from its process.json. */
-  const runner = (runId: string) =>
-    (
-      JSON.parse(
-        readFileSync(join(project.dir, '.june', 'runs', runId, 'process.json'), 'utf8'),
-      ) as {
-        pid: number;
-      }
-    ).pid;
+  const runner = (runId: string) => {
+    const file = join(project.dir, '.june', 'runs', runId, 'process.json');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid;
+  };
   const step = (t: Trace) => nodesOf(t).find((node) => node.kind === 'step')!;
 
   /** Starts the run with Studio answering, on a runs folder with no earlier run or deploy. */
@@ -148,7 +144,10 @@ describe('June Studio: a question and an edited call, the run killed at each wai
     expect(prompts[2]).toEqual(uninterrupted.lastPrompt);
     expect(seenCalls(step(trace()).messages as ModelMessage[])).toMatchObject(editedAndAnswered);
     // the same end as the run that was never stopped
+    expect(step(trace()).result).toBe('Shipped 1.2.0.');
     expect(step(trace()).result).toEqual(uninterrupted.result);
+    // and the page shows nothing waiting any more
+    await page.getByTestId('approvals').waitFor({ state: 'detached' });
 
     // the records: the model's input, the edit, the answer, who gave them and through what
     expectRecords(trace(), project.journal(runId), {

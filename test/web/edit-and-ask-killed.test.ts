@@ -128,6 +128,7 @@ describe('examples/web on a chat server process: a question and an edited call, 
       ['turn-1', 2],
       ['turn-1', 3],
     ]);
+    expect(new Set(calls.map(({ pid }) => pid)).size).toBe(3);
     // what the model saw after the edit: the edited call in its own call's place, and its result
     expect(seenCalls(calls[2]!.prompt)).toEqual(editedAndAnswered);
     expect(calls[2]!.prompt).toEqual(uninterrupted.project.modelCalls()[2]!.prompt);
@@ -142,11 +143,16 @@ describe('examples/web on a chat server process: a question and an edited call, 
     );
 
     // the trace (written by the server that ended the run) and the journal
-    const trace = JSON.parse(
-      readFileSync(join(project.dir, '.june', 'runs', `${chatId}.json`), 'utf8'),
-    ) as Trace;
-    const step = nodesOf(trace).find((node) => node.kind === 'step')!;
+    const traceOf = (dir: string, runId: string) =>
+      JSON.parse(readFileSync(join(dir, '.june', 'runs', `${runId}.json`), 'utf8')) as Trace;
+    const stepOf = (trace: Trace) => nodesOf(trace).find((node) => node.kind === 'step')!;
+    const trace = traceOf(project.dir, chatId);
+    const step = stepOf(trace);
     expect(seenCalls(step.messages as ModelMessage[])).toMatchObject(editedAndAnswered);
+    expect(step.result).toBe('Shipped 1.2.0.');
+    expect(step.result).toEqual(
+      stepOf(traceOf(uninterrupted.project.dir, uninterrupted.chatId)).result,
+    );
     expectRecords(trace, project.journal(chatId), { source: 'web', answeredBy: `chat ${chatId}` });
   }, 300_000);
 });
