@@ -246,7 +246,7 @@ export async function chatBody(
   // counted before the messages are checked one by one: that work grows with their number
   if (Array.isArray(messages) && messages.length > maxMessages)
     throw tooManyMessages(messages.length, maxMessages);
-  const checked = await safeValidateUIMessages({ messages });
+  const checked = await safeValidateUIMessages({ messages: withoutAnswerDenials(messages) });
   if (!checked.success)
     throw invalid(`"messages" are not UI messages: ${checked.error.message.split('\n')[0]}`);
   for (const message of checked.data)
@@ -256,6 +256,43 @@ export async function chatBody(
           `a file part (${part.mediaType}) has the URL "${part.url.slice(0, 40)}": a file is sent as a data: URL or an http(s) URL`,
         );
   return { chatId: id, messages: checked.data };
+}
+
+/**
+ * The messages with the approval taken off each tool part that shows an answer given instead
+ * of the tool (a question's answer, or `approvalWith(id, { output })`): the stream shows such
+ * a call as `output-available`, while `useChat` keeps on the part the denial the page
+ * answered with (`approved: false`), a pair the AI SDK's message schema refuses (its
+ * `output-available` parts carry only granted approvals). Without this, every request after
+ * such an answer (the next approval of the turn, the next user message) would be refused.
+ * The run's journal keeps the answer; the part keeps the output the model read.
+ */
+function withoutAnswerDenials(messages: unknown): unknown {
+  if (!Array.isArray(messages)) return messages;
+  return messages.map((message: unknown) => {
+    const parts = (message as { parts?: unknown } | null)?.parts;
+    if (!Array.isArray(parts) || !parts.some(answeredInstead)) return message;
+    return {
+      ...(message as object),
+      parts: parts.map((part: unknown) => {
+        if (!answeredInstead(part)) return part;
+        const { approval: _denial, ...rest } = part as { approval: unknown };
+        return rest;
+      }),
+    };
+  });
+}
+
+/** True for a tool part whose output came with a denial: an answer given instead of the tool. */
+function answeredInstead(part: unknown): boolean {
+  if (typeof part !== 'object' || part === null) return false;
+  const { type, state, approval } = part as { type?: unknown; state?: unknown; approval?: unknown };
+  return (
+    typeof type === 'string' &&
+    (type.startsWith('tool-') || type === 'dynamic-tool') &&
+    state === 'output-available' &&
+    (approval as { approved?: unknown } | null | undefined)?.approved === false
+  );
 }
 
 /** The run id in the metadata of the last assistant message that has one. */

@@ -52,6 +52,7 @@ const integrationFiles = [
   'web/dbos-chat.test.tsx',
   'web/dbos-held-approval.test.tsx',
   'web/dbos-approval-edits.test.tsx',
+  'web/edit-and-ask-killed.test.ts',
   'web/example-browser.test.ts',
 ];
 

@@ -7,14 +7,15 @@ import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
 import { approvalWith } from 'june/web/approval-with';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answered, chunksOf, post, readMessage, toolPart, userMessage } from './support.js';
+import { answered, chunksOf, post, readMessage, textOf, toolPart, userMessage } from './support.js';
 
-/** A release chat whose model asks where to deploy, then says what it heard. */
-function release() {
+/** A release chat whose model asks where to deploy, then says what it heard; `later` turns after. */
+function release(later: Record<string, Array<{ text: string }>> = {}) {
   const model = scriptedModel({
     $comment: 'Test fixture: scripted turns for test/web',
     steps: {
       'turn-1': [{ toolCalls: [{ tool: 'ask_env', input: {} }] }, { text: 'Going there.' }],
+      ...later,
     },
   });
   function Release({ chat }: { chat: ChatInput }) {
@@ -79,5 +80,32 @@ describe('chatHandler: a question', () => {
       state: 'output-available',
       output: 'prod',
     });
+  });
+
+  it('takes the next request, whose message keeps the answered part as useChat does: its output beside the denial it was answered with', async () => {
+    const handler = release({ 'turn-2': [{ text: 'Noted.' }] });
+    const user = userMessage('u1', 'Ship it');
+    const first = await readMessage(await post(handler, { id: 'q2', messages: [user] }));
+    const id = toolPart(first, 'tool-ask_env')!.approval.id as string;
+    const declined = answered(first, 'tool-ask_env', false);
+    const message = await readMessage(
+      await post(handler, {
+        id: 'q2',
+        messages: [user, declined],
+        ...approvalWith(id, { output: 'prod' }),
+      }),
+      declined,
+    );
+    expect(toolPart(message, 'tool-ask_env')).toMatchObject({
+      state: 'output-available',
+      output: 'prod',
+      approval: { id, approved: false },
+    });
+    const next = await post(handler, {
+      id: 'q2',
+      messages: [user, message, userMessage('u2', 'Thanks')],
+    });
+    expect(next.status).toBe(200);
+    expect(textOf(await readMessage(next))).toEqual(['Noted.']);
   });
 });

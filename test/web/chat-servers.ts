@@ -3,13 +3,14 @@
 // The workflow (fixtures/chat-once.tsx) logs each model call to a file and holds its answer
 // until a gate file exists, so every request is in before the first run could end.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bin, tempProject } from '../cli/cli-harness.js';
 import { waitFor } from '../dbos/support.js';
 import { userMessage } from './support.js';
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const serverScript = fileURLToPath(new URL('./fixtures/chat-server.mjs', import.meta.url));
 const workflowSource = readFileSync(new URL('./fixtures/chat-once.tsx', import.meta.url), 'utf8');
 
@@ -38,13 +39,17 @@ export interface ChatServer {
   stop(): Promise<void>;
 }
 
-/** Starts fixtures/chat-server.mjs in `cwd` with `env`, and waits until it listens. */
+/**
+ * Starts fixtures/chat-server.mjs in `cwd` with `env`, serving `workflow` (a file in `cwd`),
+ * and waits until it listens.
+ */
 export async function startChatServer(
   cwd: string,
   env: Record<string, string>,
+  workflow = 'chat-once.tsx',
 ): Promise<ChatServer> {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first.`);
-  const child = spawn(process.execPath, [serverScript, 'chat-once.tsx'], {
+  const child = spawn(process.execPath, [serverScript, workflow], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -99,4 +104,23 @@ export async function refusals(responses: Response[]) {
       ...((await response.json()) as { error: { code: string; message: string } }).error,
     })),
   );
+}
+
+/** The folder of examples/web's built page (chat-server.mjs serves it with `CHAT_PAGE`). */
+export const examplePage = here('../../examples/web/dist');
+
+/**
+ * Builds examples/web's page (vite) unless its build is newer than its sources (the page,
+ * and June's web code it bundles).
+ */
+export async function buildExamplePage(): Promise<void> {
+  const built = join(examplePage, 'index.html');
+  const sources = [
+    here('../../examples/web/page.jsx'),
+    ...readdirSync(here('../../src/web')).map((name) => here(`../../src/web/${name}`)),
+  ];
+  const newest = Math.max(...sources.map((source) => statSync(source).mtimeMs));
+  if (existsSync(built) && statSync(built).mtimeMs > newest) return;
+  const { build } = await import('vite');
+  await build({ configFile: here('../../examples/web/vite.config.ts'), logLevel: 'error' });
 }

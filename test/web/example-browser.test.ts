@@ -1,28 +1,15 @@
 // The example's page in a real Chromium: useChat streams the run, shows the approval with its
 // input, Approve runs the tool once, Deny's reason reaches the model, a reload reconnects.
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { wrapLanguageModel, type LanguageModel } from 'ai';
 import { scriptedModel } from 'june/testing';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startServer, type ExampleServer } from '../../examples/web/server.js';
+import { buildExamplePage } from './chat-servers.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const script = here('../../examples/web/shop.script.json');
-
-/** Builds the page unless its build is newer than its source (the page, and June's web code it bundles). */
-async function buildPage(): Promise<void> {
-  const built = here('../../examples/web/dist/index.html');
-  const sources = [
-    here('../../examples/web/page.jsx'),
-    ...readdirSync(here('../../src/web')).map((name) => here(`../../src/web/${name}`)),
-  ];
-  const newest = Math.max(...sources.map((source) => statSync(source).mtimeMs));
-  if (existsSync(built) && statSync(built).mtimeMs > newest) return;
-  await build({ configFile: here('../../examples/web/vite.config.ts'), logLevel: 'error' });
-}
 
 let browser: Browser;
 const servers: ExampleServer[] = [];
@@ -33,7 +20,7 @@ beforeAll(async () => {
       executablePath: inject('chromium').path,
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
     }),
-    buildPage(),
+    buildExamplePage(),
   ]);
 }, 120_000);
 
