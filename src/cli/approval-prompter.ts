@@ -30,12 +30,21 @@ function answerValue(text: string): unknown {
   return parsesAsJson(text) ? (JSON.parse(text) as unknown) : text;
 }
 
-/** What the prompter answers through when it is not connected to a run's inbox (a run followed over the database). */
+/**
+ * What the prompter answers through when it is not connected to a run's inbox (a run
+ * followed over the database). Each may return a promise: one that rejects with a
+ * {@link JuneError} (an edited input or an answer the tool's schema refuses) is shown in red
+ * and the person asked again; the request waits meanwhile.
+ */
 export interface ApprovalAnswerer {
-  approve(id: string): void;
-  deny(id: string, reason?: string): void;
-  /** Answers the question `id` with `output`; without it, a question can only be declined here. */
-  respond?(id: string, output: unknown): void;
+  /** Approves the call `id`; with `input`, to run with that input instead of the model's. */
+  approve(id: string, input?: unknown): void | Promise<void>;
+  deny(id: string, reason?: string): void | Promise<void>;
+  /**
+   * Answers the call `id` instead of the tool, or the question `id`, with `output`; without
+   * it, a question can only be declined here and a call not answered instead.
+   */
+  respond?(id: string, output: unknown): void | Promise<void>;
 }
 
 /** Options of {@link ApprovalPrompter}. */
@@ -62,7 +71,8 @@ export interface ApprovalPrompterOptions {
  * (then an optional reason, which the model sees), `e` to edit its input as JSON and run it
  * with that, or `a` to answer instead of the tool (JSON or text the model reads as its
  * result). An edit the tool's schema refuses is shown and asked for again. Edits and answers
- * are offered when it answers through a run's inbox; through an `answerer`, `y` and `n`.
+ * are offered through a run's inbox, and through an `answerer` that can `respond`; through
+ * one that cannot, `y` and `n`.
  * A question (`kind: 'question'`) is asked as one instead: its prompt, then a form built
  * from its answer schema, or declining it (see `#question`).
  *
@@ -148,14 +158,14 @@ export class ApprovalPrompter implements ApprovalSource {
       );
       output.write(`${json.replace(/^/gm, '    ')}\n`);
       const choice = await this.#choose(tool, context);
-      if (choice === 'approve') this.#send(request, { approved: true });
+      if (choice === 'approve') await this.#send(request, { approved: true });
       else if (choice === 'edit' || choice === 'respond')
         await this.#edit(request, choice, context);
       else {
         const reason = (
           await input({ message: 'Reason for the model (optional):' }, context)
         ).trim();
-        this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
+        await this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
       }
     } catch (error) {
       const name = (error as Error).name;
@@ -163,7 +173,7 @@ export class ApprovalPrompter implements ApprovalSource {
       else if (name !== 'AbortPromptError') {
         const why = `the approval prompt failed: ${(error as Error).message}`;
         output.write(`${style.failure(`june: ${visibleText(why)}; denying the ${tool} call.`)}\n`);
-        this.#send(request, { approved: false, reason: why });
+        await this.#send(request, { approved: false, reason: why }).catch(() => {});
       }
     } finally {
       this.#active = undefined;
@@ -204,14 +214,14 @@ export class ApprovalPrompter implements ApprovalSource {
     );
     if (choice === 'decline') {
       const reason = (await input({ message: 'Reason for the model (optional):' }, context)).trim();
-      this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
+      await this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
       return;
     }
     let previous: unknown;
     for (;;) {
       previous = await questionForm(request.question.answerSchema, previous, context);
       try {
-        this.#send(request, { approved: false, output: previous });
+        await this.#send(request, { approved: false, output: previous });
         return;
       } catch (error) {
         if (!JuneError.isInstance(error)) throw error;
@@ -230,7 +240,7 @@ export class ApprovalPrompter implements ApprovalSource {
         choices: [
           { key: 'y', name: 'Yes, run it', value: 'approve' },
           { key: 'n', name: 'No, deny it (with a reason for the model)', value: 'deny' },
-          ...(this.#inbox
+          ...(this.#inbox || this.#options.answerer?.respond
             ? [
                 { key: 'e' as const, name: 'Edit the input, then run it', value: 'edit' as const },
                 {
@@ -277,7 +287,7 @@ export class ApprovalPrompter implements ApprovalSource {
       );
       const value = choice === 'edit' ? (JSON.parse(typed) as unknown) : answerValue(typed);
       try {
-        this.#send(
+        await this.#send(
           request,
           choice === 'edit' ? { approved: true, input: value } : { approved: false, output: value },
         );
@@ -293,7 +303,7 @@ export class ApprovalPrompter implements ApprovalSource {
    * Answers `request`: through the inbox when connected (an answer that comes too late, the
    * request answered elsewhere or withdrawn, changes nothing), else through the answerer.
    */
-  #send(request: ApprovalRequest, decision: GivenAnswer): void {
+  async #send(request: ApprovalRequest, decision: GivenAnswer): Promise<void> {
     if (this.#inbox) {
       const user = localUser();
       this.#inbox.answer(request.id, {
@@ -303,9 +313,9 @@ export class ApprovalPrompter implements ApprovalSource {
       return;
     }
     const answerer = this.#options.answerer;
-    if (decision.approved) answerer?.approve(request.id);
+    if (decision.approved) await answerer?.approve(request.id, decision.input);
     else if (decision.output !== undefined && answerer?.respond)
-      answerer.respond(request.id, decision.output);
-    else answerer?.deny(request.id, decision.reason);
+      await answerer.respond(request.id, decision.output);
+    else await answerer?.deny(request.id, decision.reason);
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { localUser } from '../approvals/local-user.js';
-import { WorkflowError } from '../errors/index.js';
+import { JuneError, WorkflowError } from '../errors/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
@@ -81,36 +81,55 @@ export async function databaseRunCommand(
   });
 }
 
+/** One answer of the followed run's terminal: the decision, with an edited input or an answer instead of the tool. */
+interface FollowAnswer {
+  approved: boolean;
+  reason?: string;
+  input?: unknown;
+  output?: unknown;
+}
+
 /**
  * Answers a request of the followed run from this terminal, over the database; says on
- * stderr when another answer was stored first (or the answer could not be given).
+ * stderr when another answer was stored first (or the answer could not be given). An edit
+ * or an answer the tool's schema refuses (`approval-input-invalid`,
+ * `approval-output-invalid`, `approval-answer-invalid`, checked here against the schemas
+ * the run published) rejects, so the prompt asks again.
  */
 function terminalAnswer(
   client: import('../dbos/run-client.js').RunClient,
   runId: string,
   io: CliIO,
-): (id: string, approved: boolean, reason?: string, output?: unknown) => void {
+): (id: string, answer: FollowAnswer) => Promise<void> {
   const user = localUser();
-  return (id, approved, reason, output) =>
-    void client
-      .approve(runId, {
+  return async (id, { approved, reason, input, output }) => {
+    try {
+      const results = await client.approve(runId, {
         requestId: id,
         approved,
         ...(reason !== undefined ? { reason } : {}),
+        ...(input !== undefined ? { input } : {}),
         ...(output !== undefined ? { output } : {}),
         ...(user !== undefined ? { answeredBy: user } : {}),
         source: 'terminal',
-      })
-      .then(async (results) => {
-        const { notAppliedText } = await import('../dbos/cli-support.js');
-        for (const result of results)
-          if (result.status !== 'applied')
-            io.stderr.write(`${visibleText(notAppliedText(runId, result, { approved }))}\n`);
-      })
-      .catch((error: unknown) =>
-        io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`),
-      );
+      });
+      const { notAppliedText } = await import('../dbos/cli-support.js');
+      for (const result of results)
+        if (result.status !== 'applied')
+          io.stderr.write(`${visibleText(notAppliedText(runId, result, { approved }))}\n`);
+    } catch (error) {
+      if (JuneError.isInstance(error) && REFUSED_ANSWERS.has(error.code)) throw error;
+      io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`);
+    }
+  };
 }
+
+/** The codes of an answer the tool's schemas refuse: the person is asked again. */
+const REFUSED_ANSWERS: ReadonlySet<string> = new Set([
+  'approval-input-invalid',
+  'approval-output-invalid',
+  'approval-answer-invalid',
+]);
 
 async function follow(
   client: import('../dbos/run-client.js').RunClient,
@@ -140,8 +159,9 @@ async function follow(
       if (options.json) io.stdout.write(`${terminalJson(event)}\n`);
       else printer.event(event);
       if (event.type !== 'approval-request') continue;
-      if (approve === 'all') answer(event.request.id, true);
-      else if (approve === 'none') answer(event.request.id, false, 'denied by --approve none');
+      if (approve === 'all') void answer(event.request.id, { approved: true });
+      else if (approve === 'none')
+        void answer(event.request.id, { approved: false, reason: 'denied by --approve none' });
       else prompter?.ask(event.request);
     }
     await prompter?.close();
@@ -189,14 +209,16 @@ function queuedNotice(runId: string, file: string, io: CliIO, style: TerminalSty
 
 /** The terminal prompt that answers a followed run's approvals through the database. */
 function followPrompter(
-  answer: (id: string, approved: boolean, reason?: string, output?: unknown) => void,
+  answer: (id: string, answer: FollowAnswer) => Promise<void>,
   { printer, style, io }: { printer: ProgressPrinter; style: TerminalStyle; io: CliIO },
 ): ApprovalPrompter {
   return new ApprovalPrompter({
     answerer: {
-      approve: (id) => answer(id, true),
-      deny: (id, reason) => answer(id, false, reason),
-      respond: (id, output) => answer(id, false, undefined, output),
+      approve: (id, input) =>
+        answer(id, { approved: true, ...(input !== undefined ? { input } : {}) }),
+      deny: (id, reason) =>
+        answer(id, { approved: false, ...(reason !== undefined ? { reason } : {}) }),
+      respond: (id, output) => answer(id, { approved: false, output }),
     },
     printer,
     style,
