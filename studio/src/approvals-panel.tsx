@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { RunApprovals, WaitingApproval } from '../../src/host/waiting-approvals.js';
 import { fetchApprovals, sendAnswer } from './approvals-api.js';
-import { EditAnswer, type EditedAnswer } from './edit-answer.js';
+import { EditAnswer } from './edit-answer.js';
 import { JsonView } from './json-view.js';
 import { QuestionForm } from './question-form.js';
 import './approvals-panel.css';
@@ -98,6 +98,67 @@ function ApprovalCard(props: { runId: string; approval: WaitingApproval; onAnswe
   );
 }
 
+/** An answer as the card sends it: the decision, and a reason, an edited input or an answer instead of the tool. */
+type CardAnswer = { approved: boolean; reason?: string; input?: unknown; output?: unknown };
+
+/**
+ * Sends one call's answer once: `sending` while it goes, `error` with the server's `june:`
+ * message when it is refused (the call still waits, and may be answered again), `outcome`
+ * (the words `describe` gives for what became of it) once it was taken.
+ */
+function useSendAnswer(
+  runId: string,
+  key: string,
+  onAnswered: () => void,
+  describe: (answer: CardAnswer, delivered: string) => string,
+) {
+  const [sending, setSending] = useState(false);
+  const [outcome, setOutcome] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const send = async (answer: CardAnswer) => {
+    setSending(true);
+    setError(undefined);
+    await sendAnswer(runId, { key, ...answer }).then(
+      (sent) => (setOutcome(describe(answer, sent.delivered)), onAnswered()),
+      (failed: Error) => setError(failed.message),
+    );
+    setSending(false);
+  };
+  return { sending, outcome, error, send };
+}
+
+/** What became of an answer, once sent: the card's last line. */
+function Outcome({ text }: { text: string }) {
+  return (
+    <p class="approval-outcome" data-testid="approval-outcome">
+      {text}
+    </p>
+  );
+}
+
+/** Why the server refused an answer (its `june:` message), under the card's controls. */
+function AnswerError({ error }: { error: string | undefined }) {
+  if (!error) return null;
+  return (
+    <p class="notice notice-error" data-testid="approval-error">
+      {error}
+    </p>
+  );
+}
+
+/** The optional reason a denial or a declined question gives the model. */
+function ReasonInput(props: { value: string; onInput: (value: string) => void }) {
+  return (
+    <input
+      class="approval-reason"
+      aria-label="Reason for the model"
+      placeholder="Reason for the model (optional)"
+      value={props.value}
+      onInput={(event) => props.onInput((event.target as HTMLInputElement).value)}
+    />
+  );
+}
+
 /** Approve, or Deny with an optional reason for the model; then what became of the answer. */
 function AnswerButtons(props: {
   runId: string;
@@ -106,52 +167,28 @@ function AnswerButtons(props: {
 }) {
   const { runId, approval, onAnswered } = props;
   const [reason, setReason] = useState('');
-  const [sending, setSending] = useState(false);
-  const [outcome, setOutcome] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  const answer = async (approved: boolean, edit?: EditedAnswer) => {
-    setSending(true);
-    setError(undefined);
-    const given = !approved && !edit && reason.trim() ? { reason: reason.trim() } : {};
-    await sendAnswer(runId, { key: approval.key, approved, ...given, ...edit }).then(
-      (sent) => (setOutcome(outcomeText(approved, edit, sent.delivered)), onAnswered()),
-      (failed: Error) => setError(failed.message),
-    );
-    setSending(false);
-  };
-  if (outcome)
-    return (
-      <p class="approval-outcome" data-testid="approval-outcome">
-        {outcome}
-      </p>
-    );
+  const { sending, outcome, error, send } = useSendAnswer(
+    runId,
+    approval.key,
+    onAnswered,
+    outcomeText,
+  );
+  if (outcome) return <Outcome text={outcome} />;
+  const deny = () =>
+    void send({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
   return (
     <>
       <div class="approval-actions">
-        <button class="approve" disabled={sending} onClick={() => void answer(true)}>
+        <button class="approve" disabled={sending} onClick={() => void send({ approved: true })}>
           Approve
         </button>
-        <input
-          class="approval-reason"
-          aria-label="Reason for the model"
-          placeholder="Reason for the model (optional)"
-          value={reason}
-          onInput={(event) => setReason((event.target as HTMLInputElement).value)}
-        />
-        <button class="deny" disabled={sending} onClick={() => void answer(false)}>
+        <ReasonInput value={reason} onInput={setReason} />
+        <button class="deny" disabled={sending} onClick={deny}>
           Deny
         </button>
       </div>
-      <EditAnswer
-        input={approval.input}
-        sending={sending}
-        send={(edit) => void answer(edit.approved, edit)}
-      />
-      {error && (
-        <p class="notice notice-error" data-testid="approval-error">
-          {error}
-        </p>
-      )}
+      <EditAnswer input={approval.input} sending={sending} send={(edit) => void send(edit)} />
+      <AnswerError error={error} />
     </>
   );
 }
@@ -168,69 +205,48 @@ function QuestionAnswer(props: {
 }) {
   const { runId, approval, onAnswered } = props;
   const [reason, setReason] = useState('');
-  const [sending, setSending] = useState(false);
-  const [outcome, setOutcome] = useState<string | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  const answer = async (given: { output: unknown } | { reason?: string }) => {
-    setSending(true);
-    setError(undefined);
-    await sendAnswer(runId, { key: approval.key, approved: false, ...given }).then(
-      (sent) => {
-        const resumed = sent.delivered === 'resumed' ? ': resuming the run' : '';
-        setOutcome(`${'output' in given ? 'Answered' : 'Declined'}${resumed}.`);
-        onAnswered();
-      },
-      (failed: Error) => setError(failed.message),
-    );
-    setSending(false);
-  };
-  if (outcome)
-    return (
-      <p class="approval-outcome" data-testid="approval-outcome">
-        {outcome}
-      </p>
-    );
+  const { sending, outcome, error, send } = useSendAnswer(
+    runId,
+    approval.key,
+    onAnswered,
+    (answer, delivered) =>
+      `${answer.output !== undefined ? 'Answered' : 'Declined'}${resumedText(delivered)}.`,
+  );
+  if (outcome) return <Outcome text={outcome} />;
+  const decline = () =>
+    void send({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
   return (
     <>
       <QuestionForm
         answerSchema={approval.question!.answerSchema}
         sending={sending}
-        send={(output) => void answer({ output })}
+        send={(output) => void send({ approved: false, output })}
       />
       <div class="approval-actions">
-        <input
-          class="approval-reason"
-          aria-label="Reason for the model"
-          placeholder="Reason for the model (optional)"
-          value={reason}
-          onInput={(event) => setReason((event.target as HTMLInputElement).value)}
-        />
-        <button
-          class="deny"
-          disabled={sending}
-          onClick={() => void answer(reason.trim() ? { reason: reason.trim() } : {})}
-        >
+        <ReasonInput value={reason} onInput={setReason} />
+        <button class="deny" disabled={sending} onClick={decline}>
           Decline
         </button>
       </div>
-      {error && (
-        <p class="notice notice-error" data-testid="approval-error">
-          {error}
-        </p>
-      )}
+      <AnswerError error={error} />
     </>
   );
 }
 
-/** What became of an answer, as the card says it once sent. */
-function outcomeText(approved: boolean, edit: EditedAnswer | undefined, delivered: string): string {
-  const resumed = delivered === 'resumed' ? ': resuming the run' : '';
-  const what = edit
-    ? edit.approved
+/** `: resuming the run` when the answer resumed a stopped run. */
+function resumedText(delivered: string): string {
+  return delivered === 'resumed' ? ': resuming the run' : '';
+}
+
+/** What became of a call's answer, as the card says it once sent. */
+function outcomeText(answer: CardAnswer, delivered: string): string {
+  const what =
+    answer.input !== undefined
       ? 'Approved with the edited input'
-      : 'Answered instead of the tool'
-    : approved
-      ? 'Approved'
-      : 'Denied';
-  return `${what}${resumed}.`;
+      : answer.output !== undefined
+        ? 'Answered instead of the tool'
+        : answer.approved
+          ? 'Approved'
+          : 'Denied';
+  return `${what}${resumedText(delivered)}.`;
 }
