@@ -1,0 +1,288 @@
+// One `june run` on a real terminal that asks a <Question> and has a person edit a tool call
+// before it runs (test/fixtures/edit-and-ask: the model asks which version to ship, asks to
+// deploy to staging, and the person makes it prod). The run is killed with SIGKILL while the
+// question or the approval waits, and `june run --resume` on a terminal takes it up: nothing
+// is asked or called twice, the deploy runs once with the edit, and the run ends as the same
+// run answered without the kill does.
+import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import type { JournalRecord, Trace, TraceNode } from 'june';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { juneOnTerminal, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
+
+const fixture = join(repoRoot, 'test', 'fixtures', 'edit-and-ask');
+const args = ['run', join(fixture, 'ship.tsx'), '--script', join(fixture, 'ship.script.json')];
+/** The last choice of a question's prompt: once it is on screen, the prompt takes keys. */
+const QUESTION = 'd) Decline (with a reason for the model)';
+/** The last choice of a tool call's approval prompt. */
+const APPROVAL = 'a) Answer instead of the tool';
+/** Ctrl-U: clears the prompt's line (an edit starts from the model's input). */
+const CLEAR = '\u0015';
+const answerQuestion = [
+  { when: 'Which version should ship?', type: '' },
+  { when: QUESTION, type: 'a\r' },
+  { when: 'Answer:', type: '1.3.0\r' },
+];
+const editDeploy = [
+  { when: APPROVAL, type: 'e\r' },
+  { when: 'Input to run the call with (JSON)', type: `${CLEAR}{"env":"prod"}\r` },
+];
+/** Who answers at the terminal: the user the process runs as. */
+const person = { source: 'terminal', answeredBy: userInfo().username };
+
+/** What the model reads after the edit: the edited call in place of its own, then the result. */
+const afterTheEdit = [
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Deploying it.' },
+      { type: 'tool-call', toolCallId: 'call_deploy', toolName: 'deploy', input: { env: 'prod' } },
+    ],
+  },
+  {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: 'call_deploy',
+        toolName: 'deploy',
+        output: { type: 'text', value: 'Deployed to prod' },
+      },
+    ],
+  },
+];
+
+let project: ReturnType<typeof tempProject>;
+let straight: { cwd: string; trace: Trace; journal: JournalRecord[] };
+beforeAll(async () => {
+  project = tempProject();
+  const cwd = project.folder('straight');
+  const { code } = await juneOnTerminal(args, cwd, [...answerQuestion, ...editDeploy]);
+  expect(code).toBe(0);
+  const trace = onlyTrace(cwd);
+  straight = { cwd, trace, journal: journalOf(cwd, trace.runId) };
+}, 60_000);
+afterAll(() => project?.remove());
+
+function journalOf(cwd: string, runId: string): JournalRecord[] {
+  return readFileSync(join(cwd, '.june', 'runs', runId, 'journal.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as JournalRecord);
+}
+
+/** The deploys that ran in `cwd`, one JSON input a line. */
+function deploys(cwd: string): unknown[] {
+  const file = join(cwd, 'deploys.log');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+const recordsOf = <T extends JournalRecord['type']>(records: JournalRecord[], type: T) =>
+  records.filter((record): record is Extract<JournalRecord, { type: T }> => record.type === type);
+
+function tool(trace: Trace, name: string): TraceNode {
+  return nodesOf(trace).find((node) => node.kind === 'tool' && node.name === name)!;
+}
+
+/**
+ * What the run did, without what differs from run to run (ids, times, the AI SDK's approval
+ * ids) and the marks of an answer a resumed run read from its journal (`replayed`, and
+ * `automatic` with it): each step's result and messages, each tool call's input, output,
+ * status and answer.
+ */
+function outcome(trace: Trace) {
+  const approvalIds = /"(approvalId|id)":"[^"]*"/g;
+  return {
+    status: trace.status,
+    nodes: nodesOf(trace)
+      .filter((node) => node.kind === 'step' || node.kind === 'tool')
+      .map((node) => {
+        const {
+          id: _id,
+          key: _key,
+          answeredAt: _at,
+          replayed: _replayed,
+          automatic: _automatic,
+          ...approval
+        } = node.approval ?? {};
+        return {
+          kind: node.kind,
+          name: node.name,
+          status: node.status,
+          input: node.input,
+          output: node.output,
+          result: node.result,
+          approval,
+          messages: JSON.parse(
+            JSON.stringify(node.messages ?? []).replace(approvalIds, '"$1":"-"'),
+          ),
+        };
+      }),
+  };
+}
+
+/** The asserted facts of a finished run of the fixture in `cwd`, answered at the terminal. */
+function expectEditedAndAnswered(cwd: string) {
+  // the tool ran once, with the edit
+  expect(deploys(cwd)).toEqual([{ env: 'prod' }]);
+
+  const trace = onlyTrace(cwd);
+  expect(trace.status).toBe('succeeded');
+  const question = tool(trace, 'ask_version');
+  expect(question).toMatchObject({ status: 'succeeded', input: {}, output: '1.3.0' });
+  expect(question.approval).toMatchObject({
+    kind: 'question',
+    question: { prompt: 'Which version should ship?' },
+    status: 'responded',
+    output: '1.3.0',
+    ...person,
+  });
+  const deploy = tool(trace, 'deploy');
+  // the node keeps the model's input, its answer the edit
+  expect(deploy).toMatchObject({
+    status: 'succeeded',
+    input: { env: 'staging' },
+    output: 'Deployed to prod',
+  });
+  expect(deploy.approval).toMatchObject({ status: 'approved', input: { env: 'prod' }, ...person });
+
+  // the step's messages hold the edited call in place of the model's, followed by its result
+  const step = nodesOf(trace).find((node) => node.kind === 'step')!;
+  expect(step.result).toBe('Shipped.');
+  const messages = step.messages as Array<{ role: string; content: Array<Record<string, any>> }>;
+  const parts: Array<Record<string, unknown>> = messages.flatMap((message) =>
+    message.content.map((part) => ({ role: message.role, ...part })),
+  );
+  const calls = parts.filter((part) => part.type === 'tool-call' && part.toolName === 'deploy');
+  expect(calls).toEqual([
+    {
+      role: 'assistant',
+      type: 'tool-call',
+      toolCallId: 'call_deploy',
+      toolName: 'deploy',
+      input: { env: 'prod' },
+    },
+  ]);
+  const result = parts.findIndex(
+    (part) => part.type === 'tool-result' && part.toolCallId === 'call_deploy',
+  );
+  expect(result).toBeGreaterThan(parts.indexOf(calls[0]!));
+  expect(parts[result]).toMatchObject({
+    role: 'tool',
+    output: { type: 'text', value: 'Deployed to prod' },
+  });
+  expect(JSON.stringify(messages)).not.toContain('staging');
+
+  // the journal: the model's input and the question as asked, the edit and the answer with who gave them
+  const journal = journalOf(cwd, trace.runId);
+  const requests = recordsOf(journal, 'approval-request');
+  expect(requests).toMatchObject([
+    {
+      tool: 'ask_version',
+      toolCallId: 'call_ask',
+      input: {},
+      question: { prompt: 'Which version should ship?' },
+    },
+    { tool: 'deploy', toolCallId: 'call_deploy', input: { env: 'staging' } },
+  ]);
+  const answers = recordsOf(journal, 'approval-answer');
+  expect(answers).toMatchObject([
+    { toolCallId: 'call_ask', approved: false, output: '1.3.0', automatic: false, ...person },
+    {
+      toolCallId: 'call_deploy',
+      approved: true,
+      input: { env: 'prod' },
+      automatic: false,
+      ...person,
+    },
+  ]);
+  expect(answers[0]).not.toHaveProperty('input');
+  expect(answers[1]).not.toHaveProperty('output');
+  expect(recordsOf(journal, 'tool-call')).toMatchObject([
+    { tool: 'deploy', input: { env: 'prod' }, output: 'Deployed to prod' },
+  ]);
+  // each of the three model calls made once; the one after the edit reads the edited call and its result
+  const calls3 = recordsOf(journal, 'model-call');
+  expect(calls3.map((call) => call.index)).toEqual([0, 1, 2]);
+  expect((calls3[2]!.request as { prompt: unknown }).prompt).toEqual(afterTheEdit);
+  expect(journal.at(-1)).toMatchObject({ type: 'run-finish', status: 'succeeded' });
+  return { trace, journal };
+}
+
+describe('june run on a terminal: a question, an edited call, and a kill -9 at the wait', () => {
+  it('without a kill: the deploy runs once with the edit, the model reads the edited call, the records keep both answers', () => {
+    expectEditedAndAnswered(straight.cwd);
+  });
+
+  it('killed while the deploy waits: --resume asks only the deploy, runs it once with the edit, and ends as without the kill', async () => {
+    const cwd = project.folder('killed-at-approval');
+    const first = await juneOnTerminal(args, cwd, answerQuestion, { killAt: APPROVAL });
+    expect(first.killed).toBe(true);
+    expect(first.code).toBe(137); // script ends as its command did: SIGKILL
+    expect(first.screen).toMatch(/\? .*deploy.* needs approval/);
+    const runId = /· run (\S+)/.exec(first.screen)![1]!;
+    expect(deploys(cwd)).toEqual([]);
+    const before = journalOf(cwd, runId);
+    expect(before.at(-1)).toMatchObject({ type: 'approval-request', tool: 'deploy' });
+    expect(recordsOf(before, 'model-call')).toHaveLength(2);
+    expect(recordsOf(before, 'approval-answer')).toMatchObject([
+      { toolCallId: 'call_ask', output: '1.3.0', ...person },
+    ]);
+
+    const second = await juneOnTerminal([...args, '--resume', runId], cwd, editDeploy);
+    expect(second.code).toBe(0);
+    expect(second.screen).toContain(`run ${runId} · resumed from its journal`);
+    // the question is not asked again, and the script has no turn left over
+    expect(second.screen).not.toContain(QUESTION);
+    expect(second.screen).not.toContain('june: warning');
+
+    const { trace, journal } = expectEditedAndAnswered(cwd);
+    expect(trace.runId).toBe(runId);
+    const resumeAt = journal.findIndex((record) => record.type === 'resume');
+    expect(resumeAt).toBeGreaterThan(0);
+    expect(recordsOf(journal.slice(resumeAt), 'model-call').map((call) => call.index)).toEqual([2]);
+    expect(recordsOf(journal.slice(resumeAt), 'approval-answer')).toHaveLength(1);
+    // the question's answer was read from the journal: who gave it, and when, as recorded
+    expect(tool(trace, 'ask_version').approval).toMatchObject({
+      replayed: true,
+      ...person,
+      answeredAt: recordsOf(before, 'approval-answer')[0]!.answeredAt,
+    });
+    // what the model was asked, call by call, and how the run ended: as without the kill
+    const hashes = (records: JournalRecord[]) =>
+      recordsOf(records, 'model-call').map((call) => call.requestHash);
+    expect(hashes(journal)).toEqual(hashes(straight.journal));
+    expect(outcome(trace)).toEqual(outcome(straight.trace));
+  }, 60_000);
+
+  it('killed while the question waits: --resume asks it, then the deploy, and ends as without the kill', async () => {
+    const cwd = project.folder('killed-at-question');
+    const first = await juneOnTerminal(args, cwd, [], { killAt: QUESTION });
+    expect(first.killed).toBe(true);
+    expect(first.code).toBe(137); // script ends as its command did: SIGKILL
+    expect(first.screen).toContain('Which version should ship?');
+    const runId = /· run (\S+)/.exec(first.screen)![1]!;
+    const before = journalOf(cwd, runId);
+    expect(before.at(-1)).toMatchObject({ type: 'approval-request', tool: 'ask_version' });
+    expect(recordsOf(before, 'model-call')).toHaveLength(1);
+
+    const second = await juneOnTerminal([...args, '--resume', runId], cwd, [
+      ...answerQuestion,
+      ...editDeploy,
+    ]);
+    expect(second.code).toBe(0);
+    expect(second.screen).not.toContain('june: warning');
+
+    const { trace, journal } = expectEditedAndAnswered(cwd);
+    const resumeAt = journal.findIndex((record) => record.type === 'resume');
+    expect(recordsOf(journal.slice(resumeAt), 'model-call').map((call) => call.index)).toEqual([
+      1, 2,
+    ]);
+    expect(outcome(trace)).toEqual(outcome(straight.trace));
+  }, 60_000);
+});
