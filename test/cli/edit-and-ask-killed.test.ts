@@ -4,12 +4,19 @@
 // question or the approval waits, and `june run --resume` on a terminal takes it up: nothing
 // is asked or called twice, the deploy runs once with the edit, and the run ends as the same
 // run answered without the kill does.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import type { JournalRecord, Trace, TraceNode } from 'june';
+import type { JournalRecord, Trace } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { juneOnTerminal, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
+import {
+  afterTheEdit,
+  deploys,
+  expectEditedAndAnsweredTrace,
+  outcome,
+  tool,
+} from '../fixtures/edit-and-ask/expected.js';
+import { juneOnTerminal, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
 
 const fixture = join(repoRoot, 'test', 'fixtures', 'edit-and-ask');
 const args = ['run', join(fixture, 'ship.tsx'), '--script', join(fixture, 'ship.script.json')];
@@ -31,28 +38,6 @@ const editDeploy = [
 /** Who answers at the terminal: the user the process runs as. */
 const person = { source: 'terminal', answeredBy: userInfo().username };
 
-/** What the model reads after the edit: the edited call in place of its own, then the result. */
-const afterTheEdit = [
-  {
-    role: 'assistant',
-    content: [
-      { type: 'text', text: 'Deploying it.' },
-      { type: 'tool-call', toolCallId: 'call_deploy', toolName: 'deploy', input: { env: 'prod' } },
-    ],
-  },
-  {
-    role: 'tool',
-    content: [
-      {
-        type: 'tool-result',
-        toolCallId: 'call_deploy',
-        toolName: 'deploy',
-        output: { type: 'text', value: 'Deployed to prod' },
-      },
-    ],
-  },
-];
-
 let project: ReturnType<typeof tempProject>;
 let straight: { cwd: string; trace: Trace; journal: JournalRecord[] };
 beforeAll(async () => {
@@ -72,59 +57,8 @@ function journalOf(cwd: string, runId: string): JournalRecord[] {
     .map((line) => JSON.parse(line) as JournalRecord);
 }
 
-/** The deploys that ran in `cwd`, one JSON input a line. */
-function deploys(cwd: string): unknown[] {
-  const file = join(cwd, 'deploys.log');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as unknown);
-}
-
 const recordsOf = <T extends JournalRecord['type']>(records: JournalRecord[], type: T) =>
   records.filter((record): record is Extract<JournalRecord, { type: T }> => record.type === type);
-
-function tool(trace: Trace, name: string): TraceNode {
-  return nodesOf(trace).find((node) => node.kind === 'tool' && node.name === name)!;
-}
-
-/**
- * What the run did, without what differs from run to run (ids, times, the AI SDK's approval
- * ids) and the marks of an answer a resumed run read from its journal (`replayed`, and
- * `automatic` with it): each step's result and messages, each tool call's input, output,
- * status and answer.
- */
-function outcome(trace: Trace) {
-  const approvalIds = /"(approvalId|id)":"[^"]*"/g;
-  return {
-    status: trace.status,
-    nodes: nodesOf(trace)
-      .filter((node) => node.kind === 'step' || node.kind === 'tool')
-      .map((node) => {
-        const {
-          id: _id,
-          key: _key,
-          answeredAt: _at,
-          replayed: _replayed,
-          automatic: _automatic,
-          ...approval
-        } = node.approval ?? {};
-        return {
-          kind: node.kind,
-          name: node.name,
-          status: node.status,
-          input: node.input,
-          output: node.output,
-          result: node.result,
-          approval,
-          messages: JSON.parse(
-            JSON.stringify(node.messages ?? []).replace(approvalIds, '"$1":"-"'),
-          ),
-        };
-      }),
-  };
-}
 
 /** The asserted facts of a finished run of the fixture in `cwd`, answered at the terminal. */
 function expectEditedAndAnswered(cwd: string) {
@@ -132,51 +66,7 @@ function expectEditedAndAnswered(cwd: string) {
   expect(deploys(cwd)).toEqual([{ env: 'prod' }]);
 
   const trace = onlyTrace(cwd);
-  expect(trace.status).toBe('succeeded');
-  const question = tool(trace, 'ask_version');
-  expect(question).toMatchObject({ status: 'succeeded', input: {}, output: '1.3.0' });
-  expect(question.approval).toMatchObject({
-    kind: 'question',
-    question: { prompt: 'Which version should ship?' },
-    status: 'responded',
-    output: '1.3.0',
-    ...person,
-  });
-  const deploy = tool(trace, 'deploy');
-  // the node keeps the model's input, its answer the edit
-  expect(deploy).toMatchObject({
-    status: 'succeeded',
-    input: { env: 'staging' },
-    output: 'Deployed to prod',
-  });
-  expect(deploy.approval).toMatchObject({ status: 'approved', input: { env: 'prod' }, ...person });
-
-  // the step's messages hold the edited call in place of the model's, followed by its result
-  const step = nodesOf(trace).find((node) => node.kind === 'step')!;
-  expect(step.result).toBe('Shipped.');
-  const messages = step.messages as Array<{ role: string; content: Array<Record<string, any>> }>;
-  const parts: Array<Record<string, unknown>> = messages.flatMap((message) =>
-    message.content.map((part) => ({ role: message.role, ...part })),
-  );
-  const calls = parts.filter((part) => part.type === 'tool-call' && part.toolName === 'deploy');
-  expect(calls).toEqual([
-    {
-      role: 'assistant',
-      type: 'tool-call',
-      toolCallId: 'call_deploy',
-      toolName: 'deploy',
-      input: { env: 'prod' },
-    },
-  ]);
-  const result = parts.findIndex(
-    (part) => part.type === 'tool-result' && part.toolCallId === 'call_deploy',
-  );
-  expect(result).toBeGreaterThan(parts.indexOf(calls[0]!));
-  expect(parts[result]).toMatchObject({
-    role: 'tool',
-    output: { type: 'text', value: 'Deployed to prod' },
-  });
-  expect(JSON.stringify(messages)).not.toContain('staging');
+  expectEditedAndAnsweredTrace(trace, person);
 
   // the journal: the model's input and the question as asked, the edit and the answer with who gave them
   const journal = journalOf(cwd, trace.runId);
