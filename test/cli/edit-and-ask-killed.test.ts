@@ -13,6 +13,7 @@ import {
   afterTheEdit,
   deploys,
   expectEditedAndAnsweredTrace,
+  modelCallsReplayed,
   outcome,
   tool,
 } from '../fixtures/edit-and-ask/expected.js';
@@ -107,6 +108,7 @@ function expectEditedAndAnswered(cwd: string) {
 describe('june run on a terminal: a question, an edited call, and a kill -9 at the wait', () => {
   it('without a kill: the deploy runs once with the edit, the model reads the edited call, the records keep both answers', () => {
     expectEditedAndAnswered(straight.cwd);
+    expect(modelCallsReplayed(straight.trace)).toEqual([false, false, false]);
   });
 
   it('killed while the deploy waits: --resume asks only the deploy, runs it once with the edit, and ends as without the kill', async () => {
@@ -136,6 +138,7 @@ describe('june run on a terminal: a question, an edited call, and a kill -9 at t
     const resumeAt = journal.findIndex((record) => record.type === 'resume');
     expect(resumeAt).toBeGreaterThan(0);
     expect(recordsOf(journal.slice(resumeAt), 'model-call').map((call) => call.index)).toEqual([2]);
+    expect(modelCallsReplayed(trace)).toEqual([true, true, false]);
     expect(recordsOf(journal.slice(resumeAt), 'approval-answer')).toHaveLength(1);
     // the question's answer was read from the journal: who gave it, and when, as recorded
     expect(tool(trace, 'ask_version').approval).toMatchObject({
@@ -173,6 +176,7 @@ describe('june run on a terminal: a question, an edited call, and a kill -9 at t
     expect(recordsOf(journal.slice(resumeAt), 'model-call').map((call) => call.index)).toEqual([
       1, 2,
     ]);
+    expect(modelCallsReplayed(trace)).toEqual([true, false, false]);
     expect(outcome(trace)).toEqual(outcome(straight.trace));
   }, 60_000);
 });
