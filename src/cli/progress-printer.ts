@@ -196,11 +196,18 @@ export class ProgressPrinter implements RunConsumer {
         inner,
       );
     } else if (event.type === 'approval-response') {
-      const tool = v(this.#requests.get(event.id)?.tool ?? 'the tool call');
+      const request = this.#requests.get(event.id);
+      const tool = v(request?.tool ?? 'the tool call');
       const how = event.automatic ? ' (automatic)' : '';
+      // an answer instead of the tool (a question's answer) is no denial: the model reads it as the result
+      const question = request?.kind === 'question' || event.question !== undefined;
       const text = event.approved
-        ? s.success(`✓ approved ${tool}${how}`)
-        : s.failure(`✗ denied ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`);
+        ? s.success(
+            `✓ approved ${tool}${event.input !== undefined ? ' with an edited input' : ''}${how}`,
+          )
+        : event.output !== undefined
+          ? s.success(`✓ answered ${tool}${question ? '' : ' instead of the tool'}${how}`)
+          : s.failure(`✗ denied ${tool}${event.reason ? `: ${v(event.reason)}` : ''}${how}`);
       this.line(text, event.runId, inner);
     } else {
       const tool = v(this.#requests.get(event.id)?.tool ?? 'a tool call');

@@ -40,14 +40,14 @@ const editDeploy = [
 const person = { source: 'terminal', answeredBy: userInfo().username };
 
 let project: ReturnType<typeof tempProject>;
-let straight: { cwd: string; trace: Trace; journal: JournalRecord[] };
+let straight: { cwd: string; screen: string; trace: Trace; journal: JournalRecord[] };
 beforeAll(async () => {
   project = tempProject();
   const cwd = project.folder('straight');
-  const { code } = await juneOnTerminal(args, cwd, [...answerQuestion, ...editDeploy]);
+  const { code, screen } = await juneOnTerminal(args, cwd, [...answerQuestion, ...editDeploy]);
   expect(code).toBe(0);
   const trace = onlyTrace(cwd);
-  straight = { cwd, trace, journal: journalOf(cwd, trace.runId) };
+  straight = { cwd, screen, trace, journal: journalOf(cwd, trace.runId) };
 }, 60_000);
 afterAll(() => project?.remove());
 
@@ -108,6 +108,10 @@ function expectEditedAndAnswered(cwd: string) {
 describe('june run on a terminal: a question, an edited call, and a kill -9 at the wait', () => {
   it('without a kill: the deploy runs once with the edit, the model reads the edited call, the records keep both answers', () => {
     expectEditedAndAnswered(straight.cwd);
+    // the answer to the question is no denial, and the edit is said
+    expect(straight.screen).toContain('✓ answered ask_version');
+    expect(straight.screen).toContain('✓ approved deploy with an edited input');
+    expect(straight.screen).not.toContain('denied');
     expect(modelCallsReplayed(straight.trace)).toEqual([false, false, false]);
   });
 
