@@ -4,7 +4,7 @@
 // question or the approval waits, and `june run --resume` on a terminal takes it up: nothing
 // is asked or called twice, the deploy runs once with the edit, and the run ends as the same
 // run answered without the kill does.
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { JournalRecord, Trace } from 'june';
@@ -17,7 +17,15 @@ import {
   outcome,
   tool,
 } from '../fixtures/edit-and-ask/expected.js';
-import { juneOnTerminal, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
+import { waitUntil } from '../mcp/support.js';
+import {
+  june,
+  juneOnTerminal,
+  onlyTrace,
+  repoRoot,
+  startJune,
+  tempProject,
+} from './cli-harness.js';
 
 const fixture = join(repoRoot, 'test', 'fixtures', 'edit-and-ask');
 const args = ['run', join(fixture, 'ship.tsx'), '--script', join(fixture, 'ship.script.json')];
@@ -61,13 +69,19 @@ function journalOf(cwd: string, runId: string): JournalRecord[] {
 const recordsOf = <T extends JournalRecord['type']>(records: JournalRecord[], type: T) =>
   records.filter((record): record is Extract<JournalRecord, { type: T }> => record.type === type);
 
-/** The asserted facts of a finished run of the fixture in `cwd`, answered at the terminal. */
-function expectEditedAndAnswered(cwd: string) {
+/**
+ * The asserted facts of a finished run of the fixture in `cwd`, answered at the terminal (or
+ * as `origin` says).
+ */
+function expectEditedAndAnswered(
+  cwd: string,
+  origin: { source?: string; answeredBy: string } = person,
+) {
   // the tool ran once, with the edit
   expect(deploys(cwd)).toEqual([{ env: 'prod' }]);
 
   const trace = onlyTrace(cwd);
-  expectEditedAndAnsweredTrace(trace, person);
+  expectEditedAndAnsweredTrace(trace, origin);
 
   // the journal: the model's input and the question as asked, the edit and the answer with who gave them
   const journal = journalOf(cwd, trace.runId);
@@ -83,13 +97,13 @@ function expectEditedAndAnswered(cwd: string) {
   ]);
   const answers = recordsOf(journal, 'approval-answer');
   expect(answers).toMatchObject([
-    { toolCallId: 'call_ask', approved: false, output: '1.3.0', automatic: false, ...person },
+    { toolCallId: 'call_ask', approved: false, output: '1.3.0', automatic: false, ...origin },
     {
       toolCallId: 'call_deploy',
       approved: true,
       input: { env: 'prod' },
       automatic: false,
-      ...person,
+      ...origin,
     },
   ]);
   expect(answers[0]).not.toHaveProperty('input');
@@ -183,4 +197,63 @@ describe('june run on a terminal: a question, an edited call, and a kill -9 at t
     expect(modelCallsReplayed(trace)).toEqual([true, false, false]);
     expect(outcome(trace)).toEqual(outcome(straight.trace));
   }, 60_000);
+
+  it('killed while the deploy waits, the edit given with june approve: the resumed run asks nothing and runs the deploy once with it', async () => {
+    const cwd = project.folder('approved-after-kill');
+    // june approve resumes a stopped run of a workflow file inside the project only
+    for (const name of ['ship.tsx', 'ship.script.json'])
+      copyFileSync(join(fixture, name), join(cwd, name));
+    // --approve wait: the run waits for june approve (or Studio), and can be resumed by it
+    const running = startJune(
+      ['run', 'ship.tsx', '--script', 'ship.script.json', '--approve', 'wait'],
+      cwd,
+    );
+    const printed = (text: string) => () => running.output().stdout.includes(text);
+    await waitUntil(printed('? ask_version needs approval'), 'the question to wait', 30_000);
+    const runId = /· run (\S+)/.exec(running.output().stdout)![1]!;
+    const answered = await june(['approve', runId, '--all', '--answer', '"1.3.0"'], cwd);
+    expect(answered.stdout).toMatch(/^answered the question \S+ of run /);
+    await waitUntil(printed('? deploy needs approval'), 'the deploy to wait', 30_000);
+    // the trace file, which june approve reads, shows the wait at most 200 ms after the run asked
+    const deployWaits = () => {
+      try {
+        return tool(onlyTrace(cwd), 'deploy')?.status === 'waiting';
+      } catch {
+        return false; // being written
+      }
+    };
+    await waitUntil(deployWaits, 'the trace to show the deploy waiting', 10_000);
+    process.kill(running.pid, 'SIGKILL');
+    expect((await running.done).signal).toBe('SIGKILL');
+    expect(deploys(cwd)).toEqual([]);
+
+    const edited = await june(['approve', runId, '--all', '--input', '{"env":"prod"}'], cwd);
+    expect(edited.stderr).toBe('');
+    expect(edited.stdout).toMatch(
+      new RegExp(`^approved \\S+ of run ${runId} with an edited input\nresumed run ${runId}\n$`),
+    );
+    expect(edited.code).toBe(0);
+    // the run goes on in a process of its own, which ends with the run
+    const ended = () => {
+      try {
+        return onlyTrace(cwd).status === 'succeeded';
+      } catch {
+        return false; // being written
+      }
+    };
+    await waitUntil(ended, 'the resumed run to end', 60_000);
+
+    // who answered; not through what: the runs folder records every answer of its answers
+    // file as Studio's (`source: 'studio'`), whoever wrote it
+    const byApprove = { answeredBy: userInfo().username };
+    const { trace, journal } = expectEditedAndAnswered(cwd, byApprove);
+    const resumeAt = journal.findIndex((record) => record.type === 'resume');
+    expect(recordsOf(journal.slice(resumeAt), 'model-call').map((call) => call.index)).toEqual([2]);
+    expect(recordsOf(journal.slice(resumeAt), 'approval-request')).toEqual([]);
+    expect(modelCallsReplayed(trace)).toEqual([true, true, false]);
+    // as without the kill, but for through what the answers came
+    const anySource = (shown: ReturnType<typeof outcome>) =>
+      JSON.parse(JSON.stringify(shown).replace(/"source":"[^"]*"/g, '"source":"-"')) as unknown;
+    expect(anySource(outcome(trace))).toEqual(anySource(outcome(straight.trace)));
+  }, 120_000);
 });
