@@ -177,13 +177,14 @@ export function descendantsOf(pid: number): number[] {
  *
  * With `killAt`, once every answer was typed and the screen then shows that text, the `june`
  * process itself (not `script`) is killed with SIGKILL, as `kill -9` would: nothing of it
- * runs after that, and `script` ends with it. `killed` says whether that happened.
+ * runs after that, and `script` ends with it (`beforeKill`, when given, is awaited first).
+ * `killed` says whether that happened.
  */
 export function juneOnTerminal(
   args: string[],
   cwd: string,
   answers: Array<{ when: string; type: string }>,
-  options: { killAt?: string } = {},
+  options: { killAt?: string; beforeKill?: () => Promise<void> } = {},
 ): Promise<{ code: number | null; screen: string; killed: boolean }> {
   const command = [process.execPath, bin, ...args]
     .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
@@ -194,6 +195,7 @@ export function juneOnTerminal(
   });
   let screen = '';
   let from = 0;
+  let killing = false;
   let killed = false;
   let failed: Error | undefined;
   const pending = [...answers];
@@ -221,8 +223,13 @@ export function juneOnTerminal(
       pending.shift();
       child.stdin.write(next.type);
     }
-    if (options.killAt !== undefined && !killed && pending.length === 0)
-      if (screen.indexOf(options.killAt, from) !== -1) killJune();
+    if (options.killAt === undefined || killing || pending.length > 0) return;
+    if (screen.indexOf(options.killAt, from) === -1) return;
+    killing = true;
+    Promise.resolve(options.beforeKill?.()).then(killJune, (error: unknown) => {
+      failed = error as Error;
+      child.kill('SIGKILL');
+    });
   });
   return new Promise((resolve, reject) => {
     child.on('error', reject);

@@ -66,6 +66,15 @@ function journalOf(cwd: string, runId: string): JournalRecord[] {
     .map((line) => JSON.parse(line) as JournalRecord);
 }
 
+/** Whether the trace file in `cwd` shows the deploy waiting for an answer. */
+const deployWaits = (cwd: string) => () => {
+  try {
+    return tool(onlyTrace(cwd), 'deploy')?.status === 'waiting';
+  } catch {
+    return false; // not written yet, or being written
+  }
+};
+
 const recordsOf = <T extends JournalRecord['type']>(records: JournalRecord[], type: T) =>
   records.filter((record): record is Extract<JournalRecord, { type: T }> => record.type === type);
 
@@ -214,15 +223,8 @@ describe('june run on a terminal: a question, an edited call, and a kill -9 at t
     const answered = await june(['approve', runId, '--all', '--answer', '"1.3.0"'], cwd);
     expect(answered.stdout).toMatch(/^answered the question \S+ of run /);
     await waitUntil(printed('? deploy needs approval'), 'the deploy to wait', 30_000);
-    // the trace file, which june approve reads, shows the wait at most 200 ms after the run asked
-    const deployWaits = () => {
-      try {
-        return tool(onlyTrace(cwd), 'deploy')?.status === 'waiting';
-      } catch {
-        return false; // being written
-      }
-    };
-    await waitUntil(deployWaits, 'the trace to show the deploy waiting', 10_000);
+    // june approve reads the wait from the trace file
+    await waitUntil(deployWaits(cwd), 'the trace to show the deploy waiting', 10_000);
     process.kill(running.pid, 'SIGKILL');
     expect((await running.done).signal).toBe('SIGKILL');
     expect(deploys(cwd)).toEqual([]);
@@ -256,4 +258,42 @@ describe('june run on a terminal: a question, an edited call, and a kill -9 at t
       JSON.parse(JSON.stringify(shown).replace(/"source":"[^"]*"/g, '"source":"-"')) as unknown;
     expect(anySource(outcome(trace))).toEqual(anySource(outcome(straight.trace)));
   }, 120_000);
+
+  it('killed on the terminal while the deploy waits, the edit given with june approve: --resume --approve studio asks nothing and runs the deploy once with it', async () => {
+    const cwd = project.folder('recorded-after-kill');
+    // killed once the trace file, which june approve reads, shows the wait (it is written as the run asks)
+    const first = await juneOnTerminal(args, cwd, answerQuestion, {
+      killAt: APPROVAL,
+      beforeKill: () => waitUntil(deployWaits(cwd), 'the trace to show the deploy waiting', 10_000),
+    });
+    expect(first.code).toBe(137);
+    const runId = /· run (\S+)/.exec(first.screen)![1]!;
+
+    // a run asked at a terminal leaves nothing to resume it by: the answer is kept for a resume
+    // that takes the runs folder's answers
+    const edited = await june(['approve', runId, '--all', '--input', '{"env":"prod"}'], cwd);
+    expect(edited.stdout).toMatch(
+      new RegExp(`^approved \\S+ of run ${runId} with an edited input\n$`),
+    );
+    expect(edited.stderr).toContain(
+      `the answer is kept for june run <file> --resume ${runId} --approve studio, which takes it.`,
+    );
+    expect(deploys(cwd)).toEqual([]);
+
+    const second = await juneOnTerminal(
+      [...args, '--resume', runId, '--approve', 'studio'],
+      cwd,
+      [],
+    );
+    expect(second.code).toBe(0);
+    expect(second.screen).not.toContain(QUESTION);
+    expect(second.screen).not.toContain(APPROVAL);
+    expect(second.screen).not.toContain('june: warning');
+    const { trace, journal } = expectEditedAndAnswered(cwd, { answeredBy: userInfo().username });
+    // the question answered at the terminal, the edit through the runs folder's answers file
+    expect(tool(trace, 'ask_version').approval).toMatchObject({ source: 'terminal' });
+    const resumeAt = journal.findIndex((record) => record.type === 'resume');
+    expect(recordsOf(journal.slice(resumeAt), 'model-call').map((call) => call.index)).toEqual([2]);
+    expect(modelCallsReplayed(trace)).toEqual([true, true, false]);
+  }, 60_000);
 });
