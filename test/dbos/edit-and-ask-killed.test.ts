@@ -267,6 +267,32 @@ describe.runIf(!missing)(
       expect(output).toEqual(straight.output);
       expect(outcome(trace)).toEqual(outcome(straight.trace));
     }, 180_000);
+
+    it('killed while the deploy waits, the edit given while no worker runs: the worker started again takes it and runs the deploy once with it', async () => {
+      const cwd = project.folder('edited-while-down');
+      const worker = await start(cwd, 'worker-d');
+      const runId = await enqueue(cwd);
+      await answerQuestion(cwd, runId);
+      const id = await waitingFor(runId, 'deploy');
+      await kill(worker);
+
+      const edited = await june(
+        ['approve', runId, id, '--input', '{"env":"prod"}', '--database', database],
+        cwd,
+      );
+      expect(edited.code).toBe(0);
+      expect(edited.stdout).toContain(`approved ${id} of run ${runId} with an edited input`);
+      expect(edited.stderr).toContain(`june: the run ${runId} has not taken the answer yet`);
+      // stored: the run waits for nothing more, and nothing ran
+      expect(await client.waiting(runId)).toEqual([]);
+      expect(deploys(cwd)).toEqual([]);
+
+      await start(cwd, 'worker-d');
+      const { trace, output } = await expectEditedAndAnswered(cwd, runId);
+      expect(modelCallsReplayed(trace)).toEqual([true, true, false]);
+      expect(output).toEqual(straight.output);
+      expect(outcome(trace)).toEqual(outcome(straight.trace));
+    }, 180_000);
   },
 );
 
