@@ -1,9 +1,10 @@
 // One `june run` on a real terminal that asks a <Question> and has a person edit a tool call
 // before it runs (test/fixtures/edit-and-ask: the model asks which version to ship, asks to
 // deploy to staging, and the person makes it prod). The run is killed with SIGKILL while the
-// question or the approval waits, and `june run --resume` on a terminal takes it up: nothing
-// is asked or called twice, the deploy runs once with the edit, and the run ends as the same
-// run answered without the kill does.
+// question or the approval waits, and `june run --resume` on a terminal takes it up (or
+// `june approve --input` gives the edit to the stopped run, which a resume then takes):
+// nothing is asked or called twice, the deploy runs once with the edit, and the run ends as
+// the same run answered without the kill does.
 import { copyFileSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
