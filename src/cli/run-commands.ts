@@ -235,7 +235,7 @@ export async function approveCommand(
   if (outcomes.includes('resumed')) io.stdout.write(`resumed run ${runId}\n`);
   if (outcomes.includes('recorded'))
     io.stderr.write(
-      `june: the run ${runId} stopped, and is not resumed from here${decisions.notResumable ? ` (${decisions.notResumable})` : ''}; the answer is kept for june run <file> --resume ${runId}.\n`,
+      `june: the run ${runId} stopped, and is not resumed from here${decisions.notResumable ? ` (${decisions.notResumable})` : ''}; the answer is kept for june run <file> --resume ${runId} --approve studio, which takes it.\n`,
     );
   // a resumed run's new process takes its answers once it is up, which may take longer
   const untaken = outcomes.includes('resumed')

@@ -28,9 +28,10 @@ export interface TraceWriterOptions {
 
 /**
  * A run consumer that writes the run's trace to a file as the run goes (at most once per
- * `minIntervalMs`) and once more when it ended, so Studio (`june studio`) shows a run
- * started from a program the way it shows one `june run` started. The trace is built
- * from the events the writer gets (see `applyEvent`); each write replaces the file whole.
+ * `minIntervalMs`, and at once when a call starts to wait for an answer) and once more when
+ * it ended, so Studio (`june studio`) shows a run started from a program the way it shows
+ * one `june run` started. The trace is built from the events the writer gets (see
+ * `applyEvent`); each write replaces the file whole.
  *
  * @example
  * ```ts
@@ -81,7 +82,10 @@ export class RunTraceWriter implements RunConsumer {
           : {}),
       });
     }
-    if (!isDelta(event)) this.#file.schedule();
+    // a call that starts to wait is written at once: the run may now wait for hours, and
+    // june approve, june runs and Studio read the wait from the file, even after a kill -9
+    if (event.type === 'approval-request') this.#file.writeNow();
+    else if (!isDelta(event)) this.#file.schedule();
   }
 
   /** Writes the final trace. Never rejects: a file it cannot write goes to `onError`. */

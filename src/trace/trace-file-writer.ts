@@ -54,6 +54,17 @@ export class TraceFileWriter {
   }
 
   /**
+   * Writes now, whatever the interval (a scheduled write is taken up in this one): for a
+   * moment readers of the file must see at once, such as a run starting to wait for a person.
+   */
+  writeNow(): void {
+    if (this.#closed) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#enqueue(this.#snapshot());
+  }
+
+  /**
    * Cancels any scheduled write, writes `trace` to every path and stops.
    *
    * @throws the file system's error when a file cannot be written (the last write, or an

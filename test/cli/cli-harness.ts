@@ -143,18 +143,49 @@ export function nodesOf(trace: Trace): Trace['root'][] {
   return out;
 }
 
+/** The ids of the processes below `pid` (children, their children...), read from /proc. */
+export function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // pid (comm) state ppid ...: the command may hold spaces and parentheses
+      const stat = readFileSync(join('/proc', name, 'stat'), 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended while the list was read
+    }
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, of] of parents)
+      if (of === parent) {
+        found.push(child);
+        walk(child);
+      }
+  };
+  walk(pid);
+  return found;
+}
+
 /**
  * Runs `june` on a pseudo-terminal (util-linux `script`), answering each prompt once the
  * screen shows its `when` text after where the previous answer's `when` was seen: the same
  * prompt text comes again for the next question or a prompt asked again, and keys typed
  * before a prompt is on screen would be lost between prompts. An answer with `type: ''` only
  * moves past a text (an error line) to wait for the prompt that follows it.
+ *
+ * With `killAt`, once every answer was typed and the screen then shows that text, the `june`
+ * process itself (not `script`) is killed with SIGKILL, as `kill -9` would: nothing of it
+ * runs after that, and `script` ends with it (`beforeKill`, when given, is awaited first).
+ * `killed` says whether that happened.
  */
 export function juneOnTerminal(
   args: string[],
   cwd: string,
   answers: Array<{ when: string; type: string }>,
-): Promise<{ code: number | null; screen: string }> {
+  options: { killAt?: string; beforeKill?: () => Promise<void> } = {},
+): Promise<{ code: number | null; screen: string; killed: boolean }> {
   const command = [process.execPath, bin, ...args]
     .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
     .join(' ');
@@ -164,7 +195,24 @@ export function juneOnTerminal(
   });
   let screen = '';
   let from = 0;
+  let killing = false;
+  let killed = false;
+  let failed: Error | undefined;
   const pending = [...answers];
+  const killJune = () => {
+    const june = descendantsOf(child.pid!).find((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(bin);
+      } catch {
+        return false;
+      }
+    });
+    if (june === undefined) {
+      child.kill('SIGKILL');
+      failed = new Error('the june process under script was not found');
+    } else process.kill(june, 'SIGKILL');
+    killed = true;
+  };
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     screen += chunk;
     for (;;) {
@@ -175,9 +223,16 @@ export function juneOnTerminal(
       pending.shift();
       child.stdin.write(next.type);
     }
+    if (options.killAt === undefined || killing || pending.length > 0) return;
+    if (screen.indexOf(options.killAt, from) === -1) return;
+    killing = true;
+    Promise.resolve(options.beforeKill?.()).then(killJune, (error: unknown) => {
+      failed = error as Error;
+      child.kill('SIGKILL');
+    });
   });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, screen }));
+    child.on('close', (code) => (failed ? reject(failed) : resolve({ code, screen, killed })));
   });
 }
