@@ -356,7 +356,7 @@ export class ApprovalInbox {
       get pending() {
         return requests();
       },
-      answer: (ref, given) => this.answer(ref, given, source.name),
+      answer: (ref, given, via) => this.answer(ref, given, via ?? source.name),
     };
   }
 }

@@ -23,8 +23,11 @@ export interface SourceInbox {
    *   denial, an `output` on an approval), `approval-input-invalid` (the edit does not fit
    *   the tool's input schema), `approval-output-invalid` (the output does not fit its
    *   output schema). The message names the tool and what failed: show it to whoever answered.
+   * @param via - for a source that relays answers given another way (a file others write, a
+   *   queue), the way this one came (`studio`, `cli`), recorded as its `source`.
+   *   @default the source's own name
    */
-  answer(ref: string, answer: GivenAnswer): ApprovalAnswerResult;
+  answer(ref: string, answer: GivenAnswer, via?: ApprovalSourceName): ApprovalAnswerResult;
 }
 
 /**

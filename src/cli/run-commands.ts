@@ -218,7 +218,7 @@ export async function approveCommand(
         ...decision,
         ...(request.reason !== undefined ? { reason: request.reason } : {}),
         ...(user !== undefined ? { answeredBy: user } : {}),
-        source: 'database',
+        source: 'cli',
       });
     } catch (error) {
       if (!(error instanceof StudioRequestError) || error.code === 'studio-run-missing')

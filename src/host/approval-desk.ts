@@ -41,8 +41,8 @@ export interface ApprovalAnswerInput {
   /** With `approved: false`: an answer instead of the tool, which does not run (JSON). */
   output?: unknown;
   /**
-   * Through what the answer came, as a database's run records it (`june approve` sends
-   * `database`). @default "studio"
+   * Through what the answer came, as the run records it (`june approve` sends `cli`).
+   * @default "studio"
    */
   source?: string;
 }
@@ -163,6 +163,7 @@ async function answerOnce(
       ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
       ...editOf(answer),
       ...answeredBy(answer),
+      ...(answer.source !== undefined ? { source: answer.source } : {}),
       at: new Date().toISOString(),
     }),
   );

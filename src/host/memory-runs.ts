@@ -187,12 +187,16 @@ export class MemoryRuns {
     const by = answer.answeredBy ?? localUser();
     let result;
     try {
-      result = known.inbox!.answer(answer.key, {
-        approved: answer.approved,
-        ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
-        ...editOf(answer),
-        ...(by !== undefined ? { answeredBy: by } : {}),
-      });
+      result = known.inbox!.answer(
+        answer.key,
+        {
+          approved: answer.approved,
+          ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+          ...editOf(answer),
+          ...(by !== undefined ? { answeredBy: by } : {}),
+        },
+        answer.source,
+      );
     } catch (error) {
       if (!JuneError.isInstance(error)) throw error;
       throw new StudioRequestError(

@@ -29,7 +29,8 @@ export const runProcessSchema = z.object({
 export type RunProcess = z.infer<typeof runProcessSchema>;
 
 /**
- * One answer Studio gave, a line of `<runs>/<runId>/answers.jsonl`. `key` is the call's key
+ * One answer given to a run of the folder (by Studio, `june approve`, a host), a line of
+ * `<runs>/<runId>/answers.jsonl`. `key` is the call's key
  * (`ApprovalRequest.key`, the same on every resume); a `reason` on a denial reaches the model.
  */
 export interface StudioAnswer {
@@ -42,6 +43,11 @@ export interface StudioAnswer {
   output?: unknown;
   /** Who answered (the answer's `answeredBy`, else the user Studio runs as); absent in files written before. */
   by?: string;
+  /**
+   * Through what the answer came (`studio`, `cli` for `june approve`), recorded as its
+   * `source`. @default "studio", and in files written before
+   */
+  source?: string;
   /** When the answer was given, ISO 8601: where the run's wait for it ended. */
   at: string;
 }

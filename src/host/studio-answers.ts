@@ -126,15 +126,19 @@ export class StudioAnswers implements ApprovalSource {
           answeredAt: answer.at,
         };
         try {
-          this.#inbox?.answer(id, given);
+          this.#inbox?.answer(id, given, answer.source);
         } catch (error) {
           // the file holds this answer for good: one the tool's schema refuses denies the call, saying why
           const { input: _input, output: _output, ...plain } = given;
-          this.#inbox?.answer(id, {
-            ...plain,
-            approved: false,
-            reason: `the answer was refused: ${(error as Error).message}`,
-          });
+          this.#inbox?.answer(
+            id,
+            {
+              ...plain,
+              approved: false,
+              reason: `the answer was refused: ${(error as Error).message}`,
+            },
+            answer.source,
+          );
         }
       }
     });

@@ -251,9 +251,9 @@ describe('june run on a terminal: a question, an edited call, and a kill -9 at t
     };
     await waitUntil(ended, 'the resumed run to end', 60_000);
 
-    // who answered; not through what: the runs folder records every answer of its answers
-    // file as Studio's (`source: 'studio'`), whoever wrote it
-    const byApprove = { answeredBy: userInfo().username };
+    // who answered, and through what: june approve writes its answers to the run's answers
+    // file as its own (`source: 'cli'`)
+    const byApprove = { source: 'cli', answeredBy: userInfo().username };
     const { trace, journal } = expectEditedAndAnswered(cwd, byApprove);
     const resumeAt = journal.findIndex((record) => record.type === 'resume');
     expect(recordsOf(journal.slice(resumeAt), 'model-call').map((call) => call.index)).toEqual([2]);
@@ -296,8 +296,9 @@ describe('june run on a terminal: a question, an edited call, and a kill -9 at t
     expect(second.screen).not.toContain(APPROVAL);
     expect(second.screen).not.toContain('june: warning');
     const { trace, journal } = expectEditedAndAnswered(cwd, { answeredBy: userInfo().username });
-    // the question answered at the terminal, the edit through the runs folder's answers file
+    // the question answered at the terminal, the edit by june approve, through the answers file
     expect(tool(trace, 'ask_version').approval).toMatchObject({ source: 'terminal' });
+    expect(tool(trace, 'deploy').approval).toMatchObject({ source: 'cli' });
     const resumeAt = journal.findIndex((record) => record.type === 'resume');
     expect(recordsOf(journal.slice(resumeAt), 'model-call').map((call) => call.index)).toEqual([2]);
     expect(modelCallsReplayed(trace)).toEqual([true, true, false]);

@@ -65,7 +65,7 @@ describe.runIf(!missing)('runs over DBOS: who answered an approval, through what
     );
     expect(answered.code).toBe(0);
     const { response, approval } = await answerOf('by-cli');
-    const origin = { source: 'database', answeredBy: userInfo().username };
+    const origin = { source: 'cli', answeredBy: userInfo().username };
     expect(response).toMatchObject({ approved: true, automatic: false, ...origin });
     const answeredAt = (response as { answeredAt: string }).answeredAt;
     expect(answeredAt >= before).toBe(true);

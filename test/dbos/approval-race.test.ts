@@ -81,13 +81,13 @@ describe.runIf(!missing)('runs over DBOS: two answers to one request at once', (
       expect(lost.stdout).toBe('');
       expect(lost.stderr).toMatch(
         new RegExp(
-          `^june: the approval request "entry#2\\.0" of run ${runId} was answered already: ${approved ? 'approved' : 'denied \\(not now\\)'} through database by ${escaped(user)} at ${ISO}\\. That answer stands; this ${approved ? 'denial' : 'approval'} was not applied\\.\n$`,
+          `^june: the approval request "entry#2\\.0" of run ${runId} was answered already: ${approved ? 'approved' : 'denied \\(not now\\)'} through cli by ${escaped(user)} at ${ISO}\\. That answer stands; this ${approved ? 'denial' : 'approval'} was not applied\\.\n$`,
         ),
       );
       expect((await ledger.client.result(runId)).output).toBe(`done ${n}`);
       // the tool ran as the answer that applied says, and the run recorded that answer
       expect(published(n)).toHaveLength(approved ? 1 : 0);
-      expect(await responseOf(runId)).toMatchObject({ approved, source: 'database' });
+      expect(await responseOf(runId)).toMatchObject({ approved, source: 'cli' });
     }
     console.log(`june approve vs --deny, winners by trial: ${winners.join(', ')}`);
   }, 300_000);
@@ -106,7 +106,7 @@ describe.runIf(!missing)('runs over DBOS: two answers to one request at once', (
     expect(second.stdout).toBe('');
     expect(second.stderr).toMatch(
       new RegExp(
-        `^june: the approval request "entry#2\\.0" of run unworked was answered already: denied \\(too late\\) through database by ${escaped(user)} at ${ISO}\\. That answer stands; this approval was not applied\\.\n$`,
+        `^june: the approval request "entry#2\\.0" of run unworked was answered already: denied \\(too late\\) through cli by ${escaped(user)} at ${ISO}\\. That answer stands; this approval was not applied\\.\n$`,
       ),
     );
     // answered, though no worker took it: nothing is listed as waiting
@@ -118,7 +118,7 @@ describe.runIf(!missing)('runs over DBOS: two answers to one request at once', (
     // once the run ended: an answer to that request is told the one that stood; --all has nothing to answer
     const late = await approve('unworked');
     expect(late.code).toBe(1);
-    expect(late.stderr).toMatch(/was answered already: denied \(too late\) through database/);
+    expect(late.stderr).toMatch(/was answered already: denied \(too late\) through cli/);
     const all = await june(
       ['approve', 'unworked', '--all', '--database', ledger.database],
       ledger.project.dir,

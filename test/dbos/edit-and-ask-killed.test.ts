@@ -28,7 +28,7 @@ const fixture = join(repoRoot, 'test', 'fixtures', 'edit-and-ask');
 const workflow = join(fixture, 'release.tsx');
 const script = join(fixture, 'release.script.json');
 /** Who answers with `june approve`: the user it runs as, through the database. */
-const person = { source: 'database', answeredBy: userInfo().username };
+const person = { source: 'cli', answeredBy: userInfo().username };
 
 /** A step DBOS recorded for a run: its name and what it returned. */
 interface RecordedStep {
