@@ -2,9 +2,7 @@ import { userInfo } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
+import { describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/trace/trace-node.js';
 import { nodesOf, onlyTrace, startJune } from '../cli/cli-harness.js';
 import {
@@ -15,7 +13,7 @@ import {
   type ModelMessage,
 } from '../fixtures/edit-and-ask/edit-and-ask.js';
 import { postAnswer } from './deploy-run.js';
-import { eventually, launchBrowser, newPage, openStudio } from './support.js';
+import { eventually, useStudioProject } from './support.js';
 
 // One `june run` (test/fixtures/edit-and-ask/ship.tsx, its script given with --script) asks
 // where 1.2.0 goes (a <Question>), then calls deploy with { env: 'staging' }, which the person
@@ -25,60 +23,39 @@ import { eventually, launchBrowser, newPage, openStudio } from './support.js';
 // stopped, answered through Studio's API, does.
 
 describe('June Studio: a question and an edited call, the run killed at each wait', () => {
-  let browser: Browser;
-  let project: ReturnType<typeof shipProject>;
-  let studio: Studio;
-  let page: Page;
-  const errors: string[] = [];
-  const trace = () => onlyTrace(project.dir);
+  const ui = useStudioProject(() => {}, { project: shipProject });
+  const trace = () => onlyTrace(ui.project.dir);
   const tool = (name: string) =>
     nodesOf(trace()).find((node) => node.kind === 'tool' && node.name === name);
   const waitsFor = (name: string) =>
     eventually(() => expect(tool(name)?.approval?.status).toBe('pending'), 60_000);
   /** The pid of the process that runs the run now, from its process.json. */
   const runner = (runId: string) => {
-    const file = join(project.dir, '.june', 'runs', runId, 'process.json');
+    const file = join(ui.project.dir, '.june', 'runs', runId, 'process.json');
     return (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid;
   };
   const step = (t: Trace) => nodesOf(t).find((node) => node.kind === 'step')!;
 
   /** Starts the run with Studio answering, on a runs folder with no earlier run or deploy. */
   async function startRun() {
-    await rm(join(project.dir, '.june'), {
+    await rm(join(ui.project.dir, '.june'), {
       recursive: true,
       force: true,
       maxRetries: 20,
       retryDelay: 100,
     });
-    await rm(join(project.dir, 'deploys.log'), { force: true });
+    await rm(join(ui.project.dir, 'deploys.log'), { force: true });
     const running = startJune(
       ['run', 'ship.tsx', '--script', 'ship.script.json', '--approve', 'studio'],
-      project.dir,
+      ui.project.dir,
     );
     await waitsFor('ask_env');
     return { running, runId: trace().runId };
   }
 
-  beforeAll(async () => {
-    project = shipProject();
-    [browser, studio] = await Promise.all([
-      launchBrowser(),
-      openStudio(join(project.dir, '.june', 'runs')),
-    ]);
-    page = await newPage(browser, errors);
-  }, 120_000);
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    project?.remove();
-  });
-
   it('answered from the page across two kills: deploys once to prod, the model sees the edit, the records keep both answers', async () => {
     // uninterrupted: the same answers through Studio's API, to the live run
-    const endpointOf = (runId: string) => `${studio.url}api/runs/${runId}/approvals`;
+    const endpointOf = (runId: string) => `${ui.studio.url}api/runs/${runId}/approvals`;
     const keyOf = async (runId: string, name: string) =>
       eventually(async () => {
         const body = await (await fetch(endpointOf(runId))).json();
@@ -90,29 +67,29 @@ describe('June Studio: a question and an edited call, the run killed at each wai
     const answered = await postAnswer(
       endpointOf(baseline.runId),
       { key: await keyOf(baseline.runId, 'ask_env'), approved: false, output: 'prod' },
-      studio.answerToken,
+      ui.studio.answerToken,
     );
     expect(answered.status).toBe(202);
     await waitsFor('deploy');
     const edited = await postAnswer(
       endpointOf(baseline.runId),
       { key: await keyOf(baseline.runId, 'deploy'), approved: true, input: { env: 'prod' } },
-      studio.answerToken,
+      ui.studio.answerToken,
     );
     expect(edited.status).toBe(202);
     expect((await baseline.running.done).code).toBe(0);
-    expect(project.deploys()).toBe('prod\n');
+    expect(ui.project.deploys()).toBe('prod\n');
     const uninterrupted = {
       result: step(trace()).result,
-      lastPrompt: project.modelPrompts(baseline.runId).at(-1),
+      lastPrompt: ui.project.modelPrompts(baseline.runId).at(-1),
     };
 
     // killed at the question
     const { running, runId } = await startRun();
     process.kill(running.pid, 'SIGKILL');
     expect((await running.done).signal).toBe('SIGKILL');
-    await page.goto(`${studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
-    const question = page.locator('[data-testid="approval-card"]', { hasText: 'ask_env' });
+    await ui.page.goto(`${ui.studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
+    const question = ui.page.locator('[data-testid="approval-card"]', { hasText: 'ask_env' });
     await question.waitFor({ timeout: 60_000 });
     expect(await question.getByTestId('question-prompt').innerText()).toBe(
       'Where should 1.2.0 go?',
@@ -121,7 +98,7 @@ describe('June Studio: a question and an edited call, the run killed at each wai
     await question.getByRole('button', { name: 'Send answer' }).click();
 
     // Studio resumed the run, which asks about the deploy: the page shows it live
-    const card = page.locator('[data-testid="approval-card"]', { hasText: 'deploy' });
+    const card = ui.page.locator('[data-testid="approval-card"]', { hasText: 'deploy' });
     await card.waitFor({ timeout: 60_000 });
     await question.waitFor({ state: 'detached' });
     await waitsFor('deploy');
@@ -135,9 +112,9 @@ describe('June Studio: a question and an edited call, the run killed at each wai
     await eventually(() => expect(trace().status).toBe('succeeded'), 60_000);
 
     // the tool ran once, with the edit
-    expect(project.deploys()).toBe('prod\n');
+    expect(ui.project.deploys()).toBe('prod\n');
     // each model call made once, across three processes: the journal holds three
-    const prompts = project.modelPrompts(runId);
+    const prompts = ui.project.modelPrompts(runId);
     expect(prompts).toHaveLength(3);
     // what the model saw after the edit: the edited call in its own call's place, and its result
     expect(seenCalls(prompts[2]!)).toEqual(editedAndAnswered);
@@ -147,14 +124,14 @@ describe('June Studio: a question and an edited call, the run killed at each wai
     expect(step(trace()).result).toBe('Shipped 1.2.0.');
     expect(step(trace()).result).toEqual(uninterrupted.result);
     // and the page shows nothing waiting any more
-    await page.getByTestId('approvals').waitFor({ state: 'detached' });
+    await ui.page.getByTestId('approvals').waitFor({ state: 'detached' });
 
     // the records: the model's input, the edit, the answer, who gave them and through what
-    expectRecords(trace(), project.journal(runId), {
+    expectRecords(trace(), ui.project.journal(runId), {
       source: 'studio',
       answeredBy: userInfo().username,
     });
     // the two kills: Studio resumed the run twice
-    expect(project.journal(runId).filter((record) => record.type === 'resume')).toHaveLength(2);
+    expect(ui.project.journal(runId).filter((record) => record.type === 'resume')).toHaveLength(2);
   }, 300_000);
 });

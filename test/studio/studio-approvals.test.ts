@@ -1,12 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
-import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { nodesOf, onlyTrace, startJune } from '../cli/cli-harness.js';
 import { deployFlow } from './deploy-run.js';
-import { eventually, launchBrowser, newPage, openStudio, screenshot } from './support.js';
+import { eventually, screenshot, useStudioProject } from './support.js';
 
 // Approvals answered in June Studio's page, for a real `june run` process: live
 // (`--approve studio`) and stopped (`--approve wait`, then Ctrl-C). The deploy tool appends
@@ -24,42 +22,22 @@ const script = JSON.stringify({
 });
 
 describe('June Studio: approvals from the browser', () => {
-  let browser: Browser;
-  let project: ReturnType<typeof tempProject>;
-  let studio: Studio;
-  let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    project = tempProject();
+  const ui = useStudioProject((project) => {
     project.write('flow.tsx', flow);
     project.write('flow.script.json', script);
-    [browser, studio] = await Promise.all([
-      launchBrowser(),
-      openStudio(join(project.dir, '.june', 'runs')),
-    ]);
-    page = await newPage(browser, errors);
-  }, 120_000); // a browser start and a UI build, on a busy machine
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    project?.remove();
   });
 
-  const runsFolder = () => join(project.dir, '.june', 'runs');
+  const runsFolder = () => join(ui.project.dir, '.june', 'runs');
   const card = (env: string) =>
-    page.getByTestId('approval-card').filter({ hasText: `"env": "${env}"` });
+    ui.page.getByTestId('approval-card').filter({ hasText: `"env": "${env}"` });
   const deploys = () =>
-    existsSync(join(project.dir, 'deploys.log'))
-      ? readFileSync(join(project.dir, 'deploys.log'), 'utf8')
+    existsSync(join(ui.project.dir, 'deploys.log'))
+      ? readFileSync(join(ui.project.dir, 'deploys.log'), 'utf8')
       : '';
   /** The run's id, once `june run` wrote its trace. */
   const runIdOf = () =>
     eventually(() => {
-      const trace = onlyTrace(project.dir);
+      const trace = onlyTrace(ui.project.dir);
       return trace.runId;
     }, 60_000);
   /** The last model request of the run's journal, as text. */
@@ -75,19 +53,19 @@ describe('June Studio: approvals from the browser', () => {
   it('approves a live run and denies its next call with a reason, from the run view', async () => {
     const running = startJune(
       ['run', 'flow.tsx', '--script', 'flow.script.json', '--approve', 'studio'],
-      project.dir,
+      ui.project.dir,
     );
     const runId = await runIdOf();
-    await page.goto(`${studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
+    await ui.page.goto(`${ui.studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
     await card('staging').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('approvals-state').innerText()).toBe(
+    expect(await ui.page.getByTestId('approvals-state').innerText()).toBe(
       'The run is waiting for your answer.',
     );
     expect(await card('staging').getByTestId('approval-step').innerText()).toBe('release');
     expect(await card('staging').getByTestId('approval-provenance').innerText()).toBe(
       'from <Tool name="deploy">',
     );
-    await screenshot(page, 'approvals');
+    await screenshot(ui.page, 'approvals');
     await card('staging').getByRole('button', { name: 'Approve' }).click();
 
     await card('prod').waitFor({ timeout: 60_000 });
@@ -100,54 +78,54 @@ describe('June Studio: approvals from the browser', () => {
     expect(done.code).toBe(0);
     expect(deploys()).toBe('staging\n'); // ran once; the denied call never ran
     expect(lastModelRequest(runId)).toContain('not on a Friday');
-    const tools = nodesOf(onlyTrace(project.dir)).filter((node) => node.kind === 'tool');
+    const tools = nodesOf(onlyTrace(ui.project.dir)).filter((node) => node.kind === 'tool');
     expect(
       tools.map((node) => [node.status, node.approval?.status, node.approval?.reason]),
     ).toEqual([
       ['succeeded', 'approved', undefined],
       ['denied', 'denied', 'not on a Friday'],
     ]);
-    await page.getByTestId('approvals').waitFor({ state: 'detached' });
+    await ui.page.getByTestId('approvals').waitFor({ state: 'detached' });
   }, 180_000);
 
   it('records the answers to a run stopped while it waited (--approve wait) and resumes it to the end', async () => {
-    await rm(join(project.dir, '.june'), { recursive: true, force: true });
-    await rm(join(project.dir, 'deploys.log'), { force: true });
+    await rm(join(ui.project.dir, '.june'), { recursive: true, force: true });
+    await rm(join(ui.project.dir, 'deploys.log'), { force: true });
     const waiting = startJune(
       ['run', 'flow.tsx', '--script', 'flow.script.json', '--approve', 'wait'],
-      project.dir,
+      ui.project.dir,
     );
     await eventually(() => {
-      const tool = nodesOf(onlyTrace(project.dir)).find((node) => node.kind === 'tool');
+      const tool = nodesOf(onlyTrace(ui.project.dir)).find((node) => node.kind === 'tool');
       expect(tool?.approval?.status).toBe('pending');
     }, 60_000);
     process.kill(waiting.pid, 'SIGINT');
     expect((await waiting.done).code).toBe(130);
-    const runId = onlyTrace(project.dir).runId;
-    expect(onlyTrace(project.dir).status).toBe('aborted');
+    const runId = onlyTrace(ui.project.dir).runId;
+    expect(onlyTrace(ui.project.dir).status).toBe('aborted');
 
-    await page.goto('about:blank');
-    await page.goto(studio.pageUrl);
-    const row = page.locator(`tr[data-run-id="${runId}"]`);
+    await ui.page.goto('about:blank');
+    await ui.page.goto(ui.studio.pageUrl);
+    const row = ui.page.locator(`tr[data-run-id="${runId}"]`);
     // listed as its page shows it, aborted, with the calls an answer may still resume it by
-    await row.and(page.locator('[data-status="aborted"]')).waitFor();
+    await row.and(ui.page.locator('[data-status="aborted"]')).waitFor();
     expect(await row.getByTestId('waiting-approval').innerText()).toBe('1 waiting for approval');
-    await page.goto(`${studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
+    await ui.page.goto(`${ui.studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
     await card('staging').waitFor();
-    expect(await page.getByTestId('approvals-state').innerText()).toBe(
+    expect(await ui.page.getByTestId('approvals-state').innerText()).toBe(
       "The run's process stopped: Studio records your answer and resumes the run.",
     );
-    await screenshot(page, 'approvals-stopped');
+    await screenshot(ui.page, 'approvals-stopped');
     await card('staging').getByRole('button', { name: 'Approve' }).click();
     // the resumed run goes on with Studio answering: its next call waits live
     await card('prod').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('approvals-state').innerText()).toBe(
+    expect(await ui.page.getByTestId('approvals-state').innerText()).toBe(
       'The run is waiting for your answer.',
     );
     await card('prod').getByRole('button', { name: 'Approve' }).click();
-    await eventually(() => expect(onlyTrace(project.dir).status).toBe('succeeded'), 60_000);
+    await eventually(() => expect(onlyTrace(ui.project.dir).status).toBe('succeeded'), 60_000);
     expect(deploys()).toBe('staging\nprod\n'); // each ran once
-    const tools = nodesOf(onlyTrace(project.dir)).filter((node) => node.kind === 'tool');
+    const tools = nodesOf(onlyTrace(ui.project.dir)).filter((node) => node.kind === 'tool');
     expect(tools.map((node) => [node.status, node.approval?.status])).toEqual([
       ['succeeded', 'approved'],
       ['succeeded', 'approved'],

@@ -1,11 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
-import { nodesOf, onlyTrace, startJune, tempProject } from '../cli/cli-harness.js';
+import { describe, expect, it } from 'vitest';
+import { nodesOf, onlyTrace, startJune } from '../cli/cli-harness.js';
 import { deployFlow } from './deploy-run.js';
-import { eventually, launchBrowser, newPage, openStudio, screenshot } from './support.js';
+import { eventually, screenshot, useStudioProject } from './support.js';
 
 // A live `june run --approve studio` whose one model turn deploys to staging and to prod:
 // the page approves staging first. Its call is held (its step goes on once both requests are
@@ -29,71 +27,51 @@ const script = JSON.stringify({
 });
 
 describe('June Studio: a live run whose approved call waits for its turn', () => {
-  let browser: Browser;
-  let project: ReturnType<typeof tempProject>;
-  let studio: Studio;
-  let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    project = tempProject();
+  const ui = useStudioProject((project) => {
     project.write('flow.tsx', flow);
     project.write('flow.script.json', script);
-    [browser, studio] = await Promise.all([
-      launchBrowser(),
-      openStudio(join(project.dir, '.june', 'runs')),
-    ]);
-    page = await newPage(browser, errors);
-  }, 120_000);
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    project?.remove();
   });
 
   const card = (env: string) =>
-    page.getByTestId('approval-card').filter({ hasText: `"env": "${env}"` });
+    ui.page.getByTestId('approval-card').filter({ hasText: `"env": "${env}"` });
   const deploys = () =>
-    existsSync(join(project.dir, 'deploys.log'))
-      ? readFileSync(join(project.dir, 'deploys.log'), 'utf8')
+    existsSync(join(ui.project.dir, 'deploys.log'))
+      ? readFileSync(join(ui.project.dir, 'deploys.log'), 'utf8')
       : '';
 
   it('shows the approved call held and the run waiting, then runs both once the other is answered', async () => {
     const running = startJune(
       ['run', 'flow.tsx', '--script', 'flow.script.json', '--approve', 'studio'],
-      project.dir,
+      ui.project.dir,
     );
-    const runId = await eventually(() => onlyTrace(project.dir).runId, 60_000);
-    await page.goto(`${studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
+    const runId = await eventually(() => onlyTrace(ui.project.dir).runId, 60_000);
+    await ui.page.goto(`${ui.studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
     await card('prod').waitFor({ timeout: 60_000 });
     await card('staging').getByRole('button', { name: 'Approve' }).click();
 
     // the live tree: staging approved and held (waiting, not running), prod still asking
-    const held = page.locator('[role="treeitem"][data-kind="tool"][data-status="waiting"]', {
-      has: page.getByTestId('approval-held'),
+    const held = ui.page.locator('[role="treeitem"][data-kind="tool"][data-status="waiting"]', {
+      has: ui.page.getByTestId('approval-held'),
     });
     await held.waitFor({ timeout: 60_000 });
     expect(await held.count()).toBe(1);
     expect(await held.innerText()).toContain('approval: approved');
-    await page
+    await ui.page
       .locator('[role="treeitem"][data-kind="tool"][data-status="waiting"]')
       .filter({ hasText: 'approval: pending' })
       .waitFor();
     await held.click();
-    expect(await page.getByTestId('output').innerText()).toContain(
+    expect(await ui.page.getByTestId('output').innerText()).toContain(
       'waits for the other approval requests of its model turn',
     );
     // only prod is left to answer, and nothing ran
-    expect(await page.getByTestId('approval-card').count()).toBe(1);
+    expect(await ui.page.getByTestId('approval-card').count()).toBe(1);
     expect(deploys()).toBe('');
     // the trace file Studio reads says the same
     await eventually(
       () =>
         expect(
-          nodesOf(onlyTrace(project.dir))
+          nodesOf(onlyTrace(ui.project.dir))
             .filter((node) => node.kind === 'tool')
             .map((node) => [
               (node.input as { env: string }).env,
@@ -106,19 +84,19 @@ describe('June Studio: a live run whose approved call waits for its turn', () =>
         ]),
       30_000,
     );
-    await screenshot(page, 'approval-held');
+    await screenshot(ui.page, 'approval-held');
 
     // the run list: waiting for one approval
-    await page.goto(studio.pageUrl);
-    const row = page.locator(`tr[data-run-id="${runId}"]`);
-    await row.and(page.locator('[data-status="waiting"]')).waitFor();
+    await ui.page.goto(ui.studio.pageUrl);
+    const row = ui.page.locator(`tr[data-run-id="${runId}"]`);
+    await row.and(ui.page.locator('[data-status="waiting"]')).waitFor();
     expect(await row.getByTestId('waiting-approval').innerText()).toBe('1 waiting for approval');
 
-    await page.goto(`${studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
+    await ui.page.goto(`${ui.studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
     await card('prod').getByRole('button', { name: 'Approve' }).click();
     const done = await running.done;
     expect(done.code).toBe(0);
     expect(deploys().split('\n').filter(Boolean).sort()).toEqual(['prod', 'staging']);
-    await eventually(() => expect(onlyTrace(project.dir).status).toBe('succeeded'), 60_000);
+    await eventually(() => expect(onlyTrace(ui.project.dir).status).toBe('succeeded'), 60_000);
   }, 240_000);
 });

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Studio } from '../../src/studio/index.js';
-import { nodesOf, onlyTrace, repoRoot, startJune, tempProject } from '../cli/cli-harness.js';
-import { eventually, launchBrowser, newPage, openStudio } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { nodesOf, onlyTrace, repoRoot, startJune } from '../cli/cli-harness.js';
+import { eventually, useStudioProject } from './support.js';
 
 // A question's card shows its prompt and a form built from its answer schema (a select for
 // a choice, one field per property for an object, JSON for an array), sends the answer in
@@ -21,50 +19,30 @@ function unansweredScript(): string {
 }
 
 describe('June Studio: answering a question from the page', () => {
-  let browser: Browser;
-  let project: ReturnType<typeof tempProject>;
-  let studio: Studio;
-  let page: Page;
-  const errors: string[] = [];
-  const questionNode = (name: string) =>
-    nodesOf(onlyTrace(project.dir)).find((node) => node.kind === 'tool' && node.name === name)!;
-
-  beforeAll(async () => {
-    project = tempProject();
+  const ui = useStudioProject((project) => {
     project.write(
       'flow.tsx',
       readFileSync(join(repoRoot, 'examples', 'questions', 'ship.tsx'), 'utf8'),
     );
     project.write('flow.script.json', unansweredScript());
-    [browser, studio] = await Promise.all([
-      launchBrowser(),
-      openStudio(join(project.dir, '.june', 'runs')),
-    ]);
-    page = await newPage(browser, errors);
-  }, 120_000);
-  afterEach(() => {
-    expect(errors).toEqual([]);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
-    project?.remove();
-  });
+  const questionNode = (name: string) =>
+    nodesOf(onlyTrace(ui.project.dir)).find((node) => node.kind === 'tool' && node.name === name)!;
 
   it('shows the prompt and a form; a refused answer shows the june: message and the question stays', async () => {
     const running = startJune(
       ['run', 'flow.tsx', '--script', 'flow.script.json', '--approve', 'studio'],
-      project.dir,
+      ui.project.dir,
     );
     await eventually(() => {
-      const pending = nodesOf(onlyTrace(project.dir)).filter(
+      const pending = nodesOf(onlyTrace(ui.project.dir)).filter(
         (node) => node.kind === 'tool' && node.approval?.status === 'pending',
       );
       expect(pending).toHaveLength(2);
     }, 60_000);
-    const runId = onlyTrace(project.dir).runId;
-    await page.goto(`${studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
-    const env = page.locator('[data-testid="approval-card"]', { hasText: 'ask_env' });
+    const runId = onlyTrace(ui.project.dir).runId;
+    await ui.page.goto(`${ui.studio.pageUrl}#/runs/${encodeURIComponent(runId)}`);
+    const env = ui.page.locator('[data-testid="approval-card"]', { hasText: 'ask_env' });
     await env.waitFor({ timeout: 60_000 });
     expect(await env.getByTestId('question-prompt').innerText()).toBe('Where should 1.2.0 go?');
     expect(await env.getByTestId('approval-input').count()).toBe(0);
@@ -72,11 +50,11 @@ describe('June Studio: answering a question from the page', () => {
     await env.getByRole('button', { name: 'Send answer' }).click();
     expect(await env.getByTestId('approval-outcome').innerText()).toBe('Answered.');
     await eventually(
-      async () => expect(await page.getByTestId('approval-card').count()).toBe(1),
+      async () => expect(await ui.page.getByTestId('approval-card').count()).toBe(1),
       30_000,
     );
 
-    const notes = page.locator('[data-testid="approval-card"]', { hasText: 'ask_notes' });
+    const notes = ui.page.locator('[data-testid="approval-card"]', { hasText: 'ask_notes' });
     expect(await notes.getByTestId('question-prompt').innerText()).toBe(
       'What title and highlights should the 1.2.0 notes have?',
     );

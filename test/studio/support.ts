@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { startStudio, type Studio, type StudioOptions } from '../../src/studio/index.js';
+import { tempProject } from '../cli/cli-harness.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -179,11 +180,68 @@ export interface StudioPage {
  * after the block, everything closed and the folder removed.
  */
 export function useStudioPage(record: (dir: string) => Promise<void>): StudioPage {
-  const ui = { errors: [] as string[] } as StudioPage;
+  return useStudio<StudioPage>(
+    async (ui) => {
+      [ui.browser, ui.dir] = await Promise.all([launchBrowser(), runsDir()]);
+      await record(ui.dir);
+      ui.studio = await openStudio(ui.dir);
+    },
+    async (ui) => {
+      if (ui.dir) await rm(ui.dir, { recursive: true, force: true });
+    },
+  );
+}
+
+/** A project from {@link tempProject}, or one built on it (edit-and-ask's `shipProject`). */
+type Project = ReturnType<typeof tempProject>;
+
+/** What {@link useStudioProject} gives a describe block once its `beforeAll` has run. */
+export interface StudioProject<P extends Project = Project> {
+  /** The temp project (removed after the block); `june run` there writes `.june/runs/`. */
+  project: P;
+  browser: Browser;
+  /** Studio over the project's `.june/runs` folder. */
+  studio: Studio;
+  page: Page;
+  /** The page's console errors and uncaught exceptions; each test must leave it empty. */
+  errors: string[];
+}
+
+/**
+ * {@link useStudioPage} for tests that run `june run` in a project: a temp project (made by
+ * `options.project`, {@link tempProject} by default) with the files `write` puts in it, a
+ * browser, Studio over the project's `.june/runs` and a page; after each test, no page
+ * errors; after the block, everything closed and the project removed.
+ */
+export function useStudioProject<P extends Project = Project>(
+  write: (project: P) => void | Promise<void>,
+  options: { project?: () => P } = {},
+): StudioProject<P> {
+  return useStudio<StudioProject<P>>(
+    async (ui) => {
+      ui.project = (options.project ?? (tempProject as () => P))();
+      await write(ui.project);
+      [ui.browser, ui.studio] = await Promise.all([
+        launchBrowser(),
+        openStudio(join(ui.project.dir, '.june', 'runs')),
+      ]);
+    },
+    (ui) => ui.project?.remove(),
+  );
+}
+
+/**
+ * What {@link useStudioPage} and {@link useStudioProject} share: `open` starts the browser and
+ * Studio (and what they read) into `ui`, then a page is opened; after each test, no page
+ * errors; after the block, the browser and Studio closed and `remove` run.
+ */
+function useStudio<T extends { browser: Browser; studio: Studio; page: Page; errors: string[] }>(
+  open: (ui: T) => Promise<void>,
+  remove: (ui: T) => void | Promise<void>,
+): T {
+  const ui = { errors: [] as string[] } as unknown as T;
   beforeAll(async () => {
-    [ui.browser, ui.dir] = await Promise.all([launchBrowser(), runsDir()]);
-    await record(ui.dir);
-    ui.studio = await openStudio(ui.dir);
+    await open(ui);
     ui.page = await newPage(ui.browser, ui.errors);
   }, 120_000); // a browser start and a UI build, on a busy machine
   afterEach(() => {
@@ -192,7 +250,7 @@ export function useStudioPage(record: (dir: string) => Promise<void>): StudioPag
   afterAll(async () => {
     await ui.browser?.close();
     await ui.studio?.close();
-    if (ui.dir) await rm(ui.dir, { recursive: true, force: true });
+    await remove(ui);
   });
   return ui;
 }
