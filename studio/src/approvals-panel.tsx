@@ -10,12 +10,15 @@ import './approvals-panel.css';
  * The calls a run waits on for a person's approval, each with its input, step path and
  * provenance, and Approve / Deny (with a reason for the model), Edit input (JSON, with a diff
  * against the model's input) and Answer instead of the tool. Reloads when `version`
- * changes (the run's trace as last loaded); shows nothing when the run waits for nothing.
+ * changes (the run's trace as last loaded). A card answered here stays, showing what became
+ * of the answer (`data-answered`), while the run's page is open; one answered elsewhere or
+ * withdrawn goes. Shows nothing when there is no card.
  */
 export function ApprovalsPanel({ runId, version }: { runId: string; version?: unknown }) {
   const [approvals, setApprovals] = useState<RunApprovals | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [reload, setReload] = useState(0);
+  const shown = useShownCards(runId, approvals);
   useEffect(() => {
     let stopped = false;
     fetchApprovals(runId).then(
@@ -27,25 +30,63 @@ export function ApprovalsPanel({ runId, version }: { runId: string; version?: un
     };
   }, [runId, version, reload]);
   if (error) return <p class="notice notice-error approvals-error">{error}</p>;
-  if (!approvals || approvals.waiting.length === 0) return null;
+  if (!approvals || shown.cards.length === 0) return null;
   return (
     <section class="approvals" data-testid="approvals" aria-label="Waiting for approval">
       <h2>
         Waiting for approval <span class="muted">({approvals.waiting.length})</span>
       </h2>
-      <p class="muted small" data-testid="approvals-state">
-        {stateText(approvals)}
-      </p>
-      {approvals.waiting.map((approval) => (
+      {approvals.waiting.length > 0 && (
+        <p class="muted small" data-testid="approvals-state">
+          {stateText(approvals)}
+        </p>
+      )}
+      {shown.cards.map((approval) => (
         <ApprovalCard
           key={approval.key}
           runId={runId}
           approval={approval}
-          onAnswered={() => setReload((n) => n + 1)}
+          answered={shown.answered.has(approval.key)}
+          onAnswered={() => {
+            shown.answer(approval.key);
+            setReload((n) => n + 1);
+          }}
         />
       ))}
     </section>
   );
+}
+
+/**
+ * The cards of the run's page, in the order they first came: each call the run waits for
+ * now, and each answered on this page (kept to show its outcome); `answer(key)` marks one
+ * answered here. Starts again for another run.
+ */
+function useShownCards(runId: string, approvals: RunApprovals | undefined) {
+  const [seen, setSeen] = useState<{
+    runId: string;
+    cards: WaitingApproval[];
+    answered: Set<string>;
+  }>({ runId, cards: [], answered: new Set() });
+  const current = seen.runId === runId ? seen : { runId, cards: [], answered: new Set<string>() };
+  const waiting = approvals?.runId === runId ? approvals.waiting : [];
+  const known = new Set(current.cards.map((card) => card.key));
+  const cards = [
+    ...current.cards.map((card) => waiting.find((now) => now.key === card.key) ?? card),
+    ...waiting.filter((now) => !known.has(now.key)),
+  ].filter((card) => current.answered.has(card.key) || waiting.some((now) => now.key === card.key));
+  if (
+    current !== seen ||
+    cards.length !== current.cards.length ||
+    cards.some((card, i) => card !== current.cards[i])
+  )
+    setSeen({ ...current, cards });
+  return {
+    cards,
+    answered: current.answered,
+    answer: (key: string) =>
+      setSeen((before) => ({ ...before, answered: new Set([...before.answered, key]) })),
+  };
 }
 
 function stateText(approvals: RunApprovals): string {
@@ -62,11 +103,21 @@ function stateText(approvals: RunApprovals): string {
  * One waiting call: what it would do, where it comes from, and the answer buttons; for a
  * question, its prompt and a form for the answer.
  */
-function ApprovalCard(props: { runId: string; approval: WaitingApproval; onAnswered: () => void }) {
+function ApprovalCard(props: {
+  runId: string;
+  approval: WaitingApproval;
+  answered: boolean;
+  onAnswered: () => void;
+}) {
   const { approval } = props;
   const source = approval.provenance;
   return (
-    <article class="approval-card" data-testid="approval-card" data-key={approval.key}>
+    <article
+      class="approval-card"
+      data-testid="approval-card"
+      data-key={approval.key}
+      {...(props.answered ? { 'data-answered': 'true' } : {})}
+    >
       <header>
         <span class="approval-tool mono">{approval.tool}</span>
         <span class="muted">in step</span>

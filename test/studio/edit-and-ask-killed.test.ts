@@ -13,7 +13,7 @@ import {
   type ModelMessage,
 } from '../fixtures/edit-and-ask/edit-and-ask.js';
 import { postAnswer } from './deploy-run.js';
-import { eventually, useStudioProject } from './support.js';
+import { eventually, useStudioProject, waitingCards } from './support.js';
 
 // One `june run` (test/fixtures/edit-and-ask/ship.tsx, its script given with --script) asks
 // where 1.2.0 goes (a <Question>), then calls deploy with { env: 'staging' }, which the person
@@ -100,7 +100,10 @@ describe('June Studio: a question and an edited call, the run killed at each wai
     // Studio resumed the run, which asks about the deploy: the page shows it live
     const card = ui.page.locator('[data-testid="approval-card"]', { hasText: 'deploy' });
     await card.waitFor({ timeout: 60_000 });
-    await question.waitFor({ state: 'detached' });
+    // the question's card stays, saying what became of its answer
+    expect(await question.getByTestId('approval-outcome').innerText()).toBe(
+      'Answered: resuming the run.',
+    );
     await waitsFor('deploy');
     // killed there too, with the page open
     const resumed = runner(runId);
@@ -124,7 +127,7 @@ describe('June Studio: a question and an edited call, the run killed at each wai
     expect(step(trace()).result).toBe('Shipped 1.2.0.');
     expect(step(trace()).result).toEqual(uninterrupted.result);
     // and the page shows nothing waiting any more
-    await ui.page.getByTestId('approvals').waitFor({ state: 'detached' });
+    await waitingCards(ui.page).first().waitFor({ state: 'detached' });
 
     // the records: the model's input, the edit, the answer, who gave them and through what
     expectRecords(trace(), ui.project.journal(runId), {

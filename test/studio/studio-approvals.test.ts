@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodesOf, onlyTrace, startJune } from '../cli/cli-harness.js';
 import { deployFlow } from './deploy-run.js';
-import { eventually, screenshot, useStudioProject } from './support.js';
+import { eventually, screenshot, useStudioProject, waitingCards } from './support.js';
 
 // Approvals answered in June Studio's page, for a real `june run` process: live
 // (`--approve studio`) and stopped (`--approve wait`, then Ctrl-C). The deploy tool appends
@@ -85,7 +85,7 @@ describe('June Studio: approvals from the browser', () => {
       ['succeeded', 'approved', undefined],
       ['denied', 'denied', 'not on a Friday'],
     ]);
-    await ui.page.getByTestId('approvals').waitFor({ state: 'detached' });
+    await waitingCards(ui.page).first().waitFor({ state: 'detached' });
   }, 180_000);
 
   it('records the answers to a run stopped while it waited (--approve wait) and resumes it to the end', async () => {

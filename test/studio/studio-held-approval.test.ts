@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodesOf, onlyTrace, startJune } from '../cli/cli-harness.js';
 import { deployFlow } from './deploy-run.js';
-import { eventually, screenshot, useStudioProject } from './support.js';
+import { eventually, screenshot, useStudioProject, waitingCards } from './support.js';
 
 // A live `june run --approve studio` whose one model turn deploys to staging and to prod:
 // the page approves staging first. Its call is held (its step goes on once both requests are
@@ -65,7 +65,7 @@ describe('June Studio: a live run whose approved call waits for its turn', () =>
       'waits for the other approval requests of its model turn',
     );
     // only prod is left to answer, and nothing ran
-    expect(await ui.page.getByTestId('approval-card').count()).toBe(1);
+    expect(await waitingCards(ui.page).count()).toBe(1);
     expect(deploys()).toBe('');
     // the trace file Studio reads says the same
     await eventually(

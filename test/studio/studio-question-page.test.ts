@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodesOf, onlyTrace, repoRoot, startJune } from '../cli/cli-harness.js';
-import { eventually, useStudioProject } from './support.js';
+import { eventually, useStudioProject, waitingCards } from './support.js';
 
 // A question's card shows its prompt and a form built from its answer schema (a select for
 // a choice, one field per property for an object, JSON for an array), sends the answer in
@@ -49,10 +49,7 @@ describe('June Studio: answering a question from the page', () => {
     await env.getByLabel('Answer').selectOption('prod');
     await env.getByRole('button', { name: 'Send answer' }).click();
     expect(await env.getByTestId('approval-outcome').innerText()).toBe('Answered.');
-    await eventually(
-      async () => expect(await ui.page.getByTestId('approval-card').count()).toBe(1),
-      30_000,
-    );
+    await eventually(async () => expect(await waitingCards(ui.page).count()).toBe(1), 30_000);
 
     const notes = ui.page.locator('[data-testid="approval-card"]', { hasText: 'ask_notes' });
     expect(await notes.getByTestId('question-prompt').innerText()).toBe(

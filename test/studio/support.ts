@@ -254,3 +254,11 @@ function useStudio<T extends { browser: Browser; studio: Studio; page: Page; err
   });
   return ui;
 }
+
+/**
+ * The approval cards of a run's page that still wait for an answer: a card answered on the
+ * page stays to show what became of the answer (`data-answered`), and is not one of them.
+ */
+export function waitingCards(page: Page) {
+  return page.locator('[data-testid="approval-card"]:not([data-answered])');
+}

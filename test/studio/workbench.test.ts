@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodesOf, traces } from '../cli/cli-harness.js';
-import { eventually, screenshot } from './support.js';
+import { eventually, screenshot, waitingCards } from './support.js';
 import { useDevWorkbench } from './workbench-support.js';
 
 // The workbench in Chromium, on `june dev`'s own catalog over a project: a workflow started
@@ -124,7 +124,7 @@ describe('June Studio: the workbench', () => {
     expect(tools.map((node) => [node.name, node.status, node.approval?.status])).toEqual([
       ['deploy', 'succeeded', 'approved'],
     ]);
-    await wb.page.getByTestId('approvals').waitFor({ state: 'detached', timeout: 30_000 });
+    await waitingCards(wb.page).first().waitFor({ state: 'detached', timeout: 30_000 });
   }, 180_000);
 
   it('tries one tool from the map: its approval waits in the dialog, then its output shows; a run of its own', async () => {
