@@ -129,6 +129,7 @@ export const juneErrorCodes = [
   'studio-props-invalid',
   'studio-request-invalid',
   'studio-request-refused',
+  'studio-run-exists',
   'studio-run-folder-unsafe',
   'studio-run-missing',
   'studio-run-owned',

@@ -1,8 +1,9 @@
-import { SystemError } from '../errors/june-error.js';
+import { JuneError, SystemError } from '../errors/june-error.js';
 import { databaseApprovalDesk } from './database-approval-desk.js';
 import { DatabaseRuns, databaseLabel } from './database-runs.js';
 import { HostListeners } from './host-listeners.js';
-import type { RunHost } from './run-host.js';
+import type { HostRunRequest, RunHost } from './run-host.js';
+import { runExists } from './studio-request-error.js';
 import { runMissing, waitForEnd } from './wait-for-end.js';
 import { untilAborted } from './until-aborted.js';
 
@@ -47,16 +48,7 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
   };
   return {
     label: databaseLabel(options.database),
-    async start(request) {
-      const runId = await runs.client.enqueue({
-        workflow: request.workflow,
-        ...(request.props !== undefined ? { props: request.props } : {}),
-        ...(request.script !== undefined ? { script: request.script } : {}),
-        ...(request.runId !== undefined ? { runId: request.runId } : {}),
-      });
-      await runs.list();
-      return runId;
-    },
+    start: (request) => enqueueOnce(runs, request),
     list: () => runs.list(),
     readTrace,
     subscribe: (onChange) => listeners.add(onChange),
@@ -83,4 +75,24 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
     },
     close: async () => runs.close(),
   };
+}
+
+/**
+ * Queues the request's run, once: an id the database has is `studio-run-exists` (409), and
+ * that run goes on as it was. Resolves once the list has it.
+ */
+async function enqueueOnce(runs: DatabaseRuns, request: HostRunRequest): Promise<string> {
+  const run = {
+    workflow: request.workflow,
+    ...(request.props !== undefined ? { props: request.props } : {}),
+    ...(request.script !== undefined ? { script: request.script } : {}),
+    ...(request.runId !== undefined ? { runId: request.runId } : {}),
+  };
+  const runId = await runs.client.enqueue(run, { onlyNew: true }).catch((error: unknown) => {
+    if (JuneError.isInstance(error) && error.code === 'dbos-run-exists')
+      throw runExists(request.runId!);
+    throw error;
+  });
+  await runs.list();
+  return runId;
 }

@@ -23,7 +23,7 @@ import {
 import type { HostRunRequest } from './run-host.js';
 import type { RunSummary, StudioEvent } from './run-list.js';
 import { runState } from './run-state.js';
-import { StudioRequestError } from './studio-request-error.js';
+import { runExists, StudioRequestError } from './studio-request-error.js';
 import { summarizeTrace } from './summarize-trace.js';
 import { untilAborted } from './until-aborted.js';
 import { runMissing } from './wait-for-end.js';
@@ -143,7 +143,8 @@ export class MemoryRuns {
   /**
    * The id of a run the request may start: its workflow is one of `workflows`, and its id
    * (given, or a new one) names no run yet (nor one `taken` says exists elsewhere).
-   * @throws {StudioRequestError} `studio-workflow-unknown` (404); `studio-request-invalid` (400).
+   * @throws {StudioRequestError} `studio-workflow-unknown` (404); `studio-request-invalid` (400)
+   *   for an id that is not a run id; `studio-run-exists` (409) for one of a run it has.
    */
   checkedStart(request: HostRunRequest, taken: (runId: string) => boolean = () => false): string {
     if (!this.runs(request.workflow))
@@ -153,12 +154,13 @@ export class MemoryRuns {
         404,
       );
     const runId = request.runId ?? newRunId();
-    if (this.has(runId) || !isRunId(runId) || taken(runId))
+    if (!isRunId(runId))
       throw new StudioRequestError(
         'studio-request-invalid',
-        `june: "${runId.slice(0, 200)}" is not a new run id here; give another one, or none for a new one.`,
+        `june: "${String(runId).slice(0, 200)}" is not a run id (1 to 128 letters, digits, ".", "_" or "-"); give another one, or none for a new one.`,
         400,
       );
+    if (this.has(runId) || taken(runId)) throw runExists(runId);
     return runId;
   }
 

@@ -63,7 +63,8 @@ export interface RunHost {
    * Starts a run and resolves once it exists (its trace can be read).
    * @returns the run's id.
    * @throws {StudioRequestError} `studio-workflow-unknown` (404) for a workflow the host does
-   *   not know; `studio-run-start-failed` (422) for a run that ended before it began (the
+   *   not know; `studio-run-exists` (409) for the id of a run it has (nothing starts, that run
+   *   goes on); `studio-run-start-failed` (422) for a run that ended before it began (the
    *   runs folder: a `june run` that could not load the workflow).
    */
   start(request: HostRunRequest): Promise<string>;

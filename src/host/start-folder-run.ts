@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { isRunId, newRunId } from '../engine/run-id.js';
 import { juneBin } from './resume-run.js';
 import type { HostRunRequest } from './run-host.js';
-import { StudioRequestError } from './studio-request-error.js';
+import { runExists, StudioRequestError } from './studio-request-error.js';
 
 /** How long a started `june run` has to write its first trace, in ms. */
 const FIRST_TRACE_MS = 60_000;
@@ -19,18 +19,20 @@ const POLL_MS = 50;
  * (a folder made for the run, private to this user). Resolves once the run's trace exists.
  *
  * @returns the run id.
- * @throws {StudioRequestError} `studio-request-invalid` (400) for a run id that is not one or
- *   is taken; `studio-run-start-failed` (422, with the run's `june:` line) when `june run`
+ * @throws {StudioRequestError} `studio-request-invalid` (400) for a run id that is not one;
+ *   `studio-run-exists` (409) for one the folder has; `studio-run-start-failed` (422, with the run's `june:` line) when `june run`
  *   ends before its first trace.
  */
 export async function startFolderRun(runsDir: string, request: HostRunRequest): Promise<string> {
   const runId = request.runId ?? newRunId();
-  if (!isRunId(runId) || existsSync(join(runsDir, `${runId}.json`)))
+  if (!isRunId(runId))
     throw new StudioRequestError(
       'studio-request-invalid',
-      `june: ${JSON.stringify(runId.slice(0, 200))} is not a new run id in ${runsDir}; give another one, or none for a new one.`,
+      `june: ${JSON.stringify(String(runId).slice(0, 200))} is not a run id (1 to 128 letters, digits, ".", "_" or "-"); give another one, or none for a new one.`,
       400,
     );
+  if (existsSync(join(runsDir, `${runId}.json`)) || existsSync(join(runsDir, runId)))
+    throw runExists(runId);
   const folder = join(runsDir, runId);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const args = [

@@ -3,7 +3,8 @@ import { JuneError } from '../errors/june-error.js';
 /**
  * A request Studio refuses before it changes anything: from another site or without the
  * token (`studio-request-refused`, 403 or 401), a malformed body (`studio-request-invalid`,
- * 400), a run it does not have (`studio-run-missing`, 404), or an answer to no approval the
+ * 400), a run it does not have (`studio-run-missing`, 404), a start with the id of a run it
+ * has (`studio-run-exists`, 409), or an answer to no approval the
  * run waits for (`studio-approval-unknown`, 409), an answer to a stopped run another process
  * runs without taking Studio's answers (`studio-run-owned`, 409), or a run folder it does not trust
  * (`studio-run-folder-unsafe`, 403: a link, another user's, or writable by others). The
@@ -21,6 +22,7 @@ export class StudioRequestError extends JuneError {
       | 'studio-request-refused'
       | 'studio-request-invalid'
       | 'studio-run-missing'
+      | 'studio-run-exists'
       | 'studio-approval-unknown'
       | 'studio-approval-invalid'
       | 'studio-run-owned'
@@ -36,4 +38,16 @@ export class StudioRequestError extends JuneError {
   ) {
     super(code, message, { blame: 'system' });
   }
+}
+
+/**
+ * The refusal of a start with the id of a run the host has: nothing starts, and the run of
+ * that id goes on as it was (`studio-run-exists`, 409).
+ */
+export function runExists(runId: string): StudioRequestError {
+  return new StudioRequestError(
+    'studio-run-exists',
+    `june: there is a run "${runId}" already; a run id names one run. Give another id, or none for a new one.`,
+    409,
+  );
 }

@@ -198,6 +198,14 @@ export function runHostContract(name: string, makeHost: () => Promise<HostUnderT
       expect(await states(host, runId)).toEqual({ list: 'failed', page: 'failed' });
     }, 120_000);
 
+    it('refuses to start a run with the id of one it has: nothing starts, and that run stands', async () => {
+      const runId = await start('quick');
+      await host.result(runId);
+      const again = host.start({ workflow: subject.workflow, props: { mode: 'fail' }, runId });
+      expect(await codeOf(again)).toBe('studio-run-exists');
+      expect(await states(host, runId)).toEqual({ list: 'succeeded', page: 'succeeded' });
+    }, 120_000);
+
     it('says the same of a run it does not have, whatever is asked', async () => {
       const runId = 'no-such-run-0000';
       expect(await host.readTrace(runId)).toEqual({ missing: true });
