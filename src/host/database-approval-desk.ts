@@ -9,7 +9,9 @@ import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
 
 /**
  * The approval desk of a database of runs (`june studio --database`): what a run waits for
- * is what DBOS lists (`RunClient.waiting`), its key the request's stable id; an answer goes
+ * is what DBOS lists (`RunClient.waiting`), its key `<runId>/<request id>` (the request's
+ * `ApprovalRequest.key`, as a run's events and a chat page name it; an answer may name the
+ * call by its request id alone, as `june approve` lets people type it); an answer goes
  * to the run's worker as a DBOS message (`RunClient.approve`), the same as `june approve`.
  * A run over a database is always `live`: whichever worker holds it takes the answer (DBOS
  * runs each run on one worker at a time). The first answer to a call this Studio sends is
@@ -21,7 +23,7 @@ import { approvalsInTrace, type WaitingApproval } from './waiting-approvals.js';
  * @example
  * ```ts
  * const desk = databaseApprovalDesk(runs);
- * await desk.answer(runId, { key: 'entry#2.0', approved: true });
+ * await desk.answer(runId, { key: `${runId}/entry#2.0`, approved: true });
  * ```
  */
 export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
@@ -35,9 +37,9 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       const shown = trace ? approvalsInTrace(trace) : [];
       const waiting = requests.map((request): WaitingApproval => {
         const known = shown.find((approval) => approval.requestId === request.id);
-        return { ...(known ?? {}), ...callOf(request) };
+        return { ...(known ?? {}), ...callOf(runId, request) };
       });
-      const held = (runs.summary(runId)?.held ?? []).map(callOf);
+      const held = (runs.summary(runId)?.held ?? []).map((request) => callOf(runId, request));
       return {
         runId,
         state: waiting.length ? 'live' : 'none',
@@ -48,9 +50,12 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
     },
     async answer(runId, answer) {
       checkAnswerShape(runId, answer);
+      const requestId = answer.key.startsWith(`${runId}/`)
+        ? answer.key.slice(runId.length + 1)
+        : answer.key;
       // checked and marked at once, before anything is awaited: of two answers to one call
       // given at once, the second is refused here rather than dropped by the database
-      if (!sent.add(runId, answer.key))
+      if (!sent.add(runId, requestId))
         throw answerRefused({
           status: 'answered',
           message: `june: the call "${answer.key}" of run "${runId}" was answered already; an answer counts once. Reload the run to see what it waits for.`,
@@ -60,7 +65,7 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
       try {
         [result] = await mapped(runId, () =>
           runs.client.approve(runId, {
-            requestId: answer.key,
+            requestId,
             approved: answer.approved,
             ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
             ...editOf(answer),
@@ -69,12 +74,12 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
           }),
         );
       } catch (error) {
-        sent.delete(runId, answer.key);
+        sent.delete(runId, requestId);
         throw editRefused(error);
       }
       // another process (june approve, another Studio) stored its answer first
       if (result && result.status !== 'applied') {
-        if (result.status === 'unknown') sent.delete(runId, answer.key);
+        if (result.status === 'unknown') sent.delete(runId, requestId);
         throw answerRefused({
           status: result.status,
           message: notAppliedText(runId, result, answer),
@@ -86,9 +91,9 @@ export function databaseApprovalDesk(runs: DatabaseRuns): ApprovalDesk {
 }
 
 /** A request the database lists (waiting, or held: approved, waiting for the rest of its turn) as a call of a run's decisions. */
-function callOf(request: DbosApprovalRequest): WaitingApproval {
+function callOf(runId: string, request: DbosApprovalRequest): WaitingApproval {
   return {
-    key: request.id,
+    key: `${runId}/${request.id}`,
     requestId: request.id,
     tool: request.tool,
     input: request.input,

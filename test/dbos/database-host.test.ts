@@ -8,7 +8,7 @@ import { tempProject } from '../cli/cli-harness.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { runHostContract } from '../host/host-contract.js';
 import { deskSource } from '../host/hosts-under-test.js';
-import { startWorker, type WorkerProcess } from './support.js';
+import { startWorker, waitFor, type WorkerProcess } from './support.js';
 
 describe.runIf(!postgresMissing())('a database of runs as a run host', () => {
   runHostContract('database', async () => {
@@ -62,11 +62,12 @@ describe.runIf(!postgresMissing())('a database of more runs than its list reads'
     const runs = await DatabaseRuns.open({ database, limit: 1 });
     try {
       expect((await runs.list()).map((entry) => entry.runId)).toEqual([newer]);
-      const found = await runs.readTrace(oldest);
-      expect('text' in found && JSON.parse(found.text)).toMatchObject({
-        runId: oldest,
-        status: 'succeeded',
-      });
+      // found by its id; its trace fills in from its events as they are read
+      const status = async () => {
+        const found = await runs.readTrace(oldest);
+        return 'text' in found ? (JSON.parse(found.text) as { status: string }).status : found;
+      };
+      await waitFor(async () => (await status()) === 'succeeded', 30_000);
       expect(await runs.readTrace('no-such-run-0000')).toEqual({ missing: true });
     } finally {
       runs.close();

@@ -127,6 +127,9 @@ export function runHostContract(name: string, makeHost: () => Promise<HostUnderT
       expect(decisions.state).toBe('live');
       expect(decisions.waiting).toHaveLength(1);
       expect(decisions.waiting[0]).toMatchObject({ tool: 'deploy', input: { env: 'prod' } });
+      // the call's key is the request's key, as the run's trace and events name it
+      const [asked] = toolNodes((await traceOf(host, runId))!);
+      expect(decisions.waiting[0]!.key).toBe(asked?.approval?.key);
       expect((await listed(host, runId))?.pendingApprovals).toBe(1);
       await host.cancel(runId);
       await host.result(runId);
