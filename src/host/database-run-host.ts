@@ -1,5 +1,6 @@
 import { JuneError, SystemError } from '../errors/june-error.js';
 import { databaseApprovalDesk } from './database-approval-desk.js';
+import type { RunClient } from '../dbos/index.js';
 import { DatabaseRuns, databaseLabel } from './database-runs.js';
 import { HostListeners } from './host-listeners.js';
 import type { HostRunRequest, RunHost } from './run-host.js';
@@ -11,6 +12,11 @@ import { untilAborted } from './until-aborted.js';
 export interface DatabaseRunHostOptions {
   /** The PostgreSQL URL of the runs (`june worker --database`). */
   database: string;
+  /**
+   * A connection to that database the caller opened (`RunClient.connect`), to use instead of
+   * one of the host's own; the host's `close` leaves it open.
+   */
+  client?: RunClient;
   /** How often to read the list of runs, in ms. @default 1000 */
   pollIntervalMs?: number;
 }
@@ -32,11 +38,14 @@ export interface DatabaseRunHostOptions {
  */
 export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<RunHost> {
   const listeners = new HostListeners();
-  const runs = await DatabaseRuns.open({
+  const opened = {
     database: options.database,
     onChange: listeners.send,
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
-  });
+  };
+  const runs = options.client
+    ? DatabaseRuns.over(options.client, opened)
+    : await DatabaseRuns.open(opened);
   await runs.start().catch((error: unknown) => {
     runs.close();
     throw error;

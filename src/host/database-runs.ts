@@ -52,6 +52,7 @@ export class DatabaseRuns {
   readonly #emits = new Map<string, NodeJS.Timeout>();
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
+  #ownsClient = true;
 
   private constructor(client: RunClient, options: DatabaseRunsOptions) {
     this.client = client;
@@ -66,6 +67,16 @@ export class DatabaseRuns {
   static async open(options: DatabaseRunsOptions): Promise<DatabaseRuns> {
     const { RunClient } = await import('../dbos/index.js');
     return new DatabaseRuns(await RunClient.connect(options.database), options);
+  }
+
+  /**
+   * Over a connection the caller opened, and closes: {@link close} leaves it open.
+   * `options.database` is then only its label.
+   */
+  static over(client: RunClient, options: DatabaseRunsOptions): DatabaseRuns {
+    const runs = new DatabaseRuns(client, options);
+    runs.#ownsClient = false;
+    return runs;
   }
 
   /** Reads the list once, then every `pollIntervalMs`. */
@@ -111,12 +122,12 @@ export class DatabaseRuns {
     return this.#follows.get(runId)?.live.trace;
   }
 
-  /** Stops polling and following, and closes the connection. */
+  /** Stops polling and following, and closes the connection (one it opened). */
   close(): void {
     this.#closed = true;
     clearInterval(this.#poll);
     for (const timer of this.#emits.values()) clearTimeout(timer);
-    void this.client.close().catch(() => {});
+    if (this.#ownsClient) void this.client.close().catch(() => {});
   }
 
   async #refresh(): Promise<void> {

@@ -56,8 +56,10 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
   const runs = new MemoryRuns(options.workflows, listeners.send, fileJournalStore({ dir }));
   const stopFolder = folder.subscribe(listeners.send);
 
+  /** The runs' ends, each once its answers file let go of the run. */
+  const letGo = new Set<Promise<void>>();
   const launch = (request: MemoryRun['request'], resume: boolean) =>
-    launchHere(dir, runs, request, resume);
+    launchHere(dir, runs, letGo, request, resume);
   const here = (runId: string) => runs.has(runId);
   return {
     label: options.dir,
@@ -80,10 +82,11 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
       here(runId) ? runs.answer(runId, answer) : folder.answer(runId, answer),
     cancel: async (runId) => (here(runId) ? runs.cancel(runId) : folder.cancel(runId)),
     result: (runId, waiting) => (here(runId) ? runs.result(runId) : folder.result(runId, waiting)),
-    resume: (runId) => resumeHere(dir, runs, folder, runId),
+    resume: (runId) => resumeHere(dir, runs, letGo, folder, runId),
     async close() {
       stopFolder();
       await runs.close();
+      await Promise.all(letGo);
       await folder.close();
     },
   };
@@ -116,6 +119,7 @@ async function keptScript(dir: string, runId: string): Promise<ModelScript | und
 async function launchHere(
   dir: string,
   runs: MemoryRuns,
+  letGo: Set<Promise<void>>,
   request: MemoryRun['request'],
   resume: boolean,
 ): Promise<MemoryRun> {
@@ -132,7 +136,13 @@ async function launchHere(
   const known = resume
     ? await runs.resumeFromJournal(request, extras)
     : runs.launch(request, false, extras);
-  void known.handle.result.catch(() => {}).finally(() => answers.close());
+  // once the run let go, its process.json says so: another host may then take it up
+  letGo.add(
+    known.handle.result
+      .catch(() => {})
+      .then(() => answers.close())
+      .catch(() => {}),
+  );
   return known;
 }
 
@@ -181,12 +191,13 @@ async function recordedRequest(
 async function resumeHere(
   dir: string,
   runs: MemoryRuns,
+  letGo: Set<Promise<void>>,
   folder: RunHost,
   runId: string,
 ): Promise<void> {
   if (runs.has(runId)) {
     runs.checkAborted(runId);
-    await launchHere(dir, runs, runs.get(runId).request, true);
+    await launchHere(dir, runs, letGo, runs.get(runId).request, true);
     return;
   }
   const request = await recordedRequest(dir, runs, runId);
@@ -197,5 +208,5 @@ async function resumeHere(
       'run-host-unsupported',
       `june: run "${runId}" succeeded; there is nothing to resume. Start a new run.`,
     );
-  await launchHere(dir, runs, request, true);
+  await launchHere(dir, runs, letGo, request, true);
 }

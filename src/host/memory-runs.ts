@@ -13,7 +13,7 @@ import type { RunLogEvent } from '../events/run-event.js';
 import type { Trace } from '../trace/trace-node.js';
 import { scriptAfterJournal } from '../testing/script-after-journal.js';
 import { scriptedModel } from '../testing/scripted-model.js';
-import { answerRefused } from './answer-refusal.js';
+import { answerRefused, editRefused } from './answer-refusal.js';
 import {
   checkAnswerShape,
   editOf,
@@ -180,8 +180,9 @@ export class MemoryRuns {
 
   /**
    * Gives the answer to the run's inbox. An answer the tool's schemas refuse (an edit that
-   * does not fit) is a 400 `studio-request-invalid` with the inbox's message; one the inbox
-   * does not apply (answered already, withdrawn, unknown) a 409 `studio-approval-unknown`.
+   * does not fit) is a 409 `studio-approval-invalid` with the inbox's message, and the call
+   * still waits; one the inbox does not apply (answered already, withdrawn, unknown) a 409
+   * `studio-approval-unknown`.
    */
   answer(runId: string, answer: ApprovalAnswerInput): AnswerOutcome {
     const known = this.get(runId);
@@ -200,7 +201,9 @@ export class MemoryRuns {
         answer.source,
       );
     } catch (error) {
-      if (!JuneError.isInstance(error)) throw error;
+      // an edit or an answer the tool's schemas refuse is told as a database's desk tells it
+      const refused = editRefused(error);
+      if (refused !== error || !JuneError.isInstance(error)) throw refused;
       throw new StudioRequestError(
         'studio-request-invalid',
         error.message.replace(/^june: /, `june: run "${runId}": `),

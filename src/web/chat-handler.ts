@@ -12,7 +12,9 @@ import { ChatRequestError } from './chat-request-error.js';
 import { chatRunBusy } from './chat-run-busy.js';
 import { chatTurnStep, type ChatInput } from './chat-turns.js';
 import { chatAnswers } from './chat-answers.js';
-import { dbosChatHandler, type DbosChatOptions } from './dbos-chat.js';
+import type { RunClient } from '../dbos/run-client.js';
+import { databaseRunHost } from '../host/database-run-host.js';
+import { hostChatHandler, type HostChatOptions } from './host-chat.js';
 import { StoppedRuns } from './stopped-runs.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
 
@@ -43,13 +45,33 @@ export interface ChatHandlerOptions extends ChatLimits {
   answeredBy?: (request: Request) => string | undefined;
 }
 
+/** The `durable` option of {@link chatHandler}: the chat's runs are queued for workers (`june/dbos`). */
+export interface DbosChatOptions {
+  /** A connection to the runs' database: `await RunClient.connect(url)` of `june/dbos`. */
+  runs: RunClient;
+  /** The workflow's name on the workers (its file name: `shop` for `shop.tsx`). */
+  workflow: string;
+  /** Why a call waiting for approval is denied when a new user message comes instead. */
+  supersededReason?: string;
+  /** Who answers approvals, from the request (recorded as `answeredBy`). @default `chat <chatId>` */
+  answeredBy?: (request: Request) => string | undefined;
+}
+
 /**
  * Options of {@link chatHandler} for runs on DBOS workers (`june/dbos`): `durable` names the
- * database's run client and the workflow's name on the workers. See {@link DbosChatOptions}.
+ * database's run client and the workflow's name on the workers. It is the same as giving
+ * the database's run host (`host`, over that client). See {@link DbosChatOptions}.
  */
 export interface DurableChatHandlerOptions extends ChatLimits {
   durable: DbosChatOptions;
 }
+
+/**
+ * Options of {@link chatHandler} for runs on a run host that follows their events (a runs
+ * folder run in this process, `localRunHost`; a database's host; `memoryRunHost`): `host`
+ * and the workflow's name on it. See {@link HostChatOptions}.
+ */
+export interface HostChatHandlerOptions extends ChatLimits, HostChatOptions {}
 
 /** A `fetch`-style handler: `POST` a `useChat` request, `GET <api>/<chatId>/stream` to reconnect. */
 export type ChatHandler = (request: Request) => Promise<Response>;
@@ -93,9 +115,11 @@ const STOPPED_RUN_TTL_MS = 15 * 60_000;
  * that lost its response before a request arrived still gets it; it is kept until the chat's
  * next request, for 15 minutes at most (the newest 1,000 such runs). Otherwise 204.
  *
- * With `durable` (a `june/dbos` run client and the workflow's name on the workers) the runs
- * are queued in PostgreSQL instead and run by `june worker` processes; approval answers
- * reach them through the database (see {@link dbosChatHandler}).
+ * With `host` (a run host that follows events, and the workflow's name on it), each user
+ * message is a run of its own on that host, `<chatId>-<n>`, answered through the host (see
+ * {@link hostChatHandler}). With `durable` (a `june/dbos` run client and the workflow's name
+ * on the workers) the same, on the database's host: the runs are queued in PostgreSQL and
+ * run by `june worker` processes, and approval answers reach them through the database.
  *
  * Bad requests get a 4xx JSON body `{ error: { code, message } }` and touch no run: a
  * malformed body (400), a body over `maxRequestBytes` or more than `maxMessages` messages
@@ -114,9 +138,17 @@ const STOPPED_RUN_TTL_MS = 15 * 60_000;
  * export const POST = chat; // Next.js route handler; GET = chat for reconnects
  * ```
  */
-export function chatHandler(options: ChatHandlerOptions | DurableChatHandlerOptions): ChatHandler {
+export function chatHandler(
+  options: ChatHandlerOptions | DurableChatHandlerOptions | HostChatHandlerOptions,
+): ChatHandler {
   const limits = chatLimits(options);
-  if ('durable' in options) return refusing(dbosChatHandler(options.durable, limits));
+  if ('host' in options) return refusing(hostChatHandler(options, limits));
+  if ('durable' in options) {
+    const { runs, ...rest } = options.durable;
+    const host = databaseRunHost({ database: 'the database', client: runs });
+    host.catch(() => {}); // told to the first request that awaits it
+    return refusing(hostChatHandler({ ...rest, host }, limits));
+  }
   return refusing(journalChatHandler(options, limits));
 }
 

@@ -17,8 +17,14 @@ export type {
   JuneCatchData,
 } from './june-ui-message.js';
 export { chatHandler } from './chat-handler.js';
-export type { ChatHandler, ChatHandlerOptions, DurableChatHandlerOptions } from './chat-handler.js';
-export type { DbosChatOptions } from './dbos-chat.js';
+export type {
+  ChatHandler,
+  ChatHandlerOptions,
+  DbosChatOptions,
+  DurableChatHandlerOptions,
+  HostChatHandlerOptions,
+} from './chat-handler.js';
+export type { HostChatOptions } from './host-chat.js';
 export { readChatRequest } from './chat-request.js';
 export type { ChatRequest, ChatApprovalAnswer } from './chat-request.js';
 export { ChatRequestError } from './chat-request-error.js';
