@@ -24,6 +24,12 @@ export interface LocalRunHostOptions {
   workflows: Record<string, Component>;
   /** How often to look at the folder even when `fs.watch` reports nothing, in ms. @default 1000 */
   pollIntervalMs?: number;
+  /**
+   * How many ended runs it keeps in memory, newest first, to follow their events again (a
+   * chat page that sends a message again); older ones are read from the folder, which
+   * keeps traces, not events. @default 1000
+   */
+  keepEnded?: number;
 }
 
 /**
@@ -53,7 +59,13 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
   const listeners = new HostListeners();
-  const runs = new MemoryRuns(options.workflows, listeners.send, fileJournalStore({ dir }));
+  // the newest ended runs stay here (a chat streams one again); older ones are the folder's
+  const runs = new MemoryRuns(
+    options.workflows,
+    listeners.send,
+    fileJournalStore({ dir }),
+    options.keepEnded ?? 1000,
+  );
   const stopFolder = folder.subscribe(listeners.send);
 
   /** The runs' ends, each once its answers file let go of the run. */

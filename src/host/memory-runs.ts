@@ -67,14 +67,24 @@ export class MemoryRuns {
   readonly #workflows: Record<string, Component>;
   readonly #onChange: (event: StudioEvent) => void;
 
+  /** The ended runs it still keeps, oldest first (a Set keeps the order they ended in). */
+  readonly #ended = new Set<string>();
+  readonly #keepEnded: number;
+
+  /**
+   * @param keepEnded - how many ended runs it keeps (their handles, for `events` and
+   *   `result`); the oldest beyond it are forgotten. @default Infinity
+   */
   constructor(
     workflows: Record<string, Component>,
     onChange: (event: StudioEvent) => void,
     journal: JournalStore = memoryJournalStore(),
+    keepEnded = Number.POSITIVE_INFINITY,
   ) {
     this.#workflows = workflows;
     this.#onChange = onChange;
     this.#journal = journal;
+    this.#keepEnded = keepEnded;
   }
 
   /** True when `workflow` is one it runs. */
@@ -130,7 +140,8 @@ export class MemoryRuns {
       ],
       ...(extras.consumers ? { consumers: extras.consumers } : {}),
     });
-    known.handle.result.catch(() => {});
+    void known.handle.result.catch(() => {}).then(() => this.#forgetOld(known));
+    this.#ended.delete(request.runId);
     this.#runs.set(request.runId, known);
     this.#changed(known);
     void (async () => {
@@ -276,6 +287,18 @@ export class MemoryRuns {
   async close(): Promise<void> {
     for (const known of this.all()) known.handle.abort('its run host closed');
     await Promise.all(this.all().map((known) => known.handle.result.catch(() => {})));
+  }
+
+  /** Marks the run ended, and forgets the oldest ended runs beyond `keepEnded`. */
+  #forgetOld(known: MemoryRun): void {
+    const runId = known.request.runId;
+    if (this.#runs.get(runId) !== known) return; // resumed since: the newer launch counts
+    this.#ended.add(runId);
+    for (const old of this.#ended) {
+      if (this.#ended.size <= this.#keepEnded) break;
+      this.#ended.delete(old);
+      this.#runs.delete(old);
+    }
   }
 
   #changed(known: MemoryRun): void {

@@ -128,4 +128,24 @@ describe('the local host and the runs folder', () => {
     const other = await open(localRunHost({ dir, workflows: {} }));
     await expect(other.resume(runId)).rejects.toMatchObject({ code: 'run-host-unsupported' });
   });
+
+  it('keeps the newest ended runs in memory, and reads older ones from the folder', async () => {
+    const local = await open(localRunHost({ dir, workflows: { desk: Desk }, keepEnded: 1 }));
+    const older = await local.start({ workflow: 'desk', props: { mode: 'quick' } });
+    await local.result(older);
+    const newer = await local.start({ workflow: 'desk', props: { mode: 'quick' } });
+    await local.result(newer);
+    // the newer run's events are still followed here; the older run is the folder's now
+    const types: string[] = [];
+    for await (const event of local.events(newer)) types.push(event.type);
+    expect(types.at(-1)).toBe('run-finish');
+    const followOlder = (async () => {
+      for await (const _event of local.events(older)) break;
+    })();
+    await expect(followOlder).rejects.toMatchObject({ code: 'run-host-unsupported' });
+    expect((await local.result(older)).status).toBe('succeeded');
+    expect((await local.list()).map((entry) => entry.runId)).toEqual(
+      expect.arrayContaining([older, newer]),
+    );
+  });
 });
