@@ -165,7 +165,7 @@ function unnamedRunInput(
  * @throws {ChatRequestError} `approval-answered` (409) for an answer to a request answered
  *   already; `approval-unknown` (409) for one to no request of the run.
  */
-function checkAnswers(
+export function checkAnswers(
   answers: ReadonlyMap<string, ChatApprovalAnswer>,
   pending: ReadonlySet<string>,
   answered: ReadonlyMap<string, boolean>,

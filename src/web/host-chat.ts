@@ -8,8 +8,8 @@ import { DEFAULT_CHAT_LIMITS, readLimitedJson, type ChatLimits } from './chat-li
 import {
   answersIn,
   chatBody,
+  checkAnswers,
   invalid,
-  repeatedAnswers,
   runIdOf,
   textOf,
   type ChatApprovalAnswer,
@@ -278,24 +278,14 @@ async function readHostChatRequest(
   const answers = [...answersIn(last, body).values()];
   if (answers.length === 0)
     throw invalid(`there is nothing to continue run ${runId} with: no approval answer`);
-  // the page's copies of answers the run has (given while another request of the turn waited)
-  const answered = answeredIn(await traceOf(host, runId));
-  const repeated = repeatedAnswers(new Map(answers.map((answer) => [answer.id, answer])), answered);
-  for (const { id } of answers) {
-    if (waiting.some((call) => call.key === id)) continue;
-    if (repeated.has(id) && answers.length > repeated.size) continue;
-    throw answered.has(id)
-      ? new ChatRequestError(
-          'approval-answered',
-          `june: the approval request "${id}" of run ${runId} was answered already; an answer counts once.`,
-          409,
-        )
-      : new ChatRequestError(
-          'approval-unknown',
-          `june: run ${runId} has no approval request "${id}" waiting; answer the requests its stream sent.`,
-          409,
-        );
-  }
+  // the page's copies of answers the run has (given while another request of the turn
+  // waited) go with the new ones; an answer to a call that does not wait is refused
+  const repeated = checkAnswers(
+    new Map(answers.map((answer) => [answer.id, answer])),
+    new Set(waiting.map((call) => call.key)),
+    answeredIn(await traceOf(host, runId)),
+    runId,
+  );
   return {
     chatId,
     messages,
