@@ -95,7 +95,7 @@ export class RunControl {
     const why = this.#options.json ? '--json does not prompt' : 'there is no terminal to ask at';
     this.refusal =
       request.kind === 'question'
-        ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; answer it from an onApproval policy (answerQuestion(value)) or a program's handle.respond, or pass --approve none to deny it (--approve all approves tool calls, not questions)`
+        ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; give its answer in the --script (a tool call's "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)`
         : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
     this.#options.handle.abort(this.refusal);
   }

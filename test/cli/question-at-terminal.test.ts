@@ -194,4 +194,33 @@ export default function Scale() {
     const deploys = nodesOf(onlyTrace(project.dir)).filter((node) => node.name === 'deploy');
     expect(deploys.map((node) => node.status)).toEqual(['succeeded']);
   });
+
+  it('a question answered before Ctrl-C is not asked on resume: its line names it and says the journal gave the answer', async () => {
+    const script = unansweredScript(project.dir);
+    const stopped = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: CHOICES, type: 'a\r' },
+      { when: 'Answer:', type: `${DOWN}\r` },
+      { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
+      { when: CHOICES, type: '\u0003' },
+    ]);
+    expect(stopped.code).toBe(130);
+    const { runId } = onlyTrace(project.dir);
+
+    const resumed = await juneOnTerminal(
+      ['run', example, '--script', script, '--resume', runId],
+      project.dir,
+      [
+        { when: CHOICES, type: 'a\r' },
+        { when: 'title:', type: 'Faster builds\r' },
+        { when: 'highlights (JSON):', type: '[]\r' },
+      ],
+    );
+
+    expect(resumed.code).toBe(0);
+    expect(resumed.screen).not.toContain('Where should 1.2.0 go?'); // not asked again
+    expect(resumed.screen).toMatch(
+      /✓ answered ask_env: "prod" \(from the journal: (\S+, )?through terminal\)/,
+    );
+    expect(resumed.screen).not.toContain('the tool call');
+  });
 });
