@@ -147,11 +147,15 @@ export class ApprovalPrompter implements ApprovalSource {
         `${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`,
       );
       output.write(`${json.replace(/^/gm, '    ')}\n`);
-      const choice = await this.#choose(tool, context);
+      let choice = await this.#choose(tool, context);
+      // an edit or an answer left empty goes back to the choices
+      while (
+        (choice === 'edit' || choice === 'respond') &&
+        !(await this.#edit(request, choice, context))
+      )
+        choice = await this.#choose(tool, context);
       if (choice === 'approve') this.#send(request, { approved: true });
-      else if (choice === 'edit' || choice === 'respond')
-        await this.#edit(request, choice, context);
-      else {
+      else if (choice === 'deny') {
         const reason = (
           await input({ message: 'Reason for the model (optional):' }, context)
         ).trim();
@@ -250,38 +254,43 @@ export class ApprovalPrompter implements ApprovalSource {
    * Asks for an edited input (JSON, the model's as the default) or an answer instead of the
    * tool (JSON; text that is not JSON is taken as a string), and answers with it. One the
    * tool's schema refuses is shown in red and asked for again, with what was typed as the
-   * default; the request waits meanwhile.
+   * default; the request waits meanwhile. Left empty or as it was (the model's input, or what
+   * was refused), nothing is sent.
+   * @returns whether it answered: `false` when the person left it so, to choose again
    */
   async #edit(
     request: ApprovalRequest,
     choice: 'edit' | 'respond',
     context: PromptContext,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { output, style } = this.#options;
     let typed = choice === 'edit' ? JSON.stringify(request.input) : '';
     for (;;) {
+      // an empty line gives the default back, so one left as it was goes back to the choices too
+      const shown = typed;
       typed = await input(
         {
           message:
             choice === 'edit'
-              ? 'Input to run the call with (JSON):'
-              : 'Answer the model reads as the result (JSON or text):',
+              ? 'Input to run the call with (JSON), or empty to go back:'
+              : 'Answer the model reads as the result (JSON or text), or empty to go back:',
           default: typed,
           prefill: 'editable',
           validate: (text) =>
-            choice === 'respond' || parsesAsJson(text)
+            choice === 'respond' || text.trim() === '' || parsesAsJson(text)
               ? true
               : 'This is not JSON; check quotes and brackets.',
         },
         context,
       );
+      if (typed.trim() === '' || typed === shown) return false;
       const value = choice === 'edit' ? (JSON.parse(typed) as unknown) : answerValue(typed);
       try {
         this.#send(
           request,
           choice === 'edit' ? { approved: true, input: value } : { approved: false, output: value },
         );
-        return;
+        return true;
       } catch (error) {
         if (!JuneError.isInstance(error)) throw error;
         output.write(`${style.failure(visibleText(error.message))}\n`);
