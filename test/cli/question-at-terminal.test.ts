@@ -48,7 +48,7 @@ describe('june run asks a <Question> on a terminal', () => {
         { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
         { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: 'Faster builds\r' },
-        { when: 'highlights (JSON):', type: '["cached modules"]\r' },
+        { when: 'highlights (JSON, string[]):', type: '["cached modules"]\r' },
       ],
     );
 
@@ -77,10 +77,10 @@ describe('june run asks a <Question> on a terminal', () => {
         { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
         { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: 'Faster builds\r' },
-        { when: 'highlights (JSON):', type: '["a","b","c","d"]\r' },
+        { when: 'highlights (JSON, string[]):', type: '["a","b","c","d"]\r' },
         { when: 'does not fit its answer schema', type: '' },
         { when: 'title:', type: '\r' },
-        { when: 'highlights (JSON):', type: `${CLEAR}["a"]\r` },
+        { when: 'highlights (JSON, string[]):', type: `${CLEAR}["a"]\r` },
       ],
     );
 
@@ -183,7 +183,7 @@ export default function Scale() {
         { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
         { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: 'Faster builds\r' },
-        { when: 'highlights (JSON):', type: '["cached modules"]\r' },
+        { when: 'highlights (JSON, string[]):', type: '["cached modules"]\r' },
       ],
     );
 
@@ -212,7 +212,7 @@ export default function Scale() {
       [
         { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: 'Faster builds\r' },
-        { when: 'highlights (JSON):', type: '[]\r' },
+        { when: 'highlights (JSON, string[]):', type: '[]\r' },
       ],
     );
 
