@@ -53,6 +53,8 @@ export interface ApprovalPrompterOptions {
   output: NodeJS.WriteStream;
   /** Called when the person presses Ctrl-C in a prompt (the terminal is in raw mode, so no SIGINT comes). */
   onInterrupt: () => void;
+  /** Called when the terminal goes away (closed, hung up): `input` ends. @default onInterrupt */
+  onHangup?: () => void;
 }
 
 /**
@@ -87,6 +89,15 @@ export class ApprovalPrompter implements ApprovalSource {
 
   constructor(options: ApprovalPrompterOptions) {
     this.#options = options;
+    // A terminal that went away ends `input`. A prompt's readline would then take the terminal
+    // out of raw mode, fail with EIO and throw it unhandled, leaving the run's trace running:
+    // there is no terminal mode left to restore, and the run stops as on a hang-up.
+    options.input.prependOnceListener('end', () => {
+      (options.input as { setRawMode?: (mode: boolean) => unknown }).setRawMode = () =>
+        options.input;
+      this.#closed = true;
+      (options.onHangup ?? options.onInterrupt)();
+    });
   }
 
   /** @inheritdoc */

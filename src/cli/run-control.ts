@@ -54,6 +54,9 @@ export class RunControl {
             input: io.stdin,
             output: promptOutput,
             onInterrupt: () => this.stop('SIGINT'),
+            onHangup: () => {
+              if (!this.stoppedBy) this.stop('SIGHUP');
+            },
           })
         : undefined;
     if (this.prompter) handle.connect(this.prompter);

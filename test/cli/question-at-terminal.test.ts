@@ -1,7 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { juneOnTerminal, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
+import { waitUntil } from '../mcp/support.js';
+import {
+  juneOnTerminal,
+  nodesOf,
+  onlyTrace,
+  repoRoot,
+  startJuneOnTerminal,
+  tempProject,
+  traces,
+} from './cli-harness.js';
 
 const example = join(repoRoot, 'examples', 'questions', 'ship.tsx');
 /** The last choice of a question's first prompt: once it is on screen, the prompt takes keys. */
@@ -193,6 +202,39 @@ export default function Scale() {
     expect(questionNode(project.dir, 'ask_env').approval).toMatchObject({ output: 'prod' });
     const deploys = nodesOf(onlyTrace(project.dir)).filter((node) => node.name === 'deploy');
     expect(deploys.map((node) => node.status)).toEqual(['succeeded']);
+  });
+
+  it('a terminal closed at a question stops the run as a hang-up: the trace is aborted and the journal can resume it', async () => {
+    const script = unansweredScript(project.dir);
+    const terminal = startJuneOnTerminal(['run', example, '--script', script], project.dir);
+    await waitUntil(() => terminal.screen().includes(CHOICES), 'the question to be asked', 30_000);
+    terminal.closeTerminal();
+
+    const root = () => {
+      try {
+        return [...traces(project.dir).values()][0]?.root;
+      } catch {
+        return undefined; // being written
+      }
+    };
+    await waitUntil(() => root()?.status === 'aborted', 'the trace to say aborted', 30_000);
+    expect(root()!.error?.message).toBe(
+      'june: the run was aborted: stopped by SIGHUP (its terminal closed)',
+    );
+    const { runId } = onlyTrace(project.dir);
+    const lastRecord = () => {
+      const journal = readFileSync(
+        join(project.dir, '.june', 'runs', runId, 'journal.jsonl'),
+        'utf8',
+      ).trim();
+      try {
+        return JSON.parse(journal.split('\n').at(-1)!) as { type: string; status?: string };
+      } catch {
+        return undefined; // being written
+      }
+    };
+    await waitUntil(() => lastRecord()?.type === 'run-finish', 'the journal to end', 30_000);
+    expect(lastRecord()).toMatchObject({ type: 'run-finish', status: 'aborted' });
   });
 
   it('a question answered before Ctrl-C is not asked on resume: its line names it and says the journal gave the answer', async () => {
