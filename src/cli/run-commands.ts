@@ -109,7 +109,7 @@ export async function runsCommand(
         visibleText(
           decisions.resumable
             ? `  stopped while waiting: june approve ${run.runId} resumes it`
-            : `  stopped while waiting, not resumed by june approve: ${decisions.notResumable ?? 'it left no resume details'}`,
+            : `  stopped while waiting, not resumed by june approve: ${decisions.notResumable ?? `it left no resume details (runs with --approve wait or studio do); june run ${run.workflow ?? '<file>'} --resume ${run.runId} asks again`}`,
         ) + '\n',
       );
   }

@@ -35,6 +35,8 @@ export interface RunControlOptions {
 export class RunControl {
   /** The signal that stopped the run, if one did. */
   stoppedBy: StopSignal | undefined;
+  /** The prompt saw the terminal close and stopped the run as on SIGHUP, before any signal came. */
+  #hungUp = false;
   /** Why an approval request could not be asked, if one could not. */
   refusal: string | undefined;
   /** The terminal prompter, when requests are asked there. */
@@ -55,7 +57,9 @@ export class RunControl {
             output: promptOutput,
             onInterrupt: () => this.stop('SIGINT'),
             onHangup: () => {
-              if (!this.stoppedBy) this.stop('SIGHUP');
+              if (this.stoppedBy) return;
+              this.#hungUp = true;
+              this.stop('SIGHUP');
             },
           })
         : undefined;
@@ -66,6 +70,11 @@ export class RunControl {
   readonly stop = (signal: StopSignal): void => {
     const { handle, writer, printer, io } = this.#options;
     if (this.stoppedBy) {
+      // the SIGHUP of a terminal whose closing the prompt saw first is that same hang-up
+      if (signal === 'SIGHUP' && this.#hungUp) {
+        this.#hungUp = false;
+        return;
+      }
       // a second signal: quit now, leaving a settled trace (the journal is resumable as it is)
       writeAbandonedTrace(writer, stopSignals[this.stoppedBy].reason, signal);
       process.exit(stopSignals[this.stoppedBy].exitCode);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../mcp/support.js';
 import {
+  june,
   juneOnTerminal,
   nodesOf,
   onlyTrace,
@@ -235,6 +236,12 @@ export default function Scale() {
     };
     await waitUntil(() => lastRecord()?.type === 'run-finish', 'the journal to end', 30_000);
     expect(lastRecord()).toMatchObject({ type: 'run-finish', status: 'aborted' });
+
+    // june runs says how to go on: the run left no details for june approve to resume it with
+    const listed = await june(['runs'], project.dir);
+    expect(listed.stdout).toContain(
+      `  stopped while waiting, not resumed by june approve: it left no resume details (runs with --approve wait or studio do); june run ship.tsx --resume ${runId} asks again\n`,
+    );
   });
 
   it('a question answered before Ctrl-C is not asked on resume: its line names it and says the journal gave the answer', async () => {
