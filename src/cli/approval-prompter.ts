@@ -189,8 +189,8 @@ export class ApprovalPrompter implements ApprovalSource {
   /**
    * Asks a question: shows its prompt, then `a` to answer it with a form built from its
    * answer schema (see {@link questionForm}) or `d` to decline it with a reason the model
-   * reads. An answer the schema refuses is shown in red and the form asked again, filled with
-   * it. Through an `answerer` without `respond`, only declining is offered.
+   * reads. An answer the schema refuses is shown in red, then the choice comes again: the form
+   * again, filled with it, or declining. Through an `answerer` without `respond`, only declining is offered.
    */
   async #question(
     request: ApprovalRequest & { question: NonNullable<ApprovalRequest['question']> },
@@ -203,27 +203,30 @@ export class ApprovalPrompter implements ApprovalSource {
     );
     output.write(`${prompt.replace(/^/gm, '    ')}\n`);
     const answerable = this.#inbox !== undefined || this.#options.answerer?.respond !== undefined;
-    const choice = await expand<'answer' | 'decline'>(
-      {
-        message: 'Answer this question?',
-        default: answerable ? 'a' : 'd',
-        expanded: true,
-        choices: [
-          ...(answerable
-            ? [{ key: 'a' as const, name: 'Answer it', value: 'answer' as const }]
-            : []),
-          { key: 'd', name: 'Decline (with a reason for the model)', value: 'decline' },
-        ],
-      },
-      context,
-    );
-    if (choice === 'decline') {
-      const reason = (await input({ message: 'Reason for the model (optional):' }, context)).trim();
-      this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
-      return;
-    }
     let previous: unknown;
+    // after an answer the schema refused, the choice comes again: answer anew, or decline
     for (;;) {
+      const choice = await expand<'answer' | 'decline'>(
+        {
+          message: previous === undefined ? 'Answer this question?' : 'Answer it again?',
+          default: answerable ? 'a' : 'd',
+          expanded: true,
+          choices: [
+            ...(answerable
+              ? [{ key: 'a' as const, name: 'Answer it', value: 'answer' as const }]
+              : []),
+            { key: 'd', name: 'Decline (with a reason for the model)', value: 'decline' },
+          ],
+        },
+        context,
+      );
+      if (choice === 'decline') {
+        const reason = (
+          await input({ message: 'Reason for the model (optional):' }, context)
+        ).trim();
+        this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
+        return;
+      }
       previous = await questionForm(request.question.answerSchema, previous, context);
       try {
         this.#send(request, { approved: false, output: previous });

@@ -76,7 +76,7 @@ describe('june run asks a <Question> on a terminal', () => {
     });
   });
 
-  it('shows an answer the schema refuses and asks the form again, filled with it', async () => {
+  it('shows an answer the schema refuses, then on "a" asks the form again, filled with it', async () => {
     const script = unansweredScript(project.dir);
     const { code, screen } = await juneOnTerminal(
       ['run', example, '--script', script],
@@ -89,6 +89,7 @@ describe('june run asks a <Question> on a terminal', () => {
         { when: 'title:', type: 'Faster builds\r' },
         { when: 'highlights (JSON, string[]):', type: '["a","b","c","d"]\r' },
         { when: 'does not fit its answer schema', type: '' },
+        { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: '\r' },
         { when: 'highlights (JSON, string[]):', type: `${CLEAR}["a"]\r` },
       ],
@@ -100,6 +101,27 @@ describe('june run asks a <Question> on a terminal', () => {
     expect(questionNode(project.dir, 'ask_notes').approval).toMatchObject({
       status: 'responded',
       output: { title: 'Faster builds', highlights: ['a'] },
+    });
+  });
+
+  it('after an answer the schema refuses, "d" declines the question instead', async () => {
+    const script = unansweredScript(project.dir);
+    const { code } = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: CHOICES, type: 'a\r' },
+      { when: 'Answer:', type: '\r' },
+      { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
+      { when: CHOICES, type: 'a\r' },
+      { when: 'title:', type: 'Faster builds\r' },
+      { when: 'highlights (JSON, string[]):', type: '["a","b","c","d"]\r' },
+      { when: 'does not fit its answer schema', type: '' },
+      { when: CHOICES, type: 'd\r' },
+      { when: 'Reason for the model', type: 'ask the writers\r' },
+    ]);
+
+    expect(code).toBe(0);
+    expect(questionNode(project.dir, 'ask_notes').approval).toMatchObject({
+      status: 'denied',
+      reason: 'ask the writers',
     });
   });
 
