@@ -1,6 +1,6 @@
 import { confirm, input, number, select } from '@inquirer/prompts';
 import { visibleText } from './visible-text.js';
-import { answerSchemaSummary } from './answer-schema-summary.js';
+import { answerSchemaSummary } from '../approvals/answer-schema-summary.js';
 
 /** The terminal and abort signal a prompt runs with. */
 export type PromptContext = Parameters<typeof input>[1];

@@ -12,7 +12,7 @@ import {
   type WaitingApproval,
 } from '../host/waiting-approvals.js';
 import type { Trace } from '../trace/trace-node.js';
-import { answerSchemaSummary } from './answer-schema-summary.js';
+import { answerSchemaSummary } from '../approvals/answer-schema-summary.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { quietDriver } from './quiet-driver.js';
 import { terminalJson, visibleText } from './visible-text.js';
