@@ -1,3 +1,4 @@
+import { answerSchemaSummary } from './answer-schema-summary.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { jsonForm } from '../json/json-form.js';
 import type { AnswerCheck } from './answer-check.js';
@@ -106,8 +107,7 @@ function questionApproved(request: ApprovalRequest): WorkflowError {
 
 /** A question's answer schema, short enough for a message. */
 function schemaShown(request: ApprovalRequest): string {
-  const text = JSON.stringify(request.question?.answerSchema ?? {});
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return answerSchemaSummary(request.question?.answerSchema ?? {});
 }
 
 /** How an answer reads in a message: approved (with an edited input), denied, answered instead of the tool. */

@@ -62,6 +62,8 @@ export interface ApprovalPrompterOptions {
   output: NodeJS.WriteStream;
   /** Called when the person presses Ctrl-C in a prompt (the terminal is in raw mode, so no SIGINT comes). */
   onInterrupt: () => void;
+  /** Called when the terminal goes away (closed, hung up): `input` ends. @default onInterrupt */
+  onHangup?: () => void;
 }
 
 /**
@@ -97,6 +99,15 @@ export class ApprovalPrompter implements ApprovalSource {
 
   constructor(options: ApprovalPrompterOptions) {
     this.#options = options;
+    // A terminal that went away ends `input`. A prompt's readline would then take the terminal
+    // out of raw mode, fail with EIO and throw it unhandled, leaving the run's trace running:
+    // there is no terminal mode left to restore, and the run stops as on a hang-up.
+    options.input.prependOnceListener('end', () => {
+      (options.input as { setRawMode?: (mode: boolean) => unknown }).setRawMode = () =>
+        options.input;
+      this.#closed = true;
+      (options.onHangup ?? options.onInterrupt)();
+    });
   }
 
   /** @inheritdoc */
@@ -157,11 +168,15 @@ export class ApprovalPrompter implements ApprovalSource {
         `${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`,
       );
       output.write(`${json.replace(/^/gm, '    ')}\n`);
-      const choice = await this.#choose(tool, context);
+      let choice = await this.#choose(tool, context);
+      // an edit or an answer left empty goes back to the choices
+      while (
+        (choice === 'edit' || choice === 'respond') &&
+        !(await this.#edit(request, choice, context))
+      )
+        choice = await this.#choose(tool, context);
       if (choice === 'approve') await this.#send(request, { approved: true });
-      else if (choice === 'edit' || choice === 'respond')
-        await this.#edit(request, choice, context);
-      else {
+      else if (choice === 'deny') {
         const reason = (
           await input({ message: 'Reason for the model (optional):' }, context)
         ).trim();
@@ -184,8 +199,8 @@ export class ApprovalPrompter implements ApprovalSource {
   /**
    * Asks a question: shows its prompt, then `a` to answer it with a form built from its
    * answer schema (see {@link questionForm}) or `d` to decline it with a reason the model
-   * reads. An answer the schema refuses is shown in red and the form asked again, filled with
-   * it. Through an `answerer` without `respond`, only declining is offered.
+   * reads. An answer the schema refuses is shown in red, then the choice comes again: the form
+   * again, filled with it, or declining. Through an `answerer` without `respond`, only declining is offered.
    */
   async #question(
     request: ApprovalRequest & { question: NonNullable<ApprovalRequest['question']> },
@@ -198,27 +213,30 @@ export class ApprovalPrompter implements ApprovalSource {
     );
     output.write(`${prompt.replace(/^/gm, '    ')}\n`);
     const answerable = this.#inbox !== undefined || this.#options.answerer?.respond !== undefined;
-    const choice = await expand<'answer' | 'decline'>(
-      {
-        message: 'Answer this question?',
-        default: answerable ? 'a' : 'd',
-        expanded: true,
-        choices: [
-          ...(answerable
-            ? [{ key: 'a' as const, name: 'Answer it', value: 'answer' as const }]
-            : []),
-          { key: 'd', name: 'Decline (with a reason for the model)', value: 'decline' },
-        ],
-      },
-      context,
-    );
-    if (choice === 'decline') {
-      const reason = (await input({ message: 'Reason for the model (optional):' }, context)).trim();
-      await this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
-      return;
-    }
     let previous: unknown;
+    // after an answer the schema refused, the choice comes again: answer anew, or decline
     for (;;) {
+      const choice = await expand<'answer' | 'decline'>(
+        {
+          message: previous === undefined ? 'Answer this question?' : 'Answer it again?',
+          default: answerable ? 'a' : 'd',
+          expanded: true,
+          choices: [
+            ...(answerable
+              ? [{ key: 'a' as const, name: 'Answer it', value: 'answer' as const }]
+              : []),
+            { key: 'd', name: 'Decline (with a reason for the model)', value: 'decline' },
+          ],
+        },
+        context,
+      );
+      if (choice === 'decline') {
+        const reason = (
+          await input({ message: 'Reason for the model (optional):' }, context)
+        ).trim();
+        await this.#send(request, { approved: false, ...(reason === '' ? {} : { reason }) });
+        return;
+      }
       previous = await questionForm(request.question.answerSchema, previous, context);
       try {
         await this.#send(request, { approved: false, output: previous });
@@ -260,38 +278,43 @@ export class ApprovalPrompter implements ApprovalSource {
    * Asks for an edited input (JSON, the model's as the default) or an answer instead of the
    * tool (JSON; text that is not JSON is taken as a string), and answers with it. One the
    * tool's schema refuses is shown in red and asked for again, with what was typed as the
-   * default; the request waits meanwhile.
+   * default; the request waits meanwhile. Left empty or as it was (the model's input, or what
+   * was refused), nothing is sent.
+   * @returns whether it answered: `false` when the person left it so, to choose again
    */
   async #edit(
     request: ApprovalRequest,
     choice: 'edit' | 'respond',
     context: PromptContext,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { output, style } = this.#options;
     let typed = choice === 'edit' ? JSON.stringify(request.input) : '';
     for (;;) {
+      // an empty line gives the default back, so one left as it was goes back to the choices too
+      const shown = typed;
       typed = await input(
         {
           message:
             choice === 'edit'
-              ? 'Input to run the call with (JSON):'
-              : 'Answer the model reads as the result (JSON or text):',
+              ? 'Input to run the call with (JSON), or empty to go back:'
+              : 'Answer the model reads as the result (JSON or text), or empty to go back:',
           default: typed,
           prefill: 'editable',
           validate: (text) =>
-            choice === 'respond' || parsesAsJson(text)
+            choice === 'respond' || text.trim() === '' || parsesAsJson(text)
               ? true
               : 'This is not JSON; check quotes and brackets.',
         },
         context,
       );
+      if (typed.trim() === '' || typed === shown) return false;
       const value = choice === 'edit' ? (JSON.parse(typed) as unknown) : answerValue(typed);
       try {
         await this.#send(
           request,
           choice === 'edit' ? { approved: true, input: value } : { approved: false, output: value },
         );
-        return;
+        return true;
       } catch (error) {
         if (!JuneError.isInstance(error)) throw error;
         output.write(`${style.failure(visibleText(error.message))}\n`);

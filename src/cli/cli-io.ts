@@ -13,8 +13,8 @@ export interface CliIO {
 }
 
 /**
- * The process's standard streams. A closed pipe (`june run x --json | head`) is ignored: the
- * run goes on, and its trace is still written.
+ * The process's standard streams. A closed pipe (`june run x --json | head`), or a terminal
+ * that went away (EIO), is ignored: the run goes on, and its trace is still written.
  *
  * @example
  * ```ts
@@ -24,7 +24,7 @@ export interface CliIO {
 export function processIO(): CliIO {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
+      if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
     });
   }
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };

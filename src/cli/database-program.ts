@@ -95,7 +95,10 @@ function addApproveCommand(program: Command, io: CliIO, done: Done): void {
     .option('--deny', 'deny instead of approve')
     .option('--reason <text>', 'with --deny: the reason the model sees')
     .option('--input <json>', "approve, running the call with this input instead of the model's")
-    .option('--answer <json>', 'answer instead of the tool: it does not run, the model reads this')
+    .option(
+      '--answer <json>',
+      'answer a question, or answer instead of the tool (which then does not run): the model reads this JSON value',
+    )
     .action(
       async (
         runId: string | undefined,

@@ -62,6 +62,8 @@ export class ProgressPrinter implements RunConsumer {
   /** How deep each run is (0 for the outermost), by run id, and each tool call's run, by node id. */
   readonly #runDepths = new Map<string, number>();
   readonly #callRuns = new Map<string, string>();
+  /** The tool of each tool call's trace node: a replayed answer comes with no request before it. */
+  readonly #callTools = new Map<string, string>();
 
   constructor(out: TextOutput, style: TerminalStyle, options: ProgressPrinterOptions = {}) {
     this.#out = out;
@@ -167,6 +169,7 @@ export class ProgressPrinter implements RunConsumer {
     const s = this.#style;
     this.#toolNames.set(event.toolCallId, event.tool);
     this.#callRuns.set(event.nodeId, event.runId);
+    this.#callTools.set(event.nodeId, event.tool);
     this.line(
       `${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`,
       event.runId,
@@ -197,8 +200,12 @@ export class ProgressPrinter implements RunConsumer {
       this.line(asks, event.runId, inner);
     } else if (event.type === 'approval-response') {
       const asked = this.#requests.get(event.id);
-      const tool = v(asked?.tool ?? 'the tool call');
-      const how = event.automatic ? ' (automatic)' : '';
+      const tool = v(asked?.tool ?? this.#callTools.get(event.nodeId) ?? 'the tool call');
+      const how = event.replayed
+        ? ` (${v(replayedFrom(event))})`
+        : event.automatic
+          ? ' (automatic)'
+          : '';
       const question = asked?.kind === 'question' || event.question !== undefined;
       const text =
         event.output !== undefined
@@ -281,4 +288,15 @@ export class ProgressPrinter implements RunConsumer {
 function compactText(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
+}
+
+/**
+ * Where a replayed answer came from, as its line says it: the journal, with who answered and
+ * through what when the journal kept them (`from the journal: ana, through terminal`).
+ */
+function replayedFrom(event: Of<'approval-response'>): string {
+  const through =
+    event.source !== undefined && event.source !== 'journal' ? `through ${event.source}` : '';
+  const who = [event.answeredBy, through].filter((part) => part !== undefined && part !== '');
+  return who.length > 0 ? `from the journal: ${who.join(', ')}` : 'from the journal';
 }

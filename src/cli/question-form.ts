@@ -1,11 +1,13 @@
 import { confirm, input, number, select } from '@inquirer/prompts';
 import { visibleText } from './visible-text.js';
+import { answerSchemaSummary } from '../approvals/answer-schema-summary.js';
 
 /** The terminal and abort signal a prompt runs with. */
 export type PromptContext = Parameters<typeof input>[1];
 
 /** A JSON Schema (draft-07) as far as the form reads it. */
 interface Schema {
+  items?: Schema;
   type?: string | string[];
   enum?: unknown[];
   const?: unknown;
@@ -42,16 +44,17 @@ function parsesAsJson(text: string): boolean {
   }
 }
 
-/** A JSON value typed at the prompt, with `previous` (what was typed before) as the default. */
+/** A JSON value typed at the prompt, its shape (`schema`) shown, with `previous` (what was typed before) as the default. */
 async function jsonInput(
   message: string,
+  schema: Schema,
   previous: unknown,
   context: PromptContext,
   required = true,
 ): Promise<unknown> {
   const typed = await input(
     {
-      message: `${message} (JSON):`,
+      message: `${message} (JSON, ${visibleText(answerSchemaSummary(schema as Record<string, unknown>))}):`,
       default: previous === undefined ? '' : JSON.stringify(previous),
       prefill: 'editable',
       validate: (text) =>
@@ -151,10 +154,10 @@ export async function questionForm(
       const message = `${label}${label === name ? '' : ` (${visibleText(name)})`}${required.has(name) ? '' : ' (optional)'}`;
       const value = isSimple(property)
         ? await simpleInput(`${message}:`, property, before[name], context, required.has(name))
-        : await jsonInput(message, before[name], context, required.has(name));
+        : await jsonInput(message, property, before[name], context, required.has(name));
       if (value !== undefined) answer[name] = value;
     }
     return answer;
   }
-  return jsonInput('Answer', previous, context);
+  return jsonInput('Answer', schema, previous, context);
 }

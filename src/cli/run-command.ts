@@ -256,7 +256,7 @@ function headline(
   const studio =
     options.approve === 'studio' || options.approve === 'wait'
       ? style.dim(
-          `approvals are answered in June Studio: run \`npx june studio\` here and open the URL it prints\n`,
+          `approvals are answered in June Studio (run \`npx june studio\` here and open the URL it prints) or from another shell (\`npx june runs\` lists them, \`npx june approve ${runId} <requestId>\` answers one)\n`,
         )
       : '';
   return `${style.bold(`june run ${workflow.label}`)}${style.dim(` · run ${runId}${from}${scripted}`)}\n${studio}`;

@@ -5,13 +5,14 @@ import { openRunHost } from '../host/open-run-host.js';
 import { isUnreadable, type RunListEntry } from '../host/run-list.js';
 import type { RunHost } from '../host/run-host.js';
 import { StudioRequestError } from '../host/studio-request-error.js';
+import { refusedAnswersIn } from '../host/studio-answers.js';
 import {
   approvalsInTrace,
   type RunApprovals,
   type WaitingApproval,
 } from '../host/waiting-approvals.js';
 import type { Trace } from '../trace/trace-node.js';
-import { answerSchemaSummary } from './answer-schema-summary.js';
+import { answerSchemaSummary } from '../approvals/answer-schema-summary.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { quietDriver } from './quiet-driver.js';
 import { terminalJson, visibleText } from './visible-text.js';
@@ -108,7 +109,7 @@ export async function runsCommand(
         visibleText(
           decisions.resumable
             ? `  stopped while waiting: june approve ${run.runId} resumes it`
-            : `  stopped while waiting, not resumed by june approve: ${decisions.notResumable ?? 'it left no resume details'}`,
+            : `  stopped while waiting, not resumed by june approve: ${decisions.notResumable ?? `it left no resume details (runs with --approve wait or studio do); june run ${run.workflow ?? '<file>'} --resume ${run.runId} asks again`}`,
         ) + '\n',
       );
   }
@@ -245,7 +246,36 @@ export async function approveCommand(
     io.stderr.write(
       `june: the run ${runId} has not taken ${untaken.length === 1 ? 'the answer' : `${untaken.length} answers`} yet: no worker is running it now, or every worker is busy. ${untaken.length === 1 ? 'It is' : 'They are'} stored, and no other answer counts; the run goes on once a worker takes it up (june worker <file> --database <url>).\n`,
     );
-  return outcomes.length === targets.length ? ExitCode.success : ExitCode.failed;
+  const refused = await reportRefused(host, io, runId, decision, live, targets);
+  return outcomes.length === targets.length && refused === 0 ? ExitCode.success : ExitCode.failed;
+}
+
+/**
+ * Prints the edits and answers instead of the tool (`decision`) among `keys`, taken by a live
+ * run of the runs folder, that the run refused (an edit or an answer instead of the tool that the tool's schema does not take:
+ * only the run has the tool), with why; the run denied those calls.
+ * @returns how many it refused
+ */
+async function reportRefused(
+  host: RunHost,
+  io: CommandOutput,
+  runId: string,
+  decision: Decision,
+  keys: string[],
+  targets: { key: string; shown: string }[],
+): Promise<number> {
+  if (keys.length === 0 || (decision.input === undefined && decision.output === undefined))
+    return 0;
+  const found = await host.readTrace(runId).catch(() => undefined);
+  if (!found || !('text' in found)) return 0;
+  const refused = refusedAnswersIn(JSON.parse(found.text) as Trace, keys);
+  for (const [key, message] of refused) {
+    const shown = targets.find((target) => target.key === key)?.shown ?? key;
+    io.stderr.write(
+      `june: the run refused the answer to ${visibleText(shown)}: ${visibleText(message)}\n`,
+    );
+  }
+  return refused.size;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface RunControlOptions {
 export class RunControl {
   /** The signal that stopped the run, if one did. */
   stoppedBy: StopSignal | undefined;
+  /** The prompt saw the terminal close and stopped the run as on SIGHUP, before any signal came. */
+  #hungUp = false;
   /** Why an approval request could not be asked, if one could not. */
   refusal: string | undefined;
   /** The terminal prompter, when requests are asked there. */
@@ -54,6 +56,11 @@ export class RunControl {
             input: io.stdin,
             output: promptOutput,
             onInterrupt: () => this.stop('SIGINT'),
+            onHangup: () => {
+              if (this.stoppedBy) return;
+              this.#hungUp = true;
+              this.stop('SIGHUP');
+            },
           })
         : undefined;
     if (this.prompter) handle.connect(this.prompter);
@@ -63,6 +70,11 @@ export class RunControl {
   readonly stop = (signal: StopSignal): void => {
     const { handle, writer, printer, io } = this.#options;
     if (this.stoppedBy) {
+      // the SIGHUP of a terminal whose closing the prompt saw first is that same hang-up
+      if (signal === 'SIGHUP' && this.#hungUp) {
+        this.#hungUp = false;
+        return;
+      }
       // a second signal: quit now, leaving a settled trace (the journal is resumable as it is)
       writeAbandonedTrace(writer, stopSignals[this.stoppedBy].reason, signal);
       process.exit(stopSignals[this.stoppedBy].exitCode);
@@ -95,7 +107,7 @@ export class RunControl {
     const why = this.#options.json ? '--json does not prompt' : 'there is no terminal to ask at';
     this.refusal =
       request.kind === 'question'
-        ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; answer it from an onApproval policy (answerQuestion(value)) or a program's handle.respond, or pass --approve none to deny it (--approve all approves tool calls, not questions)`
+        ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; give its answer in the --script (a tool call's "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)`
         : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
     this.#options.handle.abort(this.refusal);
   }

@@ -22,7 +22,7 @@ export function checkAnswerFits(request: DbosApprovalRequest, answer: DbosAnswer
   if (request.kind === 'question' && answer.approved)
     throw new WorkflowError(
       'question-answer-missing',
-      `june: the question "${request.tool}" in step "${request.step}" (approval request "${request.id}": ${JSON.stringify(request.question?.prompt ?? '')}) was approved without an answer, but a question is answered with a value that fits its answer schema, and approving gives none. Answer it with output (june approve ... --answer <json>), or deny it with a reason the model reads. Nothing changed and the question still waits.`,
+      `june: the question "${request.tool}" in step "${request.step}" (approval request "${request.id}": ${JSON.stringify(request.question?.prompt ?? '')}) was approved without an answer, but a question is answered with a value that fits its answer schema, and approving gives none. Answer it with a value (june approve ... --answer <json>, or an "output" with "approved": false over Studio's API or RunClient.approve), or deny it with a reason the model reads. Nothing changed and the question still waits.`,
     );
   const call = `the "${request.tool}" call of approval request "${request.id}" in step "${request.step}"`;
   if (answer.input !== undefined && answer.approved !== true)

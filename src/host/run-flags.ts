@@ -65,7 +65,7 @@ export const runFlags = [
     key: 'approve',
     flags: '--approve <mode>',
     description:
-      'approval requests: ask at the terminal, approve all, deny all, studio (answer them in June Studio), or wait (leave them pending, to --resume or answer in Studio later)',
+      'approval requests: ask at the terminal, approve all, deny all, studio (answer them in June Studio), or wait (leave them pending, to answer with june approve or in Studio, or --resume later)',
     kind: 'choice',
     choices: approveModes,
     default: 'ask',

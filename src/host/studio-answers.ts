@@ -9,8 +9,49 @@ import {
   type StudioAnswer,
 } from './run-answers.js';
 import { sealResume } from './resume-seal.js';
+import type { Trace, TraceNode } from '../trace/trace-node.js';
 
 const POLL_MS = 250;
+
+/** How the reason of a call denied because the run refused its answer from the answers file starts. */
+export const REFUSED_ANSWER = 'the answer was refused: ';
+
+/**
+ * The refusal's message, without its `june: ` and the sentence that says the request still
+ * waits: an answer of the answers file is kept for good, so the run denies the call instead.
+ */
+function refusalOf(error: unknown): string {
+  return (error as Error).message
+    .replace(/^june: /, '')
+    .replace(
+      / Nothing changed and the (request|question) still waits.*$/s,
+      ' The call was denied: an answer given through the runs folder is final.',
+    );
+}
+
+/**
+ * The answers among `keys` (call keys) that the run took from the answers file and refused
+ * (an edit or an answer instead of the tool that its schema refused), with the refusal, as
+ * the trace shows them: the call denied with a reason that starts with {@link REFUSED_ANSWER}.
+ * The tree is walked without recursion; calls of a composite tool's own run are not looked at.
+ */
+export function refusedAnswersIn(trace: Trace, keys: readonly string[]): Map<string, string> {
+  const refused = new Map<string, string>();
+  const stack: TraceNode[] = [trace.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const approval = node.approval;
+    if (
+      approval?.key !== undefined &&
+      keys.includes(approval.key) &&
+      approval.status === 'denied' &&
+      approval.reason?.startsWith(REFUSED_ANSWER) === true
+    )
+      refused.set(approval.key, approval.reason.slice(REFUSED_ANSWER.length));
+    stack.push(...node.children);
+  }
+  return refused;
+}
 
 /**
  * The `studio` approval source of one `june run` (`--approve studio`, and `--approve wait`
@@ -135,7 +176,7 @@ export class StudioAnswers implements ApprovalSource {
             {
               ...plain,
               approved: false,
-              reason: `the answer was refused: ${(error as Error).message}`,
+              reason: `${REFUSED_ANSWER}${refusalOf(error)}`,
             },
             answer.source,
           );

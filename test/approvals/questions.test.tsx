@@ -223,6 +223,10 @@ describe('answering a question', () => {
     expect(bad.code).toBe('approval-output-invalid');
     expect(bad.message).toContain('the answer to the question "ask_env"');
     expect(bad.message).toContain('does not fit its answer schema');
+    // the schema as a person reads it, not as JSON Schema
+    expect(bad.message).toContain(
+      'answer with a value the schema accepts (one of "staging"|"prod")',
+    );
     const approved = juneError(() => handle.approve(request.id));
     expect(approved.code).toBe('question-answer-missing');
     expect(approved.message).toMatch(

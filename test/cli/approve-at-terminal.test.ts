@@ -128,4 +128,27 @@ describe('june run --approve ask on a terminal', () => {
     expect(deploy.approval).toMatchObject({ status: 'responded', output: 'deployed by hand' });
     expect(deploy.output).toBe('deployed by hand');
   });
+
+  it('an edit refused, then left empty, goes back to the choices, where "n" denies the call', async () => {
+    const { code, screen } = await juneOnTerminal(
+      ['run', example, '--script', script],
+      project.dir,
+      [
+        { when: CHOICES, type: 'e\r' },
+        { when: 'Input to run the call with (JSON)', type: `${CLEAR}{"env":"moon"}\r` },
+        { when: "does not fit the tool's input schema", type: '' },
+        { when: 'or empty to go back', type: `${CLEAR}\r` },
+        { when: CHOICES, type: 'n\r' },
+        { when: 'Reason for the model', type: 'no moon deploys\r' },
+      ],
+    );
+
+    expect(code).toBe(0);
+    expect(screen).toContain('✗ denied deploy: no moon deploys');
+    const deploy = nodesOf(onlyTrace(project.dir)).find(
+      (node) => node.kind === 'tool' && node.name === 'deploy',
+    )!;
+    expect(deploy.approval).toMatchObject({ status: 'denied', reason: 'no moon deploys' });
+    expect(deploy.output).toBeUndefined();
+  });
 });

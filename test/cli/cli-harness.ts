@@ -169,6 +169,27 @@ export function descendantsOf(pid: number): number[] {
 }
 
 /**
+ * Starts `june ...args` in `cwd` on a pseudo-terminal of its own (util-linux `script`) and
+ * returns at once: `screen()` is what it drew so far, and `closeTerminal()` kills `script`,
+ * which closes the terminal under `june` as closing a terminal window does.
+ */
+export function startJuneOnTerminal(
+  args: string[],
+  cwd: string,
+): { screen(): string; closeTerminal(): void } {
+  const command = [process.execPath, bin, ...args]
+    .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    cwd,
+    env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
+  let screen = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+  return { screen: () => screen, closeTerminal: () => void child.kill('SIGKILL') };
+}
+
+/**
  * Runs `june` on a pseudo-terminal (util-linux `script`), answering each prompt once the
  * screen shows its `when` text after where the previous answer's `when` was seen: the same
  * prompt text comes again for the next question or a prompt asked again, and keys typed

@@ -1,7 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { juneOnTerminal, nodesOf, onlyTrace, repoRoot, tempProject } from './cli-harness.js';
+import { waitUntil } from '../mcp/support.js';
+import {
+  june,
+  juneOnTerminal,
+  nodesOf,
+  onlyTrace,
+  repoRoot,
+  startJuneOnTerminal,
+  tempProject,
+  traces,
+} from './cli-harness.js';
 
 const example = join(repoRoot, 'examples', 'questions', 'ship.tsx');
 /** The last choice of a question's first prompt: once it is on screen, the prompt takes keys. */
@@ -48,7 +58,7 @@ describe('june run asks a <Question> on a terminal', () => {
         { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
         { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: 'Faster builds\r' },
-        { when: 'highlights (JSON):', type: '["cached modules"]\r' },
+        { when: 'highlights (JSON, string[]):', type: '["cached modules"]\r' },
       ],
     );
 
@@ -66,7 +76,7 @@ describe('june run asks a <Question> on a terminal', () => {
     });
   });
 
-  it('shows an answer the schema refuses and asks the form again, filled with it', async () => {
+  it('shows an answer the schema refuses, then on "a" asks the form again, filled with it', async () => {
     const script = unansweredScript(project.dir);
     const { code, screen } = await juneOnTerminal(
       ['run', example, '--script', script],
@@ -77,10 +87,11 @@ describe('june run asks a <Question> on a terminal', () => {
         { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
         { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: 'Faster builds\r' },
-        { when: 'highlights (JSON):', type: '["a","b","c","d"]\r' },
+        { when: 'highlights (JSON, string[]):', type: '["a","b","c","d"]\r' },
         { when: 'does not fit its answer schema', type: '' },
+        { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: '\r' },
-        { when: 'highlights (JSON):', type: `${CLEAR}["a"]\r` },
+        { when: 'highlights (JSON, string[]):', type: `${CLEAR}["a"]\r` },
       ],
     );
 
@@ -90,6 +101,27 @@ describe('june run asks a <Question> on a terminal', () => {
     expect(questionNode(project.dir, 'ask_notes').approval).toMatchObject({
       status: 'responded',
       output: { title: 'Faster builds', highlights: ['a'] },
+    });
+  });
+
+  it('after an answer the schema refuses, "d" declines the question instead', async () => {
+    const script = unansweredScript(project.dir);
+    const { code } = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: CHOICES, type: 'a\r' },
+      { when: 'Answer:', type: '\r' },
+      { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
+      { when: CHOICES, type: 'a\r' },
+      { when: 'title:', type: 'Faster builds\r' },
+      { when: 'highlights (JSON, string[]):', type: '["a","b","c","d"]\r' },
+      { when: 'does not fit its answer schema', type: '' },
+      { when: CHOICES, type: 'd\r' },
+      { when: 'Reason for the model', type: 'ask the writers\r' },
+    ]);
+
+    expect(code).toBe(0);
+    expect(questionNode(project.dir, 'ask_notes').approval).toMatchObject({
+      status: 'denied',
+      reason: 'ask the writers',
     });
   });
 
@@ -183,7 +215,7 @@ export default function Scale() {
         { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
         { when: CHOICES, type: 'a\r' },
         { when: 'title:', type: 'Faster builds\r' },
-        { when: 'highlights (JSON):', type: '["cached modules"]\r' },
+        { when: 'highlights (JSON, string[]):', type: '["cached modules"]\r' },
       ],
     );
 
@@ -193,5 +225,73 @@ export default function Scale() {
     expect(questionNode(project.dir, 'ask_env').approval).toMatchObject({ output: 'prod' });
     const deploys = nodesOf(onlyTrace(project.dir)).filter((node) => node.name === 'deploy');
     expect(deploys.map((node) => node.status)).toEqual(['succeeded']);
+  });
+
+  it('a terminal closed at a question stops the run as a hang-up: the trace is aborted and the journal can resume it', async () => {
+    const script = unansweredScript(project.dir);
+    const terminal = startJuneOnTerminal(['run', example, '--script', script], project.dir);
+    await waitUntil(() => terminal.screen().includes(CHOICES), 'the question to be asked', 30_000);
+    terminal.closeTerminal();
+
+    const root = () => {
+      try {
+        return [...traces(project.dir).values()][0]?.root;
+      } catch {
+        return undefined; // being written
+      }
+    };
+    await waitUntil(() => root()?.status === 'aborted', 'the trace to say aborted', 30_000);
+    expect(root()!.error?.message).toBe(
+      'june: the run was aborted: stopped by SIGHUP (its terminal closed)',
+    );
+    const { runId } = onlyTrace(project.dir);
+    const lastRecord = () => {
+      const journal = readFileSync(
+        join(project.dir, '.june', 'runs', runId, 'journal.jsonl'),
+        'utf8',
+      ).trim();
+      try {
+        return JSON.parse(journal.split('\n').at(-1)!) as { type: string; status?: string };
+      } catch {
+        return undefined; // being written
+      }
+    };
+    await waitUntil(() => lastRecord()?.type === 'run-finish', 'the journal to end', 30_000);
+    expect(lastRecord()).toMatchObject({ type: 'run-finish', status: 'aborted' });
+
+    // june runs says how to go on: the run left no details for june approve to resume it with
+    const listed = await june(['runs'], project.dir);
+    expect(listed.stdout).toContain(
+      `  stopped while waiting, not resumed by june approve: it left no resume details (runs with --approve wait or studio do); june run ship.tsx --resume ${runId} asks again\n`,
+    );
+  });
+
+  it('a question answered before Ctrl-C is not asked on resume: its line names it and says the journal gave the answer', async () => {
+    const script = unansweredScript(project.dir);
+    const stopped = await juneOnTerminal(['run', example, '--script', script], project.dir, [
+      { when: CHOICES, type: 'a\r' },
+      { when: 'Answer:', type: `${DOWN}\r` },
+      { when: 'What title and highlights should the 1.2.0 notes have?', type: '' },
+      { when: CHOICES, type: '\u0003' },
+    ]);
+    expect(stopped.code).toBe(130);
+    const { runId } = onlyTrace(project.dir);
+
+    const resumed = await juneOnTerminal(
+      ['run', example, '--script', script, '--resume', runId],
+      project.dir,
+      [
+        { when: CHOICES, type: 'a\r' },
+        { when: 'title:', type: 'Faster builds\r' },
+        { when: 'highlights (JSON, string[]):', type: '[]\r' },
+      ],
+    );
+
+    expect(resumed.code).toBe(0);
+    expect(resumed.screen).not.toContain('Where should 1.2.0 go?'); // not asked again
+    expect(resumed.screen).toMatch(
+      /✓ answered ask_env: "prod" \(from the journal: (\S+, )?through terminal\)/,
+    );
+    expect(resumed.screen).not.toContain('the tool call');
   });
 });

@@ -73,4 +73,31 @@ describe('june runs and june approve on the runs folder', () => {
     ) as { pid: number };
     process.kill(record.pid, 'SIGTERM');
   }, 180_000);
+
+  it("an edit a live run refuses: june approve exits 1 with the run's message, and the call is denied saying why", async () => {
+    const running = startJune(
+      ['run', 'desk.tsx', '--props', '{"mode":"deploy"}', '--approve', 'wait'],
+      project.dir,
+    );
+    await waitUntil(
+      () => running.output().stdout.includes('? deploy needs approval'),
+      'the deploy to wait for approval',
+      30_000,
+    );
+    const runId = /· run (\S+)/.exec(running.output().stdout)![1]!;
+    expect(running.output().stdout).toContain(`npx june approve ${runId} <requestId>`);
+
+    const answered = await june(
+      ['approve', runId, '--all', '--input', '{"env":"dev"}'],
+      project.dir,
+    );
+    expect(answered.code).toBe(1);
+    expect(answered.stderr).toMatch(
+      /^june: the run refused the answer to \S+: the edited input for the "deploy" call .* does not fit the tool's input schema: \$\.env: Invalid option: expected one of "staging"\|"prod"\. The call was denied: an answer given through the runs folder is final\.\n$/,
+    );
+
+    const done = await running.done;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('✗ denied deploy: the answer was refused: the edited input');
+  }, 180_000);
 });

@@ -1,5 +1,5 @@
 // june run with nobody to ask (no terminal, --json): a question is refused by its name and
-// prompt, and the sentence says how a question can be answered instead.
+// prompt, and the sentence says how a question can be answered from the command line instead.
 import type { RunHandle } from 'june';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../../src/cli/cli-io.js';
@@ -43,7 +43,7 @@ describe('a question june run cannot ask', () => {
     const { run, aborted } = control(true);
     run.request(question);
     expect(run.refusal).toBe(
-      'the question "ask_env" in step "release" ("Where?") needs a person\'s answer, but --json does not prompt; answer it from an onApproval policy (answerQuestion(value)) or a program\'s handle.respond, or pass --approve none to deny it (--approve all approves tool calls, not questions)',
+      'the question "ask_env" in step "release" ("Where?") needs a person\'s answer, but --json does not prompt; give its answer in the --script (a tool call\'s "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)',
     );
     expect(aborted).toEqual([run.refusal]);
   });

@@ -96,6 +96,21 @@ describe('examples/web in Chromium', () => {
     expect(server.refunds).toEqual([]);
   });
 
+  it('offline, as the docs describe it: the first message gets the refund, the second the question', async () => {
+    const model = scriptedModel(script);
+    const { page, server } = await open(model);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('All done: the refund went through.').waitFor();
+    await page.getByPlaceholder('Message').fill('It came late');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Why is the order going back?').waitFor();
+    await page.locator('form.question select').selectOption('"late"');
+    await page.getByRole('button', { name: 'Answer', exact: true }).click();
+    await page.getByText('Thanks, noted. Anything else I can help with?').waitFor();
+    expect(server.refunds).toEqual(['A1']);
+    model.assertAllTurnsUsed();
+  });
+
   it('has its own tidy style: a sans-serif system font and one centred column, not the default serif', async () => {
     const { page } = await open();
     await page.getByText('Let me refund order A1 for you.').waitFor();

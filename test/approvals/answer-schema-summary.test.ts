@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerSchemaSummary } from '../../src/cli/answer-schema-summary.js';
+import { answerSchemaSummary } from '../../src/approvals/answer-schema-summary.js';
 
 describe('answerSchemaSummary', () => {
   it('says what an answer must be in one line: a choice, a type, a form with its optional fields', () => {
