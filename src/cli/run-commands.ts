@@ -320,14 +320,18 @@ async function untakenAnswers(
   const deadline = Date.now() + waitMs;
   for (;;) {
     const found = await host.readTrace(runId).catch(() => undefined);
-    if (!found || !('text' in found)) return [];
-    const pending = approvalsInTrace(JSON.parse(found.text) as Trace).filter(
-      (call) => call.status === 'pending',
-    );
-    const untaken = keys.filter((key) =>
-      pending.some((call) => call.key === key || call.requestId === key),
-    );
-    if (untaken.length === 0 || Date.now() >= deadline) return untaken;
+    if (!found || 'missing' in found) return [];
+    // a database's trace is built from the run's events: it may take a moment to be read
+    const pending =
+      'text' in found
+        ? approvalsInTrace(JSON.parse(found.text) as Trace).filter(
+            (call) => call.status === 'pending',
+          )
+        : undefined;
+    const untaken = pending
+      ? keys.filter((key) => pending.some((call) => call.key === key || call.requestId === key))
+      : [];
+    if ((pending && untaken.length === 0) || Date.now() >= deadline) return untaken;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
