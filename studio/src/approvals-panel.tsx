@@ -197,16 +197,28 @@ function AnswerError({ error }: { error: string | undefined }) {
   );
 }
 
-/** The optional reason a denial or a declined question gives the model. */
-function ReasonInput(props: { value: string; onInput: (value: string) => void }) {
+/** Deny (or decline a question) with an optional reason the model reads. */
+function DenyWithReason(props: {
+  label: 'Deny' | 'Decline';
+  sending: boolean;
+  send: (answer: CardAnswer) => Promise<void>;
+}) {
+  const [reason, setReason] = useState('');
+  const deny = () =>
+    void props.send({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
   return (
-    <input
-      class="approval-reason"
-      aria-label="Reason for the model"
-      placeholder="Reason for the model (optional)"
-      value={props.value}
-      onInput={(event) => props.onInput((event.target as HTMLInputElement).value)}
-    />
+    <>
+      <input
+        class="approval-reason"
+        aria-label="Reason for the model"
+        placeholder="Reason for the model (optional)"
+        value={reason}
+        onInput={(event) => setReason((event.target as HTMLInputElement).value)}
+      />
+      <button class="deny" disabled={props.sending} onClick={deny}>
+        {props.label}
+      </button>
+    </>
   );
 }
 
@@ -217,7 +229,6 @@ function AnswerButtons(props: {
   onAnswered: () => void;
 }) {
   const { runId, approval, onAnswered } = props;
-  const [reason, setReason] = useState('');
   const { sending, outcome, error, send } = useSendAnswer(
     runId,
     approval.key,
@@ -225,18 +236,13 @@ function AnswerButtons(props: {
     outcomeText,
   );
   if (outcome) return <Outcome text={outcome} />;
-  const deny = () =>
-    void send({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
   return (
     <>
       <div class="approval-actions">
         <button class="approve" disabled={sending} onClick={() => void send({ approved: true })}>
           Approve
         </button>
-        <ReasonInput value={reason} onInput={setReason} />
-        <button class="deny" disabled={sending} onClick={deny}>
-          Deny
-        </button>
+        <DenyWithReason label="Deny" sending={sending} send={send} />
       </div>
       <EditAnswer input={approval.input} sending={sending} send={(edit) => void send(edit)} />
       <AnswerError error={error} />
@@ -255,7 +261,6 @@ function QuestionAnswer(props: {
   onAnswered: () => void;
 }) {
   const { runId, approval, onAnswered } = props;
-  const [reason, setReason] = useState('');
   const { sending, outcome, error, send } = useSendAnswer(
     runId,
     approval.key,
@@ -264,8 +269,6 @@ function QuestionAnswer(props: {
       `${answer.output !== undefined ? 'Answered' : 'Declined'}${resumedText(delivered)}.`,
   );
   if (outcome) return <Outcome text={outcome} />;
-  const decline = () =>
-    void send({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
   return (
     <>
       <QuestionForm
@@ -274,10 +277,7 @@ function QuestionAnswer(props: {
         send={(output) => void send({ approved: false, output })}
       />
       <div class="approval-actions">
-        <ReasonInput value={reason} onInput={setReason} />
-        <button class="deny" disabled={sending} onClick={decline}>
-          Decline
-        </button>
+        <DenyWithReason label="Decline" sending={sending} send={send} />
       </div>
       <AnswerError error={error} />
     </>

@@ -168,6 +168,17 @@ export function descendantsOf(pid: number): number[] {
   return found;
 }
 
+/** `june ...args` in `cwd` under util-linux `script`, on a pseudo-terminal of its own, offline. */
+function spawnOnTerminal(args: string[], cwd: string) {
+  const command = [process.execPath, bin, ...args]
+    .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  return spawn('script', ['-qefc', command, '/dev/null'], {
+    cwd,
+    env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
+}
+
 /**
  * Starts `june ...args` in `cwd` on a pseudo-terminal of its own (util-linux `script`) and
  * returns at once: `screen()` is what it drew so far, and `closeTerminal()` kills `script`,
@@ -177,13 +188,7 @@ export function startJuneOnTerminal(
   args: string[],
   cwd: string,
 ): { screen(): string; closeTerminal(): void } {
-  const command = [process.execPath, bin, ...args]
-    .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
-    .join(' ');
-  const child = spawn('script', ['-qefc', command, '/dev/null'], {
-    cwd,
-    env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-  });
+  const child = spawnOnTerminal(args, cwd);
   let screen = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
   return { screen: () => screen, closeTerminal: () => void child.kill('SIGKILL') };
@@ -207,13 +212,7 @@ export function juneOnTerminal(
   answers: Array<{ when: string; type: string }>,
   options: { killAt?: string; beforeKill?: () => Promise<void> } = {},
 ): Promise<{ code: number | null; screen: string; killed: boolean }> {
-  const command = [process.execPath, bin, ...args]
-    .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
-    .join(' ');
-  const child = spawn('script', ['-qefc', command, '/dev/null'], {
-    cwd,
-    env: { ...process.env, TERM: 'xterm', COLUMNS: '100', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-  });
+  const child = spawnOnTerminal(args, cwd);
   let screen = '';
   let from = 0;
   let killing = false;

@@ -1,14 +1,9 @@
 // The chat handler's host cases (chat-host-contract.ts) with the runs in this process: on a
 // host in memory, and on a runs folder run here (its journals, traces and answers files in
 // the folder). The same cases pass with the runs on a DBOS worker (dbos-chat.test.tsx).
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { tool } from 'ai';
-import { Agent, Tool } from 'june';
-import { scriptedModel } from 'june/testing';
-import { z } from 'zod';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
+import { chatHandler } from 'june/web';
 import { localRunHost } from '../../src/host/local-run-host.js';
 import { memoryRunHost } from '../../src/host/memory-run-host.js';
 import type { RunHost } from '../../src/host/run-host.js';
@@ -46,45 +41,6 @@ chatHostContract('a runs folder run here', () =>
   rig((dir) => localRunHost({ dir: join(dir, '.june', 'runs'), workflows: { shop: Shop } })),
 );
 
-/**
- * The shop with a model that answers from the request (its turn: how many answers since the
- * user's message), not from a count of its own calls: a run resumed in another process (a
- * restarted server) gets the turn the stopped one would have had.
- */
-function ResumableShop({ chat }: { chat: ChatInput }) {
-  const turns = [
-    { text: 'Checking order A1.', toolCalls: [{ tool: 'refund', input: { order: 'A1' } }] },
-    { text: 'Done: A1 is refunded.' },
-  ];
-  const turnModel = (options: LanguageModelV4CallOptions) => {
-    const lastUser = options.prompt.map((message) => message.role).lastIndexOf('user');
-    const turn = options.prompt.slice(lastUser + 1).filter((m) => m.role === 'assistant').length;
-    return scriptedModel({ steps: { 'turn-1': [turns[turn]!] } }, { name: 'shop' });
-  };
-  const model: LanguageModelV4 = {
-    specificationVersion: 'v4',
-    provider: 'test',
-    modelId: 'shop',
-    supportedUrls: {},
-    doGenerate: (options) => turnModel(options).doGenerate(options),
-    doStream: (options) => turnModel(options).doStream(options),
-  };
-  const refund = tool({
-    inputSchema: z.object({ order: z.string() }),
-    needsApproval: true,
-    execute: async ({ order }) => {
-      appendFileSync(process.env.SHOP_REFUNDS!, `${order}\n`);
-      return `refunded ${order}`;
-    },
-  });
-  return (
-    <Agent model={model} messages={chat.history}>
-      <Tool name="refund" value={refund} />
-      <ChatTurns chat={chat} />
-    </Agent>
-  );
-}
-
 describe('chatHandler over a runs folder run here, across a server restart', () => {
   it('the page answers a run whose server stopped: a new server resumes it from its journal, the tool runs once', async () => {
     const project = tempProject();
@@ -94,7 +50,7 @@ describe('chatHandler over a runs folder run here, across a server restart', () 
     writeFileSync(process.env.SHOP_REFUNDS, '');
     writeFileSync(process.env.SHOP_PROMPTS, '');
     try {
-      const before = await localRunHost({ dir, workflows: { shop: ResumableShop } });
+      const before = await localRunHost({ dir, workflows: { shop: Shop } });
       const user = userMessage('u1', 'Refund A1');
       const first = await readMessage(
         await post(chatHandler({ host: before, workflow: 'shop' }), { id: 'c1', messages: [user] }),
@@ -102,7 +58,7 @@ describe('chatHandler over a runs folder run here, across a server restart', () 
       expect(first.metadata).toEqual({ runId: 'c1-1', waiting: true });
       await before.close(); // the server stops: its run is aborted, its journal kept
 
-      const after = await localRunHost({ dir, workflows: { shop: ResumableShop } });
+      const after = await localRunHost({ dir, workflows: { shop: Shop } });
       const approved = answered(first, 'tool-refund', true);
       const done = await readMessage(
         await post(chatHandler({ host: after, workflow: 'shop' }), {
