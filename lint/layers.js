@@ -90,8 +90,7 @@ export const layers = {
       to: ['dbos', 'journal'],
       // still to move onto the run host: `june worker` starts the DBOS engine's own process;
       // `june run` runs in this process, with a journal of the runs folder or queued for the
-      // workers; the web handler's journal form (one run per chat); the workbench's chat and
-      // tool trials
+      // workers; the workbench's chat and tool trials
       except: [
         'src/cli/worker-command.ts',
         'src/cli/database-run-command.ts',
@@ -99,9 +98,6 @@ export const layers = {
         'src/cli/run-inputs.ts',
         'src/cli/try-tool-command.ts',
         'src/studio/workbench-chat.ts',
-        'src/web/chat-handler.ts',
-        'src/web/chat-request.ts',
-        'src/web/chat-run-busy.ts',
       ],
       reason:
         'entry points reach runs through a run host (src/host/: openRunHost, RunHost): the ' +

@@ -49,7 +49,8 @@ export interface ApprovalListener {
   requested(request: ApprovalRequest, runId: string): void;
   /**
    * `replayed`: the answer came from the run's journal (a resumed or replayed run); then
-   * `question` is what a question asked, since nobody was asked again (no `requested`).
+   * `question` is what a question asked and `key` the call's key, since nobody was asked
+   * again (no `requested`).
    */
   answered(
     id: string,
@@ -57,6 +58,7 @@ export interface ApprovalListener {
     runId: string,
     replayed?: boolean,
     question?: AskedQuestion,
+    key?: string,
   ): void;
   withdrawn(id: string, reason: string, runId: string): void;
 }
@@ -286,7 +288,7 @@ export class ApprovalInbox {
       ...answerOrigin(replayed, replayed.source ?? 'journal', true),
     };
     this.#held.settled(request.key ?? request.id, { request, approved: answer.approved });
-    this.#listener.answered(request.id, answer, runId, true, request.question);
+    this.#listener.answered(request.id, answer, runId, true, request.question, request.key);
     return answer;
   }
 

@@ -103,6 +103,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     if (!node) return;
     node.approval = {
       id: e.id,
+      ...(e.key !== undefined ? { key: e.key } : {}),
       ...keyOf(node),
       ...(e.question !== undefined ? { kind: 'question' as const, question: e.question } : {}),
       status: e.output !== undefined ? 'responded' : e.approved ? 'approved' : 'denied',

@@ -143,6 +143,8 @@ export interface RunEventFields {
      * question asked, as `ApprovalRequest.question`.
      */
     question?: AskedQuestion;
+    /** On a replayed answer (no `approval-request` came before it): the call's key, as `ApprovalRequest.key`. */
+    key?: string;
     /**
      * Through which way the answer came (`terminal`, `studio`, `web`, `database`, `policy`,
      * `handle`, a source's own name; `journal` for a replayed answer recorded before

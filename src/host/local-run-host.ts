@@ -60,12 +60,12 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
   });
   const listeners = new HostListeners();
   // the newest ended runs stay here (a chat streams one again); older ones are the folder's
-  const runs = new MemoryRuns(
-    options.workflows,
-    listeners.send,
-    fileJournalStore({ dir }),
-    options.keepEnded ?? 1000,
-  );
+  const runs = new MemoryRuns({
+    workflows: options.workflows,
+    onChange: listeners.send,
+    journal: fileJournalStore({ dir }),
+    keepEnded: options.keepEnded ?? 1000,
+  });
   const stopFolder = folder.subscribe(listeners.send);
 
   /** The runs' ends, each once its answers file let go of the run. */

@@ -1,13 +1,9 @@
-import type { Component } from '../elements/element.js';
 import { HostListeners } from './host-listeners.js';
-import { MemoryRuns } from './memory-runs.js';
+import { MemoryRuns, type MemoryRunsOptions } from './memory-runs.js';
 import type { RunHost } from './run-host.js';
 
-/** Options of {@link memoryRunHost}. */
-export interface MemoryRunHostOptions {
-  /** The workflows it can start, by the name {@link RunHost.start} takes: their root components. */
-  workflows: Record<string, Component>;
-}
+/** Options of {@link memoryRunHost}: the workflows it starts, and how it runs them. */
+export type MemoryRunHostOptions = Omit<MemoryRunsOptions, 'onChange'>;
 
 /**
  * A {@link RunHost} in this process's memory: each run is `run()` of one of `workflows`
@@ -25,30 +21,36 @@ export interface MemoryRunHostOptions {
  */
 export function memoryRunHost(options: MemoryRunHostOptions): RunHost {
   const listeners = new HostListeners();
-  const runs = new MemoryRuns(options.workflows, listeners.send);
+  const runs = new MemoryRuns({ ...options, onChange: listeners.send });
+  const known = async <T>(runId: string, then: () => T): Promise<Awaited<T>> => {
+    await runs.adopt(runId);
+    return await then();
+  };
   return {
     label: 'memory',
-    async start(request) {
-      const runId = runs.checkedStart(request);
-      runs.launch({ ...request, runId }, false);
-      return runId;
-    },
+    start: (request) => runs.start(request),
     list: async () =>
       runs
         .all()
         .map((known) => runs.entryOf(known))
         .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.runId.localeCompare(b.runId)),
-    readTrace: async (runId) =>
-      runs.has(runId)
-        ? { text: JSON.stringify(runs.get(runId).handle.trace()) }
-        : { missing: true },
+    readTrace: (runId) =>
+      known(runId, () =>
+        runs.has(runId)
+          ? { text: JSON.stringify(runs.get(runId).handle.trace()) }
+          : { missing: true as const },
+      ),
     subscribe: (onChange) => listeners.add(onChange),
-    events: (runId, follow) => runs.events(runId, follow?.signal),
-    decisions: async (runId) => runs.decisions(runId),
-    answer: async (runId, answer) => runs.answer(runId, answer),
-    cancel: async (runId) => runs.cancel(runId),
-    result: (runId) => runs.result(runId),
+    async *events(runId, follow) {
+      await runs.adopt(runId);
+      yield* runs.events(runId, follow?.signal);
+    },
+    decisions: (runId) => known(runId, () => runs.decisions(runId)),
+    answer: (runId, answer) => known(runId, () => runs.answer(runId, answer)),
+    cancel: (runId) => known(runId, () => runs.cancel(runId)),
+    result: (runId) => known(runId, () => runs.result(runId)),
     async resume(runId) {
+      await runs.adopt(runId);
       await runs.resume(runId);
     },
     close: () => runs.close(),

@@ -3,9 +3,11 @@ import { createElement, type Component } from '../elements/element.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { isDelta } from '../events/run-event-kinds.js';
 import type { RunHandle } from '../interpreter/run.js';
+import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
+import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import { memoryJournalStore } from '../journal/memory-journal-store.js';
-import { run } from '../run/run.js';
+import { run, type RunOptions } from '../run/run.js';
 import { localUser } from '../approvals/local-user.js';
 import { isRunId, newRunId } from '../engine/run-id.js';
 import { JuneError, SystemError } from '../errors/june-error.js';
@@ -40,13 +42,40 @@ export interface MemoryRun {
 }
 
 /**
- * What one launch of a run adds to it: approval sources beside the host's own, and
- * consumers of its events (a trace writer).
+ * What one launch of a run adds to it: approval sources beside the host's own, consumers
+ * of its events (a trace writer), and the run's lease in the journal store, taken already.
  */
 export interface RunExtras {
   sources?: ApprovalSource[];
   consumers?: RunConsumer[];
+  lease?: RunLease;
 }
+
+/** Options of {@link MemoryRuns}. */
+export interface MemoryRunsOptions {
+  /** The workflows it runs, by name: their root components. */
+  workflows: Record<string, Component>;
+  /** Hears of each change of a run's list entry (its events, deltas aside). */
+  onChange: (event: StudioEvent) => void;
+  /**
+   * Where the runs keep their journals. A run of this store that it does not hold (one a
+   * stopped process ran) is taken up from its journal when asked for, if its workflow is
+   * one of `workflows` and it did not finish. @default a memory journal
+   */
+  journal?: JournalStore;
+  /** How many ended runs it keeps (their handles, for `events` and `result`); the oldest beyond it are forgotten. @default Infinity */
+  keepEnded?: number;
+  /** Further options of every run (a `model`, `redact`, `onApproval`, sources, consumers, ...). */
+  runOptions?: HostedRunOptions;
+  /** Consumers made afresh for each run it starts or takes up, after `runOptions.consumers` (a `traceWriter`). */
+  runConsumers?: () => RunConsumer[];
+}
+
+/** The options of `run()` a host passes to each of its runs; the rest (journal, ids, props, signal) are the host's. */
+export type HostedRunOptions = Omit<
+  RunOptions,
+  'journal' | 'resume' | 'runId' | 'props' | 'signal' | 'lease' | 'replay' | 'replayTools'
+>;
 
 /**
  * The runs a host runs in this process (`memoryRunHost`, `localRunHost`), by id: each one
@@ -57,7 +86,7 @@ export interface RunExtras {
  *
  * @example
  * ```ts
- * const runs = new MemoryRuns({ release: Release }, (event) => console.log(event.type));
+ * const runs = new MemoryRuns({ workflows: { release: Release }, onChange: (event) => console.log(event.type) });
  * runs.launch({ workflow: 'release', runId: 'r1' }, false);
  * ```
  */
@@ -66,25 +95,22 @@ export class MemoryRuns {
   readonly #journal: JournalStore;
   readonly #workflows: Record<string, Component>;
   readonly #onChange: (event: StudioEvent) => void;
+  readonly #options: MemoryRunsOptions;
+  /** The ids of runs being started, until they run. */
+  readonly #starting = new Set<string>();
+  /** The runs being taken up from the journal store, by id, until they wait or end. */
+  readonly #adopting = new Map<string, Promise<void>>();
 
   /** The ended runs it still keeps, oldest first (a Set keeps the order they ended in). */
   readonly #ended = new Set<string>();
   readonly #keepEnded: number;
 
-  /**
-   * @param keepEnded - how many ended runs it keeps (their handles, for `events` and
-   *   `result`); the oldest beyond it are forgotten. @default Infinity
-   */
-  constructor(
-    workflows: Record<string, Component>,
-    onChange: (event: StudioEvent) => void,
-    journal: JournalStore = memoryJournalStore(),
-    keepEnded = Number.POSITIVE_INFINITY,
-  ) {
-    this.#workflows = workflows;
-    this.#onChange = onChange;
-    this.#journal = journal;
-    this.#keepEnded = keepEnded;
+  constructor(options: MemoryRunsOptions) {
+    this.#options = options;
+    this.#workflows = options.workflows;
+    this.#onChange = options.onChange;
+    this.#journal = options.journal ?? memoryJournalStore();
+    this.#keepEnded = options.keepEnded ?? Number.POSITIVE_INFINITY;
   }
 
   /** True when `workflow` is one it runs. */
@@ -127,7 +153,14 @@ export class MemoryRuns {
   ): MemoryRun {
     const workflow = this.#workflows[request.workflow]!;
     const known = { request, updatedAt: new Date().toISOString() } as MemoryRun;
+    const shared = this.#options.runOptions ?? {};
+    const consumers = [
+      ...(shared.consumers ?? []),
+      ...(this.#options.runConsumers?.() ?? []),
+      ...(extras.consumers ?? []),
+    ];
     known.handle = run(createElement(workflow, {}), {
+      ...shared,
       // as an option, so the journal keeps them for a resume in another process
       ...(request.props !== undefined ? { props: request.props } : {}),
       workflow: request.workflow,
@@ -136,9 +169,11 @@ export class MemoryRuns {
       ...(script ? { model: scriptedModel(script) } : {}),
       approvalSources: [
         { name: 'host', connect: (inbox) => void (known.inbox = inbox) },
+        ...(shared.approvalSources ?? []),
         ...(extras.sources ?? []),
       ],
-      ...(extras.consumers ? { consumers: extras.consumers } : {}),
+      ...(consumers.length ? { consumers } : {}),
+      ...(extras.lease ? { lease: extras.lease } : {}),
     });
     void known.handle.result.catch(() => {}).then(() => this.#forgetOld(known));
     this.#ended.delete(request.runId);
@@ -173,6 +208,34 @@ export class MemoryRuns {
       );
     if (this.has(runId) || taken(runId)) throw runExists(runId);
     return runId;
+  }
+
+  /**
+   * Starts the request's run ({@link checkedStart}) with its lease in the journal store
+   * taken first, so that of two hosts over one store starting one id, one runs it.
+   * @throws {StudioRequestError} as {@link checkedStart} does; `studio-run-exists` (409) for
+   *   an id the store has a journal of, or that another process holds.
+   */
+  async start(request: HostRunRequest): Promise<string> {
+    const runId = this.checkedStart(request, (id) => this.#starting.has(id));
+    this.#starting.add(runId); // a store without leases: this process's starts take turns
+    try {
+      let lease: RunLease | undefined;
+      try {
+        lease = await this.#journal.lease?.(runId);
+      } catch (error) {
+        if (ownerOfError(error)) throw runExists(runId);
+        throw error;
+      }
+      if (this.has(runId) || (await this.#journal.read(runId).catch(() => [])).length > 0) {
+        await lease?.release();
+        throw runExists(runId);
+      }
+      this.launch({ ...request, runId }, false, lease ? { lease } : {});
+      return runId;
+    } finally {
+      this.#starting.delete(runId);
+    }
   }
 
   /** The run's events from its start, until it ends or `signal` aborts. */
@@ -283,6 +346,64 @@ export class MemoryRuns {
     return this.launch(request, true, extras, script);
   }
 
+  /**
+   * Makes sure it holds `runId` when the journal store has it: a run of the store that it
+   * does not hold (its process stopped, as a restarted server's did), whose workflow is one
+   * of `workflows` and that did not finish, is taken up from its journal in this process
+   * (its lease taken first), and resolves once the run waits or ended. Any other id is left
+   * as it is (`get` then says it is missing).
+   * @throws {StudioRequestError} `studio-run-owned` (409) while another process runs it.
+   */
+  async adopt(runId: string): Promise<void> {
+    if (this.#runs.has(runId) || this.#options.journal === undefined || !isRunId(runId)) return;
+    let adopting = this.#adopting.get(runId);
+    if (!adopting) {
+      adopting = this.#takeUp(runId).finally(() => this.#adopting.delete(runId));
+      this.#adopting.set(runId, adopting);
+    }
+    await adopting;
+  }
+
+  async #takeUp(runId: string): Promise<void> {
+    const records = await this.#journal.read(runId).catch(() => []);
+    const [header] = records;
+    if (header?.type !== 'journal' || header.workflow === undefined) return;
+    if (!this.runs(header.workflow)) return;
+    let lease: RunLease | undefined;
+    try {
+      lease = await this.#journal.lease?.(runId);
+    } catch (error) {
+      const owner = ownerOfError(error);
+      if (!owner) throw error;
+      throw new StudioRequestError(
+        'studio-run-owned',
+        `june: run ${runId} is busy: ${ownerText(owner)} is running it; try again once that process let go of it.`,
+        409,
+      );
+    }
+    if (this.#runs.has(runId)) {
+      await lease?.release(); // taken up meanwhile by a start or resume of this process
+      return;
+    }
+    const request = {
+      workflow: header.workflow,
+      runId,
+      ...(header.props !== undefined ? { props: header.props } : {}),
+    };
+    const known = this.launch(request, true, lease ? { lease } : {});
+    // the replay asks again what the journal answered, and answers it at once: settled is
+    // ended, or waiting for a call the journal has no answer for
+    const answered = answeredKeys(records, runId);
+    for await (const _ of known.handle.events) {
+      const trace = known.handle.trace();
+      const state = runState(trace);
+      if (state === 'running') continue;
+      if (state !== 'waiting') break;
+      const waiting = approvalsInTrace(trace).filter((call) => call.status === 'pending');
+      if (waiting.some((call) => !answered.has(call.key))) break;
+    }
+  }
+
   /** Aborts every run and waits for their ends. */
   async close(): Promise<void> {
     for (const known of this.all()) known.handle.abort('its run host closed');
@@ -309,4 +430,15 @@ export class MemoryRuns {
     known.entry = text;
     this.#onChange({ type: 'run', run: entry });
   }
+}
+
+/** The keys (`<runId>/<call>`, through child runs) of the calls the journal has an answer for. */
+function answeredKeys(records: readonly JournalRecord[], runId: string): Set<string> {
+  return new Set(
+    records.flatMap((record) =>
+      record.type === 'approval-answer'
+        ? [[runId, ...(record.calls ?? []), record.call].join('/')]
+        : [],
+    ),
+  );
 }

@@ -104,11 +104,12 @@ function approvalEvents(log: RunLog): ApprovalListener {
   return {
     requested: (request, runId) =>
       log.emit({ type: 'approval-request', runId, request, ...place(request.id) }),
-    answered: (id, answer, runId, replayed, question) =>
+    answered: (id, answer, runId, replayed, question, key) =>
       log.emit({
         type: 'approval-response',
         runId,
         id,
+        ...(key !== undefined ? { key } : {}),
         approved: answer.approved,
         ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
         ...(answer.input !== undefined ? { input: answer.input } : {}),

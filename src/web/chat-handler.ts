@@ -1,31 +1,22 @@
 import type { Component } from '../elements/element.js';
-import { generateId } from 'ai';
 import { JuneError } from '../errors/june-error.js';
-import type { JournalStore } from '../journal/journal-store.js';
-import { ownerOfError, type RunLease } from '../journal/run-lease.js';
-import type { RunHandle } from '../interpreter/run.js';
 import type { RunConsumer } from '../events/run-consumer.js';
-import { run, type RunOptions } from '../run/run.js';
-import { chatLimits, readLimitedJson, type ChatLimits } from './chat-limits.js';
-import { readChatRequest, type ChatRequest } from './chat-request.js';
+import { databaseRunHost, type DatabaseRunHostOptions } from '../host/database-run-host.js';
+import { memoryRunHost, type MemoryRunHostOptions } from '../host/memory-run-host.js';
+import type { HostedRunOptions } from '../host/memory-runs.js';
+import { chatLimits, type ChatLimits } from './chat-limits.js';
 import { ChatRequestError } from './chat-request-error.js';
-import { chatRunBusy } from './chat-run-busy.js';
-import { chatTurnStep, type ChatInput } from './chat-turns.js';
-import { chatAnswers } from './chat-answers.js';
-import type { RunClient } from '../dbos/run-client.js';
-import { databaseRunHost } from '../host/database-run-host.js';
+import type { ChatInput } from './chat-turns.js';
 import { hostChatHandler, type HostChatOptions } from './host-chat.js';
-import { StoppedRuns } from './stopped-runs.js';
-import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
 
 /** Options of {@link chatHandler}: runs in this process, with a journal. */
 export interface ChatHandlerOptions extends ChatLimits {
   /** The workflow, rendered with the conversation as its `chat` prop (see `ChatTurns`). */
   workflow: Component<{ chat: ChatInput }>;
   /** Where runs keep their journals: each request continues its run from there. */
-  journal: JournalStore;
+  journal: NonNullable<MemoryRunHostOptions['journal']>;
   /** Further options for every run (a scripted `model`, `redact`, ...). */
-  runOptions?: Omit<RunOptions, 'journal' | 'resume' | 'runId' | 'props' | 'signal'>;
+  runOptions?: HostedRunOptions;
   /**
    * Consumers made afresh for each run a request starts or continues, after
    * `runOptions.consumers`: for one that follows a single run, such as `traceWriter` (June
@@ -48,7 +39,7 @@ export interface ChatHandlerOptions extends ChatLimits {
 /** The `durable` option of {@link chatHandler}: the chat's runs are queued for workers (`june/dbos`). */
 export interface DbosChatOptions {
   /** A connection to the runs' database: `await RunClient.connect(url)` of `june/dbos`. */
-  runs: RunClient;
+  runs: NonNullable<DatabaseRunHostOptions['client']>;
   /** The workflow's name on the workers (its file name: `shop` for `shop.tsx`). */
   workflow: string;
   /** Why a call waiting for approval is denied when a new user message comes instead. */
@@ -76,59 +67,40 @@ export interface HostChatHandlerOptions extends ChatLimits, HostChatOptions {}
 /** A `fetch`-style handler: `POST` a `useChat` request, `GET <api>/<chatId>/stream` to reconnect. */
 export type ChatHandler = (request: Request) => Promise<Response>;
 
-interface Active {
-  handle: RunHandle;
-  /** How the request's response streams the run. */
-  stream: ToUIMessageStreamOptions;
-  /** How a reconnect streams it: the whole message the response streams, from its start. */
-  replay: ToUIMessageStreamOptions;
-}
-
-/** How many runs stopped for approval answers a handler keeps for reconnecting pages, and how long (ms). */
-const STOPPED_RUNS_KEPT = 1000;
-const STOPPED_RUN_TTL_MS = 15 * 60_000;
+/** The workflow's name in the journal form's host, and in its runs' journals, unless `runOptions.workflow` names it. */
+const CHAT_WORKFLOW = 'chat';
+/** How many ended runs the journal form keeps in memory for pages that reconnect. */
+const ENDED_RUNS_KEPT = 1000;
 
 /**
- * Serves a workflow to `useChat` (`@ai-sdk/react@4`) with no state kept between requests:
- * the journal is the state. Each `POST` (the chat's messages) starts a run, or continues
- * the run named in the last assistant message's metadata, by its id, from its journal:
+ * Serves a workflow to `useChat` (`@ai-sdk/react@4`). Each user message of a chat starts a
+ * run of its own, `<chatId>-<n>`, on a run host: its `chat` prop holds the new message as its
+ * one turn and the conversation before it as `history` (see `ChatTurns`). Approval answers
+ * in the last assistant message (`addToolApprovalResponse`, with edits and answers instead of
+ * the tool from `approvalWith`) go to the run its metadata names, through the host; a new
+ * user message denies what the chat's last run still waits for (`supersededReason`), and
+ * starts once that run went on. Each response streams the run's events until it ends or
+ * waits (`waiting: true`). See {@link hostChatHandler} and docs/web-apps.md.
  *
- * - approval answers in the last assistant message (`addToolApprovalResponse`) answer the
- *   requests the run waits for, by their keys;
- * - a new user message becomes the next chat turn (`ChatTurns`); calls still waiting for an
- *   answer are denied (`supersededReason`), so the model never sees a call without a result;
- * - a request runs one new turn at most, however long the conversation it carries: the
- *   earlier turns are the run's own (its journal answers them, no model call), and what the
- *   page sent before the run's first turn is context (`chat.history`), not turns;
- * - a run belongs to the chat that started it: another chat id naming it is refused;
- * - one chat is one run: a chat's first message starts the run whose id is the chat id, and
- *   takes its lease first like any request, so the same first message sent twice at once
- *   runs once (the other gets `chat-run-busy`), and sent again later continues that run;
- * - the response streams what is new (the replayed part of the run is held back), and ends
- *   when the run ends or waits for approval answers; the run is then stopped (its journal
- *   holds the requests) until the answers come.
+ * The host is one of three forms of `options`:
  *
- * `GET <api>/<chatId>/stream` (`useChat({ resume: true })`) streams the message of the
- * chat's running request again, from its start, under the same message id, and follows the
- * run live: a page that was reloaded shows it again. A run this process stopped to wait for
- * approval answers is sent too (its message up to the requests, `waiting: true`), so a page
- * that lost its response before a request arrived still gets it; it is kept until the chat's
- * next request, for 15 minutes at most (the newest 1,000 such runs). Otherwise 204.
+ * - `{ workflow, journal }`: runs in this process (`memoryRunHost` over `journal`); a run
+ *   waits here, and after a restart the first request that names it takes it up from its
+ *   journal (its lease first: another process that holds it makes the request 409
+ *   `chat-run-busy`);
+ * - `{ host, workflow }`: a run host that follows events (`localRunHost`, a database's);
+ * - `{ durable: { runs, workflow } }`: the database's host over a `june/dbos` run client, the
+ *   runs queued for `june worker` processes.
  *
- * With `host` (a run host that follows events, and the workflow's name on it), each user
- * message is a run of its own on that host, `<chatId>-<n>`, answered through the host (see
- * {@link hostChatHandler}). With `durable` (a `june/dbos` run client and the workflow's name
- * on the workers) the same, on the database's host: the runs are queued in PostgreSQL and
- * run by `june worker` processes, and approval answers reach them through the database.
+ * `GET <api>/<chatId>/stream` (`useChat({ resume: true })`) streams the chat's newest run
+ * again while it runs or waits, from its start, under the same message id; else 204.
  *
  * Bad requests get a 4xx JSON body `{ error: { code, message } }` and touch no run: a
  * malformed body (400), a body over `maxRequestBytes` or more than `maxMessages` messages
- * (413, `chat-request-too-large`), a run with no journal (404), a run of another chat (403,
- * `chat-run-foreign`), an answer to no waiting request or one already answered (409), a run
- * that is busy with another request (409 `chat-run-busy`), in this handler or in any other
- * process over the same journal store: a request takes the run's lease in the store
- * (`JournalStore.lease`) before it reads the run's journal, and the run lets go when it
- * stops, so one run is never continued twice at once.
+ * (413, `chat-request-too-large`), a run the host does not have (404, `chat-run-missing`), a
+ * run of another chat (403, `chat-run-foreign`), an answer to no waiting request or one
+ * already answered (409), an edit the tool's schemas refuse (409), a run busy with another
+ * request or process (409 `chat-run-busy`).
  *
  * @throws {WorkflowError} `chat-handler-option-invalid` (at once) for a limit that is not a
  *   whole number of 1 or more.
@@ -149,7 +121,28 @@ export function chatHandler(
     host.catch(() => {}); // told to the first request that awaits it
     return refusing(hostChatHandler({ ...rest, host }, limits));
   }
-  return refusing(journalChatHandler(options, limits));
+  // runs in this process, over the caller's journal store: a host of this process's memory
+  // the runs' workflow name, in their journals and traces: `runOptions.workflow`, else `chat`
+  const name = options.runOptions?.workflow ?? CHAT_WORKFLOW;
+  const host = memoryRunHost({
+    workflows: { [name]: options.workflow as Component },
+    journal: options.journal,
+    keepEnded: ENDED_RUNS_KEPT,
+    ...(options.runOptions ? { runOptions: options.runOptions } : {}),
+    ...(options.runConsumers ? { runConsumers: options.runConsumers } : {}),
+  });
+  const { supersededReason, answeredBy } = options;
+  return refusing(
+    hostChatHandler(
+      {
+        host,
+        workflow: name,
+        ...(supersededReason !== undefined ? { supersededReason } : {}),
+        ...(answeredBy ? { answeredBy } : {}),
+      },
+      limits,
+    ),
+  );
 }
 
 /** Answers a refused request (a `ChatRequestError`, or a `june:` error) with its JSON body. */
@@ -164,163 +157,6 @@ function refusing(handler: ChatHandler): ChatHandler {
       throw error;
     }
   };
-}
-
-/** What a journal chat handler keeps in memory: the runs it runs, and those it stopped to wait. */
-interface HandlerState {
-  active: Map<string, Active>;
-  busy: Set<string>;
-  stopped: StoppedRuns<Active>;
-}
-
-function journalChatHandler(
-  options: ChatHandlerOptions,
-  limits: Required<ChatLimits>,
-): ChatHandler {
-  const state: HandlerState = {
-    active: new Map(),
-    busy: new Set(),
-    stopped: new StoppedRuns(STOPPED_RUNS_KEPT, STOPPED_RUN_TTL_MS),
-  };
-  return async (request) => {
-    if (request.method === 'GET') return reconnect(request, state);
-    if (request.method !== 'POST')
-      return errorResponse(405, 'chat-request-invalid', 'june: use POST to send a chat request.');
-    const body = await readLimitedJson(request, limits.maxRequestBytes);
-    let lease: RunLease | undefined;
-    let claimed: string | undefined;
-    try {
-      const chat = await readChatRequest(
-        body,
-        options.journal,
-        limits.maxMessages,
-        async (runId) => {
-          // a store that leases says who runs the run, across processes; else this handler knows
-          if (typeof options.journal.lease === 'function')
-            lease = await ownRun(options.journal, runId);
-          else if (state.busy.has(runId)) throw chatRunBusy(runId);
-          else state.busy.add((claimed = runId));
-        },
-      );
-      const by = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
-      return start(chat, options, state, lease, by);
-    } catch (error) {
-      if (claimed !== undefined) state.busy.delete(claimed);
-      await lease?.release();
-      throw error;
-    }
-  };
-}
-/** `runOptions.consumers` with the ones made for this run (`runConsumers`), if any. */
-function runConsumers(options: ChatHandlerOptions): { consumers?: RunConsumer[] } {
-  const made = options.runConsumers?.() ?? [];
-  return made.length ? { consumers: [...(options.runOptions?.consumers ?? []), ...made] } : {};
-}
-
-/**
- * Takes the run's lease in the journal store (when the store leases), so that of two
- * requests continuing one run, in this server or another over the same store, one runs it
- * and the other is refused before anything of the run is read.
- *
- * @throws {ChatRequestError} `chat-run-busy` (409) when another request or process runs it.
- */
-async function ownRun(journal: JournalStore, runId: string): Promise<RunLease | undefined> {
-  try {
-    return await journal.lease?.(runId);
-  } catch (error) {
-    const owner = ownerOfError(error);
-    if (!owner) throw error;
-    throw chatRunBusy(runId, owner);
-  }
-}
-
-function start(
-  chat: ChatRequest,
-  options: ChatHandlerOptions,
-  state: HandlerState,
-  lease: RunLease | undefined,
-  answeredBy: string,
-): Response {
-  const { active, busy, stopped } = state;
-  // the chat goes on: what a reconnect would have been sent is this request's to send now
-  for (const key of [chat.chatId, chat.runId]) stopped.delete(key);
-  const controller = new AbortController();
-  let refusal: Error | undefined;
-  // the browser's answers reach the run through its inbox, as the run asks again; one the
-  // tool's schema refuses stops the run, still waiting, and the page is told
-  const answers = pageAnswers(chat, options, answeredBy, (error) => {
-    refusal = error instanceof Error ? error : new Error(String(error));
-    controller.abort(error);
-  });
-  const handle = run(options.workflow, {
-    ...options.runOptions,
-    ...runConsumers(options),
-    approvalSources: [...(options.runOptions?.approvalSources ?? []), answers],
-    journal: options.journal,
-    props: { chat: chat.input },
-    signal: controller.signal,
-    ...(chat.resume ? { resume: chat.runId } : { runId: chat.runId }),
-    ...(lease ? { lease } : {}),
-  });
-  const turns = chat.input.messages.length;
-  const turn = chatTurnStep(turns - 1);
-  const userLast = chat.messages.at(-1)?.role === 'user'; // a new message: its turn, new or again
-  let waiting = false;
-  let entry: Active | undefined;
-  busy.add(handle.runId);
-  const settled = handle.result
-    .catch(() => {})
-    .finally(() => {
-      busy.delete(handle.runId);
-      for (const [key, value] of active) if (value.handle === handle) active.delete(key);
-      // stopped to wait for answers: a page that missed the requests gets them on reconnect
-      if (waiting && entry) stopped.set([chat.chatId, handle.runId], entry);
-    });
-  const stream: ToUIMessageStreamOptions = {
-    resumed: chat.resume ? { newSteps: userLast ? [turn] : [] } : false,
-    originalMessages: chat.messages,
-    messageId: userLast ? generateId() : undefined,
-    onWaiting: () => {
-      waiting = true;
-      controller.abort('the run waits for approval answers');
-    },
-    // the response ends once the run let go of it: the next request may come at once
-    endsAfter: settled,
-    refusal: () => refusal,
-    willAnswer: (request) =>
-      request.key !== undefined &&
-      (chat.answers.has(request.key) || (chat.newUserMessage && chat.pending.has(request.key))),
-  };
-  // the message began with its turn (the first message: with the run)
-  const replay = { ...stream, resumed: turns > 1 ? { newSteps: [turn] } : false };
-  entry = { handle, stream, replay };
-  active.set(chat.chatId, entry);
-  active.set(handle.runId, entry);
-  return runUIMessageResponse(handle, stream);
-}
-
-/** The `web` approval source of `chat` (see `chatAnswers`). */
-function pageAnswers(
-  chat: ChatRequest,
-  options: ChatHandlerOptions,
-  answeredBy: string,
-  refused: (error: unknown) => void,
-) {
-  return chatAnswers(chat, {
-    answeredBy,
-    refused,
-    ...(options.supersededReason !== undefined
-      ? { supersededReason: options.supersededReason }
-      : {}),
-  });
-}
-
-function reconnect(request: Request, state: HandlerState): Response {
-  const match = /\/([^/]+)\/stream$/.exec(new URL(request.url).pathname);
-  const key = match ? decodeURIComponent(match[1]!) : undefined;
-  const entry = key === undefined ? undefined : (state.active.get(key) ?? state.stopped.get(key));
-  if (!entry) return new Response(null, { status: 204 });
-  return runUIMessageResponse(entry.handle, entry.replay);
 }
 
 function errorResponse(status: number, code: string, message: string): Response {

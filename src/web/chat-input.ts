@@ -14,8 +14,9 @@ import type { ChatHistoryMessage, ChatInput } from './chat-turns.js';
  * approvals, at least the last turn. Every message before the first of them is `history`:
  * user and assistant text, oldest first, which no step runs (a page's `system` messages are
  * left out: the page does not give the model its instructions). A turn carries its messages'
- * text and files (`file` parts, such as an attached image: {@link turnPrompt}); the history
- * carries text only, and tool parts are not carried.
+ * text and files (`file` parts, such as an attached image: {@link turnPrompt}); so does
+ * each user message of the history, whose assistant messages carry their text. Tool parts
+ * are not carried.
  *
  * @param chatId the chat's id (`useChat`'s `id`), kept as `chat.id`
  * @param messages the messages the page sent, oldest first
@@ -41,9 +42,10 @@ export function chatInput(
   const history: ChatHistoryMessage[] = [];
   for (const message of messages.slice(0, firstTurn)) {
     if (message.role === 'system') continue;
-    const content = messageText(message);
     // a user message stays even when it has no text: it was a turn of the conversation
-    if (content !== '' || message.role === 'user') history.push({ role: message.role, content });
+    if (message.role === 'user') history.push({ role: 'user', content: turnPrompt([message]) });
+    else if (messageText(message) !== '')
+      history.push({ role: 'assistant', content: messageText(message) });
   }
   const turnMessages = taken.map((turn) => turnPrompt(turn.map((i) => messages[i]!)));
   return { id: chatId, messages: turnMessages, history };

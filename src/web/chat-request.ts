@@ -1,12 +1,9 @@
 import { safeValidateUIMessages, type UIMessage } from 'ai';
 import { isRunId } from '../engine/run-id.js';
-import type { JournalRecord } from '../journal/journal-record.js';
-import type { JournalStore } from '../journal/journal-store.js';
-import { chatInput, messageText } from './chat-input.js';
+import { messageText } from './chat-input.js';
 import { DEFAULT_CHAT_LIMITS, tooManyMessages } from './chat-limits.js';
 import { ChatRequestError } from './chat-request-error.js';
 import { APPROVAL_EDITS_FIELD, type ApprovalEdit } from './approval-with.js';
-import { chatTurnIndex, type ChatInput } from './chat-turns.js';
 
 /** An approval answer the browser sent (`addToolApprovalResponse`). */
 export interface ChatApprovalAnswer {
@@ -18,144 +15,6 @@ export interface ChatApprovalAnswer {
   input?: unknown;
   /** An answer instead of the tool (with a denial), from the body's `juneApprovals`. */
   output?: unknown;
-}
-
-/** What a chat request asks for, checked against the run's journal. */
-export interface ChatRequest {
-  /** The chat's id (`useChat`'s `id`). */
-  chatId: string;
-  /**
-   * The request's run: the one named in the last assistant message's metadata, or else the
-   * chat's own run, whose id is the chat id ({@link chatRunId}): one chat is one run.
-   */
-  runId: string;
-  /** True when the run has a journal, so the request continues it; false: a new run of `runId`. */
-  resume: boolean;
-  /** The messages, as sent. */
-  messages: UIMessage[];
-  /** The text of each user message, oldest first, as sent. */
-  userMessages: string[];
-  /**
-   * The run's `chat` prop: its turns (those its journal recorded, then the new user message)
-   * and the context before them. However many messages were sent, at most one turn is new.
-   */
-  input: ChatInput;
-  /**
-   * True when the request brings a new turn: its last message is a new user message (one
-   * the run has not taken as a turn already).
-   */
-  newUserMessage: boolean;
-  /** Answers to approval requests the run waits for, by key. */
-  answers: Map<string, ChatApprovalAnswer>;
-  /** Keys of the requests the run waits for (its journal has no answer for them). */
-  pending: Set<string>;
-}
-
-/**
- * The id of chat `chatId`'s run in a journal store: the chat id itself. A chat's first
- * message starts the run of that id, so two requests that start one chat at once take one
- * run (its lease, its journal's atomic create) and one of them is refused.
- *
- * @example
- * ```ts
- * chatRunId('Xj3kq9'); // 'Xj3kq9'
- * ```
- */
-export function chatRunId(chatId: string): string {
-  return chatId;
-}
-
-/**
- * Reads a `useChat` request body (`{ id, messages, trigger }`) and checks it against the
- * journal of its run: the one the messages name, or else the chat's own ({@link chatRunId}).
- * A named run exists and belongs to this chat, and every approval answer is for a request
- * that waits. The chat's own run is new when it has no journal (a chat's first message), or
- * is continued like a named one (a page that lost the run's id sent the conversation again).
- * Nothing is written. `own(runId)`, when given, is awaited before the journal is read (the
- * handler takes the run's lease there, so what is checked stays true).
- *
- * @param maxMessages the most messages the body may carry @default 1000
- * @param own called with the run id before the journal is read
- * @throws {ChatRequestError} `chat-request-invalid` (400) for a body that is not a chat
- *   request or has nothing to do; `chat-request-too-large` (413) for more than `maxMessages`
- *   messages; `chat-run-missing` (404) for a run id with no journal; `chat-run-foreign` (403)
- *   for a run another chat started (or no chat did); `approval-unknown` (409) for an answer
- *   to no request of the run, `approval-answered` (409) for one already answered.
- */
-export async function readChatRequest(
-  body: unknown,
-  journal: JournalStore,
-  maxMessages: number = DEFAULT_CHAT_LIMITS.maxMessages,
-  own?: (runId: string) => Promise<void>,
-): Promise<ChatRequest> {
-  const { chatId, messages } = await chatBody(body, maxMessages);
-  const last = messages.at(-1);
-  const named = runIdOf(messages);
-  const userMessages = messages.filter((m) => m.role === 'user').map(textOf);
-  const newUserMessage = last?.role === 'user';
-  const answers =
-    last?.role === 'assistant' ? answersIn(last, body) : new Map<string, ChatApprovalAnswer>();
-  if (named === undefined && !newUserMessage)
-    throw invalid('the last message is not a user message and no run is named to continue');
-  const runId = named ?? chatRunId(chatId);
-  await own?.(runId);
-  const records = await journal.read(runId);
-  const sent = { chatId, runId, messages, userMessages, newUserMessage, answers };
-  if (records.length === 0 && named === undefined) {
-    const input = chatInput(chatId, messages, 0, true);
-    return { ...sent, resume: false, input, pending: new Set() };
-  }
-  if (records.length === 0)
-    throw new ChatRequestError(
-      'chat-run-missing',
-      `june: there is no run "${runId}" to continue (its journal is missing). Start a new chat.`,
-      404,
-    );
-  checkChatOwns(records, runId, chatId);
-  const { pending, answered } = approvalsOf(records, runId);
-  for (const id of checkAnswers(answers, pending, answered, runId)) answers.delete(id);
-  if (named !== undefined && !newUserMessage && answers.size === 0)
-    throw invalid(
-      `there is nothing to continue run ${runId} with: no new user message and no approval answer`,
-    );
-  const turns = recordedTurns(records);
-  const unnamed =
-    named === undefined ? unnamedRunInput(chatId, records, messages, turns) : undefined;
-  const input = unnamed ?? chatInput(chatId, messages, turns, newUserMessage);
-  // the page's copy of the run's first message brings no turn: the run answers it again
-  const newTurn = unnamed ? unnamed.messages.length > turns : newUserMessage;
-  return { ...sent, newUserMessage: newTurn, resume: true, input, pending };
-}
-
-/**
- * The `chat` prop for the chat's own run continued by a page that never got its id (its
- * first request was refused as busy, or lost its response): the page's last user messages
- * begin with the run's one recorded turn (the text its journal's header holds), and those
- * after it, if any, are the new turn. Undefined when they do not (then the messages are
- * read as for a named run).
- */
-function unnamedRunInput(
-  chatId: string,
-  records: JournalRecord[],
-  messages: UIMessage[],
-  turns: number,
-): ChatInput | undefined {
-  const header = records.find((record) => record.type === 'journal');
-  const chat = header?.props?.chat as ChatInput | undefined;
-  const first = chat?.messages?.[0];
-  if (turns !== 1 || typeof first !== 'string') return undefined;
-  const answered = messages.findLastIndex((message) => message.role === 'assistant');
-  const texts = messages
-    .slice(answered + 1)
-    .filter((message) => message.role === 'user')
-    .map(textOf);
-  for (let i = 1; i <= texts.length; i++) {
-    if (texts.slice(0, i).join('\n\n') !== first) continue;
-    const rest = texts.slice(i);
-    const history = chat?.history ?? [];
-    return { id: chatId, messages: rest.length ? [first, rest.join('\n\n')] : [first], history };
-  }
-  return undefined;
 }
 
 /**
@@ -190,35 +49,6 @@ export function checkAnswers(
         );
   }
   return repeated;
-}
-
-/**
- * Refuses a run that another chat started, or that no chat started: the chat id a run
- * belongs to is in its journal's header (its `chat` prop's `id`).
- *
- * @throws {ChatRequestError} `chat-run-foreign` (403)
- */
-function checkChatOwns(records: JournalRecord[], runId: string, chatId: string): void {
-  const header = records.find((record) => record.type === 'journal');
-  const chat = header?.props?.chat as { id?: unknown } | undefined;
-  if (chat?.id === chatId) return;
-  throw new ChatRequestError(
-    'chat-run-foreign',
-    chat?.id === undefined
-      ? `june: run ${runId} was not started by a chat, so chat "${chatId}" cannot continue it; start a new chat.`
-      : `june: run ${runId} belongs to another chat, not to "${chatId}"; a chat continues only the runs it started. Send the request with that chat's id, or start a new chat.`,
-    403,
-  );
-}
-
-/** How many chat turns (`turn-1`, `turn-2`, ...) a run's journal has recorded: the highest turn it reached. */
-function recordedTurns(records: JournalRecord[]): number {
-  let turns = 0;
-  for (const record of records) {
-    if (!('step' in record) || (record.calls?.length ?? 0) > 0) continue;
-    turns = Math.max(turns, (chatTurnIndex(record.step) ?? -1) + 1);
-  }
-  return turns;
 }
 
 /**
@@ -371,20 +201,6 @@ export function repeatedAnswers(
   const repeated = new Set<string>();
   for (const [id, answer] of answers) if (recorded.get(id) === answer.approved) repeated.add(id);
   return repeated;
-}
-
-/** The keys of a journal's approval requests: waiting, or answered (with the decision). */
-function approvalsOf(records: JournalRecord[], runId: string) {
-  const keyOf = (record: { calls?: string[]; call: string }) =>
-    [runId, ...(record.calls ?? []), record.call].join('/');
-  const answered = new Map<string, boolean>();
-  for (const record of records)
-    if (record.type === 'approval-answer') answered.set(keyOf(record), record.approved);
-  const pending = new Set<string>();
-  for (const record of records)
-    if (record.type === 'approval-request' && !answered.has(keyOf(record)))
-      pending.add(keyOf(record));
-  return { pending, answered };
 }
 
 /** The text of a message's text parts. */

@@ -1,11 +1,13 @@
 import { Step, type StepPrompt } from '../components/step.js';
 import { createElement, type JuneNode } from '../elements/element.js';
 
-/** A message of a chat's context ({@link ChatInput.history}): an AI SDK `ModelMessage` with text content. */
-export interface ChatHistoryMessage {
-  role: 'user' | 'assistant';
-  content: string;
-}
+/**
+ * A message of a chat's context ({@link ChatInput.history}): an AI SDK `ModelMessage` with
+ * text content; a user message that carried files has content parts instead, as a turn does
+ * (a `text` part, then a `file` part per file).
+ */
+export type ChatHistoryMessage =
+  { role: 'user'; content: StepPrompt } | { role: 'assistant'; content: string };
 
 /**
  * A chat as a workflow reads it: `chatHandler` passes it to the workflow as its `chat` prop.
@@ -21,9 +23,9 @@ export interface ChatInput {
    */
   messages: StepPrompt[];
   /**
-   * What the page sent before the run's first turn (a conversation begun elsewhere, or a run
-   * of its own per message as on DBOS workers): user and assistant text, oldest first, context
-   * only, never a step. Pass it as the agent's `messages` for the model to see it
+   * What the page sent before the run's turn (the conversation so far: each user message is
+   * a run of its own): user and assistant text, with the files user messages carried, oldest
+   * first, context only, never a step. Pass it as the agent's `messages` for the model to see it
    * (`<Agent messages={chat.history}>`). Empty for a chat that began on this server.
    */
   history?: ChatHistoryMessage[];
@@ -68,11 +70,9 @@ export function chatTurnIndex(step: string): number | undefined {
  * `<Agent>`: the steps share the agent's conversation, so each turn's model sees the turns
  * before it, and the agent's tools, approvals and composite tools work as in any step.
  *
- * With `chatHandler`, one chat is one run: each new user message continues the same run from
- * its journal, which answers the earlier turns (no model call, no tool runs again), and only
- * the new turn calls the model. Steps before `<ChatTurns>` run once, at the first message.
- * What the page sent before the run's first turn is not a turn: it is `chat.history`, for the
- * agent's `messages`.
+ * With `chatHandler`, each user message is a run of its own whose one turn is the new
+ * message (`turn-1`); the conversation before it is `chat.history`, for the agent's
+ * `messages`, never a turn. Steps before and after `<ChatTurns>` run in every message's run.
  *
  * @example
  * ```tsx

@@ -2,6 +2,7 @@ import type { UIMessage } from 'ai';
 import { JuneError } from '../errors/june-error.js';
 import type { RunHost } from '../host/run-host.js';
 import { runState } from '../host/run-state.js';
+import { approvalsInTrace } from '../host/waiting-approvals.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { chatInput } from './chat-input.js';
 import { DEFAULT_CHAT_LIMITS, readLimitedJson, type ChatLimits } from './chat-limits.js';
@@ -16,8 +17,10 @@ import {
 } from './chat-request.js';
 import { ChatRequestError } from './chat-request-error.js';
 import { chatRunBusy } from './chat-run-busy.js';
-import { SUPERSEDED_REASON } from './chat-answers.js';
 import { runUIMessageResponse, type ToUIMessageStreamOptions } from './to-ui-message-stream.js';
+
+/** The default reason a waiting call is denied with when a new user message comes instead. */
+export const SUPERSEDED_REASON = 'The user sent a new message instead of answering.';
 
 /**
  * Options of {@link hostChatHandler} (`chatHandler({ host, workflow })`): the chat's runs
@@ -67,36 +70,56 @@ export function hostChatHandler(
   limits: Required<ChatLimits> = DEFAULT_CHAT_LIMITS,
 ) {
   return async (request: Request): Promise<Response> => {
-    const host = await options.host;
-    if (request.method === 'GET') return reconnect(request, host);
-    const body = await readLimitedJson(request, limits.maxRequestBytes);
-    const chat = await readHostChatRequest(body, host, limits.maxMessages);
-    const answeredBy = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
-    if (chat.runId === undefined) return startRun(chat, { ...options, host }, answeredBy);
-    let resume = false;
-    for (const { id, approved, reason, input, output } of chat.answers) {
-      const outcome = await answerOrRefuse(host, chat.runId, {
-        key: id,
-        approved,
-        ...(reason ? { reason } : {}),
-        ...(input !== undefined ? { input } : {}),
-        ...(output !== undefined ? { output } : {}),
-        answeredBy,
-        source: 'web',
-      });
-      resume ||= outcome.delivered === 'recorded';
+    try {
+      return await answerChat(request, options, limits);
+    } catch (error) {
+      // a run another process holds (a journal store's lease) is busy, as for a second request here
+      if (JuneError.isInstance(error) && error.code === 'studio-run-owned')
+        throw chatRunBusy(runIdIn(error.message), error.message);
+      throw error;
     }
-    // a run whose process stopped (a restarted server) goes on where the host runs it: what
-    // it replays from its journal is held back, its answers read now are new
-    if (resume) await host.resume(chat.runId);
-    const keys = chat.answers.map((answer) => answer.id);
-    const ids = chat.answers.flatMap((answer) => (answer.requestId ? [answer.requestId] : []));
-    return stream(chat.runId, host, {
-      originalMessages: chat.messages,
-      resumed: resume ? {} : { answeredNow: ids },
-      willAnswer: (asked) => keys.includes(asked.key ?? '') || ids.includes(asked.id),
-    });
   };
+}
+
+/** The run a `studio-run-owned` message names. */
+function runIdIn(message: string): string {
+  return /run (\S+) is busy/.exec(message)?.[1] ?? 'of this chat';
+}
+
+async function answerChat(
+  request: Request,
+  options: HostChatOptions,
+  limits: Required<ChatLimits>,
+): Promise<Response> {
+  const host = await options.host;
+  if (request.method === 'GET') return reconnect(request, host);
+  const body = await readLimitedJson(request, limits.maxRequestBytes);
+  const chat = await readHostChatRequest(body, host, limits.maxMessages);
+  const answeredBy = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
+  if (chat.runId === undefined) return startRun(chat, { ...options, host }, answeredBy);
+  let resume = false;
+  for (const { id, approved, reason, input, output } of chat.answers) {
+    const outcome = await answerOrRefuse(host, chat.runId, {
+      key: id,
+      approved,
+      ...(reason ? { reason } : {}),
+      ...(input !== undefined ? { input } : {}),
+      ...(output !== undefined ? { output } : {}),
+      answeredBy,
+      source: 'web',
+    });
+    resume ||= outcome.delivered === 'recorded';
+  }
+  // a run whose process stopped (a restarted server) goes on where the host runs it: what
+  // it replays from its journal is held back, its answers read now are new
+  if (resume) await host.resume(chat.runId);
+  const keys = chat.answers.map((answer) => answer.id);
+  const ids = chat.answers.flatMap((answer) => (answer.requestId ? [answer.requestId] : []));
+  return stream(chat.runId, host, {
+    originalMessages: chat.messages,
+    resumed: resume ? {} : { answeredNow: ids },
+    willAnswer: (asked) => keys.includes(asked.key ?? '') || ids.includes(asked.id),
+  });
 }
 
 /**
@@ -215,12 +238,53 @@ async function supersede(
     await host
       .answer(runId, { key: call.key, approved: false, reason, answeredBy, source: 'web' })
       .catch(() => {});
+  if (waiting.length > 0) await moveOn(host, runId, new Set(waiting.map((call) => call.key)));
 }
 
+/**
+ * Resolves once the run went on past the calls `denied` (none of them waits) and stopped
+ * again: it ended, or waits for another decision. A chat's runs never overlap: the next
+ * message's run starts after the model read the denials.
+ */
+function moveOn(host: RunHost, runId: string, denied: ReadonlySet<string>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let done = false;
+    const check = async () => {
+      const trace = await traceOf(host, runId).catch(() => undefined);
+      const state = trace ? runState(trace) : 'succeeded';
+      if (done || state === 'running') return;
+      const stillWaiting = trace
+        ? approvalsInTrace(trace).some(
+            (approval) => approval.status === 'pending' && denied.has(approval.key ?? ''),
+          )
+        : false;
+      if (stillWaiting) return;
+      done = true;
+      stop();
+      resolve();
+    };
+    const stop = host.subscribe((event) => {
+      if (event.type === 'run' && event.run.runId === runId) void check();
+    });
+    void check();
+  });
+}
+
+/**
+ * The run's events from its start as the page's message, ending where the run waits now: a
+ * wait the events show that was answered since (a reconnect to a run that went on) is passed.
+ */
 function stream(runId: string, host: RunHost, streamOptions: ToUIMessageStreamOptions) {
   return runUIMessageResponse(
     { log: host.events(runId) },
-    { ...streamOptions, onWaiting: () => {} },
+    {
+      ...streamOptions,
+      onWaiting: () => {},
+      stillWaiting: async (requestIds) => {
+        const { waiting } = await host.decisions(runId).catch(() => ({ waiting: [] }));
+        return waiting.some((call) => requestIds.includes(call.requestId));
+      },
+    },
   );
 }
 

@@ -25,8 +25,7 @@ export type {
   HostChatHandlerOptions,
 } from './chat-handler.js';
 export type { HostChatOptions } from './host-chat.js';
-export { readChatRequest } from './chat-request.js';
-export type { ChatRequest, ChatApprovalAnswer } from './chat-request.js';
+export type { ChatApprovalAnswer } from './chat-request.js';
 export { ChatRequestError } from './chat-request-error.js';
 export { ChatTurns, chatTurnStep } from './chat-turns.js';
 export type { ChatInput, ChatHistoryMessage, ChatTurnsProps } from './chat-turns.js';

@@ -25,6 +25,13 @@ export interface ToUIMessageStreamOptions {
    */
   onWaiting?: () => void;
   /**
+   * For events read from the run's start (a host's log, sent again to a reconnecting page):
+   * asked when the events say the run waits, with the ids of the requests it waits for as far
+   * as the events went; false when those were answered since (the run went on), and the
+   * stream then follows the run further instead of ending there. @default always true
+   */
+  stillWaiting?: (requestIds: readonly string[]) => Promise<boolean>;
+  /**
    * The stream's end (its `finish` chunk) waits for this too: a server passes the run's
    * settled result, so that once a response ended the run has let go of its lease and the
    * page's next request (an approval answer, a new message) finds it free.
@@ -99,10 +106,13 @@ export function toUIMessageStream(
         shown: continued?.role === 'assistant' ? toolCallIdsOf(continued) : [],
       });
       const waits = new RunWaits(options.willAnswer);
+      const asked = new Set<string>();
       const source = 'events' in handle ? handle.events : handle.log;
       for await (const event of source) {
         for (const chunk of mapper.map(event)) writer.write(chunk);
         waits.observe(event);
+        if (event.type === 'approval-request') asked.add(event.request.id);
+        if (event.type === 'approval-response') asked.delete(event.id);
         if (event.type === 'run-finish' && event.runId === mapper.runId) {
           if (event.status === 'failed' && event.error)
             writer.write({
@@ -117,7 +127,11 @@ export function toUIMessageStream(
           }
           break;
         }
-        if (options.onWaiting && waits.waiting) {
+        if (
+          options.onWaiting &&
+          waits.waiting &&
+          (!options.stillWaiting || (await options.stillWaiting([...asked])))
+        ) {
           const metadata = { runId: mapper.runId!, waiting: true };
           writer.write({ type: 'message-metadata', messageMetadata: metadata });
           options.onWaiting();

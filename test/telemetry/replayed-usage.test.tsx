@@ -137,15 +137,17 @@ describe('spans of model calls answered from the journal', () => {
     },
   );
 
-  it('a chat of 3 turns through the chat handler exports 3 model calls, not 6', async () => {
+  it('a chat of 3 messages through the chat handler exports 3 model calls, none replayed', async () => {
     const { exporter, tracer } = memoryTracing();
     const usage = { inputTokens: 10, outputTokens: 10 };
     const model = scriptedModel({
       $comment: 'Test fixture: three chat turns',
       steps: {
-        'turn-1': [{ text: 'One.', usage }],
-        'turn-2': [{ text: 'Two.', usage }],
-        'turn-3': [{ text: 'Three.', usage }],
+        'turn-1': [
+          { text: 'One.', usage },
+          { text: 'Two.', usage },
+          { text: 'Three.', usage },
+        ],
       },
     });
     function Chat({ chat }: { chat: ChatInput }) {
@@ -177,11 +179,11 @@ describe('spans of model calls answered from the journal', () => {
     expect(model.calls).toHaveLength(3);
     expect(exportedUsage(exporter.getFinishedSpans())).toEqual({
       counted: 3,
-      replayed: 3,
+      replayed: 0,
       input: 30,
       output: 30,
     });
-    // each run-finish sums the run's calls so far, replayed ones included
-    expect(finishes.map((finish) => finish.usage.inputTokens)).toEqual([10, 20, 30]);
+    // each message is a run of its own: its one call, the conversation before it as context
+    expect(finishes.map((finish) => finish.usage.inputTokens)).toEqual([10, 10, 10]);
   });
 });

@@ -8,7 +8,7 @@ import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
 import { approvalWith } from 'june/web/approval-with';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answered, chunksOf, post, readMessage, toolPart, userMessage } from './support.js';
+import { answered, post, readMessage, toolPart, userMessage } from './support.js';
 
 /** A shop whose refunds wait for approval; `refunds` lists the orders the tool refunded. */
 function shop() {
@@ -110,17 +110,18 @@ describe('chatHandler: edits and answers instead of the tool from the page', () 
     const first = await readMessage(await post(handler, { id: 'c4', messages: [user] }));
     const id = toolPart(first, 'tool-refund')!.approval.id as string;
     const approved = answered(first, 'tool-refund', true);
-    const refused = await chunksOf(
-      await post(handler, {
-        id: 'c4',
-        messages: [user, approved],
-        ...approvalWith(id, { input: { order: 'not an order' } }),
-      }),
-    );
+    const refused = await post(handler, {
+      id: 'c4',
+      messages: [user, approved],
+      ...approvalWith(id, { input: { order: 'not an order' } }),
+    });
     expect(refunds).toEqual([]);
-    expect(refused).toContainEqual({
-      type: 'error',
-      errorText: expect.stringContaining('june: the edited input for the "refund" call'),
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: 'approval-input-invalid',
+        message: expect.stringContaining('june: the edited input for the "refund" call'),
+      },
     });
 
     const again = await post(handler, {

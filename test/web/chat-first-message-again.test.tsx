@@ -1,7 +1,8 @@
-// One chat is one run: a page that sends its first message again without the run's id (its
-// first request was refused as busy, or it lost the response) continues the chat's run. The
-// first message is answered by the run's journal again, and a message after it is the run's
-// next turn; a call waiting for approval is asked again, not denied.
+// Each user message of a chat is a run of its own, `<chatId>-<n>`: a page that sends its first
+// message again without the run's id (it lost the response) reaches that message's run. While
+// the run waits for approval, the request is refused as busy and nothing is denied or run (a
+// reconnect sends the waiting request); a message after it is a run of its own, the earlier
+// messages its context.
 import { tool } from 'ai';
 import { Agent, memoryJournalStore, Tool } from 'june';
 import { scriptedModel } from 'june/testing';
@@ -17,8 +18,8 @@ function shop() {
       'turn-1': [
         { text: 'Checking A1.', toolCalls: [{ tool: 'refund', input: { order: 'A1' } }] },
         { text: 'A1 is refunded.' },
+        { text: 'You are welcome.' },
       ],
-      'turn-2': [{ text: 'You are welcome.' }],
     },
   });
   const refunds: string[] = [];
@@ -28,7 +29,7 @@ function shop() {
     execute: async ({ order }) => (refunds.push(order), `refunded ${order}`),
   });
   const Shop = ({ chat }: { chat: ChatInput }) => (
-    <Agent model={model}>
+    <Agent model={model} messages={chat.history}>
       <Tool name="refund" value={refund} />
       <ChatTurns chat={chat} />
     </Agent>
@@ -38,21 +39,26 @@ function shop() {
 }
 
 describe('a chat’s first message sent again without its run id', () => {
-  it('while its run waits for approval: the request is asked again, nothing is denied or run', async () => {
+  it('while its run waits for approval: 409 chat-run-busy, nothing is denied or run; a reconnect gets the request', async () => {
     const { model, refunds, journal, handler } = shop();
     const user = userMessage('u1', 'Refund A1');
     const first = await readMessage(await post(handler, { id: 'c1', messages: [user] }));
-    expect(first.metadata).toEqual({ runId: 'c1', waiting: true });
+    expect(first.metadata).toEqual({ runId: 'c1-1', waiting: true });
 
-    const again = await readMessage(await post(handler, { id: 'c1', messages: [user] }));
-    expect(again.metadata).toEqual({ runId: 'c1', waiting: true });
+    const busy = await post(handler, { id: 'c1', messages: [user] });
+    expect(busy.status).toBe(409);
+    expect(await busy.json()).toMatchObject({ error: { code: 'chat-run-busy' } });
+    const again = await readMessage(
+      await handler(new Request('http://localhost/api/chat/c1/stream')),
+    );
+    expect(again.metadata).toEqual({ runId: 'c1-1', waiting: true });
     expect(textOf(again)).toEqual(['Checking A1.']);
     expect(toolPart(again, 'tool-refund')).toMatchObject({
       state: 'approval-requested',
-      approval: { id: 'c1/turn-1#0.0' },
+      approval: { id: 'c1-1/turn-1#0.0' },
     });
     expect(model.calls).toHaveLength(1);
-    expect((await journal.read('c1')).some((record) => record.type === 'approval-answer')).toBe(
+    expect((await journal.read('c1-1')).some((record) => record.type === 'approval-answer')).toBe(
       false,
     );
 
@@ -65,7 +71,7 @@ describe('a chat’s first message sent again without its run id', () => {
     expect(refunds).toEqual(['A1']);
   });
 
-  it('with a new message after it: the run’s next turn, one model call', async () => {
+  it('with a new message after it: a run of its own, the first message its context, one model call', async () => {
     const { model, handler } = shop();
     const user = userMessage('u1', 'Refund A1');
     const first = await readMessage(await post(handler, { id: 'c2', messages: [user] }));
@@ -76,9 +82,9 @@ describe('a chat’s first message sent again without its run id', () => {
     // the page never got the answer: its first message, then the next one, and no run id
     const thanks = userMessage('u2', 'Thanks!');
     const next = await readMessage(await post(handler, { id: 'c2', messages: [user, thanks] }));
-    expect(next.metadata).toEqual({ runId: 'c2', waiting: false });
+    expect(next.metadata).toEqual({ runId: 'c2-2', waiting: false });
     expect(textOf(next)).toEqual(['You are welcome.']);
     expect(model.calls).toHaveLength(3);
-    expect(model.calls.at(-1)!.step).toBe('turn-2');
+    expect(JSON.stringify(model.calls.at(-1)!.prompt)).toContain('Refund A1');
   });
 });

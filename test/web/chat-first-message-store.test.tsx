@@ -1,5 +1,5 @@
-// A journal store of one's own without `lease`: the handler then knows which runs it runs
-// itself, and a chat's first message sent ten times at once to it starts one run, once.
+// A journal store of one's own without `lease`: the handler's host then knows which runs it
+// starts itself, and a chat's first message sent ten times at once to it starts one run, once.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { Agent, memoryJournalStore, type JournalStore } from 'june';
 import { scriptedModel } from 'june/testing';
@@ -47,13 +47,13 @@ describe('chatHandler over a store that does not lease', () => {
         error: {
           code: 'chat-run-busy',
           message:
-            'june: run c1 is busy with another request; send this one when its stream ended.',
+            'june: run c1-1 is busy with another request; send this one when its stream ended.',
         },
       });
     open();
     const message = await readMessage(responses.find((response) => response.status === 200)!);
     expect(textOf(message)).toEqual(['Hello.']);
     expect(script.calls).toHaveLength(1);
-    expect(await journal.list()).toEqual(['c1']);
+    expect(await journal.list()).toEqual(['c1-1']);
   });
 });

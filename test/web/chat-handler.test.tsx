@@ -17,7 +17,7 @@ function shop(steps: ModelScript['steps']) {
   });
   function Shop({ chat }: { chat: ChatInput }) {
     return (
-      <Agent model={model}>
+      <Agent model={model} messages={chat.history}>
         <Tool name="refund" value={refund} />
         <ChatTurns chat={chat} />
       </Agent>
@@ -36,7 +36,7 @@ const deniedPrompt = (model: ReturnType<typeof scriptedModel>, step: string) =>
   JSON.stringify(model.calls.filter((call) => call.step === step).at(-1)!.prompt);
 
 describe('chatHandler: the stateless round trip', () => {
-  it('stops at an approval, then continues the same run from its journal when the answer comes', async () => {
+  it('waits at an approval; the answer reaches the waiting run, which goes on where it stood', async () => {
     const { handler, refunds, journal } = shop({ 'turn-1': refundTurn });
     const user = userMessage('u1', 'Refund A1');
     const first = await readMessage(await post(handler, { id: 'chat1', messages: [user] }));
@@ -62,7 +62,8 @@ describe('chatHandler: the stateless round trip', () => {
     });
     // the replayed start of the run is held back: the page gets each text once
     expect(textOf(second)).toEqual(['Checking order A1.', 'Done: A1 is refunded.']);
-    expect((await journal.read(runId)).filter((r) => r.type === 'resume')).toHaveLength(1);
+    // the run waited here: it was never stopped and taken up again
+    expect((await journal.read(runId)).filter((r) => r.type === 'resume')).toHaveLength(0);
   });
 
   it('a denial with a reason reaches the model', async () => {
@@ -82,23 +83,30 @@ describe('chatHandler: the stateless round trip', () => {
     expect(deniedPrompt(model, 'turn-1')).toContain('order A1 was a gift');
   });
 
-  it('a new user message while a call waits denies that call, and the next turn runs in the same run', async () => {
+  it('a new user message while a call waits denies that call; the message is the next run, once the model read the denial', async () => {
     const { handler, refunds, model } = shop({
-      'turn-1': [refundTurn[0]!, { text: 'Left A1 alone.' }],
-      'turn-2': [{ text: 'Your order B2 ships tomorrow.' }],
+      'turn-1': [
+        refundTurn[0]!,
+        { text: 'Left A1 alone.' },
+        { text: 'Your order B2 ships tomorrow.' },
+      ],
     });
     const u1 = userMessage('u1', 'Refund A1');
     const first = await readMessage(await post(handler, { id: 'c', messages: [u1] }));
+    expect(first.metadata).toEqual({ runId: 'c-1', waiting: true });
     const u2 = userMessage('u2', 'Actually, when does B2 ship?');
     const next = await readMessage(await post(handler, { id: 'c', messages: [u1, first, u2] }));
     expect(refunds).toEqual([]);
-    expect(next.metadata).toEqual({ runId: first.metadata!.runId, waiting: false });
+    expect(next.metadata).toEqual({ runId: 'c-2', waiting: false });
     // the waiting call's part is in the earlier message, which this response does not touch
     expect(toolPart(next, 'tool-refund')).toBeUndefined();
-    expect(textOf(next)).toEqual(['Left A1 alone.', 'Your order B2 ships tomorrow.']);
-    expect(deniedPrompt(model, 'turn-1')).toContain(
+    expect(textOf(next)).toEqual(['Your order B2 ships tomorrow.']);
+    // the first run read the denial before the second run's model call
+    expect(JSON.stringify(model.calls[1]!.prompt)).toContain(
       'The user sent a new message instead of answering.',
     );
-    expect(JSON.stringify(model.calls.at(-1)!.prompt)).toContain('Actually, when does B2 ship?');
+    const last = JSON.stringify(model.calls[2]!.prompt);
+    expect(last).toContain('Refund A1'); // the conversation so far, as context
+    expect(last).toContain('Actually, when does B2 ship?');
   });
 });

@@ -7,15 +7,18 @@ import { chatHandler, ChatTurns, type ChatInput } from 'june/web';
 import { approvalWith } from 'june/web/approval-with';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answered, chunksOf, post, readMessage, textOf, toolPart, userMessage } from './support.js';
+import { answered, post, readMessage, textOf, toolPart, userMessage } from './support.js';
 
-/** A release chat whose model asks where to deploy, then says what it heard; `later` turns after. */
-function release(later: Record<string, Array<{ text: string }>> = {}) {
+/** A release chat whose model asks where to deploy, then says what it heard; `later`: the answers to the next messages. */
+function release(later: Array<{ text: string }> = []) {
   const model = scriptedModel({
     $comment: 'Test fixture: scripted turns for test/web',
     steps: {
-      'turn-1': [{ toolCalls: [{ tool: 'ask_env', input: {} }] }, { text: 'Going there.' }],
-      ...later,
+      'turn-1': [
+        { toolCalls: [{ tool: 'ask_env', input: {} }] },
+        { text: 'Going there.' },
+        ...later,
+      ],
     },
   });
   function Release({ chat }: { chat: ChatInput }) {
@@ -54,18 +57,17 @@ describe('chatHandler: a question', () => {
     });
 
     const declined = answered(first, 'tool-ask_env', false);
-    const refused = await chunksOf(
-      await post(handler, {
-        id: 'q1',
-        messages: [user, declined],
-        ...approvalWith(id, { output: 'moon' }),
-      }),
-    );
-    expect(refused).toContainEqual({
-      type: 'error',
-      errorText: expect.stringContaining(
-        'june: the answer to the question "ask_env" (approval request',
-      ),
+    const refused = await post(handler, {
+      id: 'q1',
+      messages: [user, declined],
+      ...approvalWith(id, { output: 'moon' }),
+    });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: 'approval-output-invalid',
+        message: expect.stringContaining('june: the answer to the question "ask_env"'),
+      },
     });
 
     const message = await readMessage(
@@ -83,7 +85,7 @@ describe('chatHandler: a question', () => {
   });
 
   it('takes the next request, whose message keeps the answered part as useChat does: its output beside the denial it was answered with', async () => {
-    const handler = release({ 'turn-2': [{ text: 'Noted.' }] });
+    const handler = release([{ text: 'Noted.' }]);
     const user = userMessage('u1', 'Ship it');
     const first = await readMessage(await post(handler, { id: 'q2', messages: [user] }));
     const id = toolPart(first, 'tool-ask_env')!.approval.id as string;

@@ -62,6 +62,7 @@ describe('examples/web on a chat server process: a question and an edited call, 
     const page = await newPage(browser, errors);
     await page.goto(`${server.url}/`);
     const chatId = new URL(page.url()).searchParams.get('chat')!;
+    const runId = `${chatId}-1`; // the chat's first message is its first run
     await page
       .getByPlaceholder('Message')
       .fill('Ship 1.2.0: ask where it goes, then deploy it there.');
@@ -71,7 +72,7 @@ describe('examples/web on a chat server process: a question and an edited call, 
     const killAt = async (tool: string) => {
       await eventually(() => {
         const asked = project
-          .journal(chatId)
+          .journal(runId)
           .filter((record) => record.type === 'approval-request')
           .map((record) => record.tool);
         expect(asked.at(-1)).toBe(tool);
@@ -102,7 +103,7 @@ describe('examples/web on a chat server process: a question and an edited call, 
     await approval.getByRole('button', { name: 'Run with this input' }).click();
     await page.getByText('Shipped 1.2.0.').waitFor({ timeout: 60_000 });
     await page.locator('.status', { hasText: 'ready' }).waitFor();
-    return { project, page, chatId };
+    return { project, page, chatId, runId };
   }
 
   /** What a page shows of the chat once it ended: each tool part and the texts. */
@@ -118,7 +119,7 @@ describe('examples/web on a chat server process: a question and an edited call, 
     const uninterrupted = await ship(false);
     expect(uninterrupted.project.deploys()).toBe('prod\n');
 
-    const { project, page, chatId } = await ship(true);
+    const { project, page, chatId, runId } = await ship(true);
     // the tool ran once, with the edit
     expect(project.deploys()).toBe('prod\n');
     // each model call made once, across three server processes
@@ -146,13 +147,13 @@ describe('examples/web on a chat server process: a question and an edited call, 
     const traceOf = (dir: string, runId: string) =>
       JSON.parse(readFileSync(join(dir, '.june', 'runs', `${runId}.json`), 'utf8')) as Trace;
     const stepOf = (trace: Trace) => nodesOf(trace).find((node) => node.kind === 'step')!;
-    const trace = traceOf(project.dir, chatId);
+    const trace = traceOf(project.dir, runId);
     const step = stepOf(trace);
     expect(seenCalls(step.messages as ModelMessage[])).toMatchObject(editedAndAnswered);
     expect(step.result).toBe('Shipped 1.2.0.');
     expect(step.result).toEqual(
-      stepOf(traceOf(uninterrupted.project.dir, uninterrupted.chatId)).result,
+      stepOf(traceOf(uninterrupted.project.dir, uninterrupted.runId)).result,
     );
-    expectRecords(trace, project.journal(chatId), { source: 'web', answeredBy: `chat ${chatId}` });
+    expectRecords(trace, project.journal(runId), { source: 'web', answeredBy: `chat ${chatId}` });
   }, 300_000);
 });
