@@ -90,14 +90,13 @@ export const layers = {
       to: ['dbos', 'journal'],
       // still to move onto the run host: `june worker` starts the DBOS engine's own process;
       // `june run` runs in this process, with a journal of the runs folder or queued for the
-      // workers; the workbench's chat and tool trials
+      // workers; the workbench's tool trials
       except: [
         'src/cli/worker-command.ts',
         'src/cli/database-run-command.ts',
         'src/cli/run-command.ts',
         'src/cli/run-inputs.ts',
         'src/cli/try-tool-command.ts',
-        'src/studio/workbench-chat.ts',
       ],
       reason:
         'entry points reach runs through a run host (src/host/: openRunHost, RunHost): the ' +

@@ -8,7 +8,7 @@ import { fileJournalStore } from '../journal/file-journal-store.js';
 import type { ModelScript } from '../testing/script-format.js';
 import { folderRunHost } from './folder-run-host.js';
 import { HostListeners } from './host-listeners.js';
-import { MemoryRuns, type MemoryRun } from './memory-runs.js';
+import { MemoryRuns, type HostedRunOptions, type MemoryRun } from './memory-runs.js';
 import { runFolder } from './run-answers.js';
 import type { RunListEntry } from './run-list.js';
 import type { RunHost } from './run-host.js';
@@ -30,6 +30,8 @@ export interface LocalRunHostOptions {
    * keeps traces, not events. @default 1000
    */
   keepEnded?: number;
+  /** Further options of every run it runs (a `model`, `redact`, ...), as `memoryRunHost` takes them. */
+  runOptions?: HostedRunOptions;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
     onChange: listeners.send,
     journal: fileJournalStore({ dir }),
     keepEnded: options.keepEnded ?? 1000,
+    ...(options.runOptions ? { runOptions: options.runOptions } : {}),
   });
   const stopFolder = folder.subscribe(listeners.send);
 

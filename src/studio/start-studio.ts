@@ -11,14 +11,14 @@ import { runsRoutes } from './routes/runs-routes.js';
 import { uiRoutes } from './routes/ui-routes.js';
 import { workflowsRoutes } from './routes/workflows-routes.js';
 import { studioApp } from './server/studio-app.js';
-import type { StudioRouteModule } from './server/studio-env.js';
 import type { WorkflowCatalog } from '../workflows/workflow-catalog.js';
-import { studioAccess, type StudioAccess } from './studio-access.js';
+import { studioAccess } from './studio-access.js';
 import { defaultAssetsDir } from './studio-assets.js';
 import { openRunHost } from '../host/open-run-host.js';
 import type { RunHost } from '../host/run-host.js';
 import type { WorkbenchCatalog } from '../workflows/workbench-catalog.js';
 import { WorkbenchChat } from './workbench-chat.js';
+import type { WorkbenchPlaces } from './start-workflow-run.js';
 import { ProcessSlots } from './process-slots.js';
 import { workbenchRoutes } from './routes/workbench-routes.js';
 
@@ -130,17 +130,19 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
   const channel = new EventChannel();
   const runHost = await hostOf(options);
   const unsubscribeRuns = runHost.subscribe((event) => channel.send(event));
+  const catalog = options.workflows;
+  const unsubscribe = catalog?.subscribe((event) => channel.send(event));
+  const chats = workbenchChatOf(options, dirLabel);
   const closeRuns = () => {
     unsubscribeRuns();
     if (options.runHost === undefined) void runHost.close().catch(() => {});
+    void chats?.chat.close();
   };
-  const catalog = options.workflows;
-  const unsubscribe = catalog?.subscribe((event) => channel.send(event));
   const app = studioApp(access, [
     eventsRoute(channel),
     approvalsRoutes(runHost, access),
     runsRoutes(runHost, { workflows: catalog !== undefined }),
-    ...workbenchOf(options, dirLabel, access),
+    ...(chats ? [workbenchRoutes(chats.places, chats.chat, access)] : []),
     ...(catalog ? [workflowsRoutes(catalog)] : []),
     uiRoutes(assetsDir),
   ]);
@@ -190,20 +192,19 @@ async function hostOf(options: StudioOptions): Promise<RunHost> {
   });
 }
 
-/** The workbench's routes, when `options.workbench` gives a catalog (and the runs are a folder). */
-function workbenchOf(
+/** The workbench's places and chats, when `options.workbench` gives a catalog (and the runs are a folder). */
+function workbenchChatOf(
   options: StudioOptions,
   dirLabel: string,
-  access: StudioAccess,
-): StudioRouteModule[] {
+): { places: WorkbenchPlaces; chat: WorkbenchChat } | undefined {
   if (options.workbench === undefined || options.database !== undefined || options.runHost)
-    return [];
+    return undefined;
   const places = {
     catalog: options.workbench,
     runsDir: resolve(dirLabel),
     slots: new ProcessSlots(),
   };
-  return [workbenchRoutes(places, new WorkbenchChat(places), access)];
+  return { places, chat: new WorkbenchChat(places) };
 }
 
 /**

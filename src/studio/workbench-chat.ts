@@ -1,5 +1,5 @@
-import { traceWriter } from '../events/trace-writer.js';
-import { fileJournalStore } from '../journal/index.js';
+import { localRunHost } from '../host/local-run-host.js';
+import type { RunHost } from '../host/run-host.js';
 import { scriptedModel } from '../testing/index.js';
 import type { Component } from '../elements/element.js';
 import { chatHandler, type ChatHandler } from '../web/chat-handler.js';
@@ -32,8 +32,8 @@ export const WORKBENCH_CHATS_KEPT = 100;
  */
 export class WorkbenchChat {
   readonly #places: WorkbenchPlaces;
-  /** Each chat's handler, by workflow, script and chat id: the code and script cursor it began with. */
-  readonly #chats = new Map<string, Promise<ChatHandler>>();
+  /** Each chat's handler and host, by workflow, script and chat id: the code and script cursor it began with. */
+  readonly #chats = new Map<string, Promise<{ handler: ChatHandler; host: RunHost }>>();
   /** The workflows loaded for chats, by id: the newest load only. */
   readonly #loads = new Map<string, { version: string; component: Promise<Component> }>();
 
@@ -62,22 +62,40 @@ export class WorkbenchChat {
     }
     this.#chats.delete(key); // the chat used last goes last: the least recently used go first
     this.#chats.set(key, chat);
-    for (const old of this.#chats.keys()) {
+    for (const [old, evicted] of this.#chats) {
       if (this.#chats.size <= WORKBENCH_CHATS_KEPT) break;
       this.#chats.delete(old);
+      // its runs stop, their journals kept: the chat's next request takes them up again
+      void evicted.then(({ host }) => host.close()).catch(() => {});
     }
-    return (await chat)(request);
+    return (await chat).handler(request);
   }
 
-  async #handler(workflow: WorkbenchWorkflow, script: string | undefined): Promise<ChatHandler> {
+  /** Closes every chat's host: their runs stop, their journals kept in the runs folder. */
+  async close(): Promise<void> {
+    const chats = [...this.#chats.values()];
+    this.#chats.clear();
+    await Promise.all(chats.map((chat) => chat.then(({ host }) => host.close()).catch(() => {})));
+  }
+
+  /**
+   * A chat's handler, on a host of its own that runs in this process and keeps its runs in
+   * Studio's runs folder (journals, traces, answers files: the runs page lists and answers
+   * them too), with the chat's model: the script's turns go on from message to message.
+   */
+  async #handler(
+    workflow: WorkbenchWorkflow,
+    script: string | undefined,
+  ): Promise<{ handler: ChatHandler; host: RunHost }> {
     const path = await this.#modelPath(workflow, script);
     const model = path ? scriptedModel(path) : undefined;
-    return chatHandler({
-      workflow: (await this.#component(workflow)) as never,
-      journal: fileJournalStore({ dir: this.#places.runsDir }),
-      runOptions: { workflow: workflow.entry.id, ...(model ? { model } : {}) },
-      runConsumers: () => [traceWriter({ dir: this.#places.runsDir })],
+    const { id } = workflow.entry;
+    const host = await localRunHost({
+      dir: this.#places.runsDir,
+      workflows: { [id]: await this.#component(workflow) },
+      ...(model ? { runOptions: { model } } : {}),
     });
+    return { handler: chatHandler({ host, workflow: id }), host };
   }
 
   /**
