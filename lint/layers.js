@@ -88,16 +88,9 @@ export const layers = {
     {
       from: ['cli', 'studio', 'web'],
       to: ['dbos', 'journal'],
-      // still to move onto the run host: `june worker` starts the DBOS engine's own process;
-      // `june run` runs in this process, with a journal of the runs folder or queued for the
-      // workers; the workbench's tool trials
-      except: [
-        'src/cli/worker-command.ts',
-        'src/cli/database-run-command.ts',
-        'src/cli/run-command.ts',
-        'src/cli/run-inputs.ts',
-        'src/cli/try-tool-command.ts',
-      ],
+      // still to move onto the run host: `june run` in this process, with a journal of the
+      // runs folder, and the workbench's tool trials, which it runs
+      except: ['src/cli/run-command.ts', 'src/cli/run-inputs.ts', 'src/cli/try-tool-command.ts'],
       reason:
         'entry points reach runs through a run host (src/host/: openRunHost, RunHost): the ' +
         "durable engines and the journal's stores are the hosts' business",

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { localUser } from '../approvals/local-user.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
+import { openRunHost } from '../host/open-run-host.js';
+import type { RunHost } from '../host/run-host.js';
+import type { Trace } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
@@ -63,8 +66,8 @@ export async function databaseRunCommand(
       ? { ...redact, ...(redactEnv.length > 0 ? { env: redactEnv } : {}) }
       : undefined;
   const script = options.script === undefined ? undefined : loadScript(options.script);
-  return withClient(options.database, async (client) => {
-    const runId = await client.enqueue({
+  return withHost(options.database, async (host) => {
+    const runId = await host.start({
       workflow: workflowNameOf(file),
       ...(props ? { props } : {}),
       ...(secretProps ? { secretProps: Object.keys(secretProps) } : {}),
@@ -77,7 +80,7 @@ export async function databaseRunCommand(
       return ExitCode.success;
     }
     const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
-    return follow(client, runId, file, { ...options, redactor }, io);
+    return follow(host, runId, file, { ...options, redactor }, io);
   });
 }
 
@@ -90,22 +93,21 @@ interface FollowAnswer {
 }
 
 /**
- * Answers a request of the followed run from this terminal, over the database; says on
+ * Answers a request of the followed run from this terminal, through its host; says on
  * stderr when another answer was stored first (or the answer could not be given). An edit
- * or an answer the tool's schema refuses (`approval-input-invalid`,
- * `approval-output-invalid`, `approval-answer-invalid`, checked here against the schemas
- * the run published) rejects, so the prompt asks again.
+ * or an answer the tool's schemas refuse (`studio-approval-invalid`, checked against the
+ * schemas the run published) rejects, so the prompt asks again.
  */
 function terminalAnswer(
-  client: import('../dbos/run-client.js').RunClient,
+  host: RunHost,
   runId: string,
   io: CliIO,
 ): (id: string, answer: FollowAnswer) => Promise<void> {
   const user = localUser();
   return async (id, { approved, reason, input, output }) => {
     try {
-      const results = await client.approve(runId, {
-        requestId: id,
+      await host.answer(runId, {
+        key: id,
         approved,
         ...(reason !== undefined ? { reason } : {}),
         ...(input !== undefined ? { input } : {}),
@@ -113,26 +115,15 @@ function terminalAnswer(
         ...(user !== undefined ? { answeredBy: user } : {}),
         source: 'terminal',
       });
-      const { notAppliedText } = await import('../dbos/cli-support.js');
-      for (const result of results)
-        if (result.status !== 'applied')
-          io.stderr.write(`${visibleText(notAppliedText(runId, result, { approved }))}\n`);
     } catch (error) {
-      if (JuneError.isInstance(error) && REFUSED_ANSWERS.has(error.code)) throw error;
+      if (JuneError.isInstance(error) && error.code === 'studio-approval-invalid') throw error;
       io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`);
     }
   };
 }
 
-/** The codes of an answer the tool's schemas refuse: the person is asked again. */
-const REFUSED_ANSWERS: ReadonlySet<string> = new Set([
-  'approval-input-invalid',
-  'approval-output-invalid',
-  'approval-answer-invalid',
-]);
-
 async function follow(
-  client: import('../dbos/run-client.js').RunClient,
+  host: RunHost,
   runId: string,
   file: string,
   options: DatabaseRunOptions & { redactor: Redactor },
@@ -143,7 +134,7 @@ async function follow(
   const approve = options.approve ?? 'ask';
   const prompting = approve === 'ask' && !options.json && io.stdin.isTTY === true;
   const printer = new ProgressPrinter(io.stdout, style, { approvalsPrompted: prompting });
-  const answer = terminalAnswer(client, runId, io);
+  const answer = terminalAnswer(host, runId, io);
   const prompter = prompting ? followPrompter(answer, { printer, style, io }) : undefined;
   if (!options.json)
     io.stdout.write(
@@ -154,7 +145,7 @@ async function follow(
   const queued = options.json ? undefined : queuedNotice(runId, file, io, style);
   try {
     // the worker stores and publishes events redacted; what is shown here is redacted as june run would, too
-    for await (const event of redactedEvents(client.events(runId), redactor)) {
+    for await (const event of redactedEvents(host.events(runId), redactor)) {
       queued?.clear();
       if (options.json) io.stdout.write(`${terminalJson(event)}\n`);
       else printer.event(event);
@@ -166,7 +157,7 @@ async function follow(
     }
     await prompter?.close();
     printer.end();
-    return await reportFollowed(client, runId, {
+    return await reportFollowed(host, runId, {
       startedAt,
       json: options.json,
       style,
@@ -230,28 +221,25 @@ function followPrompter(
 
 /** Waits for a followed run's result and prints its end as a local run would; the exit code. */
 async function reportFollowed(
-  client: import('../dbos/run-client.js').RunClient,
+  host: RunHost,
   runId: string,
   show: { startedAt: number; json?: boolean; style: TerminalStyle; io: CliIO; redactor: Redactor },
 ): Promise<ExitCodeValue> {
   const { style, io } = show;
-  const outcome = await client.result(runId).then(
-    (result) => ({ result }),
-    (error: unknown) => ({ error }),
-  );
+  const trace: Trace = await host.result(runId);
   const took = formatDuration(Date.now() - show.startedAt);
-  if ('result' in outcome) {
+  if (trace.status === 'succeeded') {
     if (!show.json)
       io.stdout.write(
-        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(outcome.result.usage)}`)}\n`,
+        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(trace.root.usage)}`)}\n`,
       );
     return ExitCode.success;
   }
-  const summary = await client.get(runId);
-  if (!show.json) io.stdout.write(style.failure(`✗ ${summary.status} after ${took}\n`));
-  const message = show.redactor.text((outcome.error as Error).message ?? String(outcome.error));
+  const status = trace.status === 'aborted' ? 'cancelled' : trace.status;
+  if (!show.json) io.stdout.write(style.failure(`✗ ${status} after ${took}\n`));
+  const message = show.redactor.text(trace.root.error?.message ?? `the run ${status}`);
   io.stderr.write(
-    `${visibleText(message.startsWith('june: ') ? message : `june: the run ${runId} ${summary.status}: ${message}`)}\n`,
+    `${visibleText(message.startsWith('june: ') ? message : `june: the run ${runId} ${status}: ${message}`)}\n`,
   );
   return ExitCode.failed;
 }
@@ -261,17 +249,13 @@ async function* redactedEvents<T>(events: AsyncIterable<T>, redactor: Redactor):
   for await (const event of events) yield redactor.value(event);
 }
 
-/** Connects to the database, runs `work`, and closes the connection. */
-async function withClient<T>(
-  database: string,
-  work: (client: import('../dbos/run-client.js').RunClient) => Promise<T>,
-): Promise<T> {
+/** Opens the database's run host, runs `work` with it, and closes it. */
+async function withHost<T>(database: string, work: (host: RunHost) => Promise<T>): Promise<T> {
   quietDriver();
-  const { RunClient } = await import('../dbos/cli-support.js');
-  const client = await RunClient.connect(database);
+  const host = await openRunHost({ database });
   try {
-    return await work(client);
+    return await work(host);
   } finally {
-    await client.close().catch(() => {});
+    await host.close().catch(() => {});
   }
 }

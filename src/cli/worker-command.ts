@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import type { CliIO } from './cli-io.js';
+import { databaseWorker } from '../host/database-worker.js';
 import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
 import { quietDriver } from './quiet-driver.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
@@ -69,7 +70,7 @@ export async function workerCommand(
   const pollingIntervalMs = wholeNumber('--polling-interval', 'ms', options.pollingInterval);
   const { secretProps, redact } = cliRedaction(options);
   quietDriver();
-  const { startWorker, safeUrl } = await import('../dbos/cli-support.js');
+  const { startWorker, safeUrl } = await databaseWorker();
   const workflows: Record<string, { component: any; run: any }> = {};
   for (const file of files) {
     const name = workflowNameOf(file);

@@ -96,6 +96,9 @@ async function enqueueOnce(runs: DatabaseRuns, request: HostRunRequest): Promise
     ...(request.props !== undefined ? { props: request.props } : {}),
     ...(request.script !== undefined ? { script: request.script } : {}),
     ...(request.runId !== undefined ? { runId: request.runId } : {}),
+    ...(request.strict ? { strict: true } : {}),
+    ...(request.redact !== undefined ? { redact: request.redact } : {}),
+    ...(request.secretProps?.length ? { secretProps: request.secretProps } : {}),
   };
   const runId = await runs.client.enqueue(run, { onlyNew: true }).catch((error: unknown) => {
     if (JuneError.isInstance(error) && error.code === 'dbos-run-exists')

@@ -167,6 +167,8 @@ export class MemoryRuns {
       journal: this.#journal,
       ...(resume ? { resume: request.runId } : { runId: request.runId }),
       ...(script ? { model: scriptedModel(script) } : {}),
+      ...(request.strict ? { strict: true } : {}),
+      ...redactionOf(request.redact),
       approvalSources: [
         { name: 'host', connect: (inbox) => void (known.inbox = inbox) },
         ...(shared.approvalSources ?? []),
@@ -193,6 +195,11 @@ export class MemoryRuns {
    *   for an id that is not a run id; `studio-run-exists` (409) for one of a run it has.
    */
   checkedStart(request: HostRunRequest, taken: (runId: string) => boolean = () => false): string {
+    if (request.secretProps?.length)
+      throw new SystemError(
+        'run-host-unsupported',
+        `june: this host runs workflows in this process, where secret props are given by value: pass ${request.secretProps.map((name) => `"${name}"`).join(', ')} in props (june run --secret-props), not by name.`,
+      );
     if (!this.runs(request.workflow))
       throw new StudioRequestError(
         'studio-workflow-unknown',
@@ -441,4 +448,17 @@ function answeredKeys(records: readonly JournalRecord[], runId: string): Set<str
         : [],
     ),
   );
+}
+
+/** A request's redaction as `run()` takes it: the variables of `env` read in this process. */
+function redactionOf(redact: HostRunRequest['redact']): { redact?: RunOptions['redact'] } {
+  if (redact === undefined) return {};
+  const { env, ...rest } = redact;
+  const values = (env ?? []).flatMap((name) => {
+    const value = process.env[name];
+    return value ? [value] : [];
+  });
+  return {
+    redact: values.length ? { ...rest, values: [...(rest.values ?? []), ...values] } : rest,
+  };
 }

@@ -1,4 +1,5 @@
 import type { RunLogEvent } from '../events/run-event.js';
+import type { RedactOptions } from '../redaction/redactor.js';
 import type { ModelScript } from '../testing/script-format.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { AnswerOutcome, ApprovalAnswerInput } from './approval-desk.js';
@@ -15,12 +16,21 @@ import type { RunApprovals } from './waiting-approvals.js';
  * - `props`: the root component's props (plain JSON);
  * - `script`: a model script answering every model call (`june run --script`);
  * - `runId`: the run's id (1 to 128 file-name characters). @default a new one
+ * - `strict`: `RunOptions.strict`;
+ * - `redact`: the run's own redaction (`RunOptions.redact`), with `env`, names of variables
+ *   whose values are read where the run runs (a worker's environment, this process's);
+ * - `secretProps`: names of secret props whose values are given where the run runs (a
+ *   worker's `--secret-props`), so they never travel with the request; a host that runs in
+ *   this process refuses them (`run-host-unsupported`): give their values as `props`.
  */
 export interface HostRunRequest {
   workflow: string;
   props?: Record<string, unknown>;
   script?: ModelScript;
   runId?: string;
+  strict?: boolean;
+  redact?: RedactOptions & { env?: readonly string[] };
+  secretProps?: readonly string[];
 }
 
 /**
