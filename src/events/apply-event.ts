@@ -70,6 +70,8 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     node.usage = e.usage;
     node.finishReason = e.finishReason;
     if (e.replayed) node.replayed = true;
+    if (e.price) node.price = e.price;
+    if (e.costUsd !== undefined) node.costUsd = e.costUsd;
     close(live, node, 'succeeded', e.at);
   },
   'tool-call': (live, e) => {

@@ -7,6 +7,7 @@ import type { StepPrompt, StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { modelIdentity } from '../models/model-identity.js';
+import { modelPrice } from '../models/price.js';
 import {
   runStep,
   type PendingToolApproval,
@@ -299,11 +300,14 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
   const stepTools = durable
     ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
     : toolCallTools(agent.tools, place, services.runId);
+  const identity = modelIdentity(services.settings.model ?? model);
+  // the step's calls are priced once, here: the journal records this price with each answer
+  const price = modelPrice(identity, services.settings.prices);
   return {
     step: path,
     model: services.settings.model ?? model,
     onUsage: (used) => step.callUsages.push(used),
-    ...(durable ? { wrapModel: (explained) => durable.model(explained, place) } : {}),
+    ...(durable ? { wrapModel: (explained) => durable.model(explained, place, price) } : {}),
     instructions,
     tools: stepTools,
     toolApproval: durable ? durable.toolApproval(stepTools, place) : stepToolApproval(stepTools),
@@ -318,14 +322,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     },
     abortSignal: run.signal,
     stream: services.settings.stream,
-    onPart: stepPartHandler(
-      run,
-      services.log,
-      path,
-      step.node,
-      tools,
-      modelIdentity(services.settings.model ?? model),
-    ),
+    onPart: stepPartHandler(run, services.log, path, step.node, tools, identity, price),
     approve: (requests) => {
       // the turn's requests are answered together: one answered first is held until then
       services.approvals.turn(
