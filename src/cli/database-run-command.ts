@@ -4,6 +4,7 @@ import { JuneError, WorkflowError } from '../errors/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
+import { costText, subtreeCost, type Trace } from '../trace/index.js';
 import type { RunFlagValues } from '../host/run-flags.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import type { CliIO } from './cli-io.js';
@@ -243,7 +244,7 @@ async function reportFollowed(
   if ('result' in outcome) {
     if (!show.json)
       io.stdout.write(
-        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(outcome.result.usage)}`)}\n`,
+        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(outcome.result.usage)}${costPart(outcome.result.trace)}`)}\n`,
       );
     return ExitCode.success;
   }
@@ -274,4 +275,10 @@ async function withClient<T>(
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** ` · $0.0056` (or how many calls had no price) for a run's summary line; empty when no model call reported usage. */
+function costPart(trace: Trace | undefined): string {
+  const cost = trace?.root ? costText(subtreeCost(trace.root)) : '';
+  return cost ? ` · ${cost}` : '';
 }

@@ -31,6 +31,8 @@ describe('june run examples/release.tsx --script', () => {
     expect(result.stdout).toMatch(
       /✓ succeeded in \d+(\.\d)? m?s · [\d,]+ tokens \([\d,]+ in, [\d,]+ out\)/,
     );
+    // a scripted model has no price: the line says so rather than show $0
+    expect(result.stdout).toMatch(/ out\) · cost unknown for 3 calls\n/);
 
     const trace = onlyTrace(project.dir);
     expect(result.stdout).toContain(`trace: ${join('.june', 'runs', `${trace.runId}.json`)}`);
@@ -173,7 +175,14 @@ describe('june run examples/release.tsx --script', () => {
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('Deployed 1.2.0 to staging.');
-      expect(result.stdout).toMatch(/✓ succeeded in .* · 628 tokens \(600 in, 28 out\)/);
+      // gpt-5-mini's price comes from the catalog: 600 input tokens at $0.25 and 28 output tokens at $2 per million
+      expect(result.stdout).toMatch(
+        /✓ succeeded in .* · 628 tokens \(600 in, 28 out\) · \$0\.00021\n/,
+      );
+      const calls = nodesOf(onlyTrace(project.dir)).filter((node) => node.kind === 'model');
+      expect(calls.map((call) => call.price?.source)).toEqual(['catalog', 'catalog', 'catalog']);
+      const cost = calls.reduce((sum, call) => sum + call.costUsd!, 0);
+      expect(cost).toBeCloseTo(600 * 0.25e-6 + 28 * 2e-6, 12);
       expect(server.requests.filter((request) => request.path === '/v1/responses')).toHaveLength(3);
       expect(server.requests[0]!.body.model).toBe('gpt-5-mini');
     } finally {
