@@ -31,12 +31,12 @@ export interface SubtreeCost {
  * ```
  */
 export function subtreeCost(node: TraceNode): SubtreeCost {
-  const spent: SubtreeCost = { usd: undefined, tokens: undefined, calls: 0, unpriced: 0 };
+  let spent = noCost();
   const stack: TraceNode[] = [node];
   while (stack.length > 0) {
     const top = stack.pop()!;
     if (top.kind === 'model') {
-      addCall(spent, top);
+      spent = addCost(spent, callSpent(top));
       continue;
     }
     const childRun = childRunOf(top)?.root;
@@ -46,14 +46,33 @@ export function subtreeCost(node: TraceNode): SubtreeCost {
   return spent;
 }
 
-function addCall(spent: SubtreeCost, call: TraceNode): void {
+/** Nothing spent: the start of a sum. */
+export function noCost(): SubtreeCost {
+  return { usd: undefined, tokens: undefined, calls: 0, unpriced: 0 };
+}
+
+/**
+ * What one model call node spent ({@link SubtreeCost} of the call alone): nothing when it
+ * reported no usage and has no cost (a call still running, one that failed unpaid). The one
+ * rule {@link subtreeCost} and Studio's tree count a call by.
+ */
+export function callSpent(call: TraceNode): SubtreeCost {
   const tokens = usageTotal(call.usage);
-  const priced = typeof call.costUsd === 'number';
-  if (tokens === undefined && !priced) return;
-  spent.calls++;
-  if (tokens !== undefined) spent.tokens = (spent.tokens ?? 0) + tokens;
-  if (priced) spent.usd = (spent.usd ?? 0) + call.costUsd!;
-  else spent.unpriced++;
+  const usd = typeof call.costUsd === 'number' ? call.costUsd : undefined;
+  if (tokens === undefined && usd === undefined) return noCost();
+  return { usd, tokens, calls: 1, unpriced: usd === undefined ? 1 : 0 };
+}
+
+/** Two sums of what was spent, added: an amount unknown on both sides stays unknown. */
+export function addCost(a: SubtreeCost, b: SubtreeCost): SubtreeCost {
+  const add = (x: number | undefined, y: number | undefined) =>
+    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
+  return {
+    usd: add(a.usd, b.usd),
+    tokens: add(a.tokens, b.tokens),
+    calls: a.calls + b.calls,
+    unpriced: a.unpriced + b.unpriced,
+  };
 }
 
 /**
