@@ -231,11 +231,18 @@ function finishStep(live: LiveTrace, e: RunLogEventOf<'step-finish'>): void {
     close(live, node, 'succeeded', e.at);
     return;
   }
-  // the model calls paid for before the failure keep their usage, even when they did not end
+  // the model calls paid for before the failure keep their usage and cost, even when they
+  // did not end: the nth model call of the step is the nth usage reported
   if (e.modelUsage) {
     let index = 0;
-    for (const child of node.children)
-      if (child.kind === 'model') child.usage ??= e.modelUsage[index++];
+    for (const child of node.children) {
+      if (child.kind !== 'model') continue;
+      const at = index++;
+      if (child.usage !== undefined || e.modelUsage[at] === undefined) continue;
+      child.usage = e.modelUsage[at];
+      const cost = e.modelCostUsd?.[at];
+      if (typeof cost === 'number') child.costUsd = cost;
+    }
   }
   node.usage = e.usage;
   settle(live, node, e.status, e.at, e.error);

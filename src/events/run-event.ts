@@ -64,7 +64,9 @@ export interface RunEventFields {
   /**
    * A step ended: its status, result and usage; the `messages` it added to the
    * conversation; `error` when it failed, with the usage of each model call paid for before
-   * (`modelUsage`); `unstarted` when it failed before its start (its prompt function).
+   * (`modelUsage`) and, when any had a price, each one's cost in USD (`modelCostUsd`, `null`
+   * for a call without a price); `unstarted` when it failed before its start (its prompt
+   * function).
    */
   'step-finish': {
     runId: string;
@@ -76,6 +78,7 @@ export interface RunEventFields {
     unstarted?: true;
     messages?: unknown[];
     modelUsage?: LanguageModelUsage[];
+    modelCostUsd?: Array<number | null>;
   };
   /**
    * One call to the model (one turn of a step's tool loop) starts: `provider` is the AI SDK

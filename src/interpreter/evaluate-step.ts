@@ -7,7 +7,8 @@ import type { StepPrompt, StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { modelIdentity } from '../models/model-identity.js';
-import { modelPrice } from '../models/price.js';
+import { callCost, modelPrice } from '../models/price.js';
+import { recordedPrice } from '../models/replayed-call.js';
 import {
   runStep,
   type PendingToolApproval,
@@ -198,6 +199,8 @@ interface StepCall {
   node: NodePlace;
   /** Each model call's usage as soon as it finished (the AI SDK's comes after the tools ran). */
   callUsages: LanguageModelUsage[];
+  /** Each of those calls' cost, in USD (`null`: its model has no price). */
+  callCosts: Array<number | null>;
 }
 
 /**
@@ -220,6 +223,7 @@ async function runStepNode(
     path,
     node: { nodeId: log.nodeId(), parentId: ctx.parentId },
     callUsages: [],
+    callCosts: [],
   };
   const base = { type: 'step-finish' as const, runId: run.runId, step: path, ...step.node };
   let started = false;
@@ -258,6 +262,7 @@ async function runStepNode(
       usage,
       error: errorData(error),
       modelUsage: step.callUsages,
+      ...(step.callCosts.some((cost) => cost !== null) ? { modelCostUsd: step.callCosts } : {}),
       ...(started ? {} : { unstarted: true as const }),
     });
     throw error;
@@ -306,7 +311,10 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
   return {
     step: path,
     model: services.settings.model ?? model,
-    onUsage: (used) => step.callUsages.push(used),
+    onUsage: (used, metadata) => {
+      step.callUsages.push(used);
+      step.callCosts.push(callCost(used, recordedPrice(metadata) ?? price) ?? null);
+    },
     ...(durable ? { wrapModel: (explained) => durable.model(explained, place, price) } : {}),
     instructions,
     tools: stepTools,

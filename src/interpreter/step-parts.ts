@@ -100,7 +100,7 @@ function modelFinish(
 ) {
   const usage = plainUsage(part.usage);
   const replayed = isReplayedCall(part.providerMetadata);
-  const charged = (replayed ? recordedPrice(part.providerMetadata) : undefined) ?? price;
+  const charged = recordedPrice(part.providerMetadata) ?? price;
   const costUsd = callCost(usage, charged);
   return {
     type: 'model-finish' as const,
