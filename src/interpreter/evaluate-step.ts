@@ -261,14 +261,19 @@ async function runStepNode(
       status: statusOf(error),
       usage,
       error: errorData(error),
-      modelUsage: step.callUsages,
-      ...(step.callCosts.some((cost) => cost !== null) ? { modelCostUsd: step.callCosts } : {}),
+      ...paidCalls(step),
       ...(started ? {} : { unstarted: true as const }),
     });
     throw error;
   } finally {
     run.toolNodes = undefined;
   }
+}
+
+/** The usage of each model call a failed step paid for, and their costs when any had a price. */
+function paidCalls(step: StepCall) {
+  const priced = step.callCosts.some((cost) => cost !== null);
+  return { modelUsage: step.callUsages, ...(priced ? { modelCostUsd: step.callCosts } : {}) };
 }
 
 /** The AI SDK's own telemetry for an agent's model calls (its `experimental_telemetry`), if any. */
