@@ -23,6 +23,9 @@ import { fitProps, propsMisfitMessage, propsSchemaOf } from '../workflows/index.
 import { checkRunFolder } from '../host/run-folder.js';
 import { runFolder } from '../host/run-answers.js';
 import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { checkPrices, type ModelPrices } from '../models/price.js';
+import { errorMessage } from '../errors/error-message.js';
 import type { RunCommandOptions } from './run-command-options.js';
 
 /** What `june run` starts a run with, read from its flags and files before anything runs. */
@@ -37,6 +40,8 @@ export interface RunInputs {
   /** The `--script` model (when resuming, without the turns the journal answered). */
   model: ScriptedModel | undefined;
   redact: RedactOptions | undefined;
+  /** `--prices`: the run's own prices, read from the file and checked. */
+  prices: ModelPrices | undefined;
   /**
    * With `--resume`: the run's lease in the runs folder, taken before its journal is read, so
    * no other process runs it from then on; the run lets go of it when it ends (and `june run`
@@ -64,6 +69,7 @@ export async function runInputs(
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
   const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
+  const prices = options.prices === undefined ? undefined : readPrices(options.prices);
   const workflow = await loadWorkflow(file);
   const journal = fileJournalStore({ dir: runsFolder });
   checkJournalFlags(options);
@@ -90,10 +96,44 @@ export async function runInputs(
       options.script !== undefined && options.resume !== undefined && recorded
         ? resumedScript(options.script, recorded)
         : scriptModel;
-    return { workflow, journal, recorded, props, model, redact, lease };
+    return { workflow, journal, recorded, props, model, redact, prices, lease };
   } catch (error) {
     await lease?.release();
     throw error;
+  }
+}
+
+/**
+ * The prices of a `--prices` file: a JSON object of `{ inputPerMTok, outputPerMTok, ... }` by
+ * model (see `ModelPrices`).
+ * @throws {WorkflowError} `cli-option-invalid` naming the file and what is wrong with it
+ */
+function readPrices(file: string): ModelPrices | undefined {
+  const invalid = (why: string) =>
+    new WorkflowError(
+      'cli-option-invalid',
+      `june: --prices ${file}: ${why}; give a JSON object of prices in USD per million tokens, such as {"openai:gpt-5-mini": {"inputPerMTok": 0.25, "outputPerMTok": 2}}.`,
+    );
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw invalid(
+      `cannot read it (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)})`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw invalid(`it is not JSON (${errorMessage(error)})`);
+  }
+  try {
+    return checkPrices(value);
+  } catch (error) {
+    throw invalid(
+      errorMessage(error).replace(/^june: run\(\)'s prices (.*?); give .*$/s, 'its prices $1'),
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
@@ -47,6 +47,59 @@ describe('june run examples/release.tsx --script', () => {
       (node) => node.kind === 'tool' && node.name === 'readFile',
     )!;
     expect(readFile.output).toBe(readFileSync(join(repoRoot, 'examples', 'CHANGELOG.md'), 'utf8'));
+  });
+
+  it("with --prices: the scripted model is priced as the file says, and the summary line ends with the run's cost", async () => {
+    const prices = join(project.dir, 'prices.json');
+    writeFileSync(
+      prices,
+      JSON.stringify({ 'june:release.script': { inputPerMTok: 1, outputPerMTok: 10 } }),
+    );
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'all', '--prices', prices],
+      project.dir,
+    );
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const calls = nodesOf(onlyTrace(project.dir)).filter((node) => node.kind === 'model');
+    expect(calls.map((call) => call.price?.model)).toEqual(calls.map(() => 'june:release.script'));
+    const input = calls.reduce((sum, call) => sum + call.usage!.inputTokens!, 0);
+    const output = calls.reduce((sum, call) => sum + call.usage!.outputTokens!, 0);
+    const cost = calls.reduce((sum, call) => sum + call.costUsd!, 0);
+    expect(cost).toBeCloseTo(input * 1e-6 + output * 10e-6, 12);
+    expect(result.stdout).toContain(
+      ` out) · $${cost.toLocaleString('en-US', cost >= 0.01 ? { maximumFractionDigits: 4 } : { maximumSignificantDigits: 2 })}\n`,
+    );
+  });
+
+  it('with a --prices file that is not prices: refuses to start, naming the file and the price', async () => {
+    const prices = join(project.dir, 'prices.json');
+    writeFileSync(
+      prices,
+      JSON.stringify({ 'june:release.script': { inputPerMTok: 'cheap', outputPerMTok: 10 } }),
+    );
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'all', '--prices', prices],
+      project.dir,
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `june: --prices ${prices}: its prices "june:release.script".inputPerMTok is not a number of USD, 0 or more; give a JSON object of prices in USD per million tokens, such as {"openai:gpt-5-mini": {"inputPerMTok": 0.25, "outputPerMTok": 2}}.\n`,
+    );
+    expect(existsSync(join(project.dir, '.june', 'runs'))).toBe(false);
+  });
+
+  it('refuses --prices with --database, whose workers price the runs they take', async () => {
+    const result = await june(
+      ['run', example, '--database', 'postgres://127.0.0.1:9/none', '--prices', 'prices.json'],
+      project.dir,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^june: --prices prices the model calls of a run in this process, and --database enqueues a run for the workers/,
+    );
   });
 
   it('with --approve none: denies the deploy and the model is told so before its last turn', async () => {
