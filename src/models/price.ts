@@ -1,4 +1,5 @@
-import { calcPrice, type Provider } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
+import type * as GenaiPrices from '@pydantic/genai-prices';
 import type { LanguageModelUsage } from 'ai';
 import { WorkflowError } from '../errors/june-error.js';
 import type { ModelIdentity } from './model-identity.js';
@@ -113,6 +114,17 @@ export function checkPrices(prices: unknown): ModelPrices | undefined {
   return prices as ModelPrices;
 }
 
+let loaded: typeof GenaiPrices | undefined;
+
+/**
+ * The price catalog's package, loaded the first time a price is looked up or a cost worked
+ * out (its data is large: a run of a scripted model, Studio and `june --help` never load it).
+ */
+function catalog(): typeof GenaiPrices {
+  loaded ??= createRequire(import.meta.url)('@pydantic/genai-prices') as typeof GenaiPrices;
+  return loaded;
+}
+
 /**
  * The AI SDK provider ids (their first segments) whose models the catalog knows under
  * another provider id.
@@ -170,7 +182,7 @@ export function modelPrice(
   if (catalogProvider === undefined) return undefined;
   let found;
   try {
-    found = calcPrice({}, catalogModel, { providerId: catalogProvider, timestamp: at });
+    found = catalog().calcPrice({}, catalogModel, { providerId: catalogProvider, timestamp: at });
   } catch {
     return undefined;
   }
@@ -242,14 +254,14 @@ export function callCost(
   };
   for (const [key, value] of Object.entries(parts))
     if (typeof value === 'number' && value > 0) counted[key] = value;
-  const provider: Provider = {
+  const provider: GenaiPrices.Provider = {
     id: 'june',
     name: 'June',
     api_pattern: '(?!)',
     models: [{ id: 'priced', match: { starts_with: '' }, prices: price.rates }],
   };
   try {
-    return calcPrice(counted, 'priced', { provider })?.total_price;
+    return catalog().calcPrice(counted, 'priced', { provider })?.total_price;
   } catch {
     // counts that contradict each other (more cache reads than input): no cost rather than a wrong one
     return undefined;
