@@ -104,9 +104,9 @@ export function checkPrices(prices: unknown): ModelPrices | undefined {
     if (typeof price !== 'object' || price === null || Array.isArray(price))
       throw invalid(`"${key}" is not an object`);
     for (const field of ['inputPerMTok', 'outputPerMTok'])
-      if (!(field in price)) throw invalid(`"${key}" has no ${field}`);
+      if (!Object.hasOwn(price, field)) throw invalid(`"${key}" has no ${field}`);
     for (const [field, rate] of Object.entries(price)) {
-      if (!(field in RATE_KEYS)) throw invalid(`"${key}" has an unknown field ${field}`);
+      if (!Object.hasOwn(RATE_KEYS, field)) throw invalid(`"${key}" has an unknown field ${field}`);
       if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0)
         throw invalid(`"${key}".${field} is not a number of USD, 0 or more`);
     }
