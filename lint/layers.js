@@ -151,6 +151,13 @@ export const layers = {
         "approvals, the journal and Studio hold June's own shapes",
     },
     {
+      name: '@pydantic/genai-prices',
+      folders: ['models'],
+      reason:
+        'model calls are priced at the model door (src/models/price.ts); elsewhere use ' +
+        "June's own shapes (ModelPrice, a node's costUsd, subtreeCost)",
+    },
+    {
       name: '@ai-sdk/openai',
       folders: ['sdk'],
       reason: 'the OpenAI provider comes in through june/sdk/openai',

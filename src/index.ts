@@ -180,7 +180,11 @@ export type {
   TraceStatus,
   TraceApproval,
   TraceError,
+  SubtreeCost,
 } from './trace/index.js';
+export { subtreeCost, formatUsd } from './trace/index.js';
+export { modelPrice, callCost } from './models/price.js';
+export type { ModelPrice, ModelPrices, PriceInput, PriceRate } from './models/price.js';
 export type { CapabilityProvenance } from './capabilities/index.js';
 export { Fragment, isElement } from './elements/index.js';
 export type { Component, JuneElement, JuneNode, JSX } from './elements/index.js';

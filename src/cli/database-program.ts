@@ -49,6 +49,10 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
       'the values of secret props: a run enqueued with --secret-props names them and gets them here (never stored in clear)',
     )
     .option(
+      '--prices <file>',
+      'prices of your own from a JSON file, in USD per million tokens by "<provider>:<model id>", for the model calls of every run this worker runs, before the bundled price catalog',
+    )
+    .option(
       '--redact-env <name>',
       "keep the value of this environment variable out of every run's records and output, besides each run's own redaction (repeatable)",
       repeatedFlag,

@@ -3,10 +3,10 @@ import { localUser } from '../approvals/local-user.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
 import { openRunHost } from '../host/open-run-host.js';
 import type { RunHost } from '../host/run-host.js';
-import type { Trace } from '../trace/trace-node.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
+import { costText, subtreeCost, type Trace } from '../trace/index.js';
 import type { RunFlagValues } from '../host/run-flags.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import type { CliIO } from './cli-io.js';
@@ -231,7 +231,7 @@ async function reportFollowed(
   if (trace.status === 'succeeded') {
     if (!show.json)
       io.stdout.write(
-        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(trace.root.usage)}`)}\n`,
+        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(trace.root.usage)}${costPart(trace)}`)}\n`,
       );
     return ExitCode.success;
   }
@@ -258,4 +258,10 @@ async function withHost<T>(database: string, work: (host: RunHost) => Promise<T>
   } finally {
     await host.close().catch(() => {});
   }
+}
+
+/** ` · $0.0056` (or how many calls had no price) for a run's summary line; empty when no model call reported usage. */
+function costPart(trace: Trace | undefined): string {
+  const cost = trace?.root ? costText(subtreeCost(trace.root)) : '';
+  return cost ? ` · ${cost}` : '';
 }

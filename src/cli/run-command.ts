@@ -204,7 +204,7 @@ type OtlpExport = Awaited<ReturnType<typeof otlpExport>>;
  * writer's error, if writing failed.
  */
 function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExport) {
-  const { workflow, props, model, journal, redact, recorded, lease } = inputs;
+  const { workflow, props, model, journal, redact, prices, recorded, lease } = inputs;
   const json = options.json === true;
   const onApproval = approvalPolicy(options.approve ?? 'ask');
   let failure: unknown;
@@ -233,6 +233,7 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
         ? { replay: recorded, ...(options.replayTools ? { replayTools: true } : {}) }
         : {}),
       ...(options.strict ? { strict: true } : {}),
+      ...(prices ? { prices } : {}),
       ...(otlp ? { telemetry: otlp.content } : {}),
     });
   const handle = otlp ? context.with(otlp.parent, start) : start();

@@ -23,6 +23,8 @@ import { fitProps, propsMisfitMessage, propsSchemaOf } from '../workflows/index.
 import { checkRunFolder } from '../host/run-folder.js';
 import { runFolder } from '../host/run-answers.js';
 import { resolve } from 'node:path';
+import type { ModelPrices } from '../models/price.js';
+import { readPrices } from './prices-file.js';
 import type { RunCommandOptions } from './run-command-options.js';
 
 /** What `june run` starts a run with, read from its flags and files before anything runs. */
@@ -37,6 +39,8 @@ export interface RunInputs {
   /** The `--script` model (when resuming, without the turns the journal answered). */
   model: ScriptedModel | undefined;
   redact: RedactOptions | undefined;
+  /** `--prices`: the run's own prices, read from the file and checked. */
+  prices: ModelPrices | undefined;
   /**
    * With `--resume`: the run's lease in the runs folder, taken before its journal is read, so
    * no other process runs it from then on; the run lets go of it when it ends (and `june run`
@@ -64,6 +68,7 @@ export async function runInputs(
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
   const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
+  const prices = options.prices === undefined ? undefined : readPrices(options.prices);
   const workflow = await loadWorkflow(file);
   const journal = fileJournalStore({ dir: runsFolder });
   checkJournalFlags(options);
@@ -90,7 +95,7 @@ export async function runInputs(
       options.script !== undefined && options.resume !== undefined && recorded
         ? resumedScript(options.script, recorded)
         : scriptModel;
-    return { workflow, journal, recorded, props, model, redact, lease };
+    return { workflow, journal, recorded, props, model, redact, prices, lease };
   } catch (error) {
     await lease?.release();
     throw error;

@@ -43,6 +43,7 @@ export function addRunCommand(
   command.action(async (file: string, options: RunFlagValues) => {
     if (options.database !== undefined) {
       refuseLocalJournalFlags(options);
+      refusePricesFlag(options);
       const { databaseRunCommand } = await import('./database-run-command.js');
       done(await databaseRunCommand(file, { ...options, database: options.database }, io));
       return;
@@ -50,6 +51,19 @@ export function addRunCommand(
     const { runCommand } = await import('./run-command.js');
     done(await runCommand(file, options, io));
   });
+}
+
+/**
+ * Refuses `--database` with `--prices`: a run enqueued for the workers is priced where it
+ * runs, by the worker's own `prices`.
+ * @throws {WorkflowError} `cli-option-invalid`
+ */
+function refusePricesFlag(options: RunFlagValues): void {
+  if (options.prices === undefined) return;
+  throw new WorkflowError(
+    'cli-option-invalid',
+    "june: --prices prices the model calls of a run in this process, and --database enqueues a run for the workers, which price its calls with the worker's own prices; leave out --prices.",
+  );
 }
 
 /** The flags that read or replay a journal of this machine's `.june/runs`, which a run enqueued for the workers never reads. */

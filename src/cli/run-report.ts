@@ -1,6 +1,6 @@
 import type { RunResult } from '../interpreter/index.js';
 import type { ScriptedModel } from '../testing/index.js';
-import type { Trace } from '../trace/index.js';
+import { costText, subtreeCost, type Trace } from '../trace/index.js';
 import type { CliIO } from './cli-io.js';
 import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
 import { formatDuration, formatTokens } from './format.js';
@@ -53,6 +53,7 @@ export function reportRun(report: RunReport): ExitCodeValue {
         summary(
           `${style.success(`✓ succeeded in ${took}`)}${failed ? style.attention(` · ${failed}`) : ''}`,
           outcome.result.usage,
+          outcome.result.trace.root,
           report.tracePath,
           style.dim,
         ),
@@ -66,6 +67,7 @@ export function reportRun(report: RunReport): ExitCodeValue {
       summary(
         style.failure(`${status} after ${took}`),
         trace.root.usage,
+        trace.root,
         report.tracePath,
         style.dim,
       ),
@@ -81,14 +83,19 @@ export function reportRun(report: RunReport): ExitCodeValue {
   return refusal !== undefined ? ExitCode.failed : exitCodeOf(outcome.error);
 }
 
-/** The run's last lines: how it ended, how long it took, its tokens, and where its trace is. */
+/**
+ * The run's last lines: how it ended, how long it took, its tokens and cost (child runs
+ * included; how many calls had no price), and where its trace is.
+ */
 function summary(
   status: string,
   usage: RunResult['usage'] | undefined,
+  root: Trace['root'],
   tracePath: string,
   dim: (text: string) => string,
 ): string {
-  return `${status}${dim(` · ${formatTokens(usage)}`)}\n${dim(`trace: ${tracePath}`)}\n`;
+  const cost = costText(subtreeCost(root));
+  return `${status}${dim(` · ${formatTokens(usage)}${cost ? ` · ${cost}` : ''}`)}\n${dim(`trace: ${tracePath}`)}\n`;
 }
 
 /** `1 tool failed · 2 failures caught` for what failed inside a run that succeeded; empty when nothing did. */

@@ -90,6 +90,7 @@ export async function tryToolCommand(
     props: undefined,
     model: undefined,
     redact: undefined,
+    prices: undefined,
     lease: undefined,
   };
   return runStarted(file, runOptions, io, inputs, { resumable: false });

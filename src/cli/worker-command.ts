@@ -2,6 +2,7 @@ import { basename, extname } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
 import type { CliIO } from './cli-io.js';
 import { databaseWorker } from '../host/database-worker.js';
+import { readPrices } from './prices-file.js';
 import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
 import { quietDriver } from './quiet-driver.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
@@ -21,6 +22,8 @@ export interface WorkerCommandOptions extends RedactionFlags {
   pollingInterval?: string;
   /** `--executor`: this worker's executor id (a restarted worker with the same id recovers its runs). */
   executor?: string;
+  /** `--prices`: a JSON file of prices of the worker's own, for every run it runs. */
+  prices?: string;
 }
 
 /**
@@ -56,7 +59,7 @@ export function workflowNameOf(file: string): string {
  *   worker took its executor id while it could not reach the database.
  * @throws {JuneError} `cli-workflow-missing` and the workflow load errors,
  *   `cli-option-invalid` (a bad `--concurrency` or `--polling-interval`, two files of one name, a `--redact-env`
- *   variable not set, a bad `--redact-pattern`), `cli-props-invalid` (bad
+ *   variable not set, a bad `--redact-pattern`, a `--prices` file that is not prices), `cli-props-invalid` (bad
  *   `--secret-props`), `dbos-missing`, `database-unreachable`, `database-auth-failed`,
  *   `dbos-worker-workflow-missing`, `dbos-executor-held` (a live worker holds the executor id:
  *   exit 2).
@@ -69,19 +72,10 @@ export async function workerCommand(
   const concurrency = wholeNumber('--concurrency', 'runs', options.concurrency);
   const pollingIntervalMs = wholeNumber('--polling-interval', 'ms', options.pollingInterval);
   const { secretProps, redact } = cliRedaction(options);
+  const prices = options.prices === undefined ? undefined : readPrices(options.prices);
   quietDriver();
   const { startWorker, safeUrl } = await databaseWorker();
-  const workflows: Record<string, { component: any; run: any }> = {};
-  for (const file of files) {
-    const name = workflowNameOf(file);
-    if (workflows[name])
-      throw new WorkflowError(
-        'cli-option-invalid',
-        `june: two workflow files are named "${name}"; runs find their workflow by file name, so give each its own.`,
-      );
-    const loaded = await loadWorkflow(file);
-    workflows[name] = { component: loaded.component, run: loaded.june.run };
-  }
+  const workflows = await workerWorkflows(files);
   let stopBy: StopSignal | undefined;
   let stopRequested: (() => void) | undefined;
   const stopWanted = new Promise<void>((resolve) => (stopRequested = resolve));
@@ -104,6 +98,7 @@ export async function workerCommand(
       ...(options.executor !== undefined ? { executorId: options.executor } : {}),
       ...(redact ? { redact } : {}),
       ...(secretProps ? { secretProps } : {}),
+      ...(prices ? { prices } : {}),
       log: (line) => io.stderr.write(`${line}\n`),
     });
     io.stdout.write(
@@ -144,4 +139,26 @@ function stoppedLine(executorId: string, pending: string[]): string {
   if (pending.length === 0) return `june: worker ${executorId} stopped`;
   const runs = pending.length === 1 ? `run ${pending[0]}` : `runs ${pending.join(', ')}`;
   return `june: worker ${executorId} stopped; ${runs} ${pending.length === 1 ? 'stays' : 'stay'} pending until a worker with --executor ${executorId} starts`;
+}
+
+/**
+ * The worker's workflows by name (their file names), each with the `run` of the June copy
+ * it imports.
+ * @throws {WorkflowError} `cli-option-invalid` for two files of one name, and the workflow load errors
+ */
+async function workerWorkflows(
+  files: string[],
+): Promise<Record<string, { component: any; run: any }>> {
+  const workflows: Record<string, { component: any; run: any }> = {};
+  for (const file of files) {
+    const name = workflowNameOf(file);
+    if (workflows[name])
+      throw new WorkflowError(
+        'cli-option-invalid',
+        `june: two workflow files are named "${name}"; runs find their workflow by file name, so give each its own.`,
+      );
+    const loaded = await loadWorkflow(file);
+    workflows[name] = { component: loaded.component, run: loaded.june.run };
+  }
+  return workflows;
 }

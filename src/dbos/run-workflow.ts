@@ -102,6 +102,7 @@ async function runQueued(
       ...(redact ? { redact } : {}),
       ...(script ? { model: script } : {}),
       ...(input.strict ? { strict: true } : {}),
+      ...(secrets.prices ? { prices: secrets.prices } : {}),
     };
     const started = (workflow.run ?? juneRun)(workflow.component, options);
     handle = started;

@@ -1,13 +1,16 @@
 import { WorkflowError } from '../errors/index.js';
 import type { RedactOptions } from '../redaction/redactor.js';
+import type { ModelPrices } from '../models/price.js';
 import { secretStrings } from '../redaction/secret-strings.js';
 import type { QueuedRun } from './queued-run.js';
 
 /**
- * What a worker gives every run it runs (`startWorker`'s `redact` and `secretProps`,
- * `june worker --redact-env/--redact-pattern/--secret-props`).
+ * What a worker gives every run it runs (`startWorker`'s `redact`, `secretProps` and
+ * `prices`, `june worker --redact-env/--redact-pattern/--secret-props/--prices`).
  */
 export interface WorkerSecrets {
+  /** Prices of the worker's own for its runs' model calls, before the bundled catalog's (`run()`'s `prices`). */
+  prices?: ModelPrices;
   /** Kept out of every run's records, besides each run's own redaction. */
   redact?: RedactOptions;
   /** The values of secret props, given to the runs that name them (each value is redacted too). */

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { WorkflowError } from '../errors/index.js';
 import { DEFAULT_ABORT_GRACE_MS } from '../interpreter/abort-grace.js';
 import type { RedactOptions } from '../redaction/redactor.js';
+import type { ModelPrices } from '../models/price.js';
 import { databaseError, safeUrl } from './database-error.js';
 import { probeDatabase } from './database-probe.js';
 import { describeHolder, holdExecutorId, type ExecutorHolder } from './executor-hold.js';
@@ -71,6 +72,12 @@ export interface WorkerOptions {
    * props carries only their names and gets their values here; each value is redacted.
    */
   secretProps?: Record<string, unknown>;
+  /**
+   * Prices of your own for the model calls of every run this worker runs, in USD per million
+   * tokens by `"<provider>:<model id>"`, before the bundled catalog's (as `run()`'s `prices`;
+   * see docs/costs.md).
+   */
+  prices?: ModelPrices;
 }
 
 /** What {@link JuneWorker.stop} left. */

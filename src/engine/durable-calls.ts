@@ -4,6 +4,7 @@ import { answerToolCalls } from '../models/answer-forms.js';
 import { isFailedAnswer } from '../models/failed-answer.js';
 import { journaledModel, type RecordedModelCall } from '../models/journaled-model.js';
 import { readModelAnswer } from '../models/read-model-answer.js';
+import type { ModelPrice } from '../models/price.js';
 import { CallIds } from './call-ids.js';
 import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
 import type {
@@ -73,14 +74,17 @@ export class DurableCalls {
 
   /**
    * The model for one step's calls, each handed to the engine under `place`
-   * ({@link journaledModel}), whatever its provider specification.
+   * ({@link journaledModel}), whatever its provider specification. Each answer made in this
+   * process is recorded with `price` (`ModelAnswer.price`), the price its call was made at,
+   * so a replay reports the cost the call had.
    *
    * @throws {WorkflowError} `model-spec-unsupported` or `model-invalid` for a model that
    *   cannot be wrapped: its calls would go unrecorded, so it does not run.
    */
-  model(model: LanguageModel, place: DurablePlace): LanguageModel {
+  model(model: LanguageModel, place: DurablePlace, price?: ModelPrice): LanguageModel {
     return journaledModel(model, {
-      modelCall: (call, work) => this.modelCall(place, call, work),
+      modelCall: (call, work) =>
+        this.modelCall(place, call, price ? async () => pricedAnswer(await work(), price) : work),
     });
   }
 
@@ -198,4 +202,9 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === 'function'
   );
+}
+
+/** A model answer with the price its call was made at; a failed call's record has none. */
+function pricedAnswer(answer: ModelAnswer, price: ModelPrice): ModelAnswer {
+  return isFailedAnswer(answer) ? answer : { ...answer, price };
 }

@@ -56,6 +56,7 @@ export const juneErrorCodes = [
   'approval-source-invalid',
   'approval-unknown',
   'composite-tool-failed',
+  'prices-invalid',
   'question-answer-missing',
   'run-abort-grace-invalid',
   'run-aborted',

@@ -70,6 +70,8 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     node.usage = e.usage;
     node.finishReason = e.finishReason;
     if (e.replayed) node.replayed = true;
+    if (e.price) node.price = e.price;
+    if (e.costUsd !== undefined) node.costUsd = e.costUsd;
     close(live, node, 'succeeded', e.at);
   },
   'tool-call': (live, e) => {
@@ -230,11 +232,18 @@ function finishStep(live: LiveTrace, e: RunLogEventOf<'step-finish'>): void {
     close(live, node, 'succeeded', e.at);
     return;
   }
-  // the model calls paid for before the failure keep their usage, even when they did not end
+  // the model calls paid for before the failure keep their usage and cost, even when they
+  // did not end: the nth model call of the step is the nth usage reported
   if (e.modelUsage) {
     let index = 0;
-    for (const child of node.children)
-      if (child.kind === 'model') child.usage ??= e.modelUsage[index++];
+    for (const child of node.children) {
+      if (child.kind !== 'model') continue;
+      const at = index++;
+      if (child.usage !== undefined || e.modelUsage[at] === undefined) continue;
+      child.usage = e.modelUsage[at];
+      const cost = e.modelCostUsd?.[at];
+      if (typeof cost === 'number') child.costUsd = cost;
+    }
   }
   node.usage = e.usage;
   settle(live, node, e.status, e.at, e.error);

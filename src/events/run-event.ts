@@ -3,6 +3,7 @@ import type { CapabilityProvenance } from '../capabilities/scope.js';
 import type { PromptFile, TraceError, TraceStatus } from '../trace/trace-node.js';
 import type { TraceFailures } from '../trace/trace-failures.js';
 import type { ApprovalRequest, AskedQuestion } from '../approvals/approval-request.js';
+import type { ModelPrice } from '../models/price.js';
 
 /**
  * What each kind of run event holds besides its `type` and its {@link EventIdentity}, by
@@ -63,7 +64,9 @@ export interface RunEventFields {
   /**
    * A step ended: its status, result and usage; the `messages` it added to the
    * conversation; `error` when it failed, with the usage of each model call paid for before
-   * (`modelUsage`); `unstarted` when it failed before its start (its prompt function).
+   * (`modelUsage`) and, when any had a price, each one's cost in USD (`modelCostUsd`, `null`
+   * for a call without a price); `unstarted` when it failed before its start (its prompt
+   * function).
    */
   'step-finish': {
     runId: string;
@@ -75,6 +78,7 @@ export interface RunEventFields {
     unstarted?: true;
     messages?: unknown[];
     modelUsage?: LanguageModelUsage[];
+    modelCostUsd?: Array<number | null>;
   };
   /**
    * One call to the model (one turn of a step's tool loop) starts: `provider` is the AI SDK
@@ -86,7 +90,9 @@ export interface RunEventFields {
    * A model call ended: the model's id as the provider gave it, its usage, why it stopped
    * (`stop`, `tool-calls`, `length`...). `replayed` when the call was not made in this process
    * but answered from the run's record (a resume or a replay): its usage still counts for the
-   * run, but no provider was paid for it again.
+   * run, but no provider was paid for it again. `price`: what its tokens cost (from the
+   * catalog or the run's `prices`; a replayed call's as it was recorded); `costUsd`: the
+   * call's cost in USD, absent when its model has no price (unknown, not 0).
    */
   'model-finish': {
     runId: string;
@@ -95,6 +101,8 @@ export interface RunEventFields {
     usage: LanguageModelUsage;
     finishReason: string;
     replayed?: true;
+    price?: ModelPrice;
+    costUsd?: number;
   };
   /** A piece of the model's text, as it streams. */
   'text-delta': { runId: string; step: string; delta: string };

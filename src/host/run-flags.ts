@@ -136,6 +136,14 @@ export const runFlags = [
     resume: 'as-is',
   },
   {
+    key: 'prices',
+    flags: '--prices <file>',
+    description:
+      'prices of your own from a JSON file, in USD per million tokens by "<provider>:<model id>" ({"openai:gpt-5-mini": {"inputPerMTok": 0.25, "outputPerMTok": 2}}), before the bundled price catalog',
+    kind: 'value',
+    resume: 'path',
+  },
+  {
     key: 'database',
     flags: '--database <url>',
     description:

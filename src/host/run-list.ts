@@ -7,6 +7,9 @@ import type { TraceStatus } from '../trace/trace-node.js';
  * - `durationMs`: from `startedAt` to `endedAt`, in milliseconds; absent while running.
  * - `totalTokens`: the run's total tokens (child runs included); while running, the sum of
  *   the model calls so far; absent when no model call reported usage.
+ * - `costUsd`: what the run's model calls cost, in USD (child runs included; the calls
+ *   with a price); absent when none had one. `unpricedCalls`: the calls whose cost is
+ *   unknown (their model has no price), absent when none.
  * - `status`: `runState` of the trace, as the run page shows it.
  * - `nodeCount`: trace nodes in the file, composite child runs included.
  * - `updatedAt`: when the file last changed (ISO 8601).
@@ -29,6 +32,8 @@ export interface RunSummary {
   endedAt?: string;
   durationMs?: number;
   totalTokens?: number;
+  costUsd?: number;
+  unpricedCalls?: number;
   /**
    * What failed inside the run without failing it: the run node's `failures` (tool calls,
    * caught attempts), and `childRuns`, how many of the failed calls were composite calls

@@ -2,6 +2,7 @@ import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { childTraceOf } from './child-trace.js';
 import type { RunSummary } from './run-list.js';
 import { totalTokens } from './total-tokens.js';
+import { subtreeCost } from '../trace/subtree-cost.js';
 import { runState } from './run-state.js';
 
 /**
@@ -20,6 +21,7 @@ export function summarizeTrace(trace: Trace, file: string, updatedAt: string): R
     ? Date.parse(trace.endedAt) - Date.parse(trace.startedAt)
     : undefined;
   const tokens = totalTokens(trace.root);
+  const spent = subtreeCost(trace.root);
   const counts = countNodes(trace.root);
   return {
     runId: file.replace(/\.json$/, ''),
@@ -30,6 +32,8 @@ export function summarizeTrace(trace: Trace, file: string, updatedAt: string): R
     ...(trace.endedAt ? { endedAt: trace.endedAt } : {}),
     ...(durationMs !== undefined && Number.isFinite(durationMs) ? { durationMs } : {}),
     ...(tokens !== undefined ? { totalTokens: tokens } : {}),
+    ...(spent.usd !== undefined ? { costUsd: spent.usd } : {}),
+    ...(spent.unpriced > 0 ? { unpricedCalls: spent.unpriced } : {}),
     ...(trace.root.failures
       ? {
           failures: {

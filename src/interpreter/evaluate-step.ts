@@ -7,6 +7,8 @@ import type { StepPrompt, StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { modelIdentity } from '../models/model-identity.js';
+import { callCost, modelPrice } from '../models/price.js';
+import { recordedPrice } from '../models/replayed-call.js';
 import {
   runStep,
   type PendingToolApproval,
@@ -197,6 +199,8 @@ interface StepCall {
   node: NodePlace;
   /** Each model call's usage as soon as it finished (the AI SDK's comes after the tools ran). */
   callUsages: LanguageModelUsage[];
+  /** Each of those calls' cost, in USD (`null`: its model has no price). */
+  callCosts: Array<number | null>;
 }
 
 /**
@@ -219,6 +223,7 @@ async function runStepNode(
     path,
     node: { nodeId: log.nodeId(), parentId: ctx.parentId },
     callUsages: [],
+    callCosts: [],
   };
   const base = { type: 'step-finish' as const, runId: run.runId, step: path, ...step.node };
   let started = false;
@@ -256,13 +261,19 @@ async function runStepNode(
       status: statusOf(error),
       usage,
       error: errorData(error),
-      modelUsage: step.callUsages,
+      ...paidCalls(step),
       ...(started ? {} : { unstarted: true as const }),
     });
     throw error;
   } finally {
     run.toolNodes = undefined;
   }
+}
+
+/** The usage of each model call a failed step paid for, and their costs when any had a price. */
+function paidCalls(step: StepCall) {
+  const priced = step.callCosts.some((cost) => cost !== null);
+  return { modelUsage: step.callUsages, ...(priced ? { modelCostUsd: step.callCosts } : {}) };
 }
 
 /** The AI SDK's own telemetry for an agent's model calls (its `experimental_telemetry`), if any. */
@@ -299,11 +310,17 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
   const stepTools = durable
     ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
     : toolCallTools(agent.tools, place, services.runId);
+  const identity = modelIdentity(services.settings.model ?? model);
+  // the step's calls are priced once, here: the journal records this price with each answer
+  const price = modelPrice(identity, services.settings.prices);
   return {
     step: path,
     model: services.settings.model ?? model,
-    onUsage: (used) => step.callUsages.push(used),
-    ...(durable ? { wrapModel: (explained) => durable.model(explained, place) } : {}),
+    onUsage: (used, metadata) => {
+      step.callUsages.push(used);
+      step.callCosts.push(callCost(used, recordedPrice(metadata) ?? price) ?? null);
+    },
+    ...(durable ? { wrapModel: (explained) => durable.model(explained, place, price) } : {}),
     instructions,
     tools: stepTools,
     toolApproval: durable ? durable.toolApproval(stepTools, place) : stepToolApproval(stepTools),
@@ -318,14 +335,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     },
     abortSignal: run.signal,
     stream: services.settings.stream,
-    onPart: stepPartHandler(
-      run,
-      services.log,
-      path,
-      step.node,
-      tools,
-      modelIdentity(services.settings.model ?? model),
-    ),
+    onPart: stepPartHandler(run, services.log, path, step.node, tools, identity, price),
     approve: (requests) => {
       // the turn's requests are answered together: one answered first is held until then
       services.approvals.turn(

@@ -5,6 +5,7 @@ import type { ApprovalSource } from '../approvals/approval-source.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
+import { checkPrices, type ModelPrices } from '../models/price.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
 import { ToolSourcePool } from '../resources/tool-source-pool.js';
 import type { NodePlace } from './node-place.js';
@@ -26,6 +27,8 @@ export interface RunServicesOptions {
   redact?: RedactOptions;
   /** Whether model calls stream. @default true */
   stream?: boolean;
+  /** Prices of the run's own, before the catalog's (`RunOptions.prices`). */
+  prices?: ModelPrices;
   /** Follow the run's events. @default none */
   consumers?: readonly RunConsumer[];
   /** Makes the run's durable engine. @default none */
@@ -38,6 +41,8 @@ export interface RunSettings {
   readonly model: LanguageModel | undefined;
   /** Whether model calls stream (`streamText`) or answer whole (`generateText`). */
   readonly stream: boolean;
+  /** The run's own prices, before the catalog's (see `modelPrice`). */
+  readonly prices: ModelPrices | undefined;
 }
 
 /**
@@ -88,7 +93,11 @@ export function createRunServices(options: RunServicesOptions): RunServices {
   for (const source of options.approvalSources ?? []) approvals.connect(source);
   return Object.freeze({
     runId,
-    settings: Object.freeze({ model: options.model, stream: options.stream !== false }),
+    settings: Object.freeze({
+      model: options.model,
+      stream: options.stream !== false,
+      prices: checkPrices(options.prices),
+    }),
     log,
     abort,
     approvals,

@@ -1,6 +1,7 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { plainUsage } from '../models/usage.js';
-import { isReplayedCall } from '../models/replayed-call.js';
+import { isReplayedCall, recordedPrice } from '../models/replayed-call.js';
+import { callCost, type ModelPrice } from '../models/price.js';
 import type { ModelIdentity } from '../models/model-identity.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
@@ -13,7 +14,9 @@ import type { ToolNodes } from './tool-nodes.js';
 /**
  * Turns the AI SDK's stream parts of one step into run events: model calls (a `start-step`
  * to its `finish-step`), text and reasoning deltas, tool calls and their results, errors and
- * denials; an approval request's part notes which node the request's events concern.
+ * denials; an approval request's part notes which node the request's events concern. Each
+ * model call is priced at `price` (a replayed call at the price it was recorded with) and
+ * its `model-finish` says what it cost.
  *
  * @example
  * ```ts
@@ -27,6 +30,7 @@ export function stepPartHandler(
   stepNode: NodePlace,
   tools: ToolNodes,
   identity: ModelIdentity = {},
+  price?: ModelPrice,
 ): (part: TextStreamPart<ToolSet>) => void {
   const runId = run.runId;
   const start = modelStart(runId, step, identity);
@@ -43,13 +47,9 @@ export function stepPartHandler(
       case 'finish-step':
         if (model === undefined) break;
         log.emit({
-          type: 'model-finish',
+          ...modelFinish(part, price),
           runId,
           step,
-          model: part.response.modelId || 'model',
-          usage: plainUsage(part.usage),
-          finishReason: part.finishReason,
-          ...(isReplayedCall(part.providerMetadata) ? { replayed: true as const } : {}),
           nodeId: model,
           parentId: stepNode.nodeId,
         });
@@ -87,6 +87,30 @@ function callPlace(
 ) {
   const { toolCallId, toolName: tool } = part;
   return { runId, step, toolCallId, tool, ...tools.find(toolCallId, tool) };
+}
+
+/**
+ * What a `model-finish` says of its call: the model's id, usage, finish reason, and its
+ * price and cost. A replayed call costs what it cost when it was made (one recorded without
+ * a price is priced now).
+ */
+function modelFinish(
+  part: Extract<TextStreamPart<ToolSet>, { type: 'finish-step' }>,
+  price: ModelPrice | undefined,
+) {
+  const usage = plainUsage(part.usage);
+  const replayed = isReplayedCall(part.providerMetadata);
+  const charged = recordedPrice(part.providerMetadata) ?? price;
+  const costUsd = callCost(usage, charged);
+  return {
+    type: 'model-finish' as const,
+    model: part.response.modelId || 'model',
+    usage,
+    finishReason: part.finishReason,
+    ...(replayed ? { replayed: true as const } : {}),
+    ...(charged ? { price: charged } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+  };
 }
 
 /** What every `model-start` of a step says, besides its node: its model's provider and id. */

@@ -4,6 +4,7 @@ import type { ApprovalSource } from '../approvals/approval-source.js';
 import type { DurableEngineFactory } from '../engine/durable-engine.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import type { RedactOptions } from '../redaction/redactor.js';
+import type { ModelPrices } from '../models/price.js';
 import type { RunOutput } from './run-output-option.js';
 
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
@@ -78,6 +79,16 @@ export interface WorkflowRunOptions<OUTPUT = unknown> {
    * composite tools, journals and abort work the same. @default true
    */
   stream?: boolean;
+  /**
+   * Prices of your own, in USD per million tokens, by `"<provider>:<model id>"` or model id:
+   * they take the place of the price catalog June ships (`@pydantic/genai-prices`) for those
+   * models. Each model call's price is recorded with it in the journal, so a replay reports
+   * the cost the call had. See docs/costs.md.
+   * @throws {WorkflowError} `prices-invalid` (at once) when a price is not
+   *   `{ inputPerMTok, outputPerMTok, ... }` of numbers, 0 or more.
+   * @example { 'openai:gpt-5-mini': { inputPerMTok: 0.25, cacheReadPerMTok: 0.025, outputPerMTok: 2 } }
+   */
+  prices?: ModelPrices;
   /**
    * Follow the run's events as they happen, each event with its trace node (`nodeId`,
    * `parentId`) and time (`at`): a trace writer (`traceWriter({ dir })` writes a trace file

@@ -81,7 +81,9 @@ export interface JournalHeader {
  * the SHA-256 of the whole request (the call's options without `abortSignal` and `headers`,
  * keys sorted). `answer` is what the model answered, as June records it
  * ({@link ModelAnswer}): a streamed call's parts or a generate call's result, or, for a call
- * that failed, its error (`answer.error`), thrown again when the call is replayed.
+ * that failed, its error (`answer.error`), thrown again when the call is replayed; and the
+ * price the call was made at (`answer.price`, when its model had one), which a replay reports
+ * its cost at. Records without it (written before calls were priced) still load.
  *
  * `request` is the whole request, or, with `promptBase`, the request with only the prompt
  * messages it added: its prompt is the first `promptBase.messages` messages of the prompt of

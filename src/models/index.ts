@@ -18,5 +18,7 @@ export { readModelAnswer } from './read-model-answer.js';
 export { hashModelRequest, modelRequestOf } from './model-request.js';
 export { journaledModel } from './journaled-model.js';
 export type { ModelCallRecorder, RecordedModelCall } from './journaled-model.js';
-export { isReplayedCall, replayedMetadata } from './replayed-call.js';
+export { isReplayedCall, recordedPrice, replayedMetadata } from './replayed-call.js';
+export { callCost, checkPrices, modelPrice } from './price.js';
 export { uniqueCallIds } from './unique-call-ids.js';
+export type { ModelPrice, ModelPrices, PriceInput, PriceRate } from './price.js';

@@ -115,7 +115,7 @@ async function journaledStream(
   const first = await Promise.race([live, answer]);
   if (!('held' in first)) {
     if (isFailedAnswer(first)) throw 'error' in thrown ? thrown.error : failureError(first.error);
-    return { stream: pacedStream(replayedParts(answerParts(first))) };
+    return { stream: pacedStream(replayedParts(answerParts(first), first.price)) };
   }
   const { held, ...result } = first;
   // a failed stream's record is no answer: its tool calls never reach the AI SDK
@@ -149,7 +149,7 @@ async function journaledGenerate(
       },
     );
     if (isFailedAnswer(answer)) throw 'error' in thrown ? thrown.error : failureError(answer.error);
-    return made ?? replayedResult(answerResult(answer));
+    return made ?? replayedResult(answerResult(answer), answer.price);
   } catch (error) {
     if (error instanceof Unrecorded) return error.value as LanguageModelV4GenerateResult;
     throw error;

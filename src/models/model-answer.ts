@@ -1,4 +1,5 @@
 import type { ErrorData } from '../errors/error-data.js';
+import type { ModelPrice } from './price.js';
 
 /** The format version of the {@link ModelAnswer} records this June writes and reads. */
 export const MODEL_ANSWER_VERSION = 1;
@@ -43,6 +44,12 @@ export interface ModelAnswer {
   readonly result?: Readonly<Record<string, unknown>>;
   /** How the call failed (absent for an answer; then `parts` and `result` are absent). */
   readonly error?: ModelCallFailure;
+  /**
+   * The price the call was made at ({@link ModelPrice}), when its model had one: a replay
+   * reports the cost the call had when it was made. Absent in answers recorded before June
+   * priced calls, and for a model nobody priced.
+   */
+  readonly price?: ModelPrice;
 }
 
 /**

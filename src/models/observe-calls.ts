@@ -7,7 +7,8 @@ import { orphanReasoningRepair } from './orphan-reasoning.js';
 
 /**
  * A model middleware that hands each call's usage, in tokens, to `onUsage` as soon as the
- * provider reports it (its stream's `finish` part, or a generate result), repairs a stream's
+ * provider reports it (its stream's `finish` part, or a generate result), with the answer's
+ * provider metadata (which marks a replayed call, and carries its recorded price), repairs a stream's
  * reasoning parts whose start never came ({@link orphanReasoningRepair}); and, with
  * `onGeneratePart`, reports each non-streaming call as a stream's parts would: `start-step`
  * before it, the answer's parts ({@link contentParts}) once it has come, before any tool runs.
@@ -22,7 +23,7 @@ import { orphanReasoningRepair } from './orphan-reasoning.js';
  * ```
  */
 export function observeCalls(
-  onUsage: (usage: LanguageModelUsage) => void,
+  onUsage: (usage: LanguageModelUsage, providerMetadata: unknown) => void,
   onGeneratePart?: (part: TextStreamPart<ToolSet>) => void,
 ): LanguageModelV4Middleware {
   return {
@@ -30,7 +31,7 @@ export function observeCalls(
     wrapGenerate: async ({ doGenerate }) => {
       onGeneratePart?.({ type: 'start-step' } as TextStreamPart<ToolSet>);
       const result = await doGenerate();
-      onUsage(usageOf(result.usage));
+      onUsage(usageOf(result.usage), result.providerMetadata);
       if (onGeneratePart) for (const part of contentParts(result.content)) onGeneratePart(part);
       return result;
     },
@@ -39,7 +40,7 @@ export function observeCalls(
       const repair = orphanReasoningRepair();
       return {
         stream: mappedStream(stream, (part) => {
-          if (part.type === 'finish') onUsage(usageOf(part.usage));
+          if (part.type === 'finish') onUsage(usageOf(part.usage), part.providerMetadata);
           return repair(part);
         }),
         ...rest,

@@ -6,8 +6,11 @@ import { withMiddleware } from '../models/with-middleware.js';
 
 /** What {@link stepModel} reports of each model call. */
 export interface StepModelOptions {
-  /** Each call's usage, in tokens, as soon as the provider reports it ({@link observeCalls}). */
-  onUsage: (usage: LanguageModelUsage) => void;
+  /**
+   * Each call's usage, in tokens, as soon as the provider reports it, with the answer's
+   * provider metadata ({@link observeCalls}).
+   */
+  onUsage: (usage: LanguageModelUsage, providerMetadata: unknown) => void;
   /**
    * Given, each call of the provider's non-streaming path (`doGenerate`) is also reported as
    * the parts a stream would have given: `start-step` before the call, then, once the whole

@@ -40,8 +40,12 @@ export interface StepRunInput {
   step: string;
   /** The agent's model (or the run's `model` option); {@link runStep} wraps it once for the step ({@link stepModel}). */
   model: LanguageModel;
-  /** Each model call's usage, in tokens, as soon as the provider reports it (the AI SDK's comes after the tools ran). */
-  onUsage: (usage: LanguageModelUsage) => void;
+  /**
+   * Each model call's usage, in tokens, as soon as the provider reports it (the AI SDK's
+   * comes after the tools ran), with the answer's provider metadata (a replayed call's mark
+   * and recorded price).
+   */
+  onUsage: (usage: LanguageModelUsage, providerMetadata: unknown) => void;
   /**
    * Wraps the model between the step's middlewares (a durable engine's record of each
    * call, which keeps the request as June made it, before denials are reworded).

@@ -2,6 +2,7 @@ import { SpanKind, type Attributes } from '@opentelemetry/api';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import { modelOutputOf } from '../trace/composite-result.js';
 import type { TraceNode } from '../trace/trace-node.js';
+import { subtreeCost } from '../trace/subtree-cost.js';
 import { genAiFinishReason, genAiProviderName } from './genai-provider.js';
 
 /**
@@ -75,7 +76,7 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
   run: (node, into) => {
     into['june.workflow'] = node.name;
     if (node.toolCallId !== undefined) into['june.run.parent_tool_call.id'] = node.toolCallId;
-    Object.assign(into, usageAttributes('june.usage', node));
+    Object.assign(into, usageAttributes('june.usage', node), costAttributes(node));
     return `run ${node.name}`;
   },
   agent: (node, into) => {
@@ -94,7 +95,7 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
   step: (node, into, content) => {
     into['june.step.id'] = node.name;
     into['june.step.path'] = node.step ?? node.name;
-    Object.assign(into, usageAttributes('june.usage', node));
+    Object.assign(into, usageAttributes('june.usage', node), costAttributes(node));
     if (content.recordInputs && node.prompt !== undefined) into['june.step.prompt'] = node.prompt;
     if (content.recordOutputs && node.result !== undefined)
       into['june.step.result'] = text(node.result);
@@ -113,7 +114,10 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
       into['gen_ai.response.finish_reasons'] = [genAiFinishReason(node.finishReason)];
     // a call answered from the record was counted by the process that made it
     if (node.replayed) into['june.replayed'] = true;
-    else Object.assign(into, usageAttributes('gen_ai.usage', node));
+    else {
+      Object.assign(into, usageAttributes('gen_ai.usage', node));
+      if (node.costUsd !== undefined) into['june.cost.usd'] = node.costUsd;
+    }
     return model === undefined ? 'chat' : `chat ${model}`;
   },
   tool: (node, into, content, capabilities) => {
@@ -138,6 +142,19 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
     return `catch ${node.name}`;
   },
 };
+
+/**
+ * A run's or step's cost ({@link subtreeCost}: its model calls, child runs included, replayed
+ * ones too, as `june.usage.*` counts them): `june.cost.usd` when a call had a price, and
+ * `june.cost.unpriced_calls`, the calls whose cost is unknown, when there are any.
+ */
+function costAttributes(node: TraceNode): Attributes {
+  const spent = subtreeCost(node);
+  const out: Attributes = {};
+  if (spent.usd !== undefined) out['june.cost.usd'] = spent.usd;
+  if (spent.unpriced > 0) out['june.cost.unpriced_calls'] = spent.unpriced;
+  return out;
+}
 
 /** `<prefix>.input_tokens` and `<prefix>.output_tokens` of a node's usage, when known. */
 function usageAttributes(prefix: string, node: TraceNode): Attributes {

@@ -20,3 +20,5 @@ export {
 } from './trace-schema.js';
 export { childRunOf, modelOutputOf } from './composite-result.js';
 export type { CompositeToolResult } from './composite-result.js';
+export { subtreeCost, formatUsd, costText, callSpent, addCost, noCost } from './subtree-cost.js';
+export type { SubtreeCost } from './subtree-cost.js';

@@ -2,6 +2,7 @@ import type { ErrorData } from '../errors/error-data.js';
 import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import type { AskedQuestion } from '../approvals/approval-request.js';
+import type { ModelPrice } from '../models/price.js';
 
 /**
  * What failed inside a run without failing it, counted over the whole tree, child runs
@@ -93,6 +94,13 @@ export interface TraceNode {
   finishReason?: string;
   /** Model nodes: the call was answered from the run's record (a resume or replay), not made again. */
   replayed?: true;
+  /**
+   * Model nodes: what the call cost, in USD, at `price`; absent when its model has no price
+   * (unknown, not 0). A subtree's cost, child runs included, is `subtreeCost(node)`.
+   */
+  costUsd?: number;
+  /** Model nodes: the price the call was charged at (the catalog's or the run's `prices`; a replayed call's as recorded). */
+  price?: ModelPrice;
   /** Tool nodes. */
   toolCallId?: string;
   input?: unknown;

@@ -1,5 +1,7 @@
 /** A duration for people: the CLI's form (`450 ms`, `1.2 s`, `3 min 5 s`, `2 h 4 min`). */
 export { formatDuration } from '../../src/trace/format-duration.js';
+/** A cost for people, as the CLI writes it (`$0.0056`), and a subtree's in words (`$0.0056 (cost unknown for 2 calls)`). */
+export { formatUsd, costText } from '../../src/trace/subtree-cost.js';
 
 /** Formats a token count with thousands separators: `12,345`; empty when unknown. */
 export function formatTokens(tokens: number | undefined): string {

@@ -1,7 +1,14 @@
 import type { TraceNode } from '../../src/trace/trace-node.js';
 import { AgentInspector } from './agent-inspector.js';
 import { ErrorSection } from './error-section.js';
-import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
+import {
+  costText,
+  elapsedMs,
+  formatDuration,
+  formatTime,
+  formatTokens,
+  formatUsd,
+} from './format.js';
 import { Facts, Section } from './section.js';
 import { StatusBadge } from './status-badge.js';
 import { StepInspector } from './step-inspector.js';
@@ -39,6 +46,7 @@ export function Inspector({
           ['Ended', formatTime(node.endedAt)],
           ['Duration', formatDuration(elapsedMs(node.startedAt, node.durationMs, running, now))],
           ['Tokens', tokensText(node, item.tokens)],
+          ['Cost', costText(item.spent) || undefined],
         ]}
       />
       <ErrorSection item={item} />
@@ -49,6 +57,37 @@ export function Inspector({
       {node.kind === 'tool' && <ToolInspector item={item} onSelect={onSelect} />}
     </aside>
   );
+}
+
+/**
+ * A model call's price in words: where it came from and its main rates, per million tokens
+ * (`catalog openai/gpt-5-mini: $0.25 in, $0.025 cached, $2 out per million tokens`).
+ */
+function priceText(node: TraceNode): string | undefined {
+  const price = node.price;
+  if (!price) return node.usage ? 'none (the model has no price)' : undefined;
+  const from =
+    price.source === 'catalog'
+      ? `catalog ${[price.provider, price.model].filter(Boolean).join('/')}`
+      : `prices option "${price.model ?? ''}"`;
+  const rate = (key: string) => {
+    const value = price.rates[key];
+    return typeof value === 'number'
+      ? formatUsd(value)
+      : value
+        ? `from ${formatUsd(value.base)}`
+        : undefined;
+  };
+  const rates = (
+    [
+      ['input_mtok', 'in'],
+      ['cache_read_mtok', 'cached'],
+      ['output_mtok', 'out'],
+    ] as const
+  )
+    .map(([key, what]) => (rate(key) ? `${rate(key)} ${what}` : undefined))
+    .filter(Boolean);
+  return rates.length > 0 ? `${from}: ${rates.join(', ')} per million tokens` : from;
 }
 
 function tokensText(node: TraceNode, total: number | undefined): string | undefined {
@@ -106,6 +145,7 @@ function ModelFacts({ node }: { node: TraceNode }) {
           ['Output tokens', formatTokens(usage?.outputTokens)],
           ['Reasoning', formatTokens(usage?.outputTokenDetails?.reasoningTokens)],
           ['Total tokens', formatTokens(usage?.totalTokens)],
+          ['Price', priceText(node)],
         ]}
       />
     </Section>

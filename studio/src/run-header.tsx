@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Trace } from '../../src/trace/trace-node.js';
-import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
+import { costText, elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
 import { StatusBadge } from './status-badge.js';
 import type { TraceTree } from './trace-tree.js';
 
@@ -17,7 +17,7 @@ export function RunHeader({ runId, children }: { runId: string; children?: Compo
   );
 }
 
-/** The run's name, status (and failures inside), start, duration (ticking while it runs) and total tokens. */
+/** The run's name, status (and failures inside), start, duration (ticking while it runs), total tokens and cost. */
 export function RunFacts(props: { trace: Trace; tree: TraceTree; running: boolean; now: number }) {
   const { trace, tree, running, now } = props;
   const durationMs = trace.endedAt
@@ -40,6 +40,9 @@ export function RunFacts(props: { trace: Trace; tree: TraceTree; running: boolea
       </span>
       <span class="run-fact" title="Total tokens">
         {tree.root.tokens !== undefined ? `${formatTokens(tree.root.tokens)} tokens` : ''}
+      </span>
+      <span class="run-fact" title="Total cost" data-testid="run-cost">
+        {costText(tree.root.spent)}
       </span>
     </>
   );

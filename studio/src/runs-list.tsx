@@ -7,7 +7,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { elapsedMs, formatDuration, formatTime, formatTokens } from './format.js';
+import { elapsedMs, formatDuration, formatTime, formatTokens, formatUsd } from './format.js';
 import { RunFilterBar } from './run-filter-bar.js';
 import { filterRuns, type RunFilter } from './run-filter.js';
 import { StatusBadge } from './status-badge.js';
@@ -98,6 +98,7 @@ function RunsTable(props: {
           <th class="num">Duration</th>
           <th>Status</th>
           <th class="num">Tokens</th>
+          <th class="num">Cost</th>
         </tr>
       </thead>
       <tbody ref={body}>
@@ -133,11 +134,15 @@ function UnreadableRunRow({ run }: { run: UnreadableRun }) {
         <StatusBadge status="unreadable" />
       </td>
       <td class="num" />
+      <td class="num" />
     </tr>
   );
 }
 
-/** A run: workflow, id, start, duration (ticking while it runs), status with what failed inside, tokens. */
+/**
+ * A run: workflow, id, start, duration (ticking while it runs), status with what failed
+ * inside, tokens, cost (empty when no call had a price; its title says how many had none).
+ */
 function RunRow({ run, now }: { run: RunSummary; now: number }) {
   const running = run.status === 'running' || run.status === 'waiting';
   return (
@@ -175,6 +180,17 @@ function RunRow({ run, now }: { run: RunSummary; now: number }) {
         )}
       </td>
       <td class="num">{formatTokens(run.totalTokens)}</td>
+      <td
+        class="num"
+        data-testid="run-cost"
+        title={
+          run.unpricedCalls
+            ? `cost unknown for ${run.unpricedCalls} call${run.unpricedCalls === 1 ? '' : 's'}`
+            : undefined
+        }
+      >
+        {run.costUsd !== undefined ? formatUsd(run.costUsd) : ''}
+      </td>
     </tr>
   );
 }

@@ -1,6 +1,7 @@
 import { childTraceOf } from '../../src/host/child-trace.js';
 import { nodeTokens } from '../../src/host/total-tokens.js';
 import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
+import { addCost, callSpent, noCost, type SubtreeCost } from '../../src/trace/subtree-cost.js';
 
 /**
  * One node of the tree Studio draws: a trace node, where it stands, and its tokens (the model
@@ -14,6 +15,11 @@ export interface TreeItem {
   parent: TreeItem | undefined;
   children: TreeItem[];
   tokens: number | undefined;
+  /**
+   * What the model calls below cost (child runs included): `usd` of those with a price,
+   * `unpriced` the calls whose cost is unknown (see `subtreeCost`).
+   */
+  spent: SubtreeCost;
   /** Failures below this item (see {@link isFailure}), child runs included. */
   failedBelow: number;
   /** Run nodes: the trace they are the root of (the outermost run or a child run). */
@@ -33,46 +39,19 @@ export interface TraceTree {
  */
 export function buildTraceTree(trace: Trace): TraceTree {
   const byKey = new Map<string, TreeItem>();
-  const root: TreeItem = {
-    key: 'r',
-    node: trace.root,
-    depth: 0,
-    parent: undefined,
-    children: [],
-    tokens: undefined,
-    failedBelow: 0,
-    trace,
-  };
+  const root = newItem('r', trace.root, undefined, trace);
   const order: TreeItem[] = [];
   const stack = [root];
   while (stack.length > 0) {
     const item = stack.pop()!;
     byKey.set(item.key, item);
     order.push(item);
-    const { node, key, depth } = item;
+    const { node, key } = item;
     node.children.forEach((child, index) =>
-      item.children.push({
-        key: `${key}.${index}`,
-        node: child,
-        depth: depth + 1,
-        parent: item,
-        children: [],
-        tokens: undefined,
-        failedBelow: 0,
-      }),
+      item.children.push(newItem(`${key}.${index}`, child, item)),
     );
     const childRun = childTraceOf(node);
-    if (childRun)
-      item.children.push({
-        key: `${key}.c`,
-        node: childRun.root,
-        depth: depth + 1,
-        parent: item,
-        children: [],
-        tokens: undefined,
-        failedBelow: 0,
-        trace: childRun,
-      });
+    if (childRun) item.children.push(newItem(`${key}.c`, childRun.root, item, childRun));
     for (let i = item.children.length - 1; i >= 0; i--) stack.push(item.children[i]!);
   }
   // Tokens add up level by level: the model calls below, child runs included (see totalTokens).
@@ -82,9 +61,34 @@ export function buildTraceTree(trace: Trace): TraceTree {
       item.node,
       item.children.map((child) => child.tokens),
     );
+    // costs add up the same way: a model call's own, any other node the sum of those below
+    item.spent =
+      item.node.kind === 'model'
+        ? callSpent(item.node)
+        : item.children.reduce((sum, child) => addCost(sum, child.spent), noCost());
     if (item.parent) item.parent.failedBelow += item.failedBelow + (isFailure(item) ? 1 : 0);
   }
   return { root, byKey };
+}
+
+/** An item of the tree before its sums are made (tokens, cost, failures below). */
+function newItem(
+  key: string,
+  node: TraceNode,
+  parent: TreeItem | undefined,
+  trace?: Trace,
+): TreeItem {
+  return {
+    key,
+    node,
+    depth: parent ? parent.depth + 1 : 0,
+    parent,
+    children: [],
+    tokens: undefined,
+    spent: noCost(),
+    failedBelow: 0,
+    ...(trace ? { trace } : {}),
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ export function TreeHead() {
       <span>Status</span>
       <span class="num">Duration</span>
       <span class="num">Tokens</span>
+      <span class="num">Cost</span>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { elapsedMs, formatDuration, formatTokens } from './format.js';
+import { costText, elapsedMs, formatDuration, formatTokens, formatUsd } from './format.js';
 import { Highlight } from './highlight.js';
 import { StatusBadge } from './status-badge.js';
 import { isChildRun, isHeld, labelOf, type TreeItem } from './trace-tree.js';
@@ -19,7 +19,10 @@ export interface TreeRowProps {
   onToggle(key: string): void;
 }
 
-/** One row of the tree: the node (indented, with its hints), status, duration and tokens. */
+/**
+ * One row of the tree: the node (indented, with its hints), status, duration, tokens and
+ * cost (empty when no call below had a price; its title says how many had none).
+ */
 export function TreeRow(props: TreeRowProps) {
   const { item, top, expanded, selected, matched, now, onSelect } = props;
   const { node } = item;
@@ -47,6 +50,9 @@ export function TreeRow(props: TreeRowProps) {
         {formatDuration(elapsedMs(node.startedAt, node.durationMs, running, now))}
       </span>
       <span class="cell-num">{formatTokens(item.tokens)}</span>
+      <span class="cell-num" data-testid="row-cost" title={costText(item.spent) || undefined}>
+        {item.spent.usd !== undefined ? formatUsd(item.spent.usd) : ''}
+      </span>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
@@ -31,6 +31,8 @@ describe('june run examples/release.tsx --script', () => {
     expect(result.stdout).toMatch(
       /✓ succeeded in \d+(\.\d)? m?s · [\d,]+ tokens \([\d,]+ in, [\d,]+ out\)/,
     );
+    // a scripted model has no price: the line says so rather than show $0
+    expect(result.stdout).toMatch(/ out\) · cost unknown for 3 calls\n/);
 
     const trace = onlyTrace(project.dir);
     expect(result.stdout).toContain(`trace: ${join('.june', 'runs', `${trace.runId}.json`)}`);
@@ -45,6 +47,59 @@ describe('june run examples/release.tsx --script', () => {
       (node) => node.kind === 'tool' && node.name === 'readFile',
     )!;
     expect(readFile.output).toBe(readFileSync(join(repoRoot, 'examples', 'CHANGELOG.md'), 'utf8'));
+  });
+
+  it("with --prices: the scripted model is priced as the file says, and the summary line ends with the run's cost", async () => {
+    const prices = join(project.dir, 'prices.json');
+    writeFileSync(
+      prices,
+      JSON.stringify({ 'june:release.script': { inputPerMTok: 1, outputPerMTok: 10 } }),
+    );
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'all', '--prices', prices],
+      project.dir,
+    );
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const calls = nodesOf(onlyTrace(project.dir)).filter((node) => node.kind === 'model');
+    expect(calls.map((call) => call.price?.model)).toEqual(calls.map(() => 'june:release.script'));
+    const input = calls.reduce((sum, call) => sum + call.usage!.inputTokens!, 0);
+    const output = calls.reduce((sum, call) => sum + call.usage!.outputTokens!, 0);
+    const cost = calls.reduce((sum, call) => sum + call.costUsd!, 0);
+    expect(cost).toBeCloseTo(input * 1e-6 + output * 10e-6, 12);
+    expect(result.stdout).toContain(
+      ` out) · $${cost.toLocaleString('en-US', cost >= 0.01 ? { maximumFractionDigits: 4 } : { maximumSignificantDigits: 2 })}\n`,
+    );
+  });
+
+  it('with a --prices file that is not prices: refuses to start, naming the file and the price', async () => {
+    const prices = join(project.dir, 'prices.json');
+    writeFileSync(
+      prices,
+      JSON.stringify({ 'june:release.script': { inputPerMTok: 'cheap', outputPerMTok: 10 } }),
+    );
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'all', '--prices', prices],
+      project.dir,
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `june: --prices ${prices}: its prices "june:release.script".inputPerMTok is not a number of USD, 0 or more; give a JSON object of prices in USD per million tokens, such as {"openai:gpt-5-mini": {"inputPerMTok": 0.25, "outputPerMTok": 2}}.\n`,
+    );
+    expect(existsSync(join(project.dir, '.june', 'runs'))).toBe(false);
+  });
+
+  it('refuses --prices with --database, whose workers price the runs they take', async () => {
+    const result = await june(
+      ['run', example, '--database', 'postgres://127.0.0.1:9/none', '--prices', 'prices.json'],
+      project.dir,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^june: --prices prices the model calls of a run in this process, and --database enqueues a run for the workers/,
+    );
   });
 
   it('with --approve none: denies the deploy and the model is told so before its last turn', async () => {
@@ -173,7 +228,14 @@ describe('june run examples/release.tsx --script', () => {
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('Deployed 1.2.0 to staging.');
-      expect(result.stdout).toMatch(/✓ succeeded in .* · 628 tokens \(600 in, 28 out\)/);
+      // gpt-5-mini's price comes from the catalog: 600 input tokens at $0.25 and 28 output tokens at $2 per million
+      expect(result.stdout).toMatch(
+        /✓ succeeded in .* · 628 tokens \(600 in, 28 out\) · \$0\.00021\n/,
+      );
+      const calls = nodesOf(onlyTrace(project.dir)).filter((node) => node.kind === 'model');
+      expect(calls.map((call) => call.price?.source)).toEqual(['catalog', 'catalog', 'catalog']);
+      const cost = calls.reduce((sum, call) => sum + call.costUsd!, 0);
+      expect(cost).toBeCloseTo(600 * 0.25e-6 + 28 * 2e-6, 12);
       expect(server.requests.filter((request) => request.path === '/v1/responses')).toHaveLength(3);
       expect(server.requests[0]!.body.model).toBe('gpt-5-mini');
     } finally {

@@ -44,6 +44,8 @@ export async function startWorker(
     concurrency?: number;
     /** `--polling-interval`, ms; June's default when absent. */
     pollingIntervalMs?: number;
+    /** More flags (`--prices prices.json`). */
+    args?: string[];
   } = {},
 ): Promise<WorkerProcess> {
   const running = startJune(
@@ -58,6 +60,7 @@ export async function startWorker(
       ...(options.pollingIntervalMs === undefined
         ? []
         : ['--polling-interval', String(options.pollingIntervalMs)]),
+      ...(options.args ?? []),
     ],
     cwd,
     options.env,

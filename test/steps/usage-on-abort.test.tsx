@@ -74,6 +74,32 @@ describe('usage survives an abort', () => {
     });
   });
 
+  test('each finished model call keeps its own tokens and cost when the run is aborted during the tool the second one asked for', async () => {
+    const slow = hangingTool();
+    const quick = tool({ inputSchema: z.object({}), execute: async () => 'done' });
+    const model = streamModel([
+      { toolCalls: [{ id: 'c1', name: 'quick', input: {} }], usage: [100, 10] },
+      { toolCalls: [{ id: 'c2', name: 'slow', input: {} }], usage: [200, 20] },
+    ]);
+    const handle = run(
+      <Agent model={model}>
+        <Tool name="quick" value={quick} />
+        <Tool name="slow" value={slow.value} />
+        <Step id="s" prompt="Go" />
+      </Agent>,
+      { prices: { 'mock-model-id': { inputPerMTok: 1, outputPerMTok: 10 } } },
+    );
+    const { root } = await abortedRun(handle, slow.running);
+    const calls = allNodes(root).filter((node) => node.kind === 'model');
+    expect(calls.map((call) => call.usage?.totalTokens)).toEqual([110, 220]);
+    // the second call's cost is known although its model-finish never came
+    expect(calls.map((call) => call.costUsd)).toEqual([
+      expect.closeTo(200e-6, 12),
+      expect.closeTo(400e-6, 12),
+    ]);
+    expect(root.usage).toMatchObject({ totalTokens: 330 });
+  });
+
   test('the same inside a defined agent aborted through its caller: the child run, its step and the calling run keep the tokens', async () => {
     const slow = hangingTool();
     const model = streamModel([

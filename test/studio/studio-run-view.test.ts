@@ -63,15 +63,20 @@ describe('June Studio: a run', () => {
       '        tool readFile succeeded',
       '        model gpt-5-mini succeeded',
     ]);
-    // Each row has its status, duration and tokens; tokens add up level by level.
-    const [, , duration, tokens] = await ui.page
+    // Each row has its status, duration, tokens and cost; tokens and costs add up level by level.
+    const [, , duration, tokens, cost] = await ui.page
       .locator('[role=treeitem][data-kind=run]')
       .first()
       .locator(':scope > span')
       .allInnerTexts();
     expect(duration).toMatch(/^\d+ ms$|^\d+\.\d+ s$/);
     expect(tokens).toBe(research.root.usage!.totalTokens!.toLocaleString('en-US'));
-    expect(await row('tool', 'research').locator('.cell-num').last().innerText()).toBe('627');
+    // 2,490 input tokens at $1.25 and 135 output tokens at $10 per million
+    expect(cost).toBe('$0.0045');
+    expect(await row('tool', 'research').locator('.cell-num').nth(1).innerText()).toBe('627');
+    // the composite call costs what its child run's two calls cost: 580 in, 47 out
+    expect(await row('tool', 'research').getByTestId('row-cost').innerText()).toBe('$0.0012');
+    expect(await ui.page.getByTestId('run-cost').innerText()).toBe('$0.0045');
 
     await row('tool', 'research').locator('button.toggle').click();
     expect(await ui.page.locator('[role=treeitem]').count()).toBe(11);
@@ -195,6 +200,23 @@ describe('June Studio: a run', () => {
       ['readFile', '<Tool name="readFile">', 'not asked', '1'],
       ['deploy', '<Tool name="deploy">', 'asked: 1 approved (auto), 1 denied', '2'],
     ]);
+  });
+
+  it("a model call shows its cost and the price it was charged at; a run whose model has no price says how many calls' cost is unknown", async () => {
+    await openRun(research);
+    await row('model', 'gpt-5-mini').first().click();
+    const facts = await ui.page.getByTestId('inspector').innerText();
+    // 600 input tokens at $1.25 and 30 output tokens at $10 per million
+    expect(facts).toMatch(/Cost\s+\$0\.0011\b/);
+    expect(facts).toMatch(
+      /Price\s+prices option "june:gpt-5-mini": \$1\.25 in, \$10\.00 out per million tokens/,
+    );
+
+    await openRun(release);
+    expect(await ui.page.getByTestId('run-cost').innerText()).toMatch(
+      /^cost unknown for \d+ calls$/,
+    );
+    expect(await row('run', release.root.name).getByTestId('row-cost').innerText()).toBe('');
   });
 
   it('moves through the tree with the keyboard', async () => {

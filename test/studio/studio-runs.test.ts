@@ -43,7 +43,7 @@ describe('June Studio: the runs list', () => {
   const cells = async (runId: string) =>
     (await rowOf(runId).locator('td').allInnerTexts()).map((text) => text.trim());
 
-  it('lists the runs newest first: workflow, run id, start, duration, status, tokens', async () => {
+  it('lists the runs newest first: workflow, run id, start, duration, status, tokens, cost', async () => {
     await page.goto('about:blank');
     await page.goto(studio.url);
     await rowOf('crashed-run').waitFor();
@@ -51,13 +51,18 @@ describe('June Studio: the runs list', () => {
       .locator('tr.run-row:not(.run-unreadable)')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')));
     expect(readable).toEqual([research.runId, release.runId]);
-    const [workflow, runId, started, duration, status, tokens] = await cells(research.runId);
+    const [workflow, runId, started, duration, status, tokens, cost] = await cells(research.runId);
     expect(workflow).toBe('Research');
     expect(runId).toBe(research.runId);
     expect(started).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(duration).toMatch(/^\d+ ms$|^\d+\.\d+ s$/);
     expect(status).toBe('succeeded');
     expect(tokens).toBe(research.root.usage!.totalTokens!.toLocaleString('en-US'));
+    expect(cost).toBe('$0.0045'); // its model is priced by the run's prices option
+    // Release's scripted model has no price: no cost rather than $0, and the title says why
+    const unpriced = rowOf(release.runId).getByTestId('run-cost');
+    expect(await unpriced.innerText()).toBe('');
+    expect(await unpriced.getAttribute('title')).toMatch(/^cost unknown for \d+ calls$/);
     await screenshot(page, 'runs');
   });
 

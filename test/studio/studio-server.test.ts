@@ -64,7 +64,11 @@ describe('Studio API over real run traces', () => {
       startedAt: research.startedAt,
       durationMs: Date.parse(research.endedAt!) - Date.parse(research.startedAt),
       totalTokens: research.root.usage!.totalTokens,
+      // 2,490 input tokens at $1.25 and 135 output tokens at $10 per million, child run included
+      costUsd: expect.closeTo(0.0044625, 12),
     });
+    expect(list.runs[1]).toMatchObject({ runId: release.runId, unpricedCalls: expect.any(Number) });
+    expect(list.runs[1]).not.toHaveProperty('costUsd');
     // Composite child runs count as nodes of the run.
     expect(first!.nodeCount).toBe(18);
   });
