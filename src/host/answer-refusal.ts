@@ -35,6 +35,6 @@ export function editRefused(error: unknown): unknown {
       error.code === 'approval-answer-invalid' ||
       error.code === 'question-answer-missing')
   )
-    return new StudioRequestError('studio-approval-invalid', error.message, 409);
+    return new StudioRequestError('studio-approval-invalid', error.message, 409, error.code);
   return error;
 }

@@ -35,6 +35,12 @@ export class StudioRequestError extends JuneError {
       | 'studio-rerun-incomplete',
     message: string,
     readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 429,
+    /**
+     * For `studio-approval-invalid`: the run's own code for the refused answer
+     * (`approval-input-invalid`, `approval-output-invalid`, `approval-answer-invalid`,
+     * `question-answer-missing`), for an entry point that tells it in its own terms.
+     */
+    readonly refusal?: string,
   ) {
     super(code, message, { blame: 'system' });
   }

@@ -2,6 +2,7 @@ import type { UIMessage } from 'ai';
 import { JuneError } from '../errors/june-error.js';
 import type { RunHost } from '../host/run-host.js';
 import { runState } from '../host/run-state.js';
+import { StudioRequestError } from '../host/studio-request-error.js';
 import { approvalsInTrace } from '../host/waiting-approvals.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { chatInput } from './chat-input.js';
@@ -156,11 +157,10 @@ const REFUSED_EDITS: ReadonlySet<string> = new Set<RefusedEdit>([
   'approval-answer-invalid',
 ]);
 
-/** The code a refused edit is told with: the schema's own, else `approval-answer-invalid`. */
+/** The code a refused edit is told with: the run's own (kept by the host's refusal), else `approval-answer-invalid`. */
 function refusedCode(error: JuneError): RefusedEdit {
-  if (REFUSED_EDITS.has(error.code)) return error.code as RefusedEdit;
-  if (/input schema/.test(error.message)) return 'approval-input-invalid';
-  if (/output schema|answer schema/.test(error.message)) return 'approval-output-invalid';
+  const code = error instanceof StudioRequestError ? error.refusal : error.code;
+  if (code === 'approval-input-invalid' || code === 'approval-output-invalid') return code;
   return 'approval-answer-invalid';
 }
 
