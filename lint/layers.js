@@ -88,9 +88,6 @@ export const layers = {
     {
       from: ['cli', 'studio', 'web'],
       to: ['dbos', 'journal'],
-      // still to move onto the run host: `june run` in this process, with a journal of the
-      // runs folder, and the workbench's tool trials, which it runs
-      except: ['src/cli/run-command.ts', 'src/cli/run-inputs.ts', 'src/cli/try-tool-command.ts'],
       reason:
         'entry points reach runs through a run host (src/host/: openRunHost, RunHost): the ' +
         "durable engines and the journal's stores are the hosts' business",

@@ -10,7 +10,7 @@ import { ProgressPrinter } from './progress-printer.js';
 import { RunControl, runPrompting } from './run-control.js';
 import { StudioAnswers } from '../host/studio-answers.js';
 import { resumeDetails } from './resume-flags.js';
-import { ownerText } from '../journal/index.js';
+import { ownerText } from '../host/runs-folder-journal.js';
 import { runInputs, type RunInputs } from './run-inputs.js';
 import { printedResumeCommand } from './resume-flags.js';
 import { reportRun } from './run-report.js';

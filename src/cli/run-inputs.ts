@@ -1,14 +1,13 @@
 import { WorkflowError } from '../errors/index.js';
 import { isRunId } from '../engine/run-id.js';
 import {
-  fileJournalStore,
-  loadJournal,
-  readRunJournal,
+  recordedRun,
+  runsFolderJournal,
   type JournalRecord,
   type JournalStore,
   type RunLease,
   type RunOwner,
-} from '../journal/index.js';
+} from '../host/runs-folder-journal.js';
 import type { RedactOptions } from '../redaction/index.js';
 import {
   loadScript,
@@ -70,7 +69,7 @@ export async function runInputs(
   const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
   const prices = options.prices === undefined ? undefined : readPrices(options.prices);
   const workflow = await loadWorkflow(file);
-  const journal = fileJournalStore({ dir: runsFolder });
+  const journal = runsFolderJournal(runsFolder);
   checkJournalFlags(options);
   // answers and resume details come only from a run folder no one else can write to
   const approve = options.approve ?? 'ask';
@@ -84,7 +83,7 @@ export async function runInputs(
           ...(waiting ? { onWait: waiting } : {}),
         });
   try {
-    const recorded = await recordedJournal(options, journal, workflow.name);
+    const recorded = await recordedRun(journal, options, workflow.name);
     const props = given
       ? await checkedProps(file, workflow, { ...given, ...secretProps })
       : resumedProps(
@@ -100,21 +99,6 @@ export async function runInputs(
     await lease?.release();
     throw error;
   }
-}
-
-/**
- * The journal `--resume` or `--replay` names, read and checked (`undefined` without them).
- * `--replay` takes a run id, or a file (a path with a `/`, or ending in `.jsonl`).
- */
-async function recordedJournal(
-  options: RunCommandOptions,
-  store: JournalStore,
-  workflow: string,
-): Promise<JournalRecord[] | undefined> {
-  if (options.resume !== undefined) return readRunJournal(store, options.resume, workflow);
-  if (options.replay === undefined) return undefined;
-  const isFile = /[\\/]/.test(options.replay) || options.replay.endsWith('.jsonl');
-  return isFile ? loadJournal(options.replay) : readRunJournal(store, options.replay);
 }
 
 /**

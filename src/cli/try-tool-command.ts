@@ -3,7 +3,7 @@ import { Agent, Step } from '../components/index.js';
 import { createElement, type Component } from '../elements/index.js';
 import { WorkflowError } from '../errors/index.js';
 import { agentTool, type AgentTool } from '../interpreter/agent-tool.js';
-import { fileJournalStore } from '../journal/index.js';
+import { runsFolderJournal } from '../host/runs-folder-journal.js';
 import { scriptedModel, type ScriptedModel } from '../testing/index.js';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
@@ -85,7 +85,7 @@ export async function tryToolCommand(
   );
   const inputs = {
     workflow: { ...workflow, component: tryComponent(found, model), name, label: name },
-    journal: fileJournalStore({ dir: runsFolder }),
+    journal: runsFolderJournal(runsFolder),
     recorded: undefined,
     props: undefined,
     model: undefined,

@@ -1,0 +1,44 @@
+import { fileJournalStore } from '../journal/file-journal-store.js';
+import type { JournalRecord } from '../journal/journal-record.js';
+import type { JournalStore } from '../journal/journal-store.js';
+import { loadJournal } from '../journal/load-journal.js';
+import { readRunJournal } from '../journal/read-run-journal.js';
+import { ownerText, type RunLease, type RunOwner } from '../journal/run-lease.js';
+
+export type { JournalRecord, JournalStore, RunLease, RunOwner };
+export { ownerText };
+
+/**
+ * The journals of a runs folder (`<dir>/<runId>/journal.jsonl`), for a run this process runs
+ * there (`june run`, `june try-tool`): the folder's part of the journal protocol, beside its
+ * traces, answers files and resume seals (src/host/). Entry points take the store from here
+ * and never open the journal's stores themselves.
+ *
+ * @example
+ * ```ts
+ * const journal = runsFolderJournal('.june/runs');
+ * const lease = await journal.lease!('r1', { wait: true });
+ * ```
+ */
+export function runsFolderJournal(dir: string): JournalStore {
+  return fileJournalStore({ dir });
+}
+
+/**
+ * The journal a run is taken up again from (`resume`: a run id of the folder, checked to be
+ * of `workflow`) or answered from (`replay`: a run id of the folder, or a journal file: a
+ * path with a `/`, or ending in `.jsonl`); `undefined` with neither.
+ *
+ * @throws {JuneError} `journal-missing`, `journal-corrupt`, `journal-mismatch` (a resumed run
+ *   of another workflow), `journal-unreadable`, `journal-version-unsupported`.
+ */
+export async function recordedRun(
+  store: JournalStore,
+  which: { resume?: string; replay?: string },
+  workflow: string,
+): Promise<JournalRecord[] | undefined> {
+  if (which.resume !== undefined) return readRunJournal(store, which.resume, workflow);
+  if (which.replay === undefined) return undefined;
+  const isFile = /[\\/]/.test(which.replay) || which.replay.endsWith('.jsonl');
+  return isFile ? loadJournal(which.replay) : readRunJournal(store, which.replay);
+}
