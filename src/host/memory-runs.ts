@@ -356,9 +356,11 @@ export class MemoryRuns {
   /**
    * Makes sure it holds `runId` when the journal store has it: a run of the store that it
    * does not hold (its process stopped, as a restarted server's did), whose workflow is one
-   * of `workflows` and that did not finish, is taken up from its journal in this process
-   * (its lease taken first), and resolves once the run waits or ended. Any other id is left
-   * as it is (`get` then says it is missing).
+   * of `workflows` and that did not end failed, is taken up from its journal in this process
+   * (its lease taken first), and this resolves once the run waits or ended. A run that
+   * ended succeeded is replayed from its journal (no model call, no tool runs), so its trace
+   * can be read; a failed one is left as it is, since taking it up would make its failed
+   * model call again. Any other id is left as it is (`get` then says it is missing).
    * @throws {StudioRequestError} `studio-run-owned` (409) while another process runs it.
    */
   async adopt(runId: string): Promise<void> {
@@ -375,7 +377,8 @@ export class MemoryRuns {
     const records = await this.#journal.read(runId).catch(() => []);
     const [header] = records;
     if (header?.type !== 'journal' || header.workflow === undefined) return;
-    if (!this.runs(header.workflow)) return;
+    // a failed run stays as it ended: taking it up would make its failed model call again
+    if (!this.runs(header.workflow) || endedAs(records) === 'failed') return;
     let lease: RunLease | undefined;
     try {
       lease = await this.#journal.lease?.(runId);
@@ -437,6 +440,18 @@ export class MemoryRuns {
     known.entry = text;
     this.#onChange({ type: 'run', run: entry });
   }
+}
+
+/** How the run ended as its journal says (its last end not taken up since), if it ended. */
+function endedAs(
+  records: readonly JournalRecord[],
+): 'succeeded' | 'failed' | 'aborted' | undefined {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i]!;
+    if (record.type === 'resume') return undefined;
+    if (record.type === 'run-finish') return record.status;
+  }
+  return undefined;
 }
 
 /** The keys (`<runId>/<call>`, through child runs) of the calls the journal has an answer for. */
