@@ -21,6 +21,8 @@ export const juneErrorCodes = [
   'catch-retries-invalid',
   'define-agent-invalid',
   'define-agent-prompt-invalid',
+  'guard-invalid',
+  'guard-content-invalid',
   'element-type-invalid',
   'inherit-capabilities-invalid',
   'inherit-duplicate-name',
@@ -56,6 +58,7 @@ export const juneErrorCodes = [
   'approval-source-invalid',
   'approval-unknown',
   'composite-tool-failed',
+  'guard-check-failed',
   'question-answer-missing',
   'run-abort-grace-invalid',
   'run-aborted',
@@ -68,6 +71,8 @@ export const juneErrorCodes = [
   'run-workflow-invalid',
   'sdk-telemetry-unredactable',
   // the model's behaviour (blame: model)
+  'guard-rejected',
+  'guard-tripped',
   'step-limit-reached',
   'step-output-invalid',
   // outside the workflow: providers, servers, processes (blame: system)
