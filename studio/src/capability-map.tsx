@@ -181,7 +181,11 @@ function ToolRow(props: {
     >
       <span class="mono map-tool-name">{tool.name}</span>
       {provenanceBadges(tool).map((badge) => (
-        <span key={badge.label} class={`map-badge map-badge-${badge.kind}`}>
+        <span
+          key={badge.label}
+          class={`map-badge map-badge-${badge.kind}`}
+          {...(badge.title ? { title: badge.title } : {})}
+        >
           {badge.label}
         </span>
       ))}
