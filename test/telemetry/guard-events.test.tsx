@@ -73,6 +73,7 @@ describe('span events of guard decisions', () => {
         },
       ],
     ]);
+    expect(tools[0]!.attributes['june.tool.guards']).toEqual(['<Guard name="no-prod">']);
     const approvals = tools[1]!.events.filter((event) => event.name.startsWith('june.approval'));
     expect(
       approvals.map((event) => [event.name, event.attributes?.['june.approval.guard']]),
