@@ -398,7 +398,7 @@ async function askApproval(
   const decision = durable
     ? await durable.approval(
         place,
-        { ...request, ...asks },
+        { ...request, ...asks, ...(guard ? { guard } : {}) },
         { ask, answer, schemas: toolAnswerSchemas(tool) },
       )
     : await ask();

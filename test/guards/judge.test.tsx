@@ -105,6 +105,16 @@ describe.each([
       ['tool-call', 'ship', 'june-guards'],
     ]);
 
+    // the request's record keeps who escalated it, and why: the approval's audit trail
+    expect(records.find((record) => record.type === 'approval-request')).toMatchObject({
+      tool: 'deploy',
+      guard: {
+        name: 'release-judge',
+        declaration: '<Guard name="release-judge">',
+        reason: 'a deploy to prod',
+      },
+    });
+
     // a new process takes the run up: the judge is not asked again; the call waits again
     const again = escalatingJudge();
     const resumed = run(<Ship judge={again} deploy={deploy} />, {
