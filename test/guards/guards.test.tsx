@@ -13,6 +13,7 @@ import {
   type TraceNode,
 } from 'june';
 import { scriptedModel } from 'june/testing';
+import { approvalsInTrace } from '../../src/host/waiting-approvals.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -152,6 +153,14 @@ describe.each([
     expect(handle.pendingApprovals.map((r) => r.tool)).toEqual(['deploy']);
     expect(ran).toEqual([]);
     expect(policy).toEqual([]);
+    // what Studio lists as waiting says which guard escalated it, and why
+    expect(approvalsInTrace(handle.trace()).map((waiting) => waiting.guard)).toEqual([
+      {
+        name: 'no-prod',
+        declaration: '<Guard name="no-prod">',
+        reason: 'prod deploys need a release window',
+      },
+    ]);
     handle.approve(request.request.id, { answeredBy: 'ana' });
     const result = await handle.result;
     expect(ran).toEqual(['prod']);
