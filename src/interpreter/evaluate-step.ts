@@ -374,7 +374,7 @@ async function askApproval(
   const tool = Object.hasOwn(tools, request.toolName) ? tools[request.toolName] : undefined;
   // a <Question>'s request says what it asks (kind, question); any other tool's adds nothing
   const asks = await questionFields(tool, request.input);
-  const guard = step.guarded?.escalation(request.toolCallId, request.toolName);
+  const guard = step.guarded?.escalation(request.toolCallId, request.toolName, request.input);
   const ask = (replayed?: ApprovalAnswer | ApprovalDecision) =>
     services.approvals.request(
       {

@@ -11,6 +11,7 @@ import type { NodePlace } from './node-place.js';
 import type { RunFrame } from './run-state.js';
 import type { RunServices } from './run-services.js';
 import type { ToolNodes } from './tool-nodes.js';
+import { stableJson } from '../json/stable-json.js';
 
 const GUARDS = Symbol.for('june.guards');
 
@@ -62,7 +63,7 @@ export class StepGuards {
 
   /** The verdict on one tool call, decided once. */
   verdict(toolCallId: string, tool: string, input: unknown): Promise<GuardVerdict> {
-    const key = `${toolCallId}\u0000${tool}`;
+    const key = this.#key(toolCallId, tool, input);
     let verdict = this.#verdicts.get(key);
     if (!verdict) {
       const { services, run, place, step, agent } = this.at;
@@ -95,8 +96,8 @@ export class StepGuards {
   }
 
   /** The `tool-call` part of a call came: its decisions show on its node. */
-  called(toolCallId: string, tool: string, node: NodePlace): void {
-    const key = `${toolCallId}\u0000${tool}`;
+  called(toolCallId: string, tool: string, input: unknown, node: NodePlace): void {
+    const key = this.#key(toolCallId, tool, input);
     if (!this.#nodes.has(key)) this.#nodes.set(key, node);
     this.#show(key, tool, toolCallId);
   }
@@ -109,14 +110,15 @@ export class StepGuards {
         this.called(
           part.toolCallId,
           part.toolName,
+          part.input,
           this.at.tools.find(part.toolCallId, part.toolName),
         );
     };
   }
 
   /** The guard that escalated the call, with its reason, for its approval request. */
-  escalation(toolCallId: string, tool: string): GuardEscalation | undefined {
-    const verdict = this.#settled.get(`${toolCallId}\u0000${tool}`);
+  escalation(toolCallId: string, tool: string, input: unknown): GuardEscalation | undefined {
+    const verdict = this.#settled.get(this.#key(toolCallId, tool, input));
     if (verdict?.action !== 'escalate' || !verdict.guard) return undefined;
     return {
       name: verdict.guard.name,
@@ -153,10 +155,22 @@ export class StepGuards {
         verdict.action === 'reject'
           ? rejection(verdict)
           : execute(input, { ...options, [GUARDS]: this.guards } as typeof options);
-      const settled = this.#settled.get(`${options.toolCallId}\u0000${name}`);
+      const settled = this.#settled.get(this.#key(options.toolCallId, name, input));
       if (settled) return run(settled);
       return this.verdict(options.toolCallId, name, input).then(run) as ReturnType<typeof execute>;
     });
+  }
+
+  /**
+   * Which call a verdict is for. With a durable engine, its call id (the same for every
+   * look at one call, whatever its input became: an approval's edit is not decided again,
+   * and the record stays the one it was); without one, the provider's id, the tool and the
+   * input, as providers may give two calls of one step the same id.
+   */
+  #key(toolCallId: string, tool: string, input: unknown): string {
+    const durable = this.at.services.engine.durable;
+    if (durable) return durable.callId(this.at.place, toolCallId);
+    return `${toolCallId}\u0000${tool}\u0000${stableJson(input ?? null)}`;
   }
 
   #show(key: string, tool: string, toolCallId: string): void {

@@ -5,6 +5,8 @@ import {
   Guard,
   inspect,
   JuneError,
+  memoryJournalStore,
+  RequireApproval,
   run,
   Step,
   Tool,
@@ -427,5 +429,61 @@ describe('inspect() and <Guard>', () => {
     )).catch((e: unknown) => e);
     expect(JuneError.isInstance(missing) && missing.code).toBe('guard-invalid');
     expect((missing as Error).message).toContain('needs exactly one way to decide');
+  });
+});
+
+describe('<Guard> with approvals and a journal', () => {
+  it('an escalated call approved with an edited input runs once with the edit; the journal keeps one decision', async () => {
+    const { deploy, ran } = deployTool();
+    const store = memoryJournalStore();
+    const handle = run(
+      <Guard name="no-prod" check={noProd('escalate')} on={['tool-input']}>
+        <Agent model={shipScript()}>
+          <Tool name="deploy" value={deploy} />
+          <Step id="ship" prompt="Deploy to prod" />
+        </Agent>
+      </Guard>,
+      { journal: store },
+    );
+    for await (const event of handle.events)
+      if (event.type === 'approval-request')
+        handle.approve(event.request.id, { input: { env: 'staging' } });
+    await handle.result;
+    expect(ran).toEqual(['staging']);
+    const records = await store.read(handle.runId);
+    expect(
+      records.filter((record) => record.type === 'tool-call').map((record) => record.tool),
+    ).toEqual(['june-guards', 'deploy']);
+  });
+
+  it('a call every guard allows still waits for the approval <RequireApproval> adds', async () => {
+    const { deploy, ran } = deployTool();
+    const handle = run(
+      <Guard name="lenient" check={() => 'allow'}>
+        <Agent
+          model={scriptedModel({
+            steps: {
+              ship: [
+                { toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] },
+                { text: 'Deployed.' },
+              ],
+            },
+          })}
+        >
+          <RequireApproval>
+            <Tool name="deploy" value={deploy} />
+          </RequireApproval>
+          <Step id="ship" prompt="Deploy to staging" />
+        </Agent>
+      </Guard>,
+    );
+    for await (const event of handle.events)
+      if (event.type === 'approval-request') {
+        expect(event.request.guard).toBeUndefined();
+        expect(ran).toEqual([]);
+        handle.deny(event.request.id, 'not now');
+      }
+    await handle.result;
+    expect(ran).toEqual([]);
   });
 });
