@@ -13,8 +13,9 @@ const judgeAnswer = z.object({
 });
 
 /**
- * Asks a guard's judge model about `subject`: its instructions as the system prompt, the
- * subject as JSON, and a structured answer ({@link judgeAnswer}). Its calls are the guard's:
+ * Asks a guard's judge model about `subject` (the run's `model` instead, when the run has
+ * one, as for every step): its instructions as the system prompt, the subject as JSON, and a
+ * structured answer ({@link judgeAnswer}), asked under the step `<step>@<guard>`. Its calls are the guard's:
  * with a durable engine, each is recorded under the guard's place (the step path followed by
  * `@<guard>`, under the decision's call), so a replay answers them without the model.
  *
@@ -28,7 +29,9 @@ export async function judgeDecision(
   subject: GuardSubject,
   at: GuardAt,
 ): Promise<{ decision: GuardDecision; usage: LanguageModelUsage }> {
-  const { model, instructions } = guard.props.judge!;
+  const { instructions } = guard.props.judge!;
+  // the run's model answers every model call when it has one (a script, a replay's stand-in)
+  const model = at.services.settings.model ?? guard.props.judge!.model;
   const durable = at.services.engine.durable;
   const place = {
     step: `${at.place.step}@${guard.name}`,

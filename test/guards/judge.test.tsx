@@ -12,6 +12,7 @@ import {
 } from 'june';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { scriptedModel } from 'june/testing';
 import { scriptModel } from '../helpers/mock-stream-model.js';
 import { collect, firstEvent, isApprovalRequest, turnModel } from '../durable/support.js';
 
@@ -182,5 +183,24 @@ describe.each([
     expect((await replayed.result).output).toBe('Deployed to prod.');
     expect(judge.calls).toBe(0);
     expect(tools.ran).toEqual(['prod']);
+  });
+});
+
+describe('a judge under a run-wide model', () => {
+  it('is answered by the run\'s model (a script) under the step "<step>@<guard>"', async () => {
+    const { deploy, ran } = deployTool();
+    const model = scriptedModel({
+      steps: {
+        ship: [
+          { toolCalls: [{ tool: 'deploy', input: { env: 'prod' } }] },
+          { text: 'The judge said no.' },
+        ],
+        'ship@release-judge': [{ object: { action: 'reject', reason: 'not on a Friday' } }],
+      },
+    });
+    const result = await run(<Ship judge={escalatingJudge()} deploy={deploy} />, { model }).result;
+    expect(ran).toEqual([]);
+    expect(result.output).toBe('The judge said no.');
+    model.assertAllTurnsUsed();
   });
 });
