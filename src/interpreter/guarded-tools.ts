@@ -12,6 +12,7 @@ import type { RunFrame } from './run-state.js';
 import type { RunServices } from './run-services.js';
 import type { ToolNodes } from './tool-nodes.js';
 import { stableJson } from '../json/stable-json.js';
+import { plainJson } from '../json/json-form.js';
 
 const GUARDS = Symbol.for('june.guards');
 
@@ -71,7 +72,14 @@ export class StepGuards {
       const call = durable
         ? durable.callId(place, toolCallId)
         : `${step.slice(step.lastIndexOf(':') + 1)}#${toolCallId}`;
-      const subject: GuardSubject = { kind: 'tool-input', step, agent, tool, input };
+      // a copy as plain JSON: a guard cannot change the input the tool runs with
+      const subject: GuardSubject = {
+        kind: 'tool-input',
+        step,
+        agent,
+        tool,
+        input: plainJson(input),
+      };
       verdict = decideGuards(this.guards, subject, {
         services,
         run,
