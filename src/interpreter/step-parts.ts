@@ -15,7 +15,7 @@ import type { EventInput } from './event-input.js';
  * Turns the AI SDK's stream parts of one step into run events: model calls (a `start-step`
  * to its `finish-step`), text and reasoning deltas, tool calls and their results, errors and
  * denials; an approval request's part notes which node the request's events concern.
- * With `held`, text deltas are kept there instead of emitted (a `<Guard>` checks the step's
+ * With `held`, text and reasoning deltas are kept there instead of emitted (a `<Guard>` checks the step's
  * output before any of its text is shown).
  *
  * @example
@@ -62,8 +62,8 @@ export function stepPartHandler(
       case 'text-delta':
       case 'reasoning-delta': {
         const event = { type: part.type, runId, step, delta: part.text, ...deltaPlace() };
-        // a guarded output's text waits for the guards' decision
-        if (held && part.type === 'text-delta') held.push(event);
+        // a guarded output's text (and reasoning) waits for the guards' decision
+        if (held) held.push(event);
         else log.emit(event);
         break;
       }
