@@ -38,5 +38,25 @@ describe('June Studio: a guard escalation', () => {
       source: 'studio',
       guard: { name: 'release-policy', reason: 'a deploy to prod needs a person' },
     });
+
+    // the run view: each call's inspector lists what the guards decided about it
+    await ui.page.reload();
+    const calls = ui.page.locator('[role=treeitem][data-kind=tool][data-name=deploy]');
+    await calls.first().waitFor({ timeout: 60_000 });
+    await calls.first().click();
+    await eventually(async () =>
+      expect(await ui.page.getByTestId('guards').innerText()).toContain(
+        'release-policy reject (tool-input): a forced deploy skips the checks; deploy without force',
+      ),
+    );
+    await calls.nth(1).click();
+    await eventually(async () =>
+      expect(await ui.page.getByTestId('guards').innerText()).toContain(
+        'release-policy escalate (tool-input): a deploy to prod needs a person',
+      ),
+    );
+    expect(await ui.page.getByTestId('approval').innerText()).toContain(
+      'release-policy: a deploy to prod needs a person',
+    );
   });
 });
