@@ -2,6 +2,7 @@ import type { GuardSubject } from '../components/guard.js';
 import { JuneError, ModelBehaviorError } from '../errors/june-error.js';
 import { describeSubject, type GuardVerdict } from './guard-decide.js';
 import type { RunServices } from './run-services.js';
+import type { GuardErrorDetails } from '../errors/june-error-details.js';
 
 /**
  * Fails the whole run for a guard that tripped: the run is aborted with a `guard-tripped`
@@ -19,9 +20,25 @@ export function tripRun(
   const error = new ModelBehaviorError(
     'guard-tripped',
     `june: ${name} tripped on ${describeSubject(subject)}: ${verdict.reason ?? 'no reason given'}. The run stops here.`,
+    { details: guardErrorDetails(verdict, subject) },
   );
   services.abort.abort(error);
   return error;
+}
+
+/** The facts of a guard's `guard-tripped` or `guard-rejected`, as the error's details hold them. */
+export function guardErrorDetails(
+  verdict: GuardVerdict,
+  subject: Pick<GuardSubject, 'kind' | 'tool' | 'step'>,
+): GuardErrorDetails {
+  return {
+    guard: verdict.guard?.name ?? 'guard',
+    declaration: verdict.guard?.where ?? '<Guard>',
+    check: subject.kind,
+    step: subject.step,
+    ...(subject.tool !== undefined ? { tool: subject.tool } : {}),
+    ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
+  };
 }
 
 /** True for the reason of a run a guard tripped (see {@link tripRun}). */

@@ -3,7 +3,7 @@ import { ModelBehaviorError } from '../errors/june-error.js';
 import { plainJson } from '../json/json-form.js';
 import { decideGuards, describeSubject } from './guard-decide.js';
 import type { GuardEntry } from './guard-entry.js';
-import { tripRun } from './guard-trip.js';
+import { guardErrorDetails, tripRun } from './guard-trip.js';
 import { showDecisions } from './guarded-tools.js';
 import type { NodePlace } from './node-place.js';
 import type { EventInput } from './event-input.js';
@@ -84,5 +84,6 @@ async function decideStep(
   throw new ModelBehaviorError(
     'guard-rejected',
     `june: ${name} rejected ${describeSubject(subject)}: ${verdict.reason ?? 'no reason given'}.${escalated}`,
+    { details: guardErrorDetails(verdict, subject) },
   );
 }

@@ -118,6 +118,14 @@ describe.each([
     expect((error as Error).message).toMatch(
       /^june: the guard "no-prod" \(<Guard name="no-prod">.*\) tripped on the call of "deploy" in step "ship": prod deploys need a release window\./,
     );
+    expect(JuneError.detailsOf(error, 'guard-tripped')).toMatchObject({
+      guard: 'no-prod',
+      declaration: expect.stringMatching(/^<Guard name="no-prod">/),
+      check: 'tool-input',
+      step: 'ship',
+      tool: 'deploy',
+      reason: 'prod deploys need a release window',
+    });
     expect(ran).toEqual([]);
     expect(handle.trace().status).toBe('failed');
   });
