@@ -16,6 +16,7 @@ import {
 } from 'june';
 import { scriptedModel } from 'june/testing';
 import { approvalsInTrace } from '../../src/host/waiting-approvals.js';
+import GuardedRelease from '../../examples/guards.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -493,5 +494,60 @@ describe('<Guard> with approvals and a journal', () => {
       }
     await handle.result;
     expect(ran).toEqual([]);
+  });
+});
+
+describe('inspect() of examples/guards.tsx', () => {
+  it('snapshots each tool with its guards, the defined agent included', async () => {
+    expect(await inspect(GuardedRelease, { compositeInputs: { tester: { suite: 'unit' } } }))
+      .toMatchInlineSnapshot(`
+        {
+          "agents": [
+            {
+              "guards": [
+                "<Guard name="release-policy">",
+              ],
+              "name": "release",
+              "path": "release",
+              "tools": [
+                {
+                  "composite": true,
+                  "guards": [
+                    "<Guard name="release-policy">",
+                  ],
+                  "name": "tester",
+                  "needsApproval": false,
+                  "source": "<tester>",
+                },
+                {
+                  "guards": [
+                    "<Guard name="release-policy">",
+                  ],
+                  "name": "deploy",
+                  "needsApproval": false,
+                  "source": "<Tool name="deploy">",
+                },
+              ],
+            },
+            {
+              "guards": [
+                "<Guard name="release-policy">",
+              ],
+              "name": "tester",
+              "path": "tester:tester",
+              "tools": [
+                {
+                  "guards": [
+                    "<Guard name="release-policy">",
+                  ],
+                  "name": "runTests",
+                  "needsApproval": false,
+                  "source": "<Tool name="runTests">",
+                },
+              ],
+            },
+          ],
+        }
+      `);
   });
 });
