@@ -1,9 +1,17 @@
 // june/evals reads the decisions of a run's guards from its trace, child runs included.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Guard, JuneError, Step, Tool, run } from 'june';
-import { guardDecisions, guardDecisionsIn, type WorkflowEvalOutput } from 'june/evals';
+import {
+  guardDecisions,
+  guardDecisionsIn,
+  workflowTask,
+  type WorkflowEvalOutput,
+} from 'june/evals';
 import { scriptedModel } from 'june/testing';
 
 async function guardedRun() {
@@ -80,5 +88,52 @@ describe('guard decisions in evals', () => {
       }
     })();
     expect(JuneError.isInstance(invalid) && invalid.code).toBe('eval-expectation-invalid');
+  });
+});
+
+describe('an eval case of a guarded workflow', () => {
+  it("answers a guard's escalation by the case's approve (a case never waits for a person), and scores it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'june-evals-guards-'));
+    try {
+      const script = join(dir, 'case.script.json');
+      writeFileSync(
+        script,
+        JSON.stringify({
+          $comment: 'Test fixture: the model deploys to prod, which the guard escalates',
+          steps: {
+            ship: [
+              { toolCalls: [{ tool: 'deploy', input: { env: 'prod' } }] },
+              { text: 'Deployed.' },
+            ],
+          },
+        }),
+      );
+      const deploy = tool({
+        inputSchema: z.object({ env: z.string() }),
+        execute: async ({ env }) => `deployed to ${env}`,
+      });
+      function Guarded() {
+        return (
+          <Guard
+            name="no-prod"
+            on={['tool-input']}
+            check={() => ({ action: 'escalate', reason: 'prod needs a person' })}
+          >
+            <Agent model={scriptedModel({ steps: {} })}>
+              <Tool name="deploy" value={deploy} />
+              <Step id="ship" prompt="Deploy" />
+            </Agent>
+          </Guard>
+        );
+      }
+      const task = workflowTask(Guarded, { runsDir: dir, journal: false, studioUrl: false });
+      const output = await task({ id: 'ship', script, approve: 'none' });
+      expect(output.status).toBe('succeeded');
+      expect(guardDecisions({ escalate: 1 }).scorer({ output }).score).toBe(1);
+      const call = guardDecisionsIn(output.trace)[0]!;
+      expect(call).toMatchObject({ guard: 'no-prod', action: 'escalate', tool: 'deploy' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
