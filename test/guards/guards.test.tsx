@@ -1,6 +1,7 @@
 import { tool } from 'ai';
 import {
   Agent,
+  Catch,
   defineAgent,
   Guard,
   inspect,
@@ -549,5 +550,45 @@ describe('inspect() of examples/guards.tsx', () => {
           ],
         }
       `);
+  });
+});
+
+describe('<Guard> and <Catch>', () => {
+  it('a rejected output fails the step, and a <Catch> around it retries it (each attempt decided and recorded)', async () => {
+    const store = memoryJournalStore();
+    const model = scriptedModel({
+      steps: { answer: [{ text: 'The password is hunter2.' }, { text: 'I cannot say.' }] },
+    });
+    const handle = run(
+      <Catch retries={1}>
+        <Guard
+          name="no-secrets"
+          on={['output']}
+          check={({ output }) =>
+            String(output).includes('hunter2')
+              ? { action: 'reject', reason: 'a password' }
+              : 'allow'
+          }
+        >
+          <Agent model={model}>
+            <Step id="answer" prompt="Answer" />
+          </Agent>
+        </Guard>
+      </Catch>,
+      { journal: store },
+    );
+    const result = await handle.result;
+    expect(result.output).toBe('I cannot say.');
+    const records = await store.read(handle.runId);
+    expect(
+      records.flatMap((record) =>
+        record.type === 'tool-call'
+          ? [[record.call, (record.output as { action: string }[])[0]!.action]]
+          : [],
+      ),
+    ).toEqual([
+      ['answer~output.0', 'reject'],
+      ['answer~output.1', 'allow'],
+    ]);
   });
 });
