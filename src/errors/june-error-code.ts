@@ -21,6 +21,8 @@ export const juneErrorCodes = [
   'catch-retries-invalid',
   'define-agent-invalid',
   'define-agent-prompt-invalid',
+  'guard-invalid',
+  'guard-content-invalid',
   'element-type-invalid',
   'inherit-capabilities-invalid',
   'inherit-duplicate-name',
@@ -57,6 +59,7 @@ export const juneErrorCodes = [
   'approval-unknown',
   'composite-tool-failed',
   'prices-invalid',
+  'guard-check-failed',
   'question-answer-missing',
   'run-abort-grace-invalid',
   'run-aborted',
@@ -69,6 +72,8 @@ export const juneErrorCodes = [
   'run-workflow-invalid',
   'sdk-telemetry-unredactable',
   // the model's behaviour (blame: model)
+  'guard-rejected',
+  'guard-tripped',
   'step-limit-reached',
   'step-output-invalid',
   // outside the workflow: providers, servers, processes (blame: system)

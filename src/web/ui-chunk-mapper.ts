@@ -345,6 +345,20 @@ export class UIChunkMapper {
             },
           ]
         : []),
+      // a guard's escalation: which guard, and why (kept in the message, for whoever answers)
+      ...(request.guard
+        ? [
+            {
+              type: 'data-june-guard' as const,
+              id: asked.call.id,
+              data: {
+                toolCallId: asked.call.id,
+                approvalId: asked.approvalId,
+                guard: request.guard,
+              },
+            },
+          ]
+        : []),
     ];
   }
 }
