@@ -138,6 +138,7 @@ export async function runStarted(
       resume: resumable ? printedResumeCommand(file, handle.runId, options) : '',
       workflow: inputs.workflow,
       model: inputs.model,
+      prices: inputs.prices,
       json,
       stoppedBy: control.stoppedBy,
       refusal: control.refusal,
