@@ -95,7 +95,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
         ? toolNode(live, { ...e, tool: e.tool, toolCallId: e.toolCallId })
         : live.nodes.get(e.nodeId);
     if (!node) return;
-    const { guard, declaration, check, action, reason, replayed, usage } = e;
+    const { guard, declaration, check, action, reason, replayed, usage, costUsd } = e;
     node.guards = [
       ...(node.guards ?? []),
       {
@@ -106,6 +106,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
         ...(reason !== undefined ? { reason } : {}),
         ...(replayed ? { replayed } : {}),
         ...(usage !== undefined ? { usage } : {}),
+        ...(costUsd !== undefined ? { costUsd } : {}),
       },
     ];
   },

@@ -22,6 +22,8 @@ export interface GuardRecord {
   reason?: string;
   /** A judge's model calls. */
   usage?: LanguageModelUsage;
+  /** What a judge's model calls cost, in USD, when its model has a price. */
+  costUsd?: number;
 }
 
 /** What the guards over something decided: `allow`, or the first other decision and its guard. */
@@ -115,8 +117,13 @@ async function decideOne(
   const base = { guard: guard.name, declaration: guard.declaration, check: subject.kind };
   try {
     if (guard.props.judge) {
-      const { decision, usage } = await judgeDecision(guard, subject, at);
-      return { ...base, ...checkedDecision(decision, guard), usage };
+      const { decision, usage, costUsd } = await judgeDecision(guard, subject, at);
+      return {
+        ...base,
+        ...checkedDecision(decision, guard),
+        usage,
+        ...(costUsd !== undefined ? { costUsd } : {}),
+      };
     }
     return { ...base, ...checkedDecision(await guard.props.check!(subject), guard) };
   } catch (error) {

@@ -223,5 +223,6 @@ function decisionFields(record: GuardRecord) {
     action: record.action,
     ...(record.reason !== undefined ? { reason: record.reason } : {}),
     ...(record.usage !== undefined ? { usage: record.usage } : {}),
+    ...(record.costUsd !== undefined ? { costUsd: record.costUsd } : {}),
   };
 }

@@ -78,7 +78,9 @@ export interface TraceGuardDecision {
   action: GuardAction;
   reason?: string;
   replayed?: true;
+  /** A judge's model calls: their tokens, and their cost in USD when its model has a price. */
   usage?: LanguageModelUsage;
+  costUsd?: number;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   memoryJournalStore,
   run,
   Step,
+  subtreeCost,
   Tool,
   type JournalRecord,
   type RunEvent,
@@ -162,6 +163,34 @@ describe.each([
           event.type === 'guard-decision',
       ),
     ).toMatchObject([{ guard: 'release-judge', action: 'escalate', replayed: true }]);
+  });
+
+  it("is priced like a step's calls: its cost is the decision's, counted in the run's, the same on replay", async () => {
+    const store = memoryJournalStore();
+    const { deploy } = deployTool();
+    // USD per million tokens: 30 tokens in at 1, 7 out at 10
+    const prices = { 'mock-provider:mock-model-id': { inputPerMTok: 1, outputPerMTok: 10 } };
+    const handle = run(<Ship judge={escalatingJudge()} deploy={deploy} />, {
+      journal: store,
+      stream,
+      prices,
+      onApproval: () => true,
+      guardEscalations: 'on-approval',
+    });
+    const result = await handle.result;
+    const cost = 30e-6 + 70e-6;
+    expect(guardsOfTool(result.trace.root)?.[0]?.costUsd).toBeCloseTo(cost, 12);
+    expect(subtreeCost(result.trace.root)).toMatchObject({ calls: 3 });
+    expect(subtreeCost(result.trace.root).usd).toBeCloseTo(cost, 12);
+
+    // a replay reports what the judge cost, though the prices changed since
+    const replayed = await run(<Ship judge={escalatingJudge()} deploy={deployTool().deploy} />, {
+      replay: await store.read(handle.runId),
+      replayTools: true,
+      stream,
+      prices: { 'mock-provider:mock-model-id': { inputPerMTok: 100, outputPerMTok: 100 } },
+    }).result;
+    expect(subtreeCost(replayed.trace.root).usd).toBeCloseTo(cost, 12);
   });
 
   it('a replay that runs its tools still answers the judge from the recording', async () => {
