@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { ApprovalAnswerInput } from '../host/approval-desk.js';
+import { REDACTED } from '../redaction/redactor.js';
 
 /** A form an MCP client shows (`elicitation/create`): a flat object of primitive fields. */
 export interface ElicitationForm {
@@ -137,6 +138,12 @@ export function elicitationFor(
   };
   const flat = flatFields(inputSchema);
   const input = request.input;
+  // an input with a secret redacted out cannot be edited here: the edit would carry the mark
+  if (JSON.stringify(input ?? null).includes(REDACTED))
+    return {
+      form: { message, requestedSchema: objectSchema(base, [APPROVE]) },
+      shape: { kind: 'approval', edit: 'none', editFields: [], input },
+    };
   const isRecord = typeof input === 'object' && input !== null && !Array.isArray(input);
   if (flat && isRecord && !Object.keys(flat.fields).some((name) => name in base)) {
     const fields = Object.fromEntries(
