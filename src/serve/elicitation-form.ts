@@ -99,51 +99,63 @@ export function elicitationFor(
   problem?: string,
 ): { form: ElicitationForm; shape: FormShape } {
   const before = problem ? `${problem}\n\n` : '';
-  if (request.kind === 'question' && request.question) {
-    const schema = request.question.answerSchema;
-    const flat = flatFields(schema);
-    const message = `${before}${request.question.prompt}`;
-    if (flat && !(APPROVE in flat.fields))
-      return {
-        form: { message, requestedSchema: objectSchema(flat.fields, flat.required) },
-        shape: { kind: 'question', answer: 'fields', answerFields: Object.keys(flat.fields) },
-      };
-    const field = primitiveField(schema);
-    if (field)
-      return {
-        form: { message, requestedSchema: objectSchema({ [ANSWER]: field }, [ANSWER]) },
-        shape: { kind: 'question', answer: 'field', answerFields: [ANSWER] },
-      };
+  if (request.kind === 'question' && request.question)
+    return questionForm(`${before}${request.question.prompt}`, request.question.answerSchema);
+  return approvalForm(
+    `${before}Approve the call of the tool "${request.tool}" in ${request.step || 'the run'}? Its input: ${JSON.stringify(request.input)}`,
+    request.input,
+    inputSchema,
+  );
+}
+
+/** A question's form: its flat fields, one primitive `answer` field, or `answer` as JSON text. */
+function questionForm(
+  message: string,
+  schema: Record<string, unknown>,
+): { form: ElicitationForm; shape: FormShape } {
+  const flat = flatFields(schema);
+  if (flat && !(APPROVE in flat.fields))
     return {
-      form: {
-        message,
-        requestedSchema: objectSchema(
-          {
-            [ANSWER]: {
-              type: 'string',
-              title: 'Answer (JSON)',
-              description: `A JSON value that fits this schema: ${JSON.stringify(schema)}`,
-            },
-          },
-          [ANSWER],
-        ),
-      },
-      shape: { kind: 'question', answer: 'json', answerFields: [ANSWER] },
+      form: { message, requestedSchema: objectSchema(flat.fields, flat.required) },
+      shape: { kind: 'question', answer: 'fields', answerFields: Object.keys(flat.fields) },
     };
-  }
-  const message = `${before}Approve the call of the tool "${request.tool}" in ${request.step || 'the run'}? Its input: ${JSON.stringify(request.input)}`;
+  const field = primitiveField(schema);
+  if (field)
+    return {
+      form: { message, requestedSchema: objectSchema({ [ANSWER]: field }, [ANSWER]) },
+      shape: { kind: 'question', answer: 'field', answerFields: [ANSWER] },
+    };
+  const json = {
+    type: 'string',
+    title: 'Answer (JSON)',
+    description: `A JSON value that fits this schema: ${JSON.stringify(schema)}`,
+  };
+  return {
+    form: { message, requestedSchema: objectSchema({ [ANSWER]: json }, [ANSWER]) },
+    shape: { kind: 'question', answer: 'json', answerFields: [ANSWER] },
+  };
+}
+
+/**
+ * An approval's form: `approve`, `reason`, and the input to edit (its flat fields filled
+ * with the model's values, or one JSON text field; none when a secret was redacted out of it).
+ */
+function approvalForm(
+  message: string,
+  input: unknown,
+  inputSchema: Record<string, unknown> | undefined,
+): { form: ElicitationForm; shape: FormShape } {
   const base: Record<string, Record<string, unknown>> = {
     [APPROVE]: { type: 'boolean', title: 'Approve', default: true },
     [REASON]: { type: 'string', title: 'Reason (told to the model when denied)' },
   };
-  const flat = flatFields(inputSchema);
-  const input = request.input;
   // an input with a secret redacted out cannot be edited here: the edit would carry the mark
   if (JSON.stringify(input ?? null).includes(REDACTED))
     return {
       form: { message, requestedSchema: objectSchema(base, [APPROVE]) },
       shape: { kind: 'approval', edit: 'none', editFields: [], input },
     };
+  const flat = flatFields(inputSchema);
   const isRecord = typeof input === 'object' && input !== null && !Array.isArray(input);
   if (flat && isRecord && !Object.keys(flat.fields).some((name) => name in base)) {
     const fields = Object.fromEntries(
@@ -153,29 +165,18 @@ export function elicitationFor(
       }),
     );
     return {
-      form: {
-        message,
-        requestedSchema: objectSchema({ ...base, ...fields }, [APPROVE]),
-      },
+      form: { message, requestedSchema: objectSchema({ ...base, ...fields }, [APPROVE]) },
       shape: { kind: 'approval', edit: 'fields', editFields: Object.keys(fields), input },
     };
   }
+  const json = {
+    type: 'string',
+    title: 'Input (JSON)',
+    description: `The input the call runs with, as JSON${inputSchema ? `; it must fit ${JSON.stringify(inputSchema)}` : ''}.`,
+    default: JSON.stringify(input),
+  };
   return {
-    form: {
-      message,
-      requestedSchema: objectSchema(
-        {
-          ...base,
-          [INPUT_JSON]: {
-            type: 'string',
-            title: 'Input (JSON)',
-            description: `The input the call runs with, as JSON${inputSchema ? `; it must fit ${JSON.stringify(inputSchema)}` : ''}.`,
-            default: JSON.stringify(input),
-          },
-        },
-        [APPROVE],
-      ),
-    },
+    form: { message, requestedSchema: objectSchema({ ...base, [INPUT_JSON]: json }, [APPROVE]) },
     shape: { kind: 'approval', edit: 'json', editFields: [INPUT_JSON], input },
   };
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApprovalRequest } from '../approvals/approval-request.js';
 import type { Component } from '../elements/element.js';
@@ -15,7 +15,7 @@ import type { ModelScript } from '../testing/script-format.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 import { fitProps, propsMisfitMessage } from '../workflows/props-fit.js';
 import { propsSchemaOf } from '../workflows/props-schema.js';
-import { isLoopback, studioAccess } from '../studio/studio-access.js';
+import { studioAccess } from '../studio/studio-access.js';
 import { answerOfReply, elicitationFor, type ElicitationReply } from './elicitation-form.js';
 import { loadMcpSdk, type McpSdk } from './load-mcp-sdk.js';
 import { clientOf, readJsonBody, rebindingProblem, refuse } from './serve-gate.js';
@@ -123,7 +123,6 @@ export async function serveWorkflows(options: ServeOptions): Promise<ServedMcp> 
   const tokens = options.tokens ?? { local: randomBytes(24).toString('base64url') };
   const tokenBytes = checkedTokens(tokens);
   const access = studioAccess(hostname, options.allowHosts ?? []);
-  const maxBody = options.maxBodyBytes ?? 1_000_000;
   const host = await localRunHost({
     dir: options.dir ?? '.june/runs',
     workflows: Object.fromEntries([...served.values()].map((s) => [s.name, s.workflow.component])),
@@ -140,61 +139,19 @@ export async function serveWorkflows(options: ServeOptions): Promise<ServedMcp> 
     ...(options.script ? { script: options.script } : {}),
   };
 
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const rebinding = rebindingProblem(request, access.allowedHosts);
-    if (rebinding) return refuse(response, 403, rebinding);
-    if (path !== '/mcp')
-      return refuse(response, 404, `june: nothing is served at ${path}; the MCP endpoint is /mcp.`);
-    const client = clientOf(request, tokenBytes);
-    if (!client)
-      return refuse(
-        response,
-        401,
-        'june: this server takes calls with a bearer token (Authorization: Bearer <token>); the token is missing or not one it knows.',
-        { 'www-authenticate': 'Bearer error="invalid_token"' },
-      );
-    const sid = request.headers['mcp-session-id'];
-    const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (typeof sid === 'string' && (!known || known.client !== client)) {
-      response.writeHead(404, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: -32001, message: 'Session not found' },
-          id: null,
-        }),
-      );
-      return;
-    }
-    let body: unknown;
-    if (request.method === 'POST') {
-      const read = await readJsonBody(request, maxBody);
-      if ('status' in read) return refuse(response, read.status, read.message);
-      body = read.body;
-    }
-    let session = known;
-    if (!session) {
-      if (request.method !== 'POST' || !sdk.types.isInitializeRequest(body))
-        return refuse(
-          response,
-          400,
-          'june: start a session first (an initialize request without Mcp-Session-Id).',
-        );
-      session = openSession(context, client, sessions);
-    }
-    await session.transport.handleRequest(request, response, body);
-  };
+  const handle = requestHandler({
+    context,
+    allowedHosts: access.allowedHosts,
+    tokens: tokenBytes,
+    maxBody: options.maxBodyBytes ?? 1_000_000,
+    sessions,
+  });
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) =>
       refuse(response, 500, `june: the request failed: ${errorMessage(error)}`),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, hostname, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, hostname, options.port ?? 0);
   const shown = hostname.includes(':') ? `[${hostname}]` : hostname;
   return {
     url: `http://${shown}:${port}/mcp`,
@@ -211,8 +168,76 @@ export async function serveWorkflows(options: ServeOptions): Promise<ServedMcp> 
   };
 }
 
-/** True for a bound address only this machine reaches; `june serve` says so otherwise. */
-export const servesLoopbackOnly = isLoopback;
+/** Listens on `hostname`:`port`; the port it got. @throws {SystemError} `serve-option-invalid` */
+async function listen(server: Server, hostname: string, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(
+        new SystemError(
+          'serve-option-invalid',
+          `june: cannot listen on ${hostname}:${port}: ${errorMessage(error)}; pick another --port or --host.`,
+          { cause: error },
+        ),
+      ),
+    );
+    server.listen(port, hostname, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** What the HTTP side checks each request against, and the sessions it opened. */
+interface Gate {
+  context: CallContext;
+  allowedHosts: ReadonlySet<string>;
+  tokens: ReadonlyMap<string, Buffer>;
+  maxBody: number;
+  sessions: Map<string, Session>;
+}
+
+/**
+ * Handles one HTTP request: the Host and Origin check, the endpoint, the bearer token, the
+ * session (a client's own only), the body limit; then the session's MCP transport.
+ */
+function requestHandler(gate: Gate) {
+  const { context, sessions } = gate;
+  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const rebinding = rebindingProblem(request, gate.allowedHosts);
+    if (rebinding) return refuse(response, 403, rebinding);
+    if (path !== '/mcp')
+      return refuse(response, 404, `june: nothing is served at ${path}; the MCP endpoint is /mcp.`);
+    const client = clientOf(request, gate.tokens);
+    if (!client)
+      return refuse(
+        response,
+        401,
+        'june: this server takes calls with a bearer token (Authorization: Bearer <token>); the token is missing or not one it knows.',
+        { 'www-authenticate': 'Bearer error="invalid_token"' },
+      );
+    const sid = request.headers['mcp-session-id'];
+    const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    // an unknown session is told as the SDK tells it (404, -32001), so a client starts anew
+    if (typeof sid === 'string' && (!known || known.client !== client))
+      return refuse(response, 404, 'Session not found', {}, -32001);
+    let body: unknown;
+    if (request.method === 'POST') {
+      const read = await readJsonBody(request, gate.maxBody);
+      if ('status' in read) return refuse(response, read.status, read.message);
+      body = read.body;
+    }
+    let session = known;
+    if (!session) {
+      if (request.method !== 'POST' || !context.sdk.types.isInitializeRequest(body))
+        return refuse(
+          response,
+          400,
+          'june: start a session first (an initialize request without Mcp-Session-Id).',
+        );
+      session = openSession(context, client, sessions);
+    }
+    await session.transport.handleRequest(request, response, body);
+  };
+}
 
 async function servedWorkflows(workflows: ServeOptions['workflows']): Promise<Map<string, Served>> {
   const served = new Map<string, Served>();
@@ -324,32 +349,7 @@ function registerHandlers(context: CallContext, server: McpServer, client: strin
       ...(s.outputSchema ? { outputSchema: objectOutputSchema(s.outputSchema) } : {}),
     })),
   }));
-  server.setRequestHandler(types.ListResourcesRequestSchema, () => ({
-    resources: [...served.values()].map((s) => ({
-      uri: inspectUri(s.name),
-      name: `${s.name} (inspect)`,
-      description: `What inspect() reports of the workflow "${s.name}": its agents and the tools each may call.`,
-      mimeType: 'application/json',
-    })),
-  }));
-  server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
-    const s = [...served.values()].find((entry) => inspectUri(entry.name) === request.params.uri);
-    if (!s)
-      throw invalid(
-        `june: no resource ${JSON.stringify(request.params.uri)}; resources/list names them.`,
-      );
-    let report: InspectReport;
-    try {
-      report = await inspectOf(s, {});
-    } catch (error) {
-      throw new types.McpError(types.ErrorCode.InternalError, errorMessage(error));
-    }
-    return {
-      contents: [
-        { uri: request.params.uri, mimeType: 'application/json', text: JSON.stringify(report) },
-      ],
-    };
-  });
+  registerResources(context, server);
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const s = served.get(request.params.name);
     if (!s)
@@ -376,6 +376,39 @@ function registerHandlers(context: CallContext, server: McpServer, client: strin
     } finally {
       release();
     }
+  });
+}
+
+/** The resources: each workflow's `inspect()` report, as JSON. */
+function registerResources(context: CallContext, server: McpServer): void {
+  const { served } = context;
+  const { types } = context.sdk;
+  const invalid = (message: string) => new types.McpError(types.ErrorCode.InvalidParams, message);
+  server.setRequestHandler(types.ListResourcesRequestSchema, () => ({
+    resources: [...served.values()].map((s) => ({
+      uri: inspectUri(s.name),
+      name: `${s.name} (inspect)`,
+      description: `What inspect() reports of the workflow "${s.name}": its agents and the tools each may call.`,
+      mimeType: 'application/json',
+    })),
+  }));
+  server.setRequestHandler(types.ReadResourceRequestSchema, async (request) => {
+    const s = [...served.values()].find((entry) => inspectUri(entry.name) === request.params.uri);
+    if (!s)
+      throw invalid(
+        `june: no resource ${JSON.stringify(request.params.uri)}; resources/list names them.`,
+      );
+    let report: InspectReport;
+    try {
+      report = await inspectOf(s, {});
+    } catch (error) {
+      throw new types.McpError(types.ErrorCode.InternalError, errorMessage(error));
+    }
+    return {
+      contents: [
+        { uri: request.params.uri, mimeType: 'application/json', text: JSON.stringify(report) },
+      ],
+    };
   });
 }
 
@@ -439,19 +472,7 @@ async function callWorkflow(
     void extra.notify({ progressToken: extra.progressToken, progress, message }).catch(() => {});
   };
   const elicits = server.getClientCapabilities()?.elicitation !== undefined;
-  let inputSchemas: Promise<Map<string, Record<string, unknown>>> | undefined;
-  const schemaOf = async (tool: string) => {
-    inputSchemas ??= inspectOf(s, { props, details: true })
-      .then((found) => {
-        const map = new Map<string, Record<string, unknown>>();
-        for (const agent of found.agents)
-          for (const t of agent.tools)
-            if (t.inputSchema && !map.has(t.name)) map.set(t.name, t.inputSchema);
-        return map;
-      })
-      .catch(() => new Map());
-    return (await inputSchemas).get(tool);
-  };
+  const schemaOf = inputSchemaLookup(s, props);
   try {
     report(`run ${id} started`);
     for await (const event of host.events(id, { signal: follow.signal })) {
@@ -481,6 +502,29 @@ async function callWorkflow(
     follow.abort();
     extra.signal.removeEventListener('abort', cancel);
   }
+}
+
+/**
+ * The input schema of a tool of the workflow, by name, from `inspect()` with details (once,
+ * when first asked); undefined for a tool it does not find.
+ */
+function inputSchemaLookup(
+  s: Served,
+  props: Record<string, unknown>,
+): (tool: string) => Promise<Record<string, unknown> | undefined> {
+  let schemas: Promise<Map<string, Record<string, unknown>>> | undefined;
+  return async (tool) => {
+    schemas ??= inspectOf(s, { props, details: true })
+      .then((found) => {
+        const map = new Map<string, Record<string, unknown>>();
+        for (const agent of found.agents)
+          for (const t of agent.tools)
+            if (t.inputSchema && !map.has(t.name)) map.set(t.name, t.inputSchema);
+        return map;
+      })
+      .catch(() => new Map<string, Record<string, unknown>>());
+    return (await schemas).get(tool);
+  };
 }
 
 /** What a progress notification says of an event, if anything. */
