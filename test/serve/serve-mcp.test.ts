@@ -13,6 +13,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { folderRunHost } from '../../src/host/folder-run-host.js';
 import type { RunHost } from '../../src/host/run-host.js';
 import { serveWorkflows, type ServedMcp } from '../../src/serve/index.js';
@@ -145,6 +146,28 @@ describe('june serve: workflows over MCP', () => {
       answeredBy: 'alice',
       input: { env: 'staging' },
     });
+  });
+
+  it("serves the workflow's output schema, and a result that is not an object as { result } the client checks against it", async () => {
+    await served.close();
+    served = await serveWorkflows({
+      dir: join(project.dir, '.june', 'runs'),
+      workflows: { ship: { component: Ship, props, output: z.string() } },
+      tokens: { alice: TOKEN },
+      script,
+    });
+    const client = await connect(TOKEN, async () => ({
+      action: 'accept',
+      content: { approve: true },
+    }));
+    const [tool] = (await client.listTools()).tools;
+    expect(tool?.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { result: { type: 'string' } },
+      required: ['result'],
+    });
+    const result = await client.callTool({ name: 'ship', arguments: { version: '1.4', log } });
+    expect(result.structuredContent).toEqual({ result: 'release shipped' });
   });
 
   it('a decline denies the call: the tool never runs, and the run still ends', async () => {
