@@ -172,6 +172,10 @@ export const juneErrorCodes = [
   'dbos-secret-props-missing',
   'dbos-worker-workflow-missing',
   'dbos-workflow-missing',
+  // workflows served over MCP (june serve, june/serve)
+  'serve-sdk-missing',
+  'serve-option-invalid',
+  'serve-workflow-invalid',
 ] as const;
 
 /**
