@@ -7,6 +7,9 @@ export interface McpSdk {
   types: typeof import('@modelcontextprotocol/sdk/types.js');
 }
 
+/** The MCP SDK's low-level server: one per session, with June's handlers on it. */
+export type McpServer = InstanceType<McpSdk['server']['Server']>;
+
 let loaded: Promise<McpSdk> | undefined;
 
 /**
