@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalDecision } from '../../src/approvals/approval-request.js';
+import { childRunOf } from '../../src/trace/composite-result.js';
 import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
 import { logLines } from './fixtures/contract-model.js';
 
@@ -51,6 +52,7 @@ export type ContractCase =
   | 'one-provider-call-id'
   | 'composite-places'
   | 'catch-attempts'
+  | 'tools-reordered'
   | 'changed-workflow';
 
 /**
@@ -78,6 +80,7 @@ export const contractWorkflows = {
   sameCallId: fixture('same-call-id'),
   composite: fixture('composite'),
   catchRetry: fixture('catch-retry'),
+  fanOut: fixture('fan-out'),
 };
 
 /** Polls the run until a request matching `match` waits; resolves with it. */
@@ -297,6 +300,41 @@ export function engineContract(name: string, rig: EngineRig): void {
         ]);
         expect(models(dir)).toEqual([...before, 'ship|2']);
         expect(effects(dir)).toEqual(['deploy prod']);
+      },
+    );
+
+    contractCase(
+      'tools-reordered',
+      'tool calls of one turn that start in another order when taken up again are each answered from their own record',
+      async (dir) => {
+        const run = await rig.start(contractWorkflows.fanOut, dir);
+        const confirm = await requestOf(run, toolIs('confirm'), 'confirm');
+        // the turn's first call started its tool last
+        expect(effects(dir)).toEqual(['get c', 'get b', 'get a']);
+        const before = models(dir);
+        expect(before.filter((call) => call === 'fetch:get|1')).toHaveLength(3);
+        await run.interrupt();
+        await run.resume();
+        await requestOf(run, toolIs('confirm'), 'confirm, asked again');
+        expect(await run.waiting()).toEqual([confirm]);
+        await run.answer(confirm, { approved: true });
+        const { output, trace } = await run.result();
+        expect(output).toBe('fanned');
+        // nothing ran twice, and no model was asked again but for the turn after confirm
+        expect(effects(dir)).toEqual(['get c', 'get b', 'get a', 'confirm prod']);
+        expect(models(dir)).toEqual([...before, 'fan|3']);
+        const fetched = allNodes(trace.root)
+          .filter((node) => node.name === 'fetch')
+          .map((node) => ({
+            input: node.input,
+            got:
+              childRunOf(node) &&
+              allNodes(childRunOf(node)!.root).find((n) => n.kind === 'tool' && n.name === 'get')
+                ?.output,
+          }));
+        expect(fetched).toEqual(
+          ['a', 'b', 'c'].map((item) => ({ input: { item }, got: `get ${item}: done` })),
+        );
       },
     );
 
