@@ -305,7 +305,13 @@ export class DbosEngine implements DurableEngine {
       },
     );
     Promise.all([requested, received]).then(
-      ([, message]) => answerWith(question, message),
+      ([, message]) => {
+        // DBOS numbers recv steps in the order they are asked: a recovered run whose approvals
+        // are asked in another order gets another request's recorded answer there
+        if (typeof message?.id === 'string' && message.id !== entry.id)
+          this.#stop(answerOfAnother(this.runId, entry, message.id, this.#redactor));
+        else answerWith(question, message);
+      },
       () => this.#options.cancelled(),
     );
     return requested.then(({ asked }) => asked);
@@ -427,6 +433,23 @@ function answerWith(question: ApprovalQuestion, message: DbosApprovalAnswer | nu
       );
     }
   }
+}
+
+/**
+ * The error of an approval that DBOS answered with another request's recorded answer: the
+ * run's approvals were asked in another order than when they were recorded (approvals of
+ * composite calls' child runs running at once). The run stops before the call runs.
+ */
+function answerOfAnother(
+  runId: string,
+  request: DbosApprovalRequest,
+  answered: string,
+  redactor: Redactor,
+): WorkflowError {
+  return new WorkflowError(
+    'journal-mismatch',
+    `june: the workflow no longer matches run ${runId}: its approval request "${request.id}" ("${request.tool}" in step "${redactor.text(request.step)}") reached the place where the run recorded the answer to "${answered}". Approvals asked at once (by child runs of composite calls running at once) were asked in another order than before the recovery, and DBOS keeps answers in the order they were asked. Nothing ran for it; cancel the run and start a new one.`,
+  );
 }
 
 function decisionOf(message: DbosApprovalAnswer | null): OutsideAnswer {

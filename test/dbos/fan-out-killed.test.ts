@@ -3,6 +3,9 @@
 // tools start c, b, then a, whose `get` waits for approval. The worker is killed while it
 // waits; recovered, the children's model calls are answered from their records at once, so
 // their tools start a (asking again), b, c: the other way round. Each finds its own record.
+// Approvals still take DBOS step numbers in the order they are asked: when every `get` needs
+// approval (`approvingAll`), the recovery asks them in another order, and the run stops with
+// journal-mismatch instead of giving one request another's answer.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunClient } from 'june/dbos';
@@ -21,7 +24,9 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
   let client: RunClient;
   let worker: WorkerProcess | undefined;
   const start = async () => {
-    worker = await startWorker(project.dir, database, 'fan-worker', { files: ['fan-out.tsx'] });
+    worker = await startWorker(project.dir, database, 'fan-worker', {
+      files: ['fan-out.tsx', 'fan-out-all.tsx'],
+    });
   };
 
   beforeAll(async () => {
@@ -33,6 +38,10 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
     project.write(
       'fan-out.tsx',
       "export { approvingA as default } from './fixtures/fan-out.tsx';\n",
+    );
+    project.write(
+      'fan-out-all.tsx',
+      "export { approvingAll as default } from './fixtures/fan-out.tsx';\n",
     );
     await start();
     client = await RunClient.connect(database);
@@ -87,5 +96,33 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
     } finally {
       await db.end();
     }
+  }, 180_000);
+
+  it('stops with journal-mismatch, running nothing twice, when approvals answered before the kill are asked in another order', async () => {
+    const dir = project.folder('logs-all');
+    const runId = 'fan-approvals';
+    await client.enqueue({ workflow: 'fan-out-all', runId, props: { dir } });
+    const answer = async (item: string) => {
+      const id = `fan#0.${'abc'.indexOf(item)}/get#0.0`;
+      await waitFor(
+        async () => (await client.waiting(runId)).some((request) => request.id === id),
+        60_000,
+        `${item}'s approval`,
+      );
+      const [applied] = await client.approve(runId, { requestId: id, approved: true });
+      expect(applied?.status).toBe('applied');
+      await waitFor(() => lines(dir, 'effects.log').includes(`get ${item}`), 60_000, `get ${item}`);
+    };
+    await answer('c');
+    await answer('b');
+    await waitFor(async () => (await client.waiting(runId)).length > 0, 60_000, "a's approval");
+
+    await worker!.kill();
+    await start();
+    await expect(client.result(runId)).rejects.toMatchObject({
+      code: 'journal-mismatch',
+      message: expect.stringContaining('were asked in another order'),
+    });
+    expect(lines(dir, 'effects.log')).toEqual(['get c', 'get b']);
   }, 180_000);
 });

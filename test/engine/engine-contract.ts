@@ -53,6 +53,7 @@ export type ContractCase =
   | 'composite-places'
   | 'catch-attempts'
   | 'tools-reordered'
+  | 'approvals-reordered'
   | 'changed-workflow';
 
 /**
@@ -81,6 +82,7 @@ export const contractWorkflows = {
   composite: fixture('composite'),
   catchRetry: fixture('catch-retry'),
   fanOut: fixture('fan-out'),
+  fanOutApprovals: fixture('fan-out-approvals'),
 };
 
 /** Polls the run until a request matching `match` waits; resolves with it. */
@@ -93,6 +95,15 @@ async function requestOf(
   for (;;) {
     const found = (await run.waiting()).find(match);
     if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Polls until `condition` holds. */
+async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -335,6 +346,34 @@ export function engineContract(name: string, rig: EngineRig): void {
         expect(fetched).toEqual(
           ['a', 'b', 'c'].map((item) => ({ input: { item }, got: `get ${item}: done` })),
         );
+      },
+    );
+
+    contractCase(
+      'approvals-reordered',
+      'approvals of one turn answered before the interruption, asked in another order after it, each keep their own answer',
+      async (dir) => {
+        const run = await rig.start(contractWorkflows.fanOutApprovals, dir);
+        for (const item of ['c', 'b']) {
+          const asked = await requestOf(
+            run,
+            (r) => r.key.includes(`fan#0.${'abc'.indexOf(item)}/`),
+            item,
+          );
+          await run.answer(asked, { approved: true });
+          await waitUntil(() => effects(dir).includes(`get ${item}`), `get ${item}`);
+        }
+        const a = await requestOf(run, (r) => r.key.includes('fan#0.0/'), 'a');
+        const before = models(dir);
+        await run.interrupt();
+        await run.resume();
+        await requestOf(run, (r) => r.key === a.key, 'a, asked again');
+        expect(await run.waiting()).toEqual([a]);
+        await run.answer(a, { approved: true });
+        const { output } = await run.result();
+        expect(output).toBe('fanned');
+        expect(effects(dir)).toEqual(['get c', 'get b', 'get a']);
+        expect(models(dir)).toEqual([...before, 'fetch:get|2', 'fan|2']);
       },
     );
 
