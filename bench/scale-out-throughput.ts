@@ -174,7 +174,7 @@ async function onceEach(db: PgClient, ids: string[], ledger: string) {
     [ids],
   );
   const { rows: tools } = await db.query(
-    `${BENCH_MARK} SELECT workflow_uuid, count(*)::int AS n FROM dbos.operation_outputs WHERE workflow_uuid = ANY($1) AND function_name LIKE 'june.tool %' GROUP BY workflow_uuid`,
+    `${BENCH_MARK} SELECT run_id AS workflow_uuid, count(*)::int AS n FROM june.calls WHERE run_id = ANY($1) AND place LIKE 'tool %' GROUP BY run_id`,
     [ids],
   );
   const wanted = new Set(ids);
@@ -337,7 +337,7 @@ function report(r: {
     sweepRows +
     '\n' +
     `${r.manyRuns} runs enqueued at once on 4 workers (${CONCURRENCY} at once each): ${fixed(r.many.perSecond)} runs/s; ` +
-    `${once.succeeded ?? 0} succeeded and ${once.otherStatuses} other statuses in the database; the tool's checkpoint recorded for ${once.toolSteps} runs, ${once.toolStepsTwice} of them more than once; ` +
+    `${once.succeeded ?? 0} succeeded and ${once.otherStatuses} other statuses in the database; the tool's record stored for ${once.toolSteps} runs, ${once.toolStepsTwice} of them more than once; ` +
     `the tool executed for ${once.executed} runs, ${once.executedTwice} of them more than once (its own ledger, a line per execution).\n`
   );
 }

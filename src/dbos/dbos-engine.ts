@@ -18,6 +18,8 @@ import { plainJson } from '../json/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { DbosSdk } from './load-dbos.js';
+import { placeKey } from '../engine/durable-place.js';
+import type { RunCallRecords } from './call-records.js';
 import { approvalEvent, approvalRequestId, approvalTopic, stepName } from './names.js';
 import type { WorkerShutdown } from './worker-shutdown.js';
 
@@ -74,6 +76,17 @@ export interface DbosEngineOptions {
   shutdown?: WorkerShutdown;
   /** Each event, its approval ids made stable (see {@link DbosApprovalRequest.id}). */
   publish?: (event: RunLogEvent) => void;
+  /**
+   * The run's place table ({@link CallRecords}): each finished model call and tool execution
+   * is recorded under its place, whatever order it started in. Without it (a run an older
+   * June started), each is a DBOS step, numbered in the order it starts.
+   */
+  records?: RunCallRecords;
+  /**
+   * The workflow's cancel signal (DBOS's, watched by the run's publishing step): work that
+   * runs outside a DBOS step is aborted through it when `june cancel` cancels the run.
+   */
+  cancelSignal?: () => AbortSignal | undefined;
   /** A model call was answered from the record (its work did not run). */
   replayed?: (call: ModelCallAt) => void;
   /** How long an approval waits before it counts as denied, in seconds. @default 30 days */
@@ -90,6 +103,8 @@ export interface DbosEngineOptions {
 
 /** A tool execution as its DBOS step records it: the input (redacted), and the output or the error. */
 interface RecordedToolCall {
+  /** The tool's name (absent from records made as DBOS steps, whose step name holds it). */
+  tool?: string;
   input: unknown;
   output?: unknown;
   error?: ErrorData;
@@ -104,16 +119,19 @@ interface RecordedModelCall {
 const THIRTY_DAYS_S = 30 * 24 * 3600;
 
 /**
- * The durable engine of a run over DBOS: each model call and each tool execution is a
- * `DBOS.runStep` named by its place, so a recovered run gets the recorded answer and the
- * work does not run again (only a step in flight at a crash runs again); an approval is a
- * durable `DBOS.recv` on a topic named by the request. A composite tool's child run is part
- * of the same workflow: its own model calls and tools are steps at its nested places.
+ * The durable engine of a run over DBOS: each model call and each tool execution is recorded
+ * under its place in the run's place table ({@link CallRecords}: a row keyed by the run's id
+ * and the call's place), so a recovered run gets the recorded answer and the work does not
+ * run again (only work in flight at a crash runs again); an approval is a durable `DBOS.recv`
+ * on a topic named by the request. A composite tool's child run is part of the same
+ * workflow: its own model calls and tools are recorded at its nested places.
  *
- * DBOS numbers a workflow's steps in the order they start, and a recovered run must reach
- * them in the same order. Each step's name carries its place and a recorded model call its
- * request's hash, so a changed workflow stops with `journal-mismatch` instead of taking
- * another call's answer.
+ * DBOS numbers a workflow's steps in the order they start, so calls are not DBOS steps: a
+ * recovered run whose tools (or composite calls' child runs) start in another order than
+ * before still finds each call's own record. A recorded model call keeps its request's hash
+ * and a tool call its tool and input, so a changed workflow stops with `journal-mismatch`
+ * instead of taking another call's answer. A run an older June started (its calls are DBOS
+ * steps, named by place) goes on with DBOS steps, in the order they start.
  */
 export class DbosEngine implements DurableEngine {
   failure: unknown;
@@ -121,6 +139,8 @@ export class DbosEngine implements DurableEngine {
   readonly #options: DbosEngineOptions;
   /** How many approval requests the run made so far (each one's event is numbered). */
   #asked = 0;
+  /** Whether the workflow's cancel signal is watched already (see {@link DbosEngine.#watchCancel}). */
+  #watching = false;
   /** The AI SDK's approval ids (new in every process) to stable ids. */
   readonly #stableIds = new Map<string, string>();
 
@@ -147,7 +167,8 @@ export class DbosEngine implements DurableEngine {
     const request = this.#redactor.value(call.request);
     const requestHash = request === call.request ? call.requestHash : hashModelRequest(request);
     let live: { answer: ModelAnswer } | undefined;
-    const recorded = await this.#step<RecordedModelCall>(
+    const recorded = await this.#record<RecordedModelCall>(
+      `model ${placeKey(call.place)}#${call.index}`,
       stepName('model', call.place, call.index),
       async () => {
         this.#watchCancel();
@@ -186,7 +207,10 @@ export class DbosEngine implements DurableEngine {
     // recorded redacted, as a file journal records it; the live output is not
     const redactedInput = this.#redactor.value(given);
     let live: { output: unknown } | { error: unknown } | undefined;
-    return this.#step<RecordedToolCall>(
+    // the tool's name is kept in the place table's record (a DBOS step's name holds it)
+    const tool = this.#options.records ? { tool: call.tool } : {};
+    return this.#record<RecordedToolCall>(
+      `tool ${placeKey(call.place)}|${call.call}`,
       stepName('tool', call.place, call.call, call.tool),
       async () => {
         this.#watchCancel();
@@ -196,11 +220,12 @@ export class DbosEngine implements DurableEngine {
           if (call.abortSignal?.aborted) throw error;
           live = { error };
           return {
+            ...tool,
             input: redactedInput,
             error: this.#redactor.value(errorData(error, { blame: true })),
           };
         }
-        return { input: redactedInput, output: this.#redactor.value(live.output) };
+        return { ...tool, input: redactedInput, output: this.#redactor.value(live.output) };
       },
     ).then((recorded) => {
       if (live) {
@@ -208,6 +233,13 @@ export class DbosEngine implements DurableEngine {
         return live.output;
       }
       const { input, output } = recorded;
+      if (recorded.tool !== undefined && recorded.tool !== call.tool)
+        throw this.#stop(
+          new WorkflowError(
+            'journal-mismatch',
+            `june: the workflow no longer matches run ${this.runId}: the tool call ${call.call} in step "${call.place.step}" was a call of "${recorded.tool}" when the run was recorded, now of "${call.tool}". Recover the run with the workflow as it was, or cancel it and start a new run.`,
+          ),
+        );
       // a record made before inputs were redacted holds the input in clear
       const recordedInput = stableJson(input);
       if (recordedInput !== stableJson(redactedInput) && recordedInput !== stableJson(given))
@@ -273,7 +305,13 @@ export class DbosEngine implements DurableEngine {
       },
     );
     Promise.all([requested, received]).then(
-      ([, message]) => answerWith(question, message),
+      ([, message]) => {
+        // DBOS numbers recv steps in the order they are asked: a recovered run whose approvals
+        // are asked in another order gets another request's recorded answer there
+        if (typeof message?.id === 'string' && message.id !== entry.id)
+          this.#stop(answerOfAnother(this.runId, entry, message.id, this.#redactor));
+        else answerWith(question, message);
+      },
       () => this.#options.cancelled(),
     );
     return requested.then(({ asked }) => asked);
@@ -294,6 +332,24 @@ export class DbosEngine implements DurableEngine {
 
   /** Nothing to write: DBOS records how the workflow ended. */
   async finish(): Promise<void> {}
+
+  /**
+   * The record of the call at `key` in the run's place table: the stored one, without running
+   * `work`; else `work`'s, stored before it is given back. Work that ends after the worker
+   * began to stop ends for the run (its result is given back) and is not stored: the call
+   * runs again on recovery. Without a place table (a run an older June started): the DBOS
+   * step `name` ({@link DbosEngine.#step}).
+   */
+  #record<T>(key: string, name: string, work: () => Promise<T>): Promise<T> {
+    const records = this.#options.records;
+    if (!records) return this.#step(name, work);
+    const recorded = records.get(key);
+    if (recorded !== undefined) return Promise.resolve(recorded as T);
+    return work().then(async (record) => {
+      if (this.#options.shutdown?.stopping) return record;
+      return (await records.store(key, record)) as T;
+    });
+  }
 
   /**
    * `DBOS.runStep(work, { name })`, its step number taken now; a step recorded under another
@@ -332,9 +388,16 @@ export class DbosEngine implements DurableEngine {
       });
   }
 
-  /** Inside a step: when DBOS cancels the workflow, abort the run so the work's abort signal fires. */
+  /**
+   * When DBOS cancels the workflow, abort the run so the work's abort signal fires: inside a
+   * DBOS step, through the step's signal; else through the workflow's (`cancelSignal`),
+   * watched once for the run.
+   */
   #watchCancel(): void {
-    const signal = this.#options.dbos.stepStatus?.cancelSignal;
+    const inStep = this.#options.dbos.stepStatus?.cancelSignal;
+    if (!inStep && this.#watching) return;
+    const signal = inStep ?? this.#options.cancelSignal?.();
+    this.#watching ||= !inStep && signal !== undefined;
     signal?.addEventListener('abort', () => this.#options.cancelled(), { once: true });
   }
 
@@ -370,6 +433,23 @@ function answerWith(question: ApprovalQuestion, message: DbosApprovalAnswer | nu
       );
     }
   }
+}
+
+/**
+ * The error of an approval that DBOS answered with another request's recorded answer: the
+ * run's approvals were asked in another order than when they were recorded (approvals of
+ * composite calls' child runs running at once). The run stops before the call runs.
+ */
+function answerOfAnother(
+  runId: string,
+  request: DbosApprovalRequest,
+  answered: string,
+  redactor: Redactor,
+): WorkflowError {
+  return new WorkflowError(
+    'journal-mismatch',
+    `june: the workflow no longer matches run ${runId}: its approval request "${request.id}" ("${request.tool}" in step "${redactor.text(request.step)}") reached the place where the run recorded the answer to "${answered}". Approvals asked at once (by child runs of composite calls running at once) were asked in another order than before the recovery, and DBOS keeps answers in the order they were asked. Nothing ran for it; cancel the run and start a new one.`,
+  );
 }
 
 function decisionOf(message: DbosApprovalAnswer | null): OutsideAnswer {

@@ -38,6 +38,8 @@ export class EventPublisher {
   #finished = false;
   #closed = false;
   readonly #shutdown: WorkerShutdown | undefined;
+  /** Aborted when DBOS cancels the run's workflow (watched from the publishing step). */
+  readonly #cancel = new AbortController();
   /** Settles {@link EventPublisher.written}. */
   #drained!: () => void;
   readonly #written = new Promise<void>((resolve) => (this.#drained = resolve));
@@ -94,7 +96,20 @@ export class EventPublisher {
     return this.#written;
   }
 
+  /**
+   * Fires when DBOS cancels the run's workflow (`june cancel`): the publishing step runs as
+   * long as the run, and DBOS watches its workflow for cancellation while it runs (one poll
+   * of the workflows' statuses for all the steps of the worker that watch).
+   */
+  get cancelSignal(): AbortSignal {
+    return this.#cancel.signal;
+  }
+
   async #drain(): Promise<number> {
+    const cancelled = this.#dbos.stepStatus?.cancelSignal;
+    cancelled?.addEventListener('abort', () => this.#cancel.abort(cancelled.reason), {
+      once: true,
+    });
     let written = 0;
     try {
       for (;;) {

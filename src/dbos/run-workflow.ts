@@ -1,6 +1,6 @@
 import type { LanguageModelUsage } from 'ai';
 import type { Component } from '../elements/element.js';
-import type { DurableEngineFactory } from '../engine/durable-engine.js';
+import type { DurableEngineFactory, DurableRunStart } from '../engine/durable-engine.js';
 import { errorData, SystemError } from '../errors/index.js';
 import type { RunHandle, RunResult } from '../interpreter/run.js';
 import { run as juneRun, type RunOptions } from '../run/index.js';
@@ -8,6 +8,7 @@ import { plainJson } from '../json/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import type { Trace } from '../trace/trace-node.js';
+import type { CallRecords, RunCallRecords } from './call-records.js';
 import { DbosEngine } from './dbos-engine.js';
 import { EventPublisher } from './event-publisher.js';
 import type { DbosSdk } from './load-dbos.js';
@@ -42,15 +43,18 @@ export interface WorkerWorkflow {
  * its workflow. The run id is the DBOS workflow id. Each run gets the worker's `secrets`:
  * the values of the secret props it names, and the worker's redaction over its own. With
  * `shutdown`, stopping the worker aborts its runs in flight and leaves them pending in the
- * database, for recovery (see {@link WorkerShutdown}).
+ * database, for recovery (see {@link WorkerShutdown}). With `records` (the place table of
+ * the database, {@link CallRecords}), each run's model calls and tool executions are
+ * recorded by their place; without it, as DBOS steps in the order they start.
  */
 export function registerRunWorkflow(
   dbos: DbosSdk['DBOS'],
   workflows: ReadonlyMap<string, WorkerWorkflow>,
   secrets: WorkerSecrets = {},
   shutdown?: WorkerShutdown,
+  records?: CallRecords,
 ): (input: QueuedRun) => Promise<DbosRunOutput> {
-  const run = (input: QueuedRun) => runQueued(dbos, workflows, secrets, input, shutdown);
+  const run = (input: QueuedRun) => runQueued(dbos, workflows, secrets, input, shutdown, records);
   return dbos.registerWorkflow(
     // once the worker stops, DBOS records nothing of a run: it stays pending
     (input: QueuedRun) => (shutdown ? shutdown.hold(run(input)) : run(input)),
@@ -64,6 +68,7 @@ async function runQueued(
   secrets: WorkerSecrets,
   input: QueuedRun,
   shutdown: WorkerShutdown | undefined,
+  callRecords: CallRecords | undefined,
 ): Promise<DbosRunOutput> {
   const runId = dbos.workflowID!;
   // taken from the queue as the worker stops: left pending, untouched
@@ -80,19 +85,15 @@ async function runQueued(
     // the run's own redaction covers what is stored before its engine starts (an early failure)
     if (redact) redactor = new Redactor(redact, configuredSecrets);
     const script = input.script ? recoveringScript(input.script) : undefined;
-    const engine: DurableEngineFactory = async (start) => {
-      redactor = start.redactor;
-      return new DbosEngine({
-        dbos,
-        runId,
-        redactor,
-        stop: start.stop,
-        ...(shutdown ? { shutdown } : {}),
-        cancelled: () => handle?.abort('the run was cancelled (june cancel)'),
-        publish: (event) => publisher.publish(event),
-        replayed: (call) => script?.skip(call.place.step),
-      });
-    };
+    const placed = await callRecords?.forRun(runId); // read once, as the run (or its recovery) starts
+    const engine = engineFactory(dbos, runId, {
+      ...(placed && !placed.legacy ? { records: placed.records } : {}),
+      ...(shutdown ? { shutdown } : {}),
+      publisher,
+      script,
+      started: (start) => (redactor = start.redactor),
+      cancelled: () => handle?.abort('the run was cancelled (june cancel)'),
+    });
     const options: RunOptions = {
       runId,
       workflow: input.workflow,
@@ -122,6 +123,41 @@ async function runQueued(
     publishing.catch(() => {});
     if (!shutdown?.stopping) await publisher.written;
   }
+}
+
+/**
+ * The DBOS engine of a run: its calls recorded in its place table (`records`; none for a
+ * run an older June started: DBOS steps), its events through `publisher`, whose step also
+ * watches for the run's cancellation.
+ */
+function engineFactory(
+  dbos: DbosSdk['DBOS'],
+  runId: string,
+  parts: {
+    records?: RunCallRecords;
+    shutdown?: WorkerShutdown;
+    publisher: EventPublisher;
+    script: ReturnType<typeof recoveringScript> | undefined;
+    started: (start: DurableRunStart) => void;
+    cancelled: () => void;
+  },
+): DurableEngineFactory {
+  const { publisher, script } = parts;
+  return async (start) => {
+    parts.started(start);
+    return new DbosEngine({
+      dbos,
+      runId,
+      redactor: start.redactor,
+      stop: start.stop,
+      ...(parts.records ? { records: parts.records } : {}),
+      cancelSignal: () => publisher.cancelSignal,
+      ...(parts.shutdown ? { shutdown: parts.shutdown } : {}),
+      cancelled: parts.cancelled,
+      publish: (event) => publisher.publish(event),
+      replayed: (call) => script?.skip(call.place.step),
+    });
+  };
 }
 
 /** DBOS stores the workflow's output: redacted as the run's other records are. */

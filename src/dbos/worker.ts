@@ -19,6 +19,7 @@ import type { QueuedRun } from './queued-run.js';
 import { failedRunOf, registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
 import { withSetupLock } from './setup-lock.js';
 import { createAnswersTable } from './answer-store.js';
+import { CallRecords, createCallsTable } from './call-records.js';
 import { pgClient } from './pg-driver.js';
 import { WorkerLog, type WorkerLogLevel } from './worker-log.js';
 import { WorkerShutdown } from './worker-shutdown.js';
@@ -153,11 +154,14 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
   });
   const shutdown = new WorkerShutdown();
   const wakeups = new QueueWakeups(names.map(queueName));
+  const records = new CallRecords(options.database);
   try {
-    await setUpAndLaunch(DBOS, options, { executorId, names, log, shutdown, wakeups, write });
+    const parts = { executorId, names, log, shutdown, wakeups, write, records };
+    await setUpAndLaunch(DBOS, options, parts);
     // nowhere to lock before DBOS created the database: a new one has nothing to recover yet
     hold ??= await holdExecutorId(options.database, executorId, holdOptions);
   } catch (error) {
+    await records.close();
     await hold?.release();
     throw error;
   }
@@ -167,7 +171,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
       DEFAULT_ABORT_GRACE_MS,
     );
     log.close();
-    await DBOS.shutdown().finally(() => wakeups.uninstall());
+    await DBOS.shutdown().finally(() => Promise.all([wakeups.uninstall(), records.close()]));
     // last: another worker may take this id only once this one has let go of every run
     await hold?.release();
     return { pending };
@@ -201,6 +205,7 @@ async function setUpAndLaunch(
     shutdown: WorkerShutdown;
     wakeups: QueueWakeups;
     write: (line: string) => void;
+    records: CallRecords;
   },
 ): Promise<void> {
   const { executorId, names, log, wakeups } = parts;
@@ -222,6 +227,7 @@ async function setUpAndLaunch(
         new Map(Object.entries(options.workflows)),
         options,
         parts.shutdown,
+        parts.records,
       );
       const queue = {
         workerConcurrency: options.concurrency ?? 10,
@@ -242,8 +248,9 @@ async function setUpAndLaunch(
 }
 
 /**
- * Launches DBOS (recovering this executor's runs), creates June's table of approval answers
- * (`june.answers`, see `AnswerStore`), and registers the workflows' queues, each
+ * Launches DBOS (recovering this executor's runs), creates June's tables of approval answers
+ * (`june.answers`, see `AnswerStore`) and of runs' calls by place (`june.calls`, see
+ * `CallRecords`; a run recovered at launch makes it on its first write), and registers the workflows' queues, each
  * polled as soon as the worker has it, and again as soon as one of this worker's runs of it
  * ends or a client enqueues a run on it ({@link QueueWakeups}).
  */
@@ -263,13 +270,14 @@ async function launch(
     await dbos.registerQueue(queueName(name), { ...queue, onConflict: 'always_update' });
 }
 
-/** Creates June's table of approval answers in the database DBOS just set up, unless it exists. */
+/** Creates June's tables (approval answers, calls by place) in the database DBOS just set up, unless they exist. */
 async function answersTable(database: string): Promise<void> {
   const client = pgClient({ connectionString: database, connectionTimeoutMillis: 10_000 });
   client.on('error', () => {}); // a connection lost fails the query instead
   try {
     await client.connect();
     await createAnswersTable(client);
+    await createCallsTable(client);
   } finally {
     await client.end().catch(() => {});
   }

@@ -158,7 +158,10 @@ export type DurableRunStatus = 'succeeded' | 'failed' | 'aborted';
  *   process died runs again.
  * - **Identity by place.** Calls are named by their place and index (model calls) or call id
  *   (tool calls, approvals), which are the same in every process; never by the provider's
- *   `toolCallId` or an approval id.
+ *   `toolCallId` or an approval id, nor by the order work started in: the tool calls of one
+ *   turn (and composite calls' child runs) run at once, and a resume may start them in
+ *   another order. A system that numbers steps as they start (DBOS) needs a map from place
+ *   to record (June's DBOS engine keeps a table keyed by run id and place).
  * - **Causal order.** A run's records are stored in the order the methods were called and
  *   each after the previous one settled (the interpreter waits for a record before what
  *   depends on it), so any store keeps the order things happened in.

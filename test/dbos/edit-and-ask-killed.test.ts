@@ -34,7 +34,8 @@ const person = { source: 'cli', answeredBy: userInfo().username };
 interface RecordedStep {
   name: string;
   output: unknown;
-  startedAt: number;
+  /** When DBOS started the step, or June stored the call's record (ms). */
+  at: number;
 }
 
 describe.runIf(!missing)(
@@ -108,11 +109,23 @@ describe.runIf(!missing)(
       return rows.map((row) => ({
         name: String(row.function_name),
         output: plain(row.output),
-        startedAt: Number(row.started_at_epoch_ms),
+        at: Number(row.started_at_epoch_ms),
+      }));
+    };
+    /** The run's model calls and tool executions June recorded, by place (`june.calls`), in key order. */
+    const calls = async (runId: string): Promise<RecordedStep[]> => {
+      const { rows } = await db.query(
+        `SELECT place, record, (extract(epoch from stored_at) * 1000)::float8 AS at FROM june.calls WHERE run_id = $1 ORDER BY place`,
+        [runId],
+      );
+      return rows.map((row) => ({
+        name: String(row.place),
+        output: JSON.parse(String(row.record)) as unknown,
+        at: Number(row.at),
       }));
     };
     const modelSteps = async (runId: string) =>
-      (await steps(runId)).filter((step) => step.name.startsWith('june.model '));
+      (await calls(runId)).filter((call) => call.name.startsWith('model '));
     /** The run's events as its followers read them, to its end. */
     const events = async (runId: string) => {
       const read: RunLogEvent[] = [];
@@ -150,9 +163,9 @@ describe.runIf(!missing)(
       expect(approvals.waiting).toEqual([]);
       expect(Object.values(approvals.decisions)).toEqual([false, true]);
 
-      // what DBOS keeps: each answer received once, as given; the deploy's execution once, with
-      // the edit; each of the three model calls once, the one after the edit reading the
-      // edited call and its result
+      // what the database keeps: each answer received once, as given (DBOS); the deploy's
+      // execution once, with the edit, and each of the three model calls once, the one after
+      // the edit reading the edited call and its result (June's records by place)
       const recorded = await steps(runId);
       expect(
         recorded.filter((step) => step.name === 'DBOS.recv').map((step) => step.output),
@@ -160,17 +173,17 @@ describe.runIf(!missing)(
         { approved: false, output: '1.3.0', ...person },
         { approved: true, input: { env: 'prod' }, ...person },
       ]);
-      expect(recorded.filter((step) => step.name.startsWith('june.tool '))).toMatchObject([
+      expect((await calls(runId)).filter((call) => call.name.startsWith('tool '))).toMatchObject([
         {
-          name: 'june.tool deploy ship#1.0',
-          output: { input: { env: 'prod' }, output: 'Deployed to prod' },
+          name: 'tool |ship|ship#1.0',
+          output: { tool: 'deploy', input: { env: 'prod' }, output: 'Deployed to prod' },
         },
       ]);
       const models = await modelSteps(runId);
       expect(models.map((step) => step.name)).toEqual([
-        'june.model ship #0',
-        'june.model ship #1',
-        'june.model ship #2',
+        'model |ship#0',
+        'model |ship#1',
+        'model |ship#2',
       ]);
       const prompt = (models[2]!.output as { request: { prompt: unknown[] } }).request.prompt;
       expect(prompt.slice(-2)).toEqual(afterTheEdit);
@@ -226,8 +239,8 @@ describe.runIf(!missing)(
       const killedAt = Date.now();
       expect(deploys(cwd)).toEqual([]);
       expect((await modelSteps(runId)).map((step) => step.name)).toEqual([
-        'june.model ship #0',
-        'june.model ship #1',
+        'model |ship#0',
+        'model |ship#1',
       ]);
 
       await start(cwd, 'worker-b');
@@ -239,8 +252,8 @@ describe.runIf(!missing)(
       const { trace, output } = await expectEditedAndAnswered(cwd, runId);
       // the two model calls made before the kill were not made again
       const models = await modelSteps(runId);
-      expect(models.slice(0, 2).every((step) => step.startedAt < killedAt)).toBe(true);
-      expect(models[2]!.startedAt).toBeGreaterThan(killedAt);
+      expect(models.slice(0, 2).every((step) => step.at < killedAt)).toBe(true);
+      expect(models[2]!.at).toBeGreaterThan(killedAt);
       expect(modelCallsReplayed(trace)).toEqual([true, true, false]);
       expect(output).toEqual(straight.output);
       expect(outcome(trace)).toEqual(outcome(straight.trace));
@@ -253,7 +266,7 @@ describe.runIf(!missing)(
       await waitingFor(runId, 'ask_version');
       await kill(worker);
       const killedAt = Date.now();
-      expect((await modelSteps(runId)).map((step) => step.name)).toEqual(['june.model ship #0']);
+      expect((await modelSteps(runId)).map((step) => step.name)).toEqual(['model |ship#0']);
 
       await start(cwd, 'worker-c');
       await answerQuestion(cwd, runId);
@@ -261,8 +274,8 @@ describe.runIf(!missing)(
 
       const { trace, output } = await expectEditedAndAnswered(cwd, runId);
       const models = await modelSteps(runId);
-      expect(models[0]!.startedAt).toBeLessThan(killedAt);
-      expect(models.slice(1).every((step) => step.startedAt > killedAt)).toBe(true);
+      expect(models[0]!.at).toBeLessThan(killedAt);
+      expect(models.slice(1).every((step) => step.at > killedAt)).toBe(true);
       expect(modelCallsReplayed(trace)).toEqual([true, false, false]);
       expect(output).toEqual(straight.output);
       expect(outcome(trace)).toEqual(outcome(straight.trace));

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalDecision } from '../../src/approvals/approval-request.js';
+import { childRunOf } from '../../src/trace/composite-result.js';
 import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
 import { logLines } from './fixtures/contract-model.js';
 
@@ -52,6 +53,8 @@ export type ContractCase =
   | 'composite-places'
   | 'catch-attempts'
   | 'guard-decided-once'
+  | 'tools-reordered'
+  | 'approvals-reordered'
   | 'changed-workflow';
 
 /**
@@ -80,6 +83,8 @@ export const contractWorkflows = {
   composite: fixture('composite'),
   catchRetry: fixture('catch-retry'),
   guarded: fixture('guarded'),
+  fanOut: fixture('fan-out'),
+  fanOutApprovals: fixture('fan-out-approvals'),
 };
 
 /** Polls the run until a request matching `match` waits; resolves with it. */
@@ -92,6 +97,15 @@ async function requestOf(
   for (;;) {
     const found = (await run.waiting()).find(match);
     if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Polls until `condition` holds. */
+async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -320,6 +334,69 @@ export function engineContract(name: string, rig: EngineRig): void {
         expect(call.guards).toMatchObject([
           { guard: 'release-judge', action: 'escalate', reason: 'a deploy to prod' },
         ]);
+      },
+    );
+
+    contractCase(
+      'tools-reordered',
+      'tool calls of one turn that start in another order when taken up again are each answered from their own record',
+      async (dir) => {
+        const run = await rig.start(contractWorkflows.fanOut, dir);
+        const confirm = await requestOf(run, toolIs('confirm'), 'confirm');
+        // the turn's first call started its tool last
+        expect(effects(dir)).toEqual(['get c', 'get b', 'get a']);
+        const before = models(dir);
+        expect(before.filter((call) => call === 'fetch:get|1')).toHaveLength(3);
+        await run.interrupt();
+        await run.resume();
+        await requestOf(run, toolIs('confirm'), 'confirm, asked again');
+        expect(await run.waiting()).toEqual([confirm]);
+        await run.answer(confirm, { approved: true });
+        const { output, trace } = await run.result();
+        expect(output).toBe('fanned');
+        // nothing ran twice, and no model was asked again but for the turn after confirm
+        expect(effects(dir)).toEqual(['get c', 'get b', 'get a', 'confirm prod']);
+        expect(models(dir)).toEqual([...before, 'fan|3']);
+        const fetched = allNodes(trace.root)
+          .filter((node) => node.name === 'fetch')
+          .map((node) => ({
+            input: node.input,
+            got:
+              childRunOf(node) &&
+              allNodes(childRunOf(node)!.root).find((n) => n.kind === 'tool' && n.name === 'get')
+                ?.output,
+          }));
+        expect(fetched).toEqual(
+          ['a', 'b', 'c'].map((item) => ({ input: { item }, got: `get ${item}: done` })),
+        );
+      },
+    );
+
+    contractCase(
+      'approvals-reordered',
+      'approvals of one turn answered before the interruption, asked in another order after it, each keep their own answer',
+      async (dir) => {
+        const run = await rig.start(contractWorkflows.fanOutApprovals, dir);
+        for (const item of ['c', 'b']) {
+          const asked = await requestOf(
+            run,
+            (r) => r.key.includes(`fan#0.${'abc'.indexOf(item)}/`),
+            item,
+          );
+          await run.answer(asked, { approved: true });
+          await waitUntil(() => effects(dir).includes(`get ${item}`), `get ${item}`);
+        }
+        const a = await requestOf(run, (r) => r.key.includes('fan#0.0/'), 'a');
+        const before = models(dir);
+        await run.interrupt();
+        await run.resume();
+        await requestOf(run, (r) => r.key === a.key, 'a, asked again');
+        expect(await run.waiting()).toEqual([a]);
+        await run.answer(a, { approved: true });
+        const { output } = await run.result();
+        expect(output).toBe('fanned');
+        expect(effects(dir)).toEqual(['get c', 'get b', 'get a']);
+        expect(models(dir)).toEqual([...before, 'fetch:get|2', 'fan|2']);
       },
     );
 
