@@ -77,6 +77,7 @@ export type {
 } from './components/index.js';
 export type {
   AgentProps,
+  CompactOptions,
   SdkTelemetrySetting,
   StepProps,
   StepContext,
@@ -179,6 +180,7 @@ export type {
   TraceNodeKind,
   TraceStatus,
   TraceApproval,
+  TraceCompaction,
   TraceError,
   SubtreeCost,
 } from './trace/index.js';

@@ -34,6 +34,7 @@ import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { errorMessage } from '../errors/error-message.js';
 import { isStepPrompt, promptShown } from './step-prompt.js';
+import { compactBeforeStep } from './compact-agent.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -239,7 +240,8 @@ async function runStepNode(
       ...step.node,
     });
     started = true;
-    const userMessage: ModelMessage = { role: 'user', content: prompt };
+    // the conversation is compacted (with <Agent compact>) before the step's prompt joins it
+    const userMessage = await compactBeforeStep(step, { role: 'user', content: prompt });
     const out = await log.within(step.node.nodeId, () =>
       runStep({ ...stepRunInput(step, props, userMessage), ...telemetry }),
     );
@@ -297,6 +299,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     stopWhen,
     output,
     messages: _m,
+    compact: _compact,
     providerOptions,
     children: _c,
     experimental_telemetry: _telemetry,
