@@ -61,7 +61,7 @@ export function checkCompact(compact: unknown, where: string): void {
     fail('has instructions that are not a string');
 }
 
-/** One step about to start: where it stands and what it will add. */
+/** One step about to start, or running: where it stands. */
 export interface StepAboutToStart {
   run: RunFrame;
   services: RunServices;
@@ -72,47 +72,80 @@ export interface StepAboutToStart {
 
 /**
  * Before a step of an agent with `compact`: when the conversation with the step's prompt
- * (`next`) passes the bound, replaces its oldest messages by a summary (the agent's system
- * messages stay first, the recent ones stay as they are: {@link planCompaction}), with no
- * reference left to what it replaced, and emits `compaction` on the agent's node. A summary
- * is a model call under `<agent name>@compact` (each chunk of the transcript one call, when
- * `maxTokens` splits it), or the agent's function made into one ({@link functionModel}), so
- * the durable engine records it and a resume or replay gives it back.
+ * (`next`) passes the bound, replaces its oldest messages by a summary ({@link compacted}),
+ * with no reference left in the agent's conversation to what it replaced. Returns `next`.
  *
- * @throws what a failed summary call throws ({@link modelFailure}), `compact-summarize-failed`
- *   when the function throws, `compact-summary-invalid` when it returns anything but a string.
+ * @throws what {@link compacted} throws.
  */
 export async function compactBeforeStep(
   step: StepAboutToStart,
   next: ModelMessage,
 ): Promise<ModelMessage> {
+  const after = await compacted(step, step.agent.messages, next);
+  if (after) step.agent.messages = after;
+  return next;
+}
+
+/**
+ * For a step of an agent with `compact`: what compacts the request before each of the
+ * step's later model calls (its tool loop and approval continuations add turns after the
+ * step started), so every request stays within the bound. The step's own result and the
+ * messages it adds to the conversation are left whole; the next step starts from them
+ * (compacted again if need be). Undefined for an agent without `compact`.
+ */
+export function compactInStep(
+  step: StepAboutToStart,
+): ((messages: ModelMessage[]) => Promise<ModelMessage[] | undefined>) | undefined {
+  if (!(step.agent.element.props as AgentProps).compact) return undefined;
+  return (messages) => compacted(step, messages);
+}
+
+/**
+ * When `messages` (with `next`, if given) pass the agent's bound: the messages with their
+ * oldest replaced by one summary message (the agent's system messages stay first, the
+ * recent ones stay as they are: {@link planCompaction}); emits `compaction` on the agent's
+ * node. A summary is a model call under `<agent name>@compact` (each chunk of the transcript
+ * one call, when `maxTokens` splits it), or the agent's function made into one
+ * ({@link functionModel}), so the durable engine records it and a resume or replay gives it
+ * back. Undefined when the bound holds.
+ *
+ * @throws what a failed summary call throws ({@link modelFailure}), `compact-summarize-failed`
+ *   when the function throws, `compact-summary-invalid` when it returns anything but a string.
+ */
+async function compacted(
+  step: StepAboutToStart,
+  messages: ModelMessage[],
+  next?: ModelMessage,
+): Promise<ModelMessage[] | undefined> {
   const { agent, run, services } = step;
   const compact = (agent.element.props as AgentProps).compact;
-  if (!compact) return next;
-  const plan = planCompaction(agent.messages, next, compact);
-  if (!plan) return next;
-  const before = { messages: agent.messages.length + 1, tokens: 0 };
-  before.tokens = estimateAll(agent.messages) + estimateAll([next]);
+  if (!compact) return undefined;
+  const plan = planCompaction(messages, next, compact);
+  if (!plan) return undefined;
+  const extra = next ? [next] : [];
+  const before = { messages: messages.length + extra.length, tokens: estimateAll(messages) };
+  before.tokens += estimateAll(extra);
   const { summary, calls, usage } = await summaryOf(step, compact, plan);
   const message: ModelMessage = { role: 'user', content: `${SUMMARY_HEADING}\n${summary}` };
-  agent.messages = [...plan.pinned, message, ...plan.kept];
+  const after = [...plan.pinned, message, ...plan.kept];
   run.usage = sumUsage(run.usage, usage);
   services.log.emit({
     type: 'compaction',
     runId: run.runId,
     agent: agent.name,
     step: step.path,
+    ...(next ? {} : { inStep: true as const }),
     replaced: plan.dropped.length,
     kept: plan.kept.length,
     summary,
     by: typeof compact.summarize === 'function' ? 'function' : 'model',
     calls,
     usage: plainUsage(usage),
-    messages: { before: before.messages, after: agent.messages.length + 1 },
-    tokens: { before: before.tokens, after: estimateAll(agent.messages) + estimateAll([next]) },
+    messages: { before: before.messages, after: after.length + extra.length },
+    tokens: { before: before.tokens, after: estimateAll(after) + estimateAll(extra) },
     nodeId: agent.nodeId,
   });
-  return next;
+  return after;
 }
 
 /** The step-like name the summary calls of an agent are made and recorded under. */

@@ -34,7 +34,7 @@ import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { errorMessage } from '../errors/error-message.js';
 import { isStepPrompt, promptShown } from './step-prompt.js';
-import { compactBeforeStep } from './compact-agent.js';
+import { compactBeforeStep, compactInStep } from './compact-agent.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -329,6 +329,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     toolApproval: durable ? durable.toolApproval(stepTools, place) : stepToolApproval(stepTools),
     onToolStart: (call) => tools.started(call.toolCallId, call.toolName, call.input),
     messages: [...agent.messages, userMessage],
+    compactMessages: compactInStep(step),
     output: props.output ?? output,
     stopWhen,
     callSettings,

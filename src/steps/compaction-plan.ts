@@ -63,36 +63,38 @@ export function estimateAll(messages: readonly ModelMessage[]): number {
 }
 
 /**
- * Whether `messages` with the next step's prompt `next` pass the bound, and if so what to
+ * Whether `messages` with the next step's prompt `next` (if any) pass the bound, and if so what to
  * replace: the oldest messages up to a cut that keeps the `keep` most recent (by default half
  * of `maxMessages`, or the recent messages that fit in half of `maxTokens`). The cut never
  * falls between a tool call and its result (or its approval's answer): it moves forward to
  * the nearest boundary that splits none (keeping fewer messages, so the bound still holds),
- * or back when there is none after. Undefined when the bound holds or nothing can be replaced.
+ * or back when there is none after (the latest message is always kept, with the call it
+ * answers). Undefined when the bound holds or nothing can be replaced.
  */
 export function planCompaction(
   messages: readonly ModelMessage[],
-  next: ModelMessage,
+  next: ModelMessage | undefined,
   bound: CompactionBound,
 ): CompactionPlan | undefined {
-  const count = messages.length + 1;
+  const count = messages.length + (next ? 1 : 0);
   const over =
     (bound.maxMessages !== undefined && count > bound.maxMessages) ||
     (bound.maxTokens !== undefined &&
-      estimateAll(messages) + estimateTokens(next) > bound.maxTokens);
+      estimateAll(messages) + (next ? estimateTokens(next) : 0) > bound.maxTokens);
   if (!over) return undefined;
   const target = messages.length - keepCount(messages, bound);
   const valid = validCuts(messages);
   const drops = (i: number) => messages.slice(0, i).some((m) => m.role !== 'system');
-  // forward first: a cut later than asked keeps fewer messages, never more than the bound allows
+  // forward first: a cut later than asked keeps fewer messages, never more than the bound
+  // allows; but never all of them (the model would lose the turn it is in): then back
   let cut = -1;
-  for (let i = Math.max(target, 1); i <= messages.length; i++)
+  for (let i = Math.max(target, 1); i < messages.length; i++)
     if (valid[i] && drops(i)) {
       cut = i;
       break;
     }
   if (cut < 1)
-    for (let i = Math.min(target, messages.length); i >= 1; i--)
+    for (let i = Math.min(target, messages.length - 1); i >= 1; i--)
       if (valid[i] && drops(i)) {
         cut = i;
         break;

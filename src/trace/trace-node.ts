@@ -66,11 +66,12 @@ export interface TraceApproval {
  * One compaction of an agent's conversation (`<Agent compact>`): before the step `step`, at
  * `at` (ISO 8601), its `replaced` oldest messages became the summary `summary`, written `by`
  * its model or its function; `messages` and `tokens` (estimated) are the conversation's size
- * before and after.
+ * before and after; `inStep` when it compacted a later request of the step's tool loop.
  */
 export interface TraceCompaction {
   at: string;
   step: string;
+  inStep?: true;
   replaced: number;
   kept: number;
   summary: string;

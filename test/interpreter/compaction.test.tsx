@@ -15,6 +15,7 @@ import { scriptedModel, type ModelScript } from 'june/testing';
 import { describe, expect, test } from 'vitest';
 import { planCompaction, estimateTokens } from '../../src/steps/compaction-plan.js';
 import { juneFailure } from '../helpers/june-failure.js';
+import Support from '../../examples/compaction.js';
 
 const prompts = (n: number) => Array.from({ length: n }, (_, i) => `Question ${i + 1}?`);
 
@@ -330,11 +331,11 @@ describe('planCompaction', () => {
     expect(plan.dropped).toEqual([user('1'), answer('1'), user('2')]);
   });
 
-  test('a cut inside the last call moves past its result, even when that keeps nothing', () => {
-    const messages = [user('1'), call('c1'), result('c1')];
-    const plan = planCompaction(messages, user('2'), { maxMessages: 3, keep: 1 })!;
-    expect(plan.dropped).toEqual(messages);
-    expect(plan.kept).toEqual([]);
+  test('a cut inside the last call moves back before it: the latest turn is always kept', () => {
+    const messages = [user('1'), answer('1'), user('2'), call('c1'), result('c1')];
+    const plan = planCompaction(messages, undefined, { maxMessages: 4, keep: 1 })!;
+    expect(plan.dropped).toEqual([user('1'), answer('1'), user('2')]);
+    expect(plan.kept).toEqual([call('c1'), result('c1')]);
   });
 
   test('maxTokens keeps the recent messages that fit in half of it', () => {
@@ -345,5 +346,79 @@ describe('planCompaction', () => {
     })!;
     expect(plan.dropped).toEqual([big]);
     expect(plan.kept).toHaveLength(3);
+  });
+});
+
+describe.each([
+  ['streaming', true],
+  ['batch', false],
+])('examples/compaction.tsx from its script, %s', (_mode, stream) => {
+  test('every model request holds at most 8 messages, tool loops included; the follow-up reads the summary', async () => {
+    const model = scriptedModel('examples/compaction.script.json');
+    const result = await run(<Support />, { model, stream }).result;
+    for (const call of model.calls)
+      expect(
+        (call.prompt as Array<{ role: string }>).filter((m) => m.role !== 'system').length,
+      ).toBeLessThanOrEqual(8);
+    const followUp = model.calls.find((call) => call.step === 'followUp')!;
+    expect(texts(followUp.prompt)[1]).toMatch(/^Summary of the earlier conversation:\nAna: A-1001/);
+    // ticket3's second call (after its tool call) would carry 9: its request is compacted;
+    // ticket4 and the follow-up start from compacted conversations
+    expect(
+      agentNode(result.trace.root).compactions?.map((c) => [c.step, c.inStep ?? false]),
+    ).toEqual([
+      ['ticket3', true],
+      ['ticket4', false],
+      ['followUp', false],
+    ]);
+    expect(model.unusedTurns()).toEqual([]);
+  });
+});
+
+describe.each([
+  ['streaming', true],
+  ['batch', false],
+])('compaction around an approval, %s', (_mode, stream) => {
+  test('the call waiting for approval stays with its answer and its result; the tool runs once', async () => {
+    const ran: string[] = [];
+    const deploy = tool({
+      inputSchema: z.object({ env: z.string() }),
+      needsApproval: true,
+      execute: ({ env }) => {
+        ran.push(env);
+        return `Deployed to ${env}`;
+      },
+    });
+    const model = scriptedModel({
+      steps: {
+        s1: [{ text: 'Checked.' }],
+        s2: [{ toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] }, { text: 'Done.' }],
+        'helper@compact': [{ text: 'Checked the release.' }],
+      },
+    });
+    const result = await run(
+      <Agent name="helper" model={model} compact={{ maxMessages: 4, keep: 2 }}>
+        <Tool name="deploy" value={deploy} />
+        <Step id="s1" prompt="Check the release." />
+        <Step id="s2" prompt="Deploy to staging." />
+      </Agent>,
+      { stream, onApproval: () => true },
+    ).result;
+    expect(result.steps.s2).toBe('Done.');
+    expect(ran).toEqual(['staging']);
+    const last = model.calls.filter((call) => call.step === 's2').at(-1)!;
+    const roles = (last.prompt as Array<{ role: string; content: unknown }>).map((m) => m.role);
+    expect(roles.length).toBeLessThanOrEqual(4);
+    expect(texts(last.prompt)[0]).toBe(
+      'Summary of the earlier conversation:\nChecked the release.',
+    );
+    // the call and its result are both in the request
+    const parts = (last.prompt as Array<{ content: unknown }>).flatMap((m) =>
+      Array.isArray(m.content) ? (m.content as Array<{ type: string }>).map((p) => p.type) : [],
+    );
+    expect(parts).toEqual(expect.arrayContaining(['tool-call', 'tool-result']));
+    expect(agentNode(result.trace.root).compactions).toMatchObject([
+      { step: 's2', inStep: true, replaced: 3 },
+    ]);
   });
 });

@@ -45,7 +45,7 @@ describe('June Studio: a compacted conversation', () => {
     const rows = await section
       .locator('tbody tr')
       .evaluateAll((trs) =>
-        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+        trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)),
       );
     expect(rows).toEqual([
       ['s4', '4', '7 → 4', 'model', 'Asked s1 and s2.'],
