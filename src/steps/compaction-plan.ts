@@ -68,8 +68,8 @@ export function estimateAll(messages: readonly ModelMessage[]): number {
  * of `maxMessages`, or the recent messages that fit in half of `maxTokens`). The cut never
  * falls between a tool call and its result (or its approval's answer): it moves forward to
  * the nearest boundary that splits none (keeping fewer messages, so the bound still holds),
- * or back when there is none after (the latest message is always kept, with the call it
- * answers). Undefined when the bound holds or nothing can be replaced.
+ * or back when there is none after (without `next`, within a step's tool loop, the latest
+ * message is always kept, with the call it answers). Undefined when the bound holds or nothing can be replaced.
  */
 export function planCompaction(
   messages: readonly ModelMessage[],
@@ -86,15 +86,17 @@ export function planCompaction(
   const valid = validCuts(messages);
   const drops = (i: number) => messages.slice(0, i).some((m) => m.role !== 'system');
   // forward first: a cut later than asked keeps fewer messages, never more than the bound
-  // allows; but never all of them (the model would lose the turn it is in): then back
+  // allows; within a step (no next prompt) never all of them, since the model would lose
+  // the turn it is in: then back
+  const last = next ? messages.length : messages.length - 1;
   let cut = -1;
-  for (let i = Math.max(target, 1); i < messages.length; i++)
+  for (let i = Math.max(target, 1); i <= last; i++)
     if (valid[i] && drops(i)) {
       cut = i;
       break;
     }
   if (cut < 1)
-    for (let i = Math.min(target, messages.length - 1); i >= 1; i--)
+    for (let i = Math.min(target, last); i >= 1; i--)
       if (valid[i] && drops(i)) {
         cut = i;
         break;
