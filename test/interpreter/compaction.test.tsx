@@ -422,3 +422,58 @@ describe.each([
     ]);
   });
 });
+
+test('a run stopped while it waits for approval resumes from its journal: its summaries are not written again', async () => {
+  const deploy = tool({
+    inputSchema: z.object({ env: z.string() }),
+    needsApproval: true,
+    execute: ({ env }) => `Deployed to ${env}`,
+  });
+  const turns = {
+    s1: [{ text: 'Checked.' }],
+    s2: [{ text: 'Tagged.' }],
+    s3: [{ toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] }, { text: 'Done.' }],
+  };
+  const Flow = ({ model }: { model: Parameters<typeof Agent>[0]['model'] }) => (
+    <Agent name="helper" model={model} compact={{ maxMessages: 4, keep: 1 }}>
+      <Tool name="deploy" value={deploy} />
+      <Step id="s1" prompt="Check the release." />
+      <Step id="s2" prompt="Tag it." />
+      <Step id="s3" prompt="Deploy to staging." />
+    </Agent>
+  );
+  const store = memoryJournalStore();
+  const first = scriptedModel({
+    steps: { ...turns, 'helper@compact': [{ text: 'Checked the release.' }] },
+  });
+  const handle = run(<Flow model={first} />, { journal: store });
+  for await (const event of handle.events) if (event.type === 'approval-request') break;
+  handle.abort('the process stopped');
+  await handle.result.catch(() => {});
+  expect(first.calls.map((call) => call.step)).toEqual(['s1', 's2', 'helper@compact', 's3']);
+
+  // the resumed process gets the first summary and s3's first turn from the journal; after
+  // the approval, s3's continuation would carry 5 messages: its request is compacted anew
+  const second = scriptedModel({
+    steps: {
+      s3: [{ text: 'Done.' }],
+      'helper@compact': [{ text: 'Checked and tagged the release; deploying.' }],
+    },
+  });
+  const resumed = await run(<Flow model={second} />, {
+    journal: store,
+    resume: handle.runId,
+    onApproval: () => true,
+  }).result;
+  expect(resumed.steps.s3).toBe('Done.');
+  expect(second.calls.map((call) => call.step)).toEqual(['helper@compact', 's3']);
+  // the new summary was given the recorded one, not written from the turns it replaced
+  expect(texts(second.calls[0]!.prompt).at(-1)).toMatch(
+    /^Transcript:\nuser: Summary of the earlier conversation:\nChecked the release\.\nassistant: Tagged\.\nuser: Deploy to staging\.$/,
+  );
+  expect(agentNode(resumed.trace.root).compactions).toMatchObject([
+    { step: 's3', summary: 'Checked the release.' },
+    { step: 's3', inStep: true, summary: 'Checked and tagged the release; deploying.' },
+  ]);
+  expect(second.unusedTurns()).toEqual([]);
+});
