@@ -5,7 +5,8 @@ import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.
 import { errorMessage } from '../errors/error-message.js';
 import { functionModel } from '../models/function-model.js';
 import { modelIdentity } from '../models/model-identity.js';
-import { modelPrice } from '../models/price.js';
+import { callCost, modelPrice } from '../models/price.js';
+import { recordedPrice } from '../models/replayed-call.js';
 import { emptyUsage, plainUsage, sumUsage } from '../models/usage.js';
 import {
   estimateAll,
@@ -125,7 +126,7 @@ async function compacted(
   const extra = next ? [next] : [];
   const before = { messages: messages.length + extra.length, tokens: estimateAll(messages) };
   before.tokens += estimateAll(extra);
-  const { summary, calls, usage } = await summaryOf(step, compact, plan);
+  const { summary, calls, usage, costUsd } = await summaryOf(step, compact, plan);
   const message: ModelMessage = { role: 'user', content: `${SUMMARY_HEADING}\n${summary}` };
   const after = [...plan.pinned, message, ...plan.kept];
   run.usage = sumUsage(run.usage, usage);
@@ -141,6 +142,7 @@ async function compacted(
     by: typeof compact.summarize === 'function' ? 'function' : 'model',
     calls,
     usage: plainUsage(usage),
+    ...(costUsd !== undefined ? { costUsd } : {}),
     messages: { before: before.messages, after: after.length + extra.length },
     tokens: { before: before.tokens, after: estimateAll(after) + estimateAll(extra) },
     nodeId: agent.nodeId,
@@ -158,7 +160,12 @@ async function summaryOf(
   step: StepAboutToStart,
   compact: CompactOptions,
   plan: CompactionPlan,
-): Promise<{ summary: string; calls: number; usage: LanguageModelUsage }> {
+): Promise<{
+  summary: string;
+  calls: number;
+  usage: LanguageModelUsage;
+  costUsd: number | undefined;
+}> {
   const { agent } = step;
   const lines = transcriptOf(plan.dropped);
   const summarize = compact.summarize;
@@ -184,7 +191,7 @@ async function summaryOf(
       return text;
     });
     const { text, usage } = await summaryCall(step, compact, model, lines.join('\n'));
-    return { summary: text, calls: 1, usage };
+    return { summary: text, calls: 1, usage, costUsd: undefined };
   }
   const props = agent.element.props as AgentProps;
   const model = step.services.settings.model ?? compact.model ?? props.model;
@@ -194,6 +201,7 @@ async function summaryOf(
   );
   let summary: string | undefined;
   let usage = emptyUsage();
+  let costUsd: number | undefined;
   for (const chunk of chunks) {
     const prompt =
       summary === undefined
@@ -202,8 +210,9 @@ async function summaryOf(
     const answer = await summaryCall(step, compact, model, prompt);
     summary = answer.text;
     usage = sumUsage(usage, answer.usage);
+    if (answer.costUsd !== undefined) costUsd = (costUsd ?? 0) + answer.costUsd;
   }
-  return { summary: summary ?? '', calls: chunks.length, usage };
+  return { summary: summary ?? '', calls: chunks.length, usage, costUsd };
 }
 
 /** One summary call, recorded by the durable engine under the agent's compact name when there is one. */
@@ -212,7 +221,7 @@ async function summaryCall(
   compact: CompactOptions,
   model: LanguageModel,
   prompt: string,
-): Promise<{ text: string; usage: LanguageModelUsage }> {
+): Promise<{ text: string; usage: LanguageModelUsage; costUsd: number | undefined }> {
   const { run, services, agent } = step;
   const name = compactStepName(run, agent);
   const durable = services.engine.durable;
@@ -232,7 +241,11 @@ async function summaryCall(
       abortSignal: run.signal,
       maxRetries: isFunction ? 0 : (props.maxRetries ?? 2),
     });
-    return { text: result.text, usage: result.usage };
+    // a replayed call costs what it cost when it was made
+    const costUsd = isFunction
+      ? undefined
+      : callCost(result.usage, recordedPrice(result.providerMetadata) ?? price);
+    return { text: result.text, usage: result.usage, costUsd };
   } catch (error) {
     if (run.signal.aborted) throw new RunAbortedError(run.signal.reason);
     throw modelFailure(error, name);

@@ -3,7 +3,8 @@ import { childRunOf } from './composite-result.js';
 import type { TraceNode } from './trace-node.js';
 
 /**
- * What a trace subtree spent: its model calls, child runs of composite tool calls included.
+ * What a trace subtree spent: its model calls, child runs of composite tool calls included,
+ * and the summaries of its agents' compactions.
  *
  * - `usd`: the cost of the calls that have one (`TraceNode.costUsd`), in USD; `undefined`
  *   when none has (a scripted model's calls, a model nobody priced): unknown, not 0;
@@ -39,6 +40,7 @@ export function subtreeCost(node: TraceNode): SubtreeCost {
       spent = addCost(spent, callSpent(top));
       continue;
     }
+    if (top.compactions) spent = addCost(spent, compactionSpent(top));
     const childRun = childRunOf(top)?.root;
     if (Array.isArray(top.children)) stack.push(...top.children);
     if (childRun && Array.isArray(childRun.children)) stack.push(childRun);
@@ -61,6 +63,26 @@ export function callSpent(call: TraceNode): SubtreeCost {
   const usd = typeof call.costUsd === 'number' ? call.costUsd : undefined;
   if (tokens === undefined && usd === undefined) return noCost();
   return { usd, tokens, calls: 1, unpriced: usd === undefined ? 1 : 0 };
+}
+
+/**
+ * What an agent's compactions spent on summaries written by a model (`TraceNode.compactions`,
+ * see `<Agent compact>`): they are model calls of the agent with no node of their own. A
+ * summary written by a function costs nothing and is not counted.
+ */
+export function compactionSpent(agent: TraceNode): SubtreeCost {
+  let spent = noCost();
+  for (const compaction of agent.compactions ?? []) {
+    if (compaction.by !== 'model') continue;
+    const usd = typeof compaction.costUsd === 'number' ? compaction.costUsd : undefined;
+    spent = addCost(spent, {
+      usd,
+      tokens: usageTotal(compaction.usage),
+      calls: compaction.calls,
+      unpriced: usd === undefined ? compaction.calls : 0,
+    });
+  }
+  return spent;
 }
 
 /** Two sums of what was spent, added: an amount unknown on both sides stays unknown. */

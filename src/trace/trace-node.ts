@@ -78,6 +78,8 @@ export interface TraceCompaction {
   by: 'model' | 'function';
   calls: number;
   usage: LanguageModelUsage;
+  /** What its summary calls cost, in USD, when their model has a price. */
+  costUsd?: number;
   messages: { before: number; after: number };
   tokens: { before: number; after: number };
 }

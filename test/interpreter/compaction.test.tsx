@@ -7,6 +7,7 @@ import {
   Tool,
   memoryJournalStore,
   run,
+  subtreeCost,
   type JournalRecord,
   type RunLogEvent,
   type TraceNode,
@@ -476,4 +477,18 @@ test('a run stopped while it waits for approval resumes from its journal: its su
     { step: 's3', inStep: true, summary: 'Checked and tagged the release; deploying.' },
   ]);
   expect(second.unusedTurns()).toEqual([]);
+});
+
+test("a model summary's cost counts in the agent's and the run's cost", async () => {
+  const model = scriptedModel(script(4, ['Asked 1 and 2.']), { name: 'writer' });
+  const result = await run(<Long steps={4} model={model} compact={{ maxMessages: 5, keep: 2 }} />, {
+    // one dollar per input token: a cost is its input tokens
+    prices: { 'june:writer': { inputPerMTok: 1_000_000, outputPerMTok: 0 } },
+  }).result;
+  const agent = agentNode(result.trace.root);
+  const [compaction] = agent.compactions!;
+  expect(compaction!.costUsd).toBe(compaction!.usage.inputTokens);
+  const steps = agent.children.reduce((sum, step) => sum + subtreeCost(step).usd!, 0);
+  expect(subtreeCost(agent).usd).toBe(steps + compaction!.costUsd!);
+  expect(subtreeCost(result.trace.root).usd).toBe(subtreeCost(agent).usd);
 });
