@@ -42,10 +42,10 @@ export const layers = {
     // runs and the approvals they wait for.
     { name: 'hosts', folders: ['host'] },
     // What users import or start: the package entries (`june`, `june/jsx-runtime`), the CLI,
-    // Studio's server and its browser UI.
+    // Studio's server and its browser UI, workflows served over MCP (`june serve`).
     {
       name: 'entry points',
-      folders: ['index', 'jsx-runtime', 'studio', 'studio-ui', 'cli', 'web'],
+      folders: ['index', 'jsx-runtime', 'studio', 'studio-ui', 'cli', 'web', 'serve'],
     },
   ],
   // Imports allowed between folders of one layer: importer -> the folders it may use.
@@ -57,7 +57,9 @@ export const layers = {
     journal: ['engine'],
     testing: ['journal'],
     telemetry: ['events', 'trace'],
-    cli: ['studio'],
+    cli: ['studio', 'serve'],
+    // the served server checks Host and Origin as Studio does (src/studio/studio-access.ts)
+    serve: ['studio'],
     studio: ['web'],
     'studio-ui': ['studio'],
   },
@@ -86,7 +88,14 @@ export const layers = {
         'about runs is in src/host/, about workflow files in src/workflows/',
     },
     {
-      from: ['cli', 'studio', 'web'],
+      from: ['serve'],
+      to: ['studio'],
+      onlyTo: ['src/studio/studio-access.ts'],
+      reason:
+        "a served workflow checks its requests' Host and Origin as Studio does (src/studio/studio-access.ts), and nothing else of Studio",
+    },
+    {
+      from: ['cli', 'studio', 'web', 'serve'],
       to: ['dbos', 'journal'],
       reason:
         'entry points reach runs through a run host (src/host/: openRunHost, RunHost): the ' +
@@ -163,6 +172,12 @@ export const layers = {
       name: '@ai-sdk/mcp',
       folders: ['mcp'],
       reason: 'MCP servers come in through src/mcp/',
+    },
+    {
+      name: '@modelcontextprotocol/sdk',
+      folders: ['serve'],
+      reason:
+        'the MCP SDK is an optional peer dependency, loaded only to serve workflows (src/serve/load-mcp-sdk.ts)',
     },
     {
       name: '@ai-sdk/otel',

@@ -10,6 +10,7 @@ export {
   Namespace,
   RequireApproval,
   Question,
+  Guard,
   defineCapabilities,
 } from './components/index.js';
 export { answerQuestion, isQuestion } from './approvals/index.js';
@@ -87,6 +88,13 @@ export type {
   NamespaceProps,
   RequireApprovalProps,
   QuestionProps,
+  GuardProps,
+  GuardAction,
+  GuardDecision,
+  GuardSubject,
+  GuardCheck,
+  GuardCheckKind,
+  GuardJudge,
   DefineCapabilitiesOptions,
 } from './components/index.js';
 export type {

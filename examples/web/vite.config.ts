@@ -13,5 +13,12 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,
+    rolldownOptions: {
+      // swr (under useChat) marks its modules "use client", which means nothing in a page
+      // bundle: its warning is noise here
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
 });

@@ -68,6 +68,11 @@ export interface ApprovalInboxOptions {
   /** The run's `onApproval`: asked first about every request. */
   policy?: ApprovalPolicy;
   /**
+   * Whether the policy is asked about requests a `<Guard>` escalated (`request.guard`). By
+   * default it is not: those go to a person, so one blanket policy cannot pass every guard.
+   */
+  policyAnswersGuards?: boolean;
+  /**
    * The outermost run's id. Given, the inbox says on stderr which requests still wait when
    * the process is about to exit with nothing left that could answer them (see
    * `watchUnanswered`).
@@ -106,6 +111,7 @@ export class ApprovalInbox {
   readonly #sources: SourceSet;
   readonly #listener: ApprovalListener;
   readonly #policy: ApprovalPolicy | undefined;
+  readonly #policyAnswersGuards: boolean;
   readonly #waiting: WaitingRun | undefined;
   readonly #runId: string;
   readonly #held = new HeldAnswers();
@@ -113,6 +119,7 @@ export class ApprovalInbox {
   constructor(listener: ApprovalListener, options: ApprovalInboxOptions = {}) {
     this.#listener = listener;
     this.#policy = options.policy;
+    this.#policyAnswersGuards = options.policyAnswersGuards === true;
     this.#runId = options.runId ?? '';
     const requests = () => this.requests;
     const held = () => this.held;
@@ -201,8 +208,10 @@ export class ApprovalInbox {
     const onAbort = () => this.#withdraw(key, signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     this.#listener.requested(request, runId);
-    // sources hear of a request once the policy left it to a person
-    if (this.#policy) void this.#applyPolicy(key, request);
+    // sources hear of a request once the policy left it to a person; a guard's escalation
+    // goes to a person unless the run lets the policy answer those too
+    if (this.#policy && (request.guard === undefined || this.#policyAnswersGuards))
+      void this.#applyPolicy(key, request);
     else this.#sources.requested(request);
     return answer.finally(() => signal.removeEventListener('abort', onAbort));
   }

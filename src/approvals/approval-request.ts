@@ -27,6 +27,21 @@ export interface ApprovalRequest {
   key?: string;
   kind?: 'question';
   question?: AskedQuestion;
+  /**
+   * Set when a `<Guard>` escalated the call: which guard, its declaration, and why. Show the
+   * reason to whoever answers. An `onApproval` policy is not asked about such a request
+   * unless the run says so (`RunOptions.guardEscalations: 'on-approval'`).
+   */
+  guard?: GuardEscalation;
+}
+
+/** The `<Guard>` that made a call wait for approval (see {@link ApprovalRequest.guard}). */
+export interface GuardEscalation {
+  /** The guard's name: `no-prod`. */
+  name: string;
+  /** Its declaration: `<Guard name="no-prod">`. */
+  declaration: string;
+  reason?: string;
 }
 
 /**

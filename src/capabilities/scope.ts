@@ -12,6 +12,9 @@ import type { AnyTool } from './declaration.js';
  * - `composite`: the tool runs a workflow of its own.
  * - `original`: the tool's own name at its source, when the agent knows it by another (a
  *   source's `rename`, or a name such as `files.read` made callable as `files_read`).
+ * - `guards`: the `<Guard>`s over the agent, outermost first, by declaration
+ *   (`<Guard name="no-prod">`): each checks the tool's calls. A guard is not a wrapper, so
+ *   it is never part of `source`.
  */
 export interface CapabilityProvenance {
   name: string;
@@ -19,6 +22,7 @@ export interface CapabilityProvenance {
   granted?: string;
   composite?: true;
   original?: string;
+  guards?: string[];
 }
 
 /** One tool of a resolved scope, with what June knows about it. */

@@ -168,6 +168,10 @@ export class ApprovalPrompter implements ApprovalSource {
         `${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`,
       );
       output.write(`${json.replace(/^/gm, '    ')}\n`);
+      if (request.guard)
+        output.write(
+          `  ${style.attention(`escalated by the guard ${style.bold(visibleText(request.guard.name))}`)}: ${visibleText(request.guard.reason ?? 'no reason given')}\n`,
+        );
       let choice = await this.#choose(tool, context);
       // an edit or an answer left empty goes back to the choices
       while (

@@ -67,7 +67,7 @@ export async function inspectCommand(
 /**
  * An {@link InspectReport} as a tree: each agent's path, then its tools, one a line, with
  * where each came from, what `<Inherit>` granted it, whether it runs a workflow, and
- * whether it waits for approval; then the tool sources it declares (MCP servers), whose
+ * whether it waits for approval, and the guards that check its calls; then the tool sources it declares (MCP servers), whose
  * tools only a run lists.
  *
  * ```
@@ -99,8 +99,11 @@ export function formatInspectReport(report: InspectReport, style: TerminalStyle)
       lines.push(`${branch} ${style.tool(tool.name.padEnd(width))}  ${details(tool, style)}`);
     });
     sources.forEach((source, index) => {
+      const guarded = agent.guards?.length
+        ? `  ${style.attention(`guarded by ${agent.guards.join(', ')}`)}`
+        : '';
       lines.push(
-        `${index === sources.length - 1 ? '└─' : '├─'} ${source}  ${style.dim('tool source: its tools are listed when a run connects')}`,
+        `${index === sources.length - 1 ? '└─' : '├─'} ${source}  ${style.dim('tool source: its tools are listed when a run connects')}${guarded}`,
       );
     });
   }
@@ -113,6 +116,7 @@ function details(tool: InspectedTool, style: TerminalStyle): string {
   if (tool.composite) parts.push(style.dim('composite: runs a workflow'));
   if (tool.needsApproval === true) parts.push(style.attention('needs approval'));
   if (tool.needsApproval === 'dynamic') parts.push(style.attention('approval decided per call'));
+  if (tool.guards?.length) parts.push(style.attention(`guarded by ${tool.guards.join(', ')}`));
   if (tool.declaration !== undefined) parts.push(style.dim(`at ${tool.declaration}`));
   return parts.join('  ');
 }

@@ -73,6 +73,7 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
   addStudioCommand(program, io, done);
   addEvalsCommand(program, io, done);
   addDevCommand(program, io, done);
+  addServeCommand(program, io, done);
   return program;
 }
 
@@ -169,6 +170,34 @@ function addDevCommand(program: Command, io: CliIO, done: Done): void {
         done(await devCommand(paths, options, io));
       },
     );
+}
+
+/** `june serve <workflows...>`. */
+function addServeCommand(program: Command, io: CliIO, done: Done): void {
+  program
+    .command('serve')
+    .description(
+      'Serve workflows to other agents over MCP (Streamable HTTP): each workflow is one tool, each call a durable run.',
+    )
+    .argument('<workflows...>', 'workflow files; each is served as the tool named after its file')
+    .option('--port <port>', 'the TCP port; 0 picks a free one (default: 3400)')
+    .option('--host <host>', 'the address to listen on (default: 127.0.0.1)')
+    .option(
+      '--allow-host <name>',
+      'another host name requests may address (repeatable)',
+      (name: string, names: string[] = []) => [...names, name],
+    )
+    .option(
+      '--tokens <file>',
+      'a JSON file of client names to bearer tokens (default: one new token for the client "local", printed)',
+    )
+    .option('--dir <dir>', 'the runs folder the calls run in (default: .june/runs)')
+    .option('--script <file>', 'a model script answering every model call (offline)')
+    .option('--max-calls <n>', 'how many calls one client may have running at once (default: 4)')
+    .action(async (files: string[], options: import('./serve-command.js').ServeCommandOptions) => {
+      const { serveCommand } = await import('./serve-command.js');
+      done(await serveCommand(files, options, io));
+    });
 }
 
 type Done = (code: ExitCodeValue) => void;

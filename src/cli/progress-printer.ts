@@ -128,6 +128,8 @@ export class ProgressPrinter implements RunConsumer {
         return this.#approval(event);
       case 'step-finish':
         return this.#stepFinish(event);
+      case 'guard-decision':
+        return this.#guard(event);
       case 'error':
         return this.#error(event);
       case 'compaction':
@@ -200,6 +202,21 @@ export class ProgressPrinter implements RunConsumer {
     this.line(text, event.runId, inner);
   }
 
+  /** A guard's decision other than `allow` (an escalation shows with its approval request). */
+  #guard(event: Of<'guard-decision'>): void {
+    if (event.action === 'allow' || event.action === 'escalate') return;
+    const s = this.#style;
+    const what = event.tool !== undefined ? `the call of ${v(event.tool)}` : `the ${event.check}`;
+    const verb = event.action === 'reject' ? 'rejected' : 'tripped on';
+    this.line(
+      s.failure(
+        `✗ guard ${v(event.guard)} ${verb} ${what}: ${v(event.reason ?? 'no reason given')}`,
+      ),
+      event.runId,
+      inner,
+    );
+  }
+
   #approval(
     event: Of<'approval-request'> | Of<'approval-response'> | Of<'approval-withdraw'>,
   ): void {
@@ -210,7 +227,7 @@ export class ProgressPrinter implements RunConsumer {
       const { request } = event;
       const asks = isQuestion(request)
         ? `${s.attention(`? ${v(request.tool)} asks`)} ${s.dim(`in step ${v(request.step)}: ${v(request.question.prompt)}`)}`
-        : `${s.attention(`? ${v(request.tool)} needs approval`)} ${s.dim(`in step ${v(request.step)}: ${v(compactJson(request.input, this.#jsonChars))}`)}`;
+        : `${s.attention(`? ${v(request.tool)} needs approval`)} ${s.dim(`in step ${v(request.step)}: ${v(compactJson(request.input, this.#jsonChars))}`)}${request.guard ? s.dim(` (the guard ${v(request.guard.name)} escalated it: ${v(request.guard.reason ?? 'no reason given')})`) : ''}`;
       this.line(asks, event.runId, inner);
     } else if (event.type === 'approval-response') {
       const asked = this.#requests.get(event.id);

@@ -100,9 +100,10 @@ export async function runStarted(
   const resumable = how.resumable !== false;
   const approve = options.approve ?? 'ask';
   const json = options.json === true;
-  const promptOutput = runPrompting(io, approve, json);
+  const approveEscalations = options.approveEscalations === true;
+  const promptOutput = runPrompting(io, approve, json, approveEscalations);
   const style = terminalStyle(io.stdout);
-  const printer = runPrinter(io, style, promptOutput !== undefined);
+  const printer = runPrinter(io, style, promptOutput !== undefined && approve === 'ask');
   const otlp = await otlpExport(options, io);
   const startedAt = Date.now();
   const { handle, writer, traceFailure } = startRun(inputs, options, otlp);
@@ -115,6 +116,7 @@ export async function runStarted(
     io,
     approve,
     json,
+    approveEscalations,
     promptOutput,
   });
   // the run is going (its MCP servers may be starting): a signal from now on stops it cleanly
@@ -136,6 +138,7 @@ export async function runStarted(
       resume: resumable ? printedResumeCommand(file, handle.runId, options) : '',
       workflow: inputs.workflow,
       model: inputs.model,
+      prices: inputs.prices,
       json,
       stoppedBy: control.stoppedBy,
       refusal: control.refusal,
@@ -222,6 +225,8 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       // a script's answers (a tool call's `answer`) are given as a person's, through `script`
       ...(model ? { approvalSources: [model.approvals] } : {}),
       ...(onApproval ? { onApproval } : {}),
+      // a guard's escalation goes to a person unless the command line says otherwise
+      ...(options.approveEscalations ? { guardEscalations: 'on-approval' as const } : {}),
       journal,
       ...(redact ? { redact } : {}),
       // nobody reads --json output token by token: batch mode costs less

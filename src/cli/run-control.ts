@@ -21,6 +21,8 @@ export interface RunControlOptions {
   approve: ApproveMode;
   /** `--json`: no prompts. */
   json: boolean;
+  /** `--approve-escalations`: `--approve all` or `none` answers a guard's escalations too. */
+  approveEscalations?: boolean;
   /** Where approval prompts are drawn, when requests are asked at the terminal (see {@link runPrompting}). */
   promptOutput: NodeJS.WriteStream | undefined;
 }
@@ -94,8 +96,12 @@ export class RunControl {
    * was answered already (a `--script`'s answer).
    */
   request(request: ApprovalRequest): void {
-    if (!this.prompter && this.#options.approve === 'ask' && this.#waits(request))
-      this.#refuse(request);
+    const { approve, approveEscalations } = this.#options;
+    // --approve all and none leave a guard's escalation to a person, as ask does
+    const asks =
+      approve === 'ask' ||
+      (request.guard !== undefined && !approveEscalations && answersAll(approve));
+    if (!this.prompter && asks && this.#waits(request)) this.#refuse(request);
   }
 
   #waits(request: ApprovalRequest): boolean {
@@ -106,23 +112,34 @@ export class RunControl {
     if (this.refusal !== undefined) return;
     const why = this.#options.json ? '--json does not prompt' : 'there is no terminal to ask at';
     this.refusal =
-      request.kind === 'question'
-        ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; give its answer in the --script (a tool call's "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)`
-        : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
+      request.guard !== undefined && answersAll(this.#options.approve)
+        ? `the guard "${request.guard.name}" escalated the call of "${request.tool}" in step "${request.step}" (${request.guard.reason ?? 'no reason given'}), and a guard's escalation needs a person's answer, but ${why}; pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
+        : request.kind === 'question'
+          ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; give its answer in the --script (a tool call's "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)`
+          : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
     this.#options.handle.abort(this.refusal);
   }
 }
 
 /**
  * Where `june run` draws approval prompts: the terminal on stdout (or stderr, when stdout is
- * not one), with `--approve ask`, without `--json`, when stdin is a terminal too;
+ * not one), with `--approve ask` (or `all` and `none`, whose policy leaves a guard's
+ * escalations to a person), without `--json`, when stdin is a terminal too;
  * `undefined` when requests cannot be asked.
  */
 export function runPrompting(
   io: CliIO,
   approve: ApproveMode,
   json: boolean,
+  approveEscalations = false,
 ): NodeJS.WriteStream | undefined {
   const output = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
-  return approve === 'ask' && !json && io.stdin.isTTY === true ? output : undefined;
+  // with --approve all or none, the prompter hears only what the policy leaves: a guard's escalations
+  const asks = approve === 'ask' || (!approveEscalations && answersAll(approve));
+  return asks && !json && io.stdin.isTTY === true ? output : undefined;
+}
+
+/** `--approve all` and `none`: a policy answers every request but a guard's escalations. */
+function answersAll(approve: ApproveMode | undefined): boolean {
+  return approve === 'all' || approve === 'none';
 }

@@ -1,6 +1,14 @@
 import type { RunResult } from '../interpreter/index.js';
+import type { ModelPrices } from '../models/index.js';
 import type { ScriptedModel } from '../testing/index.js';
-import { costText, subtreeCost, type Trace } from '../trace/index.js';
+import {
+  callSpent,
+  childRunOf,
+  costText,
+  subtreeCost,
+  type Trace,
+  type TraceNode,
+} from '../trace/index.js';
 import type { CliIO } from './cli-io.js';
 import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
 import { formatDuration, formatTokens } from './format.js';
@@ -25,6 +33,8 @@ export interface RunReport {
   workflow: LoadedWorkflow;
   /** The command that resumes the run, for the resume line; `''` for a run that is not resumed. */
   resume: string;
+  /** `--prices`: the run's own prices, to warn about models they did not price. */
+  prices?: ModelPrices | undefined;
   /** The script model, to warn about turns that never ran. */
   model: ScriptedModel | undefined;
   /** `--json`: no summary lines. */
@@ -46,6 +56,7 @@ export function reportRun(report: RunReport): ExitCodeValue {
       `june: warning: cannot write the trace ${report.tracePath}: ${(report.traceFailure as Error).message}\n`,
     );
   const took = formatDuration(report.durationMs);
+  if (!json && report.prices) warnUnpriced(trace.root, report.prices, io);
   if ('result' in outcome) {
     const failed = failuresText(outcome.result.trace.root.failures);
     if (!json)
@@ -117,4 +128,36 @@ function warnUnusedTurns(model: ScriptedModel, io: CliIO): void {
       `${visibleText((error as Error).message.replace(/^june: /, 'june: warning: '))}\n`,
     );
   }
+}
+
+/**
+ * With `--prices`, names the models whose calls still have no price (a key that matches no
+ * model, such as `june:report` for `report.script.json`'s `june:report.script`), so the
+ * summary's `cost unknown` has its reason.
+ */
+function warnUnpriced(root: TraceNode, prices: ModelPrices, io: CliIO): void {
+  const unpriced = new Map<string, number>();
+  const stack: TraceNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind === 'model') {
+      if (callSpent(node).unpriced === 0) continue;
+      const key = `${node.provider?.split('.')[0] ?? '?'}:${node.model ?? node.name}`;
+      unpriced.set(key, (unpriced.get(key) ?? 0) + 1);
+      continue;
+    }
+    if (Array.isArray(node.children)) stack.push(...node.children);
+    const child = childRunOf(node)?.root;
+    if (child) stack.push(child);
+  }
+  if (unpriced.size === 0) return;
+  const models = [...unpriced]
+    .map(([key, calls]) => `${key} (${calls} call${calls === 1 ? '' : 's'})`)
+    .join(', ');
+  const keys = Object.keys(prices)
+    .map((key) => JSON.stringify(key))
+    .join(', ');
+  io.stderr.write(
+    `june: warning: --prices has no price for ${models}; its keys are ${keys || 'none'}. A key is "<provider>:<model id>" or the model id alone.\n`,
+  );
 }

@@ -24,3 +24,13 @@ export { defineAgent, DEFINED_AGENT_STEP_ID } from './define-agent.js';
 export type { DefineAgentOptions, DefinedAgent } from './define-agent.js';
 export { Catch } from './catch.js';
 export type { CatchProps } from './catch.js';
+export { Guard } from './guard.js';
+export type {
+  GuardProps,
+  GuardAction,
+  GuardDecision,
+  GuardSubject,
+  GuardCheck,
+  GuardCheckKind,
+  GuardJudge,
+} from './guard.js';

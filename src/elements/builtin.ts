@@ -14,7 +14,8 @@ export type BuiltinKind =
   | 'require-approval'
   | 'bundle'
   | 'declaration'
-  | 'catch';
+  | 'catch'
+  | 'guard';
 
 /** Tags `fn` as one of June's own components. Internal. */
 export function builtin<F extends Component>(kind: BuiltinKind, displayName: string, fn: F): F {

@@ -1,5 +1,9 @@
 import type { LanguageModel, LanguageModelUsage, ToolSet } from 'ai';
-import type { ApprovalDecision, AskedQuestion } from '../approvals/approval-request.js';
+import type {
+  ApprovalDecision,
+  AskedQuestion,
+  GuardEscalation,
+} from '../approvals/approval-request.js';
 import { answerToolCalls } from '../models/answer-forms.js';
 import { isFailedAnswer } from '../models/failed-answer.js';
 import { journaledModel, type RecordedModelCall } from '../models/journaled-model.js';
@@ -28,6 +32,8 @@ export interface StepApprovalRequest {
   input: unknown;
   /** A `<Question>`'s: what it asks (see `ApprovalRequest.question`). */
   question?: AskedQuestion;
+  /** The `<Guard>` that escalated the call (see `ApprovalRequest.guard`). */
+  guard?: GuardEscalation;
 }
 
 /**
@@ -188,6 +194,7 @@ export class DurableCalls {
       tool: request.toolName,
       input: request.input,
       ...(request.question !== undefined ? { question: request.question } : {}),
+      ...(request.guard !== undefined ? { guard: request.guard } : {}),
       ...(asking.schemas ? { schemas: asking.schemas } : {}),
       ask: () => asking.ask(),
       replay: (decision) => asking.ask(decision),

@@ -1,4 +1,8 @@
-import type { ApprovalDecision, AskedQuestion } from '../approvals/approval-request.js';
+import type {
+  ApprovalDecision,
+  AskedQuestion,
+  GuardEscalation,
+} from '../approvals/approval-request.js';
 import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
 import type { GivenAnswer } from '../approvals/approval-source.js';
 import type { RunLogEvent } from '../events/run-event.js';
@@ -117,6 +121,11 @@ export interface ApprovalQuestion {
    * answers. Its answer is an `output` (an answer instead of the tool) or a denial.
    */
   question?: AskedQuestion;
+  /**
+   * When a `<Guard>` escalated the call: the guard's name, declaration and reason, for the
+   * engine to record with the request (the approval's audit trail) and show to whoever answers.
+   */
+  guard?: GuardEscalation;
   /**
    * The tool's input and output schemas as JSON Schema, when it has them: an engine whose
    * answers are given in another process publishes them with the request, so that process

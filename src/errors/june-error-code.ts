@@ -24,6 +24,8 @@ export const juneErrorCodes = [
   'compact-summary-invalid',
   'define-agent-invalid',
   'define-agent-prompt-invalid',
+  'guard-invalid',
+  'guard-content-invalid',
   'element-type-invalid',
   'inherit-capabilities-invalid',
   'inherit-duplicate-name',
@@ -60,6 +62,7 @@ export const juneErrorCodes = [
   'approval-unknown',
   'composite-tool-failed',
   'prices-invalid',
+  'guard-check-failed',
   'question-answer-missing',
   'run-abort-grace-invalid',
   'run-aborted',
@@ -72,6 +75,8 @@ export const juneErrorCodes = [
   'run-workflow-invalid',
   'sdk-telemetry-unredactable',
   // the model's behaviour (blame: model)
+  'guard-rejected',
+  'guard-tripped',
   'step-limit-reached',
   'step-output-invalid',
   // outside the workflow: providers, servers, processes (blame: system)
@@ -170,6 +175,10 @@ export const juneErrorCodes = [
   'dbos-secret-props-missing',
   'dbos-worker-workflow-missing',
   'dbos-workflow-missing',
+  // workflows served over MCP (june serve, june/serve)
+  'serve-sdk-missing',
+  'serve-option-invalid',
+  'serve-workflow-invalid',
 ] as const;
 
 /**

@@ -27,7 +27,10 @@ export interface CollidingDeclaration {
  * - `model-file-unsupported`: the step, the media types of the prompt's files and the model
  *   (its provider and id, when known);
  * - `dbos-executor-held`: the executor id a worker was refused, and the live worker that
- *   holds it (its host, pid and since when, as an ISO time), when PostgreSQL shows it.
+ *   holds it (its host, pid and since when, as an ISO time), when PostgreSQL shows it;
+ * - `guard-tripped`, `guard-rejected`: the guard (its name and declaration with where it
+ *   stands), what it checked (`tool-input`, `output`, `user-input`), the step path, the tool
+ *   for a tool call, and its reason.
  */
 export interface JuneErrorDetailsByCode {
   'capability-collision': {
@@ -55,6 +58,19 @@ export interface JuneErrorDetailsByCode {
     executorId: string;
     holder?: { host: string; pid: number; since: string };
   };
+  'guard-tripped': GuardErrorDetails;
+  'guard-rejected': GuardErrorDetails;
+}
+
+/** What a guard that tripped or rejected something decided about (see {@link JuneErrorDetailsByCode}). */
+export interface GuardErrorDetails {
+  guard: string;
+  /** `<Guard name="no-prod"> at flow.tsx:12:5` (the place when the development runtime knows it). */
+  declaration: string;
+  check: 'tool-input' | 'output' | 'user-input';
+  step: string;
+  tool?: string;
+  reason?: string;
 }
 
 /** The codes whose errors carry {@link JuneErrorDetailsByCode details}. */

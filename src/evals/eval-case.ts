@@ -53,7 +53,9 @@ export interface EvalCase<
  * - `denials`: how many tool calls end denied; 0 unless said;
  * - `childRuns`: how many child runs (composite tool calls) the run starts;
  * - `maxTokens`: the most tokens the whole run may use, child runs included;
- * - `maxSteps`: the most model calls (AI SDK steps) the whole run may make, child runs included.
+ * - `maxSteps`: the most model calls (AI SDK steps) the whole run may make, child runs included;
+ * - `guardDecisions`: how many decisions of each action the run's `<Guard>`s make
+ *   (`{ "reject": 1, "trip": 0 }`; only the actions named are checked).
  */
 export interface JuneExpectations {
   toolsCalled?: string[];
@@ -63,4 +65,5 @@ export interface JuneExpectations {
   childRuns?: number;
   maxTokens?: number;
   maxSteps?: number;
+  guardDecisions?: Partial<Record<'allow' | 'reject' | 'trip' | 'escalate', number>>;
 }

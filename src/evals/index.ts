@@ -18,6 +18,8 @@ export type { EvalQuestion } from './question-facts.js';
 export type { JuneScorer, JuneScore, JuneScoreInput } from './june-scorer.js';
 export { toolsCalled, toolsNotCalled, approvalsAsked, denials } from './tool-scorers.js';
 export { childRuns, tokensWithin, stepsWithin, noErrors } from './run-scorers.js';
+export { guardDecisions, guardDecisionsIn } from './guard-scorers.js';
+export type { EvalGuardDecision, GuardDecisionCounts } from './guard-scorers.js';
 export { juneColumns } from './eval-columns.js';
 export type { EvalColumn, EvalColumnInput } from './eval-columns.js';
 export { readEvalResults, compareEvalResults, formatEvalComparison } from './compare-results.js';

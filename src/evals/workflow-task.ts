@@ -42,7 +42,8 @@ export interface WorkflowTaskOptions<OUTPUT = unknown> {
   /**
    * Answers approval requests before the case's `approve` does: `true`/`false` or a
    * decision; `undefined` leaves a request to the case's `approve`, so a case never waits
-   * for a person.
+   * for a person. A call a `<Guard>` escalated is answered this way too (an eval has nobody
+   * to ask): score the escalations with `guardDecisions`.
    */
   onApproval?: ApprovalPolicy;
   /** How requests are answered in cases that do not say (`approve` on the case). @default 'all' */
@@ -73,7 +74,7 @@ export interface WorkflowTaskOptions<OUTPUT = unknown> {
  * Each case's model answers come from its `script` (a model script, offline), its `replay`
  * (a recorded run's journal, offline), or else the workflow's own models (the configured
  * provider; `model` overrides them). Approval requests are answered by `onApproval`, then by
- * the case's `approve` (default `all`), never by a person. Every run writes its trace file
+ * the case's `approve` (default `all`), never by a person, a `<Guard>`'s escalations included. Every run writes its trace file
  * (and journal) to `runsDir`, so Studio shows it; the output carries the file and Studio's
  * link to the run.
  *
@@ -139,6 +140,8 @@ async function runCase<OUTPUT>(
   const handle = run<OUTPUT>(workflow, {
     props: input.props ?? recordedProps(recording),
     onApproval: answerEveryRequest(options.onApproval, input.approve ?? options.approve),
+    // a case never waits for a person, a guard's escalation included
+    guardEscalations: 'on-approval',
     consumers: [traceWriter({ dir: runsDir })],
     ...(model ? { model } : {}),
     ...(recording ? { replay: recording, replayTools: input.replayTools === true } : {}),

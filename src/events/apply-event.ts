@@ -95,6 +95,27 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
   },
   'tool-error': (live, e) => close(live, toolNode(live, e), e.status, e.at, e.error),
   'tool-denied': (live, e) => close(live, toolNode(live, e), 'denied', e.at),
+  'guard-decision': (live, e) => {
+    const node =
+      e.tool !== undefined && e.toolCallId !== undefined
+        ? toolNode(live, { ...e, tool: e.tool, toolCallId: e.toolCallId })
+        : live.nodes.get(e.nodeId);
+    if (!node) return;
+    const { guard, declaration, check, action, reason, replayed, usage, costUsd } = e;
+    node.guards = [
+      ...(node.guards ?? []),
+      {
+        guard,
+        declaration,
+        check,
+        action,
+        ...(reason !== undefined ? { reason } : {}),
+        ...(replayed ? { replayed } : {}),
+        ...(usage !== undefined ? { usage } : {}),
+        ...(costUsd !== undefined ? { costUsd } : {}),
+      },
+    ];
+  },
   'approval-request': (live, e) => {
     const node = toolNode(live, { ...e, tool: e.request.tool, toolCallId: e.request.toolCallId });
     node.approval = {
@@ -103,6 +124,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...(e.request.key !== undefined ? { key: e.request.key } : {}),
       ...(e.request.kind === 'question' ? { kind: e.request.kind } : {}),
       ...(e.request.question !== undefined ? { question: e.request.question } : {}),
+      ...(e.request.guard !== undefined ? { guard: e.request.guard } : {}),
     };
     node.status = 'waiting';
   },
@@ -121,6 +143,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...(e.replayed ? { replayed: e.replayed } : {}),
       ...(e.automatic ? { automatic: e.automatic } : {}),
       ...recordedOrigin(e),
+      ...(node.approval?.guard !== undefined ? { guard: node.approval.guard } : {}),
     };
     holdOrRelease(live, node, e.parentId);
   },

@@ -35,6 +35,7 @@ export const runEventKinds: { readonly [T in RunLogEventType]: RunEventKind } = 
   'tool-result': { node: 'tool', phase: 'finish' },
   'tool-error': { node: 'tool', phase: 'finish' },
   'tool-denied': { node: 'tool', phase: 'finish' },
+  'guard-decision': { node: 'tool', phase: 'point' },
   'approval-request': { node: 'tool', phase: 'point' },
   'approval-response': { node: 'tool', phase: 'point' },
   'approval-withdraw': { node: 'tool', phase: 'point' },

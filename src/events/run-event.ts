@@ -1,6 +1,11 @@
 import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
-import type { PromptFile, TraceError, TraceStatus } from '../trace/trace-node.js';
+import type {
+  PromptFile,
+  TraceError,
+  TraceGuardDecision,
+  TraceStatus,
+} from '../trace/trace-node.js';
 import type { TraceFailures } from '../trace/trace-failures.js';
 import type { ApprovalRequest, AskedQuestion } from '../approvals/approval-request.js';
 import type { ModelPrice } from '../models/price.js';
@@ -152,6 +157,16 @@ export interface RunEventFields {
   };
   /** A tool call a person (or a policy) refused; it never ran. */
   'tool-denied': { runId: string; step: string; toolCallId: string; tool: string };
+  /**
+   * A `<Guard>` decided (see `TraceGuardDecision`): at a tool call node about its input
+   * (`tool`, `toolCallId`), at a step node about its output or its prompt.
+   */
+  'guard-decision': {
+    runId: string;
+    step: string;
+    tool?: string;
+    toolCallId?: string;
+  } & TraceGuardDecision;
   /** A tool call waits for an answer. */
   'approval-request': { runId: string; request: ApprovalRequest };
   /**

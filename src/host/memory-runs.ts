@@ -3,7 +3,6 @@ import { createElement, type Component } from '../elements/element.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { isDelta } from '../events/run-event-kinds.js';
 import type { RunHandle } from '../interpreter/run.js';
-import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import { memoryJournalStore } from '../journal/memory-journal-store.js';
@@ -30,6 +29,7 @@ import { summarizeTrace } from './summarize-trace.js';
 import { untilAborted } from './until-aborted.js';
 import { runMissing } from './wait-for-end.js';
 import { approvalsInTrace, heldInTrace, type RunApprovals } from './waiting-approvals.js';
+import { endedAs, settledAfterReplay } from './taken-up-run.js';
 
 /** One run of a {@link MemoryRuns}: what started it, its handle, and its inbox once connected. */
 export interface MemoryRun {
@@ -60,7 +60,7 @@ export interface MemoryRunsOptions {
   /**
    * Where the runs keep their journals. A run of this store that it does not hold (one a
    * stopped process ran) is taken up from its journal when asked for, if its workflow is
-   * one of `workflows` and it did not finish. @default a memory journal
+   * one of `workflows` and it did not fail (see {@link MemoryRuns.adopt}). @default a memory journal
    */
   journal?: JournalStore;
   /** How many ended runs it keeps (their handles, for `events` and `result`); the oldest beyond it are forgotten. @default Infinity */
@@ -356,9 +356,11 @@ export class MemoryRuns {
   /**
    * Makes sure it holds `runId` when the journal store has it: a run of the store that it
    * does not hold (its process stopped, as a restarted server's did), whose workflow is one
-   * of `workflows` and that did not finish, is taken up from its journal in this process
-   * (its lease taken first), and resolves once the run waits or ended. Any other id is left
-   * as it is (`get` then says it is missing).
+   * of `workflows` and that did not end failed, is taken up from its journal in this process
+   * (its lease taken first), and this resolves once the run waits or ended. A run that
+   * ended succeeded is replayed from its journal (no model call, no tool runs), so its trace
+   * can be read; a failed one is left as it is, since taking it up would make its failed
+   * model call again. Any other id is left as it is (`get` then says it is missing).
    * @throws {StudioRequestError} `studio-run-owned` (409) while another process runs it.
    */
   async adopt(runId: string): Promise<void> {
@@ -375,7 +377,8 @@ export class MemoryRuns {
     const records = await this.#journal.read(runId).catch(() => []);
     const [header] = records;
     if (header?.type !== 'journal' || header.workflow === undefined) return;
-    if (!this.runs(header.workflow)) return;
+    // a failed run stays as it ended: taking it up would make its failed model call again
+    if (!this.runs(header.workflow) || endedAs(records) === 'failed') return;
     let lease: RunLease | undefined;
     try {
       lease = await this.#journal.lease?.(runId);
@@ -398,17 +401,7 @@ export class MemoryRuns {
       ...(header.props !== undefined ? { props: header.props } : {}),
     };
     const known = this.launch(request, true, lease ? { lease } : {});
-    // the replay asks again what the journal answered, and answers it at once: settled is
-    // ended, or waiting for a call the journal has no answer for
-    const answered = answeredKeys(records, runId);
-    for await (const _ of known.handle.events) {
-      const trace = known.handle.trace();
-      const state = runState(trace);
-      if (state === 'running') continue;
-      if (state !== 'waiting') break;
-      const waiting = approvalsInTrace(trace).filter((call) => call.status === 'pending');
-      if (waiting.some((call) => !answered.has(call.key))) break;
-    }
+    await settledAfterReplay(known.handle, records);
   }
 
   /** Aborts every run and waits for their ends. */
@@ -437,17 +430,6 @@ export class MemoryRuns {
     known.entry = text;
     this.#onChange({ type: 'run', run: entry });
   }
-}
-
-/** The keys (`<runId>/<call>`, through child runs) of the calls the journal has an answer for. */
-function answeredKeys(records: readonly JournalRecord[], runId: string): Set<string> {
-  return new Set(
-    records.flatMap((record) =>
-      record.type === 'approval-answer'
-        ? [[runId, ...(record.calls ?? []), record.call].join('/')]
-        : [],
-    ),
-  );
 }
 
 /** A request's redaction as `run()` takes it: the variables of `env` read in this process. */

@@ -71,6 +71,13 @@ export const runFlags = [
     default: 'ask',
   },
   {
+    key: 'approveEscalations',
+    flags: '--approve-escalations',
+    description:
+      'with --approve all or none: answer the calls a <Guard> escalated that way too (without it they still go to a person: the terminal, Studio, or june approve)',
+    kind: 'switch',
+  },
+  {
     key: 'trace',
     flags: '--trace <file>',
     description: 'also write the trace to this file',

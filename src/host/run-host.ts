@@ -127,7 +127,8 @@ export interface RunHost {
 
   /**
    * Waits until the run ended and gives its final trace (`status` `succeeded`, `failed` or
-   * `aborted`; a succeeded run's output is its root node's `output`). Never rejects for the
+   * `aborted`; the trace holds no `output` of the run itself: each step's result is on its
+   * step node). Never rejects for the
    * run's own failure.
    * @throws {StudioRequestError} `studio-run-missing` (404)
    */

@@ -1,6 +1,6 @@
 import { readRunFile } from './run-folder.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
-import type { AskedQuestion } from '../approvals/approval-request.js';
+import type { AskedQuestion, GuardEscalation } from '../approvals/approval-request.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 
 /**
@@ -12,7 +12,8 @@ import type { Trace, TraceNode } from '../trace/trace-node.js';
  * - `provenance`: where the agent got the tool (its declaration, and the bundles and wrappers
  *   it came through), absent when the trace does not say (a tool of the `tools` prop);
  * - `kind`, `question`: `'question'` and what it asks (prompt, answer schema) for a
- *   `<Question>`, which is answered with a value (`output`) or denied, never approved.
+ *   `<Question>`, which is answered with a value (`output`) or denied, never approved;
+ * - `guard`: the `<Guard>` that escalated the call, and why, to show whoever answers.
  */
 export interface WaitingApproval {
   key: string;
@@ -24,6 +25,7 @@ export interface WaitingApproval {
   provenance?: CapabilityProvenance;
   kind?: 'question';
   question?: AskedQuestion;
+  guard?: GuardEscalation;
   /** `pending` while the process that asked is up; `withdrawn` once it stopped. */
   status: 'pending' | 'withdrawn';
 }
@@ -105,6 +107,7 @@ function callsInTrace(
         ...(approval!.kind === 'question' && approval!.question
           ? { kind: 'question' as const, question: approval!.question }
           : {}),
+        ...(approval!.guard ? { guard: approval!.guard } : {}),
       });
     }
     for (let i = node.children.length - 1; i >= 0; i--)

@@ -13,6 +13,8 @@ import { createRunFrame, type AgentFrame, type EvalContext, type RunFrame } from
 import { CheckPass } from './check-pass.js';
 import { RunPass } from './run-pass.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
+import type { GuardEntry } from './guard-entry.js';
+import { callGuards } from './guarded-tools.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -47,6 +49,7 @@ export function compositeToolFactory(
   getAgent: () => AgentFrame,
   run: RunFrame,
   evaluate: Evaluate,
+  guards: readonly GuardEntry[] = [],
 ): CompositeToolFactory {
   return (spec: CompositeToolSpec, declaration: CollectedDeclaration): AnyTool => {
     const name = toolNameOf(spec.name, declaration);
@@ -55,6 +58,7 @@ export function compositeToolFactory(
       prefix: [...run.prefix, name],
       render: spec.render,
       caller: () => getAgent().scope,
+      ...(guards.length ? { guards } : {}),
     });
     return {
       [compositeToolMarker]: true,
@@ -62,6 +66,7 @@ export function compositeToolFactory(
       inputSchema: spec.inputSchema as AnyTool['inputSchema'],
       execute: (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) =>
         callComposite({
+          guards: callGuards(options) ?? guards,
           run: runningFrame(run, name),
           spec,
           name,
@@ -91,6 +96,8 @@ interface CompositeCall {
   caller: ResolvedScope;
   run: RunFrame<RunPass>;
   evaluate: Evaluate;
+  /** The guards over the calling step: they cover the child run too. */
+  guards: readonly GuardEntry[];
 }
 
 /**
@@ -119,6 +126,7 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     signal,
     callerScope: call.caller,
     ...(parentId !== undefined ? { parentId } : {}),
+    guards: call.guards,
   });
   // the call's place-based id (the durable engine's key for the child run), not the provider's toolCallId
   frame.calls = [...run.calls, toolCallContext()?.call ?? call.toolCallId];

@@ -12,7 +12,8 @@ import { mapExecutes } from '../capabilities/map-executes.js';
 import type { ToolSet } from 'ai';
 import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { errorData } from '../errors/error-data.js';
-import type { AgentFrame, EvalContext, RunFrame } from './run-state.js';
+import { guardsOf, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
+import { guardedScope } from './guard-provenance.js';
 import type { RunAbort } from './run-abort.js';
 import { compositeToolFactory } from './composite-tool.js';
 import { jsonToolOutput } from './json-tool-output.js';
@@ -72,7 +73,12 @@ export async function evaluateAgent(
       ...node,
     });
     started = true;
-    await evaluate(others, { run: ctx.run, agent: frame, parentId: node.nodeId });
+    await evaluate(others, {
+      run: ctx.run,
+      agent: frame,
+      parentId: node.nodeId,
+      ...(ctx.guards ? { guards: ctx.guards } : {}),
+    });
     pass.emit({ ...finish, status: 'succeeded' });
   } catch (error) {
     const status = statusOf(error);
@@ -116,7 +122,7 @@ async function agentFrame(
     parent: ctx.agent ? ctx.agent.scope : ctx.run.callerScope,
     agentNotation: where,
     ...(ctx.agent ? { parentNotation: ctx.agent.notation } : {}),
-    compositeTool: compositeToolFactory(() => frame!, ctx.run, agent.evaluate),
+    compositeTool: compositeToolFactory(() => frame!, ctx.run, agent.evaluate, guardsOf(ctx)),
   };
   let resolved = resolveCapabilities(input);
   if (resolved.waits.length > 0 && services) {
@@ -125,7 +131,8 @@ async function agentFrame(
       connected: await connectSources(resolved.waits, ctx, services.sources),
     });
   }
-  const { scope, others } = resolved;
+  const { others } = resolved;
+  const scope = guardedScope(resolved.scope, guardsOf(ctx));
   frame = {
     element,
     name,
@@ -136,6 +143,7 @@ async function agentFrame(
     messages: [...(props.messages ?? [])],
     nodeId: agent.nodeId,
     ...(resolved.waits.length > 0 ? { waiting: resolved.waits.map((w) => w.notation) } : {}),
+    ...(guardsOf(ctx).length > 0 ? { guards: guardsOf(ctx) } : {}),
   };
   return { frame, others };
 }

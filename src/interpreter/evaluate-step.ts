@@ -24,7 +24,7 @@ import type { DurableCalls } from '../engine/durable-calls.js';
 import type { ApprovalAnswer, DurablePlace, OutsideAnswer } from '../engine/durable-engine.js';
 import { plainJson } from '../json/json-form.js';
 import { errorData } from '../errors/error-data.js';
-import type { AgentFrame, EvalContext, RunFrame } from './run-state.js';
+import { guardsOf, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
 import type { NodePlace } from './node-place.js';
 import type { RunServices } from './run-services.js';
 import { statusOf } from './settle.js';
@@ -34,6 +34,10 @@ import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { errorMessage } from '../errors/error-message.js';
 import { isStepPrompt, promptShown } from './step-prompt.js';
+import type { GuardEntry } from './guard-entry.js';
+import { StepGuards } from './guarded-tools.js';
+import { checkStepGuards } from './step-guards.js';
+import type { EventInput } from './event-input.js';
 import { compactBeforeStep, compactInStep } from './compact-agent.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -202,6 +206,12 @@ interface StepCall {
   callUsages: LanguageModelUsage[];
   /** Each of those calls' cost, in USD (`null`: its model has no price). */
   callCosts: Array<number | null>;
+  /** The `<Guard>`s over the step, outermost first. */
+  guards: readonly GuardEntry[];
+  /** The guards over the step's tool calls, when it has any. */
+  guarded?: StepGuards;
+  /** The step's text deltas, held back while a guard checks its output. */
+  held?: EventInput[];
 }
 
 /**
@@ -214,8 +224,7 @@ async function runStepNode(
   ctx: EvalContext,
   services: RunServices,
 ): Promise<unknown> {
-  const run = ctx.run;
-  const log = services.log;
+  const [run, log] = [ctx.run, services.log];
   const path = [...run.prefix, props.id].join(':');
   const step: StepCall = {
     run,
@@ -225,6 +234,7 @@ async function runStepNode(
     node: { nodeId: log.nodeId(), parentId: ctx.parentId },
     callUsages: [],
     callCosts: [],
+    ...guardsAndHeld(guardsOf(ctx)),
   };
   const base = { type: 'step-finish' as const, runId: run.runId, step: path, ...step.node };
   let started = false;
@@ -240,9 +250,8 @@ async function runStepNode(
       ...step.node,
     });
     started = true;
-    // the conversation is compacted (with <Agent compact>) before the step's prompt joins it
-    const userMessage = await compactBeforeStep(step, { role: 'user', content: prompt });
-    const out = await log.within(step.node.nodeId, () =>
+    const userMessage: ModelMessage = { role: 'user', content: prompt };
+    const out = await guardedStep(step, userMessage, () =>
       runStep({ ...stepRunInput(step, props, userMessage), ...telemetry }),
     );
     const usage = plainUsage(out.usage);
@@ -278,6 +287,23 @@ function paidCalls(step: StepCall) {
   return { modelUsage: step.callUsages, ...(priced ? { modelCostUsd: step.callCosts } : {}) };
 }
 
+/**
+ * Runs a step's tool loop between the guards' checks of its prompt and of its output; the
+ * agent's conversation is compacted (`<Agent compact>`) after the prompt passed its guards.
+ */
+async function guardedStep<T extends { result: unknown }>(
+  step: StepCall,
+  userMessage: ModelMessage,
+  loop: () => Promise<T>,
+): Promise<T> {
+  await checkStepGuards(step, 'user-input', userMessage.content);
+  // the conversation is compacted (<Agent compact>) before the step's prompt joins it
+  await compactBeforeStep(step, userMessage);
+  const out = await step.services.log.within(step.node.nodeId, loop);
+  await checkStepGuards(step, 'output', out.result, step.held);
+  return out;
+}
+
 /** The AI SDK's own telemetry for an agent's model calls (its `experimental_telemetry`), if any. */
 async function stepTelemetry(
   agent: AgentFrame,
@@ -286,6 +312,26 @@ async function stepTelemetry(
   const setting = (agent.element.props as AgentProps).experimental_telemetry;
   const telemetry = await sdkTelemetry(setting, { shown: `the agent "${agent.path}"`, redactor });
   return telemetry ? { telemetry } : {};
+}
+
+/**
+ * The step's tools as the model calls them: the agent's, checked by the guards over the
+ * step, recorded by the durable engine (or given call ids without one), with the approval
+ * each needs (its own, and a guard's escalation).
+ */
+function stepToolSet(step: StepCall, place: { step: string; calls: string[] }, tools: ToolNodes) {
+  const { run, services, agent } = step;
+  const durable = services.engine.durable;
+  const guarded = stepGuards(step, place, tools);
+  const agentTools = guarded ? guarded.tools(agent.tools) : agent.tools;
+  const stepTools = durable
+    ? durable.tools(agentTools, place, (used) => (run.usage = sumUsage(run.usage, used)))
+    : toolCallTools(agentTools, place, services.runId);
+  const ownApproval = durable
+    ? durable.toolApproval(stepTools, place)
+    : stepToolApproval(stepTools);
+  const toolApproval = guarded ? guarded.approval(ownApproval, stepTools) : ownApproval;
+  return { guarded, stepTools, toolApproval };
 }
 
 /** What `runStep` needs for one step: the agent's model and settings, tools, events and approvals. */
@@ -310,12 +356,12 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
   // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
   const durable = services.engine.durable;
   const place = { step: path, calls: run.calls };
-  const stepTools = durable
-    ? durable.tools(agent.tools, place, (used) => (run.usage = sumUsage(run.usage, used)))
-    : toolCallTools(agent.tools, place, services.runId);
+  const { guarded, stepTools, toolApproval } = stepToolSet(step, place, tools);
   const identity = modelIdentity(services.settings.model ?? model);
   // the step's calls are priced once, here: the journal records this price with each answer
   const price = modelPrice(identity, services.settings.prices);
+  const parts = [run, services.log, path, step.node, tools, identity, price, step.held] as const;
+  const onPart = stepPartHandler(...parts);
   return {
     step: path,
     model: services.settings.model ?? model,
@@ -326,7 +372,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     ...(durable ? { wrapModel: (explained) => durable.model(explained, place, price) } : {}),
     instructions,
     tools: stepTools,
-    toolApproval: durable ? durable.toolApproval(stepTools, place) : stepToolApproval(stepTools),
+    toolApproval,
     onToolStart: (call) => tools.started(call.toolCallId, call.toolName, call.input),
     messages: [...agent.messages, userMessage],
     compactMessages: compactInStep(step),
@@ -339,7 +385,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     },
     abortSignal: run.signal,
     stream: services.settings.stream,
-    onPart: stepPartHandler(run, services.log, path, step.node, tools, identity, price),
+    onPart: guarded ? guarded.parts(onPart) : onPart,
     approve: (requests) => {
       // the turn's requests are answered together: one answered first is held until then
       services.approvals.turn(
@@ -366,6 +412,7 @@ async function askApproval(
   const tool = Object.hasOwn(tools, request.toolName) ? tools[request.toolName] : undefined;
   // a <Question>'s request says what it asks (kind, question); any other tool's adds nothing
   const asks = await questionFields(tool, request.input);
+  const guard = step.guarded?.escalation(request.toolCallId, request.toolName, request.input);
   const ask = (replayed?: ApprovalAnswer | ApprovalDecision) =>
     services.approvals.request(
       {
@@ -376,6 +423,7 @@ async function askApproval(
         toolCallId: request.toolCallId,
         key: callKey(services.runId, place, request.toolCallId, durable),
         ...asks,
+        ...(guard ? { guard } : {}),
       },
       run.signal,
       run.runId,
@@ -388,7 +436,7 @@ async function askApproval(
   const decision = durable
     ? await durable.approval(
         place,
-        { ...request, ...asks },
+        { ...request, ...asks, ...(guard ? { guard } : {}) },
         { ask, answer, schemas: toolAnswerSchemas(tool) },
       )
     : await ask();
@@ -399,6 +447,26 @@ async function askApproval(
     ...(decision.input !== undefined ? { input: decision.input } : {}),
     ...(decision.output !== undefined ? { output: decision.output } : {}),
   };
+}
+
+/** A step's guards, and where its text waits when one of them checks its output. */
+function guardsAndHeld(guards: readonly GuardEntry[]): Pick<StepCall, 'guards' | 'held'> {
+  return guards.some((guard) => guard.on.has('output')) ? { guards, held: [] } : { guards };
+}
+
+/** The guards over a step's tool calls, when any `<Guard>` over it checks them. */
+function stepGuards(step: StepCall, place: DurablePlace, tools: ToolNodes): StepGuards | undefined {
+  if (!step.guards.some((guard) => guard.on.has('tool-input'))) return undefined;
+  const { services, run, path, agent } = step;
+  step.guarded = new StepGuards(step.guards, {
+    services,
+    run,
+    step: path,
+    agent: agent.path,
+    place,
+    tools,
+  });
+  return step.guarded;
 }
 
 /** Withdraws the approval requests nobody was asked (the step's `stopWhen` ended it first); their calls end as aborted. */

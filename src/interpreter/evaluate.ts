@@ -8,6 +8,7 @@ import type { EvalContext } from './run-state.js';
 import { evaluateAgent } from './evaluate-agent.js';
 import { evaluateStep } from './evaluate-step.js';
 import { evaluateCatch } from './evaluate-catch.js';
+import { evaluateGuard } from './evaluate-guard.js';
 
 /**
  * Evaluates nodes depth first, in document order: agents open scopes, steps run, user
@@ -41,6 +42,8 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
       return evaluateStep(element, ctx, evaluate);
     case 'catch':
       return evaluateCatch(element, ctx, evaluate);
+    case 'guard':
+      return evaluateGuard(element, ctx, evaluate);
     case 'tool':
     case 'inherit':
     case 'declaration':

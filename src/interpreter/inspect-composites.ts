@@ -36,6 +36,7 @@ export async function inspectComposites(
       prefix: body.prefix,
       signal: pass.signal,
       callerScope: body.caller(),
+      ...(body.guards ? { guards: body.guards } : {}),
     });
     await evaluate(workflow, { run: frame, parentId: frame.nodeId });
   }

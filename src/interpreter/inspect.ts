@@ -21,6 +21,8 @@ export interface InspectedTool {
   source: string;
   granted?: string;
   composite?: true;
+  /** The `<Guard>`s that check its calls, outermost first, by declaration (`<Guard name="no-prod">`). */
+  guards?: string[];
   /**
    * Where the tool was declared, `file:line:column` (the file from the current directory):
    * as `jsxDEV` recorded it, or, for an element from `jsx` (`"jsx": "react-jsx"`), the line
@@ -42,6 +44,11 @@ export interface InspectedAgent {
    * known only once a run connects, so `inspect()` lists the declarations instead.
    */
   toolSources?: string[];
+  /**
+   * The `<Guard>`s over the agent, outermost first, by declaration: they check every tool
+   * call of its steps, its tool sources' tools included.
+   */
+  guards?: string[];
   /** Where the `<Agent>` was declared, `file:line:column`; with `details` only, when known. */
   declaration?: string;
 }
@@ -127,6 +134,7 @@ export async function inspect(
           })),
         ),
         ...(agent.waiting ? { toolSources: agent.waiting } : {}),
+        ...(agent.guards?.length ? { guards: agent.guards.map((guard) => guard.declaration) } : {}),
         ...(details ? declarationOf(locationSuffix(agent.element.source)) : {}),
       })),
     ),
@@ -161,5 +169,6 @@ function tool(provenance: CapabilityProvenance, needsApproval: boolean | 'dynami
     source: provenance.source,
     ...(provenance.granted ? { granted: provenance.granted } : {}),
     ...(provenance.composite ? { composite: true } : {}),
+    ...(provenance.guards ? { guards: provenance.guards } : {}),
   };
 }

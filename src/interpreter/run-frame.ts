@@ -6,6 +6,7 @@ import type { Trace } from '../trace/trace-node.js';
 import type { EvalContext, RunFrame } from './run-state.js';
 import type { RunPass } from './run-pass.js';
 import { statusOf } from './settle.js';
+import { isGuardTrip } from './guard-trip.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -97,7 +98,11 @@ export async function evaluateFrame(
   } catch (error) {
     if (frame.signal.aborted) await settleInflight(frame);
     // a journal that stopped the outermost run (a mismatch, a failed write) gives its error
-    const stopped = frame.parentId === undefined ? engine.failure : undefined;
+    // a guard that tripped fails every run it stopped with its own error
+    const tripped = isGuardTrip(frame.pass.services.abort.signal.reason)
+      ? frame.pass.services.abort.signal.reason
+      : undefined;
+    const stopped = (frame.parentId === undefined ? engine.failure : undefined) ?? tripped;
     const cause = stopped instanceof Error ? stopped : error;
     log.emit({
       type: 'run-finish',

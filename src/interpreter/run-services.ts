@@ -21,6 +21,8 @@ export interface RunServicesOptions {
   model?: LanguageModel;
   /** Answers approval requests (`RunOptions.onApproval`); none: requests wait for `handle.approve`. */
   onApproval?: ApprovalPolicy;
+  /** Whether `onApproval` answers calls a guard escalated (`RunOptions.guardEscalations`). @default 'person' */
+  guardEscalations?: 'person' | 'on-approval';
   /** Where people answer approval requests besides the run handle (`RunOptions.approvalSources`). */
   approvalSources?: readonly ApprovalSource[];
   /** Values and patterns kept out of the run's records, besides configured credentials. */
@@ -88,6 +90,7 @@ export function createRunServices(options: RunServicesOptions): RunServices {
   let children = 0;
   const approvals = new ApprovalInbox(approvalEvents(log), {
     ...(options.onApproval ? { policy: options.onApproval } : {}),
+    ...(options.guardEscalations === 'on-approval' ? { policyAnswersGuards: true } : {}),
     runId,
   });
   for (const source of options.approvalSources ?? []) approvals.connect(source);

@@ -5,6 +5,7 @@ import { emptyUsage } from '../models/usage.js';
 import type { EventInput } from './event-input.js';
 import type { RunServices } from './run-services.js';
 import type { ToolNodes } from './tool-nodes.js';
+import type { GuardEntry } from './guard-entry.js';
 
 /**
  * One walk over a workflow's tree: a run (`RunPass`), the static check a run makes before its
@@ -56,6 +57,8 @@ export interface RunFrame<P extends TreePass = TreePass> {
   toolNodes?: ToolNodes;
   /** For a child run: the calling agent's scope, which `<Inherit>` reads. */
   callerScope?: ResolvedScope;
+  /** For a child run: the guards over the call that started it, outermost first. */
+  guards?: readonly GuardEntry[];
 }
 
 /** One rendered `<Agent>`: its resolved scope, settings and conversation. */
@@ -73,6 +76,8 @@ export interface AgentFrame {
   nodeId: string;
   /** Tool sources declared but not connected (outside a run: `inspect()` does not connect). */
   waiting?: string[];
+  /** The `<Guard>`s over the agent, outermost first. */
+  guards?: readonly GuardEntry[];
 }
 
 /** Everything evaluation of one node needs. */
@@ -83,6 +88,13 @@ export interface EvalContext {
   parentId: string;
   /** The user component whose output is being evaluated, for error messages. */
   renderedBy?: string;
+  /** The `<Guard>`s over this part of the tree, outermost first (see {@link guardsOf}). */
+  guards?: readonly GuardEntry[];
+}
+
+/** The guards over what `ctx` evaluates: its own, else those of the call that started its run. */
+export function guardsOf(ctx: EvalContext): readonly GuardEntry[] {
+  return ctx.guards ?? ctx.run.guards ?? [];
 }
 
 /** A composite tool found by `inspect()`, whose body it renders for a sample input. */
@@ -94,6 +106,8 @@ export interface CompositeBody {
   render: (input: any) => JuneNode | Promise<JuneNode>;
   /** The calling agent's scope, which `<Inherit>` in the body reads. */
   caller: () => ResolvedScope;
+  /** The guards over the calling agent, outermost first. */
+  guards?: readonly GuardEntry[];
 }
 
 /** What {@link createRunFrame} needs. */
@@ -107,11 +121,13 @@ export interface RunFrameOptions<P extends TreePass> {
   callerScope?: ResolvedScope;
   /** The composite tool call node that starts a child run. */
   parentId?: string;
+  /** The guards over the call that starts a child run. */
+  guards?: readonly GuardEntry[];
 }
 
 /** A new run frame, with a new node id. */
 export function createRunFrame<P extends TreePass>(options: RunFrameOptions<P>): RunFrame<P> {
-  const { pass, runId, prefix, signal, callerScope, parentId } = options;
+  const { pass, runId, prefix, signal, callerScope, parentId, guards } = options;
   return {
     pass,
     runId,
@@ -125,5 +141,6 @@ export function createRunFrame<P extends TreePass>(options: RunFrameOptions<P>):
     ...(parentId !== undefined ? { parentId } : {}),
     inflight: new Set(),
     ...(callerScope ? { callerScope } : {}),
+    ...(guards?.length ? { guards } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { createRunFrame, type RunFrame } from './run-state.js';
 import { CheckPass } from './check-pass.js';
 import type { RunPass } from './run-pass.js';
 import { strictFailure } from './strict-failure.js';
+import { isGuardTrip } from './guard-trip.js';
 import { outputPicker } from './run-output.js';
 import type { RunResult } from './run-result.js';
 import type { WorkflowRunOptions } from './workflow-run-options.js';
@@ -97,7 +98,9 @@ async function abortedError(run: StartedRun<unknown>, error: unknown): Promise<E
   const { frame, name } = run;
   const { abort, engine } = frame.pass.services;
   await Promise.allSettled([...abort.inflight]);
-  const stopped = engine.failure;
+  // a guard that tripped stops the run with its own error (unless the engine failed first)
+  const stopped =
+    engine.failure ?? (isGuardTrip(abort.signal.reason) ? abort.signal.reason : undefined);
   const aborted =
     stopped instanceof Error
       ? stopped

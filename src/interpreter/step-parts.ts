@@ -10,13 +10,15 @@ import type { NodePlace } from './node-place.js';
 import type { RunFrame } from './run-state.js';
 import type { RunLog } from './run-log.js';
 import type { ToolNodes } from './tool-nodes.js';
+import type { EventInput } from './event-input.js';
 
 /**
  * Turns the AI SDK's stream parts of one step into run events: model calls (a `start-step`
  * to its `finish-step`), text and reasoning deltas, tool calls and their results, errors and
  * denials; an approval request's part notes which node the request's events concern. Each
  * model call is priced at `price` (a replayed call at the price it was recorded with) and
- * its `model-finish` says what it cost.
+ * its `model-finish` says what it cost. With `held`, text and reasoning deltas are kept there
+ * instead of emitted (a `<Guard>` checks the step's output before any of its text is shown).
  *
  * @example
  * ```ts
@@ -31,6 +33,7 @@ export function stepPartHandler(
   tools: ToolNodes,
   identity: ModelIdentity = {},
   price?: ModelPrice,
+  held?: EventInput[],
 ): (part: TextStreamPart<ToolSet>) => void {
   const runId = run.runId;
   const start = modelStart(runId, step, identity);
@@ -56,9 +59,13 @@ export function stepPartHandler(
         model = undefined;
         break;
       case 'text-delta':
-      case 'reasoning-delta':
-        log.emit({ type: part.type, runId, step, delta: part.text, ...deltaPlace() });
+      case 'reasoning-delta': {
+        const event = { type: part.type, runId, step, delta: part.text, ...deltaPlace() };
+        // a guarded output's text (and reasoning) waits for the guards' decision
+        if (held) held.push(event);
+        else log.emit(event);
         break;
+      }
       case 'tool-call':
         tools.called(part.toolCallId, part.toolName, part.input);
         break;

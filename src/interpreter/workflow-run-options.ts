@@ -17,6 +17,14 @@ export interface WorkflowRunOptions<OUTPUT = unknown> {
    */
   onApproval?: ApprovalPolicy;
   /**
+   * Who answers a call a `<Guard>` escalated (a request with `guard` set): `'person'` (the
+   * default) leaves it to a person, through the handle or an approval source, and never asks
+   * `onApproval`, so a policy that approves everything does not approve what a guard flagged;
+   * `'on-approval'` asks `onApproval` about it like any other request.
+   * @default 'person'
+   */
+  guardEscalations?: 'person' | 'on-approval';
+  /**
    * Where people answer the run's approval requests besides the handle (a chat bot, a
    * dashboard): each is connected when the run starts and disconnected when it ends. The
    * first answer to a request is applied, from whichever source; see `ApprovalSource`.

@@ -88,6 +88,7 @@ const approvalRequestSchema = z.looseObject({
   tool: text(),
   input: z.unknown().optional(), // undefined is left out of JSON
   question: askedQuestionSchema.optional(),
+  guard: z.looseObject({ name: text(), declaration: text(), reason: text().optional() }).optional(),
   at: time(),
 });
 

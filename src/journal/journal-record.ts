@@ -1,5 +1,5 @@
 import { placeKey } from '../engine/durable-place.js';
-import type { AskedQuestion } from '../approvals/approval-request.js';
+import type { AskedQuestion, GuardEscalation } from '../approvals/approval-request.js';
 import type { ErrorData } from '../errors/error-data.js';
 import type { ModelAnswer } from '../models/model-answer.js';
 
@@ -143,6 +143,8 @@ export interface ApprovalRequestRecord extends JournalPlace {
   tool: string;
   input: unknown;
   question?: AskedQuestion;
+  /** The `<Guard>` that escalated the call, with its reason (absent for any other request). */
+  guard?: GuardEscalation;
   at: string;
 }
 

@@ -353,6 +353,7 @@ export class RunJournal implements DurableEngine {
       tool: question.tool,
       input: plainJson(question.input),
       ...(question.question !== undefined ? { question: question.question } : {}),
+      ...(question.guard !== undefined ? { guard: question.guard } : {}),
       at: now(),
     };
     const recordedRequest = this.#index?.request(key);

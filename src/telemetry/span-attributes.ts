@@ -172,6 +172,7 @@ function provenanceAttributes(provenance: CapabilityProvenance): Attributes {
     ...(provenance.granted !== undefined ? { 'june.tool.granted': provenance.granted } : {}),
     ...(provenance.original !== undefined ? { 'june.tool.original': provenance.original } : {}),
     ...(provenance.composite ? { 'june.tool.composite': true } : {}),
+    ...(provenance.guards?.length ? { 'june.tool.guards': provenance.guards } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
-import type { TraceApproval, TraceNode } from '../trace/trace-node.js';
+import type { TraceApproval, TraceGuardDecision, TraceNode } from '../trace/trace-node.js';
 import { spanAttributes, text, type TelemetryContent } from './span-attributes.js';
 
 /** What {@link TraceSpans} needs: where spans go, under what, and what content they may carry. */
@@ -111,11 +111,35 @@ export class TraceSpans {
     open.approval = 'pending';
     open.span.addEvent(
       ...approvalEvent(
-        { id: node.approval.id, status: 'pending', ...questionOf(node.approval) },
+        {
+          id: node.approval.id,
+          status: 'pending',
+          ...questionOf(node.approval),
+          ...(node.approval.guard ? { guard: node.approval.guard } : {}),
+        },
         at,
         this.options.content,
       ),
     );
+  }
+
+  /**
+   * A `<Guard>`'s decision about the node (a tool call's input, a step's output or prompt):
+   * a `june.guard.decision` span event with the guard, its declaration, what it checked,
+   * its action and reason, and whether the run's journal gave it again.
+   */
+  guarded(nodeId: string, decision: TraceGuardDecision & { at: number }): void {
+    const open = this.#open.get(nodeId);
+    if (!open) return;
+    const attributes: Attributes = {
+      'june.guard.name': decision.guard,
+      'june.guard.declaration': decision.declaration,
+      'june.guard.check': decision.check,
+      'june.guard.action': decision.action,
+    };
+    if (decision.reason !== undefined) attributes['june.guard.reason'] = decision.reason;
+    if (decision.replayed) attributes['june.guard.replayed'] = true;
+    open.span.addEvent('june.guard.decision', attributes, decision.at);
   }
 
   /** An approval asked, answered or withdrawn since the last look: a span event. */
@@ -180,6 +204,12 @@ function approvalEvent(
     attributes['june.approval.kind'] = 'question';
     if (content.recordInputs && approval.question !== undefined)
       attributes['june.question.prompt'] = approval.question.prompt;
+  }
+  // a call a guard escalated says which guard, and why, on each of its events
+  if (approval.guard !== undefined) {
+    attributes['june.approval.guard'] = approval.guard.name;
+    if (approval.guard.reason !== undefined)
+      attributes['june.approval.guard_reason'] = approval.guard.reason;
   }
   if (approval.status === 'pending') return ['june.approval.request', attributes, at];
   if (approval.reason !== undefined) attributes['june.approval.reason'] = approval.reason;

@@ -1,10 +1,10 @@
 import { usageTotal } from '../models/usage.js';
 import { childRunOf } from './composite-result.js';
-import type { TraceNode } from './trace-node.js';
+import type { TraceGuardDecision, TraceNode } from './trace-node.js';
 
 /**
- * What a trace subtree spent: its model calls, child runs of composite tool calls included,
- * and the summaries of its agents' compactions.
+ * What a trace subtree spent: its model calls (guards' judges' and the summaries of its
+ * agents' compactions included), child runs of composite tool calls included.
  *
  * - `usd`: the cost of the calls that have one (`TraceNode.costUsd`), in USD; `undefined`
  *   when none has (a scripted model's calls, a model nobody priced): unknown, not 0;
@@ -40,6 +40,8 @@ export function subtreeCost(node: TraceNode): SubtreeCost {
       spent = addCost(spent, callSpent(top));
       continue;
     }
+    // a judge's model calls are the guard's: they show on the decision, not as model nodes
+    for (const decision of top.guards ?? []) spent = addCost(spent, decisionSpent(decision));
     if (top.compactions) spent = addCost(spent, compactionSpent(top));
     const childRun = childRunOf(top)?.root;
     if (Array.isArray(top.children)) stack.push(...top.children);
@@ -83,6 +85,11 @@ export function compactionSpent(agent: TraceNode): SubtreeCost {
     });
   }
   return spent;
+}
+
+/** What a guard's decision spent: its judge's model calls, if it has one. */
+function decisionSpent(decision: TraceGuardDecision): SubtreeCost {
+  return callSpent({ usage: decision.usage, costUsd: decision.costUsd } as TraceNode);
 }
 
 /** Two sums of what was spent, added: an amount unknown on both sides stays unknown. */

@@ -1,7 +1,8 @@
 import type { ErrorData } from '../errors/error-data.js';
 import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
-import type { AskedQuestion } from '../approvals/approval-request.js';
+import type { AskedQuestion, GuardEscalation } from '../approvals/approval-request.js';
+import type { GuardAction, GuardCheckKind } from '../components/guard.js';
 import type { ModelPrice } from '../models/price.js';
 
 /**
@@ -60,6 +61,26 @@ export interface TraceApproval {
   answeredBy?: string;
   /** When the answer was given, ISO 8601: where the wait for it ended (absent in traces written before). */
   answeredAt?: string;
+  /** The `<Guard>` that escalated the call to this approval, with its reason. */
+  guard?: GuardEscalation;
+}
+
+/**
+ * One decision of a `<Guard>`, as the node it concerns records it (a tool call node: about
+ * its input; a step node: about its output or its prompt): the guard's name and declaration,
+ * what it checked, its action and reason; `replayed` when the run's journal gave the decision
+ * again (its judge was not asked); `usage` for a judge's model calls.
+ */
+export interface TraceGuardDecision {
+  guard: string;
+  declaration: string;
+  check: GuardCheckKind;
+  action: GuardAction;
+  reason?: string;
+  replayed?: true;
+  /** A judge's model calls: their tokens, and their cost in USD when its model has a price. */
+  usage?: LanguageModelUsage;
+  costUsd?: number;
 }
 
 /**
@@ -130,6 +151,8 @@ export interface TraceNode {
   input?: unknown;
   output?: unknown;
   approval?: TraceApproval;
+  /** Tool and step nodes: what the `<Guard>`s over them decided, outermost first. */
+  guards?: TraceGuardDecision[];
   /**
    * Run nodes: what failed inside the run without failing it (tool calls, child runs,
    * attempts a `<Catch>` caught), counted over the whole tree; absent when nothing did.

@@ -14,6 +14,7 @@ export type {
   JuneStepData,
   JuneApprovalData,
   JuneQuestionData,
+  JuneGuardData,
   JuneCatchData,
 } from './june-ui-message.js';
 export { chatHandler } from './chat-handler.js';

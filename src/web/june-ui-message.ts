@@ -1,6 +1,6 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { TraceError, TraceStatus } from '../trace/trace-node.js';
-import type { AskedQuestion } from '../approvals/approval-request.js';
+import type { AskedQuestion, GuardEscalation } from '../approvals/approval-request.js';
 
 /**
  * What a run's assistant message carries as metadata: the run's id (the server reads it back
@@ -79,8 +79,20 @@ export interface JuneQuestionData {
   question: AskedQuestion;
 }
 
+/**
+ * A call a `<Guard>` escalated: `data-june-guard`, kept in the message beside the tool part
+ * it belongs to (`toolCallId`), sent when the call starts to wait. Show `guard.reason` to
+ * whoever approves or denies the call (`approvalId`, the tool part's `approval.id`).
+ */
+export interface JuneGuardData {
+  toolCallId: string;
+  approvalId: string;
+  guard: GuardEscalation;
+}
+
 export type JuneDataParts = {
   'june-question': JuneQuestionData;
+  'june-guard': JuneGuardData;
   'june-run': JuneRunData;
   'june-agent': JuneAgentData;
   'june-step': JuneStepData;

@@ -52,6 +52,8 @@ export class UIChunkMapper {
   readonly #shown: Set<string>;
   #root: string | undefined;
   #count = 0;
+  /** Agents started, counted apart from text parts, so a replay gives an agent the id it had. */
+  #agentCount = 0;
 
   constructor(options: UIChunkMapperOptions = {}) {
     const { resumed } = options;
@@ -103,6 +105,8 @@ export class UIChunkMapper {
         });
     }
     const isNew = this.#filter?.isNew(event) ?? true;
+    // an agent the browser was shown before still gets its part's id, for its end to update it
+    if (event.type === 'agent-start' && !isNew) this.#agentStart(event);
     const chunks = isNew || event.runId === this.#root ? this.#chunks(event, call, isNew) : [];
     if (event.type === 'tool-result' || event.type === 'tool-error') {
       const settled = this.calls.find(event.runId, event.toolCallId);
@@ -183,7 +187,7 @@ export class UIChunkMapper {
 
   #agentStart(event: Event<'agent-start'>): Chunk {
     const parent = this.calls.parentOf(event.runId);
-    const id = `agent:${parent?.id ?? ''}:${event.agent}:${++this.#count}`;
+    const id = `agent:${parent?.id ?? ''}:${event.agent}:${++this.#agentCount}`;
     const { agent, tools } = event;
     const data: JuneAgentData = {
       agent,
@@ -341,6 +345,20 @@ export class UIChunkMapper {
                 toolCallId: asked.call.id,
                 approvalId: asked.approvalId,
                 question: request.question,
+              },
+            },
+          ]
+        : []),
+      // a guard's escalation: which guard, and why (kept in the message, for whoever answers)
+      ...(request.guard
+        ? [
+            {
+              type: 'data-june-guard' as const,
+              id: asked.call.id,
+              data: {
+                toolCallId: asked.call.id,
+                approvalId: asked.approvalId,
+                guard: request.guard,
               },
             },
           ]

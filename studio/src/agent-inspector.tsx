@@ -92,7 +92,17 @@ function DeclaredSection(props: {
         <CapabilityTable
           capabilities={own}
           sourceHead="Source"
-          source={(capability) => <td class="mono source">{capability.source}</td>}
+          source={(capability) => (
+            <td class="mono source">
+              {capability.source}
+              {capability.guards && (
+                <span class="muted small" data-testid="guards">
+                  {' '}
+                  checked by {capability.guards.join(', ')}
+                </span>
+              )}
+            </td>
+          )}
           calls={calls}
           onSelect={onSelect}
         />

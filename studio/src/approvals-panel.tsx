@@ -132,6 +132,15 @@ function ApprovalCard(props: {
           {source.granted && <span class="muted"> through {source.source}</span>}
         </p>
       )}
+      {approval.guard && (
+        <p class="small approval-guard" data-testid="approval-guard">
+          <span class="muted">escalated by </span>
+          <span class="mono" title={approval.guard.declaration}>
+            {approval.guard.name}
+          </span>
+          <span>: {approval.guard.reason ?? 'no reason given'}</span>
+        </p>
+      )}
       {approval.kind === 'question' && approval.question ? (
         <>
           <p class="question-prompt" data-testid="question-prompt">

@@ -180,11 +180,7 @@ function ToolRow(props: {
       data-approval={String(tool.needsApproval)}
     >
       <span class="mono map-tool-name">{tool.name}</span>
-      {provenanceBadges(tool).map((badge) => (
-        <span key={badge.label} class={`map-badge map-badge-${badge.kind}`}>
-          {badge.label}
-        </span>
-      ))}
+      <Badges tool={tool} />
       <span class="mono small muted map-source-text" title={tool.granted ?? tool.source}>
         {tool.granted ? `${tool.granted}, through ${tool.source}` : tool.source}
       </span>
@@ -216,6 +212,23 @@ function ToolRow(props: {
         </button>
       )}
     </div>
+  );
+}
+
+/** A tool's provenance badges (see `provenanceBadges`). */
+function Badges({ tool }: { tool: InspectedTool }) {
+  return (
+    <>
+      {provenanceBadges(tool).map((badge) => (
+        <span
+          key={badge.label}
+          class={`map-badge map-badge-${badge.kind}`}
+          {...(badge.title ? { title: badge.title } : {})}
+        >
+          {badge.label}
+        </span>
+      ))}
+    </>
   );
 }
 

@@ -82,13 +82,23 @@ function parentOf(path: string): string {
 /** A kind of provenance a tool shows as a badge. */
 export interface ProvenanceBadge {
   kind:
-    'approval' | 'dynamic' | 'namespace' | 'bundle' | 'inherit' | 'composite' | 'prop' | 'wrapper';
+    | 'approval'
+    | 'dynamic'
+    | 'guard'
+    | 'namespace'
+    | 'bundle'
+    | 'inherit'
+    | 'composite'
+    | 'prop'
+    | 'wrapper';
   label: string;
+  /** More about it, shown on hover: a guard's declaration. */
+  title?: string;
 }
 
 /**
  * What a tool's provenance says, as badges: whether it needs approval (and whether through
- * `<RequireApproval>`), the namespaces and bundles it came through, an `<Inherit>` grant, a
+ * `<RequireApproval>`), the `<Guard>`s that check its calls, the namespaces and bundles it came through, an `<Inherit>` grant, a
  * composite tool (or defined agent), a `tools` prop entry. Read from the report's `source`
  * and `granted` notation (`<Tool name="close"> in <RequireApproval> in <Namespace name="github">`).
  */
@@ -102,6 +112,13 @@ export function provenanceBadges(tool: InspectedTool): ProvenanceBadge[] {
     });
   if (tool.needsApproval === 'dynamic')
     badges.push({ kind: 'dynamic', label: 'approval decided per call' });
+  // the guards over the agent check every call of the tool, outermost first
+  for (const guard of tool.guards ?? [])
+    badges.push({
+      kind: 'guard',
+      label: `guard ${/name="([^"]+)"/.exec(guard)?.[1] ?? guard}`,
+      title: `${guard} checks every call`,
+    });
   if (tool.granted !== undefined) badges.push({ kind: 'inherit', label: 'inherited' });
   if (tool.composite) badges.push({ kind: 'composite', label: 'composite' });
   if (tool.source.startsWith('tools={{')) badges.push({ kind: 'prop', label: 'tools prop' });

@@ -3,6 +3,7 @@ import { JsonView } from './json-view.js';
 import { MessagesView } from './messages-view.js';
 import { PromptFiles } from './prompt-files.js';
 import { Facts, Section } from './section.js';
+import { GuardsSection } from './guards-section.js';
 
 /** A step: its path, prompt, result and the messages it added to the conversation. */
 export function StepInspector({ node }: { node: TraceNode }) {
@@ -24,6 +25,7 @@ export function StepInspector({ node }: { node: TraceNode }) {
           <p class="muted">{node.status === 'running' ? 'The step is running.' : 'No result.'}</p>
         )}
       </Section>
+      <GuardsSection node={node} />
       <Section title="Messages" testId="messages">
         {node.messages ? (
           <MessagesView messages={node.messages} />

@@ -2,6 +2,7 @@ import { childTraceOf } from '../../src/host/child-trace.js';
 import { formatTokens } from './format.js';
 import { JsonView } from './json-view.js';
 import { Facts, Section } from './section.js';
+import { GuardsSection } from './guards-section.js';
 import { StatusBadge } from './status-badge.js';
 import type { TraceNode } from '../../src/trace/trace-node.js';
 import { enclosingAgent, isHeld, type TreeItem } from './trace-tree.js';
@@ -28,6 +29,7 @@ export function ToolInspector({ item, onSelect }: { item: TreeItem; onSelect(key
           <p class="muted">No input recorded.</p>
         )}
       </Section>
+      <GuardsSection node={node} />
       {approval && <ApprovalSection approval={approval} />}
       <Section title="Output" testId="output">
         {childRun ? (
@@ -59,6 +61,11 @@ function ApprovalSection({ approval }: { approval: NonNullable<TraceNode['approv
           ['Answer', approval.status === 'pending' ? 'waiting for an answer' : approval.status],
           ['Answered by', approval.status === 'pending' ? undefined : answerer(approval)],
           ['Reason', approval.reason],
+          [
+            'Escalated by',
+            approval.guard &&
+              `${approval.guard.name}: ${approval.guard.reason ?? 'no reason given'}`,
+          ],
         ]}
       />
     </Section>

@@ -73,6 +73,25 @@ describe('june run examples/release.tsx --script', () => {
     );
   });
 
+  it('with --prices that price none of its models: warns, naming the models and the keys, and the cost is unknown', async () => {
+    const prices = join(project.dir, 'prices.json');
+    // the model's id is the script file's name without .json: release.script, not release
+    writeFileSync(
+      prices,
+      JSON.stringify({ 'june:release': { inputPerMTok: 1, outputPerMTok: 10 } }),
+    );
+    const result = await june(
+      ['run', example, '--script', script, '--approve', 'all', '--prices', prices],
+      project.dir,
+    );
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'june: warning: --prices has no price for june:release.script (3 calls); its keys are "june:release". A key is "<provider>:<model id>" or the model id alone.\n',
+    );
+    expect(result.stdout).toMatch(/ out\) · cost unknown for 3 calls\n/);
+  });
+
   it('with a --prices file that is not prices: refuses to start, naming the file and the price', async () => {
     const prices = join(project.dir, 'prices.json');
     writeFileSync(

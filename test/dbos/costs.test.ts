@@ -7,22 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subtreeCost, type TraceNode } from 'june';
 import { RunClient } from 'june/dbos';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { modelNodes } from '../helpers/trace-nodes.js';
 import { ledgerProject, lines, startWorker, waitFor, type WorkerProcess } from './support.js';
 
 const missing = postgresMissing();
 
-function modelNodes(node: TraceNode): TraceNode[] {
-  const found: TraceNode[] = [];
-  const stack = [node];
-  while (stack.length > 0) {
-    const top = stack.pop()!;
-    if (top.kind === 'model') found.push(top);
-    stack.push(...top.children);
-    const child = (top.output as { trace?: { root: TraceNode } } | undefined)?.trace?.root;
-    if (top.kind === 'tool' && child) stack.push(child);
-  }
-  return found.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-}
+/** The model nodes of a trace, child runs included, in the order the calls started. */
+const startedModelNodes = (node: TraceNode) =>
+  modelNodes(node).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 
 describe.runIf(!missing)('the cost of runs over DBOS', () => {
   let pg: TestPostgres;
@@ -70,7 +62,7 @@ describe.runIf(!missing)('the cost of runs over DBOS', () => {
     writeFileSync(join(project.logs, 'release-1'), '');
 
     const { trace } = await client.result('priced');
-    const calls = modelNodes(trace.root);
+    const calls = startedModelNodes(trace.root);
     expect(calls.length).toBeGreaterThan(2);
     const [first, ...later] = calls;
     expect(first!.replayed).toBe(true);

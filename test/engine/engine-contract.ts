@@ -51,6 +51,7 @@ export type ContractCase =
   | 'one-provider-call-id'
   | 'composite-places'
   | 'catch-attempts'
+  | 'guard-decided-once'
   | 'changed-workflow';
 
 /**
@@ -78,6 +79,7 @@ export const contractWorkflows = {
   sameCallId: fixture('same-call-id'),
   composite: fixture('composite'),
   catchRetry: fixture('catch-retry'),
+  guarded: fixture('guarded'),
 };
 
 /** Polls the run until a request matching `match` waits; resolves with it. */
@@ -297,6 +299,27 @@ export function engineContract(name: string, rig: EngineRig): void {
         ]);
         expect(models(dir)).toEqual([...before, 'ship|2']);
         expect(effects(dir)).toEqual(['deploy prod']);
+      },
+    );
+
+    contractCase(
+      'guard-decided-once',
+      "a guard's decision made before the interruption stands: its judge is asked once, and the call it escalated waits again",
+      async (dir) => {
+        const run = await rig.start(contractWorkflows.guarded, dir);
+        await requestOf(run, toolIs('deploy'), 'deploy');
+        expect(models(dir)).toEqual(['ship|1', 'ship@release-judge|1']);
+        await run.interrupt();
+        await run.resume();
+        await run.answer(await requestOf(run, toolIs('deploy'), 'deploy'), { approved: true });
+        const { output, trace } = await run.result();
+        expect(output).toBe('shipped');
+        expect(models(dir)).toEqual(['ship|1', 'ship@release-judge|1', 'ship|2']);
+        expect(effects(dir)).toEqual(['deploy prod']);
+        const call = allNodes(trace.root).find((node) => node.name === 'deploy')!;
+        expect(call.guards).toMatchObject([
+          { guard: 'release-judge', action: 'escalate', reason: 'a deploy to prod' },
+        ]);
       },
     );
 

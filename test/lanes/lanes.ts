@@ -33,6 +33,7 @@ const integrationFiles = [
   'durable/replay-without-provider.test.ts',
   'durable/run-owner.test.tsx',
   'host/file-host.test.ts',
+  'mcp/guards.test.tsx',
   'mcp/http-session.test.tsx',
   'mcp/stdio-cwd.test.tsx',
   'mcp/stdio-server.test.tsx',

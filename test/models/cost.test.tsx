@@ -11,16 +11,15 @@ import {
   memoryJournalStore,
   modelPrice,
   run,
-  Step,
   subtreeCost,
-  Tool,
   type JournalRecord,
   type ModelPrices,
   type TraceNode,
 } from 'june';
 import { scriptedModel, type ModelScript } from 'june/testing';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { Plan } from '../fixtures/costs/plan.js';
+import { modelNodes } from '../helpers/trace-nodes.js';
 
 /** Usage with every part a provider may report: 10,000 in (4,000 of them cache reads), 2,000 out (500 reasoning). */
 const detailedUsage = {
@@ -177,35 +176,6 @@ const script: ModelScript = {
     'research:dig': [{ text: 'Found it.', usage: { inputTokens: 2_000, outputTokens: 100 } }],
   },
 };
-
-function Plan({ model }: { model: LanguageModelV4 }) {
-  return (
-    <Agent model={model}>
-      <Tool name="research" description="Research a topic" input={z.object({ topic: z.string() })}>
-        {({ topic }) => (
-          <Agent model={model}>
-            <Step id="dig" prompt={`Dig into ${topic}`} />
-          </Agent>
-        )}
-      </Tool>
-      <Step id="plan" prompt="Make a plan" />
-    </Agent>
-  );
-}
-
-/** Every model node of a trace, child runs of composite calls included. */
-function modelNodes(node: TraceNode): TraceNode[] {
-  const found: TraceNode[] = [];
-  const stack = [node];
-  while (stack.length > 0) {
-    const top = stack.pop()!;
-    if (top.kind === 'model') found.push(top);
-    stack.push(...top.children);
-    const child = (top.output as { trace?: { root: TraceNode } } | undefined)?.trace?.root;
-    if (top.kind === 'tool' && child) stack.push(child);
-  }
-  return found;
-}
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 

@@ -123,4 +123,18 @@ describe('mapRows', () => {
       'tools prop',
     ]);
   });
+
+  it('shows the guards that check a tool, outermost first, each with its declaration', () => {
+    const badges = provenanceBadges({
+      name: 'deploy',
+      needsApproval: true,
+      source: '<Tool name="deploy">',
+      guards: ['<Guard name="policy">', '<Guard name="no-prod">'],
+    });
+    expect(badges.map((badge) => [badge.kind, badge.label, badge.title])).toEqual([
+      ['approval', 'approval', undefined],
+      ['guard', 'guard policy', '<Guard name="policy"> checks every call'],
+      ['guard', 'guard no-prod', '<Guard name="no-prod"> checks every call'],
+    ]);
+  });
 });

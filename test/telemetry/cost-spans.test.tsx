@@ -1,10 +1,10 @@
 // What a backend reads of a run's cost: each chat span's own (`june.cost.usd`), and the
 // totals of steps and runs, child runs included, as the trace has them.
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { Agent, memoryJournalStore, run, Step, subtreeCost, Tool } from 'june';
+import { memoryJournalStore, run, subtreeCost } from 'june';
 import { scriptedModel, type ModelScript } from 'june/testing';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { Plan } from '../fixtures/costs/plan.js';
 import { memoryTracing } from './support.js';
 
 const script: ModelScript = {
@@ -23,21 +23,6 @@ const script: ModelScript = {
 // the scripted model is named after its script: `june:planner` prices it
 const prices = { 'june:planner': { inputPerMTok: 1, outputPerMTok: 10 } };
 const model = () => scriptedModel(script, { name: 'planner' });
-
-function Plan({ model }: { model: ReturnType<typeof scriptedModel> }) {
-  return (
-    <Agent model={model}>
-      <Tool name="research" description="Research a topic" input={z.object({ topic: z.string() })}>
-        {({ topic }) => (
-          <Agent model={model}>
-            <Step id="dig" prompt={`Dig into ${topic}`} />
-          </Agent>
-        )}
-      </Tool>
-      <Step id="plan" prompt="Make a plan" />
-    </Agent>
-  );
-}
 
 const spanOf = (spans: readonly ReadableSpan[], name: string) =>
   spans.find((span) => span.name === name)!;

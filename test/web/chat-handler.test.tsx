@@ -62,6 +62,11 @@ describe('chatHandler: the stateless round trip', () => {
     });
     // the replayed start of the run is held back: the page gets each text once
     expect(textOf(second)).toEqual(['Checking order A1.', 'Done: A1 is refunded.']);
+    // the agent's part, shown running while the run waited, ends with the run
+    const agents = second.parts.flatMap((part) =>
+      part.type === 'data-june-agent' ? [part.data.status] : [],
+    );
+    expect(agents).toEqual(['succeeded']);
     // the run waited here: it was never stopped and taken up again
     expect((await journal.read(runId)).filter((r) => r.type === 'resume')).toHaveLength(0);
   });

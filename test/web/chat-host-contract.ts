@@ -72,6 +72,11 @@ export function chatHostContract(name: string, makeRig: () => Promise<ChatRig>):
         output: 'refunded A1',
       });
       expect(textOf(second)).toEqual(['Checking order A1.', 'Done: A1 is refunded.']);
+      // the agent's part, shown running while the run waited, ends with the run
+      const agents = second.parts.flatMap((part) =>
+        part.type === 'data-june-agent' ? [part.data.status] : [],
+      );
+      expect(agents).toEqual(['succeeded']);
       expect(rig.refunds()).toBe('A1\n');
       // the run ended (its last event may be out before the host marks it done: wait for that)
       await rig.host.result(runId);

@@ -1,0 +1,15 @@
+import type { DurablePlace } from '../engine/durable-engine.js';
+import type { RunFrame } from './run-state.js';
+import type { RunServices } from './run-services.js';
+
+/** Where a decision is made: the run, the step, and the record's place and call id. */
+export interface GuardAt {
+  services: RunServices;
+  run: RunFrame;
+  place: DurablePlace;
+  /** The decision record's call id at `place` (`go#0.1~guards`, `go~output.0`). */
+  call: string;
+  /** The provider's call id of a tool call; for a step, `call`. */
+  toolCallId: string;
+  signal: AbortSignal;
+}
