@@ -78,6 +78,7 @@ export type {
 } from './components/index.js';
 export type {
   AgentProps,
+  CompactOptions,
   SdkTelemetrySetting,
   StepProps,
   StepContext,
@@ -187,6 +188,7 @@ export type {
   TraceNodeKind,
   TraceStatus,
   TraceApproval,
+  TraceCompaction,
   TraceError,
   SubtreeCost,
 } from './trace/index.js';

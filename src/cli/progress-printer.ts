@@ -132,6 +132,8 @@ export class ProgressPrinter implements RunConsumer {
         return this.#guard(event);
       case 'error':
         return this.#error(event);
+      case 'compaction':
+        return this.#compaction(event);
       default:
         return;
     }
@@ -164,6 +166,18 @@ export class ProgressPrinter implements RunConsumer {
     this.line(
       `${s.bold(`▸ ${v(event.step)}`)} ${s.dim(v(compactText(event.prompt)))}`,
       event.runId,
+    );
+  }
+
+  /** Under its step: `⇣ compacted the conversation: 6 messages → a summary (11 → 6 messages)`. */
+  #compaction(event: Of<'compaction'>): void {
+    const { replaced, messages } = event;
+    this.line(
+      this.#style.dim(
+        `⇣ compacted the conversation: ${replaced} messages → a summary (${messages.before} → ${messages.after} messages)`,
+      ),
+      event.runId,
+      inner,
     );
   }
 

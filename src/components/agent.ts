@@ -10,6 +10,7 @@ import type {
 import type { Tracer } from '@opentelemetry/api';
 import { builtin } from '../elements/builtin.js';
 import type { JuneNode } from '../elements/element.js';
+import type { CompactOptions } from './compact-options.js';
 
 /**
  * An agent's setting for the AI SDK's own OpenTelemetry spans: the AI SDK's telemetry
@@ -40,6 +41,11 @@ export interface AgentProps extends Omit<CallSettings, 'abortSignal'> {
   output?: Output.Output<any, any>;
   /** The conversation the agent starts from. Nothing of a parent agent's conversation crosses. @default [] */
   messages?: ModelMessage[];
+  /**
+   * Bounds the conversation: when it passes `maxMessages` or `maxTokens`, its older messages
+   * are replaced by a summary before the next step (see {@link CompactOptions}). @default off
+   */
+  compact?: CompactOptions;
   /** Provider-specific options passed to every model call (e.g. `{ openai: { store: false } }`). */
   providerOptions?: Record<string, Record<string, any>>;
   /**

@@ -1,5 +1,6 @@
 export { Agent } from './agent.js';
 export type { AgentProps, SdkTelemetrySetting } from './agent.js';
+export type { CompactOptions } from './compact-options.js';
 export { Step } from './step.js';
 export type { StepProps, StepContext, StepPrompt } from './step.js';
 export { Tool } from './tool.js';

@@ -11,6 +11,7 @@
 export const juneErrorCodes = [
   // the tree: elements, JSX, components and agents (blame: workflow)
   'agent-child-invalid',
+  'agent-compact-invalid',
   'agent-model-missing',
   'bundle-content-invalid',
   'bundle-cycle',
@@ -19,6 +20,8 @@ export const juneErrorCodes = [
   'capability-outside-agent',
   'catch-fallback-invalid',
   'catch-retries-invalid',
+  'compact-summarize-failed',
+  'compact-summary-invalid',
   'define-agent-invalid',
   'define-agent-prompt-invalid',
   'guard-invalid',

@@ -49,6 +49,12 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     const node = e.unstarted ? open(live, e, 'agent', e.agent) : live.nodes.get(e.nodeId);
     if (node) settle(live, node, e.status, e.at, e.error);
   },
+  compaction: (live, e) => {
+    const node = live.nodes.get(e.nodeId);
+    if (!node) return;
+    const { type: _t, runId: _r, agent: _a, nodeId: _n, parentId: _p, at, ...compaction } = e;
+    (node.compactions ??= []).push({ at: isoTime(at), ...compaction });
+  },
   'step-start': (live, e) => {
     open(live, e, 'step', stepId(e.step), {
       step: e.step,

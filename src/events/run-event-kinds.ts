@@ -7,7 +7,7 @@ export interface RunEventKind {
   /**
    * `start` opens its node, `finish` closes it, `delta` streams a piece of a model call's
    * text or reasoning (many come, joined by readers), `point` tells of something at a node
-   * already open (a tool's approval, a `<Catch>`'s failure or retry).
+   * already open (a tool's approval, a `<Catch>`'s failure or retry, an agent's compaction).
    */
   phase: 'start' | 'finish' | 'delta' | 'point';
 }
@@ -24,6 +24,7 @@ export const runEventKinds: { readonly [T in RunLogEventType]: RunEventKind } = 
   'run-finish': { node: 'run', phase: 'finish' },
   'agent-start': { node: 'agent', phase: 'start' },
   'agent-finish': { node: 'agent', phase: 'finish' },
+  compaction: { node: 'agent', phase: 'point' },
   'step-start': { node: 'step', phase: 'start' },
   'step-finish': { node: 'step', phase: 'finish' },
   'model-start': { node: 'model', phase: 'start' },

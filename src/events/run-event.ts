@@ -56,6 +56,29 @@ export interface RunEventFields {
     error?: TraceError;
     unstarted?: true;
   };
+  /**
+   * An agent's conversation was compacted before the step `step`: its `replaced` oldest
+   * messages became one summary message (`summary`, written `by` its model or the agent's
+   * function, in `calls` calls, with their `usage` and, when priced, `costUsd`); `messages` and `tokens` (estimated) are
+   * the conversation's size, the step's prompt counted, before and after; `inStep` when it
+   * compacted the request of a later model call of the step (its tool loop), not the
+   * conversation the step started from. Its node is the agent's.
+   */
+  compaction: {
+    runId: string;
+    agent: string;
+    step: string;
+    inStep?: true;
+    replaced: number;
+    kept: number;
+    summary: string;
+    by: 'model' | 'function';
+    calls: number;
+    usage: LanguageModelUsage;
+    costUsd?: number;
+    messages: { before: number; after: number };
+    tokens: { before: number; after: number };
+  };
   /** A `<Step>` starts, with its prompt. */
   'step-start': {
     runId: string;

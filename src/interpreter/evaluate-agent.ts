@@ -19,6 +19,7 @@ import { compositeToolFactory } from './composite-tool.js';
 import { jsonToolOutput } from './json-tool-output.js';
 import { statusOf } from './settle.js';
 import { errorMessage } from '../errors/error-message.js';
+import { checkCompact } from './compact-agent.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -48,6 +49,7 @@ export async function evaluateAgent(
   const pass = ctx.run.pass;
   // a model June cannot run fails the tree before the first model call (inspect() calls none)
   pass.checkModel?.(props.model, `the model of ${where}`);
+  checkCompact(props.compact, where);
   const node = { nodeId: pass.nodeId(), parentId: ctx.parentId };
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;

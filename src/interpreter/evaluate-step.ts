@@ -38,6 +38,7 @@ import type { GuardEntry } from './guard-entry.js';
 import { StepGuards } from './guarded-tools.js';
 import { checkStepGuards } from './step-guards.js';
 import type { EventInput } from './event-input.js';
+import { compactBeforeStep, compactInStep } from './compact-agent.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -286,13 +287,18 @@ function paidCalls(step: StepCall) {
   return { modelUsage: step.callUsages, ...(priced ? { modelCostUsd: step.callCosts } : {}) };
 }
 
-/** Runs a step's tool loop between the guards' checks of its prompt and of its output. */
+/**
+ * Runs a step's tool loop between the guards' checks of its prompt and of its output; the
+ * agent's conversation is compacted (`<Agent compact>`) after the prompt passed its guards.
+ */
 async function guardedStep<T extends { result: unknown }>(
   step: StepCall,
   userMessage: ModelMessage,
   loop: () => Promise<T>,
 ): Promise<T> {
   await checkStepGuards(step, 'user-input', userMessage.content);
+  // the conversation is compacted (<Agent compact>) before the step's prompt joins it
+  await compactBeforeStep(step, userMessage);
   const out = await step.services.log.within(step.node.nodeId, loop);
   await checkStepGuards(step, 'output', out.result, step.held);
   return out;
@@ -339,6 +345,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     stopWhen,
     output,
     messages: _m,
+    compact: _compact,
     providerOptions,
     children: _c,
     experimental_telemetry: _telemetry,
@@ -368,6 +375,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     toolApproval,
     onToolStart: (call) => tools.started(call.toolCallId, call.toolName, call.input),
     messages: [...agent.messages, userMessage],
+    compactMessages: compactInStep(step),
     output: props.output ?? output,
     stopWhen,
     callSettings,

@@ -29,6 +29,7 @@ export function roundCallOptions(
     providerOptions: input.providerOptions,
     abortSignal: input.abortSignal,
     ...(input.telemetry ? { telemetry: input.telemetry } : {}),
+    ...(input.compactMessages ? { prepareStep: compactStep(input.compactMessages) } : {}),
     ...(input.onToolStart
       ? {
           onToolExecutionStart: ({
@@ -38,5 +39,15 @@ export function roundCallOptions(
           }) => input.onToolStart!(toolCall),
         }
       : {}),
+  };
+}
+
+/** The AI SDK's `prepareStep` that compacts each model call's messages (`<Agent compact>`). */
+function compactStep(
+  compactMessages: NonNullable<StepRunInput['compactMessages']>,
+): (options: { messages: ModelMessage[] }) => Promise<{ messages: ModelMessage[] } | undefined> {
+  return async ({ messages }) => {
+    const compacted = await compactMessages(messages);
+    return compacted ? { messages: compacted } : undefined;
   };
 }

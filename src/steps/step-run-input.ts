@@ -92,6 +92,12 @@ export interface StepRunInput {
    * tool finishes.
    */
   onPart: (part: TextStreamPart<ToolSet>) => void;
+  /**
+   * Given (an agent with `compact`), the messages of each model call of the step are handed
+   * to it first, and what it gives back (a compacted conversation) is sent instead and
+   * carried to the step's later calls; undefined leaves them as they are.
+   */
+  compactMessages?: (messages: ModelMessage[]) => Promise<ModelMessage[] | undefined>;
   /** Answers the approval requests of one model turn, all of them, in any order. */
   approve: (requests: PendingToolApproval[]) => Promise<ToolApprovalAnswer[]>;
 }

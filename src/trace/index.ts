@@ -6,6 +6,7 @@ export type {
   PromptFile,
   Trace,
   TraceApproval,
+  TraceCompaction,
   TraceError,
   TraceNode,
   TraceNodeKind,

@@ -3,8 +3,8 @@ import { childRunOf } from './composite-result.js';
 import type { TraceGuardDecision, TraceNode } from './trace-node.js';
 
 /**
- * What a trace subtree spent: its model calls (guards' judges' included), child runs of
- * composite tool calls included.
+ * What a trace subtree spent: its model calls (guards' judges' and the summaries of its
+ * agents' compactions included), child runs of composite tool calls included.
  *
  * - `usd`: the cost of the calls that have one (`TraceNode.costUsd`), in USD; `undefined`
  *   when none has (a scripted model's calls, a model nobody priced): unknown, not 0;
@@ -42,6 +42,7 @@ export function subtreeCost(node: TraceNode): SubtreeCost {
     }
     // a judge's model calls are the guard's: they show on the decision, not as model nodes
     for (const decision of top.guards ?? []) spent = addCost(spent, decisionSpent(decision));
+    if (top.compactions) spent = addCost(spent, compactionSpent(top));
     const childRun = childRunOf(top)?.root;
     if (Array.isArray(top.children)) stack.push(...top.children);
     if (childRun && Array.isArray(childRun.children)) stack.push(childRun);
@@ -64,6 +65,26 @@ export function callSpent(call: TraceNode): SubtreeCost {
   const usd = typeof call.costUsd === 'number' ? call.costUsd : undefined;
   if (tokens === undefined && usd === undefined) return noCost();
   return { usd, tokens, calls: 1, unpriced: usd === undefined ? 1 : 0 };
+}
+
+/**
+ * What an agent's compactions spent on summaries written by a model (`TraceNode.compactions`,
+ * see `<Agent compact>`): they are model calls of the agent with no node of their own. A
+ * summary written by a function costs nothing and is not counted.
+ */
+export function compactionSpent(agent: TraceNode): SubtreeCost {
+  let spent = noCost();
+  for (const compaction of agent.compactions ?? []) {
+    if (compaction.by !== 'model') continue;
+    const usd = typeof compaction.costUsd === 'number' ? compaction.costUsd : undefined;
+    spent = addCost(spent, {
+      usd,
+      tokens: usageTotal(compaction.usage),
+      calls: compaction.calls,
+      unpriced: usd === undefined ? compaction.calls : 0,
+    });
+  }
+  return spent;
 }
 
 /** What a guard's decision spent: its judge's model calls, if it has one. */

@@ -84,6 +84,28 @@ export interface TraceGuardDecision {
 }
 
 /**
+ * One compaction of an agent's conversation (`<Agent compact>`): before the step `step`, at
+ * `at` (ISO 8601), its `replaced` oldest messages became the summary `summary`, written `by`
+ * its model or its function; `messages` and `tokens` (estimated) are the conversation's size
+ * before and after; `inStep` when it compacted a later request of the step's tool loop.
+ */
+export interface TraceCompaction {
+  at: string;
+  step: string;
+  inStep?: true;
+  replaced: number;
+  kept: number;
+  summary: string;
+  by: 'model' | 'function';
+  calls: number;
+  usage: LanguageModelUsage;
+  /** What its summary calls cost, in USD, when their model has a price. */
+  costUsd?: number;
+  messages: { before: number; after: number };
+  tokens: { before: number; after: number };
+}
+
+/**
  * One node of a trace tree: plain JSON. It never holds a function, a tool object, a
  * component's props, a command's `cwd` or `env`, or an API key.
  *
@@ -102,6 +124,8 @@ export interface TraceNode {
   children: TraceNode[];
   /** Agent nodes: where each tool came from (absent when only the `tools` prop was used). */
   capabilities?: CapabilityProvenance[];
+  /** Agent nodes: each time its conversation was compacted, in order (absent when never). */
+  compactions?: TraceCompaction[];
   /** Step nodes: the step path (`research:findings`), the prompt, the result, the messages it added. */
   step?: string;
   prompt?: string;

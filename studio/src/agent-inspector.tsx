@@ -1,12 +1,14 @@
 import type { CapabilityProvenance } from '../../src/capabilities/scope.js';
+import type { TraceCompaction } from '../../src/trace/trace-node.js';
 import { CapabilityTable, grantedFrom } from './capability-table.js';
 import { Facts, Section } from './section.js';
 import { toolCallsOf, type TreeItem } from './trace-tree.js';
 
 /**
  * An agent: its model, the tools it declared (Capabilities: name, where it came from, whether
- * its calls asked for approval, composite) and the tools it inherited (Inherited: name and
- * what it was granted from), as its trace node records them.
+ * its calls asked for approval, composite), the tools it inherited (Inherited: name and
+ * what it was granted from) and where its conversation was compacted (Compactions), as its
+ * trace node records them.
  */
 export function AgentInspector({
   item,
@@ -33,7 +35,40 @@ export function AgentInspector({
       />
       <DeclaredSection {...{ capabilities, own, calls, onSelect }} />
       <InheritedSection {...{ inherited, calls, onSelect }} />
+      {item.node.compactions && <CompactionsSection compactions={item.node.compactions} />}
     </>
+  );
+}
+
+/** Where the agent's conversation was compacted, what each compaction replaced, and its summary. */
+function CompactionsSection({ compactions }: { compactions: TraceCompaction[] }) {
+  return (
+    <Section title="Compactions" testId="compactions">
+      <table class="compactions">
+        <thead>
+          <tr>
+            <th>Before step</th>
+            <th>Replaced</th>
+            <th>Messages</th>
+            <th>By</th>
+            <th>Summary</th>
+          </tr>
+        </thead>
+        <tbody>
+          {compactions.map((compaction) => (
+            <tr key={`${compaction.at}-${compaction.step}`}>
+              <td class="mono">{compaction.step}</td>
+              <td>{compaction.replaced}</td>
+              <td title={`about ${compaction.tokens.before} → ${compaction.tokens.after} tokens`}>
+                {compaction.messages.before} → {compaction.messages.after}
+              </td>
+              <td>{compaction.by}</td>
+              <td class="summary">{compaction.summary}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
   );
 }
 

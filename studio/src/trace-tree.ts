@@ -1,7 +1,13 @@
 import { childTraceOf } from '../../src/host/child-trace.js';
 import { nodeTokens } from '../../src/host/total-tokens.js';
 import type { Trace, TraceNode } from '../../src/trace/trace-node.js';
-import { addCost, callSpent, noCost, type SubtreeCost } from '../../src/trace/subtree-cost.js';
+import {
+  addCost,
+  callSpent,
+  compactionSpent,
+  noCost,
+  type SubtreeCost,
+} from '../../src/trace/subtree-cost.js';
 
 /**
  * One node of the tree Studio draws: a trace node, where it stands, and its tokens (the model
@@ -62,10 +68,14 @@ export function buildTraceTree(trace: Trace): TraceTree {
       item.children.map((child) => child.tokens),
     );
     // costs add up the same way: a model call's own, any other node the sum of those below
+    // (an agent's with the summaries of its compactions)
     item.spent =
       item.node.kind === 'model'
         ? callSpent(item.node)
-        : item.children.reduce((sum, child) => addCost(sum, child.spent), noCost());
+        : item.children.reduce(
+            (sum, child) => addCost(sum, child.spent),
+            compactionSpent(item.node),
+          );
     if (item.parent) item.parent.failedBelow += item.failedBelow + (isFailure(item) ? 1 : 0);
   }
   return { root, byKey };

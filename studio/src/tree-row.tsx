@@ -82,8 +82,8 @@ function RowLabel({ item, expanded, query, onToggle }: TreeRowProps) {
 
 /**
  * What a row says besides its name: its approval (and, for a call answered while other
- * requests of its model turn wait, that it is held until they are answered), its error's
- * code, failures below it.
+ * requests of its model turn wait, that it is held until they are answered), an agent's
+ * compactions, its error's code, failures below it.
  */
 function RowHints({ item }: { item: TreeItem }) {
   const { node } = item;
@@ -102,6 +102,15 @@ function RowHints({ item }: { item: TreeItem }) {
           title="Answered, but its step goes on only once every approval request of its model turn is answered"
         >
           held for its turn
+        </span>
+      )}
+      {node.compactions && node.compactions.length > 0 && (
+        <span
+          class="hint hint-compacted"
+          data-testid="compacted"
+          title={`The conversation was compacted ${node.compactions.length === 1 ? 'once' : `${node.compactions.length} times`}: older messages replaced by a summary (before ${node.compactions.map((c) => c.step).join(', ')})`}
+        >
+          compacted ×{node.compactions.length}
         </span>
       )}
       {node.error && <span class="hint hint-error">{node.error.code ?? node.error.name}</span>}

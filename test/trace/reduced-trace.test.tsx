@@ -28,6 +28,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import Article from '../../examples/article.js';
 import Bundles from '../../examples/capabilities/bundles.js';
+import Compaction from '../../examples/compaction.js';
 import Inherit from '../../examples/capabilities/inherit.js';
 import Scope from '../../examples/capabilities/scope.js';
 import ToolsProp from '../../examples/capabilities/tools-prop.js';
@@ -101,6 +102,7 @@ const examples: Array<[string, () => JuneElement, string]> = [
     'examples/capabilities/tools-prop.script.json',
   ],
   ['capabilities/wrappers.tsx', () => <Wrappers />, 'examples/capabilities/wrappers.script.json'],
+  ['compaction.tsx', () => <Compaction />, 'examples/compaction.script.json'],
 ];
 
 describe('the trace reduced from the log equals the run’s trace', () => {
