@@ -2,6 +2,7 @@ import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
 import type {
   PromptFile,
+  TraceCompaction,
   TraceError,
   TraceGuardDecision,
   TraceStatus,
@@ -64,21 +65,7 @@ export interface RunEventFields {
    * compacted the request of a later model call of the step (its tool loop), not the
    * conversation the step started from. Its node is the agent's.
    */
-  compaction: {
-    runId: string;
-    agent: string;
-    step: string;
-    inStep?: true;
-    replaced: number;
-    kept: number;
-    summary: string;
-    by: 'model' | 'function';
-    calls: number;
-    usage: LanguageModelUsage;
-    costUsd?: number;
-    messages: { before: number; after: number };
-    tokens: { before: number; after: number };
-  };
+  compaction: { runId: string; agent: string } & Omit<TraceCompaction, 'at'>;
   /** A `<Step>` starts, with its prompt. */
   'step-start': {
     runId: string;
