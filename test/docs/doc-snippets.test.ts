@@ -52,7 +52,19 @@ function setUpProject(): string {
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '.bin'), { recursive: true });
   symlinkSync(repoRoot, join(modules, 'june'), 'dir');
-  for (const name of ['ai', 'zod', '@ai-sdk', '@types', 'vitest', 'tsx', 'evalite'])
+  // the MCP SDK, an optional peer: a project that serves workflows (or calls them, as
+  // examples/serve does) installs it, as docs/serving.md says
+  const installed = [
+    'ai',
+    'zod',
+    '@ai-sdk',
+    '@types',
+    'vitest',
+    'tsx',
+    'evalite',
+    '@modelcontextprotocol',
+  ];
+  for (const name of installed)
     symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');
   symlinkSync(join(repoRoot, 'dist', 'src', 'cli', 'bin.js'), join(modules, '.bin', 'june'));
   // examples/web is an app of its own (a vite build, React): the snippets never import it
