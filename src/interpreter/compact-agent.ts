@@ -88,17 +88,56 @@ export async function compactBeforeStep(
 }
 
 /**
- * For a step of an agent with `compact`: what compacts the request before each of the
- * step's later model calls (its tool loop and approval continuations add turns after the
- * step started), so every request stays within the bound. The step's own result and the
- * messages it adds to the conversation are left whole; the next step starts from them
- * (compacted again if need be). Undefined for an agent without `compact`.
+ * The compaction of one step's requests, for an agent with `compact` ({@link compactInStep}):
+ * `request` compacts each of the step's later model calls (its tool loop and approval
+ * continuations add turns after the step started), so every request stays within the bound;
+ * `conversation` gives the agent's conversation once the step ended, with what the step's
+ * last compaction replaced still replaced, so the next step does not summarize it again.
  */
-export function compactInStep(
-  step: StepAboutToStart,
-): ((messages: ModelMessage[]) => Promise<ModelMessage[] | undefined>) | undefined {
+export interface StepCompaction {
+  /**
+   * The messages of the step's next model call, compacted: the last compaction of this step
+   * stands for what it replaced, and a new one is made (its summary given the last) only when
+   * the rest still passes the bound. Undefined when the messages are sent as they are.
+   */
+  request(messages: ModelMessage[]): Promise<ModelMessage[] | undefined>;
+  /** The agent's conversation after the step (`full`: the conversation as the step left it, whole). */
+  conversation(full: ModelMessage[]): ModelMessage[];
+}
+
+/**
+ * For a step of an agent with `compact`: what compacts the step's requests and the
+ * conversation it leaves ({@link StepCompaction}). Undefined for an agent without `compact`.
+ */
+export function compactInStep(step: StepAboutToStart): StepCompaction | undefined {
   if (!(step.agent.element.props as AgentProps).compact) return undefined;
-  return (messages) => compacted(step, messages);
+  // Positions count the step's conversation whole: the messages it started with, then each
+  // message its model calls and tools added. The AI SDK goes on from the messages a request
+  // was compacted to, within one tool loop; an approval's continuation starts from the whole.
+  /** The step's last compaction: `after` stands for the whole conversation's first `upTo` messages. */
+  let last: { upTo: number; after: ModelMessage[] } | undefined;
+  /** The messages last sent, which the AI SDK's next request of the same loop extends. */
+  let sent: { length: number; end: string } | undefined;
+  /** How long the whole conversation is at the latest request. */
+  let whole = 0;
+  const withLast = (messages: ModelMessage[]): ModelMessage[] =>
+    last && messages.length >= last.upTo ? [...last.after, ...messages.slice(last.upTo)] : messages;
+  return {
+    async request(messages) {
+      const extends_ =
+        sent !== undefined &&
+        messages.length >= sent.length &&
+        JSON.stringify(messages[sent.length - 1]) === sent.end;
+      whole = extends_ ? whole + messages.length - sent!.length : messages.length;
+      const base = extends_ ? messages : withLast(messages);
+      const after = await compacted(step, base);
+      if (after) last = { upTo: whole, after };
+      const request = after ?? base;
+      sent = { length: request.length, end: JSON.stringify(request.at(-1)) };
+      return request === messages ? undefined : request;
+    },
+    conversation: withLast,
+  };
 }
 
 /**

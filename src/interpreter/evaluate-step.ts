@@ -38,7 +38,7 @@ import type { GuardEntry } from './guard-entry.js';
 import { StepGuards } from './guarded-tools.js';
 import { checkStepGuards } from './step-guards.js';
 import type { EventInput } from './event-input.js';
-import { compactBeforeStep, compactInStep } from './compact-agent.js';
+import { compactBeforeStep, compactInStep, type StepCompaction } from './compact-agent.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -212,6 +212,8 @@ interface StepCall {
   guarded?: StepGuards;
   /** The step's text deltas, held back while a guard checks its output. */
   held?: EventInput[];
+  /** The compaction of the step's requests and of the conversation it leaves (`<Agent compact>`). */
+  compaction: StepCompaction | undefined;
 }
 
 /**
@@ -235,6 +237,7 @@ async function runStepNode(
     callUsages: [],
     callCosts: [],
     ...guardsAndHeld(guardsOf(ctx)),
+    compaction: compactInStep({ run, services, agent: ctx.agent!, path }),
   };
   const base = { type: 'step-finish' as const, runId: run.runId, step: path, ...step.node };
   let started = false;
@@ -255,7 +258,6 @@ async function runStepNode(
       runStep({ ...stepRunInput(step, props, userMessage), ...telemetry }),
     );
     const usage = plainUsage(out.usage);
-    step.agent.messages.push(userMessage, ...out.responseMessages);
     run.steps[props.id] = out.result;
     run.usage = sumUsage(run.usage, usage);
     withdrawUnasked(step, out.unaskedApprovals);
@@ -289,9 +291,10 @@ function paidCalls(step: StepCall) {
 
 /**
  * Runs a step's tool loop between the guards' checks of its prompt and of its output; the
- * agent's conversation is compacted (`<Agent compact>`) after the prompt passed its guards.
+ * agent's conversation is compacted (`<Agent compact>`) after the prompt passed its guards,
+ * and goes on with the step's prompt and the messages its loop added once the output passed.
  */
-async function guardedStep<T extends { result: unknown }>(
+async function guardedStep<T extends { result: unknown; responseMessages: ModelMessage[] }>(
   step: StepCall,
   userMessage: ModelMessage,
   loop: () => Promise<T>,
@@ -301,6 +304,9 @@ async function guardedStep<T extends { result: unknown }>(
   await compactBeforeStep(step, userMessage);
   const out = await step.services.log.within(step.node.nodeId, loop);
   await checkStepGuards(step, 'output', out.result, step.held);
+  // the conversation goes on with the step's exchange, as far as a compaction left it
+  const conversation = [...step.agent.messages, userMessage, ...out.responseMessages];
+  step.agent.messages = step.compaction?.conversation(conversation) ?? conversation;
   return out;
 }
 
@@ -375,7 +381,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     toolApproval,
     onToolStart: (call) => tools.started(call.toolCallId, call.toolName, call.input),
     messages: [...agent.messages, userMessage],
-    compactMessages: compactInStep(step),
+    ...(step.compaction ? { compactMessages: step.compaction.request } : {}),
     output: props.output ?? output,
     stopWhen,
     callSettings,

@@ -363,15 +363,18 @@ describe.each([
       ).toBeLessThanOrEqual(8);
     const followUp = model.calls.find((call) => call.step === 'followUp')!;
     expect(texts(followUp.prompt)[1]).toMatch(/^Summary of the earlier conversation:\nAna: A-1001/);
-    // ticket3's second call (after its tool call) would carry 9: its request is compacted;
-    // ticket4 and the follow-up start from compacted conversations
+    // ticket3's second call (after its tool call) would carry 9: its request is compacted,
+    // and ticket4 goes on from that compacted conversation with no summary of its own;
+    // ticket5 passes the bound again
     expect(
       agentNode(result.trace.root).compactions?.map((c) => [c.step, c.inStep ?? false]),
     ).toEqual([
       ['ticket3', true],
-      ['ticket4', false],
-      ['followUp', false],
+      ['ticket5', false],
     ]);
+    const ticket4 = model.calls.find((call) => call.step === 'ticket4')!;
+    expect(texts(ticket4.prompt)[1]).toMatch(/^Summary of the earlier conversation:\nAna asked/);
+    expect(model.calls.filter((call) => call.step === 'support@compact')).toHaveLength(2);
     expect(model.unusedTurns()).toEqual([]);
   });
 });
@@ -491,4 +494,57 @@ test("a model summary's cost counts in the agent's and the run's cost", async ()
   const steps = agent.children.reduce((sum, step) => sum + subtreeCost(step).usd!, 0);
   expect(subtreeCost(agent).usd).toBe(steps + compaction!.costUsd!);
   expect(subtreeCost(result.trace.root).usd).toBe(subtreeCost(agent).usd);
+});
+
+describe.each([
+  ['streaming', true],
+  ['batch', false],
+])('a long tool loop inside one step, %s', (_mode, stream) => {
+  test('each summary stands for the turns it replaced for the rest of the step and after it: no turn is summarized twice', async () => {
+    const lookup = tool({
+      inputSchema: z.object({ n: z.number() }),
+      execute: ({ n }) => `Entry ${n}.`,
+    });
+    const model = scriptedModel({
+      steps: {
+        s1: [
+          ...[1, 2, 3, 4, 5, 6].map((n) => ({ toolCalls: [{ tool: 'lookup', input: { n } }] })),
+          { text: 'Read them all.' },
+        ],
+        s2: [{ text: 'Done.' }],
+        'helper@compact': ['A', 'B', 'C'].map((text) => ({ text: `Summary ${text}.` })),
+      },
+    });
+    const result = await run(
+      <Agent name="helper" model={model} compact={{ maxMessages: 6, keep: 2 }}>
+        <Tool name="lookup" value={lookup} />
+        <Step id="s1" prompt="Read the entries." />
+        <Step id="s2" prompt="Say you are done." />
+      </Agent>,
+      { stream },
+    ).result;
+    expect(result.steps.s2).toBe('Done.');
+    for (const call of model.calls)
+      expect((call.prompt as unknown[]).length).toBeLessThanOrEqual(6);
+    // two compactions inside s1's loop (its 4th and 6th requests), one before s2
+    expect(model.calls.map((call) => call.step).join(' ')).toBe(
+      's1 s1 s1 helper@compact s1 s1 helper@compact s1 s1 helper@compact s2',
+    );
+    const transcripts = model.calls
+      .filter((call) => call.step === 'helper@compact')
+      .map((call) => texts(call.prompt).at(-1)!);
+    // each summary is given the one before it, never the turns that one replaced
+    expect(transcripts[0]).toMatch(/Entry 1\./);
+    expect(transcripts[1]).toMatch(
+      /^Transcript:\nuser: Summary of the earlier conversation:\nSummary A\./,
+    );
+    expect(transcripts[1]).not.toMatch(/Entry 1\./);
+    expect(transcripts[2]).toMatch(
+      /^Transcript:\nuser: Summary of the earlier conversation:\nSummary B\./,
+    );
+    expect(transcripts[2]).not.toMatch(/Entry [1-3]\./);
+    const s2 = model.calls.find((call) => call.step === 's2')!;
+    expect(texts(s2.prompt)[0]).toBe('Summary of the earlier conversation:\nSummary C.');
+    expect(model.unusedTurns()).toEqual([]);
+  });
 });
