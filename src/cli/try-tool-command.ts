@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { Agent, Step } from '../components/index.js';
-import { createElement, type Component } from '../elements/index.js';
+import { Agent, Guard, Step } from '../components/index.js';
+import { createElement, type Component, type JuneElement } from '../elements/index.js';
 import { WorkflowError } from '../errors/index.js';
 import { agentTool, type AgentTool } from '../interpreter/agent-tool.js';
 import { runsFolderJournal } from '../host/runs-folder-journal.js';
@@ -96,10 +96,15 @@ export async function tryToolCommand(
   return runStarted(file, runOptions, io, inputs, { resumable: false });
 }
 
-/** The one-agent tree that calls the tool: the agent's name, the tool alone, one step. */
+/**
+ * The one-agent tree that calls the tool: the agent's name, the tool alone, one step, under
+ * the guards over the agent in the workflow (outermost first), each checking tool calls only:
+ * a tried call is allowed, rejected, tripped or escalated as in a run, and the step's
+ * scripted answer is no output for a guard to judge.
+ */
 function tryComponent(found: AgentTool, model: ScriptedModel): Component {
   return function TryTool() {
-    return createElement(Agent, {
+    const agent = createElement(Agent, {
       name: found.agent.name,
       model,
       tools: { [found.name]: found.tool },
@@ -109,6 +114,13 @@ function tryComponent(found: AgentTool, model: ScriptedModel): Component {
         prompt: `Call ${found.name} (${found.source}) of ${found.agent.path}.`,
       }),
     });
+    return found.guards
+      .filter((guard) => guard.on.has('tool-input'))
+      .reduceRight<JuneElement>(
+        (inside, guard) =>
+          createElement(Guard, { ...guard.props, on: ['tool-input'], children: inside }),
+        agent,
+      );
   };
 }
 

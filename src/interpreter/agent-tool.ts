@@ -3,6 +3,7 @@ import type { Component } from '../elements/element.js';
 import { createElement } from '../elements/element.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { evaluate } from './evaluate.js';
+import type { GuardEntry } from './guard-entry.js';
 import { InspectPass } from './inspect-pass.js';
 import { createRunFrame } from './run-state.js';
 
@@ -16,12 +17,14 @@ export interface AgentTool {
   tool: Tool;
   /** Where it came from, as the trace's `capabilities` say it (`from <Tool name="deploy">`). */
   source: string;
+  /** The `<Guard>`s over the agent, outermost first: they check the tool's calls. */
+  guards: readonly GuardEntry[];
 }
 
 /**
  * Resolves the tree as `inspect()` does (components render, capabilities resolve, no model
- * is called) and returns one tool of one agent, as that agent's scope holds it: what
- * `june try-tool` calls on its own. A composite tool or a tool of a tool source (an MCP
+ * is called) and returns one tool of one agent, as that agent's scope holds it, with the
+ * guards over that agent: what `june try-tool` calls on its own. A composite tool or a tool of a tool source (an MCP
  * server) is refused: the first runs a workflow of its own, the second is known only once a
  * run connects.
  *
@@ -74,5 +77,6 @@ export async function agentTool(
     name: options.tool,
     tool: entry.tool as Tool,
     source: entry.provenance.source,
+    guards: agent.guards ?? [],
   };
 }

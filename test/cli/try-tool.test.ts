@@ -107,4 +107,59 @@ describe('june try-tool', () => {
     expect(id.code).toBe(2);
     expect(id.stderr).toMatch(/^june: --run-id takes 1 to 128 letters/);
   }, 120_000);
+
+  it('checks the tried call with the guards over its agent: a rejected call does not run, an escalated one waits for a person', async () => {
+    project.write(
+      'guarded.tsx',
+      `import { Guard } from 'june';
+import Release from './flow.tsx';
+
+export default function Guarded() {
+  return (
+    <Guard
+      name="no-prod"
+      check={({ kind, input }) =>
+        kind === 'tool-input' && (input as { env?: string }).env === 'prod'
+          ? { action: 'reject', reason: 'no deploys to prod from here' }
+          : kind === 'tool-input' && (input as { env?: string }).env === 'eu'
+            ? { action: 'escalate', reason: 'eu needs a person' }
+            : 'allow'
+      }
+    >
+      <Release guarded={false} />
+    </Guard>
+  );
+}
+`,
+    );
+    const args = ['try-tool', 'guarded.tsx', '--agent', 'release', '--tool', 'deploy'];
+    const before = deploys();
+    const rejected = await june(
+      [...args, '--input', '{"env":"prod"}', '--approve', 'all', '--run-id', 'try-g1'],
+      project.dir,
+    );
+    expect(rejected.code).toBe(0);
+    expect(deploys()).toBe(before);
+    expect(toolNodes('try-g1')[0]).toMatchObject({
+      name: 'deploy',
+      output: expect.stringContaining('no deploys to prod from here'),
+    });
+    expect(toolNodes('try-g1')[0]!.guards).toEqual([
+      expect.objectContaining({ guard: 'no-prod', action: 'reject' }),
+    ]);
+    // --approve all leaves a guard's escalation to a person, as june run does
+    const escalated = await june(
+      [...args, '--input', '{"env":"eu"}', '--approve', 'all', '--run-id', 'try-g2'],
+      project.dir,
+    );
+    expect(escalated.code).toBe(1);
+    expect(escalated.stderr).toMatch(/the guard "no-prod" escalated the call of "deploy"/);
+    expect(deploys()).toBe(before);
+    const allowed = await june(
+      [...args, '--input', '{"env":"qa"}', '--approve', 'none', '--run-id', 'try-g3'],
+      project.dir,
+    );
+    expect(allowed.code).toBe(0);
+    expect(deploys()).toBe(`${before}qa\n`);
+  }, 120_000);
 });
