@@ -153,9 +153,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     probe: () => DBOS.listWorkflows({ limit: 1, loadInput: false, loadOutput: false }),
     failedRun: failedRunOf,
   });
-  const [shutdown, wakeups] = [new WorkerShutdown(), new QueueWakeups(names.map(queueName))];
-  const records = new CallRecords(options.database);
-  const answers = new AnswerWaits(options.database);
+  const { shutdown, wakeups, records, answers } = workerParts(options.database, names);
   try {
     const parts = { executorId, names, log, shutdown, wakeups, write, records, answers };
     await setUpAndLaunch(DBOS, options, parts);
@@ -190,6 +188,19 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
       stopSelf();
       return stopping!;
     },
+  };
+}
+
+/**
+ * What a worker runs its runs with: its stop, its queues' wakeups, and its runs' records by
+ * place (their calls and approvals) with the waits for their answers.
+ */
+function workerParts(database: string, names: string[]) {
+  return {
+    shutdown: new WorkerShutdown(),
+    wakeups: new QueueWakeups(names.map(queueName)),
+    records: new CallRecords(database),
+    answers: new AnswerWaits(database),
   };
 }
 
