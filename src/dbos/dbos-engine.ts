@@ -156,16 +156,19 @@ const THIRTY_DAYS_S = 30 * 24 * 3600;
  * The durable engine of a run over DBOS: each model call and each tool execution is recorded
  * under its place in the run's place table ({@link CallRecords}: a row keyed by the run's id
  * and the call's place), so a recovered run gets the recorded answer and the work does not
- * run again (only work in flight at a crash runs again); an approval is a durable `DBOS.recv`
- * on a topic named by the request. A composite tool's child run is part of the same
- * workflow: its own model calls and tools are recorded at its nested places.
+ * run again (only work in flight at a crash runs again); an approval's request and the answer
+ * the run took are recorded there too, under the request's id, and the answer awaited in
+ * `june.answers` by that id ({@link DbosEngine.approval}). A composite tool's child run is
+ * part of the same workflow: its own model calls and tools are recorded at its nested places.
  *
  * DBOS numbers a workflow's steps in the order they start, so calls are not DBOS steps: a
  * recovered run whose tools (or composite calls' child runs) start in another order than
- * before still finds each call's own record. A recorded model call keeps its request's hash
+ * before still finds each call's own record, and so does an approval asked in another order.
+ * A recorded model call keeps its request's hash
  * and a tool call its tool and input, so a changed workflow stops with `journal-mismatch`
  * instead of taking another call's answer. A run an older June started (its calls are DBOS
- * steps, named by place) goes on with DBOS steps, in the order they start.
+ * steps, named by place) goes on with DBOS steps, in the order they start, and its approvals
+ * as DBOS events and `DBOS.recv`.
  */
 export class DbosEngine implements DurableEngine {
   failure: unknown;
@@ -567,8 +570,8 @@ export class DbosEngine implements DurableEngine {
 /**
  * Gives the run the received answer. The sender checked an edit or an answer instead of the
  * tool against the JSON Schema the request published; one the tool's own schema still
- * refuses (a rule JSON Schema cannot say) cannot wait for another answer, as the message is
- * received for good: the call is denied, the reason saying why, so the run goes on and every
+ * refuses (a rule JSON Schema cannot say) cannot wait for another answer, as the answer is
+ * stored (or received) for good: the call is denied, the reason saying why, so the run goes on and every
  * replay of it decides the same.
  */
 function answerWith(question: ApprovalQuestion, message: DbosApprovalAnswer | null): void {

@@ -194,8 +194,9 @@ export class RunClient {
   /**
    * Answers approval requests of a run: `requestId`, or every waiting one with `all`. The
    * first answer stored for a request is the one that applies, whichever process gives it,
-   * decided atomically in the database (June's table `june.answers`, see `AnswerStore`); it
-   * is sent to the run in the same transaction. The answer is stored even while no worker
+   * decided atomically in the database (June's table `june.answers`, see `AnswerStore`),
+   * where the run waits for it by the request's id (one an older June started gets it as a
+   * DBOS message, sent in the same transaction). The answer is stored even while no worker
    * runs the run; the run gets it when a worker takes it up ({@link untaken} tells).
    * @returns one result per request: `applied`, `answered` (another answer stands: the
    *   result names it), `unknown` (no such request; `pending` lists the waiting ones).
