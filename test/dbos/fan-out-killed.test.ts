@@ -103,8 +103,68 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
     }
   }, 180_000);
 
-  /** The ids of the approval requests the run asked since its last (re)start, in order, as it told them. */
-  const askedSinceStart = async (runId: string): Promise<string[]> => {
+  it('carries on a run whose waiting approval was published as a DBOS event (a June from before approvals were recorded by place)', async () => {
+    const dir = project.folder('logs-event');
+    const runId = 'fan-event';
+    const a = 'fan#0.0/get#0.0';
+    await client.enqueue({ workflow: 'fan-out', runId, props: { dir } });
+    await waitFor(async () => (await client.waiting(runId)).length > 0, 60_000, "a's approval");
+    await worker!.kill();
+    // the request as that June kept it: no row in june.calls, the run's DBOS event instead
+    const db = pgClient({ connectionString: database });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        `DELETE FROM june.calls WHERE run_id = $1 AND place = $2 RETURNING record`,
+        [runId, `approval ${a}`],
+      );
+      const { askedAt: _askedAt, ...request } = JSON.parse(String(rows[0]!.record)) as Record<
+        string,
+        unknown
+      >;
+      await db.query(
+        `INSERT INTO dbos.workflow_events (workflow_uuid, key, value, serialization) VALUES ($1, 'june.approval:0', $2, 'portable_json')`,
+        [runId, JSON.stringify(request)],
+      );
+      expect(await client.waiting(runId)).toEqual([request]);
+      const [applied] = await client.approve(runId, { requestId: a, approved: true });
+      expect(applied?.status).toBe('applied');
+      // such a run's worker receives its answer as a DBOS message: it is sent with the stored row
+      const sent = await db.query(
+        `SELECT topic FROM dbos.notifications WHERE destination_uuid = $1`,
+        [runId],
+      );
+      expect(sent.rows).toEqual([{ topic: `june.approval:${a}` }]);
+    } finally {
+      await db.end();
+    }
+
+    await start();
+    expect((await client.result(runId)).output).toBe('fanned');
+    expect(lines(dir, 'effects.log')).toEqual(['get c', 'get b', 'get a']);
+    expect((await client.approvals(runId)).decisions).toEqual({ [a]: true });
+  }, 180_000);
+
+  it('cancels a run while a child run waits for approval: it ends cancelled, and an answer after that is refused', async () => {
+    const dir = project.folder('logs-cancel');
+    const runId = 'fan-cancel';
+    await client.enqueue({ workflow: 'fan-out', runId, props: { dir } });
+    await waitFor(async () => (await client.waiting(runId)).length > 0, 60_000, "a's approval");
+    const cancelled = await june(['cancel', runId, '--database', database], project.dir);
+    expect(cancelled.stdout).toBe(`cancelled run ${runId}\n`);
+    await waitFor(
+      async () => (await client.get(runId)).status === 'cancelled',
+      30_000,
+      'cancelled',
+    );
+    await expect(
+      client.approve(runId, { requestId: 'fan#0.0/get#0.0', approved: true }),
+    ).rejects.toMatchObject({ code: 'dbos-run-finished' });
+    expect(lines(dir, 'effects.log')).toEqual(['get c', 'get b']);
+  }, 120_000);
+
+  /** The ids of the approval requests the run asked, in order, as it told them: one list per start (the first, each recovery). */
+  const askedByStart = async (runId: string): Promise<string[][]> => {
     const db = pgClient({ connectionString: database });
     await db.connect();
     try {
@@ -112,14 +172,14 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
         `SELECT value FROM dbos.streams WHERE workflow_uuid = $1 AND key = 'june.events' ORDER BY "offset"`,
         [runId],
       );
-      const batches = rows.map(
-        (row) => JSON.parse(String(row.value)) as { events: RunLogEvent[]; first?: unknown },
-      );
-      const last = batches.findLastIndex((batch) => batch.first !== undefined);
-      return batches
-        .slice(Math.max(last, 0))
-        .flatMap((batch) => batch.events)
-        .flatMap((event) => (event.type === 'approval-request' ? [event.request.id] : []));
+      const starts: string[][] = [];
+      for (const row of rows) {
+        const batch = JSON.parse(String(row.value)) as { events: RunLogEvent[]; first?: unknown };
+        if (batch.first !== undefined || starts.length === 0) starts.push([]);
+        for (const event of batch.events)
+          if (event.type === 'approval-request') starts.at(-1)!.push(event.request.id);
+      }
+      return starts;
     } finally {
       await db.end();
     }
@@ -136,7 +196,7 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
     appendFileSync(join(dir, 'effects.log'), 'b asked\n'); // lets a's child run go on
     await waitFor(async () => (await waiting()).includes(a), 60_000, "a's approval");
     expect(await waiting()).toEqual([b, a]);
-    expect(await askedSinceStart(runId)).toEqual([b, a]);
+    expect(await askedByStart(runId)).toEqual([[b, a]]);
     expect(gets()).toEqual(['get c']);
     const modelsBefore = lines(dir, 'models.log');
 
@@ -144,11 +204,14 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
     await start();
     // recovered: both child runs' model calls answered from their records, a's asks first now
     await waitFor(
-      async () => (await askedSinceStart(runId)).length === 2,
+      async () => (await askedByStart(runId))[1]?.length === 2,
       60_000,
       'both approvals asked again',
     );
-    expect(await askedSinceStart(runId)).toEqual([a, b]);
+    expect(await askedByStart(runId)).toEqual([
+      [b, a],
+      [a, b],
+    ]);
     expect(await waiting()).toEqual([b, a]);
 
     // b from june approve; a from the answer desk (Studio over the database)
