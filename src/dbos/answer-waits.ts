@@ -124,6 +124,8 @@ export class AnswerWaits {
     ).then(async (client) => {
       if (!client) forget();
       else if (this.#closed) await client.end().catch(() => {});
+      // an answer stored before the connection listened told no one: look once more now
+      else this.#schedule(0);
       return client;
     });
   }
