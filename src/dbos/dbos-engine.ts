@@ -21,6 +21,7 @@ import type { DbosSdk } from './load-dbos.js';
 import { placeKey } from '../engine/durable-place.js';
 import type { RunCallRecords } from './call-records.js';
 import {
+  ANSWER_POLLING_MS,
   approvalAnswerKey,
   approvalEvent,
   approvalRequestId,
@@ -378,8 +379,9 @@ export class DbosEngine implements DurableEngine {
         try {
           return (await records.store(key, message)) as DbosApprovalAnswer;
         } catch {
-          // not recorded (the database went away): the wait looks the answer up again
+          // not recorded (the database went away): looked up and recorded again a poll later
           if (wait.signal.aborted) throw wait.signal.reason;
+          await new Promise((resolve) => setTimeout(resolve, ANSWER_POLLING_MS).unref?.());
         }
       }
     };
