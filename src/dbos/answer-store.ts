@@ -1,7 +1,9 @@
 import type { SettledAnswer } from '../approvals/approval-answer-result.js';
 import { answerOrigin } from '../approvals/answer-origin.js';
 import { withReason } from '../approvals/with-reason.js';
-import type { DbosApprovalAnswer } from './dbos-engine.js';
+import { CALLS_TABLE, decodeValue } from './call-records.js';
+import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
+import { ANSWERS_CHANNEL } from './names.js';
 import { pgPool, type PgClient, type PgPool } from './pg-driver.js';
 
 /** June's table of approval answers in the system database: one row per answered request. */
@@ -46,7 +48,9 @@ export async function createAnswersTable(db: Pick<PgClient, 'query'>): Promise<v
  * The answers given to runs' approval requests over the database, kept in
  * {@link ANSWERS_TABLE}: the first answer stored for a request is the one that applies,
  * decided by PostgreSQL (a primary key and `INSERT ... ON CONFLICT DO NOTHING`), and it is
- * sent to the run in the same transaction, so an answer is stored and sent, or neither.
+ * sent to the run in the same transaction, so an answer is stored and sent, or neither (a run
+ * waiting by place reads it here, see `AnswerWaits`; a run of an older June receives the
+ * message).
  * Connections come from a small pool of its own, opened on first use.
  */
 export class AnswerStore {
@@ -70,6 +74,40 @@ export class AnswerStore {
       if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return new Map();
       throw error;
     }
+  }
+
+  /**
+   * What the run `runId` recorded of its approvals in its place table (`june.calls`): the
+   * requests it asked, in the order it asked them, and the answers it took, by request id.
+   * None for a run that waits with `DBOS.recv` (an older June's), or before the table exists.
+   */
+  async placed(
+    runId: string,
+  ): Promise<{ requests: DbosApprovalRequest[]; taken: Map<string, DbosApprovalAnswer> }> {
+    const requests: DbosApprovalRequest[] = [];
+    const taken = new Map<string, DbosApprovalAnswer>();
+    try {
+      const { rows } = await this.#connections().query(
+        `SELECT place, record FROM ${CALLS_TABLE} WHERE run_id = $1
+           AND (place LIKE 'approval %' OR place LIKE 'answer %') ORDER BY stored_at, place`,
+        [runId],
+      );
+      for (const row of rows) {
+        const record = decodeValue(String(row.record));
+        if (String(row.place).startsWith('answer ')) {
+          const answer = record as DbosApprovalAnswer;
+          taken.set(answer.id, answer);
+        } else {
+          const { askedAt: _askedAt, ...request } = record as DbosApprovalRequest & {
+            askedAt?: string;
+          };
+          requests.push(request);
+        }
+      }
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== UNDEFINED_TABLE) throw error;
+    }
+    return { requests, taken };
   }
 
   /**
@@ -114,6 +152,8 @@ export class AnswerStore {
       );
       if (stored.rows.length === 1) {
         await send(db);
+        // told when the transaction commits: the run's worker looks the answer up at once
+        await db.query('SELECT pg_notify($1, $2)', [ANSWERS_CHANNEL, runId]);
         await db.query('COMMIT');
         return undefined;
       }

@@ -176,7 +176,7 @@ function encodeValue(value: unknown): string {
 }
 
 /** A record {@link encodeValue} wrote, its bytes and dates given back. */
-function decodeValue(text: string): unknown {
+export function decodeValue(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     const date = (value as { $date?: unknown }).$date;

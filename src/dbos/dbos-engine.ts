@@ -20,7 +20,15 @@ import type { Redactor } from '../redaction/redactor.js';
 import type { DbosSdk } from './load-dbos.js';
 import { placeKey } from '../engine/durable-place.js';
 import type { RunCallRecords } from './call-records.js';
-import { approvalEvent, approvalRequestId, approvalTopic, stepName } from './names.js';
+import {
+  ANSWER_POLLING_MS,
+  approvalAnswerKey,
+  approvalEvent,
+  approvalRequestId,
+  approvalRequestKey,
+  approvalTopic,
+  stepName,
+} from './names.js';
 import type { WorkerShutdown } from './worker-shutdown.js';
 
 /** A run's approval request as June publishes it for `june runs` and `june approve`. */
@@ -61,6 +69,26 @@ export interface DbosApprovalAnswer {
   source?: string;
 }
 
+/**
+ * The waits for answers stored over the database (`AnswerWaits`, one per worker): resolves
+ * with the answer stored for a run's request, at once or once one is; past `deadline` (ms
+ * since epoch), with the stored denial of the timeout. Rejects when `signal` aborts.
+ */
+export interface DbosAnswerWaits {
+  wait(
+    runId: string,
+    requestId: string,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<DbosApprovalAnswer>;
+}
+
+/** An approval request as the run's place table records it: when it was first asked, too. */
+interface RecordedRequest extends DbosApprovalRequest {
+  /** ISO 8601: the request's timeout counts from then, in every process that waits for it. */
+  askedAt: string;
+}
+
 /** Options of {@link DbosEngine}. */
 export interface DbosEngineOptions {
   dbos: DbosSdk['DBOS'];
@@ -82,6 +110,13 @@ export interface DbosEngineOptions {
    * June started), each is a DBOS step, numbered in the order it starts.
    */
   records?: RunCallRecords;
+  /**
+   * With `records`: approvals are recorded by place too (the request and the answer the run
+   * took, each a row of the place table), and their answers awaited here, in `june.answers`,
+   * by request id, whatever order they are asked in. Without them, each approval is a DBOS
+   * event and `DBOS.recv`, numbered in the order they are asked (a run an older June started).
+   */
+  answers?: DbosAnswerWaits;
   /**
    * The workflow's cancel signal (DBOS's, watched by the run's publishing step): work that
    * runs outside a DBOS step is aborted through it when `june cancel` cancels the run.
@@ -122,16 +157,19 @@ const THIRTY_DAYS_S = 30 * 24 * 3600;
  * The durable engine of a run over DBOS: each model call and each tool execution is recorded
  * under its place in the run's place table ({@link CallRecords}: a row keyed by the run's id
  * and the call's place), so a recovered run gets the recorded answer and the work does not
- * run again (only work in flight at a crash runs again); an approval is a durable `DBOS.recv`
- * on a topic named by the request. A composite tool's child run is part of the same
- * workflow: its own model calls and tools are recorded at its nested places.
+ * run again (only work in flight at a crash runs again); an approval's request and the answer
+ * the run took are recorded there too, under the request's id, and the answer awaited in
+ * `june.answers` by that id ({@link DbosEngine.approval}). A composite tool's child run is
+ * part of the same workflow: its own model calls and tools are recorded at its nested places.
  *
  * DBOS numbers a workflow's steps in the order they start, so calls are not DBOS steps: a
  * recovered run whose tools (or composite calls' child runs) start in another order than
- * before still finds each call's own record. A recorded model call keeps its request's hash
+ * before still finds each call's own record, and so does an approval asked in another order.
+ * A recorded model call keeps its request's hash
  * and a tool call its tool and input, so a changed workflow stops with `journal-mismatch`
  * instead of taking another call's answer. A run an older June started (its calls are DBOS
- * steps, named by place) goes on with DBOS steps, in the order they start.
+ * steps, named by place) goes on with DBOS steps, in the order they start, and its approvals
+ * as DBOS events and `DBOS.recv`.
  */
 export class DbosEngine implements DurableEngine {
   failure: unknown;
@@ -143,6 +181,8 @@ export class DbosEngine implements DurableEngine {
   #watching = false;
   /** The AI SDK's approval ids (new in every process) to stable ids. */
   readonly #stableIds = new Map<string, string>();
+  /** Ends the waits for answers still going on (the run ended). */
+  readonly #waits = new Set<AbortController>();
 
   constructor(options: DbosEngineOptions) {
     this.#options = options;
@@ -263,19 +303,124 @@ export class DbosEngine implements DurableEngine {
   }
 
   /**
-   * Waits for the answer to one approval request, durably: the request is published (an
-   * event of its own, {@link approvalEvent}) and its answer received on its own topic, sent
-   * by `june approve` from any process, even days later and after a restart of every
-   * worker. A recovered run gets the recorded answer at once.
+   * Waits for the answer to one approval request, durably, by place: the request is recorded
+   * in the run's place table under its request id ({@link approvalRequestKey}), then asked
+   * (its event emitted, a policy or a person told), so whoever sees it can answer it. Its
+   * answer is the first one stored for it in `june.answers` (by `june approve`, Studio, the
+   * web handler, from any process, even days later and after a restart of every worker, or
+   * the timeout's denial), and the run records it took it ({@link approvalAnswerKey}) before
+   * the call goes on. A recovered run finds each request's own records whatever order its
+   * approvals are asked in (child runs of composite calls running at once): a recorded answer
+   * is given again at once, an unanswered request waits again, its timeout counted from when
+   * it was first asked. A request recorded for another tool or input is `journal-mismatch`.
    *
-   * The requests of one turn are asked at once, so their events are written concurrently:
-   * each is its own record (a whole list rewritten by each could end as an older list), and a
-   * request is asked (its event emitted, a policy or a person told) only once its record is
-   * stored, so whoever sees the request can answer it.
+   * A run an older June started (its calls are DBOS steps) asks as it did:
+   * {@link DbosEngine.#approvalAsSteps}.
    */
   approval(question: ApprovalQuestion): Promise<ApprovalAnswer> {
-    const { dbos } = this.#options;
-    const entry: DbosApprovalRequest = {
+    const entry = this.#requestOf(question);
+    this.#stableIds.set(question.id, entry.id);
+    const { records, answers } = this.#options;
+    if (!records || !answers) return this.#approvalAsSteps(question, entry);
+    this.#watchCancel();
+    const recorded = records.get(approvalRequestKey(entry.id)) as RecordedRequest | undefined;
+    if (recorded) {
+      const mismatch = this.#requestMismatch(recorded, entry, question);
+      if (mismatch) return Promise.reject(this.#stop(mismatch));
+    }
+    const stored = recorded
+      ? Promise.resolve(recorded)
+      : (records.store(approvalRequestKey(entry.id), {
+          ...entry,
+          askedAt: new Date().toISOString(),
+        }) as Promise<RecordedRequest>);
+    const requested = stored.then((request) => ({ request, asked: question.ask() }));
+    requested.then(
+      ({ request, asked }) => this.#answerByPlace(question, request, asked),
+      () => {},
+    );
+    return requested.then(({ asked }) => asked);
+  }
+
+  /**
+   * Gives the question its answer: the one the run took before (recorded), else the first
+   * stored for it, recorded as taken first. Stops waiting once the question is settled some
+   * other way (withdrawn as the run was aborted) or the run ends.
+   */
+  #answerByPlace(
+    question: ApprovalQuestion,
+    request: RecordedRequest,
+    asked: Promise<ApprovalAnswer>,
+  ): void {
+    const records = this.#options.records!;
+    const key = approvalAnswerKey(request.id);
+    const taken = records.get(key) as DbosApprovalAnswer | undefined;
+    if (taken) {
+      answerWith(question, taken);
+      return;
+    }
+    const wait = new AbortController();
+    this.#waits.add(wait);
+    const done = () => {
+      this.#waits.delete(wait);
+      wait.abort(new Error('june: the approval is settled'));
+    };
+    asked.then(done, done);
+    const timeout = (this.#options.approvalTimeoutSeconds ?? THIRTY_DAYS_S) * 1000;
+    const deadline = Date.parse(request.askedAt) + timeout;
+    const take = async (): Promise<DbosApprovalAnswer> => {
+      for (;;) {
+        const message = await this.#options.answers!.wait(
+          this.runId,
+          request.id,
+          Number.isNaN(deadline) ? Date.now() + timeout : deadline,
+          wait.signal,
+        );
+        try {
+          return (await records.store(key, message)) as DbosApprovalAnswer;
+        } catch {
+          // not recorded (the database went away): looked up and recorded again a poll later
+          if (wait.signal.aborted) throw wait.signal.reason;
+          await new Promise((resolve) => setTimeout(resolve, ANSWER_POLLING_MS).unref?.());
+        }
+      }
+    };
+    take().then(
+      (message) => {
+        if (!wait.signal.aborted) answerWith(question, message);
+      },
+      () => {},
+    );
+  }
+
+  /** The journal-mismatch of a recorded request of another tool or input at the request's place, if it is one. */
+  #requestMismatch(
+    recorded: RecordedRequest,
+    entry: DbosApprovalRequest,
+    question: ApprovalQuestion,
+  ): WorkflowError | undefined {
+    const where = `the approval request "${entry.id}" in step "${this.#redactor.text(entry.step)}"`;
+    if (recorded.tool !== entry.tool)
+      return new WorkflowError(
+        'journal-mismatch',
+        `june: the workflow no longer matches run ${this.runId}: ${where} was for a call of "${recorded.tool}" when the run was recorded, now of "${entry.tool}". Recover the run with the workflow as it was, or cancel it and start a new run.`,
+      );
+    // a request recorded by a worker told fewer secrets holds more in clear
+    const recordedInput = stableJson(recorded.input);
+    if (
+      recordedInput !== stableJson(entry.input) &&
+      recordedInput !== stableJson(plainJson(question.input))
+    )
+      return new WorkflowError(
+        'journal-mismatch',
+        `june: the workflow no longer matches run ${this.runId}: ${where} asked to call "${entry.tool}" with ${this.#redactor.text(recordedInput)} when the run was recorded, now with ${stableJson(entry.input)}. Recover the run with the workflow as it was, or cancel it and start a new run.`,
+      );
+    return undefined;
+  }
+
+  /** The request as the database keeps it (redacted), with its stable id. */
+  #requestOf(question: ApprovalQuestion): DbosApprovalRequest {
+    return {
       id: approvalRequestId(question.place, question.call),
       tool: question.tool,
       input: this.#redactor.value(plainJson(question.input)),
@@ -289,7 +434,20 @@ export class DbosEngine implements DurableEngine {
       ...(question.schemas?.input ? { inputSchema: question.schemas.input } : {}),
       ...(question.schemas?.output ? { outputSchema: question.schemas.output } : {}),
     };
-    this.#stableIds.set(question.id, entry.id);
+  }
+
+  /**
+   * An approval of a run an older June started, as it asked them: the request published as
+   * an event of its own ({@link approvalEvent}) and its answer received on its own topic
+   * with `DBOS.recv`, each taking a DBOS step number in the order the approvals are asked
+   * (a recovered run must ask them in the same order: one that gets another request's
+   * recorded answer stops with `journal-mismatch`).
+   */
+  #approvalAsSteps(
+    question: ApprovalQuestion,
+    entry: DbosApprovalRequest,
+  ): Promise<ApprovalAnswer> {
+    const { dbos } = this.#options;
     // both calls take their DBOS step numbers now, in call order, before anything is awaited
     const published = dbos.setEvent(approvalEvent(this.#asked++), entry);
     const received = dbos.recv<DbosApprovalAnswer>(
@@ -306,8 +464,6 @@ export class DbosEngine implements DurableEngine {
     );
     Promise.all([requested, received]).then(
       ([, message]) => {
-        // DBOS numbers recv steps in the order they are asked: a recovered run whose approvals
-        // are asked in another order gets another request's recorded answer there
         if (typeof message?.id === 'string' && message.id !== entry.id)
           this.#stop(answerOfAnother(this.runId, entry, message.id, this.#redactor));
         else answerWith(question, message);
@@ -330,8 +486,11 @@ export class DbosEngine implements DurableEngine {
     else this.#options.publish?.(event);
   }
 
-  /** Nothing to write: DBOS records how the workflow ended. */
-  async finish(): Promise<void> {}
+  /** Nothing to write (DBOS records how the workflow ended); the waits for answers end. */
+  async finish(): Promise<void> {
+    for (const wait of this.#waits) wait.abort(new Error('june: the run ended'));
+    this.#waits.clear();
+  }
 
   /**
    * The record of the call at `key` in the run's place table: the stored one, without running
@@ -413,8 +572,8 @@ export class DbosEngine implements DurableEngine {
 /**
  * Gives the run the received answer. The sender checked an edit or an answer instead of the
  * tool against the JSON Schema the request published; one the tool's own schema still
- * refuses (a rule JSON Schema cannot say) cannot wait for another answer, as the message is
- * received for good: the call is denied, the reason saying why, so the run goes on and every
+ * refuses (a rule JSON Schema cannot say) cannot wait for another answer, as the answer is
+ * stored (or received) for good: the call is denied, the reason saying why, so the run goes on and every
  * replay of it decides the same.
  */
 function answerWith(question: ApprovalQuestion, message: DbosApprovalAnswer | null): void {

@@ -105,7 +105,39 @@ export function queueName(workflow: string): string {
   return `june.${workflow}`;
 }
 
-/** The topic an approval's answer is sent on. */
+/**
+ * The PostgreSQL channel a June client (`RunClient.approve`, through `AnswerStore`) notifies
+ * when it stores an answer, with the run's id as payload: the worker waiting for it looks it
+ * up at once instead of at its next poll ({@link ANSWER_POLLING_MS}; see `AnswerWaits`).
+ */
+export const ANSWERS_CHANNEL = 'june_answers';
+
+/**
+ * ms between a worker's looks for the answers its runs wait for, when no notification
+ * ({@link ANSWERS_CHANNEL}) came sooner: one statement for all of them, and only while
+ * one waits.
+ */
+export const ANSWER_POLLING_MS = 1000;
+
+/**
+ * The key of an approval request in a run's place table (`june.calls`): its request id, so
+ * a recovered run that asks its requests in another order finds each one's own record.
+ *
+ * @example
+ * ```ts
+ * approvalRequestKey('fan#0.1/get#0.0'); // 'approval fan#0.1/get#0.0'
+ * ```
+ */
+export function approvalRequestKey(requestId: string): string {
+  return `approval ${requestId}`;
+}
+
+/** The key of the answer a run took for its approval request (see {@link approvalRequestKey}). */
+export function approvalAnswerKey(requestId: string): string {
+  return `answer ${requestId}`;
+}
+
+/** The DBOS topic an approval's answer was sent on, to runs that wait with `DBOS.recv`. */
 export function approvalTopic(requestId: string): string {
   return `june.approval:${requestId}`;
 }

@@ -194,8 +194,9 @@ export class RunClient {
   /**
    * Answers approval requests of a run: `requestId`, or every waiting one with `all`. The
    * first answer stored for a request is the one that applies, whichever process gives it,
-   * decided atomically in the database (June's table `june.answers`, see `AnswerStore`); it
-   * is sent to the run in the same transaction. The answer is stored even while no worker
+   * decided atomically in the database (June's table `june.answers`, see `AnswerStore`),
+   * where the run waits for it by the request's id (one an older June started gets it as a
+   * DBOS message, sent in the same transaction). The answer is stored even while no worker
    * runs the run; the run gets it when a worker takes it up ({@link untaken} tells).
    * @returns one result per request: `applied`, `answered` (another answer stands: the
    *   result names it), `unknown` (no such request; `pending` lists the waiting ones).
@@ -229,29 +230,36 @@ export class RunClient {
         results.push({ status: 'answered', request, answer: settledAnswerOf(standing) });
       else {
         checkAnswerFits(request, answer);
-        results.push(await this.#answer(runId, request, messageOf(id, answer)));
+        const message = messageOf(id, answer);
+        results.push(await this.#answer(runId, request, message, known.placed.has(id)));
       }
     }
     return results;
   }
 
-  /** Stores and sends `message`, unless another answer to `request` was stored first. */
+  /**
+   * Stores `message`, unless another answer to `request` was stored first. A request the run
+   * recorded by place (`placed`) waits for the stored answer itself; to one published as a
+   * DBOS event (a run an older June started, which receives its answers with `DBOS.recv`) the
+   * answer is sent as a DBOS message too, with the row that makes it the answer.
+   */
   async #answer(
     runId: string,
     request: DbosApprovalRequest,
     message: DbosApprovalAnswer,
+    placed: boolean,
   ): Promise<DbosAnswerResult> {
     const standing = await this.#call(() =>
-      this.#answers.store(runId, message, (db) =>
-        // one message per request, sent with the row that makes it the answer
-        this.#client.sendInTransaction(
+      this.#answers.store(runId, message, async (db) => {
+        if (placed) return;
+        await this.#client.sendInTransaction(
           db as Parameters<Client['sendInTransaction']>[0],
           runId,
           message,
           approvalTopic(message.id),
           `${runId}/${message.id}`,
-        ),
-      ),
+        );
+      }),
     );
     return standing
       ? { status: 'answered', request, answer: settledAnswerOf(standing) }
@@ -406,10 +414,20 @@ export class RunClient {
    * received yet: a run whose worker is gone), and those waiting for one.
    */
   async #approvals(runId: string) {
-    const requests = await this.#requests(runId);
+    const placed = await this.#call(() => this.#answers.placed(runId));
+    const requests = await this.#requests(runId, placed.requests);
+    const ids = new Set(placed.requests.map((request) => request.id));
     if (requests.length === 0)
-      return { requests, answers: new Map(), waiting: [], answered: [], decisions: {}, held: [] };
-    const received = await this.#received(runId);
+      return {
+        requests,
+        placed: ids,
+        answers: new Map<string, DbosApprovalAnswer>(),
+        waiting: [],
+        answered: [],
+        decisions: {},
+        held: [],
+      };
+    const received = await this.#received(runId, placed.taken);
     const stored = await this.#call(() => this.#answers.answers(runId));
     const answers = new Map<string, DbosApprovalAnswer>([...stored, ...received]);
     const waiting = requests.filter((request) => !answers.has(request.id));
@@ -417,6 +435,7 @@ export class RunClient {
     open.delete(undefined);
     return {
       requests,
+      placed: ids,
       answers,
       waiting,
       answered: requests.flatMap((request) => (answers.has(request.id) ? [request.id] : [])),
@@ -428,23 +447,32 @@ export class RunClient {
     };
   }
 
-  /** The answers the run received, by request id (its `DBOS.recv` steps). */
-  async #received(runId: string): Promise<Map<string, DbosApprovalAnswer>> {
+  /**
+   * The answers the run took, by request id: those it recorded by place (`taken`, read
+   * now when not given) and those it received with `DBOS.recv` (a run an older June started).
+   */
+  async #received(
+    runId: string,
+    taken?: Map<string, DbosApprovalAnswer>,
+  ): Promise<Map<string, DbosApprovalAnswer>> {
+    const placed = taken ?? (await this.#call(() => this.#answers.placed(runId))).taken;
     const steps = (await this.#call(() => this.#client.listWorkflowSteps(runId))) ?? [];
-    return new Map(
-      steps
+    return new Map([
+      ...steps
         .filter((step) => step.name === 'DBOS.recv')
         .map((step) => step.output as DbosApprovalAnswer | null)
         .flatMap((answer) => (answer ? [[answer.id, answer] as const] : [])),
-    );
+      ...placed,
+    ]);
   }
 
   /**
-   * Every approval request the run published, in the order it asked them: one event each
-   * ({@link approvalEvent}), read in batches up to the first one not written yet, and the
-   * whole list runs of older June versions wrote (those indexes may have no event).
+   * Every approval request the run asked, in the order it asked them: those an older June
+   * published as DBOS events (one event each, {@link approvalEvent}, read in batches up to
+   * the first one not written yet, and the whole list runs of still older June versions
+   * wrote), then those recorded by place (`placed`, see `AnswerStore.placed`).
    */
-  async #requests(runId: string): Promise<DbosApprovalRequest[]> {
+  async #requests(runId: string, placed: DbosApprovalRequest[]): Promise<DbosApprovalRequest[]> {
     const event = <T>(key: string) => this.#call(() => this.#client.getEvent<T>(runId, key, 0));
     const older = (await event<DbosApprovalRequest[]>(APPROVALS_EVENT)) ?? [];
     const found = new Map(older.map((request) => [request.id, request]));
@@ -457,8 +485,10 @@ export class RunClient {
       const end = batch.findIndex((request, i) => !request && from + i >= older.length);
       for (const request of end === -1 ? batch : batch.slice(0, end))
         if (request && !found.has(request.id)) found.set(request.id, request);
-      if (end !== -1) return [...found.values()];
+      if (end !== -1) break;
     }
+    for (const request of placed) if (!found.has(request.id)) found.set(request.id, request);
+    return [...found.values()];
   }
 
   async #call<T>(work: () => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { CallRecords, RunCallRecords } from './call-records.js';
-import { DbosEngine } from './dbos-engine.js';
+import { DbosEngine, type DbosAnswerWaits } from './dbos-engine.js';
 import { EventPublisher } from './event-publisher.js';
 import type { DbosSdk } from './load-dbos.js';
 import { RUN_WORKFLOW } from './names.js';
@@ -45,7 +45,8 @@ export interface WorkerWorkflow {
  * `shutdown`, stopping the worker aborts its runs in flight and leaves them pending in the
  * database, for recovery (see {@link WorkerShutdown}). With `records` (the place table of
  * the database, {@link CallRecords}), each run's model calls and tool executions are
- * recorded by their place; without it, as DBOS steps in the order they start.
+ * recorded by their place, and with `answers` too (the worker's waits for answers, see
+ * `AnswerWaits`) its approvals; without them, as DBOS steps in the order they start.
  */
 export function registerRunWorkflow(
   dbos: DbosSdk['DBOS'],
@@ -53,8 +54,10 @@ export function registerRunWorkflow(
   secrets: WorkerSecrets = {},
   shutdown?: WorkerShutdown,
   records?: CallRecords,
+  answers?: DbosAnswerWaits,
 ): (input: QueuedRun) => Promise<DbosRunOutput> {
-  const run = (input: QueuedRun) => runQueued(dbos, workflows, secrets, input, shutdown, records);
+  const run = (input: QueuedRun) =>
+    runQueued(dbos, workflows, secrets, input, shutdown, records && { records, answers });
   return dbos.registerWorkflow(
     // once the worker stops, DBOS records nothing of a run: it stays pending
     (input: QueuedRun) => (shutdown ? shutdown.hold(run(input)) : run(input)),
@@ -68,7 +71,7 @@ async function runQueued(
   secrets: WorkerSecrets,
   input: QueuedRun,
   shutdown: WorkerShutdown | undefined,
-  callRecords: CallRecords | undefined,
+  byPlace: { records: CallRecords; answers: DbosAnswerWaits | undefined } | undefined,
 ): Promise<DbosRunOutput> {
   const runId = dbos.workflowID!;
   // taken from the queue as the worker stops: left pending, untouched
@@ -85,9 +88,10 @@ async function runQueued(
     // the run's own redaction covers what is stored before its engine starts (an early failure)
     if (redact) redactor = new Redactor(redact, configuredSecrets);
     const script = input.script ? recoveringScript(input.script) : undefined;
-    const placed = await callRecords?.forRun(runId); // read once, as the run (or its recovery) starts
+    const placed = await byPlace?.records.forRun(runId); // read once, as the run (or its recovery) starts
     const engine = engineFactory(dbos, runId, {
       ...(placed && !placed.legacy ? { records: placed.records } : {}),
+      ...(placed && !placed.legacy && byPlace?.answers ? { answers: byPlace.answers } : {}),
       ...(shutdown ? { shutdown } : {}),
       publisher,
       script,
@@ -126,8 +130,8 @@ async function runQueued(
 }
 
 /**
- * The DBOS engine of a run: its calls recorded in its place table (`records`; none for a
- * run an older June started: DBOS steps), its events through `publisher`, whose step also
+ * The DBOS engine of a run: its calls and approvals recorded in its place table (`records`,
+ * the answers awaited through `answers`; none for a run an older June started: DBOS steps), its events through `publisher`, whose step also
  * watches for the run's cancellation.
  */
 function engineFactory(
@@ -135,6 +139,7 @@ function engineFactory(
   runId: string,
   parts: {
     records?: RunCallRecords;
+    answers?: DbosAnswerWaits;
     shutdown?: WorkerShutdown;
     publisher: EventPublisher;
     script: ReturnType<typeof recoveringScript> | undefined;
@@ -151,6 +156,7 @@ function engineFactory(
       redactor: start.redactor,
       stop: start.stop,
       ...(parts.records ? { records: parts.records } : {}),
+      ...(parts.answers ? { answers: parts.answers } : {}),
       cancelSignal: () => publisher.cancelSignal,
       ...(parts.shutdown ? { shutdown: parts.shutdown } : {}),
       cancelled: parts.cancelled,

@@ -19,6 +19,7 @@ import type { QueuedRun } from './queued-run.js';
 import { failedRunOf, registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
 import { withSetupLock } from './setup-lock.js';
 import { createAnswersTable } from './answer-store.js';
+import { AnswerWaits } from './answer-waits.js';
 import { CallRecords, createCallsTable } from './call-records.js';
 import { pgClient } from './pg-driver.js';
 import { WorkerLog, type WorkerLogLevel } from './worker-log.js';
@@ -152,16 +153,14 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     probe: () => DBOS.listWorkflows({ limit: 1, loadInput: false, loadOutput: false }),
     failedRun: failedRunOf,
   });
-  const shutdown = new WorkerShutdown();
-  const wakeups = new QueueWakeups(names.map(queueName));
-  const records = new CallRecords(options.database);
+  const { shutdown, wakeups, records, answers } = workerParts(options.database, names);
   try {
-    const parts = { executorId, names, log, shutdown, wakeups, write, records };
+    const parts = { executorId, names, log, shutdown, wakeups, write, records, answers };
     await setUpAndLaunch(DBOS, options, parts);
     // nowhere to lock before DBOS created the database: a new one has nothing to recover yet
     hold ??= await holdExecutorId(options.database, executorId, holdOptions);
   } catch (error) {
-    await records.close();
+    await Promise.all([records.close(), answers.close()]);
     await hold?.release();
     throw error;
   }
@@ -171,7 +170,9 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
       DEFAULT_ABORT_GRACE_MS,
     );
     log.close();
-    await DBOS.shutdown().finally(() => Promise.all([wakeups.uninstall(), records.close()]));
+    await DBOS.shutdown().finally(() =>
+      Promise.all([wakeups.uninstall(), records.close(), answers.close()]),
+    );
     // last: another worker may take this id only once this one has let go of every run
     await hold?.release();
     return { pending };
@@ -191,6 +192,19 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
 }
 
 /**
+ * What a worker runs its runs with: its stop, its queues' wakeups, and its runs' records by
+ * place (their calls and approvals) with the waits for their answers.
+ */
+function workerParts(database: string, names: string[]) {
+  return {
+    shutdown: new WorkerShutdown(),
+    wakeups: new QueueWakeups(names.map(queueName)),
+    records: new CallRecords(database),
+    answers: new AnswerWaits(database),
+  };
+}
+
+/**
  * Checks the runs this executor id has in flight, configures DBOS and launches it (which
  * recovers them), under June's set-up lock so that workers started at once on a new
  * database do not read or migrate it at once.
@@ -206,6 +220,7 @@ async function setUpAndLaunch(
     wakeups: QueueWakeups;
     write: (line: string) => void;
     records: CallRecords;
+    answers: AnswerWaits;
   },
 ): Promise<void> {
   const { executorId, names, log, wakeups } = parts;
@@ -228,6 +243,7 @@ async function setUpAndLaunch(
         options,
         parts.shutdown,
         parts.records,
+        parts.answers,
       );
       const queue = {
         workerConcurrency: options.concurrency ?? 10,

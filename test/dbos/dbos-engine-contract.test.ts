@@ -15,7 +15,6 @@ import { startWorker, type WorkerProcess } from './support.js';
 const missing = postgresMissing();
 const fixtures = new URL('../engine/fixtures/', import.meta.url);
 const names = Object.values(contractWorkflows).map((workflow) => workflow.name);
-const engineSource = new URL('../../src/dbos/dbos-engine.ts', import.meta.url);
 
 /** A workflow file of the project: the fixture's default export, or its `edited` one. */
 const entry = (name: string, edited = false) =>
@@ -57,13 +56,6 @@ describe.runIf(!missing)('the DBOS engine, on a worker over PostgreSQL', () => {
 
   engineContract('DbosEngine', {
     timeoutMs: 60_000,
-    limits: {
-      'approvals-reordered': {
-        reason:
-          "approvals take DBOS step numbers (an event and a recv each) in the order they are asked: asked in another order after a recovery, the run stops with journal-mismatch rather than give one request another's answer (test/dbos/fan-out-killed.test.ts)",
-        holds: () => readFileSync(engineSource, 'utf8').includes('approvalEvent(this.#asked++)'),
-      },
-    },
     async start(workflow, dir) {
       if (edited !== undefined) {
         // the edited file is put back: the next case runs the workflow as it was

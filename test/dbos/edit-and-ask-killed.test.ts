@@ -163,15 +163,27 @@ describe.runIf(!missing)(
       expect(approvals.waiting).toEqual([]);
       expect(Object.values(approvals.decisions)).toEqual([false, true]);
 
-      // what the database keeps: each answer received once, as given (DBOS); the deploy's
-      // execution once, with the edit, and each of the three model calls once, the one after
-      // the edit reading the edited call and its result (June's records by place)
+      // what the database keeps (June's records by place): each request and each answer
+      // taken once, as given; the deploy's execution once, with the edit, and each of the three
+      // model calls once, the one after the edit reading the edited call and its result. DBOS
+      // numbers no approval as a step (its only step is the one that publishes the events,
+      // recorded unless the run ended first).
       const recorded = await steps(runId);
-      expect(
-        recorded.filter((step) => step.name === 'DBOS.recv').map((step) => step.output),
-      ).toMatchObject([
+      expect(recorded.filter((step) => step.name !== 'june.events')).toEqual([]);
+      const approvalRecords = (await calls(runId)).filter(
+        (call) => !/^(model|tool) /.test(call.name),
+      );
+      expect(approvalRecords.map((call) => call.name)).toEqual([
+        'answer ship#0.0',
+        'answer ship#1.0',
+        'approval ship#0.0',
+        'approval ship#1.0',
+      ]);
+      expect(approvalRecords.map((call) => call.output)).toMatchObject([
         { approved: false, output: '1.3.0', ...person },
         { approved: true, input: { env: 'prod' }, ...person },
+        { tool: 'ask_version', kind: 'question' },
+        { tool: 'deploy', input: { env: 'staging' } },
       ]);
       expect((await calls(runId)).filter((call) => call.name.startsWith('tool '))).toMatchObject([
         {
