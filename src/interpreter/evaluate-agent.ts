@@ -78,6 +78,7 @@ export async function evaluateAgent(
       agent: frame,
       parentId: node.nodeId,
       ...(ctx.guards ? { guards: ctx.guards } : {}),
+      ...(ctx.attempts ? { attempts: ctx.attempts } : {}),
     });
     pass.emit({ ...finish, status: 'succeeded' });
   } catch (error) {

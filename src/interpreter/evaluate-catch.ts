@@ -31,19 +31,25 @@ export async function evaluateCatch(
   if (!log) return evaluate(props.children, ctx);
   let nodeId = log.nodeId();
   for (let attempt = 1; ; attempt++) {
-    const steps = { ...run.steps };
-    const stepElements = new Map(run.stepElements);
+    const checked = new Set<string>();
     const conversationLength = ctx.agent?.messages.length ?? 0;
     const failure = await attemptOf(ctx, nodeId, attempt, () =>
-      evaluate(props.children, { ...ctx, parentId: nodeId }),
+      evaluate(props.children, {
+        ...ctx,
+        parentId: nodeId,
+        attempts: [...(ctx.attempts ?? []), checked],
+      }),
     );
     if (failure === undefined) return;
     const { error } = failure;
     if (statusOf(error) === 'aborted' || run.signal.aborted) throw error;
-    // forget what the failed attempt did: its steps (a retry may reuse their ids) and, for a
-    // <Catch> inside an agent, what it added to the agent's conversation
-    run.steps = steps;
-    run.stepElements = stepElements;
+    // forget what the failed attempt did: its steps (a retry may reuse their ids; a step of a
+    // sibling <Parallel> branch stays) and, for a <Catch> inside an agent, what it added to
+    // the agent's conversation
+    for (const id of checked) {
+      delete run.steps[id];
+      run.stepElements.delete(id);
+    }
     ctx.agent?.messages.splice(conversationLength);
     const gaveUp = attempt > retries && props.fallback !== undefined;
     const failed = nodeId;

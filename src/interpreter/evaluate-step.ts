@@ -89,6 +89,7 @@ export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & {
     );
   }
   ctx.run.stepElements.set(props.id, element);
+  for (const ids of ctx.attempts ?? []) ids.add(props.id);
   stepAgents.set(element, ctx.agent.path);
   return props as StepProps & { id: string };
 }
@@ -277,7 +278,7 @@ async function runStepNode(
     });
     throw error;
   } finally {
-    run.toolNodes = undefined;
+    run.toolNodes.delete(path);
   }
 }
 
@@ -352,7 +353,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     ...callSettings
   } = agent.element.props as AgentProps;
   const tools = new ToolNodes(services.log, run.runId, path, step.node.nodeId);
-  run.toolNodes = tools;
+  run.toolNodes.set(path, tools);
   // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
   const durable = services.engine.durable;
   const place = { step: path, calls: run.calls };
