@@ -8,6 +8,7 @@ import type { ParallelBranchFailure } from '../errors/june-error-details.js';
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import type { AgentFrame, EvalContext, RunFrame } from './run-state.js';
 import { statusOf } from './settle.js';
+import { branchSegment } from './branch-place.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -80,7 +81,12 @@ export async function evaluateParallel(
       log.emit({ type: 'branch-finish', ...node, status: 'succeeded' });
       return { ok: true, messages: agent ? agent.messages.slice(forkedAt) : [] };
     } catch (error) {
-      log.emit({ type: 'branch-finish', ...node, status: statusOf(error), error: errorData(error) });
+      log.emit({
+        type: 'branch-finish',
+        ...node,
+        status: statusOf(error),
+        error: errorData(error),
+      });
       if (!stop.signal.aborted && first === undefined) first = error;
       if (mode === 'fail-fast' && !stop.signal.aborted) {
         stop.abort(new Error(`the branch "${branch.key}" of <Parallel> failed`));
@@ -132,19 +138,6 @@ export function branchFrame(run: RunFrame, key: string, signal: AbortSignal): Ru
     });
   }
   return frame;
-}
-
-/**
- * A branch's part of a place: its key in brackets (`[a]`), with `/`, `|`, `[` and `]`
- * escaped as in a URL, so places stay unambiguous.
- *
- * @example
- * ```ts
- * branchSegment('a'); // '[a]'
- * ```
- */
-export function branchSegment(key: string): string {
-  return `[${key.replace(/[/|[\]%]/g, (c) => encodeURIComponent(c))}]`;
 }
 
 /** A copy of an agent's frame with a copy of its conversation: a branch's own. */

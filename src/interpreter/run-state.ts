@@ -85,6 +85,8 @@ export interface AgentFrame {
   waiting?: string[];
   /** The `<Guard>`s over the agent, outermost first. */
   guards?: readonly GuardEntry[];
+  /** The `<Parallel>` branch it stands in, as keys joined by ` > ` (see `branchPathOf`). */
+  branch?: string;
 }
 
 /** Everything evaluation of one node needs. */

@@ -22,14 +22,7 @@ export interface TraceFailures {
  * `<Parallel>`, its children its `branch` nodes.
  */
 export type TraceNodeKind =
-  | 'run'
-  | 'agent'
-  | 'step'
-  | 'model'
-  | 'tool'
-  | 'catch'
-  | 'parallel'
-  | 'branch';
+  'run' | 'agent' | 'step' | 'model' | 'tool' | 'catch' | 'parallel' | 'branch';
 
 /** Where a node stands: running, or how it ended. `denied` is a tool call a person refused. */
 export type TraceStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'aborted' | 'denied';

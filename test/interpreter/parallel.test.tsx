@@ -1,0 +1,339 @@
+import { tool } from 'ai';
+import {
+  Agent,
+  Catch,
+  inspect,
+  JuneError,
+  Parallel,
+  run,
+  Step,
+  Tool,
+  type ApprovalRequest,
+  type RunHandle,
+  type TraceNode,
+} from 'june';
+import { scriptedModel, type ScriptTurn } from 'june/testing';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { allNodes } from '../resources/support.js';
+
+const items = ['a', 'b', 'c', 'd', 'e'];
+
+/** Each item's step calls `work` for it, then says it is done. */
+function itemScript(overrides: Record<string, ScriptTurn[]> = {}) {
+  const steps: Record<string, ScriptTurn[]> = { sum: [{ text: 'all done' }] };
+  for (const item of items) {
+    steps[`do-${item}`] = overrides[item] ?? [
+      { toolCalls: [{ tool: 'work', input: { item } }] },
+      { text: `${item} done` },
+    ];
+  }
+  return steps;
+}
+
+/**
+ * A `work` tool that counts how many of its calls run at once. Each call waits until
+ * `together` calls run (or every call of the run has started), so a limit that let fewer
+ * run at once would never finish, and one that let more would show in `most`.
+ */
+function workTool(together: number, total: number, fail: string[] = []) {
+  const state = { running: 0, most: 0, started: 0, ran: [] as string[] };
+  const waiting: Array<() => void> = [];
+  const wake = () => {
+    if (state.running >= together || state.started === total)
+      for (const resolve of waiting.splice(0)) resolve();
+  };
+  const work = tool({
+    description: 'Work on an item',
+    inputSchema: z.object({ item: z.string() }),
+    execute: async ({ item }, { abortSignal }) => {
+      state.running++;
+      state.started++;
+      state.most = Math.max(state.most, state.running);
+      state.ran.push(item);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          waiting.push(resolve);
+          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason as Error));
+          wake();
+        });
+        if (fail.includes(item)) throw new Error(`${item} broke`);
+        return `${item} worked`;
+      } finally {
+        state.running--;
+      }
+    },
+  });
+  return { work, state };
+}
+
+function Fan({ model, work, limit, mode }: FanProps) {
+  return (
+    <Agent model={model}>
+      <Tool name="work" value={work} />
+      <Parallel {...(limit ? { limit } : {})} {...(mode ? { mode } : {})}>
+        {items.map((item) => (
+          <Step key={item} id={`do-${item}`} prompt={`Do ${item}`} />
+        ))}
+      </Parallel>
+      <Step id="sum" prompt="Sum up" />
+    </Agent>
+  );
+}
+
+interface FanProps {
+  model: ReturnType<typeof scriptedModel>;
+  work: ReturnType<typeof workTool>['work'];
+  limit?: number;
+  mode?: 'fail-fast' | 'settle-all';
+}
+
+const byKind = (root: TraceNode, kind: TraceNode['kind']) =>
+  allNodes(root).filter((node) => node.kind === kind);
+
+describe('<Parallel>', () => {
+  for (const stream of [true, false]) {
+    test(`runs its branches at once, joins them in declaration order (${stream ? 'streaming' : 'batch'})`, async () => {
+      const model = scriptedModel({ steps: itemScript() });
+      const { work, state } = workTool(5, 5);
+      const result = await run(<Fan model={model} work={work} />, { stream }).result;
+
+      expect(state.most).toBe(5);
+      expect(result.steps).toMatchObject({
+        'do-a': 'a done',
+        'do-e': 'e done',
+        sum: 'all done',
+      });
+      // the summing step's conversation: each branch's exchange in declaration order
+      const sum = model.calls.find((call) => call.step === 'sum')!;
+      const users = sum.prompt
+        .filter((message) => message.role === 'user')
+        .map((message) => (message.content as Array<{ text: string }>)[0]!.text);
+      expect(users).toEqual(['Do a', 'Do b', 'Do c', 'Do d', 'Do e', 'Sum up']);
+      const roles = sum.prompt.map((message) => message.role);
+      expect(roles).toEqual([
+        ...items.flatMap(() => ['user', 'assistant', 'tool', 'assistant']),
+        'user',
+      ]);
+      const [parallel] = byKind(result.trace.root, 'parallel');
+      expect(parallel).toMatchObject({
+        status: 'succeeded',
+        branches: items,
+        mode: 'fail-fast',
+      });
+      expect(parallel!.children.map((node) => [node.kind, node.name, node.status])).toEqual(
+        items.map((item) => ['branch', item, 'succeeded']),
+      );
+      expect(parallel!.children[1]!.children.map((node) => [node.kind, node.name])).toEqual([
+        ['step', 'do-b'],
+      ]);
+    });
+  }
+
+  test('limit: at most `limit` branches run at once', async () => {
+    const model = scriptedModel({ steps: itemScript() });
+    const { work, state } = workTool(2, 5);
+    const result = await run(<Fan model={model} work={work} limit={2} />).result;
+    expect(state.most).toBe(2);
+    expect(state.ran).toHaveLength(5);
+    expect(byKind(result.trace.root, 'parallel')[0]!.limit).toBe(2);
+  });
+
+  test('fail-fast: the first failure aborts the other branches and fails the run with its error', async () => {
+    const model = scriptedModel({
+      steps: itemScript({ c: [{ error: 'the provider is down' }] }),
+    });
+    const { work, state } = workTool(5, 5);
+    const error = await run(<Fan model={model} work={work} />).result.catch((e: unknown) => e);
+    expect(JuneError.isInstance(error) && error.code).toBe('scripted-model-error');
+    const trace = (error as { trace: { root: TraceNode } }).trace;
+    const [parallel] = byKind(trace.root, 'parallel');
+    expect(parallel!.status).toBe('failed');
+    const statuses = Object.fromEntries(
+      parallel!.children.map((branch) => [branch.name, branch.status]),
+    );
+    expect(statuses).toEqual({
+      a: 'aborted',
+      b: 'aborted',
+      c: 'failed',
+      d: 'aborted',
+      e: 'aborted',
+    });
+    // no tool finished, and the step after the join never ran
+    expect(state.ran.length).toBeLessThanOrEqual(4);
+    expect(model.calls.some((call) => call.step === 'sum')).toBe(false);
+    expect(byKind(trace.root, 'tool').every((node) => node.status !== 'succeeded')).toBe(true);
+  });
+
+  test('settle-all: every branch finishes, then one error names the branches that failed', async () => {
+    const model = scriptedModel({
+      steps: itemScript({
+        b: [{ error: 'the provider is down' }],
+        d: [{ error: 'the provider is overloaded' }],
+      }),
+    });
+    const { work, state } = workTool(3, 3);
+    const error = await run(<Fan model={model} work={work} mode="settle-all" />).result.catch(
+      (e: unknown) => e,
+    );
+    expect(JuneError.isInstance(error) && error.code).toBe('parallel-failed');
+    const failure = error as JuneError;
+    expect(failure.message).toMatch(
+      /^june: 2 of 5 branches of <Parallel>.* failed: "b" \(.*the provider is down\), "d" \(.*the provider is overloaded\)\.$/,
+    );
+    expect(failure.details).toEqual({
+      failed: [
+        { branch: 'b', code: 'scripted-model-error', message: expect.any(String) },
+        { branch: 'd', code: 'scripted-model-error', message: expect.any(String) },
+      ],
+    });
+    expect(state.ran.sort()).toEqual(['a', 'c', 'e']);
+    const trace = (error as { trace: { root: TraceNode } }).trace;
+    const [parallel] = byKind(trace.root, 'parallel');
+    expect(parallel!.children.map((branch) => branch.status)).toEqual([
+      'succeeded',
+      'failed',
+      'succeeded',
+      'failed',
+      'succeeded',
+    ]);
+  });
+
+  test('<Catch> inside a branch retries that branch only; its sibling keeps its result', async () => {
+    const model = scriptedModel({
+      steps: {
+        flaky: [{ error: 'the provider is overloaded' }, { text: 'flaky at last' }],
+        steady: [{ text: 'steady' }],
+        after: [{ text: 'after' }],
+      },
+    });
+    const result = await run(
+      <Agent model={model}>
+        <Parallel>
+          <Catch key="flaky" retries={1}>
+            <Step id="flaky" prompt="Try" />
+          </Catch>
+          <Step key="steady" id="steady" prompt="Stay" />
+        </Parallel>
+        <Step
+          id="after"
+          prompt={({ steps }) => `Got ${String(steps.flaky)} and ${String(steps.steady)}`}
+        />
+      </Agent>,
+    ).result;
+    expect(result.steps).toEqual({ flaky: 'flaky at last', steady: 'steady', after: 'after' });
+    const after = model.calls.find((call) => call.step === 'after')!;
+    expect(JSON.stringify(after.prompt.at(-1))).toContain('Got flaky at last and steady');
+    const [parallel] = byKind(result.trace.root, 'parallel');
+    expect(parallel!.children[0]!.children.map((node) => [node.name, node.status])).toEqual([
+      ['attempt 1', 'failed'],
+      ['attempt 2', 'succeeded'],
+    ]);
+  });
+
+  test('aborting the run aborts every branch, approvals waiting in them withdrawn', async () => {
+    const model = scriptedModel({
+      steps: {
+        x: [{ toolCalls: [{ tool: 'deploy', input: { env: 'x' } }] }, { text: 'x' }],
+        y: [{ toolCalls: [{ tool: 'deploy', input: { env: 'y' } }] }, { text: 'y' }],
+      },
+    });
+    const deploy = tool({
+      description: 'Deploy',
+      inputSchema: z.object({ env: z.string() }),
+      needsApproval: true,
+      execute: async ({ env }) => `deployed ${env}`,
+    });
+    const handle = run(
+      <Agent model={model}>
+        <Tool name="deploy" value={deploy} />
+        <Parallel>
+          <Step key="x" id="x" prompt="Deploy x" />
+          <Step key="y" id="y" prompt="Deploy y" />
+        </Parallel>
+      </Agent>,
+    );
+    const requests = await pendingTogether(handle, 2);
+    expect(requests.map((request) => request.step).sort()).toEqual(['x', 'y']);
+    handle.abort('stop');
+    const error = await handle.result.catch((e: unknown) => e);
+    expect(JuneError.isInstance(error) && error.code).toBe('run-aborted');
+    const trace = (error as { trace: { root: TraceNode } }).trace;
+    expect(byKind(trace.root, 'branch').map((node) => node.status)).toEqual(['aborted', 'aborted']);
+    expect(handle.pendingApprovals).toEqual([]);
+  });
+
+  test('approvals of every branch wait together, each keyed by its branch', async () => {
+    const model = scriptedModel({ steps: itemScript() });
+    const ran: string[] = [];
+    const work = tool({
+      description: 'Work on an item',
+      inputSchema: z.object({ item: z.string() }),
+      needsApproval: ({ item }) => item === 'b' || item === 'd',
+      execute: async ({ item }) => {
+        ran.push(item);
+        return `${item} worked`;
+      },
+    });
+    const handle = run(<Fan model={model} work={work} />);
+    const requests = await pendingTogether(handle, 2);
+    expect(requests.map((request) => request.key).sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${handle.runId}/\\[b\\]/do-b#`)),
+      expect.stringMatching(new RegExp(`^${handle.runId}/\\[d\\]/do-d#`)),
+    ]);
+    for (const request of requests) handle.approve(request.id);
+    const result = await handle.result;
+    expect(result.steps.sum).toBe('all done');
+    expect(ran.sort()).toEqual(items);
+  });
+
+  test('inspect() reports the agents of every branch, each with its branch', async () => {
+    const model = scriptedModel({ steps: itemScript() });
+    const { work } = workTool(5, 5);
+    const Reviewer = ({ file }: { file: string }) => (
+      <Agent name="reviewer" model={model}>
+        <Tool name="work" value={work} />
+        <Step id={`review-${file}`} prompt={`Review ${file}`} />
+      </Agent>
+    );
+    const report = await inspect(
+      <Agent name="lead" model={model}>
+        <Parallel>
+          {['x.ts', 'y.ts'].map((file) => (
+            <Reviewer key={file} file={file} />
+          ))}
+          <Step id="alone" prompt="Alone" />
+        </Parallel>
+      </Agent>,
+    );
+    expect(report.agents.map((agent) => [agent.path, agent.branch])).toEqual([
+      ['lead', undefined],
+      ['lead > reviewer', 'x.ts'],
+      ['lead > reviewer', 'y.ts'],
+    ]);
+  });
+
+  test('two branches with one key are refused before any model call', async () => {
+    const model = scriptedModel({ steps: itemScript() });
+    const error = await run(
+      <Agent model={model}>
+        <Parallel>
+          <Step key="same" id="one" prompt="1" />
+          <Step key="same" id="two" prompt="2" />
+        </Parallel>
+      </Agent>,
+    ).result.catch((e: unknown) => e);
+    expect(JuneError.isInstance(error) && error.code).toBe('parallel-key-duplicate');
+    expect(model.calls).toEqual([]);
+  });
+});
+
+/** Waits until `count` approval requests are pending at once; returns them. */
+async function pendingTogether(handle: RunHandle, count: number): Promise<ApprovalRequest[]> {
+  for await (const event of handle.events) {
+    if (event.type !== 'approval-request') continue;
+    const pending = handle.pendingApprovals;
+    if (pending.length >= count) return pending;
+  }
+  throw new Error(`the run ended before ${count} approvals waited together`);
+}
