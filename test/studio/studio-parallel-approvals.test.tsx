@@ -9,7 +9,8 @@ import { StudioAnswers } from '../../src/host/studio-answers.js';
 import type { RunApprovals } from '../../src/host/waiting-approvals.js';
 import type { Studio } from '../../src/studio/index.js';
 import { postAnswer } from './deploy-run.js';
-import { eventually, openStudio, runsDir } from './support.js';
+import { eventually, launchBrowser, newPage, openStudio, runsDir, screenshot } from './support.js';
+import type { Browser } from 'playwright-core';
 
 // A program's run fans out over five <Parallel> branches; two of them ask for approval. Both
 // requests wait at once, each named by its branch, in the one inbox: Studio (over the runs
@@ -53,12 +54,14 @@ function fanOut(ran: string[]) {
 describe('June Studio: approvals of <Parallel> branches', () => {
   let dir: string;
   let studio: Studio;
+  let browser: Browser;
 
   beforeAll(async () => {
     dir = await runsDir();
-    studio = await openStudio(dir);
+    [studio, browser] = await Promise.all([openStudio(dir), launchBrowser()]);
   }, 120_000);
   afterAll(async () => {
+    await browser?.close();
     await studio?.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -115,6 +118,28 @@ describe('June Studio: approvals of <Parallel> branches', () => {
         [{ item: 'b' }, 'studio', 'ana@example.com'],
         [{ item: 'd' }, 'handle', 'bo'],
       ]);
+
+      // the run's page shows the <Parallel> with its five branches, each holding its step
+      await eventually(async () => {
+        const page = (await (
+          await fetch(`${studio.url}api/runs/${encodeURIComponent(handle.runId)}`)
+        ).json()) as { status: string };
+        expect(page.status).toBe('succeeded');
+      }, 30_000);
+      const errors: string[] = [];
+      const page = await newPage(browser, errors);
+      await page.goto(studio.pageUrl);
+      await page.locator(`tr[data-run-id="${handle.runId}"] a`).click();
+      await page.locator('[role=treeitem][data-kind="parallel"]').waitFor();
+      await page.locator('[role=treeitem][data-kind="step"][data-name="ship-e"]').waitFor();
+      const branches = page.locator('[role=treeitem][data-kind="branch"]');
+      expect(await branches.evaluateAll((rows) => rows.map((row) => row.dataset.name))).toEqual(
+        items,
+      );
+      await page.locator('[role=treeitem][data-kind="branch"][data-name="b"]').click();
+      await page.getByText('the branch "b" of <Parallel>').first().waitFor();
+      await screenshot(page, 'parallel-branches');
+      expect(errors).toEqual([]);
     } finally {
       await answers.close();
     }
