@@ -33,12 +33,9 @@ export async function evaluateCatch(
   for (let attempt = 1; ; attempt++) {
     const checked = new Set<string>();
     const conversationLength = ctx.agent?.messages.length ?? 0;
+    const attemptCtx = { ...ctx, parentId: nodeId, attempts: [...(ctx.attempts ?? []), checked] };
     const failure = await attemptOf(ctx, nodeId, attempt, () =>
-      evaluate(props.children, {
-        ...ctx,
-        parentId: nodeId,
-        attempts: [...(ctx.attempts ?? []), checked],
-      }),
+      evaluate(props.children, attemptCtx),
     );
     if (failure === undefined) return;
     const { error } = failure;

@@ -8,6 +8,7 @@ import type { ParallelBranchFailure } from '../errors/june-error-details.js';
 import { JuneError, RunAbortedError, WorkflowError } from '../errors/june-error.js';
 import type { AgentFrame, EvalContext, RunFrame } from './run-state.js';
 import { statusOf } from './settle.js';
+import type { RunLog } from './run-log.js';
 import { branchSegment } from './branch-place.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -64,37 +65,11 @@ export async function evaluateParallel(
     ...(props.limit !== undefined ? { limit: props.limit } : {}),
   });
   const stop = new AbortController();
-  const signal = AbortSignal.any([run.signal, stop.signal]);
-  let first: unknown;
-  const runBranch = async (branch: Branch, index: number): Promise<BranchOutcome> => {
-    const node = { runId: run.runId, branch: branch.key, nodeId: log.nodeId(), parentId: nodeId };
-    log.emit({ type: 'branch-start', ...node, index });
-    const agent = ctx.agent ? forkAgent(ctx.agent) : undefined;
-    const forkedAt = agent?.messages.length ?? 0;
-    try {
-      await evaluate(branch.child, {
-        ...ctx,
-        run: branchFrame(run, branch.key, signal),
-        ...(agent ? { agent } : {}),
-        parentId: node.nodeId,
-      });
-      log.emit({ type: 'branch-finish', ...node, status: 'succeeded' });
-      return { ok: true, messages: agent ? agent.messages.slice(forkedAt) : [] };
-    } catch (error) {
-      log.emit({
-        type: 'branch-finish',
-        ...node,
-        status: statusOf(error),
-        error: errorData(error),
-      });
-      if (!stop.signal.aborted && first === undefined) first = error;
-      if (mode === 'fail-fast' && !stop.signal.aborted) {
-        stop.abort(new Error(`the branch "${branch.key}" of <Parallel> failed`));
-      }
-      return { ok: false, error };
-    }
-  };
-  const outcomes = await limited(branches, props.limit ?? branches.length, runBranch);
+  const fan: Fan = { ctx, log, evaluate, mode, nodeId, stop };
+  fan.signal = AbortSignal.any([run.signal, stop.signal]);
+  const outcomes = await limited(branches, props.limit ?? branches.length, (branch, index) =>
+    runBranch(fan, branch, index),
+  );
   const failed = outcomes.flatMap((outcome, i) =>
     outcome.ok ? [] : [{ key: branches[i]!.key, error: outcome.error }],
   );
@@ -108,16 +83,53 @@ export async function evaluateParallel(
     ? (failed.find((f) => statusOf(f.error) === 'aborted')?.error ??
       new RunAbortedError(run.signal.reason))
     : mode === 'fail-fast'
-      ? (first ?? failed[0]!.error)
+      ? (fan.first ?? failed[0]!.error)
       : parallelFailed(element, failed, branches.length);
-  log.emit({
-    type: 'parallel-finish',
-    ...place,
-    status: statusOf(error),
-    error: errorData(error),
-    failed: failed.map((f) => f.key),
-  });
+  const failure = { status: statusOf(error), error: errorData(error) };
+  log.emit({ type: 'parallel-finish', ...place, ...failure, failed: failed.map((f) => f.key) });
   throw error;
+}
+
+/** One `<Parallel>` running: what its branches share. */
+interface Fan {
+  ctx: EvalContext;
+  log: RunLog;
+  evaluate: Evaluate;
+  mode: 'fail-fast' | 'settle-all';
+  /** The `<Parallel>`'s trace node. */
+  nodeId: string;
+  /** Aborts the branches (`fail-fast`, at the first failure). */
+  stop: AbortController;
+  /** The branches' signal: the run's and {@link stop}'s. */
+  signal?: AbortSignal;
+  /** The first failure that was not an abort of the branches. */
+  first?: unknown;
+}
+
+/** Runs one branch between its `branch-start` and `branch-finish`, in its own frame and conversation. */
+async function runBranch(fan: Fan, branch: Branch, index: number): Promise<BranchOutcome> {
+  const { ctx, log, stop } = fan;
+  const node = { runId: ctx.run.runId, branch: branch.key, nodeId: log.nodeId() };
+  const at = { ...node, parentId: fan.nodeId };
+  log.emit({ type: 'branch-start', ...at, index });
+  const agent = ctx.agent ? forkAgent(ctx.agent) : undefined;
+  const forkedAt = agent?.messages.length ?? 0;
+  try {
+    await fan.evaluate(branch.child, {
+      ...ctx,
+      run: branchFrame(ctx.run, branch.key, fan.signal!),
+      ...(agent ? { agent } : {}),
+      parentId: node.nodeId,
+    });
+    log.emit({ type: 'branch-finish', ...at, status: 'succeeded' });
+    return { ok: true, messages: agent ? agent.messages.slice(forkedAt) : [] };
+  } catch (error) {
+    log.emit({ type: 'branch-finish', ...at, status: statusOf(error), error: errorData(error) });
+    if (!stop.signal.aborted && fan.first === undefined) fan.first = error;
+    if (fan.mode === 'fail-fast' && !stop.signal.aborted)
+      stop.abort(new Error(`the branch "${branch.key}" of <Parallel> failed`));
+    return { ok: false, error };
+  }
 }
 
 /**
