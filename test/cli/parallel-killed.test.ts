@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent, TraceNode } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { june, onlyTrace, startJune, tempProject } from './cli-harness.js';
+import { june, onlyTrace, repoRoot, startJune, tempProject } from './cli-harness.js';
 
 const fixtures = new URL('../engine/fixtures/', import.meta.url);
 
@@ -32,6 +32,16 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** Whether the `--json` events printed so far have the step's `step-finish`. */
+const finished = (stdout: string, step: string) =>
+  stdout
+    .split('\n')
+    .slice(0, -1)
+    .some((line) => {
+      const event = JSON.parse(line) as RunEvent;
+      return event.type === 'step-finish' && event.step === step;
+    });
+
 const count = (list: string[]) => {
   const counts: Record<string, number> = {};
   for (const item of list) counts[item] = (counts[item] ?? 0) + 1;
@@ -47,7 +57,7 @@ describe('june run killed during a <Parallel> fan-out', () => {
       () =>
         lines(cwd, 'effects.log').length === 4 &&
         lines(cwd, 'started.log').includes('a') &&
-        ['b', 'c', 'd', 'e'].every((item) => lines(cwd, 'models.log').includes(`do-${item}|2`)),
+        ['b', 'c', 'd', 'e'].every((item) => finished(first.output().stdout, `do-${item}`)),
       'four branches done and the fifth working',
     );
     process.kill(first.pid, 'SIGKILL');
@@ -80,6 +90,32 @@ describe('june run killed during a <Parallel> fan-out', () => {
     );
     expect(trace.status).toBe('succeeded');
   }, 180_000);
+});
+
+describe('june run of a <Parallel>', () => {
+  it('prints the fan-out and names the step of each line while steps run at once', async () => {
+    const cwd = project.folder('printed');
+    const done = await june(
+      [
+        'run',
+        join(repoRoot, 'examples', 'parallel.tsx'),
+        '--script',
+        join(repoRoot, 'examples', 'parallel.script.json'),
+      ],
+      cwd,
+    );
+    expect(done.code).toBe(0);
+    const printed = done.stdout.split('\n');
+    expect(printed).toContain(
+      '⇉ parallel: 4 branches (cart.ts, price.ts, user.ts, stock.ts), 2 at once',
+    );
+    expect(printed).toContain('  review-cart › → readFile {"path":"cart.ts"}');
+    expect(printed).toContain(
+      '  review-stock › stock.ts: a count of 0 is reported as in stock; use count > 0.',
+    );
+    // the step after the join runs alone: its lines are not named
+    expect(printed.some((line) => line.startsWith('  1. user.ts'))).toBe(true);
+  }, 60_000);
 });
 
 function findNode(node: TraceNode, kind: TraceNode['kind']): TraceNode | undefined {
