@@ -4,6 +4,7 @@ import {
   Catch,
   inspect,
   JuneError,
+  memoryJournalStore,
   Parallel,
   run,
   Step,
@@ -285,6 +286,59 @@ describe('<Parallel>', () => {
     const result = await handle.result;
     expect(result.steps.sum).toBe('all done');
     expect(ran.sort()).toEqual(items);
+  });
+
+  test('agents as branches, each calling a composite tool: child runs sit under their own calls, recorded by branch', async () => {
+    const model = scriptedModel({
+      steps: {
+        'ask-x': [{ toolCalls: [{ tool: 'fetch', input: { item: 'x' } }] }, { text: 'x fetched' }],
+        'ask-y': [{ toolCalls: [{ tool: 'fetch', input: { item: 'y' } }] }, { text: 'y fetched' }],
+        'fetch:get': [{ text: 'got one' }, { text: 'got another' }],
+      },
+    });
+    const Asker = ({ item }: { item: string }) => (
+      <Agent name={`asker-${item}`} model={model}>
+        <Tool name="fetch" description="Fetch an item" input={z.object({ item: z.string() })}>
+          {({ item: fetched }) => (
+            <Agent model={model}>
+              <Step id="get" prompt={`Get ${fetched}`} />
+            </Agent>
+          )}
+        </Tool>
+        <Step id={`ask-${item}`} prompt={`Ask for ${item}`} />
+      </Agent>
+    );
+    const store = memoryJournalStore();
+    const handle = run(
+      <Parallel>
+        <Asker key="x" item="x" />
+        <Asker key="y" item="y" />
+      </Parallel>,
+      { journal: store },
+    );
+    const result = await handle.result;
+    expect(result.steps).toEqual({ 'ask-x': 'x fetched', 'ask-y': 'y fetched' });
+    const [parallel] = byKind(result.trace.root, 'parallel');
+    for (const [index, item] of ['x', 'y'].entries()) {
+      const branch = parallel!.children[index]!;
+      expect(branch.children.map((node) => [node.kind, node.name])).toEqual([
+        ['agent', `asker-${item}`],
+      ]);
+      const call = byKind(branch, 'tool')[0]!;
+      expect(call).toMatchObject({ name: 'fetch', input: { item }, status: 'succeeded' });
+      const child = (call.output as { trace: { root: TraceNode } }).trace.root;
+      expect(byKind(child, 'step').map((node) => node.prompt)).toEqual([`Get ${item}`]);
+    }
+    // the child runs' model calls are recorded under their branch and composite call
+    const records = await store.read(handle.runId);
+    const places = records
+      .filter((record) => record.type === 'model-call' && record.step === 'fetch:get')
+      .map((record) => (record as { calls?: string[] }).calls)
+      .sort();
+    expect(places).toEqual([
+      ['[x]', 'ask-x#0.0'],
+      ['[y]', 'ask-y#0.0'],
+    ]);
   });
 
   test('inspect() reports the agents of every branch, each with its branch', async () => {
