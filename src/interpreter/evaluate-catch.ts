@@ -33,6 +33,7 @@ export async function evaluateCatch(
   for (let attempt = 1; ; attempt++) {
     const checked = new Set<string>();
     const conversationLength = ctx.agent?.messages.length ?? 0;
+    const exchangeLength = ctx.agent?.exchange?.length ?? 0;
     const attemptCtx = { ...ctx, parentId: nodeId, attempts: [...(ctx.attempts ?? []), checked] };
     const failure = await attemptOf(ctx, nodeId, attempt, () =>
       evaluate(props.children, attemptCtx),
@@ -48,6 +49,7 @@ export async function evaluateCatch(
       run.stepElements.delete(id);
     }
     ctx.agent?.messages.splice(conversationLength);
+    ctx.agent?.exchange?.splice(exchangeLength);
     const gaveUp = attempt > retries && props.fallback !== undefined;
     const failed = nodeId;
     nodeId = log.nodeId();

@@ -75,7 +75,11 @@ export async function evaluateParallel(
   );
   if (failed.length === 0) {
     // the join: each branch's exchange joins the agent's conversation, in declaration order
-    for (const outcome of outcomes) if (outcome.ok) ctx.agent?.messages.push(...outcome.messages);
+    for (const outcome of outcomes) {
+      if (!outcome.ok) continue;
+      ctx.agent?.messages.push(...outcome.messages);
+      ctx.agent?.exchange?.push(...outcome.messages);
+    }
     log.emit({ type: 'parallel-finish', ...place, status: 'succeeded' });
     return;
   }
@@ -113,7 +117,6 @@ async function runBranch(fan: Fan, branch: Branch, index: number): Promise<Branc
   const at = { ...node, parentId: fan.nodeId };
   log.emit({ type: 'branch-start', ...at, index });
   const agent = ctx.agent ? forkAgent(ctx.agent) : undefined;
-  const forkedAt = agent?.messages.length ?? 0;
   try {
     await fan.evaluate(branch.child, {
       ...ctx,
@@ -122,7 +125,7 @@ async function runBranch(fan: Fan, branch: Branch, index: number): Promise<Branc
       parentId: node.nodeId,
     });
     log.emit({ type: 'branch-finish', ...at, status: 'succeeded' });
-    return { ok: true, messages: agent ? agent.messages.slice(forkedAt) : [] };
+    return { ok: true, messages: agent?.exchange ?? [] };
   } catch (error) {
     log.emit({ type: 'branch-finish', ...at, status: statusOf(error), error: errorData(error) });
     if (!stop.signal.aborted && fan.first === undefined) fan.first = error;
@@ -152,9 +155,9 @@ export function branchFrame(run: RunFrame, key: string, signal: AbortSignal): Ru
   return frame;
 }
 
-/** A copy of an agent's frame with a copy of its conversation: a branch's own. */
+/** A copy of an agent's frame with a copy of its conversation, and what its steps add kept apart: a branch's own. */
 function forkAgent(agent: AgentFrame): AgentFrame {
-  return { ...agent, messages: [...agent.messages] };
+  return { ...agent, messages: [...agent.messages], exchange: [] };
 }
 
 /** Runs `work` for every item, at most `limit` at once, starting them in order; outcomes in order. */

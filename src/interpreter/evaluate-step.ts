@@ -257,6 +257,7 @@ async function runStepNode(
     );
     const usage = plainUsage(out.usage);
     step.agent.messages.push(userMessage, ...out.responseMessages);
+    step.agent.exchange?.push(userMessage, ...out.responseMessages);
     run.steps[props.id] = out.result;
     run.usage = sumUsage(run.usage, usage);
     withdrawUnasked(step, out.unaskedApprovals);

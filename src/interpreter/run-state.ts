@@ -87,6 +87,12 @@ export interface AgentFrame {
   guards?: readonly GuardEntry[];
   /** The `<Parallel>` branch it stands in, as keys joined by ` > ` (see `branchPathOf`). */
   branch?: string;
+  /**
+   * In a `<Parallel>` branch, the branch's copy of an agent's frame keeps here what its steps
+   * added to the conversation: what the join adds to the agent's own conversation (a
+   * compaction in the branch replaces `messages`, never this).
+   */
+  exchange?: ModelMessage[];
 }
 
 /** Everything evaluation of one node needs. */

@@ -341,6 +341,42 @@ describe('<Parallel>', () => {
     ]);
   });
 
+  test('a branch whose conversation is compacted still joins its whole exchange', async () => {
+    const model = scriptedModel({
+      steps: {
+        x1: [{ text: 'x one' }],
+        x2: [{ text: 'x two' }],
+        x3: [{ text: 'x three' }],
+        y1: [{ text: 'y one' }],
+        after: [{ text: 'after' }],
+        'notes@compact': [{ text: 'summary of x1 and x2' }, { text: 'summary of everything' }],
+      },
+    });
+    const result = await run(
+      <Agent name="notes" model={model} compact={{ maxMessages: 3, keep: 0 }}>
+        <Parallel>
+          <>
+            <Step id="x1" prompt="Do x1" />
+            <Step id="x2" prompt="Do x2" />
+            <Step id="x3" prompt="Do x3" />
+          </>
+          <Step id="y1" prompt="Do y1" />
+        </Parallel>
+        <Step id="after" prompt="After" />
+      </Agent>,
+    ).result;
+    expect(result.steps.after).toBe('after');
+    // the second summary, before "after", summarized every branch's own messages, in order
+    const summaries = model.calls.filter((call) => call.step === 'notes@compact');
+    expect(summaries).toHaveLength(2);
+    const summarized = JSON.stringify(summaries[1]!.prompt);
+    const said = ['Do x1', 'x one', 'Do x2', 'x two', 'Do x3', 'x three', 'Do y1', 'y one'];
+    const order = said.map((text) => summarized.indexOf(text));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(summarized).not.toContain('summary of x1 and x2');
+  });
+
   test('inspect() reports the agents of every branch, each with its branch', async () => {
     const model = scriptedModel({ steps: itemScript() });
     const { work } = workTool(5, 5);
