@@ -32,8 +32,7 @@ export async function evaluateCatch(
   let nodeId = log.nodeId();
   for (let attempt = 1; ; attempt++) {
     const checked = new Set<string>();
-    const conversationLength = ctx.agent?.messages.length ?? 0;
-    const exchangeLength = ctx.agent?.exchange?.length ?? 0;
+    const conversation = conversationMark(ctx);
     const attemptCtx = { ...ctx, parentId: nodeId, attempts: [...(ctx.attempts ?? []), checked] };
     const failure = await attemptOf(ctx, nodeId, attempt, () =>
       evaluate(props.children, attemptCtx),
@@ -48,8 +47,7 @@ export async function evaluateCatch(
       delete run.steps[id];
       run.stepElements.delete(id);
     }
-    ctx.agent?.messages.splice(conversationLength);
-    ctx.agent?.exchange?.splice(exchangeLength);
+    conversation.forget();
     const gaveUp = attempt > retries && props.fallback !== undefined;
     const failed = nodeId;
     nodeId = log.nodeId();
@@ -82,6 +80,19 @@ export async function evaluateCatch(
     if (fallbackFailure === undefined) return;
     throw fallbackFailure.error;
   }
+}
+
+/** Where the agent's conversation stands now; `forget()` drops what was added since. */
+function conversationMark(ctx: EvalContext): { forget(): void } {
+  const agent = ctx.agent;
+  const length = agent?.messages.length ?? 0;
+  const exchanged = agent?.exchange?.length ?? 0;
+  return {
+    forget() {
+      agent?.messages.splice(length);
+      agent?.exchange?.splice(exchanged);
+    },
+  };
 }
 
 /**

@@ -256,8 +256,7 @@ async function runStepNode(
       runStep({ ...stepRunInput(step, props, userMessage), ...telemetry }),
     );
     const usage = plainUsage(out.usage);
-    step.agent.messages.push(userMessage, ...out.responseMessages);
-    step.agent.exchange?.push(userMessage, ...out.responseMessages);
+    addToConversation(step.agent, [userMessage, ...out.responseMessages]);
     run.steps[props.id] = out.result;
     run.usage = sumUsage(run.usage, usage);
     withdrawUnasked(step, out.unaskedApprovals);
@@ -281,6 +280,12 @@ async function runStepNode(
   } finally {
     run.toolNodes.delete(path);
   }
+}
+
+/** A step's exchange joins its agent's conversation (and, in a `<Parallel>` branch, the branch's exchange). */
+function addToConversation(agent: AgentFrame, messages: ModelMessage[]): void {
+  agent.messages.push(...messages);
+  agent.exchange?.push(...messages);
 }
 
 /** The usage of each model call a failed step paid for, and their costs when any had a price. */
