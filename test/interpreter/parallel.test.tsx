@@ -140,65 +140,73 @@ describe('<Parallel>', () => {
     expect(byKind(result.trace.root, 'parallel')[0]!.limit).toBe(2);
   });
 
-  test('fail-fast: the first failure aborts the other branches and fails the run with its error', async () => {
-    const model = scriptedModel({
-      steps: itemScript({ c: [{ error: 'the provider is down' }] }),
-    });
-    const { work, state } = workTool(5, 5);
-    const error = await run(<Fan model={model} work={work} />).result.catch((e: unknown) => e);
-    expect(JuneError.isInstance(error) && error.code).toBe('scripted-model-error');
-    const trace = (error as { trace: { root: TraceNode } }).trace;
-    const [parallel] = byKind(trace.root, 'parallel');
-    expect(parallel!.status).toBe('failed');
-    const statuses = Object.fromEntries(
-      parallel!.children.map((branch) => [branch.name, branch.status]),
-    );
-    expect(statuses).toEqual({
-      a: 'aborted',
-      b: 'aborted',
-      c: 'failed',
-      d: 'aborted',
-      e: 'aborted',
-    });
-    // no tool finished, and the step after the join never ran
-    expect(state.ran.length).toBeLessThanOrEqual(4);
-    expect(model.calls.some((call) => call.step === 'sum')).toBe(false);
-    expect(byKind(trace.root, 'tool').every((node) => node.status !== 'succeeded')).toBe(true);
-  });
+  test.each([true, false])(
+    'fail-fast: the first failure aborts the other branches and fails the run with its error (stream: %s)',
+    async (stream) => {
+      const model = scriptedModel({
+        steps: itemScript({ c: [{ error: 'the provider is down' }] }),
+      });
+      const { work, state } = workTool(5, 5);
+      const error = await run(<Fan model={model} work={work} />, { stream }).result.catch(
+        (e: unknown) => e,
+      );
+      expect(JuneError.isInstance(error) && error.code).toBe('scripted-model-error');
+      const trace = (error as { trace: { root: TraceNode } }).trace;
+      const [parallel] = byKind(trace.root, 'parallel');
+      expect(parallel!.status).toBe('failed');
+      const statuses = Object.fromEntries(
+        parallel!.children.map((branch) => [branch.name, branch.status]),
+      );
+      expect(statuses).toEqual({
+        a: 'aborted',
+        b: 'aborted',
+        c: 'failed',
+        d: 'aborted',
+        e: 'aborted',
+      });
+      // no tool finished, and the step after the join never ran
+      expect(state.ran.length).toBeLessThanOrEqual(4);
+      expect(model.calls.some((call) => call.step === 'sum')).toBe(false);
+      expect(byKind(trace.root, 'tool').every((node) => node.status !== 'succeeded')).toBe(true);
+    },
+  );
 
-  test('settle-all: every branch finishes, then one error names the branches that failed', async () => {
-    const model = scriptedModel({
-      steps: itemScript({
-        b: [{ error: 'the provider is down' }],
-        d: [{ error: 'the provider is overloaded' }],
-      }),
-    });
-    const { work, state } = workTool(3, 3);
-    const error = await run(<Fan model={model} work={work} mode="settle-all" />).result.catch(
-      (e: unknown) => e,
-    );
-    expect(JuneError.isInstance(error) && error.code).toBe('parallel-failed');
-    const failure = error as JuneError;
-    expect(failure.message).toMatch(
-      /^june: 2 of 5 branches of <Parallel>.* failed: "b" \(.*the provider is down\), "d" \(.*the provider is overloaded\)\.$/,
-    );
-    expect(failure.details).toEqual({
-      failed: [
-        { branch: 'b', code: 'scripted-model-error', message: expect.any(String) },
-        { branch: 'd', code: 'scripted-model-error', message: expect.any(String) },
-      ],
-    });
-    expect(state.ran.sort()).toEqual(['a', 'c', 'e']);
-    const trace = (error as { trace: { root: TraceNode } }).trace;
-    const [parallel] = byKind(trace.root, 'parallel');
-    expect(parallel!.children.map((branch) => branch.status)).toEqual([
-      'succeeded',
-      'failed',
-      'succeeded',
-      'failed',
-      'succeeded',
-    ]);
-  });
+  test.each([true, false])(
+    'settle-all: every branch finishes, then one error names the branches that failed (stream: %s)',
+    async (stream) => {
+      const model = scriptedModel({
+        steps: itemScript({
+          b: [{ error: 'the provider is down' }],
+          d: [{ error: 'the provider is overloaded' }],
+        }),
+      });
+      const { work, state } = workTool(3, 3);
+      const error = await run(<Fan model={model} work={work} mode="settle-all" />, {
+        stream,
+      }).result.catch((e: unknown) => e);
+      expect(JuneError.isInstance(error) && error.code).toBe('parallel-failed');
+      const failure = error as JuneError;
+      expect(failure.message).toMatch(
+        /^june: 2 of 5 branches of <Parallel>.* failed: "b" \(.*the provider is down\), "d" \(.*the provider is overloaded\)\.$/,
+      );
+      expect(failure.details).toEqual({
+        failed: [
+          { branch: 'b', code: 'scripted-model-error', message: expect.any(String) },
+          { branch: 'd', code: 'scripted-model-error', message: expect.any(String) },
+        ],
+      });
+      expect(state.ran.sort()).toEqual(['a', 'c', 'e']);
+      const trace = (error as { trace: { root: TraceNode } }).trace;
+      const [parallel] = byKind(trace.root, 'parallel');
+      expect(parallel!.children.map((branch) => branch.status)).toEqual([
+        'succeeded',
+        'failed',
+        'succeeded',
+        'failed',
+        'succeeded',
+      ]);
+    },
+  );
 
   test('<Catch> inside a branch retries that branch only; its sibling keeps its result', async () => {
     const model = scriptedModel({
