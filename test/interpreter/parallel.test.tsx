@@ -385,6 +385,47 @@ describe('<Parallel>', () => {
     expect(summarized).not.toContain('summary of x1 and x2');
   });
 
+  test('nested: a branch holding a <Parallel> of its own records its calls under both keys', async () => {
+    const model = scriptedModel({
+      steps: {
+        one: [{ text: '1' }],
+        two: [{ text: '2' }],
+        three: [{ text: '3' }],
+      },
+    });
+    const store = memoryJournalStore();
+    const handle = run(
+      <Agent model={model}>
+        <Parallel>
+          <Parallel key="pair" limit={1}>
+            <Step id="one" prompt="One" />
+            <Step id="two" prompt="Two" />
+          </Parallel>
+          <Step key="solo" id="three" prompt="Three" />
+        </Parallel>
+      </Agent>,
+      { journal: store },
+    );
+    const result = await handle.result;
+    expect(result.steps).toEqual({ one: '1', two: '2', three: '3' });
+    const [outer] = byKind(result.trace.root, 'parallel');
+    expect(outer!.children.map((branch) => branch.name)).toEqual(['pair', 'solo']);
+    expect(outer!.children[0]!.children[0]).toMatchObject({
+      kind: 'parallel',
+      branches: ['0', '1'],
+      limit: 1,
+    });
+    const places = (await store.read(handle.runId))
+      .filter((record) => record.type === 'model-call')
+      .map((record) => [(record as { step: string }).step, (record as { calls?: string[] }).calls])
+      .sort();
+    expect(places).toEqual([
+      ['one', ['[pair]', '[0]']],
+      ['three', ['[solo]']],
+      ['two', ['[pair]', '[1]']],
+    ]);
+  });
+
   test('inspect() reports the agents of every branch, each with its branch', async () => {
     const model = scriptedModel({ steps: itemScript() });
     const { work } = workTool(5, 5);
