@@ -426,6 +426,47 @@ describe('<Parallel>', () => {
     ]);
   });
 
+  test('with a journal, approvals waiting in two branches at an interruption are asked again under the same keys on resume', async () => {
+    const ran: string[] = [];
+    const work = tool({
+      description: 'Work on an item',
+      inputSchema: z.object({ item: z.string() }),
+      needsApproval: ({ item }) => item === 'b' || item === 'd',
+      execute: async ({ item }) => {
+        ran.push(item);
+        return `${item} worked`;
+      },
+    });
+    const store = memoryJournalStore();
+    const first = scriptedModel({ steps: itemScript() });
+    const handle = run(<Fan model={first} work={work} />, { journal: store });
+    const asked = (await pendingTogether(handle, 2)).map((request) => request.key).sort();
+    expect(asked).toEqual([`${handle.runId}/[b]/do-b#0.0`, `${handle.runId}/[d]/do-d#0.0`]);
+    await eventually(() => ran.length === 3);
+    handle.abort('the process stopped');
+    await handle.result.catch(() => {});
+    expect(ran.sort()).toEqual(['a', 'c', 'e']);
+
+    // the resumed run's model is asked only what the record does not hold: b's and d's second turns
+    const second = scriptedModel({
+      steps: itemScript({ b: [{ text: 'b done' }], d: [{ text: 'd done' }] }),
+    });
+    const keys: string[] = [];
+    const resumed = await run(<Fan model={second} work={work} />, {
+      journal: store,
+      resume: handle.runId,
+      onApproval: (request) => {
+        keys.push(request.key!);
+        return true;
+      },
+    }).result;
+    expect(keys.sort()).toEqual(asked);
+    expect(resumed.steps.sum).toBe('all done');
+    // the finished branches ran nothing again; b and d asked their model once more, after their tools
+    expect(ran.sort()).toEqual(items);
+    expect(second.calls.map((call) => call.step).sort()).toEqual(['do-b', 'do-d', 'sum']);
+  });
+
   test('inspect() reports the agents of every branch, each with its branch', async () => {
     const model = scriptedModel({ steps: itemScript() });
     const { work } = workTool(5, 5);
@@ -466,6 +507,15 @@ describe('<Parallel>', () => {
     expect(model.calls).toEqual([]);
   });
 });
+
+/** Resolves once `condition` holds (checked as the event loop turns; fails after 10 s). */
+async function eventually(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('gave up waiting');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 /** Waits until `count` approval requests are pending at once; returns them. */
 async function pendingTogether(handle: RunHandle, count: number): Promise<ApprovalRequest[]> {
