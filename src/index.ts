@@ -14,8 +14,8 @@ export {
   defineCapabilities,
 } from './components/index.js';
 export { answerQuestion, isQuestion } from './approvals/index.js';
-export { defineAgent, DEFINED_AGENT_STEP_ID, Catch } from './components/index.js';
-export type { CatchProps } from './components/index.js';
+export { defineAgent, DEFINED_AGENT_STEP_ID, Catch, Parallel } from './components/index.js';
+export type { CatchProps, ParallelProps } from './components/index.js';
 export { defineToolSource } from './resources/index.js';
 export type {
   DefineToolSourceOptions,

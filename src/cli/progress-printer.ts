@@ -64,6 +64,8 @@ export class ProgressPrinter implements RunConsumer {
   readonly #callRuns = new Map<string, string>();
   /** The tool of each tool call's trace node: a replayed answer comes with no request before it. */
   readonly #callTools = new Map<string, string>();
+  /** The steps running now (`<runId> <step>`): when more than one runs (a `<Parallel>`), lines inside a step name it. */
+  readonly #running = new Set<string>();
 
   constructor(out: TextOutput, style: TerminalStyle, options: ProgressPrinterOptions = {}) {
     this.#out = out;
@@ -115,8 +117,10 @@ export class ProgressPrinter implements RunConsumer {
         return this.#text(
           event.step,
           v(event.delta, { keepNewlines: true }),
-          `${this.#indentOf(event.runId)}${inner}`,
+          `${this.#indentOf(event.runId)}${inner}${this.#tag(event.runId, event.step)}`,
         );
+      case 'parallel-start':
+        return this.#parallelStart(event);
       case 'tool-call':
         return this.#toolCall(event);
       case 'tool-result':
@@ -160,8 +164,25 @@ export class ProgressPrinter implements RunConsumer {
     );
   }
 
+  /** `⇉ parallel: 4 branches (cart.ts, price.ts, …), 2 at once`. */
+  #parallelStart(event: Of<'parallel-start'>): void {
+    const shown = event.branches.slice(0, 5).join(', ');
+    const more = event.branches.length > 5 ? ', …' : '';
+    const count = `${event.branches.length} branch${event.branches.length === 1 ? '' : 'es'}`;
+    const limit = event.limit !== undefined ? `, ${event.limit} at once` : '';
+    this.line(this.#style.dim(`⇉ parallel: ${count} (${v(shown + more)})${limit}`), event.runId);
+  }
+
+  /** `review-cart › ` before a line inside a step while other steps run too; '' otherwise. */
+  #tag(runId: string, step: string): string {
+    return this.#running.size > 1 && this.#running.has(`${runId} ${step}`)
+      ? this.#style.dim(`${v(step)} › `)
+      : '';
+  }
+
   #stepStart(event: Of<'step-start'>): void {
     const s = this.#style;
+    this.#running.add(`${event.runId} ${event.step}`);
     this.#stepStarts.set(`${event.runId} ${event.step}`, Date.now());
     this.line(
       `${s.bold(`▸ ${v(event.step)}`)} ${s.dim(v(compactText(event.prompt)))}`,
@@ -187,7 +208,7 @@ export class ProgressPrinter implements RunConsumer {
     this.#callRuns.set(event.nodeId, event.runId);
     this.#callTools.set(event.nodeId, event.tool);
     this.line(
-      `${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`,
+      `${this.#tag(event.runId, event.step)}${s.tool(`→ ${v(event.tool)}`)} ${s.dim(v(compactJson(event.input, this.#jsonChars)))}`,
       event.runId,
       inner,
     );
@@ -199,7 +220,7 @@ export class ProgressPrinter implements RunConsumer {
       event.type === 'tool-result'
         ? `${s.tool(`← ${v(event.tool)}`)} ${s.dim(v(compactJson(modelOutputOf(event.output), this.#jsonChars)))}`
         : s.failure(`✗ ${v(event.tool)} failed: ${v(event.error.message)}`);
-    this.line(text, event.runId, inner);
+    this.line(`${this.#tag(event.runId, event.step)}${text}`, event.runId, inner);
   }
 
   /** A guard's decision other than `allow` (an escalation shows with its approval request). */
@@ -261,6 +282,7 @@ export class ProgressPrinter implements RunConsumer {
 
   #stepFinish(event: Of<'step-finish'>): void {
     const s = this.#style;
+    this.#running.delete(`${event.runId} ${event.step}`);
     const started = this.#stepStarts.get(`${event.runId} ${event.step}`);
     const took = started === undefined ? '' : ` · ${formatDuration(Date.now() - started)}`;
     const text = `${mark[event.status]} ${v(event.step)}${event.status === 'succeeded' ? '' : ` ${event.status}`}${took} · ${formatTokens(event.usage)}`;

@@ -24,6 +24,8 @@ export { defineAgent, DEFINED_AGENT_STEP_ID } from './define-agent.js';
 export type { DefineAgentOptions, DefinedAgent } from './define-agent.js';
 export { Catch } from './catch.js';
 export type { CatchProps } from './catch.js';
+export { Parallel } from './parallel.js';
+export type { ParallelProps } from './parallel.js';
 export { Guard } from './guard.js';
 export type {
   GuardProps,

@@ -28,7 +28,8 @@ export function callIdOf(step: string, modelIndex: number, position: number): st
 }
 
 /**
- * A place in words, for messages: `step "research:findings" (inside the tool call call_1)`.
+ * A place in words, for messages: `step "research:findings" (inside the tool call call_1)`,
+ * `step "review" (inside the branch a)` for a step in the `<Parallel>` branch keyed `a`.
  *
  * @example
  * ```ts
@@ -36,6 +37,17 @@ export function callIdOf(step: string, modelIndex: number, position: number): st
  * ```
  */
 export function describePlace(place: DurablePlace): string {
-  const inside = place.calls?.length ? ` (inside the tool call ${place.calls.join(' > ')})` : '';
+  const calls = place.calls ?? [];
+  const shown = calls.map((call) =>
+    isBranch(call)
+      ? `the branch ${decodeURIComponent(call.slice(1, -1))}`
+      : `the tool call ${call}`,
+  );
+  const inside = shown.length > 0 ? ` (inside ${shown.join(' > ')})` : '';
   return `step "${place.step}"${inside}`;
+}
+
+/** A `<Parallel>` branch among a place's calls: its key in brackets (`[a]`). */
+function isBranch(call: string): boolean {
+  return call.startsWith('[') && call.endsWith(']');
 }

@@ -30,7 +30,9 @@ export interface CollidingDeclaration {
  *   holds it (its host, pid and since when, as an ISO time), when PostgreSQL shows it;
  * - `guard-tripped`, `guard-rejected`: the guard (its name and declaration with where it
  *   stands), what it checked (`tool-input`, `output`, `user-input`), the step path, the tool
- *   for a tool call, and its reason.
+ *   for a tool call, and its reason;
+ * - `parallel-failed`: the branches of a `<Parallel mode="settle-all">` that failed, in
+ *   declaration order, each with its error's code and message.
  */
 export interface JuneErrorDetailsByCode {
   'capability-collision': {
@@ -60,6 +62,14 @@ export interface JuneErrorDetailsByCode {
   };
   'guard-tripped': GuardErrorDetails;
   'guard-rejected': GuardErrorDetails;
+  'parallel-failed': { failed: ParallelBranchFailure[] };
+}
+
+/** A branch of a `<Parallel>` that failed (see {@link JuneErrorDetailsByCode}): its key and its error. */
+export interface ParallelBranchFailure {
+  branch: string;
+  code?: string;
+  message: string;
 }
 
 /** What a guard that tripped or rejected something decided about (see {@link JuneErrorDetailsByCode}). */

@@ -164,6 +164,24 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     const node = live.nodes.get(e.nodeId);
     if (node) settle(live, node, e.status, e.at, e.error);
   },
+  'parallel-start': (live, e) => {
+    open(live, e, 'parallel', 'parallel', {
+      branches: e.branches,
+      mode: e.mode,
+      ...(e.limit !== undefined ? { limit: e.limit } : {}),
+    });
+  },
+  'parallel-finish': (live, e) => {
+    const node = live.nodes.get(e.nodeId);
+    if (node) settle(live, node, e.status, e.at, e.error);
+  },
+  'branch-start': (live, e) => {
+    open(live, e, 'branch', e.branch, { branch: e.branch });
+  },
+  'branch-finish': (live, e) => {
+    const node = live.nodes.get(e.nodeId);
+    if (node) settle(live, node, e.status, e.at, e.error);
+  },
 };
 
 /**

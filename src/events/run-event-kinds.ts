@@ -2,8 +2,11 @@ import type { RunLogEvent, RunLogEventType } from './run-event.js';
 
 /** What a kind of run event concerns, for views that treat kinds alike. */
 export interface RunEventKind {
-  /** The kind of trace node the event concerns (`catch`: an attempt of a `<Catch>`). */
-  node: 'run' | 'agent' | 'step' | 'model' | 'tool' | 'catch';
+  /**
+   * The kind of trace node the event concerns (`catch`: an attempt of a `<Catch>`;
+   * `parallel` a `<Parallel>`, `branch` one of its branches).
+   */
+  node: 'run' | 'agent' | 'step' | 'model' | 'tool' | 'catch' | 'parallel' | 'branch';
   /**
    * `start` opens its node, `finish` closes it, `delta` streams a piece of a model call's
    * text or reasoning (many come, joined by readers), `point` tells of something at a node
@@ -43,6 +46,10 @@ export const runEventKinds: { readonly [T in RunLogEventType]: RunEventKind } = 
   'catch-finish': { node: 'catch', phase: 'finish' },
   error: { node: 'catch', phase: 'point' },
   retry: { node: 'catch', phase: 'point' },
+  'parallel-start': { node: 'parallel', phase: 'start' },
+  'parallel-finish': { node: 'parallel', phase: 'finish' },
+  'branch-start': { node: 'branch', phase: 'start' },
+  'branch-finish': { node: 'branch', phase: 'finish' },
 };
 
 /** Every kind of run event, in the order of {@link runEventKinds}. */

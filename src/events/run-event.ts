@@ -213,6 +213,23 @@ export interface RunEventFields {
   };
   /** A `<Catch>` renders its children again: attempt `attempt` of at most `retries + 1`. */
   retry: { runId: string; attempt: number; retries: number };
+  /**
+   * A `<Parallel>` starts its branches: `branches` are their keys in declaration order (a
+   * child's `key`, else its index), `limit` how many run at once (absent: all), `mode` what
+   * a failure does.
+   */
+  'parallel-start': {
+    runId: string;
+    branches: string[];
+    limit?: number;
+    mode: 'fail-fast' | 'settle-all';
+  };
+  /** A `<Parallel>` joined: every branch ended (`failed` names the branches that failed). */
+  'parallel-finish': { runId: string; status: TraceStatus; error?: TraceError; failed?: string[] };
+  /** One branch of a `<Parallel>` starts: its key and its 0-based position among the branches. */
+  'branch-start': { runId: string; branch: string; index: number };
+  /** One branch of a `<Parallel>` ended. */
+  'branch-finish': { runId: string; branch: string; status: TraceStatus; error?: TraceError };
 }
 
 /**

@@ -118,7 +118,13 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
   const pass = run.pass;
   const prefix = [...run.prefix, name];
   // the calling step's node of this call (opened here when the step has not seen the call yet)
-  const parentId = run.toolNodes?.claim(call.toolCallId, name, call.input).nodeId;
+  const context = toolCallContext();
+  const stepNodes = context
+    ? run.toolNodes.get(context.step)
+    : run.toolNodes.size === 1
+      ? [...run.toolNodes.values()][0]
+      : undefined;
+  const parentId = stepNodes?.claim(call.toolCallId, name, call.input).nodeId;
   const frame = createRunFrame({
     pass,
     runId: pass.services.childRunId(),
@@ -129,7 +135,8 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     guards: call.guards,
   });
   // the call's place-based id (the durable engine's key for the child run), not the provider's toolCallId
-  frame.calls = [...run.calls, toolCallContext()?.call ?? call.toolCallId];
+  // (the calling step's calls: a step in a <Parallel> branch has the branch among them)
+  frame.calls = [...(context?.calls ?? run.calls), context?.call ?? call.toolCallId];
   const renderThenEvaluate: Evaluate = async (_node, ctx) => {
     const workflow = await call.spec.render(call.input);
     // the child run needs no context of this call (its tools get their own): without one,

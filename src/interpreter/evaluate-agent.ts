@@ -20,6 +20,7 @@ import { jsonToolOutput } from './json-tool-output.js';
 import { statusOf } from './settle.js';
 import { errorMessage } from '../errors/error-message.js';
 import { checkCompact } from './compact-agent.js';
+import { branchPathOf } from './branch-place.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
 
@@ -78,6 +79,7 @@ export async function evaluateAgent(
       agent: frame,
       parentId: node.nodeId,
       ...(ctx.guards ? { guards: ctx.guards } : {}),
+      ...(ctx.attempts ? { attempts: ctx.attempts } : {}),
     });
     pass.emit({ ...finish, status: 'succeeded' });
   } catch (error) {
@@ -144,6 +146,7 @@ async function agentFrame(
     nodeId: agent.nodeId,
     ...(resolved.waits.length > 0 ? { waiting: resolved.waits.map((w) => w.notation) } : {}),
     ...(guardsOf(ctx).length > 0 ? { guards: guardsOf(ctx) } : {}),
+    ...branchOf(ctx),
   };
   return { frame, others };
 }
@@ -175,6 +178,12 @@ async function connectSources(
     }),
   );
   return connected;
+}
+
+/** The `<Parallel>` branch an agent stands in, when it stands in one. */
+function branchOf(ctx: EvalContext): { branch?: string } {
+  const branch = branchPathOf(ctx.run.calls);
+  return branch !== undefined ? { branch } : {};
 }
 
 function modelName(model: unknown): string {

@@ -31,20 +31,23 @@ export async function evaluateCatch(
   if (!log) return evaluate(props.children, ctx);
   let nodeId = log.nodeId();
   for (let attempt = 1; ; attempt++) {
-    const steps = { ...run.steps };
-    const stepElements = new Map(run.stepElements);
-    const conversationLength = ctx.agent?.messages.length ?? 0;
+    const checked = new Set<string>();
+    const conversation = conversationMark(ctx);
+    const attemptCtx = { ...ctx, parentId: nodeId, attempts: [...(ctx.attempts ?? []), checked] };
     const failure = await attemptOf(ctx, nodeId, attempt, () =>
-      evaluate(props.children, { ...ctx, parentId: nodeId }),
+      evaluate(props.children, attemptCtx),
     );
     if (failure === undefined) return;
     const { error } = failure;
     if (statusOf(error) === 'aborted' || run.signal.aborted) throw error;
-    // forget what the failed attempt did: its steps (a retry may reuse their ids) and, for a
-    // <Catch> inside an agent, what it added to the agent's conversation
-    run.steps = steps;
-    run.stepElements = stepElements;
-    ctx.agent?.messages.splice(conversationLength);
+    // forget what the failed attempt did: its steps (a retry may reuse their ids; a step of a
+    // sibling <Parallel> branch stays) and, for a <Catch> inside an agent, what it added to
+    // the agent's conversation
+    for (const id of checked) {
+      delete run.steps[id];
+      run.stepElements.delete(id);
+    }
+    conversation.forget();
     const gaveUp = attempt > retries && props.fallback !== undefined;
     const failed = nodeId;
     nodeId = log.nodeId();
@@ -77,6 +80,19 @@ export async function evaluateCatch(
     if (fallbackFailure === undefined) return;
     throw fallbackFailure.error;
   }
+}
+
+/** Where the agent's conversation stands now; `forget()` drops what was added since. */
+function conversationMark(ctx: EvalContext): { forget(): void } {
+  const agent = ctx.agent;
+  const length = agent?.messages.length ?? 0;
+  const exchanged = agent?.exchange?.length ?? 0;
+  return {
+    forget() {
+      agent?.messages.splice(length);
+      agent?.exchange?.splice(exchanged);
+    },
+  };
 }
 
 /**

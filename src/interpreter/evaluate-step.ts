@@ -89,6 +89,7 @@ export function checkStep(element: JuneElement, ctx: EvalContext): StepProps & {
     );
   }
   ctx.run.stepElements.set(props.id, element);
+  for (const ids of ctx.attempts ?? []) ids.add(props.id);
   stepAgents.set(element, ctx.agent.path);
   return props as StepProps & { id: string };
 }
@@ -279,7 +280,7 @@ async function runStepNode(
     });
     throw error;
   } finally {
-    run.toolNodes = undefined;
+    run.toolNodes.delete(path);
   }
 }
 
@@ -304,9 +305,12 @@ async function guardedStep<T extends { result: unknown; responseMessages: ModelM
   await compactBeforeStep(step, userMessage);
   const out = await step.services.log.within(step.node.nodeId, loop);
   await checkStepGuards(step, 'output', out.result, step.held);
-  // the conversation goes on with the step's exchange, as far as a compaction left it
-  const conversation = [...step.agent.messages, userMessage, ...out.responseMessages];
+  // the conversation goes on with the step's exchange, as far as a compaction left it; in a
+  // <Parallel> branch, the branch's exchange gains it whole, for the join
+  const exchange = [userMessage, ...out.responseMessages];
+  const conversation = [...step.agent.messages, ...exchange];
   step.agent.messages = step.compaction?.conversation(conversation) ?? conversation;
+  step.agent.exchange?.push(...exchange);
   return out;
 }
 
@@ -358,7 +362,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     ...callSettings
   } = agent.element.props as AgentProps;
   const tools = new ToolNodes(services.log, run.runId, path, step.node.nodeId);
-  run.toolNodes = tools;
+  run.toolNodes.set(path, tools);
   // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
   const durable = services.engine.durable;
   const place = { step: path, calls: run.calls };

@@ -51,6 +51,11 @@ export interface InspectedAgent {
   guards?: string[];
   /** Where the `<Agent>` was declared, `file:line:column`; with `details` only, when known. */
   declaration?: string;
+  /**
+   * The `<Parallel>` branch the agent runs in: its key (a child's `key`, else its position),
+   * the keys of nested branches joined by ` > `. Absent outside any branch.
+   */
+  branch?: string;
 }
 
 /** Options of {@link inspect}. */
@@ -87,7 +92,8 @@ export interface InspectReport {
 /**
  * Resolves the capabilities of every agent the tree renders, without calling a model: your
  * components render, steps are checked but not run, and a step's render-prop child is not
- * followed (it needs the step's result). It does not see: composite tool bodies unless
+ * followed (it needs the step's result). The branches of a `<Parallel>` are walked one after
+ * the other; an agent in one says which (`branch`). It does not see: composite tool bodies unless
  * `compositeInputs` gives a sample input, a `<Catch>` fallback, the tools of tool sources
  * (MCP servers: listed as `toolSources`), nor what a `needsApproval` function decides.
  *
@@ -135,6 +141,7 @@ export async function inspect(
         ),
         ...(agent.waiting ? { toolSources: agent.waiting } : {}),
         ...(agent.guards?.length ? { guards: agent.guards.map((guard) => guard.declaration) } : {}),
+        ...(agent.branch !== undefined ? { branch: agent.branch } : {}),
         ...(details ? declarationOf(locationSuffix(agent.element.source)) : {}),
       })),
     ),

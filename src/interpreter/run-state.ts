@@ -38,7 +38,11 @@ export interface RunFrame<P extends TreePass = TreePass> {
   runId: string;
   /** Composite tool names from the outermost run down to this one. */
   prefix: string[];
-  /** The ids of those composite tool calls, in the same order (the journal tells parallel calls apart by them). */
+  /**
+   * The ids of those composite tool calls, in the same order (the journal tells parallel
+   * calls apart by them), and the `<Parallel>` branches on the way (`[key]`, see
+   * `branchSegment`).
+   */
   calls: string[];
   signal: AbortSignal;
   steps: Record<string, unknown>;
@@ -53,8 +57,11 @@ export interface RunFrame<P extends TreePass = TreePass> {
    * for its own child run's), so a child run that is aborted can wait for its cleanup.
    */
   inflight: Set<Promise<unknown>>;
-  /** The tool call nodes of the step running now (a run runs one step at a time). */
-  toolNodes?: ToolNodes;
+  /**
+   * The tool call nodes of the steps running now, by step path (one step at a time, but for
+   * the branches of a `<Parallel>`), where a composite call finds its node.
+   */
+  toolNodes: Map<string, ToolNodes>;
   /** For a child run: the calling agent's scope, which `<Inherit>` reads. */
   callerScope?: ResolvedScope;
   /** For a child run: the guards over the call that started it, outermost first. */
@@ -78,6 +85,14 @@ export interface AgentFrame {
   waiting?: string[];
   /** The `<Guard>`s over the agent, outermost first. */
   guards?: readonly GuardEntry[];
+  /** The `<Parallel>` branch it stands in, as keys joined by ` > ` (see `branchPathOf`). */
+  branch?: string;
+  /**
+   * In a `<Parallel>` branch, the branch's copy of an agent's frame keeps here what its steps
+   * added to the conversation: what the join adds to the agent's own conversation (a
+   * compaction in the branch replaces `messages`, never this).
+   */
+  exchange?: ModelMessage[];
 }
 
 /** Everything evaluation of one node needs. */
@@ -90,6 +105,12 @@ export interface EvalContext {
   renderedBy?: string;
   /** The `<Guard>`s over this part of the tree, outermost first (see {@link guardsOf}). */
   guards?: readonly GuardEntry[];
+  /**
+   * For each `<Catch>` attempt around this part of the tree (in this run), the ids of the
+   * steps it checked: what a failed attempt forgets, and nothing a sibling `<Parallel>`
+   * branch did meanwhile.
+   */
+  attempts?: readonly Set<string>[];
 }
 
 /** The guards over what `ctx` evaluates: its own, else those of the call that started its run. */
@@ -140,6 +161,7 @@ export function createRunFrame<P extends TreePass>(options: RunFrameOptions<P>):
     nodeId: pass.nodeId(),
     ...(parentId !== undefined ? { parentId } : {}),
     inflight: new Set(),
+    toolNodes: new Map(),
     ...(callerScope ? { callerScope } : {}),
     ...(guards?.length ? { guards } : {}),
   };

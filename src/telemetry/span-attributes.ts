@@ -141,6 +141,16 @@ const kindAttributes: Record<TraceNode['kind'], KindAttributes> = {
     else into['june.catch.fallback'] = true;
     return `catch ${node.name}`;
   },
+  parallel: (node, into) => {
+    if (node.branches) into['june.parallel.branches'] = node.branches;
+    if (node.mode !== undefined) into['june.parallel.mode'] = node.mode;
+    if (node.limit !== undefined) into['june.parallel.limit'] = node.limit;
+    return 'parallel';
+  },
+  branch: (node, into) => {
+    into['june.branch.key'] = node.branch ?? node.name;
+    return `branch ${node.name}`;
+  },
 };
 
 /**

@@ -17,8 +17,12 @@ export interface TraceFailures {
 }
 
 /** The kinds of node in a trace tree. */
-/** `catch` nodes are the attempts (and fallback) of a `<Catch>`. */
-export type TraceNodeKind = 'run' | 'agent' | 'step' | 'model' | 'tool' | 'catch';
+/**
+ * `catch` nodes are the attempts (and fallback) of a `<Catch>`; a `parallel` node is a
+ * `<Parallel>`, its children its `branch` nodes.
+ */
+export type TraceNodeKind =
+  'run' | 'agent' | 'step' | 'model' | 'tool' | 'catch' | 'parallel' | 'branch';
 
 /** Where a node stands: running, or how it ended. `denied` is a tool call a person refused. */
 export type TraceStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'aborted' | 'denied';
@@ -126,6 +130,12 @@ export interface TraceNode {
   capabilities?: CapabilityProvenance[];
   /** Agent nodes: each time its conversation was compacted, in order (absent when never). */
   compactions?: TraceCompaction[];
+  /** Parallel nodes: the branches' keys in declaration order, what a failure does, how many run at once. */
+  branches?: string[];
+  mode?: 'fail-fast' | 'settle-all';
+  limit?: number;
+  /** Branch nodes: the branch's key (a child's `key`, else its index). */
+  branch?: string;
   /** Step nodes: the step path (`research:findings`), the prompt, the result, the messages it added. */
   step?: string;
   prompt?: string;

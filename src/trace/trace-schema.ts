@@ -12,6 +12,8 @@ export const traceNodeKinds = [
   'model',
   'tool',
   'catch',
+  'parallel',
+  'branch',
 ] as const satisfies readonly TraceNodeKind[];
 
 /** Every status a trace or a node can have, as a list (see `TraceStatus`). */

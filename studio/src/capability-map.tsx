@@ -152,6 +152,11 @@ function AgentRow({
     <div class="map-row map-agent" role="treeitem" style={style} data-agent={agent.path}>
       <span class="map-kind">agent</span>
       <strong>{agent.name}</strong>
+      {agent.branch !== undefined && (
+        <span class="map-badge map-badge-branch" data-branch={agent.branch}>
+          branch {agent.branch}
+        </span>
+      )}
       <span class="muted small">
         {agent.tools.length} tool{agent.tools.length === 1 ? '' : 's'}
       </span>

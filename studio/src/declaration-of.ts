@@ -17,6 +17,10 @@ export function declarationOf(item: TreeItem): string | undefined {
       return item.parent ? `a model call of ${declarationOf(item.parent)}` : 'a model call';
     case 'catch':
       return `<Catch> (${node.name})`;
+    case 'parallel':
+      return `<Parallel> (${node.branches?.length ?? node.children.length} branches)`;
+    case 'branch':
+      return `the branch "${node.branch ?? node.name}" of <Parallel>`;
     case 'tool': {
       const capability = enclosingAgent(item)?.node.capabilities?.find(
         (declared) => declared.name === node.name,
@@ -34,7 +38,8 @@ export function declarationOf(item: TreeItem): string | undefined {
 export function placeOf(item: TreeItem): string {
   const above: string[] = [];
   for (let at = item.parent; at; at = at.parent) {
-    if (at.node.kind === 'agent' || at.node.kind === 'step') above.unshift(declarationOf(at)!);
+    if (at.node.kind === 'agent' || at.node.kind === 'step' || at.node.kind === 'branch')
+      above.unshift(declarationOf(at)!);
     else if (isChildRun(at)) above.unshift(`child run ${at.node.name}`);
   }
   return above.join(' › ');

@@ -55,7 +55,34 @@ export function Inspector({
       {node.kind === 'step' && <StepInspector node={node} />}
       {node.kind === 'model' && <ModelFacts node={node} />}
       {node.kind === 'tool' && <ToolInspector item={item} onSelect={onSelect} />}
+      {(node.kind === 'parallel' || node.kind === 'branch') && <ParallelFacts node={node} />}
     </aside>
+  );
+}
+
+/** A `<Parallel>`'s branches and settings, or one branch's key. */
+function ParallelFacts({ node }: { node: TraceNode }) {
+  if (node.kind === 'branch')
+    return (
+      <Section title="Branch">
+        <Facts
+          rows={[
+            ['Key', node.branch ?? node.name],
+            ['Declared', `the branch "${node.branch ?? node.name}" of <Parallel>`],
+          ]}
+        />
+      </Section>
+    );
+  return (
+    <Section title="Parallel">
+      <Facts
+        rows={[
+          ['Branches', node.branches?.join(', ')],
+          ['Mode', node.mode],
+          ['At once', node.limit !== undefined ? String(node.limit) : 'all'],
+        ]}
+      />
+    </Section>
   );
 }
 

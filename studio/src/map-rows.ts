@@ -30,16 +30,18 @@ export type MapRow =
 export function mapRows(map: CapabilityMap, connected: ConnectedTools = new Map()): MapRow[] {
   const rows: MapRow[] = [];
   const byParent = new Map<string, InspectedAgent[]>();
+  const ids = new Set(map.agents.map(idOf));
   for (const agent of map.agents) {
-    const parent = parentOf(agent.path);
+    const parent = parentIdOf(agent, ids);
     byParent.set(parent, [...(byParent.get(parent) ?? []), agent]);
   }
   const visit = (agent: InspectedAgent, depth: number) => {
-    rows.push({ kind: 'agent', key: `a:${agent.path}`, depth, agent });
+    const id = idOf(agent);
+    rows.push({ kind: 'agent', key: `a:${id}`, depth, agent });
     for (const tool of agent.tools) {
       rows.push({
         kind: 'tool',
-        key: `t:${agent.path}:${tool.name}`,
+        key: `t:${id}:${tool.name}`,
         depth: depth + 1,
         agent,
         tool,
@@ -50,22 +52,43 @@ export function mapRows(map: CapabilityMap, connected: ConnectedTools = new Map(
     for (const source of agent.toolSources ?? []) {
       rows.push({
         kind: 'source',
-        key: `s:${agent.path}:${source}`,
+        key: `s:${id}:${source}`,
         depth: depth + 1,
         agent,
         source,
       });
       for (const name of connected.get(connectedKey(agent.path, source)) ?? []) {
-        const key = `c:${agent.path}:${name}`;
+        const key = `c:${id}:${name}`;
         rows.push({ kind: 'connected', key, depth: depth + 2, agent, source, name });
       }
     }
-    for (const child of byParent.get(agent.path) ?? []) visit(child, depth + 1);
+    for (const child of byParent.get(id) ?? []) visit(child, depth + 1);
   };
   for (const agent of byParent.get('') ?? []) visit(agent, 0);
-  const placed = new Set(rows.filter((row) => row.kind === 'agent').map((row) => row.agent.path));
-  for (const agent of map.agents) if (!placed.has(agent.path)) visit(agent, 0); // a body whose tool is not in view
+  const placed = new Set(rows.filter((row) => row.kind === 'agent').map((row) => idOf(row.agent)));
+  for (const agent of map.agents) if (!placed.has(idOf(agent))) visit(agent, 0); // a body whose tool is not in view
   return rows;
+}
+
+/** An agent's identity on the map: its path, and the `<Parallel>` branch it runs in (`reviewer [a]`). */
+function idOf(agent: InspectedAgent): string {
+  return agent.branch === undefined ? agent.path : `${agent.path} [${agent.branch}]`;
+}
+
+/**
+ * The identity of the agent (or composite tool) `agent` sits in: its parent path in the
+ * innermost of its branches that has such an agent (an agent around a `<Parallel>` is in
+ * none of them).
+ */
+function parentIdOf(agent: InspectedAgent, ids: Set<string>): string {
+  const parent = parentOf(agent.path);
+  if (parent === '' || parent.endsWith(':')) return parent;
+  const keys = agent.branch?.split(' > ') ?? [];
+  for (let n = keys.length; n > 0; n--) {
+    const id = `${parent} [${keys.slice(0, n).join(' > ')}]`;
+    if (ids.has(id)) return id;
+  }
+  return parent;
 }
 
 /**

@@ -13,6 +13,8 @@ const KIND_NAMES: Record<TimeKind, string> = {
   approval: 'approval waits',
   child: 'child runs',
   catch: 'attempts',
+  parallel: 'parallels',
+  branch: 'branches',
 };
 
 /** Where the time went: the summed time of model calls, tool calls, approval waits and child runs. */

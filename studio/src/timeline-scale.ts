@@ -42,7 +42,17 @@ export function tickStep(pxPerMs: number, minPx = 90): number {
 }
 
 /** What kind of time a bar stands for (its colour in the timeline). */
-export type TimeKind = 'run' | 'agent' | 'step' | 'model' | 'tool' | 'approval' | 'child' | 'catch';
+export type TimeKind =
+  | 'run'
+  | 'agent'
+  | 'step'
+  | 'model'
+  | 'tool'
+  | 'approval'
+  | 'child'
+  | 'catch'
+  | 'parallel'
+  | 'branch';
 
 /** An item's kind of time: a tool call that waited for a person is an approval wait; a child run is its own kind. */
 export function timeKindOf(item: TreeItem): TimeKind {

@@ -3,6 +3,7 @@ import { scriptedModel } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import Article from '../../examples/article.js';
 import Report from '../../examples/report.js';
+import Review from '../../examples/parallel.js';
 import { findNode } from './support.js';
 
 // The examples run offline from their scripts, as `june run <example> --script <script>` does.
@@ -65,6 +66,34 @@ describe('examples', () => {
           },
         ],
       },
+    ]);
+    model.assertAllTurnsUsed();
+  });
+
+  it('parallel.tsx: four reviews, two at once, joined in order before the summary', async () => {
+    const model = scriptedModel('examples/parallel.script.json');
+    const result = await run(<Review />, { model }).result;
+
+    expect(result.output).toMatchObject({ summary: expect.stringMatching(/^1\. user\.ts/) });
+    const parallel = findNode(result.trace.root, 'parallel', 'parallel');
+    expect(parallel).toMatchObject({
+      branches: ['cart.ts', 'price.ts', 'user.ts', 'stock.ts'],
+      limit: 2,
+      mode: 'fail-fast',
+    });
+    // the summary's conversation holds each review in the order the branches are written
+    const summary = model.calls.find((call) => call.step === 'summary')!;
+    const reviewed = summary.prompt.flatMap((message) =>
+      message.role === 'user'
+        ? (message.content as Array<{ text: string }>).map((part) => part.text)
+        : [],
+    );
+    expect(reviewed).toEqual([
+      'Review cart.ts',
+      'Review price.ts',
+      'Review user.ts',
+      'Review stock.ts',
+      'List the files that need a fix, most urgent first.',
     ]);
     model.assertAllTurnsUsed();
   });

@@ -67,6 +67,26 @@ describe('mapRows', () => {
     ]);
   });
 
+  it('keeps apart the agents of <Parallel> branches that share a path, each under its own parent', () => {
+    const tool = { name: 'read', needsApproval: false, source: '<Tool name="read">' };
+    const rows = mapRows({
+      agents: [
+        { path: 'lead', name: 'lead', tools: [] },
+        { path: 'lead > reviewer', name: 'reviewer', tools: [tool], branch: 'a.ts' },
+        { path: 'lead > reviewer > helper', name: 'helper', tools: [], branch: 'a.ts' },
+        { path: 'lead > reviewer', name: 'reviewer', tools: [tool], branch: 'b.ts' },
+      ],
+    });
+    expect(rows.map((row) => [row.kind, row.depth, row.key])).toEqual([
+      ['agent', 0, 'a:lead'],
+      ['agent', 1, 'a:lead > reviewer [a.ts]'],
+      ['tool', 2, 't:lead > reviewer [a.ts]:read'],
+      ['agent', 2, 'a:lead > reviewer > helper [a.ts]'],
+      ['agent', 1, 'a:lead > reviewer [b.ts]'],
+      ['tool', 2, 't:lead > reviewer [b.ts]:read'],
+    ]);
+  });
+
   it('puts the tools a run connected from a tool source under it', () => {
     const at = '2026-12-01T00:00:00.000Z';
     const agent = (name: string, capabilities: object[], children: TraceNode[] = []) =>

@@ -149,7 +149,7 @@ describe('unreadable trace files', () => {
         empty: 'the file is empty; a run that is starting writes it shortly',
         other: 'not a June trace: version is 2; Studio reads version 1 traces',
         'bad-node':
-          'not a June trace: root.children[0].kind is missing; expected one of run, agent, step, model, tool, catch',
+          'not a June trace: root.children[0].kind is missing; expected one of run, agent, step, model, tool, catch, parallel, branch',
       });
 
       const cut = await fetch(`${studio.url}api/runs/cut`);

@@ -36,6 +36,7 @@ import Wrappers from '../../examples/capabilities/wrappers.js';
 import Ship from '../../examples/questions/ship.js';
 import Release from '../../examples/release.js';
 import Report from '../../examples/report.js';
+import Review from '../../examples/parallel.js';
 import { agentArb, buildAgent } from '../capabilities/random-trees.js';
 import { streamModel, type MockScript, type MockTurn } from '../helpers/mock-stream-model.js';
 
@@ -103,6 +104,7 @@ const examples: Array<[string, () => JuneElement, string]> = [
   ],
   ['capabilities/wrappers.tsx', () => <Wrappers />, 'examples/capabilities/wrappers.script.json'],
   ['compaction.tsx', () => <Compaction />, 'examples/compaction.script.json'],
+  ['parallel.tsx', () => <Review />, 'examples/parallel.script.json'],
 ];
 
 describe('the trace reduced from the log equals the run’s trace', () => {

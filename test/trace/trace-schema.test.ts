@@ -78,7 +78,7 @@ describe('the trace schema: one description of the trace file', () => {
     expect(traceProblem(trace('x'))).toBe('root is a string of 1 characters, not a trace node');
     expect(traceProblem(trace(undefined))).toBe('root is missing, not a trace node');
     expect(traceProblem(trace(node({ children: [node({ kind: 'loop' })] })))).toBe(
-      'root.children[0].kind is a string of 4 characters; expected one of run, agent, step, model, tool, catch',
+      'root.children[0].kind is a string of 4 characters; expected one of run, agent, step, model, tool, catch, parallel, branch',
     );
     expect(traceProblem(trace(node({ children: {} })))).toBe(
       'root.children is an object, not an array',
