@@ -114,7 +114,7 @@ export type {
   ApprovalQuestion,
   OutsideAnswer,
 } from './engine/index.js';
-export { run, forkRun, forkOf } from './run/index.js';
+export { run, forkRun, forkOf, runForkPoints } from './run/index.js';
 export type { RunOptions, Fork, ForkChange, ForkRunOptions } from './run/index.js';
 export { inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
 export type {

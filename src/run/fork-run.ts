@@ -18,6 +18,8 @@ import type {
   JournalRecord,
 } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
+
+export type { ForkPoint };
 import { readRunJournal } from '../journal/read-run-journal.js';
 import { modelIdentity } from '../models/model-identity.js';
 
@@ -63,6 +65,8 @@ export interface Fork {
   forkedFrom: ForkedFrom;
   /** The record it was forked at. */
   point: ForkPoint;
+  /** The recorded run's workflow (for `june run`, its file), which the fork runs. */
+  workflow?: string;
   /** How many recorded model calls, tool executions and approvals its run replays. */
   replayed: number;
   /** What runs live after the fork point, in words (the original run's records after it). */
@@ -122,6 +126,7 @@ export async function forkRun(
     runId: forkId,
     forkedFrom: first.forkedFrom!,
     point,
+    ...(header.workflow !== undefined ? { workflow: header.workflow } : {}),
     replayed: forkPoints(forked).length - (change.kind === 'model' ? 0 : 1),
     live: liveWords(points, point, change),
     options: {
@@ -145,6 +150,20 @@ export async function forkRun(
       },
     },
   };
+}
+
+/**
+ * The records the run `runId` in `store` may be forked at, in the order they were recorded
+ * (see `forkPoints`).
+ *
+ * @throws {WorkflowError} `journal-missing` when the run has no journal there.
+ * @example
+ * ```ts
+ * for (const point of await runForkPoints(store, 'r1')) console.log(point.n, point.name);
+ * ```
+ */
+export async function runForkPoints(store: JournalStore, runId: string): Promise<ForkPoint[]> {
+  return forkPoints(await readRunJournal(store, runId));
 }
 
 /**
