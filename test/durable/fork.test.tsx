@@ -2,7 +2,7 @@
 // tools that leave a file behind and an approval, forked at a tool result two levels down,
 // at the approval, and at a model call with another model; a fork of a fork; a fork of a run
 // stopped at an approval.
-import { appendFileSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
@@ -16,13 +16,25 @@ import {
   run,
   Step,
   Tool,
+  traceWriter,
   type JournalHeader,
+  type Trace,
   type TraceNode,
 } from 'june';
 import type { ScriptTurn } from 'june/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerModel, firstEvent, isApprovalRequest } from './support.js';
+
+const dirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /** The text of the last tool result in a model call's prompt. */
 function lastToolResult(options: LanguageModelV4CallOptions): string {
@@ -71,7 +83,7 @@ function turns(
 
 /** The three-level workflow, its models and tools, and the file its tools write to. */
 function rig() {
-  const dir = mkdtempSync(join(tmpdir(), 'june-fork-'));
+  const dir = tempDir('june-fork-');
   const effects = join(dir, 'effects.txt');
   const effect = (line: string) => appendFileSync(effects, `${line}\n`);
   const modelA = answerModel(turns('A'), 'model-a');
@@ -165,7 +177,12 @@ describe('forkRun', () => {
       change: { result: 'page says: prices doubled' },
     });
     expect(fork.live).toContain('deploy');
-    const forked = await run(<Workflow />, { ...fork.options, onApproval: approveAll }).result;
+    const traces = tempDir('june-fork-traces-');
+    const forked = await run(<Workflow />, {
+      ...fork.options,
+      onApproval: approveAll,
+      consumers: [traceWriter({ dir: traces })],
+    }).result;
 
     // the fork point's change flows up through every level
     expect(forked.output).toBe('A done after deployed to prod');
@@ -194,24 +211,74 @@ describe('forkRun', () => {
     };
     expect(header.forkedFrom).toEqual(lineage);
     expect(forked.trace.forkedFrom).toEqual(lineage);
+    // the trace file Studio reads carries it too
+    const file = JSON.parse(readFileSync(join(traces, `${fork.runId}.json`), 'utf8')) as Trace;
+    expect(file.forkedFrom).toEqual(lineage);
     expect(recorded.trace.forkedFrom).toBeUndefined();
   });
 
-  it('forks at an approval: approved becomes denied, the tool does not run, and the model reads the denial', async () => {
+  it("forks at a composite tool's result: its child run does not run, and the caller reads the new result", async () => {
     const { Workflow, ran, calls, reset } = rig();
     const store = memoryJournalStore();
     const original = run(<Workflow />, { journal: store, onApproval: approveAll });
     await original.result;
     reset();
     const fork = await forkRun(store, original.runId, {
-      at: 'approval deploy plan#1.0',
-      change: { answer: 'deny', reason: 'not on a Friday' },
+      at: 'tool research plan#0.0',
+      change: { result: 'nothing found' },
+    });
+    const forked = await run(<Workflow />, { ...fork.options, onApproval: approveAll }).result;
+    expect(calls()).toEqual(['A plan 2', 'A plan 3']);
+    expect(ran()).toEqual(['fetch https://x.test', 'deploy prod', 'deploy prod']);
+    expect(forked.output).toBe('A done after deployed to prod');
+  });
+
+  it('forks at a model call with another answer: nothing before it is asked again', async () => {
+    const { Workflow, ran, calls, reset } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    reset();
+    const fork = await forkRun(store, original.runId, {
+      at: 'model plan #2',
+      change: { output: 'Held back: prices doubled.' },
     });
     const forked = await run(<Workflow />, fork.options).result;
+    expect(forked.output).toBe('Held back: prices doubled.');
+    expect(calls()).toEqual([]);
     expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
-    expect(calls()).toEqual(['A plan 3']);
-    expect(forked.output).toMatch(/^A done after .*not on a Friday/);
-    expect(forked.trace.forkedFrom?.record).toBe('approval deploy plan#1.0');
+  });
+
+  it('refuses recorded props that were redacted unless they are given again', async () => {
+    const { modelA } = rig();
+    function Greeting({ token }: { token: string }) {
+      return (
+        <Agent model={modelA}>
+          <Step id="plan" prompt={`Use ${token.length} characters`} />
+        </Agent>
+      );
+    }
+    const store = memoryJournalStore();
+    const original = run(Greeting, {
+      journal: store,
+      props: { token: 's3cret-value' },
+      redact: { values: ['s3cret-value'] },
+      onApproval: approveAll,
+    });
+    await original.result.catch(() => {});
+    await expect(
+      forkRun(store, original.runId, { at: 'model plan #0', change: { output: 'hi' } }),
+    ).rejects.toMatchObject({
+      code: 'fork-redacted',
+      message: expect.stringContaining('redacted props (token)'),
+    });
+    const fork = await forkRun(store, original.runId, {
+      at: 'model plan #0',
+      change: { output: 'hi' },
+      props: { token: 's3cret-value' },
+    });
+    expect((await run(Greeting, fork.options).result).output).toBe('hi');
+    expect(JSON.stringify(await store.read(fork.runId))).not.toContain('s3cret-value');
   });
 
   it('refuses a change that does not fit the record, naming what does', async () => {
@@ -229,6 +296,23 @@ describe('forkRun', () => {
 
   for (const stream of [true, false]) {
     describe(stream ? 'streaming' : 'batch mode', () => {
+      it('forks at an approval: approved becomes denied, the tool does not run, and the model reads the denial', async () => {
+        const { Workflow, ran, calls, reset } = rig();
+        const store = memoryJournalStore();
+        const original = run(<Workflow />, { journal: store, onApproval: approveAll, stream });
+        await original.result;
+        reset();
+        const fork = await forkRun(store, original.runId, {
+          at: 'approval deploy plan#1.0',
+          change: { answer: 'deny', reason: 'not on a Friday' },
+        });
+        const forked = await run(<Workflow />, { ...fork.options, stream }).result;
+        expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
+        expect(calls()).toEqual(['A plan 3']);
+        expect(forked.output).toMatch(/^A done after .*not on a Friday/);
+        expect(forked.trace.forkedFrom?.record).toBe('approval deploy plan#1.0');
+      });
+
       it('forks at a model call with another model for the agent that made it', async () => {
         const { Workflow, calls, reset, ran } = rig();
         const store = memoryJournalStore();
