@@ -131,6 +131,7 @@ export type {
   InspectedAgent,
   InspectedTool,
   CompositeToolResult,
+  RunFork,
 } from './interpreter/index.js';
 export {
   JuneError,

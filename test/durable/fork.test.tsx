@@ -24,7 +24,7 @@ import {
 import type { ScriptTurn } from 'june/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answerModel, firstEvent, isApprovalRequest } from './support.js';
+import { answerModel, firstEvent, isApprovalRequest, turnModel } from './support.js';
 
 const dirs: string[] = [];
 const tempDir = (prefix: string) => {
@@ -279,6 +279,57 @@ describe('forkRun', () => {
     });
     expect((await run(Greeting, fork.options).result).output).toBe('hi');
     expect(JSON.stringify(await store.read(fork.runId))).not.toContain('s3cret-value');
+  });
+
+  it("runs live the tool calls of the fork point's turn recorded after it, and replays those recorded before", async () => {
+    const dir = tempDir('june-fork-turn-');
+    const effects = join(dir, 'effects.txt');
+    const counted = (name: string) =>
+      tool({
+        description: `The ${name} tool`,
+        inputSchema: z.object({}),
+        execute: async () => {
+          appendFileSync(effects, `${name}\n`);
+          return `${name} ran`;
+        },
+      });
+    const model = turnModel({
+      work: [
+        {
+          toolCalls: [
+            { id: 'c_a', tool: 'a', input: {} },
+            { id: 'c_b', tool: 'b', input: {} },
+            { id: 'c_c', tool: 'c', input: {} },
+          ],
+        },
+        { text: 'all done' },
+      ],
+    });
+    function Turn() {
+      return (
+        <Agent model={model}>
+          <Tool name="a" value={counted('a')} />
+          <Tool name="b" value={counted('b')} />
+          <Tool name="c" value={counted('c')} />
+          <Step id="work" prompt="Do the work" />
+        </Agent>
+      );
+    }
+    const store = memoryJournalStore();
+    const original = run(<Turn />, { journal: store });
+    await original.result;
+    const order = forkPoints(await store.read(original.runId))
+      .filter((point) => point.type === 'tool-call')
+      .map((point) => (point.record as { tool: string }).tool);
+    const [, middle, last] = order;
+    const ranBefore = readFileSync(effects, 'utf8');
+    const fork = await forkRun(store, original.runId, {
+      at: `tool ${middle} work#0.${['a', 'b', 'c'].indexOf(middle!)}`,
+      change: { result: 'changed' },
+    });
+    await run(<Turn />, fork.options).result;
+    // only the call recorded after the fork point ran again
+    expect(readFileSync(effects, 'utf8')).toBe(`${ranBefore}${last}\n`);
   });
 
   it('refuses a change that does not fit the record, naming what does', async () => {
