@@ -21,7 +21,10 @@ import {
   type Trace,
   type TraceNode,
 } from 'june';
-import type { ScriptTurn } from 'june/testing';
+import { loadScript, scriptAfterJournal, scriptedModel, type ScriptTurn } from 'june/testing';
+import { questionsIn } from 'june/evals';
+import { fileURLToPath } from 'node:url';
+import Ship from '../../examples/questions/ship.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerModel, firstEvent, isApprovalRequest, turnModel } from './support.js';
@@ -330,6 +333,37 @@ describe('forkRun', () => {
     await run(<Turn />, fork.options).result;
     // only the call recorded after the fork point ran again
     expect(readFileSync(effects, 'utf8')).toBe(`${ranBefore}${last}\n`);
+  });
+
+  it("forks at a question's answer with another answer, which the rest of the run reads", async () => {
+    const script = loadScript(
+      fileURLToPath(new URL('../../examples/questions/ship.script.json', import.meta.url)),
+    );
+    const first = scriptedModel(script);
+    const store = memoryJournalStore();
+    const original = run(<Ship />, {
+      journal: store,
+      model: first,
+      approvalSources: [first.approvals],
+    });
+    await original.result;
+    // the question answered last: the other one's answer is part of the prefix
+    const last = forkPoints(await store.read(original.runId))
+      .filter((point) => point.type === 'approval')
+      .at(-1)!;
+    const env = last.name.startsWith('approval ask_env');
+    const answer = env ? 'prod' : { title: 'Smaller bundles', highlights: [] };
+    const fork = await forkRun(store, original.runId, {
+      at: last.name,
+      change: { output: answer },
+    });
+    const rest = scriptedModel(scriptAfterJournal(script, await store.read(fork.runId)));
+    const forked = await run(<Ship />, { ...fork.options, model: rest }).result;
+    const asked = questionsIn(forked.trace).find(
+      (question) => question.name === (env ? 'ask_env' : 'ask_notes'),
+    );
+    expect(asked?.answer).toEqual(answer);
+    expect(forked.output).toContain('Deployed 1.2.0');
   });
 
   it('refuses a change that does not fit the record, naming what does', async () => {
