@@ -46,9 +46,9 @@ export async function forkCommand(
   });
   const workflow = fork.workflow;
   io.stderr.write(
-    visibleText(
-      `june: run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.\n`,
-    ),
+    `${visibleText(
+      `june: run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`,
+    )}\n`,
   );
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
@@ -113,10 +113,11 @@ function json(text: string, flag: string): unknown {
 /** The records of a run, numbered, as `june fork <run>` lists them. */
 function listing(runId: string, points: readonly ForkPoint[]): string {
   const width = String(points.length).length;
-  const lines = points.map(
-    (point) => `${String(point.n).padStart(width)}. ${point.name}  ${point.what}`,
-  );
-  return visibleText(
-    `run ${runId}: ${points.length} record${points.length === 1 ? '' : 's'} to fork at\n${lines.join('\n')}\nfork one: june fork ${runId} --at <name or number> with --result <json>, --answer approve|deny, --output <json> or --model <id>\n`,
-  );
+  const lines = [
+    `run ${runId}: ${points.length} record${points.length === 1 ? '' : 's'} to fork at`,
+    ...points.map((point) => `${String(point.n).padStart(width)}. ${point.name}  ${point.what}`),
+    `fork one: june fork ${runId} --at <name or number> with --result <json>, --answer approve|deny, --output <json> or --model <id>`,
+  ];
+  // each line shown as text: a recorded value cannot move the terminal's cursor
+  return lines.map((line) => `${visibleText(line)}\n`).join('');
 }

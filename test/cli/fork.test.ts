@@ -125,12 +125,14 @@ describe('june fork', () => {
 
     const list = await june(['fork', recorded], project.dir, env);
     expect(list.code).toBe(0);
-    expect(list.stdout).toContain(`run ${recorded}: 9 records to fork at`);
-    expect(list.stdout).toContain('1. model release #0  answered (generate)');
-    expect(list.stdout).toContain(
+    expect(list.stdout).toContain(`run ${recorded}: 9 records to fork at\n`);
+    expect(list.stdout.split('\n')).toHaveLength(12);
+    const lines = list.stdout.split('\n');
+    expect(lines).toContain('1. model release #0  answered (generate)');
+    expect(lines).toContain(
       '3. tool fetch release#0.0/dig#0.0  fetch {"url":"https://x.test"} → "page of https://x.test"',
     );
-    expect(list.stdout).toContain('7. approval deploy release#1.0  approved');
+    expect(lines).toContain('7. approval deploy release#1.0  approved');
     expect(list.stdout).toContain(`fork one: june fork ${recorded} --at <name or number>`);
   }, 60_000);
 
