@@ -36,6 +36,7 @@ export {
   JOURNAL_VERSIONS,
   journalRecordSchema,
   journalExists,
+  forkPoints,
   runOwned,
   takeLease,
   thisProcessOwner,
@@ -56,6 +57,9 @@ export type {
   ResumeRecord,
   RunFinishRecord,
   RecordedError,
+  ForkedFrom,
+  ForkChangeRecord,
+  ForkPoint,
   RunLease,
   RunLeaseOptions,
   RunOwner,
@@ -110,8 +114,8 @@ export type {
   ApprovalQuestion,
   OutsideAnswer,
 } from './engine/index.js';
-export { run } from './run/index.js';
-export type { RunOptions } from './run/index.js';
+export { run, forkRun, forkOf, runForkPoints } from './run/index.js';
+export type { RunOptions, Fork, ForkChange, ForkRunOptions } from './run/index.js';
 export { inspect, DEFAULT_ABORT_GRACE_MS } from './interpreter/index.js';
 export type {
   AnsweredBy,
@@ -127,6 +131,7 @@ export type {
   InspectedAgent,
   InspectedTool,
   CompositeToolResult,
+  RunFork,
 } from './interpreter/index.js';
 export {
   JuneError,
@@ -190,6 +195,7 @@ export type {
   TraceApproval,
   TraceCompaction,
   TraceError,
+  TraceForkedFrom,
   SubtreeCost,
 } from './trace/index.js';
 export { subtreeCost, formatUsd } from './trace/index.js';

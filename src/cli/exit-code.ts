@@ -24,6 +24,8 @@ const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
   'cli-option-invalid',
   'cli-props-invalid',
   'cli-workflow-missing',
+  'fork-record-unknown',
+  'fork-change-invalid',
   'dbos-executor-held',
   'dbos-props-secret',
   'script-unreadable',

@@ -7,6 +7,7 @@ import { visibleText } from './visible-text.js';
 import { addDatabaseCommands } from './database-program.js';
 import { addEvalsCommand } from './evals-program.js';
 import { addRunCommand } from './run-program.js';
+import { addForkCommand } from './fork-program.js';
 import { addTryToolCommand } from './try-tool-program.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -67,6 +68,7 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
   // Subcommands made with .command() inherit exitOverride() and the output settings above.
   addInitCommand(program, io, done);
   addRunCommand(program, io, done);
+  addForkCommand(program, io, done);
   addDatabaseCommands(program, io, done);
   addInspectCommand(program, io, done);
   addTryToolCommand(program, io, done);

@@ -18,6 +18,8 @@ import { onStopSignals } from './stop-signals.js';
 import { terminalStyle, type TerminalStyle } from './terminal-style.js';
 import { terminalJson, visibleText } from './visible-text.js';
 import { otlpTracesEndpoint } from './otlp-endpoint.js';
+import { forkOf } from '../run/fork-run.js';
+import type { RunFork } from '../interpreter/workflow-run-options.js';
 
 import type { RunCommandOptions } from './run-command-options.js';
 
@@ -232,6 +234,8 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       // nobody reads --json output token by token: batch mode costs less
       ...(json || options.stream === false ? { stream: false } : {}),
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
+      // a fork's journal keeps its lineage and its changed model (by id) for every resume
+      ...(options.resume !== undefined && recorded ? forkOption(recorded) : {}),
       ...(options.runId !== undefined ? { runId: options.runId } : {}),
       ...(lease ? { lease } : {}),
       ...(options.replay !== undefined && recorded
@@ -243,6 +247,12 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
     });
   const handle = otlp ? context.with(otlp.parent, start) : start();
   return { handle, writer, traceFailure: () => failure };
+}
+
+/** The `fork` option of a resumed run whose journal is a fork's, else nothing. */
+function forkOption(recorded: Parameters<typeof forkOf>[0]): { fork?: RunFork } {
+  const fork = forkOf(recorded);
+  return fork ? { fork } : {};
 }
 
 /** The run's first line: `june run <file> · run <id>`, and where its model answers come from. */

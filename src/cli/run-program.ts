@@ -6,7 +6,7 @@ import type { ExitCodeValue } from './exit-code.js';
 import { repeatedFlag } from './repeated-flag.js';
 
 /** commander's option for one flag of `june run`'s table. */
-function runOption(flag: RunFlag): Option {
+export function runOption(flag: RunFlag): Option {
   const option = new Option(flag.flags, flag.description);
   if (flag.choices) option.choices(flag.choices);
   if (flag.default !== undefined) option.default(flag.default);

@@ -108,6 +108,10 @@ export const juneErrorCodes = [
   'journal-write-failed',
   'model-answer-unreadable',
   'run-owned',
+  // forks of recorded runs
+  'fork-record-unknown',
+  'fork-change-invalid',
+  'fork-redacted',
   // scripted models (june/testing)
   'script-invalid',
   'script-step-missing',

@@ -17,6 +17,9 @@ export type EvalApprove = 'all' | 'none';
  *   call, offline (tools still run, unless `replayTools`);
  * - `replayTools`: with `replay`, answer tool calls from the recording too;
  * - `approve`: how approval requests are answered. @default 'all'
+ * - `fork`: run a fork of a recorded run instead of a new run (see {@link EvalFork}): the
+ *   recorded run up to the fork point replays, the case's change is made there, and the rest
+ *   runs live, its model calls answered by `script` (offline) or the workflow's models;
  *
  * With neither `script` nor `replay`, the run calls the models the workflow names (the
  * configured provider).
@@ -28,6 +31,29 @@ export interface EvalCaseInput<PROPS extends Record<string, unknown> = Record<st
   replay?: string;
   replayTools?: boolean;
   approve?: EvalApprove;
+  fork?: EvalFork;
+}
+
+/**
+ * A case that forks a recorded run (`forkRun`): `from`, the run id of a run recorded in the
+ * task's `runsDir`; `at`, the record's name or number (`june fork <run>` lists them); and
+ * one change there: `result` (a tool execution's result), `answer` (`approve` or `deny`, at
+ * an approval), `output` (a model call's answer or a question's), or `model` (a model id,
+ * for the call at `at` and its agent's later ones). The case's props default to the
+ * recorded run's.
+ *
+ * @example
+ * ```json
+ * {"id": "sold-out", "fork": {"from": "20261207-101500-3fa94c1e27b0", "at": "tool fetch research#0.0", "result": "sold out"}, "script": "after-fork.script.json"}
+ * ```
+ */
+export interface EvalFork {
+  from: string;
+  at: string | number;
+  result?: unknown;
+  answer?: 'approve' | 'deny';
+  output?: unknown;
+  model?: string;
 }
 
 /**

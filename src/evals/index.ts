@@ -7,7 +7,13 @@
 export { workflowTask } from './workflow-task.js';
 export type { WorkflowTaskOptions } from './workflow-task.js';
 export type { WorkflowEvalOutput, EvalModelSource } from './eval-output.js';
-export type { EvalCase, EvalCaseInput, EvalApprove, JuneExpectations } from './eval-case.js';
+export type {
+  EvalCase,
+  EvalCaseInput,
+  EvalApprove,
+  EvalFork,
+  JuneExpectations,
+} from './eval-case.js';
 export { loadDataset } from './load-dataset.js';
 export type { LoadDatasetOptions } from './load-dataset.js';
 export { studioRunUrl, DEFAULT_STUDIO_URL } from './studio-link.js';

@@ -21,6 +21,16 @@ const lineSchema = z.strictObject({
   replay: z.string().min(1).optional(),
   replayTools: z.boolean().optional(),
   approve: z.enum(['all', 'none']).optional(),
+  fork: z
+    .strictObject({
+      from: z.string().min(1),
+      at: z.union([z.string().min(1), z.number().int().positive()]),
+      result: z.json().optional(),
+      answer: z.enum(['approve', 'deny']).optional(),
+      output: z.json().optional(),
+      model: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 /**
@@ -87,7 +97,8 @@ export async function loadDataset<
     }
     lineOfId.set(line.id, index + 1);
     // a replay without props takes the recorded run's, read when the case runs
-    const ownProps = line.props !== undefined || line.replay === undefined;
+    const ownProps =
+      line.props !== undefined || (line.replay === undefined && line.fork === undefined);
     const props = ownProps ? check(options.props, line.props ?? {}, '$.props', at) : undefined;
     const expected = check(options.expected, line.expected, '$.expected', at);
     const input: EvalCaseInput<PROPS> = {
@@ -97,6 +108,7 @@ export async function loadDataset<
       ...(line.replay !== undefined ? { replay: resolve(folder, line.replay) } : {}),
       ...(line.replayTools !== undefined ? { replayTools: line.replayTools } : {}),
       ...(line.approve !== undefined ? { approve: line.approve } : {}),
+      ...(line.fork !== undefined ? { fork: line.fork as EvalCaseInput['fork'] & {} } : {}),
     };
     cases.push({ input, ...(expected !== undefined ? { expected } : {}) });
   }
@@ -126,6 +138,12 @@ function parseLine(raw: string, at: string): z.infer<typeof lineSchema> {
       `${at}: a case takes "script" or "replay", not both: a script answers the model calls from its turns, a replay from a recorded run.`,
     );
   }
+  if (line.fork !== undefined && line.replay !== undefined) {
+    throw invalid(
+      `${at}: a case takes "fork" or "replay", not both: a fork replays its recorded run up to the fork point and runs the rest live.`,
+    );
+  }
+  if (line.fork !== undefined) forkChangeOf(line.fork, at);
   if (line.replayTools !== undefined && line.replay === undefined) {
     throw invalid(`${at}: "replayTools" goes with "replay"; add the recording or remove it.`);
   }
@@ -143,7 +161,7 @@ function check<T>(schema: z.ZodType<T> | undefined, value: unknown, path: string
 function issueText(error: z.ZodError, base = '$'): string {
   const issue = error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
-    return `unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')} (a case has id, props, expected, script, replay, replayTools, approve and $comment)`;
+    return `unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')} (a case has id, props, expected, script, replay, replayTools, approve, fork and $comment)`;
   }
   const path = issue.path.reduce<string>(
     (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
@@ -157,5 +175,17 @@ function invalid(message: string, cause?: unknown): WorkflowError {
     'eval-dataset-invalid',
     message.startsWith('june: ') ? message : `june: the dataset ${message}`,
     cause === undefined ? {} : { cause },
+  );
+}
+
+/**
+ * The one change a fork case makes, checked.
+ * @throws {WorkflowError} `eval-dataset-invalid` with none, or more than one.
+ */
+function forkChangeOf(fork: Record<string, unknown>, at: string): void {
+  const given = ['result', 'answer', 'output', 'model'].filter((key) => fork[key] !== undefined);
+  if (given.length === 1) return;
+  throw invalid(
+    `${at}: a "fork" makes one change at its record: one of "result", "answer", "output" and "model"${given.length ? `, not ${given.map((key) => `"${key}"`).join(' and ')}` : ''}.`,
   );
 }

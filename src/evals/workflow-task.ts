@@ -14,8 +14,11 @@ import type { JournalRecord } from '../journal/journal-record.js';
 import type { RunHandle } from '../interpreter/run.js';
 import { run, type RunOptions } from '../run/run.js';
 import { scriptedModel } from '../testing/scripted-model.js';
+import { loadScript } from '../testing/load-script.js';
+import { scriptAfterJournal } from '../testing/script-after-journal.js';
+import { forkRun, type ForkChange } from '../run/fork-run.js';
 import type { Trace } from '../trace/trace-node.js';
-import type { EvalApprove, EvalCaseInput } from './eval-case.js';
+import type { EvalApprove, EvalCaseInput, EvalFork } from './eval-case.js';
 import type { EvalModelSource, WorkflowEvalOutput } from './eval-output.js';
 import { DEFAULT_STUDIO_URL, studioRunUrl } from './studio-link.js';
 import { storedRedacted } from './stored-redacted.js';
@@ -126,6 +129,7 @@ async function runCase<OUTPUT>(
   options: WorkflowTaskOptions<OUTPUT>,
 ): Promise<WorkflowEvalOutput<OUTPUT>> {
   const runsDir = resolve(options.runsDir ?? '.june/runs');
+  if (input.fork) return forkCase(workflow, input, input.fork, options, runsDir);
   const source: EvalModelSource =
     input.script !== undefined ? 'script' : input.replay !== undefined ? 'replay' : 'provider';
   const recording = input.replay !== undefined ? await loadJournal(input.replay) : undefined;
@@ -160,6 +164,60 @@ async function runCase<OUTPUT>(
       : {}),
     model: source,
   };
+}
+
+/**
+ * A fork case: forks the recorded run `fork.from` of `runsDir` at `fork.at` with the case's
+ * change, and runs the fork (its live part answered by the case's script, which starts
+ * after the turns the prefix answered, or by the workflow's models).
+ */
+async function forkCase<OUTPUT>(
+  workflow: JuneElement | Component,
+  input: EvalCaseInput,
+  fork: EvalFork,
+  options: WorkflowTaskOptions<OUTPUT>,
+  runsDir: string,
+): Promise<WorkflowEvalOutput<OUTPUT>> {
+  const store = fileJournalStore({ dir: runsDir });
+  const made = await forkRun(store, fork.from, {
+    at: fork.at,
+    change: forkChange(fork),
+    ...(input.props ? { props: input.props } : {}),
+  });
+  const model =
+    input.script !== undefined
+      ? scriptedModel(scriptAfterJournal(loadScript(input.script), await store.read(made.runId)))
+      : typeof options.model === 'function'
+        ? options.model(input)
+        : options.model;
+  const handle = run<OUTPUT>(workflow, {
+    ...made.options,
+    onApproval: answerEveryRequest(options.onApproval, input.approve ?? options.approve),
+    guardEscalations: 'on-approval',
+    consumers: [traceWriter({ dir: runsDir })],
+    ...(model ? { model } : {}),
+    ...(options.strict ? { strict: true } : {}),
+    ...(options.output ? { output: options.output } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
+  });
+  const settled = await settle(handle);
+  return {
+    caseId: input.id,
+    ...settled,
+    traceFile: resolve(runsDir, `${settled.runId}.json`),
+    ...(options.studioUrl !== false
+      ? { studioUrl: studioRunUrl(options.studioUrl ?? DEFAULT_STUDIO_URL, settled.runId) }
+      : {}),
+    model: input.script !== undefined ? 'script' : 'provider',
+  };
+}
+
+/** A fork case's change, as `forkRun` takes it. */
+function forkChange(fork: EvalFork): ForkChange {
+  if (fork.answer !== undefined) return { answer: fork.answer };
+  if (fork.output !== undefined) return { output: fork.output };
+  if (fork.model !== undefined) return { model: fork.model };
+  return { result: fork.result };
 }
 
 /** The run's results, or how it failed, with its trace: what a case's output holds of the run. */

@@ -227,6 +227,7 @@ function startRun(live: LiveTrace, e: RunLogEventOf<'run-start'>): void {
     version: 1 as const,
     runId: e.runId,
     ...(e.workflow !== undefined ? { workflow: e.workflow } : {}),
+    ...(e.forkedFrom !== undefined ? { forkedFrom: e.forkedFrom } : {}),
     status: node.status,
     startedAt: node.startedAt,
     root: node,

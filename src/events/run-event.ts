@@ -4,6 +4,7 @@ import type {
   PromptFile,
   TraceCompaction,
   TraceError,
+  TraceForkedFrom,
   TraceGuardDecision,
   TraceStatus,
 } from '../trace/trace-node.js';
@@ -20,7 +21,13 @@ import type { ModelPrice } from '../models/price.js';
  */
 export interface RunEventFields {
   /** A run (or a child run, with `parentToolCallId`: the composite call that started it) begins. */
-  'run-start': { runId: string; parentToolCallId?: string; workflow?: string };
+  'run-start': {
+    runId: string;
+    parentToolCallId?: string;
+    workflow?: string;
+    /** The outermost run of a fork: where it was forked from. */
+    forkedFrom?: TraceForkedFrom;
+  };
   /**
    * A run ends: its final status (`succeeded`, `failed`, `aborted`), its usage and, when it
    * did not succeed, the error; `failures`: what failed inside it without failing it (see

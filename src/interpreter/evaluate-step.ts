@@ -1,4 +1,10 @@
-import type { LanguageModelUsage, ModelMessage, TelemetryOptions, ToolSet } from 'ai';
+import type {
+  LanguageModel,
+  LanguageModelUsage,
+  ModelMessage,
+  TelemetryOptions,
+  ToolSet,
+} from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { locationSuffix, notation } from '../elements/notation.js';
 import type { AgentProps } from '../components/agent.js';
@@ -344,6 +350,13 @@ function stepToolSet(step: StepCall, place: { step: string; calls: string[] }, t
   return { guarded, stepTools, toolApproval };
 }
 
+/** The model a step calls: a fork's changed model, else the run's `model`, else its agent's. */
+function stepModel(step: StepCall, model: LanguageModel): LanguageModel {
+  const { services, run, agent, path } = step;
+  const forked = services.settings.forkModel({ step: path, calls: run.calls, agent: agent.path });
+  return forked ?? services.settings.model ?? model;
+}
+
 /** What `runStep` needs for one step: the agent's model and settings, tools, events and approvals. */
 function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessage): StepRunInput {
   const { run, services, agent, path } = step;
@@ -367,14 +380,15 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
   const durable = services.engine.durable;
   const place = { step: path, calls: run.calls };
   const { guarded, stepTools, toolApproval } = stepToolSet(step, place, tools);
-  const identity = modelIdentity(services.settings.model ?? model);
+  const chosen = stepModel(step, model);
+  const identity = modelIdentity(chosen);
   // the step's calls are priced once, here: the journal records this price with each answer
   const price = modelPrice(identity, services.settings.prices);
   const parts = [run, services.log, path, step.node, tools, identity, price, step.held] as const;
   const onPart = stepPartHandler(...parts);
   return {
     step: path,
-    model: services.settings.model ?? model,
+    model: chosen,
     onUsage: (used, metadata) => {
       step.callUsages.push(used);
       step.callCosts.push(callCost(used, recordedPrice(metadata) ?? price) ?? null);

@@ -8,6 +8,7 @@ export type {
   WorkflowRunOptions,
   RunResult,
 } from './run.js';
+export type { RunFork } from './workflow-run-options.js';
 export type {
   RunOutput,
   RunOutputPicker,

@@ -70,7 +70,8 @@ export async function evaluateFrame(
   workflow?: string,
   parentToolCallId?: string,
 ): Promise<FrameOutcome> {
-  const { log, engine } = frame.pass.services;
+  const { log, engine, settings } = frame.pass.services;
+  const forkedFrom = frame.parentId === undefined ? settings.forkedFrom : undefined;
   const place = {
     runId: frame.runId,
     nodeId: frame.nodeId,
@@ -81,6 +82,7 @@ export async function evaluateFrame(
     ...place,
     ...(parentToolCallId ? { parentToolCallId } : {}),
     ...(workflow ? { workflow } : {}),
+    ...(forkedFrom ? { forkedFrom } : {}),
   });
   try {
     await evaluate(node, { run: frame, parentId: frame.nodeId });

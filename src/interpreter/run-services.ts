@@ -12,6 +12,8 @@ import type { NodePlace } from './node-place.js';
 import { RunAbort } from './run-abort.js';
 import { RunEngine } from './run-engine.js';
 import { RunLog } from './run-log.js';
+import type { RunFork } from './workflow-run-options.js';
+import type { TraceForkedFrom } from '../trace/trace-node.js';
 
 /** What a run's services are built from: the run's options that concern them. */
 export interface RunServicesOptions {
@@ -19,6 +21,8 @@ export interface RunServicesOptions {
   runId: string;
   /** The model every step uses instead of its own (`RunOptions.model`). */
   model?: LanguageModel;
+  /** A fork's lineage and changed model (`RunOptions.fork`). */
+  fork?: RunFork;
   /** Answers approval requests (`RunOptions.onApproval`); none: requests wait for `handle.approve`. */
   onApproval?: ApprovalPolicy;
   /** Whether `onApproval` answers calls a guard escalated (`RunOptions.guardEscalations`). @default 'person' */
@@ -41,6 +45,17 @@ export interface RunServicesOptions {
 export interface RunSettings {
   /** The model every step uses instead of its agent's, when given. */
   readonly model: LanguageModel | undefined;
+  /**
+   * The model a fork changed to for the step at `at` (its step path, composite calls and
+   * agent path), when the fork changed the model of that step's agent (or of every agent).
+   */
+  forkModel(at: {
+    step: string;
+    calls: readonly string[];
+    agent: string;
+  }): LanguageModel | undefined;
+  /** A fork's lineage, which its trace carries. */
+  readonly forkedFrom: TraceForkedFrom | undefined;
   /** Whether model calls stream (`streamText`) or answer whole (`generateText`). */
   readonly stream: boolean;
   /** The run's own prices, before the catalog's (see `modelPrice`). */
@@ -98,6 +113,8 @@ export function createRunServices(options: RunServicesOptions): RunServices {
     runId,
     settings: Object.freeze({
       model: options.model,
+      forkModel: forkModel(options.fork),
+      forkedFrom: options.fork?.forkedFrom,
       stream: options.stream !== false,
       prices: checkPrices(options.prices),
     }),
@@ -108,6 +125,26 @@ export function createRunServices(options: RunServicesOptions): RunServices {
     engine,
     childRunId: () => `${runId}.${++children}`,
   });
+}
+
+/**
+ * The model a fork's steps use: none without a model change; the changed model for every
+ * step when it is for every agent; else for the steps of the agent (in its run: the same
+ * composite calls) whose step made the model call the fork changed, from that step on (its
+ * steps before it are answered from the record, whichever model they name).
+ */
+function forkModel(fork: RunFork | undefined): RunSettings['forkModel'] {
+  const change = fork?.model;
+  if (!change) return () => undefined;
+  const { model, at } = change;
+  if (!at) return () => model;
+  const agents = new Set<string>();
+  const frame = (calls: readonly string[] | undefined) => (calls ?? []).join('/');
+  return ({ step, calls, agent }) => {
+    const key = `${frame(calls)}|${agent}`;
+    if (step === at.step && frame(calls) === frame(at.calls)) agents.add(key);
+    return agents.has(key) ? model : undefined;
+  };
 }
 
 /** The inbox's news as the run's events, each at the tool call node its request concerns. */

@@ -6,6 +6,18 @@ import type { RunConsumer } from '../events/run-consumer.js';
 import type { RedactOptions } from '../redaction/redactor.js';
 import type { ModelPrices } from '../models/price.js';
 import type { RunOutput } from './run-output-option.js';
+import type { TraceForkedFrom } from '../trace/trace-node.js';
+
+/**
+ * What a run knows of being a fork: `forkedFrom`, its lineage (the trace's `forkedFrom`);
+ * `model`, when the fork's change is another model: the model every step of the agent
+ * that made the model call at `at` uses (that call's step path and composite calls), or,
+ * without `at`, every step of every agent. It comes before the run's `model` option.
+ */
+export interface RunFork {
+  forkedFrom: TraceForkedFrom;
+  model?: { model: LanguageModel; at?: { step: string; calls?: readonly string[] } };
+}
 
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */
 export interface WorkflowRunOptions<OUTPUT = unknown> {
@@ -42,6 +54,11 @@ export interface WorkflowRunOptions<OUTPUT = unknown> {
   output?: RunOutput<OUTPUT>;
   /** Answers every model call of the run with this model instead of each agent's (offline scripts, tests). */
   model?: LanguageModel;
+  /**
+   * The run is a fork of a recorded run (`forkRun` makes this): its lineage, which its
+   * trace carries, and the model it uses from the fork point on when that is the change.
+   */
+  fork?: RunFork;
   /** The run's id. @default a time-sortable id with 48 random bits, such as `20261130-120301-3fa94c1e27b0` */
   runId?: string;
   /** A name for the workflow in traces and Studio. @default the root component's name */

@@ -47,3 +47,11 @@ export type {
   JournalTraceContext,
 } from './run-journal.js';
 export type { ReplayOf } from '../engine/journal-mismatch.js';
+export { forkPoints, findForkPoint, forkJournal, redactedPaths } from './fork-journal.js';
+export type {
+  ForkedFrom,
+  ForkChangeRecord,
+  ForkPoint,
+  ForkableRecord,
+  ForkJournalOptions,
+} from './fork-journal.js';

@@ -34,6 +34,10 @@ const headerSchema = z.looseObject({
   props: z.record(z.string(), z.unknown(), { error: 'not an object' }).optional(),
   startedAt: time(),
   traceparent: text().optional(),
+  // a fork's journal: where it was forked from
+  forkedFrom: z
+    .looseObject({ runId: text(), record: text() }, { error: 'not a fork lineage object' })
+    .optional(),
 });
 
 const modelCallSchema = z

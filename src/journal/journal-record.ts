@@ -56,6 +56,25 @@ export interface JournalPlace {
 /** An error as a journal keeps it: plain data from `errorData` with its blame, thrown again on replay. */
 export type RecordedError = ErrorData;
 
+/**
+ * Where a fork came from: the run it was forked from and the record it was forked at (its
+ * name, see {@link forkPoints}), what changed there, and, for a fork of a fork, where that
+ * run came from in turn (the chain, newest first).
+ */
+export interface ForkedFrom {
+  runId: string;
+  record: string;
+  change: ForkChangeRecord;
+  forkedFrom?: ForkedFrom;
+}
+
+/** The one change at a fork point, as the fork's journal keeps it (plain JSON). */
+export type ForkChangeRecord =
+  | { kind: 'result'; result: unknown }
+  | { kind: 'answer'; approved: boolean; reason?: string }
+  | { kind: 'output'; output: unknown }
+  | { kind: 'model'; model: string; allAgents?: true };
+
 /** The first record of every journal: what ran, with which props, under which schema version. */
 export interface JournalHeader {
   type: 'journal';
@@ -73,6 +92,12 @@ export interface JournalHeader {
    * exported OpenTelemetry spans: a resumed run links its span to it.
    */
   traceparent?: string;
+  /**
+   * A fork's journal (see `forkRun`): the run and record it was forked at, what changed
+   * there, and where that run came from in turn. Its records up to the fork point are the
+   * recorded run's.
+   */
+  forkedFrom?: ForkedFrom;
 }
 
 /**

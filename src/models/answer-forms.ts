@@ -39,6 +39,27 @@ export function generatedAnswer(result: LanguageModelV4GenerateResult): ModelAns
 }
 
 /**
+ * The record of an answer given by a person instead of a model (a fork's changed answer):
+ * `text` as the whole answer, with no tokens spent.
+ *
+ * @example
+ * ```ts
+ * const answer = textAnswer('Ship it.'); // { version: 1, spec: 'v4', result: { content: [{ type: 'text', text: 'Ship it.' }], ... } }
+ * ```
+ */
+export function textAnswer(text: string): ModelAnswer {
+  return generatedAnswer({
+    content: [{ type: 'text', text }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage: {
+      inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 0, text: 0, reasoning: undefined },
+    },
+    warnings: [],
+  });
+}
+
+/**
  * A recorded answer as the stream parts of a `v4` model: its parts, or the parts a provider
  * would have streamed for its result (each text and reasoning whole, in one delta). So a
  * call recorded in batch mode (`stream: false`) answers a streamed one.

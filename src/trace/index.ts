@@ -8,6 +8,7 @@ export type {
   TraceApproval,
   TraceCompaction,
   TraceError,
+  TraceForkedFrom,
   TraceNode,
   TraceNodeKind,
   TraceStatus,

@@ -178,10 +178,25 @@ export interface Trace {
   version: 1;
   runId: string;
   workflow?: string;
+  /** A fork's trace: the run and record it was forked at, and that run's own lineage. */
+  forkedFrom?: TraceForkedFrom;
   status: TraceStatus;
   startedAt: string;
   endedAt?: string;
   root: TraceNode;
+}
+
+/**
+ * Where a fork came from (see `forkRun`): the run and the record (by name, such as
+ * `tool research#0.0/findings#0.0`) it was forked at, the change made there (`kind`:
+ * `result`, `answer`, `output` or `model`, with its value), and, for a fork of a fork, where
+ * that run came from in turn.
+ */
+export interface TraceForkedFrom {
+  runId: string;
+  record: string;
+  change: { kind: string; [key: string]: unknown };
+  forkedFrom?: TraceForkedFrom;
 }
 
 /**

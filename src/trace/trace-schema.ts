@@ -75,6 +75,7 @@ export const traceSchema = z.object(
     }),
     runId: text(),
     workflow: text().optional(),
+    forkedFrom: z.looseObject({ runId: text(), record: text() }).optional(),
     status: oneOf(traceStatuses),
     startedAt: time(),
     endedAt: time().optional(),

@@ -28,11 +28,18 @@ export function turnModel(
 }
 
 /**
- * Like {@link turnModel}, with each turn made by `turnOf(step, turn, prompt)` (the prompt's
- * first user message as text), so a composite tool's child runs can answer by their input.
+ * Like {@link turnModel}, with each turn made by `turnOf(step, turn, prompt, options)` (the
+ * prompt's first user message as text, and the whole call), so a composite tool's child runs
+ * can answer by their input and a turn by the tool results before it. `modelId` names it.
  */
 export function answerModel(
-  turnOf: (step: string, turn: number, prompt: string) => ScriptTurn | undefined,
+  turnOf: (
+    step: string,
+    turn: number,
+    prompt: string,
+    options: LanguageModelV4CallOptions,
+  ) => ScriptTurn | undefined,
+  modelId = 'turns',
 ): LanguageModelV4 & { calls: TurnCall[] } {
   const calls: TurnCall[] = [];
   const answer = (options: LanguageModelV4CallOptions) => {
@@ -46,7 +53,7 @@ export function answerModel(
       user?.role === 'user'
         ? user.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
         : '';
-    const scripted = turnOf(step, turn, prompt);
+    const scripted = turnOf(step, turn, prompt, options);
     if (!scripted) throw new Error(`turnModel: no turn ${turn} for step "${step}"`);
     calls.push({ step, turn });
     return scriptedModel(
@@ -57,7 +64,7 @@ export function answerModel(
   return {
     specificationVersion: 'v4',
     provider: 'test',
-    modelId: 'turns',
+    modelId,
     supportedUrls: {},
     calls,
     doGenerate: (options) => answer(options).doGenerate(options),

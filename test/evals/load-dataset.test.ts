@@ -93,7 +93,7 @@ describe('loadDataset', () => {
     [
       'a misspelt field',
       ['{"id": "a", "scirpt": "x.json"}'],
-      /, line 1: unknown field "scirpt" \(a case has id, props, expected, script, replay, replayTools, approve and \$comment\)\.$/,
+      /, line 1: unknown field "scirpt" \(a case has id, props, expected, script, replay, replayTools, approve, fork and \$comment\)\.$/,
     ],
     [
       'a script and a replay',

@@ -1,0 +1,123 @@
+import { WorkflowError } from '../errors/index.js';
+import { runsFolderJournal } from '../host/runs-folder-journal.js';
+import { forkRun, runForkPoints, type ForkChange, type ForkPoint } from '../run/fork-run.js';
+import type { CliIO } from './cli-io.js';
+import { cliRedaction } from './cli-redaction.js';
+import { ExitCode, type ExitCodeValue } from './exit-code.js';
+import type { ForkFlagValues } from './fork-flags.js';
+import { parseProps } from './parse-props.js';
+import { runCommand, runsFolder } from './run-command.js';
+import { visibleText } from './visible-text.js';
+
+/**
+ * `june fork <run>`: without `--at`, lists the run's records (the fork points) by number and
+ * name; with `--at` and one change (`--result`, `--answer`, `--output` or `--model`), makes
+ * the fork's journal in `.june/runs`, says what runs live after the fork point, and runs the
+ * fork as `june run` runs a resumed run (its workflow file is the one the recorded run was
+ * started with), or, with `--no-start`, prints the fork's run id.
+ *
+ * @returns the exit code, as {@link runCommand}'s.
+ * @throws {JuneError} `cli-option-invalid` (no change, or more than one; JSON that does not
+ *   parse), `journal-missing`, `fork-record-unknown`, `fork-change-invalid`, `fork-redacted`,
+ *   and what `june run --resume` throws before its run starts.
+ * @example
+ * ```ts
+ * process.exitCode = await forkCommand('r1', { at: '3', answer: 'deny' }, processIO());
+ * ```
+ */
+export async function forkCommand(
+  runId: string,
+  options: ForkFlagValues,
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  const journal = runsFolderJournal(runsFolder);
+  if (options.at === undefined) {
+    io.stdout.write(listing(runId, await runForkPoints(journal, runId)));
+    return ExitCode.success;
+  }
+  const change = changeOf(options);
+  const given = options.props === undefined ? undefined : parseProps(options.props);
+  const { secretProps } = cliRedaction(options);
+  const fork = await forkRun(journal, runId, {
+    at: options.at,
+    change,
+    // props given again: the recorded ones may hold redacted values
+    ...(given || secretProps ? { props: { ...given, ...secretProps } } : {}),
+  });
+  const workflow = fork.workflow;
+  io.stderr.write(
+    `${visibleText(
+      `june: run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`,
+    )}\n`,
+  );
+  if (options.start === false || workflow === undefined) {
+    io.stdout.write(`${fork.runId}\n`);
+    if (workflow === undefined && options.start !== false)
+      io.stderr.write(
+        `june: the recorded run names no workflow file; run the fork with june run <file> --resume ${fork.runId}.\n`,
+      );
+    return ExitCode.success;
+  }
+  const {
+    at: _at,
+    result: _result,
+    answer: _answer,
+    reason: _reason,
+    output: _output,
+    model: _model,
+    allAgents: _all,
+    start: _start,
+    ...runFlags
+  } = options;
+  return runCommand(workflow, { ...runFlags, resume: fork.runId }, io);
+}
+
+/**
+ * The one change the flags ask for.
+ * @throws {WorkflowError} `cli-option-invalid`
+ */
+function changeOf(options: ForkFlagValues): ForkChange {
+  const given = (['result', 'answer', 'output', 'model'] as const).filter(
+    (key) => options[key] !== undefined,
+  );
+  if (given.length !== 1)
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: a fork makes one change at its record: pass one of --result <json> (a tool execution), --answer approve|deny (an approval), --output <json> (a model call or a question) or --model <id> (a model call)${given.length ? `, not ${given.map((key) => `--${key}`).join(' and ')}` : ''}.`,
+    );
+  if (options.allAgents && options.model === undefined)
+    throw new WorkflowError('cli-option-invalid', 'june: --all-agents goes with --model <id>.');
+  if (options.reason !== undefined && options.answer === undefined)
+    throw new WorkflowError('cli-option-invalid', 'june: --reason goes with --answer.');
+  if (options.result !== undefined) return { result: json(options.result, '--result') };
+  if (options.output !== undefined) return { output: json(options.output, '--output') };
+  if (options.answer !== undefined)
+    return {
+      answer: options.answer === 'approve' ? 'approve' : 'deny',
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    };
+  return { model: options.model!, ...(options.allAgents ? { allAgents: true } : {}) };
+}
+
+function json(text: string, flag: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: ${flag} is not valid JSON (${(error as Error).message}); a text is a JSON string, e.g. ${flag} '"sold out"'.`,
+    );
+  }
+}
+
+/** The records of a run, numbered, as `june fork <run>` lists them. */
+function listing(runId: string, points: readonly ForkPoint[]): string {
+  const width = String(points.length).length;
+  const lines = [
+    `run ${runId}: ${points.length} record${points.length === 1 ? '' : 's'} to fork at`,
+    ...points.map((point) => `${String(point.n).padStart(width)}. ${point.name}  ${point.what}`),
+    `fork one: june fork ${runId} --at <name or number> with --result <json>, --answer approve|deny, --output <json> or --model <id>`,
+  ];
+  // each line shown as text: a recorded value cannot move the terminal's cursor
+  return lines.map((line) => `${visibleText(line)}\n`).join('');
+}

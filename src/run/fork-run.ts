@@ -1,0 +1,271 @@
+import { WorkflowError } from '../errors/june-error.js';
+import { newRunId } from '../engine/run-id.js';
+import type { RunFork, WorkflowRunOptions } from '../interpreter/workflow-run-options.js';
+
+/** A model, as `run()`'s `model` option takes it (an AI SDK model, or a model id). */
+type LanguageModel = NonNullable<WorkflowRunOptions['model']>;
+import {
+  findForkPoint,
+  forkJournal,
+  forkPoints,
+  redactedPaths,
+  type ForkPoint,
+} from '../journal/fork-journal.js';
+import type {
+  ForkChangeRecord,
+  ForkedFrom,
+  JournalHeader,
+  JournalRecord,
+} from '../journal/journal-record.js';
+import type { JournalStore } from '../journal/journal-store.js';
+
+export type { ForkPoint };
+import { readRunJournal } from '../journal/read-run-journal.js';
+import { modelIdentity } from '../models/model-identity.js';
+
+/**
+ * The one change a fork makes at its fork point:
+ * - `result`: at a tool execution, the result the tool gives instead (the tool does not run);
+ * - `answer`: at an approval, the answer given instead (`'approve'`, `'deny'`, or a boolean),
+ *   with an optional `reason`;
+ * - `output`: at a model call, the model's answer instead (a string, or an object as JSON
+ *   text); at a `<Question>`, the answer given instead;
+ * - `model`: at a model call, the model that makes it and every later call of the agent that
+ *   made it (with `allAgents`, of every agent): that call runs live.
+ */
+export type ForkChange =
+  | { result: unknown }
+  | { answer: 'approve' | 'deny' | boolean; reason?: string }
+  | { output: unknown }
+  | { model: LanguageModel; allAgents?: boolean };
+
+/** Options of {@link forkRun}. */
+export interface ForkRunOptions {
+  /** The record to fork at: its name (`tool research#0.0/findings#0.0`) or its number (see `forkPoints`). */
+  at: string | number;
+  /** The one change at that record. */
+  change: ForkChange;
+  /** The fork's run id. @default a new one */
+  runId?: string;
+  /**
+   * The root component's props for the fork. @default the recorded run's, which must not
+   * hold a redacted value (`[redacted]`): give them again here when they do.
+   */
+  props?: Record<string, unknown>;
+}
+
+/**
+ * A fork made by {@link forkRun}, its journal stored and ready to run: pass `options` to
+ * `run()` with the same workflow (`run(<Release />, { ...fork.options, onApproval })`).
+ */
+export interface Fork {
+  /** The fork's run id. */
+  runId: string;
+  /** Its lineage, as its journal header and trace carry it. */
+  forkedFrom: ForkedFrom;
+  /** The record it was forked at. */
+  point: ForkPoint;
+  /** The recorded run's workflow (for `june run`, its file), which the fork runs. */
+  workflow?: string;
+  /** How many recorded model calls, tool executions and approvals its run replays. */
+  replayed: number;
+  /** What runs live after the fork point, in words (the original run's records after it). */
+  live: string;
+  /** The options that make `run()` run the fork: its journal, resumed, its props, its lineage and model. */
+  options: {
+    journal: JournalStore;
+    resume: string;
+    props?: Record<string, unknown>;
+    fork: RunFork;
+  };
+}
+
+/**
+ * Forks the recorded run `runId` in `store` at one of its records, with one change there
+ * (see {@link ForkChange}): stores a new run's journal holding the recorded records up to
+ * the fork point (the outermost run's and its child runs': composite tools, `defineAgent`
+ * agents) and the changed record, with `forkedFrom` in its header. Running it with `run()`
+ * and `fork.options` replays that prefix with no model call and no tool execution (approvals
+ * answered as recorded), and runs everything after the fork point live: model calls, tools
+ * with their effects, approvals asked again. A workflow that changed since the recording
+ * fails at the first record that no longer fits, with `journal-mismatch`, before anything
+ * runs there.
+ *
+ * A fork of a fork keeps the chain (`forkedFrom.forkedFrom`). A run stopped at an approval
+ * forks like any other (at that approval, with an answer, or at an earlier record).
+ *
+ * @throws {WorkflowError} `journal-missing` (no such run), `fork-record-unknown` (no such
+ *   record), `fork-change-invalid` (a change that does not fit the record), `fork-redacted`
+ *   (the recorded props hold a redacted value and `props` was not given), `journal-exists`
+ *   (a `runId` that has a journal).
+ * @example
+ * ```tsx
+ * const fork = await forkRun(store, 'r1', { at: 'tool release#0.0', change: { result: { ok: false } } });
+ * const { output } = await run(<Release />, { ...fork.options, onApproval: () => true }).result;
+ * ```
+ */
+export async function forkRun(
+  store: JournalStore,
+  runId: string,
+  options: ForkRunOptions,
+): Promise<Fork> {
+  const records = await readRunJournal(store, runId);
+  const header = records[0] as JournalHeader;
+  const points = forkPoints(records);
+  const point = findForkPoint(points, options.at);
+  const props = options.props ?? header.props;
+  if (options.props === undefined) refuseRedacted(header);
+  const change = changeRecord(options.change);
+  const forkId = options.runId ?? newRunId();
+  const forked = forkJournal(records, { runId: forkId, at: point.name, change });
+  const first = forked[0] as JournalHeader;
+  await store.create(forkId, first);
+  for (const record of forked.slice(1)) await store.append(forkId, record);
+  const model = 'model' in options.change ? options.change : undefined;
+  return {
+    runId: forkId,
+    forkedFrom: first.forkedFrom!,
+    point,
+    ...(header.workflow !== undefined ? { workflow: header.workflow } : {}),
+    replayed: forkPoints(forked).length - (change.kind === 'model' ? 0 : 1),
+    live: liveWords(points, point, change),
+    options: {
+      journal: store,
+      resume: forkId,
+      ...(props !== undefined ? { props } : {}),
+      fork: {
+        forkedFrom: first.forkedFrom!,
+        ...(model
+          ? {
+              model: {
+                model: model.model,
+                ...(model.allAgents
+                  ? {}
+                  : {
+                      at: { step: point.step, ...(point.calls ? { calls: point.calls } : {}) },
+                    }),
+              },
+            }
+          : {}),
+      },
+    },
+  };
+}
+
+/**
+ * The records the run `runId` in `store` may be forked at, in the order they were recorded
+ * (see `forkPoints`).
+ *
+ * @throws {WorkflowError} `journal-missing` when the run has no journal there.
+ * @example
+ * ```ts
+ * for (const point of await runForkPoints(store, 'r1')) console.log(point.n, point.name);
+ * ```
+ */
+export async function runForkPoints(store: JournalStore, runId: string): Promise<ForkPoint[]> {
+  return forkPoints(await readRunJournal(store, runId));
+}
+
+/**
+ * The `fork` option of `run()` for a fork's journal taken up again (a fork that stopped at
+ * an approval, resumed): its lineage from its header, and its changed model (`model`, when
+ * the change was another model: the recorded header keeps only its id; a model id string
+ * is used as it is when none is given). `undefined` for a journal that is not a fork's.
+ *
+ * @example
+ * ```tsx
+ * const fork = forkOf(await store.read(runId));
+ * run(<Release />, { journal: store, resume: runId, ...(fork ? { fork } : {}) });
+ * ```
+ */
+export function forkOf(
+  records: readonly JournalRecord[],
+  model?: LanguageModel,
+): RunFork | undefined {
+  const header = records[0];
+  if (header?.type !== 'journal' || !header.forkedFrom) return undefined;
+  const { forkedFrom } = header;
+  const change = forkedFrom.change;
+  if (change.kind !== 'model') return { forkedFrom };
+  const at = parseModelName(forkedFrom.record);
+  return {
+    forkedFrom,
+    model: {
+      model: model ?? change.model,
+      ...(change.allAgents || !at ? {} : { at }),
+    },
+  };
+}
+
+/** The step path and composite calls of a model call's record name (`model a#0.0/b:c #2`). */
+function parseModelName(name: string): { step: string; calls?: string[] } | undefined {
+  const match = /^model (.*) #\d+$/.exec(name);
+  if (!match) return undefined;
+  const parts = match[1]!.split('/');
+  const step = parts.pop()!;
+  return parts.length ? { step, calls: parts } : { step };
+}
+
+/** The change as the fork's journal keeps it. */
+function changeRecord(change: ForkChange): ForkChangeRecord {
+  if ('result' in change) return { kind: 'result', result: change.result };
+  if ('answer' in change) {
+    const approved = change.answer === true || change.answer === 'approve';
+    if (!approved && change.answer !== false && change.answer !== 'deny')
+      throw new WorkflowError(
+        'fork-change-invalid',
+        `june: a fork's answer is approve or deny, not ${JSON.stringify(change.answer)}.`,
+      );
+    return {
+      kind: 'answer',
+      approved,
+      ...(change.reason !== undefined ? { reason: change.reason } : {}),
+    };
+  }
+  if ('output' in change) return { kind: 'output', output: change.output };
+  if ('model' in change) {
+    const { provider, modelId } = modelIdentity(change.model);
+    const model =
+      typeof change.model === 'string'
+        ? change.model
+        : (modelId ?? provider ?? 'a model given to the run');
+    return { kind: 'model', model, ...(change.allAgents ? { allAgents: true as const } : {}) };
+  }
+  throw new WorkflowError(
+    'fork-change-invalid',
+    'june: a fork makes one change: result (a tool execution), answer (an approval), output (a model call or a question) or model (a model call).',
+  );
+}
+
+/**
+ * Refuses recorded props that hold a redacted value: the fork would run with `[redacted]`
+ * where a secret was.
+ * @throws {WorkflowError} `fork-redacted`
+ */
+function refuseRedacted(header: JournalHeader): void {
+  const paths = redactedPaths(header.props ?? {});
+  if (paths.length === 0) return;
+  throw new WorkflowError(
+    'fork-redacted',
+    `june: the run ${header.runId} was recorded with redacted props (${paths.join(', ')}), which a fork cannot run with; give the props again (props in forkRun, --props or --secret-props with june fork).`,
+  );
+}
+
+/** What runs live after the fork point, from the original run's records after it. */
+function liveWords(
+  points: readonly ForkPoint[],
+  point: ForkPoint,
+  change: ForkChangeRecord,
+): string {
+  const after = points.slice(point.n - (change.kind === 'model' ? 1 : 0));
+  const models = after.filter((each) => each.type === 'model-call').length;
+  const tools = after.filter((each) => each.type === 'tool-call');
+  const approvals = after.filter((each) => each.type === 'approval').length;
+  const names = [...new Set(tools.map((each) => (each.record as { tool: string }).tool))];
+  const counts = [
+    `${models} model call${models === 1 ? '' : 's'}`,
+    `${tools.length} tool execution${tools.length === 1 ? '' : 's'}${names.length ? ` (${names.join(', ')})` : ''}`,
+    `${approvals} approval${approvals === 1 ? '' : 's'} (asked again)`,
+  ];
+  return `after ${point.name} everything runs live; the recorded run had ${counts.join(', ')} there, and the new ${change.kind === 'model' ? 'model' : change.kind} may lead elsewhere`;
+}

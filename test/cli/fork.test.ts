@@ -1,0 +1,250 @@
+// `june fork` end to end: a run recorded with a model script (a composite tool whose tool
+// leaves a line in a side-effect file, and a deploy that needs approval) is listed, forked at
+// the composite's tool result with a new value and run (the prefix's tool does not run
+// again, the deploy does), forked at the approval with --no-start and run later with
+// `june run --resume`, and forked at a model call with another model by id.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { june, nodesOf, tempProject, traces } from './cli-harness.js';
+
+const flow = `import { appendFileSync } from 'node:fs';
+import { customProvider, tool } from 'ai';
+import { Agent, Step, Tool } from 'june';
+import { openai } from 'june/sdk/openai';
+import { scriptedModel } from 'june/testing';
+import { z } from 'zod';
+
+const effects = process.env.SIDE_EFFECTS;
+// the model a fork names by id: a scripted one, through the AI SDK's default provider
+globalThis.AI_SDK_DEFAULT_PROVIDER = customProvider({
+  languageModels: {
+    'other-model': scriptedModel(
+      {
+        $comment: 'Test fixture: the other model of a fork.',
+        steps: {
+          release: [
+            { toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] },
+            { text: 'Released by the other model.' },
+          ],
+        },
+      },
+      { name: 'other-model' },
+    ),
+  },
+});
+const fetchPage = tool({
+  description: 'Fetch a page',
+  inputSchema: z.object({ url: z.string() }),
+  execute: async ({ url }) => {
+    appendFileSync(effects, 'fetch ' + url + '\\n');
+    return 'page of ' + url;
+  },
+});
+const deploy = tool({
+  description: 'Deploy the release',
+  inputSchema: z.object({ env: z.string() }),
+  needsApproval: true,
+  execute: async ({ env }) => {
+    appendFileSync(effects, 'deploy ' + env + '\\n');
+    return 'deployed to ' + env;
+  },
+});
+const model = openai('gpt-5-mini');
+
+export default function Release() {
+  return (
+    <Agent model={model}>
+      <Tool name="deploy" value={deploy} />
+      <Tool name="research" description="Research a topic" input={z.object({ topic: z.string() })}>
+        {({ topic }) => (
+          <Agent model={model}>
+            <Tool name="fetch" value={fetchPage} />
+            <Step id="dig" prompt={'Dig into ' + topic} />
+          </Agent>
+        )}
+      </Tool>
+      <Step id="release" prompt="Release 1.2" />
+    </Agent>
+  );
+}
+`;
+
+const script = {
+  $comment: 'Test fixture: scripted model turns for release.tsx.',
+  steps: {
+    release: [
+      { toolCalls: [{ tool: 'research', input: { topic: 'prices' } }] },
+      { toolCalls: [{ tool: 'deploy', input: { env: 'prod' } }] },
+      { text: 'Released 1.2.' },
+    ],
+    'research:dig': [
+      { toolCalls: [{ tool: 'fetch', input: { url: 'https://x.test' } }] },
+      { text: 'Found the prices.' },
+    ],
+  },
+};
+
+const project = tempProject();
+project.write('release.tsx', flow);
+project.write('release.script.json', JSON.stringify(script));
+afterAll(() => project.remove());
+
+const sideEffects = join(project.dir, 'side-effects.log');
+const effects = () => {
+  try {
+    return readFileSync(sideEffects, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+const env = { SIDE_EFFECTS: sideEffects };
+const runIdOf = (stdout: string) => (JSON.parse(stdout.split('\n')[0]!) as { runId: string }).runId;
+const traceOf = (runId: string) => traces(project.dir).get(`${runId}.json`)!;
+/** Every node of a trace and of its child runs. */
+function allNodes(trace: Parameters<typeof nodesOf>[0]): ReturnType<typeof nodesOf> {
+  return nodesOf(trace).flatMap((node) => {
+    const child = (node.output as { trace?: Parameters<typeof nodesOf>[0] } | undefined)?.trace;
+    return [node, ...(node.kind === 'tool' && child ? allNodes(child) : [])];
+  });
+}
+
+describe('june fork', () => {
+  let recorded = '';
+
+  it('records a run, then lists its records by number and name', async () => {
+    const record = await june(
+      ['run', 'release.tsx', '--script', 'release.script.json', '--approve', 'all', '--json'],
+      project.dir,
+      env,
+    );
+    expect(record.stderr).toBe('');
+    expect(record.code).toBe(0);
+    recorded = runIdOf(record.stdout);
+    expect(effects()).toEqual(['fetch https://x.test', 'deploy prod']);
+
+    const list = await june(['fork', recorded], project.dir, env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`run ${recorded}: 9 records to fork at\n`);
+    expect(list.stdout.split('\n')).toHaveLength(12);
+    const lines = list.stdout.split('\n');
+    expect(lines).toContain('1. model release #0  answered (generate)');
+    expect(lines).toContain(
+      '3. tool fetch release#0.0/dig#0.0  fetch {"url":"https://x.test"} → "page of https://x.test"',
+    );
+    expect(lines).toContain('7. approval deploy release#1.0  approved');
+    expect(list.stdout).toContain(`fork one: june fork ${recorded} --at <name or number>`);
+  }, 60_000);
+
+  it("forks at the composite tool's tool result with a new value: says what runs live, replays the prefix and runs the rest", async () => {
+    const fork = await june(
+      [
+        'fork',
+        recorded,
+        '--at',
+        'tool fetch release#0.0/dig#0.0',
+        '--result',
+        '"page says: sold out"',
+        '--script',
+        'release.script.json',
+        '--approve',
+        'all',
+      ],
+      project.dir,
+      env,
+    );
+    expect(fork.code).toBe(0);
+    const forkId = /june: run (\S+) forks run/.exec(fork.stderr)?.[1];
+    expect(fork.stderr).toContain(
+      `forks run ${recorded} at tool fetch release#0.0/dig#0.0 (fetch {"url":"https://x.test"} → "page of https://x.test"): 2 recorded calls and answers replay`,
+    );
+    expect(fork.stderr).toContain(
+      'after tool fetch release#0.0/dig#0.0 everything runs live; the recorded run had 3 model calls, 2 tool executions (research, deploy), 1 approval (asked again)',
+    );
+    expect(fork.stdout).toContain('resumed from its journal');
+    expect(fork.stdout).toContain('Released 1.2.');
+    // fetch is not run again; the deploy after the fork point is
+    expect(effects()).toEqual(['fetch https://x.test', 'deploy prod', 'deploy prod']);
+    const trace = traceOf(forkId!);
+    expect(trace.status).toBe('succeeded');
+    expect(trace.forkedFrom).toEqual({
+      runId: recorded,
+      record: 'tool fetch release#0.0/dig#0.0',
+      change: { kind: 'result', result: 'page says: sold out' },
+    });
+    const nodes = allNodes(trace);
+    expect(nodes.find((node) => node.name === 'fetch')?.output).toBe('page says: sold out');
+    const models = nodes.filter((node) => node.kind === 'model');
+    expect(models.filter((node) => node.replayed)).toHaveLength(2);
+    expect(models.filter((node) => !node.replayed)).toHaveLength(3);
+  }, 60_000);
+
+  it('forks at the approval with --no-start, and `june run --resume` runs it later with its lineage', async () => {
+    const made = await june(
+      ['fork', recorded, '--at', '7', '--answer', 'deny', '--reason', 'not today', '--no-start'],
+      project.dir,
+      env,
+    );
+    expect(made.code).toBe(0);
+    const forkId = made.stdout.trim();
+    expect(made.stderr).toContain(
+      `june: run ${forkId} forks run ${recorded} at approval deploy release#1.0`,
+    );
+    expect(traceOf(forkId)).toBeUndefined();
+    const before = effects();
+    const ran = await june(
+      ['run', 'release.tsx', '--resume', forkId, '--script', 'release.script.json'],
+      project.dir,
+      env,
+    );
+    expect(ran.code).toBe(0);
+    expect(effects()).toEqual(before);
+    const trace = traceOf(forkId);
+    expect(trace.forkedFrom).toMatchObject({
+      runId: recorded,
+      record: 'approval deploy release#1.0',
+      change: { kind: 'answer', approved: false, reason: 'not today' },
+    });
+    const deploy = allNodes(trace).find((node) => node.name === 'deploy');
+    expect(deploy?.status).toBe('denied');
+  }, 60_000);
+
+  it('forks at a model call with another model by id', async () => {
+    const before = effects();
+    const fork = await june(
+      [
+        'fork',
+        recorded,
+        '--at',
+        'model release #1',
+        '--model',
+        'other-model',
+        '--approve',
+        'all',
+        '--json',
+      ],
+      project.dir,
+      env,
+    );
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toContain('"result":"Released by the other model."');
+    expect(effects()).toEqual([...before, 'deploy staging']);
+    const forkId = runIdOf(fork.stdout);
+    expect(traceOf(forkId).forkedFrom?.change).toEqual({ kind: 'model', model: 'other-model' });
+  }, 60_000);
+
+  it('refuses a fork without a change, or with two', async () => {
+    const none = await june(['fork', recorded, '--at', '1'], project.dir, env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /^june: a fork makes one change at its record: pass one of --result/,
+    );
+    const unknown = await june(
+      ['fork', recorded, '--at', 'tool nowhere', '--result', '1'],
+      project.dir,
+      env,
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('june: the run has no record "tool nowhere" to fork at');
+  }, 60_000);
+});

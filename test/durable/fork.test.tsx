@@ -1,0 +1,530 @@
+// Forks of recorded runs: a three-level run (root, composite tool, defineAgent agent) with
+// tools that leave a file behind and an approval, forked at a tool result two levels down,
+// at the approval, and at a model call with another model; a fork of a fork; a fork of a run
+// stopped at an approval.
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { tool } from 'ai';
+import {
+  Agent,
+  defineAgent,
+  forkPoints,
+  forkRun,
+  memoryJournalStore,
+  run,
+  Step,
+  Tool,
+  traceWriter,
+  type JournalHeader,
+  type Trace,
+  type TraceNode,
+} from 'june';
+import { loadScript, scriptAfterJournal, scriptedModel, type ScriptTurn } from 'june/testing';
+import { questionsIn } from 'june/evals';
+import { fileURLToPath } from 'node:url';
+import Ship from '../../examples/questions/ship.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { answerModel, firstEvent, isApprovalRequest, turnModel } from './support.js';
+
+const dirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The text of the last tool result in a model call's prompt. */
+function lastToolResult(options: LanguageModelV4CallOptions): string {
+  for (const message of [...options.prompt].reverse()) {
+    if (message.role !== 'tool') continue;
+    const part = message.content.findLast((each) => each.type === 'tool-result');
+    if (part?.type !== 'tool-result') continue;
+    // a denied call's result is its denial, with the reason given
+    const output = part.output as { type: string; value?: unknown; reason?: string };
+    if (output.value === undefined) return `${output.type}: ${output.reason ?? ''}`;
+    return typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
+  }
+  return '';
+}
+
+/** The answers of every step, by step path: each turn may read the tool result before it. */
+function turns(
+  label: string,
+): (
+  step: string,
+  turn: number,
+  prompt: string,
+  options: LanguageModelV4CallOptions,
+) => ScriptTurn | undefined {
+  return (step, turn, _prompt, options) => {
+    const seen = lastToolResult(options);
+    if (step === 'plan') {
+      if (turn === 1)
+        return { toolCalls: [{ id: 'c_research', tool: 'research', input: { topic: 'prices' } }] };
+      if (turn === 2)
+        return { toolCalls: [{ id: 'c_deploy', tool: 'deploy', input: { env: 'prod' } }] };
+      return { text: `${label} done after ${seen}` };
+    }
+    if (step === 'research:summarize') {
+      if (turn === 1)
+        return {
+          toolCalls: [{ id: 'c_analyst', tool: 'analyst', input: { question: 'prices?' } }],
+        };
+      return { text: `summary of ${seen}` };
+    }
+    if (turn === 1)
+      return { toolCalls: [{ id: 'c_fetch', tool: 'fetch', input: { url: 'https://x.test' } }] };
+    return { text: `${label} analysis of ${seen}` };
+  };
+}
+
+/** The three-level workflow, its models and tools, and the file its tools write to. */
+function rig() {
+  const dir = tempDir('june-fork-');
+  const effects = join(dir, 'effects.txt');
+  const effect = (line: string) => appendFileSync(effects, `${line}\n`);
+  const modelA = answerModel(turns('A'), 'model-a');
+  const modelB = answerModel(turns('B'), 'model-b');
+  const fetch = tool({
+    description: 'Fetch a page',
+    inputSchema: z.object({ url: z.string() }),
+    execute: async ({ url }) => {
+      effect(`fetch ${url}`);
+      return `page of ${url}`;
+    },
+  });
+  const deploy = tool({
+    description: 'Deploy',
+    inputSchema: z.object({ env: z.string() }),
+    needsApproval: true,
+    execute: async ({ env }) => {
+      effect(`deploy ${env}`);
+      return `deployed to ${env}`;
+    },
+  });
+  const Analyst = defineAgent({
+    name: 'analyst',
+    description: 'Analyses a question',
+    input: z.object({ question: z.string() }),
+    model: modelA,
+    prompt: ({ question }) => `Analyse: ${question}`,
+    capabilities: () => <Tool name="fetch" value={fetch} />,
+  });
+  function Workflow() {
+    return (
+      <Agent model={modelA}>
+        <Tool name="deploy" value={deploy} />
+        <Tool
+          name="research"
+          description="Research a topic"
+          input={z.object({ topic: z.string() })}
+        >
+          {({ topic }) => (
+            <Agent model={modelA}>
+              <Analyst />
+              <Step id="summarize" prompt={`Summarize ${topic}`} />
+            </Agent>
+          )}
+        </Tool>
+        <Step id="plan" prompt="Plan the release" />
+      </Agent>
+    );
+  }
+  const ran = () => (existsSync(effects) ? readFileSync(effects, 'utf8').trim().split('\n') : []);
+  const calls = () => [
+    ...modelA.calls.map((call) => `A ${call.step} ${call.turn}`),
+    ...modelB.calls.map((call) => `B ${call.step} ${call.turn}`),
+  ];
+  const reset = () => {
+    modelA.calls.length = 0;
+    modelB.calls.length = 0;
+  };
+  return { Workflow, modelA, modelB, ran, calls, reset, effects };
+}
+
+/** Every model node of a trace tree, child runs included. */
+function modelNodes(node: TraceNode): TraceNode[] {
+  const child = (node.output as { trace?: { root: TraceNode } } | undefined)?.trace?.root;
+  return [
+    ...(node.kind === 'model' ? [node] : []),
+    ...node.children.flatMap(modelNodes),
+    ...(child ? modelNodes(child) : []),
+  ];
+}
+
+const approveAll = () => true;
+
+describe('forkRun', () => {
+  it('forks a three-level run at a tool result two levels down: the prefix replays with no model call and no tool, the rest runs live', async () => {
+    const { Workflow, ran, calls, reset } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    const recorded = await original.result;
+    expect(recorded.output).toBe('A done after deployed to prod');
+    expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
+
+    const points = forkPoints(await store.read(original.runId));
+    const fetchPoint = points.find((point) => point.name.startsWith('tool fetch '))!;
+    expect(fetchPoint.name).toBe('tool fetch plan#0.0/summarize#0.0/answer#0.0');
+    expect(fetchPoint.what).toContain('"page of https://x.test"');
+
+    reset();
+    const fork = await forkRun(store, original.runId, {
+      at: fetchPoint.name,
+      change: { result: 'page says: prices doubled' },
+    });
+    expect(fork.live).toContain('deploy');
+    const traces = tempDir('june-fork-traces-');
+    const forked = await run(<Workflow />, {
+      ...fork.options,
+      onApproval: approveAll,
+      consumers: [traceWriter({ dir: traces })],
+    }).result;
+
+    // the fork point's change flows up through every level
+    expect(forked.output).toBe('A done after deployed to prod');
+    expect(forked.steps.plan).toBe('A done after deployed to prod');
+    // no model call and no tool of the prefix ran again: only what comes after the fork point
+    expect(calls()).toEqual([
+      'A research:analyst:answer 2',
+      'A research:summarize 2',
+      'A plan 2',
+      'A plan 3',
+    ]);
+    expect(ran()).toEqual(['fetch https://x.test', 'deploy prod', 'deploy prod']);
+    const models = modelNodes(forked.trace.root);
+    expect(models.filter((node) => node.replayed).length).toBe(3);
+    expect(models.filter((node) => !node.replayed).length).toBe(4);
+    const analysis = JSON.stringify(forked.trace);
+    expect(analysis).toContain('A analysis of page says: prices doubled');
+    expect(analysis).toContain('summary of A analysis of page says: prices doubled');
+
+    // lineage, in the journal's header and the trace
+    const header = (await store.read(fork.runId))[0] as JournalHeader;
+    const lineage = {
+      runId: original.runId,
+      record: 'tool fetch plan#0.0/summarize#0.0/answer#0.0',
+      change: { kind: 'result', result: 'page says: prices doubled' },
+    };
+    expect(header.forkedFrom).toEqual(lineage);
+    expect(forked.trace.forkedFrom).toEqual(lineage);
+    // the trace file Studio reads carries it too
+    const file = JSON.parse(readFileSync(join(traces, `${fork.runId}.json`), 'utf8')) as Trace;
+    expect(file.forkedFrom).toEqual(lineage);
+    expect(recorded.trace.forkedFrom).toBeUndefined();
+  });
+
+  it("forks at a composite tool's result: its child run does not run, and the caller reads the new result", async () => {
+    const { Workflow, ran, calls, reset } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    reset();
+    const fork = await forkRun(store, original.runId, {
+      at: 'tool research plan#0.0',
+      change: { result: 'nothing found' },
+    });
+    const forked = await run(<Workflow />, { ...fork.options, onApproval: approveAll }).result;
+    expect(calls()).toEqual(['A plan 2', 'A plan 3']);
+    expect(ran()).toEqual(['fetch https://x.test', 'deploy prod', 'deploy prod']);
+    expect(forked.output).toBe('A done after deployed to prod');
+  });
+
+  it('forks at a model call with another answer: nothing before it is asked again', async () => {
+    const { Workflow, ran, calls, reset } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    reset();
+    const fork = await forkRun(store, original.runId, {
+      at: 'model plan #2',
+      change: { output: 'Held back: prices doubled.' },
+    });
+    const forked = await run(<Workflow />, fork.options).result;
+    expect(forked.output).toBe('Held back: prices doubled.');
+    expect(calls()).toEqual([]);
+    expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
+  });
+
+  it('refuses recorded props that were redacted unless they are given again', async () => {
+    const { modelA } = rig();
+    function Greeting({ token }: { token: string }) {
+      return (
+        <Agent model={modelA}>
+          <Step id="plan" prompt={`Use ${token.length} characters`} />
+        </Agent>
+      );
+    }
+    const store = memoryJournalStore();
+    const original = run(Greeting, {
+      journal: store,
+      props: { token: 's3cret-value' },
+      redact: { values: ['s3cret-value'] },
+      onApproval: approveAll,
+    });
+    await original.result.catch(() => {});
+    await expect(
+      forkRun(store, original.runId, { at: 'model plan #0', change: { output: 'hi' } }),
+    ).rejects.toMatchObject({
+      code: 'fork-redacted',
+      message: expect.stringContaining('redacted props (token)'),
+    });
+    const fork = await forkRun(store, original.runId, {
+      at: 'model plan #0',
+      change: { output: 'hi' },
+      props: { token: 's3cret-value' },
+    });
+    expect((await run(Greeting, fork.options).result).output).toBe('hi');
+    expect(JSON.stringify(await store.read(fork.runId))).not.toContain('s3cret-value');
+  });
+
+  it("runs live the tool calls of the fork point's turn recorded after it, and replays those recorded before", async () => {
+    const dir = tempDir('june-fork-turn-');
+    const effects = join(dir, 'effects.txt');
+    const counted = (name: string) =>
+      tool({
+        description: `The ${name} tool`,
+        inputSchema: z.object({}),
+        execute: async () => {
+          appendFileSync(effects, `${name}\n`);
+          return `${name} ran`;
+        },
+      });
+    const model = turnModel({
+      work: [
+        {
+          toolCalls: [
+            { id: 'c_a', tool: 'a', input: {} },
+            { id: 'c_b', tool: 'b', input: {} },
+            { id: 'c_c', tool: 'c', input: {} },
+          ],
+        },
+        { text: 'all done' },
+      ],
+    });
+    function Turn() {
+      return (
+        <Agent model={model}>
+          <Tool name="a" value={counted('a')} />
+          <Tool name="b" value={counted('b')} />
+          <Tool name="c" value={counted('c')} />
+          <Step id="work" prompt="Do the work" />
+        </Agent>
+      );
+    }
+    const store = memoryJournalStore();
+    const original = run(<Turn />, { journal: store });
+    await original.result;
+    const order = forkPoints(await store.read(original.runId))
+      .filter((point) => point.type === 'tool-call')
+      .map((point) => (point.record as { tool: string }).tool);
+    const [, middle, last] = order;
+    const ranBefore = readFileSync(effects, 'utf8');
+    const fork = await forkRun(store, original.runId, {
+      at: `tool ${middle} work#0.${['a', 'b', 'c'].indexOf(middle!)}`,
+      change: { result: 'changed' },
+    });
+    await run(<Turn />, fork.options).result;
+    // only the call recorded after the fork point ran again
+    expect(readFileSync(effects, 'utf8')).toBe(`${ranBefore}${last}\n`);
+  });
+
+  it("forks at a question's answer with another answer, which the rest of the run reads", async () => {
+    const script = loadScript(
+      fileURLToPath(new URL('../../examples/questions/ship.script.json', import.meta.url)),
+    );
+    const first = scriptedModel(script);
+    const store = memoryJournalStore();
+    const original = run(<Ship />, {
+      journal: store,
+      model: first,
+      approvalSources: [first.approvals],
+    });
+    await original.result;
+    // the question answered last: the other one's answer is part of the prefix
+    const last = forkPoints(await store.read(original.runId))
+      .filter((point) => point.type === 'approval')
+      .at(-1)!;
+    const env = last.name.startsWith('approval ask_env');
+    const answer = env ? 'prod' : { title: 'Smaller bundles', highlights: [] };
+    const fork = await forkRun(store, original.runId, {
+      at: last.name,
+      change: { output: answer },
+    });
+    const rest = scriptedModel(scriptAfterJournal(script, await store.read(fork.runId)));
+    const forked = await run(<Ship />, { ...fork.options, model: rest }).result;
+    const asked = questionsIn(forked.trace).find(
+      (question) => question.name === (env ? 'ask_env' : 'ask_notes'),
+    );
+    expect(asked?.answer).toEqual(answer);
+    expect(forked.output).toContain('Deployed 1.2.0');
+  });
+
+  it('refuses a change that does not fit the record, naming what does', async () => {
+    const { Workflow } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    await expect(
+      forkRun(store, original.runId, { at: 'approval deploy plan#1.0', change: { result: 1 } }),
+    ).rejects.toMatchObject({ code: 'fork-change-invalid' });
+    await expect(
+      forkRun(store, original.runId, { at: 'tool nowhere#0.0', change: { result: 1 } }),
+    ).rejects.toMatchObject({ code: 'fork-record-unknown' });
+  });
+
+  for (const stream of [true, false]) {
+    describe(stream ? 'streaming' : 'batch mode', () => {
+      it('forks at an approval: approved becomes denied, the tool does not run, and the model reads the denial', async () => {
+        const { Workflow, ran, calls, reset } = rig();
+        const store = memoryJournalStore();
+        const original = run(<Workflow />, { journal: store, onApproval: approveAll, stream });
+        await original.result;
+        reset();
+        const fork = await forkRun(store, original.runId, {
+          at: 'approval deploy plan#1.0',
+          change: { answer: 'deny', reason: 'not on a Friday' },
+        });
+        const forked = await run(<Workflow />, { ...fork.options, stream }).result;
+        expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
+        expect(calls()).toEqual(['A plan 3']);
+        expect(forked.output).toMatch(/^A done after .*not on a Friday/);
+        expect(forked.trace.forkedFrom?.record).toBe('approval deploy plan#1.0');
+      });
+
+      it('forks at a model call with another model for the agent that made it', async () => {
+        const { Workflow, calls, reset, ran } = rig();
+        const store = memoryJournalStore();
+        const original = run(<Workflow />, { journal: store, onApproval: approveAll, stream });
+        await original.result;
+        reset();
+        const { modelB } = rig();
+        const fork = await forkRun(store, original.runId, {
+          at: 'model plan#0.0/summarize#0.0/research:analyst:answer #1',
+          change: { model: modelB },
+        });
+        const forked = await run(<Workflow />, {
+          ...fork.options,
+          fork: { ...fork.options.fork, model: { ...fork.options.fork.model!, model: modelB } },
+          onApproval: approveAll,
+          stream,
+        }).result;
+        // the analyst's call #1 onwards is model B's; the other agents keep model A
+        expect(modelB.calls.map((call) => `${call.step} ${call.turn}`)).toEqual([
+          'research:analyst:answer 2',
+        ]);
+        expect(calls()).toEqual(['A research:summarize 2', 'A plan 2', 'A plan 3']);
+        expect(JSON.stringify(forked.trace)).toContain('summary of B analysis of page of');
+        expect(ran()).toEqual(['fetch https://x.test', 'deploy prod', 'deploy prod']);
+        expect(forked.trace.forkedFrom?.change).toEqual({ kind: 'model', model: 'model-b' });
+      });
+
+      it('forks at a model call with another model for every agent', async () => {
+        const { Workflow, calls, reset, modelB } = rig();
+        const store = memoryJournalStore();
+        const original = run(<Workflow />, { journal: store, onApproval: approveAll, stream });
+        await original.result;
+        reset();
+        const fork = await forkRun(store, original.runId, {
+          at: 'model plan#0.0/summarize#0.0/research:analyst:answer #1',
+          change: { model: modelB, allAgents: true },
+        });
+        const forked = await run(<Workflow />, {
+          ...fork.options,
+          onApproval: approveAll,
+          stream,
+        }).result;
+        expect(calls()).toEqual([
+          'B research:analyst:answer 2',
+          'B research:summarize 2',
+          'B plan 2',
+          'B plan 3',
+        ]);
+        expect(forked.output).toBe('B done after deployed to prod');
+      });
+    });
+  }
+
+  it('forks a fork, keeping the chain', async () => {
+    const { Workflow, ran, calls, reset } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    const first = await forkRun(store, original.runId, {
+      at: 'tool fetch plan#0.0/summarize#0.0/answer#0.0',
+      change: { result: 'page says: sold out' },
+    });
+    await run(<Workflow />, { ...first.options, onApproval: approveAll }).result;
+    reset();
+    const second = await forkRun(store, first.runId, {
+      at: 'approval deploy plan#1.0',
+      change: { answer: 'deny' },
+    });
+    const forked = await run(<Workflow />, second.options).result;
+    // the first fork's changed result is part of the second fork's prefix
+    expect(calls()).toEqual(['A plan 3']);
+    expect(JSON.stringify(forked.trace)).toContain('A analysis of page says: sold out');
+    expect(ran()).toEqual(['fetch https://x.test', 'deploy prod', 'deploy prod']);
+    expect(forked.trace.forkedFrom).toEqual({
+      runId: first.runId,
+      record: 'approval deploy plan#1.0',
+      change: { kind: 'answer', approved: false },
+      forkedFrom: {
+        runId: original.runId,
+        record: 'tool fetch plan#0.0/summarize#0.0/answer#0.0',
+        change: { kind: 'result', result: 'page says: sold out' },
+      },
+    });
+  });
+
+  it('forks a run stopped at an approval, answering it', async () => {
+    const { Workflow, ran, calls, reset } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store });
+    await firstEvent(original, isApprovalRequest);
+    original.abort();
+    await original.result.catch(() => {});
+    expect(ran()).toEqual(['fetch https://x.test']);
+    const points = forkPoints(await store.read(original.runId));
+    expect(points.at(-1)).toMatchObject({ name: 'approval deploy plan#1.0', type: 'approval' });
+    reset();
+    const fork = await forkRun(store, original.runId, {
+      at: 'approval deploy plan#1.0',
+      change: { answer: 'approve' },
+    });
+    const forked = await run(<Workflow />, fork.options).result;
+    expect(forked.output).toBe('A done after deployed to prod');
+    expect(calls()).toEqual(['A plan 3']);
+    expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
+  });
+
+  it('fails at the first record that no longer fits when the workflow changed, running no tool', async () => {
+    const { Workflow, ran, reset } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    reset();
+    const fork = await forkRun(store, original.runId, {
+      at: 'approval deploy plan#1.0',
+      change: { answer: 'deny' },
+    });
+    function Changed() {
+      return (
+        <Agent model={rig().modelA}>
+          <Step id="plan" prompt="Plan something else" />
+        </Agent>
+      );
+    }
+    const error = await run(<Changed />, { ...fork.options, workflow: 'Workflow' }).result.catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: 'journal-mismatch' });
+    expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
+  });
+});
