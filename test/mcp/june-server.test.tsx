@@ -19,6 +19,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serveWorkflows, type ServedMcp } from '../../src/serve/index.js';
 import { tempProject } from '../cli/cli-harness.js';
 import { turnModel } from '../durable/support.js';
+import QuestionShip from '../../examples/questions/ship.js';
 import Ship, { props, script } from '../serve/fixtures/ship.js';
 import { waitUntil } from './support.js';
 
@@ -154,6 +155,76 @@ describe('a June run calling a served June workflow', () => {
       reason: 'not this week',
       source: 'mcp',
     });
+  });
+
+  it("asks the served run's questions as questions of the calling run; the answers fill their forms", async () => {
+    const server = await serveWorkflows({
+      dir: join(project.dir, 'runs'),
+      workflows: { ship: QuestionShip },
+      tokens: { 'release-agent': TOKEN },
+      script: {
+        steps: {
+          ship: [
+            {
+              toolCalls: [
+                { tool: 'ask_env', input: {} },
+                { tool: 'ask_notes', input: { question: 'Title and highlights?' } },
+              ],
+            },
+            {
+              toolCalls: [
+                { tool: 'deploy', input: { version: '1.2.0', env: 'prod', title: 'Faster' } },
+              ],
+            },
+            { text: 'shipped 1.2.0' },
+          ],
+        },
+      },
+    });
+    servers.push(server);
+    const Releases = defineMCPServer({
+      name: 'Releases',
+      url: server.url,
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
+    const model = turnModel({
+      go: [
+        { toolCalls: [{ id: 'call-1', tool: 'ship', input: {} }] },
+        { text: 'asked and shipped' },
+      ],
+    });
+    const handle = run(
+      <Agent model={model}>
+        <Releases />
+        <Step id="go" prompt="Ship through the release service" />
+      </Agent>,
+    );
+    await waiting(handle, 2);
+    const [env, notes] = [...handle.pendingApprovals].sort((a, b) => a.key!.localeCompare(b.key!));
+    expect(env).toMatchObject({
+      kind: 'question',
+      tool: 'ask_env',
+      key: `${handle.runId}/go#call-1/ship#0.0`,
+      question: { prompt: 'Where should 1.2.0 go?' },
+    });
+    expect(notes).toMatchObject({
+      kind: 'question',
+      tool: 'ask_notes',
+      key: `${handle.runId}/go#call-1/ship#0.1`,
+      question: { prompt: 'Title and highlights?' },
+    });
+    handle.respond(env!.id, 'prod', { answeredBy: 'ana' });
+    handle.respond(notes!.id, { title: 'Faster', highlights: ['cache'] }, { answeredBy: 'ana' });
+    const result = await handle.result;
+    expect(result.output).toBe('asked and shipped');
+
+    const [served] = await server.host.list();
+    const inner = await server.host.result(served!.runId);
+    const asked = toolNodes(inner.root).filter((node) => node.approval?.kind === 'question');
+    expect(asked.map((node) => [node.name, node.approval?.output, node.approval?.source])).toEqual([
+      ['ask_env', 'prod', 'mcp'],
+      ['ask_notes', { title: 'Faster', highlights: ['cache'] }, 'mcp'],
+    ]);
   });
 
   it('a resumed calling run gives its recorded answer again: the served run asks, nobody else is asked', async () => {
