@@ -30,7 +30,8 @@ export interface CallRequestsAt {
 /**
  * The step's tools, each execution given its call's {@link CallRequests} in its options
  * (`callRequestsOf(options)`): a tool that needs a person's answer while it runs (an MCP
- * server eliciting) asks it as an approval request of this run, on its call's node, under
+ * server eliciting) asks it as an approval request of this run, on a node of its own under
+ * the call's (named by the request's tool, with its input; it ends with its answer), under
  * the key `<call key>/<name>`. With a durable engine the request and its answer are
  * recorded under the call id `<call>/<name>`, so a resumed run answers it from the record.
  */
@@ -49,7 +50,9 @@ function callRequests(at: CallRequestsAt, tool: string, toolCallId: string): Cal
     key,
     async ask(asked: CallRequest, signal?: AbortSignal): Promise<ApprovalDecision> {
       const id = `call-${randomUUID()}`;
-      services.log.placeApproval(id, at.nodes.find(toolCallId, tool));
+      // its own node under the call's: the call may wait for several at once
+      const node = at.nodes.find(toolCallId, tool);
+      services.log.placeApproval(id, { nodeId: services.log.nodeId(), parentId: node.nodeId });
       const { question } = asked;
       const request: ApprovalRequest = {
         id,

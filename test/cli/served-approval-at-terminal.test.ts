@@ -77,8 +77,9 @@ describe('june run of a workflow that calls a served June workflow', () => {
     expect(screen).toContain('"env": "prod"');
     expect(screen).toContain('the release went out');
     expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('1.2 prod\n');
-    const call = nodesOf(onlyTrace(project.dir)).find((node) => node.kind === 'tool')!;
-    expect(call.approval).toMatchObject({
+    const [, asked] = nodesOf(onlyTrace(project.dir)).filter((node) => node.kind === 'tool');
+    expect(asked).toMatchObject({ name: 'ship', input: { env: 'prod' }, status: 'succeeded' });
+    expect(asked!.approval).toMatchObject({
       key: expect.stringMatching(/\/go#0\.0\/ship#0\.0$/),
       status: 'approved',
       source: 'terminal',

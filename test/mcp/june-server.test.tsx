@@ -16,6 +16,7 @@ import {
   type TraceNode,
 } from 'june';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { approvalsInTrace } from '../../src/host/waiting-approvals.js';
 import { serveWorkflows, type ServedMcp } from '../../src/serve/index.js';
 import { tempProject } from '../cli/cli-harness.js';
 import { turnModel } from '../durable/support.js';
@@ -118,10 +119,17 @@ describe('a June run calling a served June workflow', () => {
 
     expect(result.output).toBe('the release went out');
     expect(shipped()).toEqual(['1.2 staging']);
-    // the calling run: its call of ship, with the answer and who gave it
-    const [call] = toolNodes(result.trace.root);
-    expect(call).toMatchObject({ name: 'ship', status: 'succeeded' });
-    expect(call!.approval).toMatchObject({
+    // the calling run: its call of ship, and under it the served request with its answer
+    const [call, asked] = toolNodes(result.trace.root);
+    expect(call).toMatchObject({
+      name: 'ship',
+      status: 'succeeded',
+      input: { version: '1.2', log },
+    });
+    expect(call!.approval).toBeUndefined();
+    expect(call!.children).toEqual([asked]);
+    expect(asked).toMatchObject({ name: 'ship', status: 'succeeded', input: { env: 'prod' } });
+    expect(asked!.approval).toMatchObject({
       key: `${handle.runId}/go#0.0/ship#0.0`,
       status: 'approved',
       input: { env: 'staging' },
@@ -145,7 +153,9 @@ describe('a June run calling a served June workflow', () => {
     const handle = run(<Caller url={server.url} />);
     const request = await waiting(handle);
     handle.deny(request.id, 'not this week');
-    await handle.result;
+    const result = await handle.result;
+    const [, asked] = toolNodes(result.trace.root);
+    expect(asked).toMatchObject({ status: 'denied', approval: { status: 'denied' } });
 
     expect(shipped()).toEqual([]);
     const [served] = await server.host.list();
@@ -213,6 +223,18 @@ describe('a June run calling a served June workflow', () => {
       key: `${handle.runId}/go#call-1/ship#0.1`,
       question: { prompt: 'Title and highlights?' },
     });
+    // as Studio and june approve list them: each on its own, under the calling step
+    expect(
+      approvalsInTrace(handle.trace()).map(({ key, tool, step, kind }) => ({
+        key,
+        tool,
+        step,
+        kind,
+      })),
+    ).toEqual([
+      { key: env!.key, tool: 'ask_env', step: 'go', kind: 'question' },
+      { key: notes!.key, tool: 'ask_notes', step: 'go', kind: 'question' },
+    ]);
     handle.respond(env!.id, 'prod', { answeredBy: 'ana' });
     handle.respond(notes!.id, { title: 'Faster', highlights: ['cache'] }, { answeredBy: 'ana' });
     const result = await handle.result;
@@ -260,8 +282,13 @@ describe('a June run calling a served June workflow', () => {
     expect(result.output).toBe('the release went out');
     expect(asked.map((request) => request.key)).toEqual([`${handle.runId}/go#0.0/ship#1.0`]);
     expect(shipped()).toEqual(['1.2 staging', '1.2 staging', '1.2 prod']);
-    const [call] = toolNodes(result.trace.root);
+    const [call, ...requests] = toolNodes(result.trace.root);
     expect(call!.status).toBe('succeeded');
+    // the recorded answer, given again, and the one asked now
+    expect(requests.map((node) => node.approval)).toMatchObject([
+      { key: `${handle.runId}/go#0.0/ship#0.0`, status: 'approved', replayed: true },
+      { key: `${handle.runId}/go#0.0/ship#1.0`, status: 'approved', automatic: true },
+    ]);
     const answers = (await store.read(handle.runId)).filter(
       (record) => record.type === 'approval-answer',
     );
