@@ -50,3 +50,12 @@ export function callRequestsOf(options: unknown): CallRequests | undefined {
   if (typeof options !== 'object' || options === null) return undefined;
   return (options as { [callRequestsKey]?: CallRequests })[callRequestsKey];
 }
+
+/**
+ * The reason to abort a {@link CallRequests.ask} signal with when the request stops waiting
+ * for something other than the run's abort (the call that asked ended): the run's events
+ * and sources are told `reason` as why it was withdrawn.
+ */
+export class RequestWithdrawal {
+  constructor(readonly reason: string) {}
+}

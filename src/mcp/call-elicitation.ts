@@ -3,7 +3,12 @@ import { createHash } from 'node:crypto';
 import type { ElicitationRequest, ElicitResult } from '@ai-sdk/mcp';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
-import { callRequestsOf, type CallRequest, type CallRequests } from '../approvals/call-requests.js';
+import {
+  callRequestsOf,
+  RequestWithdrawal,
+  type CallRequest,
+  type CallRequests,
+} from '../approvals/call-requests.js';
 import { mapExecutes } from '../capabilities/map-executes.js';
 import {
   IDEMPOTENCY_KEY,
@@ -67,7 +72,7 @@ export class CallElicitation {
       running++;
       const done = () => {
         this.#calls.delete(call);
-        call.ended.abort('the call ended');
+        call.ended.abort(new RequestWithdrawal('the call that asked it ended first'));
         if (--running === 0) current.disable();
       };
       try {

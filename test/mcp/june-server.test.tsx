@@ -167,6 +167,29 @@ describe('a June run calling a served June workflow', () => {
     });
   });
 
+  it('an answer given on the served side first (its run host, as its Studio answers) withdraws the calling run’s request; the call returns', async () => {
+    const server = await serve();
+    const handle = run(<Caller url={server.url} />);
+    const request = await waiting(handle);
+    const [served] = await server.host.list();
+    const [call] = (await server.host.decisions(served!.runId)).waiting;
+    await server.host.answer(served!.runId, { key: call!.key, approved: true, answeredBy: 'ops' });
+    const result = await handle.result;
+
+    expect(result.output).toBe('the release went out');
+    expect(shipped()).toEqual(['1.2 prod']);
+    expect(() => handle.approve(request.id)).toThrow(
+      /withdrawn \(the call that asked it ended first\)/,
+    );
+    const [, asked] = toolNodes(result.trace.root);
+    expect(asked).toMatchObject({ status: 'aborted', approval: { status: 'withdrawn' } });
+    const inner = await server.host.result(served!.runId);
+    expect(toolNodes(inner.root)[0]!.approval).toMatchObject({
+      source: 'host',
+      answeredBy: 'ops',
+    });
+  });
+
   it("asks the served run's questions as questions of the calling run; the answers fill their forms", async () => {
     const server = await serveWorkflows({
       dir: join(project.dir, 'runs'),
