@@ -23,7 +23,8 @@ export type JuneFormFields =
  * run has it, so a June run that called the workflow can ask its own people the same thing
  * (an approval of `tool` with `input`, or `question`) and fill the form with their answer.
  * - `name`: the request's key within the served run (its key without the run id), the same
- *   on every resume;
+ *   on every resume; `~2`, `~3`... added when the served run asks again because an answer
+ *   did not fit (an edited input its tool refused);
  * - `step`: the served run's step path.
  */
 export interface JuneRequestMeta {

@@ -42,7 +42,7 @@ export async function ask(
     let reply: ElicitationReply;
     try {
       const _meta = {
-        [REQUEST_META]: requestMeta(request, shape),
+        [REQUEST_META]: requestMeta(request, shape, attempt),
         [RELATED_META]: extra.requestId,
       };
       reply = (await server.elicitInput({ mode: 'form', ...form, _meta } as never, {
@@ -97,14 +97,17 @@ export function inputSchemaLookup(
  * within the run, the tool and input, or the question) and how the form's fields hold the
  * answer, so the caller can ask its own people and fill the form.
  */
-function requestMeta(request: ApprovalRequest, shape: FormShape): JuneRequestMeta {
+function requestMeta(request: ApprovalRequest, shape: FormShape, attempt: number): JuneRequestMeta {
   const key = request.key ?? request.id;
+  // asked again (the answer did not fit): a name of its own, so a caller's record of the
+  // refused answer is not given again
+  const name = key.slice(key.indexOf('/') + 1) + (attempt > 0 ? `~${attempt + 1}` : '');
   const form: JuneFormFields =
     shape.kind === 'approval'
       ? { kind: 'approval', edit: shape.edit, editFields: shape.editFields }
       : { kind: 'question', answer: shape.answer, answerFields: shape.answerFields };
   return {
-    name: key.slice(key.indexOf('/') + 1),
+    name,
     tool: request.tool,
     input: request.input,
     step: request.step,
