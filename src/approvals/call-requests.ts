@@ -1,3 +1,4 @@
+import type { AnswerCheck } from './answer-check.js';
 import type { ApprovalDecision, AskedQuestion } from './approval-request.js';
 
 /**
@@ -9,13 +10,16 @@ import type { ApprovalDecision, AskedQuestion } from './approval-request.js';
  *   call's key, `/`, and this name;
  * - `tool` and `input`: what to approve (the remote tool and the input it would run with);
  * - `question`: set when the request asks for a value rather than a yes or no (then it is
- *   a question of the run: answered with an `output`, or denied).
+ *   a question of the run: answered with an `output`, or denied);
+ * - `check`: what an edited input or an answer must fit, checked while it is given (a
+ *   misfit is refused and the request goes on waiting), as for a tool's own approval.
  */
 export interface CallRequest {
   name: string;
   tool: string;
   input: unknown;
   question?: AskedQuestion;
+  check?: AnswerCheck;
 }
 
 /**

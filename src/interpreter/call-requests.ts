@@ -65,7 +65,7 @@ function callRequests(at: CallRequestsAt, tool: string, toolCallId: string): Cal
       };
       const aborts = signal ? AbortSignal.any([at.signal, signal]) : at.signal;
       const ask = (replayed?: ApprovalDecision) =>
-        services.approvals.request(request, aborts, at.runId, replayed);
+        services.approvals.request(request, aborts, at.runId, replayed, asked.check);
       const durable = services.engine.durable;
       const decision = durable
         ? await durable.approval(

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { ElicitationRequest, ElicitResult } from '@ai-sdk/mcp';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
+import type { AnswerCheck } from '../approvals/answer-check.js';
 import type { ApprovalDecision } from '../approvals/approval-request.js';
 import {
   callRequestsOf,
@@ -108,12 +109,14 @@ export class CallElicitation {
       (calls.length === 1 ? calls[0] : undefined);
     if (!call) return { action: 'cancel' };
     const june = juneRequestOf(params._meta);
+    const check = june ? formCheck(june.form, params.requestedSchema) : undefined;
     const asked: CallRequest = june
       ? {
           name: june.name,
           tool: june.tool,
           input: june.input,
           ...(june.question ? { question: june.question } : {}),
+          ...(check ? { check } : {}),
         }
       : {
           name: `elicitation#${call.asked++}`,
@@ -185,4 +188,57 @@ function formAnswer(decision: ApprovalDecision): ElicitResult {
   if (output === undefined || typeof output !== 'object' || output === null)
     return { action: 'decline' };
   return { action: 'accept', content: output as Record<string, unknown> };
+}
+
+type Field = Record<string, unknown>;
+
+/**
+ * What the form's fields take, as a check of the answer that fills them: a served
+ * workflow's server refuses a form whose content does not fit its fields, so an edit or an
+ * answer that would not fit is refused where it is given, and the request goes on waiting.
+ * Undefined for a form whose answer is JSON text (the served run checks that itself).
+ */
+function formCheck(form: JuneFormFields, schema: unknown): AnswerCheck | undefined {
+  const fields = (schema as { properties?: Record<string, Field> } | undefined)?.properties;
+  if (!fields) return undefined;
+  const fitting = (names: string[]) => (value: unknown) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return '$: expected an object';
+    for (const name of names) {
+      const problem = fieldProblem(`$.${name}`, (value as Field)[name], fields[name]);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+  if (form.kind === 'approval')
+    return form.edit === 'fields' ? { input: fitting(form.editFields) } : undefined;
+  if (form.answer === 'fields') return { output: fitting(form.answerFields) };
+  if (form.answer === 'field')
+    return { output: (value) => fieldProblem('$', value, fields[form.answerFields[0]!]) };
+  return undefined;
+}
+
+/** What is wrong with `value` for a primitive form field (its type, enum, bounds); undefined when it fits or is absent. */
+function fieldProblem(path: string, value: unknown, field: Field | undefined): string | undefined {
+  if (!field || value === undefined) return undefined;
+  if (Array.isArray(field.enum) && !field.enum.includes(value))
+    return `${path}: expected one of ${field.enum.map((v) => JSON.stringify(v)).join('|')}`;
+  const type = field.type;
+  if (type === 'string') {
+    if (typeof value !== 'string') return `${path}: expected a string`;
+    if (typeof field.minLength === 'number' && value.length < field.minLength)
+      return `${path}: expected at least ${field.minLength} characters`;
+    if (typeof field.maxLength === 'number' && value.length > field.maxLength)
+      return `${path}: expected at most ${field.maxLength} characters`;
+  }
+  if (type === 'number' || type === 'integer') {
+    if (typeof value !== 'number' || (type === 'integer' && !Number.isInteger(value)))
+      return `${path}: expected ${type === 'integer' ? 'an integer' : 'a number'}`;
+    if (typeof field.minimum === 'number' && value < field.minimum)
+      return `${path}: expected at least ${field.minimum}`;
+    if (typeof field.maximum === 'number' && value > field.maximum)
+      return `${path}: expected at most ${field.maximum}`;
+  }
+  if (type === 'boolean' && typeof value !== 'boolean') return `${path}: expected a boolean`;
+  return undefined;
 }

@@ -148,6 +148,19 @@ describe('a June run calling a served June workflow', () => {
     });
   });
 
+  it('refuses an edit the served form does not take, where it is given; the request goes on waiting', async () => {
+    const server = await serve();
+    const handle = run(<Caller url={server.url} />);
+    const request = await waiting(handle);
+    expect(() => handle.approve(request.id, { input: { env: 'qa' } })).toThrow(
+      /june: the edited input .* does not fit the tool's input schema: \$\.env: expected one of "staging"\|"prod"/,
+    );
+    expect(handle.pendingApprovals.map((pending) => pending.id)).toEqual([request.id]);
+    handle.approve(request.id);
+    await handle.result;
+    expect(shipped()).toEqual(['1.2 prod']);
+  });
+
   it('a denial in the calling run denies the served call with its reason; the served tool never runs', async () => {
     const server = await serve();
     const handle = run(<Caller url={server.url} />);
