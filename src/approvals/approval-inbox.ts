@@ -23,6 +23,7 @@ import { unwatchUnanswered, watchUnanswered, type WaitingRun } from './unanswere
 import { HeldAnswers, type HeldApproval } from './held-answers.js';
 import { answerWord, checkAnswer, checkEdits } from './check-answer.js';
 import { questionTimeout } from './question-timeout.js';
+import { RequestWithdrawal } from './call-requests.js';
 
 interface Pending {
   request: ApprovalRequest;
@@ -340,7 +341,7 @@ export class ApprovalInbox {
   #withdraw(key: string, reason: unknown): void {
     const entry = this.#pending.get(key);
     if (!entry) return;
-    const why = 'the run was aborted';
+    const why = reason instanceof RequestWithdrawal ? reason.reason : 'the run was aborted';
     this.#remove(key, { status: 'withdrawn', request: entry.request, reason: why });
     this.#listener.withdrawn(entry.request.id, why, entry.runId);
     entry.reject(new RunAbortedError(reason));

@@ -180,15 +180,20 @@ export class DurableCalls {
     });
   }
 
-  /** The answer to one approval request, through the engine. */
+  /**
+   * The answer to one approval request, through the engine. `call` names a request that
+   * came up while the tool ran (`go#0.1/ship#0.0`, see `CallRequest`); @default the tool
+   * call's own id
+   */
   approval(
     place: DurablePlace,
     request: StepApprovalRequest,
     asking: ApprovalAsking,
+    call?: string,
   ): Promise<ApprovalAnswer> {
     return this.engine.approval({
       place,
-      call: this.callId(place, request.toolCallId),
+      call: call ?? this.callId(place, request.toolCallId),
       id: request.approvalId,
       toolCallId: request.toolCallId,
       tool: request.toolName,

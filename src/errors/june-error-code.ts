@@ -187,6 +187,7 @@ export const juneErrorCodes = [
   'serve-sdk-missing',
   'serve-option-invalid',
   'serve-workflow-invalid',
+  'serve-key-reused',
 ] as const;
 
 /**

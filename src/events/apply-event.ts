@@ -118,6 +118,8 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
   },
   'approval-request': (live, e) => {
     const node = toolNode(live, { ...e, tool: e.request.tool, toolCallId: e.request.toolCallId });
+    // a request that came up while its call ran (a served workflow's) is its own node under the call
+    if (withinCall(live, e.parentId) && node.input === undefined) node.input = e.request.input;
     node.approval = {
       id: e.request.id,
       status: 'pending',
@@ -129,7 +131,13 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     node.status = 'waiting';
   },
   'approval-response': (live, e) => {
-    const node = live.nodes.get(e.nodeId);
+    // a replayed answer to a request within a call was not asked: its node opens here,
+    // named by the request's own part of its key (`ship#0.0`)
+    const node =
+      live.nodes.get(e.nodeId) ??
+      (withinCall(live, e.parentId) && e.key !== undefined
+        ? open(live, e, 'tool', e.key.slice(e.key.lastIndexOf('/') + 1))
+        : undefined);
     if (!node) return;
     node.approval = {
       id: e.id,
@@ -145,13 +153,17 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...recordedOrigin(e),
       ...(node.approval?.guard !== undefined ? { guard: node.approval.guard } : {}),
     };
-    holdOrRelease(live, node, e.parentId);
+    // a request within a call ends with its answer; the call goes on
+    if (withinCall(live, e.parentId))
+      close(live, node, node.approval.status === 'denied' ? 'denied' : 'succeeded', e.at);
+    else holdOrRelease(live, node, e.parentId);
   },
   'approval-withdraw': (live, e) => {
     const node = live.nodes.get(e.nodeId);
     if (!node) return;
     if (!e.unasked) {
       node.approval = { id: e.id, ...keyOf(node), status: 'withdrawn' };
+      if (withinCall(live, e.parentId)) close(live, node, 'aborted', e.at);
       return;
     }
     node.approval = { id: e.id, ...keyOf(node), status: 'withdrawn', reason: e.reason };
@@ -346,6 +358,14 @@ function open(
   live.startedAt.set(e.nodeId, e.at);
   if (e.parentId !== undefined) live.nodes.get(e.parentId)?.children.push(node);
   return node;
+}
+
+/**
+ * Whether an approval's node sits under a tool call (not a step): a request that came up
+ * while the call ran (an MCP server's elicitation, a served June workflow's approval).
+ */
+function withinCall(live: LiveTrace, parentId: string | undefined): boolean {
+  return parentId !== undefined && live.nodes.get(parentId)?.kind === 'tool';
 }
 
 /** The node of a tool call, opened when its call was not seen. */

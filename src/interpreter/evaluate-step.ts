@@ -35,6 +35,7 @@ import type { NodePlace } from './node-place.js';
 import type { RunServices } from './run-services.js';
 import { statusOf } from './settle.js';
 import { stepPartHandler } from './step-parts.js';
+import { withCallRequests } from './call-requests.js';
 import { ToolNodes } from './tool-nodes.js';
 import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -339,7 +340,16 @@ function stepToolSet(step: StepCall, place: { step: string; calls: string[] }, t
   const { run, services, agent } = step;
   const durable = services.engine.durable;
   const guarded = stepGuards(step, place, tools);
-  const agentTools = guarded ? guarded.tools(agent.tools) : agent.tools;
+  // a tool that needs a person's answer while it runs asks it as this run's request
+  const agentTools = withCallRequests(guarded ? guarded.tools(agent.tools) : agent.tools, {
+    services,
+    runId: run.runId,
+    signal: run.signal,
+    step: step.path,
+    place,
+    nodes: tools,
+    key: (toolCallId) => callKey(services.runId, place, toolCallId, durable),
+  });
   const stepTools = durable
     ? durable.tools(agentTools, place, (used) => (run.usage = sumUsage(run.usage, used)))
     : toolCallTools(agentTools, place, services.runId);

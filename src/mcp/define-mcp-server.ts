@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
+import { createMCPClient, ElicitationRequestSchema, type MCPClient } from '@ai-sdk/mcp';
 import type { ToolSet } from 'ai';
 import { RunAbortedError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { defineToolSource, type ToolSourceComponent } from '../resources/define-tool-source.js';
@@ -10,6 +10,7 @@ import {
   registerHeaderSecrets,
   registerUrlSecrets,
 } from '../redaction/configured-secrets.js';
+import { CallElicitation } from './call-elicitation.js';
 import { failedCallsThrown } from './tool-error-results.js';
 import { McpHttpSession, type OpenMcpClient } from './http-session.js';
 import { StdioServerTransport } from './stdio-server-transport.js';
@@ -123,16 +124,25 @@ async function connectServer(
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<ToolSourceConnection> {
-  const opened = await openClient(options, timeoutMs, signal);
+  // the server's elicitations are asked in the run, under the call they came up in
+  const elicitation = new CallElicitation();
+  const opened = await openClient(options, timeoutMs, signal, elicitation);
   if ('command' in options)
     return {
-      tools: failedCallsThrown(opened.tools, `the MCP server <${options.name}>`),
+      tools: failedCallsThrown(elicitation.tools(opened.tools), `the MCP server <${options.name}>`),
       close: () => opened.client.close(),
     };
   // over HTTP, a session the server forgot is opened anew
   const server = `the MCP server <${options.name}> at ${shownUrl(options.url)}`;
-  const session = new McpHttpSession(opened, () => openClient(options, timeoutMs, signal), server);
-  return { tools: failedCallsThrown(session.tools(), server), close: () => session.close() };
+  const session = new McpHttpSession(
+    opened,
+    () => openClient(options, timeoutMs, signal, elicitation),
+    server,
+  );
+  return {
+    tools: failedCallsThrown(elicitation.tools(session.tools()), server),
+    close: () => session.close(),
+  };
 }
 
 /**
@@ -143,6 +153,7 @@ async function openClient(
   options: MCPServerOptions,
   timeoutMs: number,
   signal: AbortSignal,
+  elicitation: CallElicitation,
 ): Promise<OpenMcpClient> {
   const stdio =
     'command' in options
@@ -159,12 +170,15 @@ async function openClient(
   signal.addEventListener('abort', closeOnAbort, { once: true });
   try {
     client = await createMCPClient({
-      transport: stdio ?? httpTransport(options as MCPHttpServerOptions),
+      transport: stdio ?? httpTransport(options as MCPHttpServerOptions, elicitation),
       clientName: 'june',
+      // a server may ask the run's people (an approval of a served June workflow, a question)
+      capabilities: { elicitation: {} },
       initializationOptions: { signal, timeout: timeoutMs },
       // a tool call is never made twice behind June's back: it may have effects
       maxRetries: 0,
     });
+    client.onElicitationRequest(ElicitationRequestSchema, (request) => elicitation.answer(request));
     signal.throwIfAborted();
     const tools = (await client.tools()) as ToolSet;
     signal.throwIfAborted();
@@ -189,14 +203,17 @@ function registerSecrets(options: MCPServerOptions): void {
 }
 
 /**
- * The HTTP transport of `@ai-sdk/mcp`. Redirects are followed, as before `@ai-sdk/mcp@2` (whose
+ * The HTTP transport of `@ai-sdk/mcp`, whose `tools/call` requests carry their call's key
+ * ({@link CallElicitation.fetch}). Redirects are followed, as before `@ai-sdk/mcp@2` (whose
  * default refuses them): the url is the workflow author's own, not one a model or a user gave.
  */
-function httpTransport(options: MCPHttpServerOptions) {
+function httpTransport(options: MCPHttpServerOptions, elicitation: CallElicitation) {
   return {
     type: options.transport ?? 'http',
     url: options.url,
     redirect: 'follow',
+    // a call's key goes with it as its idempotency key
+    fetch: elicitation.fetch(),
     ...(options.headers ? { headers: options.headers } : {}),
   } as const;
 }

@@ -2,7 +2,18 @@ import type { ApprovalRequest } from '../approvals/approval-request.js';
 import { errorMessage } from '../errors/error-message.js';
 import { JuneError } from '../errors/june-error.js';
 import type { CallContext, CallExtra } from './call-context.js';
-import { answerOfReply, elicitationFor, type ElicitationReply } from './elicitation-form.js';
+import {
+  answerOfReply,
+  elicitationFor,
+  type ElicitationReply,
+  type FormShape,
+} from './elicitation-form.js';
+import {
+  RELATED_META,
+  REQUEST_META,
+  type JuneFormFields,
+  type JuneRequestMeta,
+} from '../mcp/june-request-meta.js';
 import type { McpServer } from './load-mcp-sdk.js';
 import { inspectOf, type Served } from './served-workflow.js';
 
@@ -30,7 +41,11 @@ export async function ask(
     const { form, shape } = elicitationFor(request, inputSchema, problem);
     let reply: ElicitationReply;
     try {
-      reply = (await server.elicitInput({ mode: 'form', ...form } as never, {
+      const _meta = {
+        [REQUEST_META]: requestMeta(request, shape, attempt),
+        [RELATED_META]: extra.requestId,
+      };
+      reply = (await server.elicitInput({ mode: 'form', ...form, _meta } as never, {
         relatedRequestId: extra.requestId,
         signal,
         timeout: context.elicitationTimeoutMs,
@@ -74,5 +89,29 @@ export function inputSchemaLookup(
       })
       .catch(() => new Map<string, Record<string, unknown>>());
     return (await schemas).get(tool);
+  };
+}
+
+/**
+ * What an elicitation asks, for a caller that is a June run itself: the request (its key
+ * within the run, the tool and input, or the question) and how the form's fields hold the
+ * answer, so the caller can ask its own people and fill the form.
+ */
+function requestMeta(request: ApprovalRequest, shape: FormShape, attempt: number): JuneRequestMeta {
+  const key = request.key ?? request.id;
+  // asked again (the answer did not fit): a name of its own, so a caller's record of the
+  // refused answer is not given again
+  const name = key.slice(key.indexOf('/') + 1) + (attempt > 0 ? `~${attempt + 1}` : '');
+  const form: JuneFormFields =
+    shape.kind === 'approval'
+      ? { kind: 'approval', edit: shape.edit, editFields: shape.editFields }
+      : { kind: 'question', answer: shape.answer, answerFields: shape.answerFields };
+  return {
+    name,
+    tool: request.tool,
+    input: request.input,
+    step: request.step,
+    ...(request.kind === 'question' && request.question ? { question: request.question } : {}),
+    form,
   };
 }

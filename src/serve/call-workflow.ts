@@ -3,7 +3,7 @@ import { ask, inputSchemaLookup } from './ask-caller.js';
 import { progressOf } from './call-progress.js';
 import type { McpServer } from './load-mcp-sdk.js';
 import type { Served } from './served-workflow.js';
-import { keyedRunId, startOrFind } from './start-or-find.js';
+import { checkKeyProps, keyedRunId, startOrFind } from './start-or-find.js';
 import { resultOf } from './tool-result.js';
 
 /**
@@ -12,7 +12,8 @@ import { resultOf } from './tool-result.js';
  * caller about each request it waits for (when the client takes elicitation), reports its
  * steps (when it gave a progress token), and gives its result ({@link resultOf}). The
  * client cancelling the call (`extra.signal`) cancels the run.
- * @throws what starting, resuming or following the run throws.
+ * @throws {WorkflowError} `serve-key-reused` for a key that named a call with other props
+ *   (nothing starts); what starting, resuming or following the run throws.
  */
 export async function callWorkflow(
   context: CallContext,
@@ -24,7 +25,8 @@ export async function callWorkflow(
   extra: CallExtra,
 ): Promise<Record<string, unknown>> {
   const { host } = context;
-  const runId = key === undefined ? undefined : keyedRunId(client, s.name, key);
+  const runId = key === undefined ? undefined : keyedRunId(client, s.name, key, props);
+  if (key !== undefined) await checkKeyProps(context, client, s.name, key, runId!);
   const started = await startOrFind(context, s, props, runId);
   if ('ended' in started) return resultOf(started.ended, s);
   const id = started.runId;

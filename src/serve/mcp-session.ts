@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { JuneError } from '../errors/june-error.js';
 import { fitProps, propsMisfitMessage } from '../workflows/props-fit.js';
 import type { CallContext } from './call-context.js';
 import { callWorkflow } from './call-workflow.js';
@@ -89,6 +90,12 @@ function registerHandlers(context: CallContext, server: McpServer, client: strin
         notify: (params) =>
           extra.sendNotification({ method: 'notifications/progress', params } as never),
       });
+    } catch (error) {
+      if (JuneError.isInstance(error) && error.code === 'serve-key-reused')
+        throw new types.McpError(types.ErrorCode.InvalidParams, error.message, {
+          code: error.code,
+        });
+      throw error;
     } finally {
       release();
     }

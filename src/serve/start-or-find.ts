@@ -1,17 +1,54 @@
 import { createHash } from 'node:crypto';
-import { JuneError } from '../errors/june-error.js';
+import { JuneError, WorkflowError } from '../errors/june-error.js';
+import { stableJson } from '../json/stable-json.js';
 import { runState } from '../host/run-state.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { CallContext } from './call-context.js';
 import type { Served } from './served-workflow.js';
 
 /**
- * The run id a client's idempotency key names: the same for the same client, tool and key
- * (`mcp-` and 32 hex digits of their SHA-256).
+ * The run id a client's idempotency key names with these props: `mcp-`, 32 hex digits of
+ * the SHA-256 of the client, tool and key, `-` and 16 of the props' (as stable JSON). The
+ * same key with other props names another run, which {@link startOrFind} refuses to start.
  */
-export function keyedRunId(client: string, tool: string, key: string): string {
-  const hash = createHash('sha256').update(`${client}\0${tool}\0${key}`).digest('hex');
-  return `mcp-${hash.slice(0, 32)}`;
+export function keyedRunId(
+  client: string,
+  tool: string,
+  key: string,
+  props: Record<string, unknown>,
+): string {
+  return `${keyPrefix(client, tool, key)}${sha256(stableJson(props)).slice(0, 16)}`;
+}
+
+/** What every run id of one client's key for one tool starts with. */
+function keyPrefix(client: string, tool: string, key: string): string {
+  return `mcp-${sha256(`${client}\0${tool}\0${key}`).slice(0, 32)}-`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Refuses an idempotency key that named a run with other props: a call made again must
+ * ask the same thing, or it would get the result of a run it did not ask for.
+ * @throws {WorkflowError} `serve-key-reused`; nothing starts.
+ */
+export async function checkKeyProps(
+  context: CallContext,
+  client: string,
+  tool: string,
+  key: string,
+  runId: string,
+): Promise<void> {
+  const prefix = keyPrefix(client, tool, key);
+  const runs = await context.host.list();
+  const other = runs.find((run) => run.runId.startsWith(prefix) && run.runId !== runId);
+  if (other)
+    throw new WorkflowError(
+      'serve-key-reused',
+      `june: the idempotency key ${JSON.stringify(key)} named a call of ${tool} with other arguments (run ${other.runId}); a call made again must send the arguments it sent first. Use a new key for new arguments.`,
+    );
 }
 
 /**

@@ -96,7 +96,9 @@ export class UIChunkMapper {
     if (event.type === 'approval-request') {
       const asked = this.calls.latest(event.runId, event.request.toolCallId);
       const approvalId = event.request.key ?? event.request.id;
-      if (asked)
+      // a request that came up while the call ran (a served workflow's, under the call's
+      // node) is not the call's own approval: the page does not show it as one
+      if (asked && !(asked.nodeId !== undefined && asked.nodeId === event.parentId))
         this.#approvals.set(event.request.id, {
           call: asked,
           approvalId,

@@ -29,9 +29,11 @@ export interface TestMcpServer {
 
 /**
  * Starts the server. With `requiredHeader`, requests without that exact header get a 401.
+ * With `elicit`, it has a second tool, `greet()`, which asks its client for a name through
+ * elicitation (a form with one required `name` field) and greets it, or says it was declined.
  */
 export async function startMcpHttpServer(
-  options: { requiredHeader?: [string, string] } = {},
+  options: { requiredHeader?: [string, string]; elicit?: boolean } = {},
 ): Promise<TestMcpServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: RecordedRequest[] = [];
@@ -45,6 +47,21 @@ export async function startMcpHttpServer(
         content: [{ type: 'text', text: `${term}: a word from the glossary` }],
       }),
     );
+    if (options.elicit)
+      mcp.registerTool('greet', { description: 'Greets the person asked' }, async () => {
+        const reply = await mcp.server.elicitInput({
+          mode: 'form',
+          message: 'What is your name?',
+          requestedSchema: {
+            type: 'object',
+            properties: { name: { type: 'string', title: 'Name', minLength: 1 } },
+            required: ['name'],
+          },
+        });
+        const text =
+          reply.action === 'accept' ? `hello ${String(reply.content?.name)}` : `${reply.action}d`;
+        return { content: [{ type: 'text', text }] };
+      });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,

@@ -311,6 +311,38 @@ describe('june serve: workflows over MCP', () => {
     expect(shipped()).toEqual([]);
   });
 
+  it('refuses an idempotency key sent again with other arguments (serve-key-reused), and starts nothing', async () => {
+    const client = await connect(TOKEN, async () => ({
+      action: 'accept',
+      content: { approve: true },
+    }));
+    const keyed = (version: string) =>
+      client.callTool({
+        name: 'ship',
+        arguments: { version, log },
+        _meta: { 'june/idempotency-key': 'release-7' },
+      });
+    const first = await keyed('7.0');
+    expect(first.isError).toBeFalsy();
+    expect(shipped()).toEqual(['7.0 prod']);
+
+    const refused = await keyed('7.1').then(
+      () => undefined,
+      (error: unknown) => error as { code: number; message: string; data?: unknown },
+    );
+    expect(refused?.code).toBe(-32602);
+    expect(refused?.message).toMatch(
+      /june: the idempotency key "release-7" named a call of ship with other arguments/,
+    );
+    expect(refused?.data).toEqual({ code: 'serve-key-reused' });
+    // the first call's arguments again: its result, and nothing runs
+    const again = await keyed('7.0');
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    expect(runIdOf(again)).toBe(runIdOf(first));
+    expect((await served.host.list()).map((run) => run.runId)).toEqual([runIdOf(first)]);
+    expect(shipped()).toEqual(['7.0 prod']);
+  });
+
   it('limits how many calls one client runs at once; other clients are not held by it', async () => {
     await served.close();
     served = await serveWorkflows({

@@ -93,3 +93,56 @@ describe('UIChunkMapper on a run log', () => {
     );
   });
 });
+
+describe('UIChunkMapper and requests within a call', () => {
+  it("shows a served workflow's request under a call (its node under the call's) not as the call's approval: a denial there leaves the call running", () => {
+    const mapper = new UIChunkMapper();
+    const request = {
+      id: 'call-1',
+      tool: 'ship',
+      input: { env: 'prod' },
+      step: 'a',
+      toolCallId: 'c1',
+      key: 'R/a#c1/ship#0.0',
+    };
+    const events = [
+      log({ type: 'run-start', runId: 'R', nodeId: 'n1' }),
+      log({
+        type: 'step-start',
+        runId: 'R',
+        step: 'a',
+        agent: 'x',
+        prompt: '',
+        nodeId: 'n2',
+        parentId: 'n1',
+      }),
+      call('R', 'a', 'c1', 'n3', 'n2'),
+      log({ type: 'approval-request', runId: 'R', request, nodeId: 'n4', parentId: 'n3' }),
+      log({
+        type: 'approval-response',
+        runId: 'R',
+        id: 'call-1',
+        approved: false,
+        automatic: false,
+        nodeId: 'n4',
+        parentId: 'n3',
+      }),
+      log({
+        type: 'tool-result',
+        runId: 'R',
+        toolCallId: 'c1',
+        tool: 'research',
+        output: 'done',
+        nodeId: 'n3',
+        parentId: 'n2',
+      }),
+    ];
+    const chunks = events.flatMap((event) => mapper.map(event));
+    const types = chunks.map((chunk) => chunk.type);
+    expect(types).not.toContain('tool-approval-request');
+    expect(types).not.toContain('tool-output-denied');
+    expect(chunks).toContainEqual(
+      expect.objectContaining({ type: 'tool-output-available', output: 'done' }),
+    );
+  });
+});
