@@ -39,6 +39,11 @@ export {
   runOwned,
   takeLease,
   thisProcessOwner,
+  listThread,
+  listThreads,
+  deleteThread,
+  threadConversation,
+  threadBusy,
 } from './journal/index.js';
 export type {
   JournalStore,
@@ -60,6 +65,10 @@ export type {
   RunLeaseOptions,
   RunOwner,
   LeaseAttempt,
+  ThreadRun,
+  ThreadHistory,
+  JournalThread,
+  ThreadConversation,
 } from './journal/index.js';
 export { toolCallContext } from './engine/index.js';
 export type { ToolCallContext } from './engine/index.js';

@@ -71,6 +71,7 @@ export const juneErrorCodes = [
   'run-replay-invalid',
   'replay-incomplete',
   'run-resume-invalid',
+  'run-thread-invalid',
   'run-strict-failed',
   'run-workflow-invalid',
   'sdk-telemetry-unredactable',
@@ -104,6 +105,10 @@ export const juneErrorCodes = [
   'journal-write-failed',
   'model-answer-unreadable',
   'run-owned',
+  // durable runs: threads
+  'thread-busy',
+  'thread-id-invalid',
+  'thread-unsupported',
   // scripted models (june/testing)
   'script-invalid',
   'script-step-missing',

@@ -34,6 +34,12 @@ const headerSchema = z.looseObject({
   props: z.record(z.string(), z.unknown(), { error: 'not an object' }).optional(),
   startedAt: time(),
   traceparent: text().optional(),
+  thread: z
+    .looseObject(
+      { id: text(), order: count(), agent: text().optional() },
+      { error: 'not a thread' },
+    )
+    .optional(),
 });
 
 const modelCallSchema = z
@@ -119,6 +125,12 @@ const runFinishSchema = z.looseObject({
     error: 'not succeeded, failed or aborted',
   }),
   error: recordedErrorSchema.optional(),
+  conversation: z
+    .looseObject(
+      { agent: text(), messages: z.array(z.unknown(), { error: 'not a list of messages' }) },
+      { error: 'not a conversation ({ agent, messages })' },
+    )
+    .optional(),
   at: time(),
 });
 
