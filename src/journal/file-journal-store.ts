@@ -7,6 +7,7 @@ import {
   readdir,
   readFile,
   rm,
+  rmdir,
   stat,
   writeFile,
 } from 'node:fs/promises';
@@ -97,6 +98,7 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
           files.checked.delete(run.runId);
         }
         await rm(files.threadDirOf(threadId), { recursive: true, force: true });
+        await rmdir(join(files.dir, '.threads')).catch(() => {}); // when it was the last thread
         return runs;
       } finally {
         await lease.release();
