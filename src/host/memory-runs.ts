@@ -144,7 +144,9 @@ export class MemoryRuns {
 
   /** The run's list entry, from its trace now. */
   entryOf(known: MemoryRun): RunSummary {
-    return summarizeTrace(known.handle.trace(), known.request.runId, known.updatedAt);
+    const entry = summarizeTrace(known.handle.trace(), known.request.runId, known.updatedAt);
+    const { thread } = known.request;
+    return thread !== undefined ? { ...entry, thread: { id: thread } } : entry;
   }
 
   /**
