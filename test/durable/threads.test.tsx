@@ -243,7 +243,104 @@ describe.each(Object.keys(stores))('threads in the %s store', (kind) => {
   });
 });
 
+describe('a resumed run of a thread', () => {
+  it('keeps its place: it starts from the same history, holds the thread again, and the next run goes on from it', async () => {
+    const store = memoryJournalStore();
+    const turns = {
+      reply: [
+        { text: 'Hello Ana.' },
+        { toolCalls: [{ tool: 'refund', input: { order: 'A-1' } }] },
+        { text: 'Refunded A-1.' },
+        { text: 'You asked for a refund of A-1.' },
+      ],
+    };
+    const refund = tool({
+      inputSchema: z.object({ order: z.string() }),
+      needsApproval: true,
+      execute: async ({ order }) => `refunded ${order}`,
+    });
+    const Refunds = ({ model, message }: { model: Model; message: string }) => (
+      <Agent name="support" model={model} instructions="Answer briefly.">
+        <Tool name="refund" value={refund} />
+        <Step id="reply" prompt={message} />
+      </Agent>
+    );
+    const first = scriptedModel({ $comment: 'Test fixture: a thread resumed', steps: turns });
+    await run(<Refunds model={first} message="Hi, I am Ana." />, { journal: store, thread: 'ana' })
+      .result;
+    const waiting = run(<Refunds model={first} message="Refund A-1." />, {
+      journal: store,
+      thread: 'ana',
+    });
+    for await (const event of waiting.events) if (event.type === 'approval-request') break;
+    waiting.abort('stopped while it waited');
+    await waiting.result.catch(() => {});
+
+    // another process takes it up: its first model call is answered from the journal, so
+    // its request (history included) must be the one recorded
+    const again = scriptedModel({
+      $comment: 'Test fixture: the resumed run and the next one',
+      steps: { reply: turns.reply.slice(2) },
+    });
+    const resumed = run(<Refunds model={again} message="Refund A-1." />, {
+      journal: store,
+      resume: waiting.runId,
+      onApproval: () => true,
+    });
+    // once its agent started, the resumed run holds the thread (it took it when it opened)
+    for await (const event of resumed.events) if (event.type === 'agent-start') break;
+    const busy = await run(<Refunds model={again} message="And?" />, {
+      journal: store,
+      thread: 'ana',
+    }).result.catch((error: unknown) => error);
+    const { output } = await resumed.result;
+    expect(output).toBe('Refunded A-1.');
+    // a run of the thread while the resumed one held it
+    expect(JuneError.isInstance(busy) && busy.code).toBe('thread-busy');
+
+    await run(<Refunds model={again} message="What did I ask?" />, {
+      journal: store,
+      thread: 'ana',
+    }).result;
+    const last = again.calls.at(-1)!.prompt;
+    expect(JSON.stringify(last)).toContain('Refund A-1.');
+    expect(JSON.stringify(last)).toContain('Refunded A-1.');
+    // the refused run left nothing in the thread
+    expect((await listThread(store, 'ana')).map((entry) => entry.order)).toEqual([1, 2, 3]);
+  });
+});
+
 describe('thread options', () => {
+  it('threadAgent names the agent whose conversation the thread continues', async () => {
+    const store = memoryJournalStore();
+    const model = scriptedModel({
+      $comment: 'Test fixture: two agents, the second one threaded',
+      steps: {
+        triage: [{ text: 'billing' }, { text: 'billing' }],
+        reply: [{ text: 'Your invoice is attached.' }, { text: 'It was invoice 7.' }],
+      },
+    });
+    const Desk = ({ message }: { message: string }) => (
+      <>
+        <Agent name="triage" model={model}>
+          <Step id="triage" prompt={`Classify: ${message}`} />
+        </Agent>
+        <Agent name="support" model={model}>
+          <Step id="reply" prompt={message} />
+        </Agent>
+      </>
+    );
+    for (const message of ['Send my invoice.', 'Which invoice was it?'])
+      await run(<Desk message={message} />, {
+        journal: store,
+        thread: 'ana',
+        threadAgent: 'support',
+      }).result;
+    const [triage, reply] = [model.calls[2]!, model.calls[3]!];
+    expect(triage.prompt.map((message) => message.role)).toEqual(['user']);
+    expect(reply.prompt.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
   it('a thread needs a journal store', () => {
     const model = replies('x');
     const refused = (() => {
