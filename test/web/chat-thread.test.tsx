@@ -9,13 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answered, post, readMessage, textOf, userMessage } from './support.js';
 
-function shop(
-  thread: Parameters<typeof chatHandler>[0] extends infer O
-    ? O extends { thread?: infer T }
-      ? T
-      : never
-    : never,
-) {
+function shop(thread: ChatThreadOption) {
   const model = scriptedModel({
     $comment: 'Test fixture: test/web/chat-thread.test.tsx',
     steps: {
