@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { june, repoRoot, tempProject, traces } from './cli-harness.js';
+import { waitUntil } from '../mcp/support.js';
+import { june, onlyTrace, repoRoot, startJune, tempProject, traces } from './cli-harness.js';
 
 const example = join(repoRoot, 'examples', 'threads.tsx');
 const script = join(repoRoot, 'examples', 'threads.script.json');
@@ -93,5 +94,70 @@ describe('june run --thread and june threads', () => {
     expect(result.stderr).toMatch(
       /^june: --thread starts a new run of a thread; a resumed run stays/,
     );
+  });
+
+  it('a second process refused while a run of the thread waits for approval: thread-busy names the run, and delete is refused until it ends', async () => {
+    project.write(
+      'refunds.tsx',
+      `import { tool } from 'ai';
+import { Agent, Step, Tool } from 'june';
+import { openai } from 'june/sdk/openai';
+import { z } from 'zod';
+
+const refund = tool({
+  inputSchema: z.object({ order: z.string() }),
+  needsApproval: true,
+  execute: async ({ order }) => 'refunded ' + order,
+});
+
+export default function Refunds() {
+  return (
+    <Agent name="support" model={openai('gpt-5-mini')}>
+      <Tool name="refund" value={refund} />
+      <Step id="reply" prompt="Refund A-1." />
+    </Agent>
+  );
+}
+`,
+    );
+    const script = project.write(
+      'refunds.script.json',
+      JSON.stringify({
+        $comment: 'Test fixture: a refund that waits for approval',
+        steps: {
+          reply: [
+            { toolCalls: [{ tool: 'refund', input: { order: 'A-1' } }] },
+            { text: 'Refunded.' },
+          ],
+        },
+      }),
+    );
+    const waiting = startJune(
+      ['run', 'refunds.tsx', '--thread', 'ana', '--script', script, '--approve', 'wait'],
+      project.dir,
+    );
+    await waitUntil(
+      () => waiting.output().stdout.includes('? refund needs approval'),
+      'the refund to wait for approval',
+      30_000,
+    );
+    const { runId } = onlyTrace(project.dir);
+
+    const second = await june(
+      ['run', 'refunds.tsx', '--thread', 'ana', '--script', script],
+      project.dir,
+    );
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(
+      `june: thread ana is busy: run ${runId} of it is running in process ${waiting.pid}`,
+    );
+    const deleting = await june(['threads', 'delete', 'ana'], project.dir);
+    expect(deleting.code).toBe(1);
+    expect(deleting.stderr).toContain(`june: thread ana is busy: run ${runId}`);
+
+    process.kill(waiting.pid, 'SIGINT');
+    expect((await waiting.done).code).toBe(130);
+    const deleted = await june(['threads', 'delete', 'ana'], project.dir);
+    expect(deleted.stdout).toBe(`deleted thread ana: 1 run (${runId})\n`);
   });
 });
