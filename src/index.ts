@@ -111,6 +111,7 @@ export type {
   DurableEngineFactory,
   DurableRunStart,
   DurableRunStatus,
+  DurableThread,
   DurablePlace,
   ModelAnswer,
   ModelCallAt,
