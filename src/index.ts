@@ -40,6 +40,11 @@ export {
   runOwned,
   takeLease,
   thisProcessOwner,
+  listThread,
+  listThreads,
+  deleteThread,
+  threadConversation,
+  threadBusy,
 } from './journal/index.js';
 export type {
   JournalStore,
@@ -64,6 +69,10 @@ export type {
   RunLeaseOptions,
   RunOwner,
   LeaseAttempt,
+  ThreadRun,
+  ThreadHistory,
+  JournalThread,
+  ThreadConversation,
 } from './journal/index.js';
 export { toolCallContext } from './engine/index.js';
 export type { ToolCallContext } from './engine/index.js';
@@ -106,6 +115,7 @@ export type {
   DurableEngineFactory,
   DurableRunStart,
   DurableRunStatus,
+  DurableThread,
   DurablePlace,
   ModelAnswer,
   ModelCallAt,

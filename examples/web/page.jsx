@@ -11,9 +11,15 @@ const params = new URLSearchParams(location.search);
 const chatId = params.get('chat') ?? `chat-${Math.random().toString(36).slice(2, 10)}`;
 if (!params.has('chat')) history.replaceState(null, '', `?chat=${chatId}`);
 
-// The page keeps its messages (the server keeps none): a reloaded page shows them, the
-// reconnect replaces the message of a run still running, and the next request sends them all.
+// The page keeps its messages: a reloaded page shows them, and the reconnect replaces the
+// message of a run still running. The next request sends them all, unless the server keeps
+// the chat as a thread (`?thread` in the address: chatHandler({ thread: true })): then it
+// sends only its last message, and the server's thread holds the conversation.
 const saved = JSON.parse(sessionStorage.getItem(chatId) ?? '[]');
+const threaded = params.has('thread');
+const lastMessageOnly = ({ id, messages, body }) => ({
+  body: { ...body, id, messages: messages.slice(-1) },
+});
 
 /** Sends once every approval of the last message has an answer (composite calls included). */
 function approvalsAnswered({ messages }) {
@@ -137,7 +143,11 @@ function App() {
     id: chatId,
     messages: saved,
     resume: true,
-    transport: new DefaultChatTransport({ api: '/api/chat', body: takeEdits }),
+    transport: new DefaultChatTransport({
+      api: '/api/chat',
+      body: takeEdits,
+      ...(threaded ? { prepareSendMessagesRequest: lastMessageOnly } : {}),
+    }),
     sendAutomaticallyWhen: approvalsAnswered,
   });
   useEffect(() => sessionStorage.setItem(chatId, JSON.stringify(messages)), [messages]);

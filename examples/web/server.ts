@@ -21,13 +21,15 @@ export interface ExampleServer {
 
 /** Starts the example on 127.0.0.1 (`port` 0: any free port). */
 export async function startServer(
-  options: { port?: number; model?: LanguageModel; journal?: JournalStore } = {},
+  options: { port?: number; model?: LanguageModel; journal?: JournalStore; thread?: boolean } = {},
 ): Promise<ExampleServer> {
   const refunds: string[] = [];
   const model = options.model ?? (await exampleModel());
   const handler = chatHandler({
     workflow: shopWorkflow(model, refunds),
     journal: options.journal ?? memoryJournalStore(),
+    // each chat a thread: its page (opened with ?thread) sends only its new message
+    thread: options.thread ?? process.env.JUNE_THREAD === '1',
   });
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');

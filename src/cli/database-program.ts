@@ -8,14 +8,15 @@ import { repeatedFlag } from './repeated-flag.js';
 /**
  * Adds the commands of runs kept outside `june run`'s own process to the `june` program:
  * `worker` (runs over a database, DBOS on PostgreSQL), and `approve`, `runs` and `cancel`,
- * which work on a run host (the runs folder, or a database with `--database`). Each loads
- * its module when it runs.
+ * which work on a run host (the runs folder, or a database with `--database`), and `threads`
+ * (the runs folder's threads). Each loads its module when it runs.
  */
 export function addDatabaseCommands(program: Command, io: CliIO, done: Done): void {
   addWorkerCommand(program, io, done);
   addApproveCommand(program, io, done);
   addRunsCommand(program, io, done);
   addCancelCommand(program, io, done);
+  addThreadsCommand(program, io, done);
 }
 
 type Done = (code: ExitCodeValue) => void;
@@ -154,4 +155,42 @@ function addCancelCommand(program: Command, io: CliIO, done: Done): void {
     const { cancelCommand, withRunHost } = await import('./run-commands.js');
     done(await withRunHost(options, (host) => cancelCommand(host, io, runId)));
   });
+}
+
+/** `june threads`, `june threads show <id>`, `june threads delete <id>`. */
+function addThreadsCommand(program: Command, io: CliIO, done: Done): void {
+  type Flags = { dir?: string; json?: boolean };
+  const threads = program
+    .command('threads')
+    .description(
+      'List the threads of .june/runs (june run --thread): each with its runs, in order.',
+    )
+    .option('--dir <folder>', 'the runs folder (default: .june/runs)')
+    .option('--json', 'as JSON')
+    .action(async (options: Flags) => {
+      const { threadsCommand } = await import('./threads-command.js');
+      done(await threadsCommand(io, options));
+    });
+  threads
+    .command('show')
+    .description("A thread's runs in order, and the conversation its next run starts from.")
+    .argument('<id>', 'the thread')
+    .option('--dir <folder>', 'the runs folder (default: .june/runs)')
+    .option('--json', 'as JSON')
+    .action(async (id: string, options: Flags) => {
+      const { threadShowCommand } = await import('./threads-command.js');
+      done(await threadShowCommand(io, id, { ...threads.opts<Flags>(), ...options }));
+    });
+  threads
+    .command('delete')
+    .description(
+      "Delete a thread: its runs' journals and traces (so their resume and replay too) and its index. Refused while a run of it runs.",
+    )
+    .argument('<id>', 'the thread')
+    .option('--dir <folder>', 'the runs folder (default: .june/runs)')
+    .option('--json', 'as JSON')
+    .action(async (id: string, options: Flags) => {
+      const { threadDeleteCommand } = await import('./threads-command.js');
+      done(await threadDeleteCommand(io, id, { ...threads.opts<Flags>(), ...options }));
+    });
 }

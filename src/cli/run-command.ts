@@ -139,7 +139,8 @@ export async function runStarted(
       durationMs: Date.now() - startedAt,
       resume: resumable ? printedResumeCommand(file, handle.runId, options) : '',
       workflow: inputs.workflow,
-      model: inputs.model,
+      // a thread's script holds the turns of its later runs too: no warning for those
+      model: options.thread === undefined ? inputs.model : undefined,
       prices: inputs.prices,
       json,
       stoppedBy: control.stoppedBy,
@@ -237,6 +238,8 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
       // a fork's journal keeps its lineage and its changed model (by id) for every resume
       ...(options.resume !== undefined && recorded ? forkOption(recorded) : {}),
       ...(options.runId !== undefined ? { runId: options.runId } : {}),
+      ...(options.thread !== undefined ? { thread: options.thread } : {}),
+      ...(options.thread !== undefined && options.waitForOwner ? { waitForOwner: true } : {}),
       ...(lease ? { lease } : {}),
       ...(options.replay !== undefined && recorded
         ? { replay: recorded, ...(options.replayTools ? { replayTools: true } : {}) }

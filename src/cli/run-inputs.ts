@@ -3,6 +3,7 @@ import { isRunId } from '../engine/run-id.js';
 import {
   recordedRun,
   runsFolderJournal,
+  threadJournals,
   type JournalRecord,
   type JournalStore,
   type RunLease,
@@ -93,7 +94,9 @@ export async function runInputs(
     const model =
       options.script !== undefined && options.resume !== undefined && recorded
         ? resumedScript(options.script, recorded)
-        : scriptModel;
+        : options.script !== undefined && options.thread !== undefined
+          ? resumedScript(options.script, ...(await threadJournals(journal, options.thread)))
+          : scriptModel;
     return { workflow, journal, recorded, props, model, redact, prices, lease };
   } catch (error) {
     await lease?.release();
@@ -137,21 +140,36 @@ function checkJournalFlags(options: RunCommandOptions): void {
       'june: --run-id names a new run, and a resumed run keeps its id: leave out --run-id with --resume.',
     );
   }
-  if (options.waitForOwner && options.resume === undefined) {
+  if (options.waitForOwner && options.resume === undefined && options.thread === undefined) {
     throw new WorkflowError(
       'cli-option-invalid',
-      'june: --wait-for-owner waits for the process that runs the run --resume names; pass it with --resume.',
+      'june: --wait-for-owner waits for the process that runs the run --resume names, or the thread --thread names; pass it with one of them.',
+    );
+  }
+  if (
+    options.thread !== undefined &&
+    (options.resume !== undefined || options.replay !== undefined)
+  ) {
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: --thread starts a new run of a thread; ${options.resume !== undefined ? 'a resumed run stays in the thread its journal names: leave out --thread' : '--replay answers a run from its recording: leave out --thread'}.`,
     );
   }
 }
 
 /**
  * The `--script` model; when resuming, without the turns the journal already answered, so
- * the resumed run's first new model call gets the turn the stopped process would have used.
+ * the resumed run's first new model call gets the turn the stopped process would have used;
+ * for a new run of a thread, without the turns its earlier runs' journals answered, so a
+ * thread's runs take a script's turns one after another.
  */
-function resumedScript(path: string, records: JournalRecord[]): ScriptedModel {
+function resumedScript(path: string, ...journals: JournalRecord[][]): ScriptedModel {
   const name = path.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
-  return scriptedModel(scriptAfterJournal(loadScript(path), records), { name });
+  const script = journals.reduce(
+    (rest, records) => scriptAfterJournal(rest, records),
+    loadScript(path),
+  );
+  return scriptedModel(script, { name });
 }
 
 /**

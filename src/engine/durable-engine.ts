@@ -142,6 +142,19 @@ export interface ApprovalQuestion {
 export type DurableRunStatus = 'succeeded' | 'failed' | 'aborted';
 
 /**
+ * The conversation a run of a thread continues (`run(el, { thread })`): the thread's id, the
+ * run's place in it, the agent whose conversation it is (`undefined`: the run's first agent
+ * outside any other, in the run itself, not in a composite tool's run), and the messages that
+ * agent starts from (AI SDK `ModelMessage`s, as plain JSON), before its own `messages` prop.
+ */
+export interface DurableThread {
+  readonly id: string;
+  readonly order: number;
+  readonly agent?: string;
+  readonly messages: readonly unknown[];
+}
+
+/**
  * The durability of one run (the outermost run and its child runs): the interpreter hands it
  * every piece of work whose result must survive the process, and asks it for approval
  * answers. June's file and memory journals implement it (`journalEngine()`); an engine over a
@@ -271,6 +284,13 @@ export interface DurableEngine {
    * stored. Called also when the run failed or was aborted (then with its error).
    */
   finish(status: DurableRunStatus, error?: unknown): Promise<void>;
+  /** The thread this run continues, when it is a thread's run (see {@link DurableThread}). */
+  readonly thread?: DurableThread;
+  /**
+   * The thread agent's whole conversation when it finished (history included), kept for the
+   * thread's next run. Called at most once, before {@link finish}.
+   */
+  conversation?(agent: string, messages: readonly unknown[]): void;
 }
 
 /** What a {@link DurableEngineFactory} is told about the run it makes an engine for. */

@@ -3,6 +3,7 @@ export type {
   DurableEngineFactory,
   DurableRunStart,
   DurableRunStatus,
+  DurableThread,
   DurablePlace,
   ModelAnswer,
   ModelCallAt,

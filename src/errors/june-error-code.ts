@@ -75,6 +75,7 @@ export const juneErrorCodes = [
   'run-replay-invalid',
   'replay-incomplete',
   'run-resume-invalid',
+  'run-thread-invalid',
   'run-strict-failed',
   'run-workflow-invalid',
   'sdk-telemetry-unredactable',
@@ -112,6 +113,10 @@ export const juneErrorCodes = [
   'fork-record-unknown',
   'fork-change-invalid',
   'fork-redacted',
+  // durable runs: threads
+  'thread-busy',
+  'thread-id-invalid',
+  'thread-unsupported',
   // scripted models (june/testing)
   'script-invalid',
   'script-step-missing',

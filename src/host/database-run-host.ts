@@ -91,6 +91,11 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
  * that run goes on as it was. Resolves once the list has it.
  */
 async function enqueueOnce(runs: DatabaseRuns, request: HostRunRequest): Promise<string> {
+  if (request.thread !== undefined)
+    throw new SystemError(
+      'run-host-unsupported',
+      `june: a database of runs keeps no threads yet: thread "${request.thread}" needs a journal store (a runs folder, or chatHandler's journal form).`,
+    );
   const run = {
     workflow: request.workflow,
     ...(request.props !== undefined ? { props: request.props } : {}),

@@ -8,6 +8,8 @@ import { RunDirectory } from './run-directory.js';
 import type { RunHost } from './run-host.js';
 import { runState } from './run-state.js';
 import { startFolderRun } from './start-folder-run.js';
+import { fileJournalStore } from '../journal/file-journal-store.js';
+import { listThread } from '../journal/thread.js';
 import { runMissing, waitForEnd } from './wait-for-end.js';
 import type { Trace } from '../trace/trace-node.js';
 
@@ -49,6 +51,7 @@ export async function folderRunHost(options: FolderRunHostOptions): Promise<RunH
   return {
     label: options.dir,
     start: (request) => startFolderRun(dir, request),
+    threadRuns: (threadId) => listThread(fileJournalStore({ dir }), threadId),
     list: () => runs.list(),
     readTrace,
     subscribe: (onChange) => listeners.add(onChange),

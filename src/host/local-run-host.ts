@@ -98,6 +98,7 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
     cancel: async (runId) => (here(runId) ? runs.cancel(runId) : folder.cancel(runId)),
     result: (runId, waiting) => (here(runId) ? runs.result(runId) : folder.result(runId, waiting)),
     resume: (runId) => resumeHere(dir, runs, letGo, folder, runId),
+    threadRuns: (threadId) => runs.threadRuns(threadId),
     async close() {
       stopFolder();
       await runs.close();

@@ -53,6 +53,7 @@ export function memoryRunHost(options: MemoryRunHostOptions): RunHost {
       await runs.adopt(runId);
       await runs.resume(runId);
     },
+    threadRuns: (threadId) => runs.threadRuns(threadId),
     close: () => runs.close(),
   };
 }

@@ -6,6 +6,8 @@ import type { RunHandle } from '../interpreter/run.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import { memoryJournalStore } from '../journal/memory-journal-store.js';
+import { listThread } from '../journal/thread.js';
+import type { ThreadRun } from '../journal/thread-run.js';
 import { run, type RunOptions } from '../run/run.js';
 import { localUser } from '../approvals/local-user.js';
 import { isRunId, newRunId } from '../engine/run-id.js';
@@ -119,6 +121,11 @@ export class MemoryRuns {
   }
 
   /** True when it knows `runId`. */
+  /** The runs of a thread in the journal store, in order. */
+  threadRuns(threadId: string): Promise<ThreadRun[]> {
+    return listThread(this.#journal, threadId);
+  }
+
   has(runId: string): boolean {
     return this.#runs.has(runId);
   }
@@ -137,7 +144,9 @@ export class MemoryRuns {
 
   /** The run's list entry, from its trace now. */
   entryOf(known: MemoryRun): RunSummary {
-    return summarizeTrace(known.handle.trace(), known.request.runId, known.updatedAt);
+    const entry = summarizeTrace(known.handle.trace(), known.request.runId, known.updatedAt);
+    const { thread } = known.request;
+    return thread !== undefined ? { ...entry, thread: { id: thread } } : entry;
   }
 
   /**
@@ -166,6 +175,8 @@ export class MemoryRuns {
       workflow: request.workflow,
       journal: this.#journal,
       ...(resume ? { resume: request.runId } : { runId: request.runId }),
+      // a resumed run stays in the thread its journal names
+      ...(request.thread !== undefined && !resume ? { thread: request.thread } : {}),
       ...(script ? { model: scriptedModel(script) } : {}),
       ...(request.strict ? { strict: true } : {}),
       ...redactionOf(request.redact),

@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Trace } from '../trace/trace-node.js';
 import { isRunId } from '../engine/run-id.js';
 import { readTraceFile } from './read-trace-file.js';
@@ -204,9 +205,8 @@ export class RunDirectory {
     const updatedAt = info.mtime.toISOString();
     let entry: RunListEntry;
     if ('trace' in content) {
-      entry = await withWaiting(
-        summarized(content.trace, name, updatedAt),
-        content.trace,
+      entry = await withThread(
+        await withWaiting(summarized(content.trace, name, updatedAt), content.trace, this.dir),
         this.dir,
       );
     } else if (!('outside' in found) && Date.now() - info.mtimeMs < this.#settleMs) {
@@ -289,6 +289,39 @@ async function withWaiting(entry: RunListEntry, trace: Trace, dir: string): Prom
   if (isUnreadable(entry) || entry.status !== 'aborted') return entry;
   const waiting = await countWaiting(trace, runFolder(dir, entry.runId)).catch(() => 0);
   return waiting > 0 ? { ...entry, pendingApprovals: waiting } : entry;
+}
+
+/** The most of a journal read for its header: a header holds the run's props, rarely more. */
+const HEADER_BYTES = 256 * 1024;
+
+/**
+ * The entry of a run of a thread, with its thread (id and order) from its journal's header;
+ * the entry as it is for any other run, or a journal that cannot be read.
+ */
+async function withThread(entry: RunListEntry, dir: string): Promise<RunListEntry> {
+  if (isUnreadable(entry)) return entry;
+  let file;
+  try {
+    file = await open(join(runFolder(dir, entry.runId), 'journal.jsonl'), 'r');
+  } catch {
+    return entry;
+  }
+  try {
+    const buffer = Buffer.alloc(HEADER_BYTES);
+    const { bytesRead } = await file.read(buffer, 0, HEADER_BYTES, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    const end = text.indexOf('\n');
+    if (end < 0) return entry;
+    const thread = (
+      JSON.parse(text.slice(0, end)) as { thread?: { id?: unknown; order?: unknown } }
+    ).thread;
+    if (typeof thread?.id !== 'string' || typeof thread.order !== 'number') return entry;
+    return { ...entry, thread: { id: thread.id, order: thread.order } };
+  } catch {
+    return entry;
+  } finally {
+    await file.close();
+  }
 }
 
 function sortTime(entry: RunListEntry): number {

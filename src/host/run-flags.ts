@@ -117,8 +117,15 @@ export const runFlags = [
     key: 'waitForOwner',
     flags: '--wait-for-owner',
     description:
-      'with --resume: when another process runs that run, wait for it to let go instead of failing',
+      'with --resume: when another process runs that run, wait for it to let go instead of failing; with --thread: wait for the run that holds the thread',
     kind: 'switch',
+  },
+  {
+    key: 'thread',
+    flags: '--thread <id>',
+    description:
+      "continue this thread's conversation (its earlier runs in the runs folder); one run of a thread at a time",
+    kind: 'value',
   },
   {
     key: 'replay',

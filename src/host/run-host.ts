@@ -6,6 +6,7 @@ import type { AnswerOutcome, ApprovalAnswerInput } from './approval-desk.js';
 import type { TraceLookup } from './run-directory.js';
 import type { RunListEntry, StudioEvent } from './run-list.js';
 import type { RunApprovals } from './waiting-approvals.js';
+import type { ThreadRun } from '../journal/thread-run.js';
 
 /**
  * A run to start on a host ({@link RunHost.start}).
@@ -21,7 +22,9 @@ import type { RunApprovals } from './waiting-approvals.js';
  *   whose values are read where the run runs (a worker's environment, this process's);
  * - `secretProps`: names of secret props whose values are given where the run runs (a
  *   worker's `--secret-props`), so they never travel with the request; a host that runs in
- *   this process refuses them (`run-host-unsupported`): give their values as `props`.
+ *   this process refuses them (`run-host-unsupported`): give their values as `props`;
+ * - `thread`: the thread the run continues (`RunOptions.thread`, `june run --thread`); a
+ *   host that keeps no threads (a database of runs) refuses it (`run-host-unsupported`).
  */
 export interface HostRunRequest {
   workflow: string;
@@ -31,6 +34,7 @@ export interface HostRunRequest {
   strict?: boolean;
   redact?: RedactOptions & { env?: readonly string[] };
   secretProps?: readonly string[];
+  thread?: string;
 }
 
 /**
@@ -142,6 +146,12 @@ export interface RunHost {
    *   `run-host-unsupported` where the host cannot, or the run's resume details do not allow it.
    */
   resume(runId: string): Promise<void>;
+
+  /**
+   * The runs of a thread, in order (see `listThread`); absent on a host that keeps no
+   * threads (a database of runs).
+   */
+  threadRuns?(threadId: string): Promise<ThreadRun[]>;
 
   /** Stops watching, following and polling, and lets go of connections. */
   close(): Promise<void>;

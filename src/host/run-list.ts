@@ -49,6 +49,11 @@ export interface RunSummary {
   pendingApprovals?: number;
   /** The id of the worker that took the run (a database's runs; absent elsewhere). */
   worker?: string;
+  /**
+   * The thread the run belongs to (`june run --thread`): its id and the run's place in it
+   * (from its journal's header; `order` absent where the host does not read it).
+   */
+  thread?: { id: string; order?: number };
   /** A failed run's error message, when the host knows it from outside the trace (a database's list). */
   error?: string;
   nodeCount: number;

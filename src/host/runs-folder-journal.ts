@@ -4,6 +4,7 @@ import type { JournalStore } from '../journal/journal-store.js';
 import { loadJournal } from '../journal/load-journal.js';
 import { readRunJournal } from '../journal/read-run-journal.js';
 import { ownerText, type RunLease, type RunOwner } from '../journal/run-lease.js';
+import { listThread } from '../journal/thread.js';
 
 export type { JournalRecord, JournalStore, RunLease, RunOwner };
 export { ownerText };
@@ -41,4 +42,17 @@ export async function recordedRun(
   if (which.replay === undefined) return undefined;
   const isFile = /[\\/]/.test(which.replay) || which.replay.endsWith('.jsonl');
   return isFile ? loadJournal(which.replay) : readRunJournal(store, which.replay);
+}
+
+/**
+ * The journals of a thread's runs in `store`, in order (each run's records): what a model
+ * script of a new run of the thread goes on after (`june run --thread --script`). A run's
+ * journal that cannot be read counts as none.
+ */
+export async function threadJournals(
+  store: JournalStore,
+  threadId: string,
+): Promise<JournalRecord[][]> {
+  const runs = await listThread(store, threadId);
+  return Promise.all(runs.map((run) => store.read(run.runId).catch(() => [])));
 }

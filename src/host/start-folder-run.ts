@@ -42,6 +42,7 @@ export async function startFolderRun(runsDir: string, request: HostRunRequest): 
     `--run-id=${runId}`,
     '--approve=studio',
     `--props=${JSON.stringify(request.props ?? {})}`,
+    ...(request.thread !== undefined ? [`--thread=${request.thread}`] : []),
   ];
   if (request.script !== undefined) {
     const script = join(folder, 'script.json');

@@ -9,7 +9,7 @@ import {
 import type { ToolSource } from '../capabilities/declaration.js';
 import type { ToolSourcePool } from '../resources/tool-source-pool.js';
 import { mapExecutes } from '../capabilities/map-executes.js';
-import type { ToolSet } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { errorData } from '../errors/error-data.js';
 import { guardsOf, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
@@ -39,8 +39,7 @@ export async function evaluateAgent(
 ): Promise<void> {
   const props = element.props as AgentProps;
   const name = props.name ?? 'agent';
-  const notation = `${props.name !== undefined ? `<Agent name=${JSON.stringify(props.name)}>` : '<Agent>'}`;
-  const where = `${notation}${locationSuffix(element.source)}`;
+  const where = `${props.name !== undefined ? `<Agent name=${JSON.stringify(props.name)}>` : '<Agent>'}${locationSuffix(element.source)}`;
   if (props.model === undefined || props.model === null) {
     throw new WorkflowError(
       'agent-model-missing',
@@ -64,6 +63,7 @@ export async function evaluateAgent(
       nodeId: node.nodeId,
     });
     pass.agentResolved?.(frame);
+    const history = threadHistory(frame, ctx);
     pass.emit({
       type: 'agent-start',
       runId: ctx.run.runId,
@@ -81,6 +81,7 @@ export async function evaluateAgent(
       ...(ctx.guards ? { guards: ctx.guards } : {}),
       ...(ctx.attempts ? { attempts: ctx.attempts } : {}),
     });
+    if (history) pass.services?.engine.keepConversation(name, frame.messages);
     pass.emit({ ...finish, status: 'succeeded' });
   } catch (error) {
     const status = statusOf(error);
@@ -92,6 +93,17 @@ export async function evaluateAgent(
     });
     throw error;
   }
+}
+
+/**
+ * A thread's agent starts from the conversation the thread's runs before it left, before
+ * its own `messages`: the history it was given, or `undefined` for any other agent.
+ */
+function threadHistory(frame: AgentFrame, ctx: EvalContext): readonly unknown[] | undefined {
+  const outermost = !ctx.agent && ctx.run.prefix.length === 0;
+  const history = ctx.run.pass.services?.engine.claimThread(frame.name, outermost);
+  if (history) frame.messages = [...(history as ModelMessage[]), ...frame.messages];
+  return history;
 }
 
 /** What {@link agentFrame} makes an agent's frame from. */

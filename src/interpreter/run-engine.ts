@@ -26,6 +26,7 @@ export class RunEngine {
   #durable: DurableCalls | undefined;
   /** The events published before the engine was made; undefined once it is, or with none coming. */
   #missed: RunLogEvent[] | undefined;
+  #threadClaimed: string | undefined;
 
   constructor(factory: DurableEngineFactory | undefined) {
     this.#factory = factory;
@@ -58,6 +59,25 @@ export class RunEngine {
   publish(event: RunLogEvent): void {
     if (this.#durable) this.#durable.engine.publish?.(event);
     else this.#missed?.push(event);
+  }
+
+  /**
+   * The history an agent starts from when it is the thread's agent: the one the thread
+   * names, or, when it names none, the first agent outside any other in the outermost run.
+   * Claimed once; `undefined` for every other agent and for a run of no thread.
+   */
+  claimThread(agent: string, outermost: boolean): readonly unknown[] | undefined {
+    const thread = this.#durable?.engine.thread;
+    if (!thread || (this.#threadClaimed ?? agent) !== agent) return undefined;
+    if (thread.agent !== undefined ? thread.agent !== agent : !outermost) return undefined;
+    // claimed by its name: a <Catch> that runs the agent again gets the history again
+    this.#threadClaimed = agent;
+    return thread.messages;
+  }
+
+  /** Hands the thread agent's conversation to the engine when the agent finished. */
+  keepConversation(agent: string, messages: readonly unknown[]): void {
+    this.#durable?.engine.conversation?.(agent, messages);
   }
 
   /** Tells the engine how the run ended (see `DurableEngine.finish`); nothing without one. */

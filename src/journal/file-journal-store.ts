@@ -7,6 +7,7 @@ import {
   readdir,
   readFile,
   rm,
+  rmdir,
   stat,
   writeFile,
 } from 'node:fs/promises';
@@ -17,8 +18,10 @@ import { decodeJournal, encodeRecord } from './journal-codec.js';
 import { fileProblem } from './file-problem.js';
 import type { JournalHeader, JournalRecord } from './journal-record.js';
 import { journalExists, type JournalStore } from './journal-store.js';
-import { leaseFileOwner, tryLeaseFile } from './lease-file.js';
-import { runOwned, takeLease, type RunOwner } from './run-lease.js';
+import { leaseFileOwner, leaseFileRunId, tryLeaseFile } from './lease-file.js';
+import { runOwned, takeLease, type RunLeaseOptions, type RunOwner } from './run-lease.js';
+import { checkThreadId, threadBusy } from './thread.js';
+import type { ThreadRun } from './thread-run.js';
 
 /** Options of {@link fileJournalStore}. */
 export interface FileJournalStoreOptions {
@@ -48,6 +51,12 @@ export interface FileJournalStoreOptions {
  * atomically by `lease` (see `tryLeaseFile`) and removed when it lets go or its process
  * exits; a lease whose process is gone (killed, crashed) is taken over by the next one.
  *
+ * Threads live in `<dir>/.threads/<threadId>/`: `runs.jsonl`, the thread's index (one line per
+ * run, `{ runId, order, startedAt }`, appended when the run's journal is created), and
+ * `owner.json`, the thread's lease, held like a run's and naming the run that holds it.
+ * `deleteThread` removes each run's folder `<dir>/<runId>/` (its journal and everything kept
+ * beside it), its trace `<dir>/<runId>.json`, and the thread's folder.
+ *
  * @throws {WorkflowError} `journal-run-id-invalid` (from every method taking a run id) for an
  *   id that is not a run id ({@link isRunId}: 1 to 128 letters, digits, `.`, `_`, `-`); `journal-unreadable` (from
  *   `read`) when the journal is a directory or cannot be read.
@@ -60,7 +69,10 @@ export interface FileJournalStoreOptions {
 export function fileJournalStore(options: FileJournalStoreOptions = {}): JournalStore {
   const files = new RunFiles(resolve(options.dir ?? join('.june', 'runs')));
   const store: JournalStore = {
-    create: (runId, header) => createJournal(files, store, runId, header),
+    create: async (runId, header) => {
+      await createJournal(files, store, runId, header);
+      if (header.thread) await addToThread(files, runId, header);
+    },
     append: (runId, record) => appendRecord(files, runId, record),
     read: (runId) => readJournal(files, runId),
     list: () => listJournals(files.dir),
@@ -71,6 +83,26 @@ export function fileJournalStore(options: FileJournalStoreOptions = {}): Journal
         (owner) => runOwned(runId, owner, files.shown(path)),
         options,
       );
+    },
+    threadLease: (threadId, runId, options) => takeThreadLease(files, threadId, runId, options),
+    listThread: (threadId) => readThreadIndex(files, threadId),
+    listThreads: () => listThreadIds(files),
+    deleteThread: async (threadId) => {
+      const lease = await takeThreadLease(files, threadId, '');
+      try {
+        const runs = await readThreadIndex(files, threadId);
+        for (const run of runs) {
+          if (!isRunId(run.runId)) continue;
+          await rm(join(files.dir, run.runId), { recursive: true, force: true });
+          await rm(join(files.dir, `${run.runId}.json`), { force: true });
+          files.checked.delete(run.runId);
+        }
+        await rm(files.threadDirOf(threadId), { recursive: true, force: true });
+        await rmdir(join(files.dir, '.threads')).catch(() => {}); // when it was the last thread
+        return runs;
+      } finally {
+        await lease.release();
+      }
     },
     describe: (runId) =>
       files.shown(
@@ -113,6 +145,15 @@ class RunFiles {
   ownerFileOf(runId: string): string {
     this.fileOf(runId);
     return join(this.dir, runId, 'owner.json');
+  }
+
+  /**
+   * The folder of a thread (its index and lease).
+   * @throws {WorkflowError} `thread-id-invalid` when `threadId` is not a file name.
+   */
+  threadDirOf(threadId: string): string {
+    checkThreadId(threadId);
+    return join(this.dir, '.threads', threadId);
   }
 
   /** A file as messages show it: relative to the current directory when inside it. */
@@ -207,6 +248,77 @@ async function listJournals(dir: string): Promise<string[]> {
       .filter((name) => isRunId(name))
       .map(async (name) =>
         (await stat(join(dir, name, 'journal.jsonl')).catch(() => undefined))?.isFile()
+          ? name
+          : undefined,
+      ),
+  );
+  return ids.filter((id): id is string => id !== undefined).sort();
+}
+
+/** Holds a thread for the run `runId` (its lease file names the run). */
+async function takeThreadLease(
+  files: RunFiles,
+  threadId: string,
+  runId: string,
+  options?: RunLeaseOptions,
+) {
+  const path = join(files.threadDirOf(threadId), 'owner.json');
+  let holder: string | undefined;
+  return takeLease(
+    async () => {
+      const tried = await tryLeaseFile(path, runId, { recordRunId: true });
+      if ('owner' in tried) holder = await leaseFileRunId(path);
+      return tried;
+    },
+    (owner) => threadBusy(threadId, holder, owner, files.shown(path)),
+    options,
+  );
+}
+
+/** Adds a new run to its thread's index. */
+async function addToThread(files: RunFiles, runId: string, header: JournalHeader): Promise<void> {
+  const thread = header.thread!;
+  const dir = files.threadDirOf(thread.id);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const entry: ThreadRun = { runId, order: thread.order, startedAt: header.startedAt };
+  await appendFile(join(dir, 'runs.jsonl'), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+}
+
+/** A thread's runs from its index, in order; none when it has no index. Lines that are no entry are passed. */
+async function readThreadIndex(files: RunFiles, threadId: string): Promise<ThreadRun[]> {
+  let text: string;
+  try {
+    text = await readFile(join(files.threadDirOf(threadId), 'runs.jsonl'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const runs: ThreadRun[] = [];
+  for (const line of text.split('\n')) {
+    try {
+      const entry = JSON.parse(line) as Partial<ThreadRun>;
+      if (
+        typeof entry.runId === 'string' &&
+        typeof entry.order === 'number' &&
+        typeof entry.startedAt === 'string'
+      )
+        runs.push({ runId: entry.runId, order: entry.order, startedAt: entry.startedAt });
+    } catch {
+      // a line cut off by a crash
+    }
+  }
+  return runs.sort((a, b) => a.order - b.order);
+}
+
+/** The threads with an index in the runs folder, sorted. */
+async function listThreadIds(files: RunFiles): Promise<string[]> {
+  const dir = join(files.dir, '.threads');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const ids = await Promise.all(
+    names
+      .filter((name) => isRunId(name))
+      .map(async (name) =>
+        (await stat(join(dir, name, 'runs.jsonl')).catch(() => undefined))?.isFile()
           ? name
           : undefined,
       ),

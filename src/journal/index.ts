@@ -19,7 +19,18 @@ export type {
   ResumeRecord,
   RunFinishRecord,
   RecordedError,
+  JournalThread,
+  ThreadConversation,
 } from './journal-record.js';
+export {
+  listThread,
+  listThreads,
+  deleteThread,
+  threadConversation,
+  threadBusy,
+  checkThreadId,
+} from './thread.js';
+export type { ThreadRun, ThreadHistory } from './thread.js';
 export { encodeRecord, decodeJournal, revivedError } from './journal-codec.js';
 export { journalRecordSchema, journalRecordProblem } from './journal-record-schema.js';
 export { journalLabel, journalExists } from './journal-store.js';

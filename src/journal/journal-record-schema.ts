@@ -38,6 +38,12 @@ const headerSchema = z.looseObject({
   forkedFrom: z
     .looseObject({ runId: text(), record: text() }, { error: 'not a fork lineage object' })
     .optional(),
+  thread: z
+    .looseObject(
+      { id: text(), order: count(), agent: text().optional() },
+      { error: 'not a thread' },
+    )
+    .optional(),
 });
 
 const modelCallSchema = z
@@ -123,6 +129,12 @@ const runFinishSchema = z.looseObject({
     error: 'not succeeded, failed or aborted',
   }),
   error: recordedErrorSchema.optional(),
+  conversation: z
+    .looseObject(
+      { agent: text(), messages: z.array(z.unknown(), { error: 'not a list of messages' }) },
+      { error: 'not a conversation ({ agent, messages })' },
+    )
+    .optional(),
   at: time(),
 });
 

@@ -98,6 +98,31 @@ export interface JournalHeader {
    * recorded run's.
    */
   forkedFrom?: ForkedFrom;
+  /**
+   * The thread the run belongs to (`run(el, { thread })`): its id, and the run's place in it
+   * (1 for a thread's first run, then one more than the thread's last run when it started).
+   * Readers that do not know it ignore it.
+   */
+  thread?: JournalThread;
+}
+
+/** A run's membership of a thread, in its journal's header: the thread's id and the run's order in it. */
+export interface JournalThread {
+  id: string;
+  order: number;
+  /** The `name` of the agent whose conversation the thread continues, when the run named one. */
+  agent?: string;
+}
+
+/**
+ * The conversation a thread run leaves to the thread's next run, on its `run-finish`
+ * record: the thread agent's name and its whole conversation when it finished (the history
+ * it started from, then its own turns; compacted when the agent compacts), as AI SDK
+ * `ModelMessage`s in plain JSON, redacted as the run's records are.
+ */
+export interface ThreadConversation {
+  agent: string;
+  messages: unknown[];
 }
 
 /**
@@ -214,6 +239,8 @@ export interface RunFinishRecord {
   type: 'run-finish';
   status: 'succeeded' | 'failed' | 'aborted';
   error?: RecordedError;
+  /** A thread run's conversation (see {@link ThreadConversation}), when its thread agent finished. */
+  conversation?: ThreadConversation;
   at: string;
 }
 

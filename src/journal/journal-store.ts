@@ -1,6 +1,7 @@
 import { WorkflowError } from '../errors/index.js';
 import type { JournalHeader, JournalRecord } from './journal-record.js';
 import type { RunLease, RunLeaseOptions } from './run-lease.js';
+import type { ThreadRun } from './thread-run.js';
 
 /**
  * Where run journals are kept: an append-only list of records per run id. June writes
@@ -30,6 +31,12 @@ import type { RunLease, RunLeaseOptions } from './run-lease.js';
  *   journal (and right after it creates a new run's), and lets go when the run ends in that
  *   process, so two processes never run one run at once. A store shared by several
  *   processes without `lease` gives no such guarantee.
+ * - threads (optional; June's stores have them): `create` of a header with `thread` adds the
+ *   run to that thread's index; `threadLease` holds a thread for one run at a time (another
+ *   rejects with `thread-busy` naming the run, or, with `wait`, waits); `listThread` gives a
+ *   thread's runs in order, `listThreads` the thread ids; `deleteThread` removes a thread's
+ *   runs and index (under its lease). Without `listThread`/`listThreads`, June reads every
+ *   journal's header; without `threadLease`, a store runs no thread.
  *
  * @example
  * ```ts
@@ -46,6 +53,10 @@ export interface JournalStore {
   list(): Promise<string[]>;
   describe?(runId: string): string;
   lease?(runId: string, options?: RunLeaseOptions): Promise<RunLease>;
+  threadLease?(threadId: string, runId: string, options?: RunLeaseOptions): Promise<RunLease>;
+  listThread?(threadId: string): Promise<ThreadRun[]>;
+  listThreads?(): Promise<string[]>;
+  deleteThread?(threadId: string): Promise<ThreadRun[]>;
 }
 
 /**

@@ -22,10 +22,20 @@ const BREAK_STALE_MS = 10_000;
  * other machines) and is removed when the process exits, however it exits short of a kill
  * (`process.on('exit')`); after a kill, the next taker finds the process gone.
  *
+ * With `recordRunId` (a thread's lease), the record names the run holding it too
+ * ({@link leaseFileRunId}).
+ *
  * @returns the lease, or the owner that holds it now.
  */
-export async function tryLeaseFile(path: string, runId: string): Promise<LeaseAttempt> {
-  const record = ownRecord();
+export async function tryLeaseFile(
+  path: string,
+  runId: string,
+  options: { recordRunId?: boolean } = {},
+): Promise<LeaseAttempt> {
+  const record: LeaseRecord = {
+    ...ownRecord(),
+    ...(options.recordRunId && runId !== '' ? { runId } : {}),
+  };
   const text = `${JSON.stringify(record)}\n`;
   const made = await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   let last: RunOwner | undefined;
@@ -49,6 +59,16 @@ export async function leaseFileOwner(path: string): Promise<RunOwner | undefined
   const current = await readLease(path).catch(() => undefined);
   if (!current?.record || !ownerAlive(current.record, current.renewedAtMs)) return undefined;
   return ownerOf(current.record);
+}
+
+/**
+ * The run that holds the lease file `path` now (as `tryLeaseFile` wrote it), or undefined
+ * when it is free or names none.
+ */
+export async function leaseFileRunId(path: string): Promise<string | undefined> {
+  const current = await readLease(path).catch(() => undefined);
+  const runId = (current?.record as { runId?: unknown } | undefined)?.runId;
+  return typeof runId === 'string' ? runId : undefined;
 }
 
 interface ReadLease {

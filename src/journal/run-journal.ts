@@ -10,6 +10,7 @@ import type {
   DurablePlace,
   DurableRunStart,
   DurableRunStatus,
+  DurableThread,
   ModelAnswer,
   ModelCallAt,
   ToolCallAt,
@@ -25,12 +26,15 @@ import {
   type JournalHeader,
   type JournalPlace,
   type JournalRecord,
+  type JournalThread,
+  type ThreadConversation,
 } from './journal-record.js';
 import { journalLabel, type JournalStore } from './journal-store.js';
 import type { RunLease } from './run-lease.js';
 import { PromptDeltas } from './prompt-deltas.js';
 import { loadJournal } from './load-journal.js';
 import { readRunJournal } from './read-run-journal.js';
+import { checkThreadId, listThread, threadConversation } from './thread.js';
 import {
   journalCallChanged,
   journalCallMissing,
@@ -61,6 +65,15 @@ export interface JournalEngineOptions {
    * `run-owned`. @default false
    */
   waitForOwner?: boolean;
+  /**
+   * Makes the run the thread's next run (a new run; a resumed one is of the thread its
+   * journal names): it holds the thread while it runs (`thread-busy` for another, or it
+   * waits with `waitForOwner`), and its thread agent starts from the conversation the
+   * thread's last run left. Needs a `store` that runs threads (`threadLease`).
+   */
+  thread?: string;
+  /** The `name` of the agent whose conversation the thread continues. @default the run's first outermost agent */
+  threadAgent?: string;
 }
 
 /**
@@ -135,8 +148,20 @@ export class RunJournal implements DurableEngine {
   #finished = false;
   /** The run's lease in its store, held from open until the run finished. */
   #lease: RunLease | undefined;
+  /** The thread's lease, for a thread's run: held from open until the run finished. */
+  #threadLease: RunLease | undefined;
+  /** The thread agent's conversation, once it finished: written with `run-finish`. */
+  #conversation: ThreadConversation | undefined;
+  /** The thread the run continues, for a thread's run. */
+  readonly thread: DurableThread | undefined;
 
-  private constructor(options: RunJournalOptions, index: JournalIndex | undefined, label: string) {
+  private constructor(
+    options: RunJournalOptions,
+    index: JournalIndex | undefined,
+    label: string,
+    thread?: DurableThread,
+  ) {
+    this.thread = thread;
     this.#options = options;
     this.#index = index;
     this.#label = label;
@@ -175,18 +200,21 @@ export class RunJournal implements DurableEngine {
     // a resume owns the run before it reads the journal; a new run creates its journal first
     // (of two runs given one id, the second fails with journal-exists), then owns it
     let lease = options.resume ? await ownRun(options) : undefined;
+    const held: { thread?: RunLease } = {};
     try {
-      const journal = await RunJournal.#open(options);
+      const journal = await RunJournal.#open(options, held);
       lease ??= await ownRun(options);
       journal.#lease = lease;
+      journal.#threadLease = held.thread;
       return journal;
     } catch (error) {
       await lease?.release();
+      await held.thread?.release();
       throw error;
     }
   }
 
-  static async #open(options: RunJournalOptions): Promise<RunJournal> {
+  static async #open(options: RunJournalOptions, held: { thread?: RunLease }): Promise<RunJournal> {
     const { store, runId } = options;
     if (options.resume) {
       if (!store)
@@ -195,10 +223,17 @@ export class RunJournal implements DurableEngine {
           `june: resuming the run ${runId} needs its journal: pass journal: fileJournalStore() (or the store it was written to) with resume.`,
         );
       const records = await readRunJournal(store, runId, options.workflow);
+      const recorded = (records[0] as JournalHeader).thread;
+      if (options.thread !== undefined && recorded?.id !== options.thread)
+        throw new WorkflowError(
+          'run-resume-invalid',
+          `june: run ${runId} is ${recorded ? `of thread ${recorded.id}` : 'of no thread'}, not of thread ${options.thread}; a resumed run stays in its own thread: leave out thread.`,
+        );
       const journal = new RunJournal(
         options,
         new JournalIndex(lastFailureDropped(records)),
         journalLabel(store, runId),
+        recorded ? await holdThread(options, store, recorded, held) : undefined,
       );
       options.traceContext?.resumedFrom(recordedTraceparents(records));
       const traceparent = options.traceContext?.current();
@@ -226,8 +261,10 @@ export class RunJournal implements DurableEngine {
       label = `the recording ${typeof options.replay === 'string' ? options.replay : `of run ${index.header.runId}`}`;
       if (options.replayTools !== true) refuseUnfinished(records, label);
     }
-    if (store) await create(store, runId, header(options));
-    return new RunJournal(options, index, label);
+    const thread =
+      options.thread !== undefined ? await startThread(options, store, held) : undefined;
+    if (store) await create(store, runId, header(options, thread));
+    return new RunJournal(options, index, label, thread);
   }
 
   /** @inheritdoc */
@@ -393,7 +430,15 @@ export class RunJournal implements DurableEngine {
     return decision;
   }
 
-  /** Writes how the run ended, waits for every write, then lets go of the run's lease. */
+  /** Keeps the thread agent's conversation, written with the run's `run-finish` record. */
+  conversation(agent: string, messages: readonly unknown[]): void {
+    if (this.thread) this.#conversation = { agent, messages: [...messages] };
+  }
+
+  /**
+   * Writes how the run ended (with a thread agent's conversation), waits for every write,
+   * then lets go of the run's lease and its thread's.
+   */
   async finish(status: DurableRunStatus, error?: unknown): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
@@ -402,10 +447,12 @@ export class RunJournal implements DurableEngine {
         type: 'run-finish',
         status,
         ...(error !== undefined ? { error: errorData(error, { blame: true }) } : {}),
+        ...(this.#conversation ? { conversation: this.#conversation } : {}),
         at: now(),
       });
     } finally {
       await this.#lease?.release();
+      await this.#threadLease?.release();
     }
   }
 
@@ -494,8 +541,65 @@ export class RunJournal implements DurableEngine {
   }
 }
 
+/** A new run's thread: held for it, its order one more than the thread's last run's. */
+async function startThread(
+  options: RunJournalOptions,
+  store: JournalStore | undefined,
+  held: { thread?: RunLease },
+): Promise<DurableThread> {
+  const threadId = options.thread!;
+  if (!store)
+    throw new WorkflowError(
+      'thread-unsupported',
+      `june: thread ${threadId} lives in a journal store: pass journal: fileJournalStore() (or the store that keeps the thread) with thread.`,
+    );
+  checkThreadId(threadId);
+  held.thread = await takeThread(options, store, threadId);
+  const runs = await listThread(store, threadId);
+  const order = Math.max(0, ...runs.map((run) => run.order)) + 1;
+  const agent = options.threadAgent !== undefined ? { agent: options.threadAgent } : {};
+  return holdThread(options, store, { id: threadId, order, ...agent }, held);
+}
+
+/** Holds the thread `threadId` for this run (waiting with `waitForOwner`). */
+async function takeThread(
+  options: RunJournalOptions,
+  store: JournalStore,
+  threadId: string,
+): Promise<RunLease> {
+  if (typeof store.threadLease !== 'function')
+    throw new WorkflowError(
+      'thread-unsupported',
+      `june: the journal store cannot hold thread ${threadId} for one run at a time (it has no threadLease); use fileJournalStore() or memoryJournalStore().`,
+    );
+  return store.threadLease(threadId, options.runId, {
+    wait: options.waitForOwner === true,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
+/**
+ * The thread a run continues: held for it (a resume takes the lease now; a new run took it
+ * already), with the conversation the thread's runs before it left.
+ */
+async function holdThread(
+  options: RunJournalOptions,
+  store: JournalStore,
+  thread: JournalThread,
+  held: { thread?: RunLease },
+): Promise<DurableThread> {
+  held.thread ??= await takeThread(options, store, thread.id);
+  const history = await threadConversation(store, thread.id, thread.order);
+  return {
+    id: thread.id,
+    order: thread.order,
+    ...(thread.agent !== undefined ? { agent: thread.agent } : {}),
+    messages: history.messages,
+  };
+}
+
 /** The header of a new run's journal (its props redacted as the run says). */
-function header(options: RunJournalOptions): JournalHeader {
+function header(options: RunJournalOptions, thread?: DurableThread): JournalHeader {
   const first: JournalHeader = {
     type: 'journal',
     version: JOURNAL_VERSION,
@@ -505,6 +609,15 @@ function header(options: RunJournalOptions): JournalHeader {
       ? { props: plainJson(options.props) as Record<string, unknown> }
       : {}),
     startedAt: now(),
+    ...(thread
+      ? {
+          thread: {
+            id: thread.id,
+            order: thread.order,
+            ...(thread.agent !== undefined ? { agent: thread.agent } : {}),
+          },
+        }
+      : {}),
   };
   const traceparent = options.traceContext?.current();
   if (traceparent !== undefined) first.traceparent = traceparent;

@@ -36,6 +36,22 @@ export interface RunOptions<OUTPUT = unknown> extends WorkflowRunOptions<OUTPUT>
   /** With `replay`: answer tool calls from the recording too, without running them. @default false */
   replayTools?: boolean;
   /**
+   * Makes the run the next run of this thread (an id of your own, such as a user's or a
+   * chat's), kept in `journal`: the thread's agent starts from the conversation the thread's
+   * last run left (before its own `messages` prop), and its conversation when it finishes is
+   * kept for the next run. One run of a thread runs at a time: another fails with
+   * `thread-busy` naming the run that holds it (or waits, with `waitForOwner`). A resumed run
+   * stays in its thread. See docs/threads.md.
+   * @throws {WorkflowError} `run-thread-invalid` (at once) without `journal`, or with `replay`;
+   *   `thread-id-invalid` (through `result`) for an id that is not a file name.
+   */
+  thread?: string;
+  /**
+   * With `thread`: the `name` of the agent whose conversation the thread continues.
+   * @default the run's first agent outside any other (not one inside a composite tool)
+   */
+  threadAgent?: string;
+  /**
    * When another process (or run) holds the run in `journal` (a resume while it still runs
    * elsewhere): wait until it lets go, then take the run up, instead of failing with
    * `run-owned`. Aborting the run (`signal`, `handle.abort()`) stops the wait. @default false
@@ -86,8 +102,19 @@ export function run<OUTPUT = unknown>(
   workflow: JuneElement | Component,
   options: RunOptions<OUTPUT> = {},
 ): RunHandle<OUTPUT> {
-  const { journal, resume, replay, replayTools, waitForOwner, lease, tracer, telemetry, ...rest } =
-    options;
+  const {
+    journal,
+    resume,
+    replay,
+    replayTools,
+    waitForOwner,
+    lease,
+    tracer,
+    telemetry,
+    thread,
+    threadAgent,
+    ...rest
+  } = options;
   checkJournalOptions(options);
   const spans = runTelemetry({ tracer, content: telemetry, resumed: resume !== undefined });
   if (spans) rest.consumers = [...(rest.consumers ?? []), spans];
@@ -99,6 +126,8 @@ export function run<OUTPUT = unknown>(
     ...(spans ? { traceContext: journalTraceContext(spans) } : {}),
     ...(waitForOwner ? { waitForOwner } : {}),
     ...(lease ? { lease } : {}),
+    ...(thread !== undefined ? { thread } : {}),
+    ...(threadAgent !== undefined ? { threadAgent } : {}),
   });
   return runWorkflow(workflow, {
     ...rest,
@@ -130,6 +159,14 @@ function checkJournalOptions(options: RunOptions<any>): void {
     throw new WorkflowError(
       'run-resume-invalid',
       `june: a resumed run keeps its id: runId is "${options.runId}" but resume is "${options.resume}"; leave out runId.`,
+    );
+  }
+  if (options.thread !== undefined && (!options.journal || options.replay !== undefined)) {
+    throw new WorkflowError(
+      'run-thread-invalid',
+      options.journal
+        ? `june: a replay is answered from its recording: run() takes thread or replay, not both.`
+        : `june: thread "${options.thread}" is kept in a journal store: pass journal: fileJournalStore() (or memoryJournalStore()) with thread.`,
     );
   }
   if (options.lease && !options.journal) {

@@ -7,7 +7,7 @@ import type { HostedRunOptions } from '../host/memory-runs.js';
 import { chatLimits, type ChatLimits } from './chat-limits.js';
 import { ChatRequestError } from './chat-request-error.js';
 import type { ChatInput } from './chat-turns.js';
-import { hostChatHandler, type HostChatOptions } from './host-chat.js';
+import { hostChatHandler, type ChatThreadOption, type HostChatOptions } from './host-chat.js';
 
 /** Options of {@link chatHandler}: runs in this process, with a journal. */
 export interface ChatHandlerOptions extends ChatLimits {
@@ -34,6 +34,13 @@ export interface ChatHandlerOptions extends ChatLimits {
    * @default `chat <chatId>`
    */
   answeredBy?: (request: Request) => string | undefined;
+  /**
+   * Keeps each chat's conversation on the server, as a thread in `journal`: `true` (the
+   * thread is the chat id) or a function naming a chat's thread. The page then sends only its
+   * new message, and a reloaded page goes on with the conversation. See `ChatThreadOption`
+   * and docs/threads.md. @default none: the page sends the whole conversation
+   */
+  thread?: ChatThreadOption;
 }
 
 /** The `durable` option of {@link chatHandler}: the chat's runs are queued for workers (`june/dbos`). */
@@ -131,7 +138,7 @@ export function chatHandler(
     ...(options.runOptions ? { runOptions: options.runOptions } : {}),
     ...(options.runConsumers ? { runConsumers: options.runConsumers } : {}),
   });
-  const { supersededReason, answeredBy } = options;
+  const { supersededReason, answeredBy, thread } = options;
   return refusing(
     hostChatHandler(
       {
@@ -139,6 +146,7 @@ export function chatHandler(
         workflow: name,
         ...(supersededReason !== undefined ? { supersededReason } : {}),
         ...(answeredBy ? { answeredBy } : {}),
+        ...(thread !== undefined ? { thread } : {}),
       },
       limits,
     ),

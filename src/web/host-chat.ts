@@ -1,5 +1,5 @@
 import type { UIMessage } from 'ai';
-import { JuneError } from '../errors/june-error.js';
+import { JuneError, SystemError } from '../errors/june-error.js';
 import type { RunHost } from '../host/run-host.js';
 import { runState } from '../host/run-state.js';
 import { StudioRequestError } from '../host/studio-request-error.js';
@@ -38,7 +38,19 @@ export interface HostChatOptions {
   supersededReason?: string;
   /** Who answers approvals, from the request (recorded as `answeredBy`). @default `chat <chatId>` */
   answeredBy?: (request: Request) => string | undefined;
+  /** The chat's thread (see {@link ChatThreadOption}). @default none: the page sends the conversation */
+  thread?: ChatThreadOption;
 }
+
+/**
+ * Which chats keep their conversation on the server, as a thread (`run(el, { thread })`):
+ * `true`, every chat, its thread id the chat id; a function, the thread of a chat (from its
+ * id and the request, e.g. the signed-in user's), or `undefined` for a chat without one.
+ * A chat with a thread needs only its new message from the page: the workflow's agent starts
+ * from the thread's conversation (its `chat.history` is empty: the page's earlier messages
+ * are not read), and a reloaded page, with the same chat id, goes on with it.
+ */
+export type ChatThreadOption = boolean | ((chatId: string, request: Request) => string | undefined);
 
 /** What a chat request asks of a run on the host, checked. */
 interface HostChatRequest {
@@ -97,7 +109,11 @@ async function answerChat(
   const body = await readLimitedJson(request, limits.maxRequestBytes);
   const chat = await readHostChatRequest(body, host, limits.maxMessages);
   const answeredBy = options.answeredBy?.(request) ?? `chat ${chat.chatId}`;
-  if (chat.runId === undefined) return startRun(chat, { ...options, host }, answeredBy);
+  if (chat.runId === undefined) {
+    const thread = threadOf(options.thread, chat.chatId, request);
+    if (thread !== undefined) return startThreadRun(chat, thread, { ...options, host }, answeredBy);
+    return startRun(chat, { ...options, host }, answeredBy);
+  }
   let resume = false;
   for (const { id, approved, reason, input, output } of chat.answers) {
     const outcome = await answerOrRefuse(host, chat.runId, {
@@ -182,6 +198,50 @@ async function startRun(
   });
   // the message's id is the run's: any server process can send it again (reconnect)
   return stream(runId, options.host, { originalMessages: chat.messages, messageId: runId });
+}
+
+/** The thread of a chat, if it has one. */
+function threadOf(
+  option: ChatThreadOption | undefined,
+  chatId: string,
+  request: Request,
+): string | undefined {
+  if (option === true) return chatId;
+  if (typeof option === 'function') return option(chatId, request);
+  return undefined;
+}
+
+/**
+ * A new message of a chat with a thread: the thread's newest run (of this chat) is
+ * superseded as a page's would be, and the message's run, `<chatId>-<n>` where `n` is its
+ * order in the thread, starts from the thread's conversation with the message as its one
+ * turn (the page's earlier messages are not read).
+ */
+async function startThreadRun(
+  chat: HostChatRequest,
+  thread: string,
+  options: HostChatOptions & { host: RunHost },
+  answeredBy: string,
+): Promise<Response> {
+  const { host } = options;
+  if (!host.threadRuns)
+    throw new SystemError(
+      'run-host-unsupported',
+      `june: the chat's host (${host.label}) keeps no threads: give chatHandler a journal (its journal form) or a host over a runs folder for thread.`,
+    );
+  const runs = await host.threadRuns(thread);
+  const previous = runs.at(-1)?.runId;
+  if (previous !== undefined && isRunOf(previous, chat.chatId))
+    await supersede(previous, options, answeredBy);
+  const order = Math.max(0, ...runs.map((run) => run.order)) + 1;
+  const input = chatInput(chat.chatId, chat.messages, 0, true);
+  const runId = await startOnce(host, {
+    workflow: options.workflow,
+    runId: `${chat.chatId}-${order}`,
+    props: { chat: { ...input, history: [] } },
+    thread,
+  });
+  return stream(runId, host, { originalMessages: chat.messages, messageId: runId });
 }
 
 /**

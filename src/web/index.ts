@@ -25,7 +25,7 @@ export type {
   DurableChatHandlerOptions,
   HostChatHandlerOptions,
 } from './chat-handler.js';
-export type { HostChatOptions } from './host-chat.js';
+export type { HostChatOptions, ChatThreadOption } from './host-chat.js';
 export type { ChatApprovalAnswer } from './chat-request.js';
 export { ChatRequestError } from './chat-request-error.js';
 export { ChatTurns, chatTurnStep } from './chat-turns.js';

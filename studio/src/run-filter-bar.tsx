@@ -7,7 +7,7 @@ const STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'aborted'];
 /** Changes one field of the filter. */
 type SetField = <K extends keyof RunFilter>(key: K, value: RunFilter[K]) => void;
 
-/** The run list's filters: workflow, status, waiting for approval, failures inside, dates. */
+/** The run list's filters: workflow, thread (when a run has one), status, waiting for approval, failures inside, dates. */
 export function RunFilterBar(props: {
   runs: RunListEntry[];
   filter: RunFilter;
@@ -19,6 +19,9 @@ export function RunFilterBar(props: {
   const workflows = [
     ...new Set(runs.flatMap((run) => (!isUnreadable(run) && run.workflow ? [run.workflow] : []))),
   ].sort();
+  const threads = [
+    ...new Set(runs.flatMap((run) => (!isUnreadable(run) && run.thread ? [run.thread.id] : []))),
+  ].sort();
   const fields = { filter, set };
   return (
     <form
@@ -27,6 +30,7 @@ export function RunFilterBar(props: {
       onSubmit={(event) => event.preventDefault()}
     >
       <Choice {...fields} field="workflow" label="Workflow" options={workflows} />
+      {threads.length > 0 && <Choice {...fields} field="thread" label="Thread" options={threads} />}
       <Choice {...fields} field="status" label="Status" options={STATUSES} />
       <Check {...fields} field="waiting" label="Waiting for approval" />
       <Check {...fields} field="failures" label="Failures inside" />
@@ -53,7 +57,7 @@ interface FieldProps<K extends keyof RunFilter> {
   label: string;
 }
 
-function Choice(props: FieldProps<'workflow' | 'status'> & { options: string[] }) {
+function Choice(props: FieldProps<'workflow' | 'thread' | 'status'> & { options: string[] }) {
   const { filter, set, field, label, options } = props;
   return (
     <label>

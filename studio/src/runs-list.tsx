@@ -154,6 +154,15 @@ function RunRow({ run, now }: { run: RunSummary; now: number }) {
     >
       <td>
         <a href={runHref(run.runId)}>{run.workflow ?? run.runId}</a>
+        {run.thread && (
+          <>
+            {' '}
+            <span class="muted run-thread" data-testid="run-thread">
+              thread {run.thread.id}
+              {run.thread.order !== undefined ? ` #${run.thread.order}` : ''}
+            </span>
+          </>
+        )}
       </td>
       <td class="mono">{run.runId}</td>
       <td class="nowrap">{formatTime(run.startedAt)}</td>

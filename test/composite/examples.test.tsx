@@ -1,9 +1,10 @@
-import { run, type CompositeToolResult } from 'june';
+import { listThread, memoryJournalStore, run, type CompositeToolResult } from 'june';
 import { scriptedModel } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import Article from '../../examples/article.js';
 import Report from '../../examples/report.js';
 import Review from '../../examples/parallel.js';
+import Threads from '../../examples/threads.js';
 import { findNode } from './support.js';
 
 // The examples run offline from their scripts, as `june run <example> --script <script>` does.
@@ -95,6 +96,46 @@ describe('examples', () => {
       'Review stock.ts',
       'List the files that need a fix, most urgent first.',
     ]);
+    model.assertAllTurnsUsed();
+  });
+
+  it('threads.tsx: three runs of one thread; the third knows the order number the first was told', async () => {
+    const model = scriptedModel('examples/threads.script.json');
+    const journal = memoryJournalStore();
+    const messages = [
+      'Hi, my order A-1001 has not arrived.',
+      'Can you check it again?',
+      'Thanks, that is all.',
+    ];
+    const outputs: unknown[] = [];
+    for (const message of messages) {
+      const result = await run(<Threads message={message} />, { model, journal, thread: 'ana' })
+        .result;
+      outputs.push(result.output);
+    }
+    expect(outputs).toEqual([
+      'Your order A-1001 shipped on 2 December and arrives on 5 December.',
+      'I checked A-1001 again: it is still on its way and arrives on 5 December.',
+      "You're welcome, Ana. Enjoy your order!",
+    ]);
+    // the second run's first call: the first run's conversation, then its own message
+    const second = model.calls[2]!.prompt;
+    expect(second.filter((message) => message.role === 'user').length).toBe(2);
+    expect(JSON.stringify(second)).toContain('Hi, my order A-1001 has not arrived.');
+    const last = model.calls.at(-1)!.prompt;
+    expect(last.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+    expect(await listThread(journal, 'ana')).toHaveLength(3);
     model.assertAllTurnsUsed();
   });
 });

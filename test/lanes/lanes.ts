@@ -55,6 +55,7 @@ const integrationFiles = [
   'web/dbos-approval-edits.test.tsx',
   'web/edit-and-ask-killed.test.ts',
   'web/example-browser.test.ts',
+  'web/chat-thread-browser.test.ts',
 ];
 
 /** True when `file` (a path under test/, with `/`) belongs to the integration lane. */
