@@ -40,16 +40,8 @@ export async function evaluateAgent(
   const props = element.props as AgentProps;
   const name = props.name ?? 'agent';
   const where = `${props.name !== undefined ? `<Agent name=${JSON.stringify(props.name)}>` : '<Agent>'}${locationSuffix(element.source)}`;
-  if (props.model === undefined || props.model === null) {
-    throw new WorkflowError(
-      'agent-model-missing',
-      `june: ${where} has no model; pass model={...}, e.g. model={openai('gpt-5-mini')} from june/sdk/openai.`,
-    );
-  }
   const pass = ctx.run.pass;
-  // a model June cannot run fails the tree before the first model call (inspect() calls none)
-  pass.checkModel?.(props.model, `the model of ${where}`);
-  checkCompact(props.compact, where);
+  checkAgentProps(props, where, pass);
   const node = { nodeId: pass.nodeId(), parentId: ctx.parentId };
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;
@@ -93,6 +85,22 @@ export async function evaluateAgent(
     });
     throw error;
   }
+}
+
+/**
+ * Checks an agent's model and `compact` before anything of it runs: a model June cannot run
+ * fails the tree before the first model call (`inspect()` calls none).
+ * @throws {WorkflowError} `agent-model-missing`, what `pass.checkModel` and `checkCompact` throw.
+ */
+function checkAgentProps(props: AgentProps, where: string, pass: EvalContext['run']['pass']): void {
+  if (props.model === undefined || props.model === null) {
+    throw new WorkflowError(
+      'agent-model-missing',
+      `june: ${where} has no model; pass model={...}, e.g. model={openai('gpt-5-mini')} from june/sdk/openai.`,
+    );
+  }
+  pass.checkModel?.(props.model, `the model of ${where}`);
+  checkCompact(props.compact, where);
 }
 
 /**
