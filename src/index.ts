@@ -11,6 +11,7 @@ export {
   RequireApproval,
   Question,
   Guard,
+  Budget,
   defineCapabilities,
 } from './components/index.js';
 export { answerQuestion, isQuestion } from './approvals/index.js';
@@ -95,6 +96,8 @@ export type {
   GuardCheck,
   GuardCheckKind,
   GuardJudge,
+  BudgetProps,
+  BudgetExceed,
   DefineCapabilitiesOptions,
 } from './components/index.js';
 export type {
@@ -154,6 +157,7 @@ export type {
   ApprovalSource,
   ApprovalSourceName,
   AskedQuestion,
+  BudgetAsk,
   GivenAnswer,
   SettledAnswer,
   SourceDisconnect,
@@ -189,6 +193,7 @@ export type {
   TraceStatus,
   TraceApproval,
   TraceCompaction,
+  TraceBudget,
   TraceError,
   SubtreeCost,
 } from './trace/index.js';

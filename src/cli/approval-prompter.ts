@@ -2,7 +2,7 @@ import { expand, input } from '@inquirer/prompts';
 import { JuneError } from '../errors/index.js';
 import { visibleText } from './visible-text.js';
 import { localUser } from '../approvals/local-user.js';
-import { isQuestion } from '../approvals/approval-request.js';
+import { budgetQuestion, isQuestion } from '../approvals/approval-request.js';
 import { questionForm, type PromptContext } from './question-form.js';
 import type {
   ApprovalRequest,
@@ -168,6 +168,8 @@ export class ApprovalPrompter implements ApprovalSource {
         `${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`,
       );
       output.write(`${json.replace(/^/gm, '    ')}\n`);
+      if (request.budget)
+        output.write(`  ${style.attention(visibleText(budgetQuestion(request.budget)))}\n`);
       if (request.guard)
         output.write(
           `  ${style.attention(`escalated by the guard ${style.bold(visibleText(request.guard.name))}`)}: ${visibleText(request.guard.reason ?? 'no reason given')}\n`,

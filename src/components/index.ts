@@ -25,6 +25,8 @@ export type { DefineAgentOptions, DefinedAgent } from './define-agent.js';
 export { Catch } from './catch.js';
 export type { CatchProps } from './catch.js';
 export { Guard } from './guard.js';
+export { Budget } from './budget.js';
+export type { BudgetProps, BudgetExceed } from './budget.js';
 export type {
   GuardProps,
   GuardAction,

@@ -15,7 +15,8 @@ export type BuiltinKind =
   | 'bundle'
   | 'declaration'
   | 'catch'
-  | 'guard';
+  | 'guard'
+  | 'budget';
 
 /** Tags `fn` as one of June's own components. Internal. */
 export function builtin<F extends Component>(kind: BuiltinKind, displayName: string, fn: F): F {

@@ -30,7 +30,9 @@ export interface CollidingDeclaration {
  *   holds it (its host, pid and since when, as an ISO time), when PostgreSQL shows it;
  * - `guard-tripped`, `guard-rejected`: the guard (its name and declaration with where it
  *   stands), what it checked (`tool-input`, `output`, `user-input`), the step path, the tool
- *   for a tool call, and its reason.
+ *   for a tool call, and its reason;
+ * - `budget-exceeded`: the budget (its name and declaration), the step whose next model call
+ *   did not start, its cap and what the calls beneath it spent.
  */
 export interface JuneErrorDetailsByCode {
   'capability-collision': {
@@ -60,6 +62,15 @@ export interface JuneErrorDetailsByCode {
   };
   'guard-tripped': GuardErrorDetails;
   'guard-rejected': GuardErrorDetails;
+  'budget-exceeded': {
+    budget: string;
+    /** `<Budget name="research" tokens={20000}>` */
+    declaration: string;
+    /** The step whose next model call did not start. */
+    step: string;
+    cap: { tokens?: number; usd?: number };
+    spent: { tokens?: number; usd?: number };
+  };
 }
 
 /** What a guard that tripped or rejected something decided about (see {@link JuneErrorDetailsByCode}). */

@@ -116,6 +116,15 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       },
     ];
   },
+  budget: (live, e) => {
+    const node = live.nodes.get(e.nodeId);
+    if (!node) return;
+    const { budget, declaration, cap, spent, action, replayed } = e;
+    node.budgets = [
+      ...(node.budgets ?? []),
+      { budget, declaration, cap, spent, action, ...(replayed ? { replayed } : {}) },
+    ];
+  },
   'approval-request': (live, e) => {
     const node = toolNode(live, { ...e, tool: e.request.tool, toolCallId: e.request.toolCallId });
     node.approval = {
@@ -125,6 +134,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...(e.request.kind === 'question' ? { kind: e.request.kind } : {}),
       ...(e.request.question !== undefined ? { question: e.request.question } : {}),
       ...(e.request.guard !== undefined ? { guard: e.request.guard } : {}),
+      ...(e.request.budget !== undefined ? { budget: e.request.budget } : {}),
     };
     node.status = 'waiting';
   },
@@ -144,6 +154,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...(e.automatic ? { automatic: e.automatic } : {}),
       ...recordedOrigin(e),
       ...(node.approval?.guard !== undefined ? { guard: node.approval.guard } : {}),
+      ...(node.approval?.budget !== undefined ? { budget: node.approval.budget } : {}),
     };
     holdOrRelease(live, node, e.parentId);
   },

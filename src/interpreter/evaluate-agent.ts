@@ -12,6 +12,7 @@ import { mapExecutes } from '../capabilities/map-executes.js';
 import type { ToolSet } from 'ai';
 import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { errorData } from '../errors/error-data.js';
+import { checkBudgetPrices } from './budget-price.js';
 import { guardsOf, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
 import { guardedScope } from './guard-provenance.js';
 import type { RunAbort } from './run-abort.js';
@@ -49,6 +50,8 @@ export async function evaluateAgent(
   const pass = ctx.run.pass;
   // a model June cannot run fails the tree before the first model call (inspect() calls none)
   pass.checkModel?.(props.model, `the model of ${where}`);
+  // a <Budget usd> over it counts its calls in USD: its model needs a price
+  if (pass.priceSettings) checkBudgetPrices(props.model, where, guardsOf(ctx), pass.priceSettings);
   checkCompact(props.compact, where);
   const node = { nodeId: pass.nodeId(), parentId: ctx.parentId };
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };

@@ -9,6 +9,7 @@ import { evaluateAgent } from './evaluate-agent.js';
 import { evaluateStep } from './evaluate-step.js';
 import { evaluateCatch } from './evaluate-catch.js';
 import { evaluateGuard } from './evaluate-guard.js';
+import { evaluateBudget } from './evaluate-budget.js';
 
 /**
  * Evaluates nodes depth first, in document order: agents open scopes, steps run, user
@@ -44,6 +45,8 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
       return evaluateCatch(element, ctx, evaluate);
     case 'guard':
       return evaluateGuard(element, ctx, evaluate);
+    case 'budget':
+      return evaluateBudget(element, ctx, evaluate);
     case 'tool':
     case 'inherit':
     case 'declaration':
