@@ -141,6 +141,19 @@ function ApprovalCard(props: {
           <span>: {approval.guard.reason ?? 'no reason given'}</span>
         </p>
       )}
+      {approval.budget && (
+        <p class="small approval-guard" data-testid="approval-budget">
+          <span class="muted">the budget </span>
+          <span class="mono" title={approval.budget.declaration}>
+            {approval.budget.name}
+          </span>
+          <span>
+            {' '}
+            spent {amounts(approval.budget.spent)} of {amounts(approval.budget.cap)}; approving
+            allows {amounts(approval.budget.more)} more
+          </span>
+        </p>
+      )}
       {approval.kind === 'question' && approval.question ? (
         <>
           <p class="question-prompt" data-testid="question-prompt">
@@ -309,4 +322,13 @@ function outcomeText(answer: CardAnswer, delivered: string): string {
           ? 'Approved'
           : 'Denied';
   return `${what}${resumedText(delivered)}.`;
+}
+
+/** `1,550 tokens and $0.12`: a budget's counters as the card shows them. */
+function amounts(counters: { tokens?: number; usd?: number }): string {
+  const parts: string[] = [];
+  if (counters.tokens !== undefined)
+    parts.push(`${counters.tokens.toLocaleString('en-US')} tokens`);
+  if (counters.usd !== undefined) parts.push(`$${counters.usd}`);
+  return parts.join(' and ');
 }
