@@ -141,19 +141,7 @@ function ApprovalCard(props: {
           <span>: {approval.guard.reason ?? 'no reason given'}</span>
         </p>
       )}
-      {approval.budget && (
-        <p class="small approval-guard" data-testid="approval-budget">
-          <span class="muted">the budget </span>
-          <span class="mono" title={approval.budget.declaration}>
-            {approval.budget.name}
-          </span>
-          <span>
-            {' '}
-            spent {amounts(approval.budget.spent)} of {amounts(approval.budget.cap)}; approving
-            allows {amounts(approval.budget.more)} more
-          </span>
-        </p>
-      )}
+      {approval.budget && <BudgetLine budget={approval.budget} />}
       {approval.kind === 'question' && approval.question ? (
         <>
           <p class="question-prompt" data-testid="question-prompt">
@@ -322,6 +310,23 @@ function outcomeText(answer: CardAnswer, delivered: string): string {
           ? 'Approved'
           : 'Denied';
   return `${what}${resumedText(delivered)}.`;
+}
+
+/** A budget's request: which budget, what its calls spent, its cap, and what approving allows. */
+function BudgetLine({ budget }: { budget: NonNullable<WaitingApproval['budget']> }) {
+  return (
+    <p class="small approval-guard" data-testid="approval-budget">
+      <span class="muted">the budget </span>
+      <span class="mono" title={budget.declaration}>
+        {budget.name}
+      </span>
+      <span>
+        {' '}
+        spent {amounts(budget.spent)} of {amounts(budget.cap)}; approving allows{' '}
+        {amounts(budget.more)} more
+      </span>
+    </p>
+  );
 }
 
 /** `1,550 tokens and $0.12`: a budget's counters as the card shows them. */

@@ -289,3 +289,28 @@ it('a budget without a cap is refused', async () => {
   expect(error.code).toBe('budget-invalid');
   expect(error.message).toContain('tokens={"many"}; a budget\'s tokens is a number above 0');
 });
+
+it('the example: the researcher’s second call waits for a person, then the report is written', async () => {
+  const model = scriptedModel('examples/budgets.script.json');
+  const handle = run(<BudgetedReport />, { model, onApproval: () => true });
+  const asked: unknown[] = [];
+  for await (const event of handle.events) {
+    if (event.type !== 'approval-request') continue;
+    asked.push(event.request.budget);
+    handle.approve(event.request.id, { answeredBy: 'ana' });
+  }
+  const result = await handle.result;
+  expect(asked).toEqual([
+    {
+      name: 'research',
+      declaration: '<Budget name="research" tokens={1500}>',
+      spent: { tokens: 1550 },
+      cap: { tokens: 1500 },
+      more: { tokens: 1500 },
+    },
+  ]);
+  expect(result.output).toBe(
+    "JSX runtimes turn JSX into function calls.\nJune's runtime walks the tree as a workflow.",
+  );
+  model.assertAllTurnsUsed();
+});
