@@ -187,6 +187,8 @@ export class ProgressPrinter implements RunConsumer {
   }
 
   #toolCall(event: Of<'tool-call'>): void {
+    // a budget's request shows as its approval request
+    if (event.tool === BUDGET_REQUEST_TOOL) return;
     const s = this.#style;
     this.#toolNames.set(event.toolCallId, event.tool);
     this.#callRuns.set(event.nodeId, event.runId);

@@ -208,6 +208,16 @@ async function askMore(
   };
   const log = services.log;
   const node = { nodeId: log.nodeId(), parentId: at.stepNode };
+  // the request is a call of its own under the step: a page, Studio and the trace show its input
+  log.emit({
+    type: 'tool-call',
+    runId: run.runId,
+    step: at.step,
+    toolCallId: call,
+    tool: BUDGET_REQUEST_TOOL,
+    input: request.input,
+    ...node,
+  });
   log.placeApproval(request.id, node);
   let replayed = false;
   const ask = (recorded?: ApprovalAnswer | ApprovalDecision) => {
