@@ -3,6 +3,7 @@ import {
   Agent,
   Budget,
   defineAgent,
+  Guard,
   inspect,
   JuneError,
   memoryJournalStore,
@@ -313,4 +314,72 @@ it('the example: the researcher’s second call waits for a person, then the rep
     "JSX runtimes turn JSX into function calls.\nJune's runtime walks the tree as a workflow.",
   );
   model.assertAllTurnsUsed();
+});
+
+it("a guard judge's calls count toward the budgets over the step it checks", async () => {
+  const model = scriptedModel({
+    steps: {
+      ship: [{ text: 'shipped', usage: { inputTokens: 40, outputTokens: 10 } }],
+      'ship@tone': [{ object: { action: 'allow' }, usage: { inputTokens: 90, outputTokens: 10 } }],
+      notes: [{ text: 'noted', usage: { inputTokens: 40, outputTokens: 10 } }],
+      'notes@tone': [{ object: { action: 'allow' } }],
+    },
+  });
+  const handle = run(
+    <Budget name="b" tokens={150}>
+      <Guard name="tone" on={['output']} judge={{ model, instructions: 'Be polite.' }}>
+        <Agent model={model}>
+          <Step id="ship" prompt="Ship" />
+          <Step id="notes" prompt="Notes" />
+        </Agent>
+      </Guard>
+    </Budget>,
+    { model },
+  );
+  const spent: unknown[] = [];
+  for await (const event of handle.events)
+    if (event.type === 'approval-request') {
+      spent.push([event.request.step, event.request.budget?.spent]);
+      handle.approve(event.request.id);
+    }
+  await handle.result;
+  // 50 tokens of the step and 100 of its judge: the next step's call asks first
+  expect(spent).toEqual([['notes', { tokens: 150 }]]);
+});
+
+it("a guard judge's call waits for a spent budget like a step's", async () => {
+  const model = scriptedModel({
+    steps: {
+      ship: [{ text: 'shipped', usage: { inputTokens: 40, outputTokens: 10 } }],
+      'ship@tone': [{ object: { action: 'allow' }, usage: { inputTokens: 90, outputTokens: 10 } }],
+      notes: [{ text: 'noted', usage: { inputTokens: 40, outputTokens: 10 } }],
+      'notes@tone': [{ object: { action: 'allow' } }],
+    },
+  });
+  const handle = run(
+    <Budget name="b" tokens={50}>
+      <Guard name="tone" on={['output']} judge={{ model, instructions: 'Be polite.' }}>
+        <Agent model={model}>
+          <Step id="ship" prompt="Ship" />
+          <Step id="notes" prompt="Notes" />
+        </Agent>
+      </Guard>
+    </Budget>,
+    { model },
+  );
+  const spent: unknown[] = [];
+  for await (const event of handle.events)
+    if (event.type === 'approval-request') {
+      spent.push([event.request.step, event.request.budget?.spent, event.request.budget?.cap]);
+      handle.approve(event.request.id);
+    }
+  await handle.result;
+  // the step spent the cap: its judge's call asks first; the next step's call, 150 spent,
+  // asks until the cap passes what was spent (one budget's worth each time); then its judge
+  expect(spent).toEqual([
+    ['ship', { tokens: 50 }, { tokens: 50 }],
+    ['notes', { tokens: 150 }, { tokens: 100 }],
+    ['notes', { tokens: 150 }, { tokens: 150 }],
+    ['notes', { tokens: 200 }, { tokens: 200 }],
+  ]);
 });
