@@ -384,8 +384,8 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
       step.callUsages.push(used);
       step.callCosts.push(callCost(used, recordedPrice(metadata) ?? price) ?? null);
     },
-    wrapModel: (explained) =>
-      budgeted(step, place, price, durable ? durable.model(explained, place, price) : explained),
+    ...(durable ? { wrapModel: (explained) => durable.model(explained, place, price) } : {}),
+    gateModel: (model) => budgeted(step, place, price, model),
     instructions,
     tools: stepTools,
     toolApproval,
@@ -466,9 +466,9 @@ async function askApproval(
 }
 
 /**
- * The step's model with the budgets over the step checking each call before it starts,
- * outside the journal, so a resumed or replayed run counts its recorded calls as the first
- * run did.
+ * The step's model with the budgets over the step checking each call before it starts
+ * (and before it shows as started), outside the journal, so a resumed or replayed run counts
+ * its recorded calls as the first run did.
  */
 function budgeted(
   step: StepCall,

@@ -132,6 +132,11 @@ describe.each([
       });
       // the whole run waits before the researcher's second call: two calls were made
       expect(model.calls.map((call) => call.step)).toEqual(['report', 'researcher:answer']);
+      // and the waiting call has not started: no model node of it yet
+      expect(events.flatMap((e) => (e.type === 'model-start' ? [e.step] : []))).toEqual([
+        'report',
+        'researcher:answer',
+      ]);
       handle.approve(event.request.id, { answeredBy: 'ana' });
     }
     const result = await handle.result;
