@@ -30,6 +30,8 @@ export interface BudgetEntry {
   cap: Partial<BudgetCounters>;
   /** What the model calls beneath it spent, from each call's (journaled) usage and price. */
   spent: BudgetCounters;
+  /** Settles once the request for more waiting now is answered; other calls wait for it. */
+  asking?: Promise<void>;
 }
 
 const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;

@@ -97,8 +97,18 @@ async function checkBudgets(at: BudgetGateAt): Promise<void> {
         emitBudget(at, budget, before, 'fail');
         throw stopRun(at, exceeded(budget, at, 'its onExceed is "fail"'));
       }
+      // calls that reach a spent budget at once wait for one request, then check again
+      if (budget.asking) {
+        await budget.asking;
+        continue;
+      }
       emitBudget(at, budget, before, 'ask');
-      const answer = await askMore(at, budget, `${id}#${n}~budget.${index}.${asks++}`);
+      const asking = askMore(at, budget, `${id}#${n}~budget.${index}.${asks++}`);
+      budget.asking = asking.then(
+        () => {},
+        () => {},
+      );
+      const answer = await asking.finally(() => (budget.asking = undefined));
       if (!answer.approved) {
         emitBudget(at, budget, before, 'deny', answer.replayed);
         const why = answer.reason ? `: ${answer.reason}` : '';
