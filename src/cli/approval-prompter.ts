@@ -7,6 +7,7 @@ import { questionForm, type PromptContext } from './question-form.js';
 import type {
   ApprovalRequest,
   ApprovalSource,
+  BudgetAsk,
   GivenAnswer,
   SourceInbox,
 } from '../approvals/index.js';
@@ -160,6 +161,10 @@ export class ApprovalPrompter implements ApprovalSource {
         await this.#question(request, context);
         return;
       }
+      if (request.budget) {
+        await this.#budget(request, request.budget, context);
+        return;
+      }
       // the input's newlines are JSON's own layout (a string's newlines are escaped by JSON)
       const json = visibleText(JSON.stringify(request.input, null, 2) ?? 'undefined', {
         keepNewlines: true,
@@ -168,8 +173,6 @@ export class ApprovalPrompter implements ApprovalSource {
         `${style.attention(`? ${style.bold(tool)} needs approval`)} in step ${style.bold(visibleText(request.step))}, with input:\n`,
       );
       output.write(`${json.replace(/^/gm, '    ')}\n`);
-      if (request.budget)
-        output.write(`  ${style.attention(visibleText(budgetQuestion(request.budget)))}\n`);
       if (request.guard)
         output.write(
           `  ${style.attention(`escalated by the guard ${style.bold(visibleText(request.guard.name))}`)}: ${visibleText(request.guard.reason ?? 'no reason given')}\n`,
@@ -252,6 +255,31 @@ export class ApprovalPrompter implements ApprovalSource {
         output.write(`${style.failure(visibleText(error.message))}\n`);
       }
     }
+  }
+
+  /** Asks whether a `<Budget>` may spend more: yes raises its cap, no fails the run. */
+  async #budget(
+    request: ApprovalRequest,
+    budget: BudgetAsk,
+    context: PromptContext,
+  ): Promise<void> {
+    const { style, output } = this.#options;
+    output.write(
+      `${style.attention(`? ${visibleText(budgetQuestion(budget))}`)} (before a model call of step ${style.bold(visibleText(request.step))})\n`,
+    );
+    const choice = await expand<'approve' | 'deny'>(
+      {
+        message: `Allow the budget ${visibleText(budget.name)} more?`,
+        default: 'n',
+        expanded: true,
+        choices: [
+          { key: 'y', name: 'Yes, raise its cap and go on', value: 'approve' },
+          { key: 'n', name: 'No, the run fails', value: 'deny' },
+        ],
+      },
+      context,
+    );
+    await this.#send(request, { approved: choice === 'approve' });
   }
 
   /** Asks what to do with the call of `tool`: run it, deny it, or (through an inbox) edit it or answer instead. */
