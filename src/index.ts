@@ -11,6 +11,7 @@ export {
   RequireApproval,
   Question,
   Guard,
+  Budget,
   defineCapabilities,
 } from './components/index.js';
 export { answerQuestion, isQuestion } from './approvals/index.js';
@@ -108,6 +109,8 @@ export type {
   GuardCheck,
   GuardCheckKind,
   GuardJudge,
+  BudgetProps,
+  BudgetExceed,
   DefineCapabilitiesOptions,
 } from './components/index.js';
 export type {
@@ -169,6 +172,7 @@ export type {
   ApprovalSource,
   ApprovalSourceName,
   AskedQuestion,
+  BudgetAsk,
   GivenAnswer,
   SettledAnswer,
   SourceDisconnect,
@@ -204,6 +208,7 @@ export type {
   TraceStatus,
   TraceApproval,
   TraceCompaction,
+  TraceBudget,
   TraceError,
   TraceForkedFrom,
   SubtreeCost,

@@ -7,6 +7,7 @@ import type {
   ApprovalRequest,
   AskedQuestion,
 } from './approval-request.js';
+import { isEscalation } from './approval-request.js';
 import type { ApprovalAnswerResult, SettledAnswer } from './approval-answer-result.js';
 import type {
   AnswerOrigin,
@@ -69,8 +70,9 @@ export interface ApprovalInboxOptions {
   /** The run's `onApproval`: asked first about every request. */
   policy?: ApprovalPolicy;
   /**
-   * Whether the policy is asked about requests a `<Guard>` escalated (`request.guard`). By
-   * default it is not: those go to a person, so one blanket policy cannot pass every guard.
+   * Whether the policy is asked about requests a `<Guard>` escalated (`request.guard`) and
+   * a `<Budget>`'s requests for more (`request.budget`). By default it is not: those go to a
+   * person, so one blanket policy cannot pass every guard nor lift every budget.
    */
   policyAnswersGuards?: boolean;
   /**
@@ -209,9 +211,9 @@ export class ApprovalInbox {
     const onAbort = () => this.#withdraw(key, signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     this.#listener.requested(request, runId);
-    // sources hear of a request once the policy left it to a person; a guard's escalation
-    // goes to a person unless the run lets the policy answer those too
-    if (this.#policy && (request.guard === undefined || this.#policyAnswersGuards))
+    // sources hear of a request once the policy left it to a person; a guard's escalation and
+    // a budget's request go to a person unless the run lets the policy answer those too
+    if (this.#policy && (!isEscalation(request) || this.#policyAnswersGuards))
       void this.#applyPolicy(key, request);
     else this.#sources.requested(request);
     return answer.finally(() => signal.removeEventListener('abort', onAbort));

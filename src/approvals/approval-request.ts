@@ -33,6 +33,31 @@ export interface ApprovalRequest {
    * unless the run says so (`RunOptions.guardEscalations: 'on-approval'`).
    */
   guard?: GuardEscalation;
+  /**
+   * Set when a `<Budget>`'s spending reached its cap before a model call: which budget, what
+   * its calls spent, its cap, and how much more an approval allows (`more`). Approving raises
+   * the cap by `more`; denying fails the run with `budget-exceeded`. Like a guard's
+   * escalation, an `onApproval` policy is not asked about it unless the run says so
+   * (`RunOptions.guardEscalations: 'on-approval'`).
+   */
+  budget?: BudgetAsk;
+}
+
+/** The tool name a `<Budget>`'s request has in the inbox, the trace and the journal (never a tool of the workflow). */
+export const BUDGET_REQUEST_TOOL = 'june-budget';
+
+/** What a `<Budget>`'s request asks (see {@link ApprovalRequest.budget}). */
+export interface BudgetAsk {
+  /** The budget's name: `research`. */
+  name: string;
+  /** Its declaration: `<Budget name="research" tokens={20000}>`. */
+  declaration: string;
+  /** What the model calls beneath it spent, in the units it caps. */
+  spent: { tokens?: number; usd?: number };
+  /** Its caps now. */
+  cap: { tokens?: number; usd?: number };
+  /** What an approval adds to the caps: the budget's own size again. */
+  more: { tokens?: number; usd?: number };
 }
 
 /** The `<Guard>` that made a call wait for approval (see {@link ApprovalRequest.guard}). */
@@ -72,6 +97,29 @@ export interface AskedQuestion {
   answerSchema: Record<string, unknown>;
   timeoutMs?: number;
   onTimeout?: { answer: unknown };
+}
+
+/**
+ * True for a request that is a person's to answer whatever a blanket policy says: a call a
+ * `<Guard>` escalated, or a `<Budget>` asking to allow more. An `onApproval` policy and
+ * `june run --approve all`/`none` answer it only when the run says so
+ * (`guardEscalations: 'on-approval'`, `--approve-escalations`).
+ */
+export function isEscalation(request: ApprovalRequest): boolean {
+  return request.guard !== undefined || request.budget !== undefined;
+}
+
+/** `the budget "research" spent 12,000 tokens of 10,000; allow 10,000 tokens more?` */
+export function budgetQuestion(budget: BudgetAsk): string {
+  return `the budget "${budget.name}" spent ${amounts(budget.spent)} of ${amounts(budget.cap)}; allow ${amounts(budget.more)} more?`;
+}
+
+function amounts(counters: { tokens?: number; usd?: number }): string {
+  const parts: string[] = [];
+  if (counters.tokens !== undefined)
+    parts.push(`${counters.tokens.toLocaleString('en-US')} tokens`);
+  if (counters.usd !== undefined) parts.push(`$${counters.usd}`);
+  return parts.join(' and ');
 }
 
 /**

@@ -24,6 +24,12 @@ export type {
   ApprovalPolicyAnswer,
   ApprovalRequest,
   AskedQuestion,
+  BudgetAsk,
 } from './approval-request.js';
-export { isQuestion } from './approval-request.js';
+export {
+  BUDGET_REQUEST_TOOL,
+  budgetQuestion,
+  isEscalation,
+  isQuestion,
+} from './approval-request.js';
 export type { AnswerCheck, SchemaCheck } from './answer-check.js';

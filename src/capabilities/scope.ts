@@ -23,6 +23,8 @@ export interface CapabilityProvenance {
   composite?: true;
   original?: string;
   guards?: string[];
+  /** The `<Budget>`s over the agent, outermost first, by declaration: they cap its steps' model calls. */
+  budgets?: string[];
 }
 
 /** One tool of a resolved scope, with what June knows about it. */

@@ -2,11 +2,12 @@ import { expand, input } from '@inquirer/prompts';
 import { JuneError } from '../errors/index.js';
 import { visibleText } from './visible-text.js';
 import { localUser } from '../approvals/local-user.js';
-import { isQuestion } from '../approvals/approval-request.js';
+import { budgetQuestion, isQuestion } from '../approvals/approval-request.js';
 import { questionForm, type PromptContext } from './question-form.js';
 import type {
   ApprovalRequest,
   ApprovalSource,
+  BudgetAsk,
   GivenAnswer,
   SourceInbox,
 } from '../approvals/index.js';
@@ -160,6 +161,10 @@ export class ApprovalPrompter implements ApprovalSource {
         await this.#question(request, context);
         return;
       }
+      if (request.budget) {
+        await this.#budget(request, request.budget, context);
+        return;
+      }
       // the input's newlines are JSON's own layout (a string's newlines are escaped by JSON)
       const json = visibleText(JSON.stringify(request.input, null, 2) ?? 'undefined', {
         keepNewlines: true,
@@ -250,6 +255,31 @@ export class ApprovalPrompter implements ApprovalSource {
         output.write(`${style.failure(visibleText(error.message))}\n`);
       }
     }
+  }
+
+  /** Asks whether a `<Budget>` may spend more: yes raises its cap, no fails the run. */
+  async #budget(
+    request: ApprovalRequest,
+    budget: BudgetAsk,
+    context: PromptContext,
+  ): Promise<void> {
+    const { style, output } = this.#options;
+    output.write(
+      `${style.attention(`? ${visibleText(budgetQuestion(budget))}`)} (before a model call of step ${style.bold(visibleText(request.step))})\n`,
+    );
+    const choice = await expand<'approve' | 'deny'>(
+      {
+        message: `Allow the budget ${visibleText(budget.name)} more?`,
+        default: 'n',
+        expanded: true,
+        choices: [
+          { key: 'y', name: 'Yes, raise its cap and go on', value: 'approve' },
+          { key: 'n', name: 'No, the run fails', value: 'deny' },
+        ],
+      },
+      context,
+    );
+    await this.#send(request, { approved: choice === 'approve' });
   }
 
   /** Asks what to do with the call of `tool`: run it, deny it, or (through an inbox) edit it or answer instead. */

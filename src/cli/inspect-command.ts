@@ -117,6 +117,7 @@ function details(tool: InspectedTool, style: TerminalStyle): string {
   if (tool.needsApproval === true) parts.push(style.attention('needs approval'));
   if (tool.needsApproval === 'dynamic') parts.push(style.attention('approval decided per call'));
   if (tool.guards?.length) parts.push(style.attention(`guarded by ${tool.guards.join(', ')}`));
+  if (tool.budgets?.length) parts.push(style.attention(`capped by ${tool.budgets.join(', ')}`));
   if (tool.declaration !== undefined) parts.push(style.dim(`at ${tool.declaration}`));
   return parts.join('  ');
 }

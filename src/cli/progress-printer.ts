@@ -1,4 +1,9 @@
-import { isQuestion, type ApprovalRequest } from '../approvals/index.js';
+import {
+  BUDGET_REQUEST_TOOL,
+  budgetQuestion,
+  isQuestion,
+  type ApprovalRequest,
+} from '../approvals/index.js';
 import type { RunConsumer, RunLogEvent, RunLogEventOf } from '../events/index.js';
 import { modelOutputOf, type TraceStatus } from '../trace/index.js';
 import { compactJson, formatDuration, formatTokens } from './format.js';
@@ -203,6 +208,8 @@ export class ProgressPrinter implements RunConsumer {
   }
 
   #toolCall(event: Of<'tool-call'>): void {
+    // a budget's request shows as its approval request
+    if (event.tool === BUDGET_REQUEST_TOOL) return;
     const s = this.#style;
     this.#toolNames.set(event.toolCallId, event.tool);
     this.#callRuns.set(event.nodeId, event.runId);
@@ -215,6 +222,8 @@ export class ProgressPrinter implements RunConsumer {
   }
 
   #toolEnd(event: Of<'tool-result'> | Of<'tool-error'>): void {
+    // a budget's request ends with its answer, shown with the approval
+    if (event.tool === BUDGET_REQUEST_TOOL) return;
     const s = this.#style;
     const text =
       event.type === 'tool-result'
@@ -246,13 +255,17 @@ export class ProgressPrinter implements RunConsumer {
       this.#requests.set(event.request.id, event.request);
       if (this.#approvalsPrompted) return;
       const { request } = event;
-      const asks = isQuestion(request)
-        ? `${s.attention(`? ${v(request.tool)} asks`)} ${s.dim(`in step ${v(request.step)}: ${v(request.question.prompt)}`)}`
-        : `${s.attention(`? ${v(request.tool)} needs approval`)} ${s.dim(`in step ${v(request.step)}: ${v(compactJson(request.input, this.#jsonChars))}`)}${request.guard ? s.dim(` (the guard ${v(request.guard.name)} escalated it: ${v(request.guard.reason ?? 'no reason given')})`) : ''}`;
+      const asks = request.budget
+        ? `${s.attention(`? ${v(budgetQuestion(request.budget))}`)} ${s.dim(`(before a model call of step ${v(request.step)})`)}`
+        : isQuestion(request)
+          ? `${s.attention(`? ${v(request.tool)} asks`)} ${s.dim(`in step ${v(request.step)}: ${v(request.question.prompt)}`)}`
+          : `${s.attention(`? ${v(request.tool)} needs approval`)} ${s.dim(`in step ${v(request.step)}: ${v(compactJson(request.input, this.#jsonChars))}`)}${request.guard ? s.dim(` (the guard ${v(request.guard.name)} escalated it: ${v(request.guard.reason ?? 'no reason given')})`) : ''}`;
       this.line(asks, event.runId, inner);
     } else if (event.type === 'approval-response') {
       const asked = this.#requests.get(event.id);
-      const tool = v(asked?.tool ?? this.#callTools.get(event.nodeId) ?? 'the tool call');
+      const tool = asked?.budget
+        ? `more for the budget ${v(asked.budget.name)}`
+        : v(asked?.tool ?? this.#callTools.get(event.nodeId) ?? 'the tool call');
       const how = event.replayed
         ? ` (${v(replayedFrom(event))})`
         : event.automatic

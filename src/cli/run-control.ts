@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../approvals/index.js';
+import { budgetQuestion, isEscalation, type ApprovalRequest } from '../approvals/index.js';
 import type { RunTraceWriter } from '../events/index.js';
 import type { RunHandle } from '../interpreter/index.js';
 import { ApprovalPrompter } from './approval-prompter.js';
@@ -99,8 +99,7 @@ export class RunControl {
     const { approve, approveEscalations } = this.#options;
     // --approve all and none leave a guard's escalation to a person, as ask does
     const asks =
-      approve === 'ask' ||
-      (request.guard !== undefined && !approveEscalations && answersAll(approve));
+      approve === 'ask' || (isEscalation(request) && !approveEscalations && answersAll(approve));
     if (!this.prompter && asks && this.#waits(request)) this.#refuse(request);
   }
 
@@ -112,11 +111,13 @@ export class RunControl {
     if (this.refusal !== undefined) return;
     const why = this.#options.json ? '--json does not prompt' : 'there is no terminal to ask at';
     this.refusal =
-      request.guard !== undefined && answersAll(this.#options.approve)
-        ? `the guard "${request.guard.name}" escalated the call of "${request.tool}" in step "${request.step}" (${request.guard.reason ?? 'no reason given'}), and a guard's escalation needs a person's answer, but ${why}; pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
-        : request.kind === 'question'
-          ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; give its answer in the --script (a tool call's "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)`
-          : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
+      request.budget !== undefined && answersAll(this.#options.approve)
+        ? `${budgetQuestion(request.budget).replace(/; allow .*$/, '')} before the next model call of step "${request.step}", and allowing more needs a person's answer, but ${why}; pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
+        : request.guard !== undefined && answersAll(this.#options.approve)
+          ? `the guard "${request.guard.name}" escalated the call of "${request.tool}" in step "${request.step}" (${request.guard.reason ?? 'no reason given'}), and a guard's escalation needs a person's answer, but ${why}; pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
+          : request.kind === 'question'
+            ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; give its answer in the --script (a tool call's "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)`
+            : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
     this.#options.handle.abort(this.refusal);
   }
 }

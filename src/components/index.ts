@@ -27,6 +27,8 @@ export type { CatchProps } from './catch.js';
 export { Parallel } from './parallel.js';
 export type { ParallelProps } from './parallel.js';
 export { Guard } from './guard.js';
+export { Budget } from './budget.js';
+export type { BudgetProps, BudgetExceed } from './budget.js';
 export type {
   GuardProps,
   GuardAction,

@@ -16,7 +16,8 @@ export type BuiltinKind =
   | 'declaration'
   | 'catch'
   | 'guard'
-  | 'parallel';
+  | 'parallel'
+  | 'budget';
 
 /** Tags `fn` as one of June's own components. Internal. */
 export function builtin<F extends Component>(kind: BuiltinKind, displayName: string, fn: F): F {

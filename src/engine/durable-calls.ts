@@ -122,11 +122,11 @@ export class DurableCalls {
     return answer;
   }
 
-  /** One step's tools with their executions handed to the engine under `place`; `addUsage` gets a recorded composite call's usage. */
+  /** One step's tools with their executions handed to the engine under `place`; `addUsage` gets a recorded composite call's usage (and its output). */
   tools(
     tools: ToolSet,
     place: DurablePlace,
-    addUsage: (usage: LanguageModelUsage) => void,
+    addUsage: (usage: LanguageModelUsage, output: unknown) => void,
   ): ToolSet {
     return durableTools(tools, place, {
       runId: this.runId,
@@ -164,7 +164,7 @@ export class DurableCalls {
   toolCall(
     call: ToolCallAt,
     execute: () => unknown,
-    addUsage: (usage: LanguageModelUsage) => void,
+    addUsage: (usage: LanguageModelUsage, output: unknown) => void,
   ): unknown {
     let ran = false;
     const outcome = this.engine.toolCall(call, () => {
@@ -175,7 +175,7 @@ export class DurableCalls {
     return Promise.resolve(outcome).then((output) => {
       const usage = (output as { usage?: LanguageModelUsage } | undefined)?.usage;
       // the child run did not run again: its recorded usage still counts for the calling run
-      if (!ran && usage && typeof usage === 'object') addUsage(usage);
+      if (!ran && usage && typeof usage === 'object') addUsage(usage, output);
       return output;
     });
   }

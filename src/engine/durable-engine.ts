@@ -1,6 +1,7 @@
 import type {
   ApprovalDecision,
   AskedQuestion,
+  BudgetAsk,
   GuardEscalation,
 } from '../approvals/approval-request.js';
 import type { ApprovalAnswerResult } from '../approvals/approval-answer-result.js';
@@ -126,6 +127,12 @@ export interface ApprovalQuestion {
    * engine to record with the request (the approval's audit trail) and show to whoever answers.
    */
   guard?: GuardEscalation;
+  /**
+   * When a `<Budget>` asks to allow more before a model call: the budget, what it spent and
+   * its cap (the request's `tool` is `june-budget` and `call` a call id of its own,
+   * `<step>#<n>~budget.<i>.<k>`), for the engine to record with the request.
+   */
+  budget?: BudgetAsk;
   /**
    * The tool's input and output schemas as JSON Schema, when it has them: an engine whose
    * answers are given in another process publishes them with the request, so that process

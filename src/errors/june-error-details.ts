@@ -33,6 +33,8 @@ export interface CollidingDeclaration {
  *   for a tool call, and its reason;
  * - `parallel-failed`: the branches of a `<Parallel mode="settle-all">` that failed, in
  *   declaration order, each with its error's code and message.
+ * - `budget-exceeded`: the budget (its name and declaration), the step whose next model call
+ *   did not start, its cap and what the calls beneath it spent.
  */
 export interface JuneErrorDetailsByCode {
   'capability-collision': {
@@ -62,6 +64,15 @@ export interface JuneErrorDetailsByCode {
   };
   'guard-tripped': GuardErrorDetails;
   'guard-rejected': GuardErrorDetails;
+  'budget-exceeded': {
+    budget: string;
+    /** `<Budget name="research" tokens={20000}>` */
+    declaration: string;
+    /** The step whose next model call did not start. */
+    step: string;
+    cap: { tokens?: number; usd?: number };
+    spent: { tokens?: number; usd?: number };
+  };
   'parallel-failed': { failed: ParallelBranchFailure[] };
 }
 

@@ -116,6 +116,15 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       },
     ];
   },
+  budget: (live, e) => {
+    const node = live.nodes.get(e.nodeId);
+    if (!node) return;
+    const { budget, declaration, cap, spent, action, replayed } = e;
+    node.budgets = [
+      ...(node.budgets ?? []),
+      { budget, declaration, cap, spent, action, ...(replayed ? { replayed } : {}) },
+    ];
+  },
   'approval-request': (live, e) => {
     const node = toolNode(live, { ...e, tool: e.request.tool, toolCallId: e.request.toolCallId });
     // a request that came up while its call ran (a served workflow's) is its own node under the call
@@ -127,6 +136,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...(e.request.kind === 'question' ? { kind: e.request.kind } : {}),
       ...(e.request.question !== undefined ? { question: e.request.question } : {}),
       ...(e.request.guard !== undefined ? { guard: e.request.guard } : {}),
+      ...(e.request.budget !== undefined ? { budget: e.request.budget } : {}),
     };
     node.status = 'waiting';
   },
@@ -152,6 +162,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
       ...(e.automatic ? { automatic: e.automatic } : {}),
       ...recordedOrigin(e),
       ...(node.approval?.guard !== undefined ? { guard: node.approval.guard } : {}),
+      ...(node.approval?.budget !== undefined ? { budget: node.approval.budget } : {}),
     };
     // a request within a call ends with its answer; the call goes on
     if (withinCall(live, e.parentId))

@@ -39,6 +39,7 @@ export const runEventKinds: { readonly [T in RunLogEventType]: RunEventKind } = 
   'tool-error': { node: 'tool', phase: 'finish' },
   'tool-denied': { node: 'tool', phase: 'finish' },
   'guard-decision': { node: 'tool', phase: 'point' },
+  budget: { node: 'step', phase: 'point' },
   'approval-request': { node: 'tool', phase: 'point' },
   'approval-response': { node: 'tool', phase: 'point' },
   'approval-withdraw': { node: 'tool', phase: 'point' },

@@ -3,6 +3,7 @@ import type { CapabilityProvenance } from '../capabilities/scope.js';
 import type {
   PromptFile,
   TraceCompaction,
+  TraceBudget,
   TraceError,
   TraceForkedFrom,
   TraceGuardDecision,
@@ -161,6 +162,11 @@ export interface RunEventFields {
     tool?: string;
     toolCallId?: string;
   } & TraceGuardDecision;
+  /**
+   * A `<Budget>` over the step reached its cap before a model call (see `TraceBudget`): it
+   * asks for more, more was allowed or denied, or the run fails.
+   */
+  budget: { runId: string; step: string } & TraceBudget;
   /** A tool call waits for an answer. */
   'approval-request': { runId: string; request: ApprovalRequest };
   /**

@@ -74,7 +74,7 @@ export const runFlags = [
     key: 'approveEscalations',
     flags: '--approve-escalations',
     description:
-      'with --approve all or none: answer the calls a <Guard> escalated that way too (without it they still go to a person: the terminal, Studio, or june approve)',
+      "with --approve all or none: answer the calls a <Guard> escalated and a <Budget>'s requests for more that way too (without it they still go to a person: the terminal, Studio, or june approve)",
     kind: 'switch',
   },
   {

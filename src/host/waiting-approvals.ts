@@ -1,6 +1,7 @@
 import { readRunFile } from './run-folder.js';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
-import type { AskedQuestion, GuardEscalation } from '../approvals/approval-request.js';
+import { childRunOf } from '../trace/composite-result.js';
+import type { AskedQuestion, BudgetAsk, GuardEscalation } from '../approvals/approval-request.js';
 import type { Trace, TraceNode } from '../trace/trace-node.js';
 
 /**
@@ -26,6 +27,8 @@ export interface WaitingApproval {
   kind?: 'question';
   question?: AskedQuestion;
   guard?: GuardEscalation;
+  /** The `<Budget>` that asks to allow more: what it spent, its cap, and what an approval adds. */
+  budget?: BudgetAsk;
   /** `pending` while the process that asked is up; `withdrawn` once it stopped. */
   status: 'pending' | 'withdrawn';
 }
@@ -108,8 +111,12 @@ function callsInTrace(
           ? { kind: 'question' as const, question: approval!.question }
           : {}),
         ...(approval!.guard ? { guard: approval!.guard } : {}),
+        ...(approval!.budget ? { budget: approval!.budget } : {}),
       });
     }
+    // a composite call's child run (in its output while it runs) asks under its own steps
+    const child = childRunOf(node);
+    if (child) stack.push({ node: child.root, ...here });
     for (let i = node.children.length - 1; i >= 0; i--)
       stack.push({ node: node.children[i]!, ...here });
   }

@@ -3,7 +3,7 @@ import type { Component } from '../elements/element.js';
 import { createElement } from '../elements/element.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { evaluate } from './evaluate.js';
-import type { GuardEntry } from './guard-entry.js';
+import { guardsIn, type GuardEntry } from './guard-entry.js';
 import { InspectPass } from './inspect-pass.js';
 import { createRunFrame } from './run-state.js';
 
@@ -77,6 +77,6 @@ export async function agentTool(
     name: options.tool,
     tool: entry.tool as Tool,
     source: entry.provenance.source,
-    guards: agent.guards ?? [],
+    guards: guardsIn(agent.guards ?? []),
   };
 }

@@ -2,6 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { JuneElement, JuneNode } from '../elements/element.js';
 import { checkModel } from '../models/resolve-model.js';
 import { renderComponent } from './render-component.js';
+import type { PriceSettings } from './budget-price.js';
 import type { TreePass } from './run-state.js';
 
 /** What a {@link CheckPass} is given by the run it checks for. */
@@ -10,6 +11,8 @@ export interface CheckPassOptions {
   renders: Map<JuneElement, JuneNode>;
   /** The run's components rendering now (`RunAbort.rendering`), so an abort can name one. */
   rendering: Set<{ component: string }>;
+  /** The run's model and prices, to check `<Budget usd>`s. */
+  priceSettings?: PriceSettings;
 }
 
 /**
@@ -30,11 +33,13 @@ export class CheckPass implements TreePass {
   readonly services = undefined;
   readonly #renders: Map<JuneElement, JuneNode>;
   readonly #rendering: Set<{ component: string }>;
+  readonly priceSettings: PriceSettings;
   #nodeCount = 0;
 
   constructor(options: CheckPassOptions) {
     this.#renders = options.renders;
     this.#rendering = options.rendering;
+    this.priceSettings = options.priceSettings ?? {};
   }
 
   nodeId(): string {

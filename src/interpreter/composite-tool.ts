@@ -13,7 +13,7 @@ import { createRunFrame, type AgentFrame, type EvalContext, type RunFrame } from
 import { CheckPass } from './check-pass.js';
 import { RunPass } from './run-pass.js';
 import { evaluateFrame, frameTrace } from './run-frame.js';
-import type { GuardEntry } from './guard-entry.js';
+import type { PolicyEntry } from './guard-entry.js';
 import { callGuards } from './guarded-tools.js';
 
 type Evaluate = (node: JuneNode, ctx: EvalContext) => Promise<void>;
@@ -49,7 +49,7 @@ export function compositeToolFactory(
   getAgent: () => AgentFrame,
   run: RunFrame,
   evaluate: Evaluate,
-  guards: readonly GuardEntry[] = [],
+  guards: readonly PolicyEntry[] = [],
 ): CompositeToolFactory {
   return (spec: CompositeToolSpec, declaration: CollectedDeclaration): AnyTool => {
     const name = toolNameOf(spec.name, declaration);
@@ -97,7 +97,7 @@ interface CompositeCall {
   run: RunFrame<RunPass>;
   evaluate: Evaluate;
   /** The guards over the calling step: they cover the child run too. */
-  guards: readonly GuardEntry[];
+  guards: readonly PolicyEntry[];
 }
 
 /**
@@ -142,7 +142,7 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     // the child run needs no context of this call (its tools get their own): without one,
     // its promises skip async hooks
     releaseToolCall();
-    await checkWorkflow(workflow, pass, prefix, signal, call.caller, evaluate);
+    await checkWorkflow(workflow, pass, prefix, signal, call, evaluate);
     await evaluate(workflow, ctx);
   };
   try {
@@ -184,16 +184,21 @@ async function checkWorkflow(
   run: RunPass,
   prefix: string[],
   signal: AbortSignal,
-  caller: ResolvedScope,
+  call: Pick<CompositeCall, 'caller' | 'guards'>,
   evaluate: Evaluate,
 ): Promise<void> {
-  const check = new CheckPass({ renders: run.renders, rendering: run.services.abort.rendering });
+  const check = new CheckPass({
+    renders: run.renders,
+    rendering: run.services.abort.rendering,
+    priceSettings: run.services.settings,
+  });
   const frame = createRunFrame({
     pass: check,
     runId: 'validate',
     prefix,
     signal,
-    callerScope: caller,
+    callerScope: call.caller,
+    guards: call.guards,
   });
   await evaluate(workflow, { run: frame, parentId: frame.nodeId });
 }

@@ -12,6 +12,7 @@ import { mapExecutes } from '../capabilities/map-executes.js';
 import type { ModelMessage, ToolSet } from 'ai';
 import { JuneError, SystemError, WorkflowError } from '../errors/june-error.js';
 import { errorData } from '../errors/error-data.js';
+import { checkBudgetPrices } from './budget-price.js';
 import { guardsOf, type AgentFrame, type EvalContext, type RunFrame } from './run-state.js';
 import { guardedScope } from './guard-provenance.js';
 import type { RunAbort } from './run-abort.js';
@@ -41,7 +42,7 @@ export async function evaluateAgent(
   const name = props.name ?? 'agent';
   const where = `${props.name !== undefined ? `<Agent name=${JSON.stringify(props.name)}>` : '<Agent>'}${locationSuffix(element.source)}`;
   const pass = ctx.run.pass;
-  checkAgentProps(props, where, pass);
+  checkAgentProps(props, where, ctx);
   const node = { nodeId: pass.nodeId(), parentId: ctx.parentId };
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;
@@ -89,10 +90,13 @@ export async function evaluateAgent(
 
 /**
  * Checks an agent's model and `compact` before anything of it runs: a model June cannot run
- * fails the tree before the first model call (`inspect()` calls none).
- * @throws {WorkflowError} `agent-model-missing`, what `pass.checkModel` and `checkCompact` throw.
+ * fails the tree before the first model call (`inspect()` calls none), and a `<Budget usd>`
+ * over the agent counts its calls in USD, so its model needs a price.
+ * @throws {WorkflowError} `agent-model-missing`, what `pass.checkModel`, `checkBudgetPrices`
+ *   and `checkCompact` throw.
  */
-function checkAgentProps(props: AgentProps, where: string, pass: EvalContext['run']['pass']): void {
+function checkAgentProps(props: AgentProps, where: string, ctx: EvalContext): void {
+  const pass = ctx.run.pass;
   if (props.model === undefined || props.model === null) {
     throw new WorkflowError(
       'agent-model-missing',
@@ -100,6 +104,7 @@ function checkAgentProps(props: AgentProps, where: string, pass: EvalContext['ru
     );
   }
   pass.checkModel?.(props.model, `the model of ${where}`);
+  if (pass.priceSettings) checkBudgetPrices(props.model, where, guardsOf(ctx), pass.priceSettings);
   checkCompact(props.compact, where);
 }
 

@@ -25,7 +25,12 @@ export async function evaluateGuard(
   const entry = guardEntry(element);
   const children = (element.props as { children?: JuneNode }).children;
   for (const child of flattenChildren(children)) {
-    if (typeof child !== 'string' && kindOf(child.type) !== 'guard' && isCapabilityElement(child))
+    if (
+      typeof child !== 'string' &&
+      kindOf(child.type) !== 'guard' &&
+      kindOf(child.type) !== 'budget' &&
+      isCapabilityElement(child)
+    )
       throw new WorkflowError(
         'guard-content-invalid',
         `june: ${entry.where} holds ${capabilityNotation(child)}${locationSuffix(child.source)}, but a guard is not a capability wrapper: it covers agents and steps and everything they call. Put the <Guard> around the <Agent>, or use <RequireApproval> around the tool.`,

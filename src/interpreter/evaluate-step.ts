@@ -13,7 +13,7 @@ import type { StepPrompt, StepProps } from '../components/step.js';
 import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { modelIdentity } from '../models/model-identity.js';
-import { callCost, modelPrice } from '../models/price.js';
+import { callCost, modelPrice, type ModelPrice } from '../models/price.js';
 import { recordedPrice } from '../models/replayed-call.js';
 import {
   runStep,
@@ -41,8 +41,11 @@ import { sdkTelemetry } from '../telemetry/sdk-telemetry.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { errorMessage } from '../errors/error-message.js';
 import { isStepPrompt, promptShown } from './step-prompt.js';
-import type { GuardEntry } from './guard-entry.js';
-import { StepGuards } from './guarded-tools.js';
+import { budgetsIn, type PolicyEntry } from './guard-entry.js';
+import { StepGuards, withPolicies } from './guarded-tools.js';
+import { budgetedModel, countSpent } from './budget-gate.js';
+import { isCompositeOutput } from '../trace/composite-result.js';
+import { subtreeCost } from '../trace/subtree-cost.js';
 import { checkStepGuards } from './step-guards.js';
 import type { EventInput } from './event-input.js';
 import { compactBeforeStep, compactInStep, type StepCompaction } from './compact-agent.js';
@@ -215,7 +218,7 @@ interface StepCall {
   /** Each of those calls' cost, in USD (`null`: its model has no price). */
   callCosts: Array<number | null>;
   /** The `<Guard>`s over the step, outermost first. */
-  guards: readonly GuardEntry[];
+  guards: readonly PolicyEntry[];
   /** The guards over the step's tool calls, when it has any. */
   guarded?: StepGuards;
   /** The step's text deltas, held back while a guard checks its output. */
@@ -340,8 +343,10 @@ function stepToolSet(step: StepCall, place: { step: string; calls: string[] }, t
   const { run, services, agent } = step;
   const durable = services.engine.durable;
   const guarded = stepGuards(step, place, tools);
+  // the policies over the step go with each tool call, to the child runs of composite tools;
   // a tool that needs a person's answer while it runs asks it as this run's request
-  const agentTools = withCallRequests(guarded ? guarded.tools(agent.tools) : agent.tools, {
+  const policed = guarded ? guarded.tools(agent.tools) : withPolicies(agent.tools, step.guards);
+  const agentTools = withCallRequests(policed, {
     services,
     runId: run.runId,
     signal: run.signal,
@@ -351,7 +356,12 @@ function stepToolSet(step: StepCall, place: { step: string; calls: string[] }, t
     key: (toolCallId) => callKey(services.runId, place, toolCallId, durable),
   });
   const stepTools = durable
-    ? durable.tools(agentTools, place, (used) => (run.usage = sumUsage(run.usage, used)))
+    ? durable.tools(agentTools, place, (used, output) => {
+        run.usage = sumUsage(run.usage, used);
+        // a composite call answered from the record: its child run's calls count for the budgets
+        const child = isCompositeOutput(output) ? output.trace : undefined;
+        countSpent(budgetsIn(step.guards), used, child ? subtreeCost(child.root).usd : undefined);
+      })
     : toolCallTools(agentTools, place, services.runId);
   const ownApproval = durable
     ? durable.toolApproval(stepTools, place)
@@ -404,6 +414,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
       step.callCosts.push(callCost(used, recordedPrice(metadata) ?? price) ?? null);
     },
     ...(durable ? { wrapModel: (explained) => durable.model(explained, place, price) } : {}),
+    gateModel: (model) => budgeted(step, place, price, model),
     instructions,
     tools: stepTools,
     toolApproval,
@@ -483,8 +494,31 @@ async function askApproval(
   };
 }
 
+/**
+ * The step's model with the budgets over the step checking each call before it starts
+ * (and before it shows as started), outside the journal, so a resumed or replayed run counts
+ * its recorded calls as the first run did.
+ */
+function budgeted(
+  step: StepCall,
+  place: DurablePlace,
+  price: ModelPrice | undefined,
+  model: LanguageModel,
+): LanguageModel {
+  return budgetedModel(model, {
+    services: step.services,
+    run: step.run,
+    budgets: budgetsIn(step.guards),
+    place,
+    step: step.path,
+    stepNode: step.node.nodeId,
+    price,
+    count: true,
+  });
+}
+
 /** A step's guards, and where its text waits when one of them checks its output. */
-function guardsAndHeld(guards: readonly GuardEntry[]): Pick<StepCall, 'guards' | 'held'> {
+function guardsAndHeld(guards: readonly PolicyEntry[]): Pick<StepCall, 'guards' | 'held'> {
   return guards.some((guard) => guard.on.has('output')) ? { guards, held: [] } : { guards };
 }
 
@@ -496,6 +530,7 @@ function stepGuards(step: StepCall, place: DurablePlace, tools: ToolNodes): Step
     services,
     run,
     step: path,
+    stepNode: step.node.nodeId,
     agent: agent.path,
     place,
     tools,

@@ -10,6 +10,7 @@ import { evaluateStep } from './evaluate-step.js';
 import { evaluateCatch } from './evaluate-catch.js';
 import { evaluateGuard } from './evaluate-guard.js';
 import { evaluateParallel } from './evaluate-parallel.js';
+import { evaluateBudget } from './evaluate-budget.js';
 
 /**
  * Evaluates nodes depth first, in document order: agents open scopes, steps run, user
@@ -47,6 +48,8 @@ async function evaluateElement(element: JuneElement, ctx: EvalContext): Promise<
       return evaluateGuard(element, ctx, evaluate);
     case 'parallel':
       return evaluateParallel(element, ctx, evaluate);
+    case 'budget':
+      return evaluateBudget(element, ctx, evaluate);
     case 'tool':
     case 'inherit':
     case 'declaration':

@@ -1,6 +1,7 @@
 import type { DurablePlace } from '../engine/durable-engine.js';
 import type { RunFrame } from './run-state.js';
 import type { RunServices } from './run-services.js';
+import type { BudgetEntry } from './budget-entry.js';
 
 /** Where a decision is made: the run, the step, and the record's place and call id. */
 export interface GuardAt {
@@ -12,4 +13,8 @@ export interface GuardAt {
   /** The provider's call id of a tool call; for a step, `call`. */
   toolCallId: string;
   signal: AbortSignal;
+  /** The budgets over the step, outermost first: they cap a judge's model calls. */
+  budgets?: readonly BudgetEntry[];
+  /** The step's trace node, where a budget's request shows. */
+  stepNode?: string;
 }

@@ -9,7 +9,8 @@ import { JuneError, WorkflowError } from '../errors/june-error.js';
 import { errorMessage } from '../errors/error-message.js';
 import { plainJson } from '../json/json-form.js';
 import { sumUsage } from '../models/usage.js';
-import type { GuardEntry } from './guard-entry.js';
+import { budgetsIn, type GuardEntry, type PolicyEntry } from './guard-entry.js';
+import { countSpent } from './budget-gate.js';
 import { judgeDecision } from './guard-judge.js';
 import type { GuardAt } from './guard-at.js';
 
@@ -50,18 +51,21 @@ export const GUARD_RECORD_TOOL = 'june-guards';
  *   answers something else than a decision (recorded, so a resume fails the same way).
  */
 export async function decideGuards(
-  guards: readonly GuardEntry[],
+  guards: readonly PolicyEntry[],
   subject: GuardSubject,
   at: GuardAt,
 ): Promise<GuardVerdict> {
-  const asked = guards.filter((guard) => guard.on.has(subject.kind));
+  const asked = guards.filter(
+    (guard): guard is GuardEntry => guard.kind === 'guard' && guard.on.has(subject.kind),
+  );
   if (asked.length === 0) return { action: 'allow', records: [], replayed: false };
   let ran = false;
   const work = async (): Promise<GuardRecord[]> => {
     ran = true;
     const records: GuardRecord[] = [];
     for (const guard of asked) {
-      const record = await decideOne(guard, subject, at);
+      // a judge's calls are capped by the budgets over the step (outside the guard's own)
+      const record = await decideOne(guard, subject, { ...at, budgets: budgetsIn(guards) });
       records.push(record);
       if (record.action !== 'allow') break;
     }
@@ -85,8 +89,12 @@ export async function decideGuards(
         )
       : await work()
   ) as GuardRecord[];
-  for (const record of records)
-    if (record.usage) at.run.usage = sumUsage(at.run.usage, record.usage);
+  // a judge's calls count for the run and for the budgets over the step, recorded or made alike
+  for (const record of records) {
+    if (!record.usage) continue;
+    at.run.usage = sumUsage(at.run.usage, record.usage);
+    countSpent(budgetsIn(guards), record.usage, record.costUsd);
+  }
   const last = records[records.length - 1];
   const verdict: GuardVerdict = { action: 'allow', records, replayed: !ran };
   if (last && last.action !== 'allow') {

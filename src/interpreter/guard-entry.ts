@@ -2,9 +2,11 @@ import type { GuardCheckKind, GuardProps } from '../components/guard.js';
 import type { JuneElement } from '../elements/element.js';
 import { locationSuffix, notation } from '../elements/notation.js';
 import { WorkflowError } from '../errors/june-error.js';
+import type { BudgetEntry } from './budget-entry.js';
 
 /** One `<Guard>` over a part of the tree, as the walk carries it down. */
 export interface GuardEntry {
+  kind: 'guard';
   name: string;
   /** Its declaration as provenance writes it: `<Guard name="no-prod">`. */
   declaration: string;
@@ -56,5 +58,22 @@ export function guardEntry(element: JuneElement): GuardEntry {
       `june: ${where} has on={${JSON.stringify(on)}}; a guard checks one or more of ${KINDS.map((k) => `"${k}"`).join(', ')}.`,
     );
   }
-  return { name, declaration, where, props, on: new Set(on) };
+  return { kind: 'guard', name, declaration, where, props, on: new Set(on) };
+}
+
+/**
+ * One policy over a part of the tree: a `<Guard>` or a `<Budget>`. The walk carries both in
+ * one list, outermost first, down the evaluation context, agents' frames, child runs' frames
+ * and the calls of composite tools; each reader takes its own kind.
+ */
+export type PolicyEntry = GuardEntry | BudgetEntry;
+
+/** The guards of a list of policies, in order. */
+export function guardsIn(policies: readonly PolicyEntry[]): GuardEntry[] {
+  return policies.filter((entry): entry is GuardEntry => entry.kind === 'guard');
+}
+
+/** The budgets of a list of policies, in order (outermost first). */
+export function budgetsIn(policies: readonly PolicyEntry[]): BudgetEntry[] {
+  return policies.filter((entry): entry is BudgetEntry => entry.kind === 'budget');
 }

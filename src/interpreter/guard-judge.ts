@@ -7,6 +7,7 @@ import { callCost, modelPrice } from '../models/price.js';
 import { plainUsage } from '../models/usage.js';
 import type { GuardEntry } from './guard-entry.js';
 import type { GuardAt } from './guard-at.js';
+import { budgetedModel } from './budget-gate.js';
 
 /** What a judge answers. */
 const judgeAnswer = z.object({
@@ -42,8 +43,20 @@ export async function judgeDecision(
   };
   // priced as a step's calls are: the journal records the price with each answer
   const price = modelPrice(modelIdentity(model), at.services.settings.prices);
+  // the budgets over the step check each judge call before it starts; its usage counts from
+  // the decision's record (see decideGuards), which a replay gives without calling the judge
+  const capped = budgetedModel(durable ? durable.model(model, place, price) : model, {
+    services: at.services,
+    run: at.run,
+    budgets: at.budgets ?? [],
+    place,
+    step: at.place.step,
+    stepNode: at.stepNode ?? at.run.nodeId,
+    price,
+    count: false,
+  });
   const result = await generateText({
-    model: durable ? durable.model(model, place, price) : model,
+    model: capped,
     system: instructions,
     prompt:
       'Decide about what follows: "allow", "reject" (it does not run; say why), "trip" (stop the whole run) or "escalate" (a person decides). Answer with your action and a short reason.\n\n' +

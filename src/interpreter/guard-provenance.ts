@@ -1,5 +1,5 @@
 import type { ResolvedCapability, ResolvedScope } from '../capabilities/scope.js';
-import type { GuardEntry } from './guard-entry.js';
+import { budgetsIn, guardsIn, type PolicyEntry } from './guard-entry.js';
 
 /**
  * An agent's scope with the guards over the agent in each tool's provenance (`guards`, their
@@ -11,12 +11,20 @@ import type { GuardEntry } from './guard-entry.js';
  * guardedScope(scope, guards).capabilities; // [{ name: 'deploy', source: '<Tool name="deploy">', guards: ['<Guard name="no-prod">'] }]
  * ```
  */
-export function guardedScope(scope: ResolvedScope, guards: readonly GuardEntry[]): ResolvedScope {
+export function guardedScope(scope: ResolvedScope, guards: readonly PolicyEntry[]): ResolvedScope {
   if (guards.length === 0) return scope;
-  const declarations = guards.map((guard) => guard.declaration);
+  const ofGuards = guardsIn(guards).map((guard) => guard.declaration);
+  const ofBudgets = budgetsIn(guards).map((budget) => budget.declaration);
   const byName = new Map<string, ResolvedCapability>();
   for (const [name, entry] of scope.byName)
-    byName.set(name, { ...entry, provenance: { ...entry.provenance, guards: [...declarations] } });
+    byName.set(name, {
+      ...entry,
+      provenance: {
+        ...entry.provenance,
+        ...(ofGuards.length ? { guards: [...ofGuards] } : {}),
+        ...(ofBudgets.length ? { budgets: [...ofBudgets] } : {}),
+      },
+    });
   return {
     ...scope,
     byName,

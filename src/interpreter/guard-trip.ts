@@ -41,7 +41,13 @@ export function guardErrorDetails(
   };
 }
 
-/** True for the reason of a run a guard tripped (see {@link tripRun}). */
+/**
+ * True for the reason of a run a policy stopped: a guard that tripped (see {@link tripRun}) or
+ * a `<Budget>` that was spent (`budget-exceeded`): the run fails with that error.
+ */
 export function isGuardTrip(reason: unknown): reason is JuneError {
-  return JuneError.isInstance(reason) && reason.code === 'guard-tripped';
+  return (
+    JuneError.isInstance(reason) &&
+    (reason.code === 'guard-tripped' || reason.code === 'budget-exceeded')
+  );
 }

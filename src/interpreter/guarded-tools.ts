@@ -5,7 +5,7 @@ import type { DurablePlace } from '../engine/durable-engine.js';
 import type { StepToolApproval } from '../engine/tool-approval.js';
 import type { GuardEscalation } from '../approvals/approval-request.js';
 import { decideGuards, type GuardRecord, type GuardVerdict } from './guard-decide.js';
-import type { GuardEntry } from './guard-entry.js';
+import type { PolicyEntry } from './guard-entry.js';
 import { tripRun } from './guard-trip.js';
 import type { NodePlace } from './node-place.js';
 import type { RunFrame } from './run-state.js';
@@ -20,8 +20,21 @@ const GUARDS = Symbol.for('june.guards');
  * The guards a composite tool's `execute` was called under (the calling step's), which its
  * child run inherits; `undefined` for a call that no guard covers.
  */
-export function callGuards(options: unknown): readonly GuardEntry[] | undefined {
-  return (options as Record<symbol, readonly GuardEntry[] | undefined> | undefined)?.[GUARDS];
+export function callGuards(options: unknown): readonly PolicyEntry[] | undefined {
+  return (options as Record<symbol, readonly PolicyEntry[] | undefined> | undefined)?.[GUARDS];
+}
+
+/**
+ * `tools` whose executions are handed `policies` (the guards and budgets over the calling
+ * step), so a composite tool's child run is covered by them; unchanged without policies.
+ */
+export function withPolicies(tools: ToolSet, policies: readonly PolicyEntry[]): ToolSet {
+  if (policies.length === 0) return tools;
+  return mapExecutes(
+    tools,
+    (execute) => (input, options) =>
+      execute(input, { ...options, [GUARDS]: policies } as typeof options),
+  );
 }
 
 /** What {@link StepGuards} needs of the step it guards. */
@@ -32,6 +45,8 @@ export interface GuardedStep {
   step: string;
   /** The agent's path. */
   agent: string;
+  /** The step's trace node. */
+  stepNode: string;
   place: DurablePlace;
   tools: ToolNodes;
 }
@@ -58,7 +73,7 @@ export class StepGuards {
   readonly #shown = new Set<string>();
 
   constructor(
-    readonly guards: readonly GuardEntry[],
+    readonly guards: readonly PolicyEntry[],
     private readonly at: GuardedStep,
   ) {}
 
@@ -87,6 +102,7 @@ export class StepGuards {
         call: `${call}~guards`,
         toolCallId,
         signal: run.signal,
+        stepNode: this.at.stepNode,
       }).then((decided) => {
         this.#settled.set(key, decided);
         this.#show(key, tool, toolCallId);

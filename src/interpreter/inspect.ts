@@ -4,6 +4,7 @@ import { locationSuffix } from '../elements/notation.js';
 import { createElement, isElement } from '../elements/element.js';
 import { isReactElement, reactElementError } from '../elements/jsx-setup.js';
 import { approvalFlag } from '../capabilities/scope.js';
+import { budgetsIn, guardsIn } from './guard-entry.js';
 import type { CapabilityProvenance, ResolvedCapability } from '../capabilities/scope.js';
 import { WorkflowError } from '../errors/june-error.js';
 import { evaluate } from './evaluate.js';
@@ -23,6 +24,8 @@ export interface InspectedTool {
   composite?: true;
   /** The `<Guard>`s that check its calls, outermost first, by declaration (`<Guard name="no-prod">`). */
   guards?: string[];
+  /** The `<Budget>`s that cap the model calls of the steps that call it, outermost first, by declaration. */
+  budgets?: string[];
   /**
    * Where the tool was declared, `file:line:column` (the file from the current directory):
    * as `jsxDEV` recorded it, or, for an element from `jsx` (`"jsx": "react-jsx"`), the line
@@ -49,6 +52,8 @@ export interface InspectedAgent {
    * call of its steps, its tool sources' tools included.
    */
   guards?: string[];
+  /** The `<Budget>`s over the agent, outermost first, by declaration: they cap its steps' model calls. */
+  budgets?: string[];
   /** Where the `<Agent>` was declared, `file:line:column`; with `details` only, when known. */
   declaration?: string;
   /**
@@ -140,7 +145,8 @@ export async function inspect(
           })),
         ),
         ...(agent.waiting ? { toolSources: agent.waiting } : {}),
-        ...(agent.guards?.length ? { guards: agent.guards.map((guard) => guard.declaration) } : {}),
+        ...declarationsOf('guards', guardsIn(agent.guards ?? [])),
+        ...declarationsOf('budgets', budgetsIn(agent.guards ?? [])),
         ...(agent.branch !== undefined ? { branch: agent.branch } : {}),
         ...(details ? declarationOf(locationSuffix(agent.element.source)) : {}),
       })),
@@ -177,5 +183,15 @@ function tool(provenance: CapabilityProvenance, needsApproval: boolean | 'dynami
     ...(provenance.granted ? { granted: provenance.granted } : {}),
     ...(provenance.composite ? { composite: true } : {}),
     ...(provenance.guards ? { guards: provenance.guards } : {}),
+    ...(provenance.budgets ? { budgets: provenance.budgets } : {}),
   };
+}
+
+/** `{ guards: [...] }` or `{ budgets: [...] }` with the entries' declarations, or nothing. */
+function declarationsOf<K extends 'guards' | 'budgets'>(
+  key: K,
+  entries: ReadonlyArray<{ declaration: string }>,
+): Partial<Record<K, string[]>> {
+  if (entries.length === 0) return {};
+  return { [key]: entries.map((entry) => entry.declaration) } as Partial<Record<K, string[]>>;
 }

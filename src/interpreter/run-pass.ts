@@ -4,6 +4,7 @@ import { checkModel } from '../models/resolve-model.js';
 import type { EventInput } from './event-input.js';
 import { renderComponent } from './render-component.js';
 import type { RunServices } from './run-services.js';
+import type { PriceSettings } from './budget-price.js';
 import type { TreePass } from './run-state.js';
 
 /**
@@ -22,6 +23,10 @@ export class RunPass implements TreePass {
   readonly renders = new Map<JuneElement, JuneNode>();
 
   constructor(readonly services: RunServices) {}
+
+  get priceSettings(): PriceSettings {
+    return this.services.settings;
+  }
 
   nodeId(): string {
     return this.services.log.nodeId();

@@ -1,3 +1,4 @@
+import type { PriceSettings } from './budget-price.js';
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import type { ResolvedScope } from '../capabilities/scope.js';
 import type { JuneElement, JuneNode } from '../elements/element.js';
@@ -5,7 +6,7 @@ import { emptyUsage } from '../models/usage.js';
 import type { EventInput } from './event-input.js';
 import type { RunServices } from './run-services.js';
 import type { ToolNodes } from './tool-nodes.js';
-import type { GuardEntry } from './guard-entry.js';
+import type { PolicyEntry } from './guard-entry.js';
 
 /**
  * One walk over a workflow's tree: a run (`RunPass`), the static check a run makes before its
@@ -25,6 +26,8 @@ export interface TreePass {
   render(element: JuneElement): JuneNode | Promise<JuneNode>;
   /** Checks an agent's model before the first model call (`inspect()` checks none). */
   checkModel?(model: LanguageModel, what: string): void;
+  /** What the pass knows of the run's models and prices, to check `<Budget usd>`s (`inspect()` knows none). */
+  readonly priceSettings?: PriceSettings;
   /** An agent resolved its capabilities (`inspect()` reports it). */
   agentResolved?(agent: AgentFrame): void;
   /** A composite tool was declared (`inspect()` renders its body for a sample input). */
@@ -65,7 +68,7 @@ export interface RunFrame<P extends TreePass = TreePass> {
   /** For a child run: the calling agent's scope, which `<Inherit>` reads. */
   callerScope?: ResolvedScope;
   /** For a child run: the guards over the call that started it, outermost first. */
-  guards?: readonly GuardEntry[];
+  guards?: readonly PolicyEntry[];
 }
 
 /** One rendered `<Agent>`: its resolved scope, settings and conversation. */
@@ -84,7 +87,7 @@ export interface AgentFrame {
   /** Tool sources declared but not connected (outside a run: `inspect()` does not connect). */
   waiting?: string[];
   /** The `<Guard>`s over the agent, outermost first. */
-  guards?: readonly GuardEntry[];
+  guards?: readonly PolicyEntry[];
   /** The `<Parallel>` branch it stands in, as keys joined by ` > ` (see `branchPathOf`). */
   branch?: string;
   /**
@@ -104,7 +107,7 @@ export interface EvalContext {
   /** The user component whose output is being evaluated, for error messages. */
   renderedBy?: string;
   /** The `<Guard>`s over this part of the tree, outermost first (see {@link guardsOf}). */
-  guards?: readonly GuardEntry[];
+  guards?: readonly PolicyEntry[];
   /**
    * For each `<Catch>` attempt around this part of the tree (in this run), the ids of the
    * steps it checked: what a failed attempt forgets, and nothing a sibling `<Parallel>`
@@ -114,7 +117,7 @@ export interface EvalContext {
 }
 
 /** The guards over what `ctx` evaluates: its own, else those of the call that started its run. */
-export function guardsOf(ctx: EvalContext): readonly GuardEntry[] {
+export function guardsOf(ctx: EvalContext): readonly PolicyEntry[] {
   return ctx.guards ?? ctx.run.guards ?? [];
 }
 
@@ -128,7 +131,7 @@ export interface CompositeBody {
   /** The calling agent's scope, which `<Inherit>` in the body reads. */
   caller: () => ResolvedScope;
   /** The guards over the calling agent, outermost first. */
-  guards?: readonly GuardEntry[];
+  guards?: readonly PolicyEntry[];
 }
 
 /** What {@link createRunFrame} needs. */
@@ -143,7 +146,7 @@ export interface RunFrameOptions<P extends TreePass> {
   /** The composite tool call node that starts a child run. */
   parentId?: string;
   /** The guards over the call that starts a child run. */
-  guards?: readonly GuardEntry[];
+  guards?: readonly PolicyEntry[];
 }
 
 /** A new run frame, with a new node id. */

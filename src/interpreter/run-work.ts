@@ -123,7 +123,11 @@ async function abortedError(run: StartedRun<unknown>, error: unknown): Promise<E
  */
 async function checkTree(element: JuneElement, run: RunPass): Promise<void> {
   const { rendering, signal } = run.services.abort;
-  const pass = new CheckPass({ renders: run.renders, rendering });
+  const pass = new CheckPass({
+    renders: run.renders,
+    rendering,
+    priceSettings: run.services.settings,
+  });
   const frame = createRunFrame({ pass, runId: 'validate', prefix: [], signal });
   await evaluate(element, { run: frame, parentId: frame.nodeId });
 }

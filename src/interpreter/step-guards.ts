@@ -2,7 +2,7 @@ import type { GuardCheckKind } from '../components/guard.js';
 import { ModelBehaviorError } from '../errors/june-error.js';
 import { plainJson } from '../json/json-form.js';
 import { decideGuards, describeSubject } from './guard-decide.js';
-import type { GuardEntry } from './guard-entry.js';
+import type { PolicyEntry } from './guard-entry.js';
 import { guardErrorDetails, tripRun } from './guard-trip.js';
 import { showDecisions } from './guarded-tools.js';
 import type { NodePlace } from './node-place.js';
@@ -18,7 +18,7 @@ export interface CheckedStep {
   /** The step path. */
   path: string;
   node: NodePlace;
-  guards: readonly GuardEntry[];
+  guards: readonly PolicyEntry[];
 }
 
 /** How many output and prompt checks each step path had in this run: a `<Catch>` retry is the next. */
@@ -70,6 +70,7 @@ async function decideStep(
     call,
     toolCallId: call,
     signal: run.signal,
+    stepNode: step.node.nodeId,
   });
   showDecisions({ services, run, step: path }, verdict, step.node);
   if (verdict.action === 'allow') return;

@@ -29,10 +29,11 @@ export interface WorkflowRunOptions<OUTPUT = unknown> {
    */
   onApproval?: ApprovalPolicy;
   /**
-   * Who answers a call a `<Guard>` escalated (a request with `guard` set): `'person'` (the
-   * default) leaves it to a person, through the handle or an approval source, and never asks
-   * `onApproval`, so a policy that approves everything does not approve what a guard flagged;
-   * `'on-approval'` asks `onApproval` about it like any other request.
+   * Who answers a call a `<Guard>` escalated (a request with `guard` set) and a `<Budget>`'s
+   * request to allow more (`budget` set): `'person'` (the default) leaves them to a person,
+   * through the handle or an approval source, and never asks `onApproval`, so a policy that
+   * approves everything does not approve what a guard flagged nor lift a budget;
+   * `'on-approval'` asks `onApproval` about them like any other request.
    * @default 'person'
    */
   guardEscalations?: 'person' | 'on-approval';

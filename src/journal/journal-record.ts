@@ -1,5 +1,5 @@
 import { placeKey } from '../engine/durable-place.js';
-import type { AskedQuestion, GuardEscalation } from '../approvals/approval-request.js';
+import type { AskedQuestion, BudgetAsk, GuardEscalation } from '../approvals/approval-request.js';
 import type { ErrorData } from '../errors/error-data.js';
 import type { ModelAnswer } from '../models/model-answer.js';
 
@@ -195,6 +195,8 @@ export interface ApprovalRequestRecord extends JournalPlace {
   question?: AskedQuestion;
   /** The `<Guard>` that escalated the call, with its reason (absent for any other request). */
   guard?: GuardEscalation;
+  /** The `<Budget>` that asks to allow more, what it spent and its cap (absent for any other request). */
+  budget?: BudgetAsk;
   at: string;
 }
 

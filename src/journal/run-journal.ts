@@ -391,6 +391,7 @@ export class RunJournal implements DurableEngine {
       input: plainJson(question.input),
       ...(question.question !== undefined ? { question: question.question } : {}),
       ...(question.guard !== undefined ? { guard: question.guard } : {}),
+      ...(question.budget !== undefined ? { budget: question.budget } : {}),
       at: now(),
     };
     const recordedRequest = this.#index?.request(key);

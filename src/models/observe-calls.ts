@@ -50,7 +50,7 @@ export function observeCalls(
 }
 
 /** A provider's usage as the AI SDK reports it (without the provider's `raw` counts). */
-function usageOf(usage: LanguageModelV4Usage): LanguageModelUsage {
+export function usageOf(usage: LanguageModelV4Usage): LanguageModelUsage {
   return sumUsage(emptyUsage(), {
     inputTokens: usage.inputTokens.total,
     inputTokenDetails: {

@@ -49,6 +49,7 @@ export async function runStep(given: StepRunInput): Promise<StepRunOutput> {
   const model = stepModel(given.model, {
     onUsage: given.onUsage,
     ...(given.wrapModel ? { inner: given.wrapModel } : {}),
+    ...(given.gateModel ? { outer: given.gateModel } : {}),
     ...(given.stream === false ? { onGeneratePart: given.onPart } : {}),
   });
   const input: RoundInput = { ...given, model };

@@ -22,6 +22,11 @@ export interface StepModelOptions {
    * made it, before the denials are reworded.
    */
   inner?: (model: LanguageModel) => LanguageModel;
+  /**
+   * Wraps the whole model, outside both middlewares: a call it holds back is not reported
+   * (no `start-step`) until it lets it start.
+   */
+  outer?: (model: LanguageModel) => LanguageModel;
 }
 
 /**
@@ -39,5 +44,6 @@ export interface StepModelOptions {
 export function stepModel(model: LanguageModel, options: StepModelOptions): LanguageModel {
   const observe = observeCalls(options.onUsage, options.onGeneratePart);
   const door = withMiddleware(model, { ...explainDenials, ...uniqueCallIds });
-  return withMiddleware(options.inner ? options.inner(door) : door, observe);
+  const observed = withMiddleware(options.inner ? options.inner(door) : door, observe);
+  return options.outer ? options.outer(observed) : observed;
 }

@@ -51,6 +51,11 @@ export interface StepRunInput {
    * call, which keeps the request as June made it, before denials are reworded).
    */
   wrapModel?: (model: LanguageModel) => LanguageModel;
+  /**
+   * Wraps the whole model the step calls, outside its middlewares: what waits before a call
+   * starts (a `<Budget>`'s check) waits before the call is reported as started.
+   */
+  gateModel?: (model: LanguageModel) => LanguageModel;
   /** The agent's instructions (the system prompt of every model call of the step). */
   instructions?: string;
   tools: ToolSet;

@@ -62,6 +62,7 @@ export class SpanConsumer implements RunConsumer {
     if (!this.#spans.has(node.id)) this.#open(node, event.parentId);
     if (event.type === 'approval-request') this.#spans.asked(node, event.at);
     if (event.type === 'guard-decision') this.#spans.guarded(node.id, event);
+    if (event.type === 'budget') this.#spans.budgeted(node.id, event);
     if (messages) this.#spans.annotate(messages.nodeId, messages.attributes);
     this.#spans.changed(node, event.at);
   }

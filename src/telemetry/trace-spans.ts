@@ -8,7 +8,12 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
-import type { TraceApproval, TraceGuardDecision, TraceNode } from '../trace/trace-node.js';
+import type {
+  TraceApproval,
+  TraceBudget,
+  TraceGuardDecision,
+  TraceNode,
+} from '../trace/trace-node.js';
 import { spanAttributes, text, type TelemetryContent } from './span-attributes.js';
 
 /** What {@link TraceSpans} needs: where spans go, under what, and what content they may carry. */
@@ -116,6 +121,7 @@ export class TraceSpans {
           status: 'pending',
           ...questionOf(node.approval),
           ...(node.approval.guard ? { guard: node.approval.guard } : {}),
+          ...(node.approval.budget ? { budget: node.approval.budget } : {}),
         },
         at,
         this.options.content,
@@ -140,6 +146,29 @@ export class TraceSpans {
     if (decision.reason !== undefined) attributes['june.guard.reason'] = decision.reason;
     if (decision.replayed) attributes['june.guard.replayed'] = true;
     open.span.addEvent('june.guard.decision', attributes, decision.at);
+  }
+
+  /**
+   * A `<Budget>` over a step reached its cap before a model call: a `june.budget` span event
+   * on the step's span with the budget, its declaration, its caps and spending, and what
+   * came of it (`ask`, `allow`, `deny`, `fail`).
+   */
+  budgeted(nodeId: string, budget: TraceBudget & { at: number }): void {
+    const open = this.#open.get(nodeId);
+    if (!open) return;
+    const attributes: Attributes = {
+      'june.budget.name': budget.budget,
+      'june.budget.declaration': budget.declaration,
+      'june.budget.action': budget.action,
+    };
+    for (const key of ['tokens', 'usd'] as const) {
+      const cap = budget.cap[key];
+      const spent = budget.spent[key];
+      if (cap !== undefined) attributes[`june.budget.cap.${key}`] = cap;
+      if (spent !== undefined) attributes[`june.budget.spent.${key}`] = spent;
+    }
+    if (budget.replayed) attributes['june.budget.replayed'] = true;
+    open.span.addEvent('june.budget', attributes, budget.at);
   }
 
   /** An approval asked, answered or withdrawn since the last look: a span event. */
@@ -211,6 +240,8 @@ function approvalEvent(
     if (approval.guard.reason !== undefined)
       attributes['june.approval.guard_reason'] = approval.guard.reason;
   }
+  // a budget's request for more says which budget
+  if (approval.budget !== undefined) attributes['june.approval.budget'] = approval.budget.name;
   if (approval.status === 'pending') return ['june.approval.request', attributes, at];
   if (approval.reason !== undefined) attributes['june.approval.reason'] = approval.reason;
   if (approval.status === 'withdrawn') return ['june.approval.withdraw', attributes, at];

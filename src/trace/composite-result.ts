@@ -59,7 +59,7 @@ export function modelOutputOf(output: unknown): unknown {
 }
 
 /** A composite call's output, finished or not: an object whose `trace` has a `root` object. */
-function isCompositeOutput(output: unknown): output is { output?: unknown; trace: Trace } {
+export function isCompositeOutput(output: unknown): output is { output?: unknown; trace: Trace } {
   if (typeof output !== 'object' || output === null) return false;
   const trace = (output as { trace?: unknown }).trace as { root?: unknown } | null | undefined;
   return (

@@ -7,6 +7,7 @@ export type {
   Trace,
   TraceApproval,
   TraceCompaction,
+  TraceBudget,
   TraceError,
   TraceForkedFrom,
   TraceNode,

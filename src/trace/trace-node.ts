@@ -1,7 +1,7 @@
 import type { ErrorData } from '../errors/error-data.js';
 import type { LanguageModelUsage } from 'ai';
 import type { CapabilityProvenance } from '../capabilities/scope.js';
-import type { AskedQuestion, GuardEscalation } from '../approvals/approval-request.js';
+import type { AskedQuestion, BudgetAsk, GuardEscalation } from '../approvals/approval-request.js';
 import type { GuardAction, GuardCheckKind } from '../components/guard.js';
 import type { ModelPrice } from '../models/price.js';
 
@@ -67,6 +67,8 @@ export interface TraceApproval {
   answeredAt?: string;
   /** The `<Guard>` that escalated the call to this approval, with its reason. */
   guard?: GuardEscalation;
+  /** The `<Budget>` that asked to allow more: what it spent, its cap, and what an approval adds. */
+  budget?: BudgetAsk;
 }
 
 /**
@@ -85,6 +87,22 @@ export interface TraceGuardDecision {
   /** A judge's model calls: their tokens, and their cost in USD when its model has a price. */
   usage?: LanguageModelUsage;
   costUsd?: number;
+}
+
+/**
+ * A `<Budget>` reached its cap before a model call of a step: its name and declaration, its
+ * cap and what the calls beneath it spent then (in the units it caps: `tokens`, `usd`), and
+ * what came of it: `ask` (a person is asked to allow more), `allow` (the cap was raised by
+ * the budget's size), `deny` or `fail` (the run fails with `budget-exceeded`). `replayed`
+ * when the answer came from the run's record.
+ */
+export interface TraceBudget {
+  budget: string;
+  declaration: string;
+  cap: { tokens?: number; usd?: number };
+  spent: { tokens?: number; usd?: number };
+  action: 'ask' | 'allow' | 'deny' | 'fail';
+  replayed?: true;
 }
 
 /**
@@ -163,6 +181,8 @@ export interface TraceNode {
   approval?: TraceApproval;
   /** Tool and step nodes: what the `<Guard>`s over them decided, outermost first. */
   guards?: TraceGuardDecision[];
+  /** Step nodes: each time a `<Budget>` over the step reached its cap before a model call, and what came of it. */
+  budgets?: TraceBudget[];
   /**
    * Run nodes: what failed inside the run without failing it (tool calls, child runs,
    * attempts a `<Catch>` caught), counted over the whole tree; absent when nothing did.

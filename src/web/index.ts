@@ -15,6 +15,7 @@ export type {
   JuneApprovalData,
   JuneQuestionData,
   JuneGuardData,
+  JuneBudgetData,
   JuneCatchData,
 } from './june-ui-message.js';
 export { chatHandler } from './chat-handler.js';

@@ -1,6 +1,6 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { TraceError, TraceStatus } from '../trace/trace-node.js';
-import type { AskedQuestion, GuardEscalation } from '../approvals/approval-request.js';
+import type { AskedQuestion, BudgetAsk, GuardEscalation } from '../approvals/approval-request.js';
 
 /**
  * What a run's assistant message carries as metadata: the run's id (the server reads it back
@@ -90,9 +90,21 @@ export interface JuneGuardData {
   guard: GuardEscalation;
 }
 
+/**
+ * A `<Budget>`'s request to allow more: `data-june-budget`, kept in the message beside the
+ * request's tool part (`tool-june-budget`, `toolCallId`), sent when it starts to wait. Show
+ * what was spent, the cap and what approving adds to whoever answers it (`approvalId`).
+ */
+export interface JuneBudgetData {
+  toolCallId: string;
+  approvalId: string;
+  budget: BudgetAsk;
+}
+
 export type JuneDataParts = {
   'june-question': JuneQuestionData;
   'june-guard': JuneGuardData;
+  'june-budget': JuneBudgetData;
   'june-run': JuneRunData;
   'june-agent': JuneAgentData;
   'june-step': JuneStepData;

@@ -365,6 +365,20 @@ export class UIChunkMapper {
             },
           ]
         : []),
+      // a budget's request for more: which budget, what was spent, its cap, what approving adds
+      ...(request.budget
+        ? [
+            {
+              type: 'data-june-budget' as const,
+              id: asked.call.id,
+              data: {
+                toolCallId: asked.call.id,
+                approvalId: asked.approvalId,
+                budget: request.budget,
+              },
+            },
+          ]
+        : []),
     ];
   }
 }

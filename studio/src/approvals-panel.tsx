@@ -141,6 +141,7 @@ function ApprovalCard(props: {
           <span>: {approval.guard.reason ?? 'no reason given'}</span>
         </p>
       )}
+      {approval.budget && <BudgetLine budget={approval.budget} />}
       {approval.kind === 'question' && approval.question ? (
         <>
           <p class="question-prompt" data-testid="question-prompt">
@@ -309,4 +310,30 @@ function outcomeText(answer: CardAnswer, delivered: string): string {
           ? 'Approved'
           : 'Denied';
   return `${what}${resumedText(delivered)}.`;
+}
+
+/** A budget's request: which budget, what its calls spent, its cap, and what approving allows. */
+function BudgetLine({ budget }: { budget: NonNullable<WaitingApproval['budget']> }) {
+  return (
+    <p class="small approval-guard" data-testid="approval-budget">
+      <span class="muted">the budget </span>
+      <span class="mono" title={budget.declaration}>
+        {budget.name}
+      </span>
+      <span>
+        {' '}
+        spent {amounts(budget.spent)} of {amounts(budget.cap)}; approving allows{' '}
+        {amounts(budget.more)} more
+      </span>
+    </p>
+  );
+}
+
+/** `1,550 tokens and $0.12`: a budget's counters as the card shows them. */
+function amounts(counters: { tokens?: number; usd?: number }): string {
+  const parts: string[] = [];
+  if (counters.tokens !== undefined)
+    parts.push(`${counters.tokens.toLocaleString('en-US')} tokens`);
+  if (counters.usd !== undefined) parts.push(`$${counters.usd}`);
+  return parts.join(' and ');
 }

@@ -108,6 +108,7 @@ export interface ProvenanceBadge {
     | 'approval'
     | 'dynamic'
     | 'guard'
+    | 'budget'
     | 'namespace'
     | 'bundle'
     | 'inherit'
@@ -141,6 +142,13 @@ export function provenanceBadges(tool: InspectedTool): ProvenanceBadge[] {
       kind: 'guard',
       label: `guard ${/name="([^"]+)"/.exec(guard)?.[1] ?? guard}`,
       title: `${guard} checks every call`,
+    });
+  // the budgets over the agent cap the model calls of the steps that call it, outermost first
+  for (const budget of tool.budgets ?? [])
+    badges.push({
+      kind: 'budget',
+      label: `budget ${/name="([^"]+)"/.exec(budget)?.[1] ?? 'budget'}`,
+      title: `${budget} caps the model calls of the steps that call it`,
     });
   if (tool.granted !== undefined) badges.push({ kind: 'inherit', label: 'inherited' });
   if (tool.composite) badges.push({ kind: 'composite', label: 'composite' });

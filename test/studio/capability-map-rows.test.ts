@@ -157,4 +157,24 @@ describe('mapRows', () => {
       ['guard', 'guard no-prod', '<Guard name="no-prod"> checks every call'],
     ]);
   });
+
+  it('shows the budgets that cap the steps calling a tool, after its guards', () => {
+    const badges = provenanceBadges({
+      name: 'researcher',
+      needsApproval: false,
+      source: '<researcher>',
+      composite: true,
+      guards: ['<Guard name="policy">'],
+      budgets: ['<Budget name="research" tokens={1500}>'],
+    });
+    expect(badges.map((badge) => [badge.kind, badge.label, badge.title])).toEqual([
+      ['guard', 'guard policy', '<Guard name="policy"> checks every call'],
+      [
+        'budget',
+        'budget research',
+        '<Budget name="research" tokens={1500}> caps the model calls of the steps that call it',
+      ],
+      ['composite', 'composite', undefined],
+    ]);
+  });
 });
