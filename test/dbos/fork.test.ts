@@ -3,7 +3,8 @@
 // needs approval. A fork at the staging `check` result (a nested tool result) replays the
 // records before it with no model call and no tool, and runs the rest in a worker: prod's
 // approval is asked again. A fork of that fork, made with `june fork --database`, denies the
-// prod approval instead: `check prod` does not run, and its lineage names both runs.
+// prod approval instead: `check prod` does not run, and its lineage names both runs. A fork
+// run by a changed workflow fails with journal-mismatch.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunClient } from 'june/dbos';
@@ -182,5 +183,26 @@ describe.runIf(!missing)('a fork of a run over DBOS', () => {
       [staging]: true,
       [prod]: false,
     });
+  }, 180_000);
+
+  it('fails a fork with journal-mismatch when the workflow changed since the recording, before anything runs', async () => {
+    await worker!.stop();
+    const source = readFileSync(new URL('composite.tsx', fixtures), 'utf8');
+    project.write(
+      'composite.tsx',
+      source
+        .replace("'./contract-model.js'", "'./fixtures/contract-model.js'")
+        .replace('Plan the release', 'Plan the release carefully'),
+    );
+    worker = await startWorker(project.dir, database, 'fork-worker', { files: ['composite.tsx'] });
+    const models = lines(dir, 'models.log');
+    const effects = lines(dir, 'effects.log');
+    const fork = await client.fork('recorded', {
+      at: `tool check ${staging}`,
+      change: { result: 'staging skipped' },
+    });
+    await expect(client.result(fork.runId)).rejects.toMatchObject({ code: 'journal-mismatch' });
+    expect(lines(dir, 'models.log')).toEqual(models);
+    expect(lines(dir, 'effects.log')).toEqual(effects);
   }, 180_000);
 });
