@@ -11,6 +11,7 @@ import { terminalJson, visibleText } from './visible-text.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
+import { quietDriver } from './quiet-driver.js';
 
 /**
  * `june fork <run>`: without `--at`, lists the run's records (the fork points) by number and
@@ -87,37 +88,43 @@ async function databaseForkCommand(
   database: string,
   io: CliIO,
 ): Promise<ExitCodeValue> {
-  const { followRun, withHost } = await import('./database-run-command.js');
-  return withHost(database, async (host) => {
-    const { databaseForks } = await import('../host/database-forks.js');
-    const client = await databaseForks(database);
-    try {
-      if (options.at === undefined) {
-        io.stdout.write(listing(runId, await client.points(runId), ' --database …'));
-        return ExitCode.success;
-      }
-      const change = changeOf(options);
-      const props = options.props === undefined ? undefined : parseProps(options.props);
-      const fork = await client.fork(runId, {
-        at: options.at,
-        change,
-        ...(props ? { props } : {}),
-        ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
-      });
-      io.stderr.write(`${visibleText(summary(fork, runId))}\n`);
-      if (!options.follow) {
-        io.stdout.write(
-          options.json ? `${terminalJson({ runId: fork.runId })}\n` : `queued run ${fork.runId}\n`,
-        );
-        return ExitCode.success;
-      }
-      const { redact } = cliRedaction(options);
-      const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
-      return followRun(host, fork.runId, fork.workflow, { ...options, database, redactor }, io);
-    } finally {
-      await client.close();
+  const { databaseForks } = await import('../host/database-forks.js');
+  quietDriver();
+  const client = await databaseForks(database);
+  try {
+    if (options.at === undefined) {
+      io.stdout.write(listing(runId, await client.points(runId), ' --database …'));
+      return ExitCode.success;
     }
-  });
+    if (options.start === false)
+      throw new WorkflowError(
+        'cli-option-invalid',
+        'june: --no-start does not go with --database: a fork over the database is queued for the workers as it is made.',
+      );
+    const change = changeOf(options);
+    const props = options.props === undefined ? undefined : parseProps(options.props);
+    const fork = await client.fork(runId, {
+      at: options.at,
+      change,
+      ...(props ? { props } : {}),
+      ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
+    });
+    io.stderr.write(`${visibleText(summary(fork, runId))}\n`);
+    if (!options.follow) {
+      io.stdout.write(
+        options.json ? `${terminalJson({ runId: fork.runId })}\n` : `queued run ${fork.runId}\n`,
+      );
+      return ExitCode.success;
+    }
+    const { redact } = cliRedaction(options);
+    const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
+    const { followRun, withHost } = await import('./database-run-command.js');
+    return await withHost(database, (host) =>
+      followRun(host, fork.runId, fork.workflow, { ...options, database, redactor }, io),
+    );
+  } finally {
+    await client.close();
+  }
 }
 
 /** What `june fork` says of the fork it made, before it runs. */

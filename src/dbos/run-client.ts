@@ -221,7 +221,10 @@ export class RunClient {
     const change = changeRecord(options.change);
     const forkId = options.runId ?? newRunId();
     if (options.runId !== undefined && (await this.#call(() => this.#client.getWorkflow(forkId))))
-      throw runTaken(forkId, undefined);
+      throw new WorkflowError(
+        'dbos-run-exists',
+        `june: the database already has a run ${forkId}; a fork is a new run: leave out its run id, or pick another one.`,
+      );
     const pool = this.#forkPool();
     const rows = await this.#call(() => readRows(pool, runId));
     const forked = forkRows(runId, rows, stored.fork, { runId: forkId, at: options.at, change });
