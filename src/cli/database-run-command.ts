@@ -80,7 +80,7 @@ export async function databaseRunCommand(
       return ExitCode.success;
     }
     const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
-    return follow(host, runId, file, { ...options, redactor }, io);
+    return followRun(host, runId, file, { ...options, redactor }, io);
   });
 }
 
@@ -122,7 +122,11 @@ function terminalAnswer(
   };
 }
 
-async function follow(
+/**
+ * Follows the run `runId` through `host` as `june run --database --follow` does (its
+ * progress, its approvals answered as `--approve` says, its end); `file` names it.
+ */
+export async function followRun(
   host: RunHost,
   runId: string,
   file: string,
@@ -250,7 +254,10 @@ async function* redactedEvents<T>(events: AsyncIterable<T>, redactor: Redactor):
 }
 
 /** Opens the database's run host, runs `work` with it, and closes it. */
-async function withHost<T>(database: string, work: (host: RunHost) => Promise<T>): Promise<T> {
+export async function withHost<T>(
+  database: string,
+  work: (host: RunHost) => Promise<T>,
+): Promise<T> {
   quietDriver();
   const host = await openRunHost({ database });
   try {

@@ -7,7 +7,11 @@ import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import type { ForkFlagValues } from './fork-flags.js';
 import { parseProps } from './parse-props.js';
 import { runCommand, runsFolder } from './run-command.js';
-import { visibleText } from './visible-text.js';
+import { terminalJson, visibleText } from './visible-text.js';
+import { configuredSecrets } from '../redaction/configured-secrets.js';
+import { Redactor } from '../redaction/redactor.js';
+import { loadScript } from '../testing/load-script.js';
+import { quietDriver } from './quiet-driver.js';
 
 /**
  * `june fork <run>`: without `--at`, lists the run's records (the fork points) by number and
@@ -30,6 +34,8 @@ export async function forkCommand(
   options: ForkFlagValues,
   io: CliIO,
 ): Promise<ExitCodeValue> {
+  if (options.database !== undefined)
+    return databaseForkCommand(runId, options, options.database, io);
   const journal = runsFolderJournal(runsFolder);
   if (options.at === undefined) {
     io.stdout.write(listing(runId, await runForkPoints(journal, runId)));
@@ -45,11 +51,7 @@ export async function forkCommand(
     ...(given || secretProps ? { props: { ...given, ...secretProps } } : {}),
   });
   const workflow = fork.workflow;
-  io.stderr.write(
-    `${visibleText(
-      `june: run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`,
-    )}\n`,
-  );
+  io.stderr.write(`${visibleText(summary(fork, runId))}\n`);
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
     if (workflow === undefined && options.start !== false)
@@ -67,9 +69,70 @@ export async function forkCommand(
     model: _model,
     allAgents: _all,
     start: _start,
+    database: _database,
+    follow: _follow,
     ...runFlags
   } = options;
   return runCommand(workflow, { ...runFlags, resume: fork.runId }, io);
+}
+
+/**
+ * `june fork <run> --database <url>`: lists the records of a run over the database, or forks
+ * it (`RunClient.fork`: its records before the fork point copied under the new run, which is
+ * enqueued for the workers) and prints the fork's id; with `--follow`, follows it as
+ * `june run --database --follow` does.
+ */
+async function databaseForkCommand(
+  runId: string,
+  options: ForkFlagValues,
+  database: string,
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  const { databaseForks } = await import('../host/database-forks.js');
+  quietDriver();
+  const client = await databaseForks(database);
+  try {
+    if (options.at === undefined) {
+      io.stdout.write(listing(runId, await client.points(runId), ' --database …'));
+      return ExitCode.success;
+    }
+    if (options.start === false)
+      throw new WorkflowError(
+        'cli-option-invalid',
+        'june: --no-start does not go with --database: a fork over the database is queued for the workers as it is made.',
+      );
+    const change = changeOf(options);
+    const props = options.props === undefined ? undefined : parseProps(options.props);
+    const fork = await client.fork(runId, {
+      at: options.at,
+      change,
+      ...(props ? { props } : {}),
+      ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
+    });
+    io.stderr.write(`${visibleText(summary(fork, runId))}\n`);
+    if (!options.follow) {
+      io.stdout.write(
+        options.json ? `${terminalJson({ runId: fork.runId })}\n` : `queued run ${fork.runId}\n`,
+      );
+      return ExitCode.success;
+    }
+    const { redact } = cliRedaction(options);
+    const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
+    const { followRun, withHost } = await import('./database-run-command.js');
+    return await withHost(database, (host) =>
+      followRun(host, fork.runId, fork.workflow, { ...options, database, redactor }, io),
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+/** What `june fork` says of the fork it made, before it runs. */
+function summary(
+  fork: { runId: string; point: ForkPoint; replayed: number; live: string },
+  runId: string,
+): string {
+  return `june: run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`;
 }
 
 /**
@@ -111,12 +174,12 @@ function json(text: string, flag: string): unknown {
 }
 
 /** The records of a run, numbered, as `june fork <run>` lists them. */
-function listing(runId: string, points: readonly ForkPoint[]): string {
+function listing(runId: string, points: readonly ForkPoint[], where = ''): string {
   const width = String(points.length).length;
   const lines = [
     `run ${runId}: ${points.length} record${points.length === 1 ? '' : 's'} to fork at`,
     ...points.map((point) => `${String(point.n).padStart(width)}. ${point.name}  ${point.what}`),
-    `fork one: june fork ${runId} --at <name or number> with --result <json>, --answer approve|deny, --output <json> or --model <id>`,
+    `fork one: june fork ${runId}${where} --at <name or number> with --result <json>, --answer approve|deny, --output <json> or --model <id>`,
   ];
   // each line shown as text: a recorded value cannot move the terminal's cursor
   return lines.map((line) => `${visibleText(line)}\n`).join('');

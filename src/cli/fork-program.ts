@@ -19,6 +19,8 @@ const forkRunFlags = new Set<string>([
   'secretProps',
   'redactEnv',
   'redactPattern',
+  'database',
+  'follow',
 ]);
 
 /**
@@ -35,7 +37,10 @@ export function addForkCommand(
     .description(
       'Fork a recorded run at one of its records with one change, then run it: what came before replays, what comes after runs live. Without --at, list the records.',
     )
-    .argument('<run>', 'the run id of a run in .june/runs')
+    .argument(
+      '<run>',
+      'the run id of a run in .june/runs (with --database, of a run in that database)',
+    )
     .option('--at <record>', 'the record to fork at: its name or number, as the list shows it')
     .option('--result <json>', 'at a tool execution: the result the tool gives instead')
     .addOption(

@@ -8,6 +8,8 @@ export { RunClient } from './run-client.js';
 export type {
   DbosAnswer,
   DbosAnswerResult,
+  DbosFork,
+  DbosForkOptions,
   DbosRunStatus,
   DbosRunSummary,
   RunClientOptions,

@@ -1,4 +1,5 @@
 import { WorkflowError } from '../errors/index.js';
+import type { ForkedFrom } from '../run/fork-run.js';
 import { stableJson } from '../json/stable-json.js';
 import { configuredSecrets, registerKnownCredentials } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
@@ -29,6 +30,11 @@ export interface QueuedRun {
   script?: ModelScript;
   /** `RunOptions.strict`. */
   strict?: boolean;
+  /**
+   * A fork's lineage (`RunClient.fork`): the run and record it was forked at and the change
+   * there; its trace carries it, and a changed model (an id) is resolved by the worker.
+   */
+  fork?: ForkedFrom;
 }
 
 /** A run to enqueue (`RunClient.enqueue`). */

@@ -27,6 +27,11 @@ import { queuedRun, type QueuedRun, type RunToEnqueue } from './queued-run.js';
 export type { DbosAnswer, DbosAnswerResult } from './dbos-answer.js';
 import type { DbosRunOutput } from './run-workflow.js';
 import { EnqueueNotices } from './enqueue-notices.js';
+import { readRows, storeRows } from './dbos-fork.js';
+import { forkRows, rowForkPoints } from '../run/fork-rows.js';
+import { pgPool, type PgPool } from './pg-driver.js';
+import { changeRecord, type ForkChange, type ForkedFrom, type ForkPoint } from '../run/fork-run.js';
+import type { ModelScript } from '../testing/script-format.js';
 import { StreamWakeups } from './stream-wakeups.js';
 
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
@@ -81,6 +86,7 @@ export class RunClient {
   readonly #notices: EnqueueNotices;
   readonly #followPollingMs: number;
   readonly #answers: AnswerStore;
+  #pool: PgPool | undefined;
 
   private constructor(client: Client, url: string, followPollingMs: number) {
     this.#client = client;
@@ -183,6 +189,102 @@ export class RunClient {
       'dbos-run-exists',
       `june: the database already has a run ${runId}, ${what} (${statusOf(existing.status)}); a run of "${input.workflow}" cannot take its id. Leave out the run id for a new run, or pick another one.`,
     );
+  }
+
+  /**
+   * Forks the run `runId` at one of its records with one change there, as `forkRun` forks a
+   * journal (the same record names and numbers, see {@link RunClient.forkPoints}, and the same
+   * changes), into a new run of the same workflow over the database: the run's records before
+   * the fork point are copied under the new run id with the changed record, in one
+   * transaction, and the new run is enqueued with the recorded props (or `props`), script and
+   * settings, its lineage (`forkedFrom`) in its input and trace. Its worker replays that prefix
+   * without a model call or a tool execution (approvals answered as recorded) and runs the rest
+   * live. A changed model is a model id, resolved by the worker. A workflow that changed since
+   * the recording fails with `journal-mismatch` at the first record that no longer fits.
+   *
+   * @throws {WorkflowError} `dbos-run-unknown`, `fork-record-unknown`, `fork-change-invalid`,
+   *   `dbos-run-exists` (a `runId` the database has).
+   * @example
+   * ```ts
+   * const fork = await client.fork(runId, { at: 'approval deploy plan#1.0', change: { answer: 'deny' } });
+   * await client.result(fork.runId);
+   * ```
+   */
+  async fork(runId: string, options: DbosForkOptions): Promise<DbosFork> {
+    const status = await this.#status(runId);
+    const stored = (status.input?.[0] ?? {}) as QueuedRun;
+    if ('model' in options.change && typeof options.change.model !== 'string')
+      throw new WorkflowError(
+        'fork-change-invalid',
+        'june: a fork over the database changes the model to a model id (the worker resolves it, as the AI SDK resolves a model id), not a model object.',
+      );
+    const change = changeRecord(options.change);
+    const forkId = options.runId ?? newRunId();
+    if (options.runId !== undefined && (await this.#call(() => this.#client.getWorkflow(forkId))))
+      throw new WorkflowError(
+        'dbos-run-exists',
+        `june: the database already has a run ${forkId}; a fork is a new run: leave out its run id, or pick another one.`,
+      );
+    const pool = this.#forkPool();
+    const rows = await this.#call(() => readRows(pool, runId));
+    const forked = forkRows(runId, rows, stored.fork, { runId: forkId, at: options.at, change });
+    const props =
+      options.props === undefined
+        ? undefined
+        : queuedRun({
+            workflow: stored.workflow,
+            props: options.props,
+            ...(stored.secretProps ? { secretProps: stored.secretProps } : {}),
+          }).props;
+    const input: QueuedRun = {
+      ...stored,
+      ...(props ? { props } : {}),
+      ...(options.script ? { script: options.script } : {}),
+      fork: forked.forkedFrom,
+    };
+    await this.#call(() => storeRows(pool, forkId, forked.rows));
+    const queue = queueName(stored.workflow);
+    await this.#call(() =>
+      this.#client.enqueue(
+        {
+          workflowName: RUN_WORKFLOW,
+          queueName: queue,
+          workflowID: forkId,
+          appVersion: APPLICATION_VERSION,
+          workflowIDReusePolicy: 'reject' as const,
+        },
+        input,
+      ),
+    );
+    this.#notices.notify(queue);
+    return {
+      runId: forkId,
+      workflow: stored.workflow,
+      forkedFrom: forked.forkedFrom,
+      point: forked.point,
+      replayed: forked.replayed,
+      live: forked.live,
+    };
+  }
+
+  /**
+   * The records the run `runId` may be forked at, in the order they were stored, named and
+   * numbered as `forkPoints` names a journal's (see {@link RunClient.fork}).
+   * @throws {WorkflowError} `dbos-run-unknown`
+   */
+  async forkPoints(runId: string): Promise<ForkPoint[]> {
+    await this.#status(runId);
+    const rows = await this.#call(() => readRows(this.#forkPool(), runId));
+    return rowForkPoints(rows);
+  }
+
+  #forkPool(): PgPool {
+    return (this.#pool ??= pgPool({
+      connectionString: this.#url,
+      connectionTimeoutMillis: 10_000,
+      max: 2,
+      idleTimeoutMillis: 10_000,
+    }));
   }
 
   /** The run's approval requests still waiting for an answer. @throws {WorkflowError} `dbos-run-unknown` */
@@ -355,6 +457,7 @@ export class RunClient {
   /** Closes the connection (and those that listen for new events and tell workers of new runs). */
   async close(): Promise<void> {
     await this.#answers.close();
+    await this.#pool?.end().catch(() => {});
     await this.#wakeups.close();
     await this.#notices.close();
     await this.#client.destroy();
@@ -499,6 +602,35 @@ export class RunClient {
       throw databaseError(error, this.#url);
     }
   }
+}
+
+/** Options of {@link RunClient.fork}. */
+export interface DbosForkOptions {
+  /** The record to fork at: its name or number (see {@link RunClient.forkPoints}). */
+  at: string | number;
+  /** The one change there (a changed model is a model id the worker resolves). */
+  change: ForkChange;
+  /** The fork's run id. @default a new one */
+  runId?: string;
+  /** The root component's props for the fork (the secret ones travel by name). @default the recorded run's */
+  props?: Record<string, unknown>;
+  /** A model script answering the fork's model calls instead of the recorded run's. @default the recorded run's */
+  script?: ModelScript;
+}
+
+/** A fork made by {@link RunClient.fork}, enqueued. */
+export interface DbosFork {
+  runId: string;
+  /** The workflow's name, the recorded run's. */
+  workflow: string;
+  /** Its lineage, as its input and trace carry it. */
+  forkedFrom: ForkedFrom;
+  /** The record it was forked at. */
+  point: ForkPoint;
+  /** How many recorded model calls, tool executions and approvals replay. */
+  replayed: number;
+  /** What runs live after the fork point, in words. */
+  live: string;
 }
 
 /** Options of {@link RunClient.enqueue}. */

@@ -4,6 +4,7 @@ import type { DurableEngineFactory, DurableRunStart } from '../engine/durable-en
 import { errorData, SystemError } from '../errors/index.js';
 import type { RunHandle, RunResult } from '../interpreter/run.js';
 import { run as juneRun, type RunOptions } from '../run/index.js';
+import { runForkOf } from '../run/fork-run.js';
 import { plainJson } from '../json/index.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
@@ -107,6 +108,7 @@ async function runQueued(
       ...(redact ? { redact } : {}),
       ...(script ? { model: script } : {}),
       ...(input.strict ? { strict: true } : {}),
+      ...(input.fork ? { fork: runForkOf(input.fork) } : {}),
       ...(secrets.prices ? { prices: secrets.prices } : {}),
     };
     const started = (workflow.run ?? juneRun)(workflow.component, options);

@@ -19,7 +19,7 @@ import type {
 } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
 
-export type { ForkPoint };
+export type { ForkPoint, ForkedFrom };
 import { readRunJournal } from '../journal/read-run-journal.js';
 import { modelIdentity } from '../models/model-identity.js';
 
@@ -184,7 +184,15 @@ export function forkOf(
 ): RunFork | undefined {
   const header = records[0];
   if (header?.type !== 'journal' || !header.forkedFrom) return undefined;
-  const { forkedFrom } = header;
+  return runForkOf(header.forkedFrom, model);
+}
+
+/**
+ * The `fork` option of `run()` for a fork of lineage `forkedFrom` (see {@link forkOf}): the
+ * lineage, and, when the change was another model, that model (`model`, else its recorded id)
+ * from the changed call's step on. A worker over the database runs a queued fork with it.
+ */
+export function runForkOf(forkedFrom: ForkedFrom, model?: LanguageModel): RunFork {
   const change = forkedFrom.change;
   if (change.kind !== 'model') return { forkedFrom };
   const at = parseModelName(forkedFrom.record);
@@ -207,7 +215,7 @@ function parseModelName(name: string): { step: string; calls?: string[] } | unde
 }
 
 /** The change as the fork's journal keeps it. */
-function changeRecord(change: ForkChange): ForkChangeRecord {
+export function changeRecord(change: ForkChange): ForkChangeRecord {
   if ('result' in change) return { kind: 'result', result: change.result };
   if ('answer' in change) {
     const approved = change.answer === true || change.answer === 'approve';
@@ -252,7 +260,7 @@ function refuseRedacted(header: JournalHeader): void {
 }
 
 /** What runs live after the fork point, from the original run's records after it. */
-function liveWords(
+export function liveWords(
   points: readonly ForkPoint[],
   point: ForkPoint,
   change: ForkChangeRecord,

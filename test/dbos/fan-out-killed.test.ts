@@ -12,12 +12,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunClient } from 'june/dbos';
 import { pgClient } from '../../src/dbos/pg-driver.js';
-import type { RunLogEvent } from '../../src/events/run-event.js';
 import { databaseApprovalDesk } from '../../src/host/database-approval-desk.js';
 import { DatabaseRuns } from '../../src/host/database-runs.js';
 import { june, tempProject } from '../cli/cli-harness.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { counts, lines, startWorker, waitFor, type WorkerProcess } from './support.js';
+import {
+  askedByStart,
+  counts,
+  lines,
+  startWorker,
+  waitFor,
+  type WorkerProcess,
+} from './support.js';
 
 const missing = postgresMissing();
 const fixtures = new URL('../engine/fixtures/', import.meta.url);
@@ -163,28 +169,6 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
     expect(lines(dir, 'effects.log')).toEqual(['get c', 'get b']);
   }, 120_000);
 
-  /** The ids of the approval requests the run asked, in order, as it told them: one list per start (the first, each recovery). */
-  const askedByStart = async (runId: string): Promise<string[][]> => {
-    const db = pgClient({ connectionString: database });
-    await db.connect();
-    try {
-      const { rows } = await db.query(
-        `SELECT value FROM dbos.streams WHERE workflow_uuid = $1 AND key = 'june.events' ORDER BY "offset"`,
-        [runId],
-      );
-      const starts: string[][] = [];
-      for (const row of rows) {
-        const batch = JSON.parse(String(row.value)) as { events: RunLogEvent[]; first?: unknown };
-        if (batch.first !== undefined || starts.length === 0) starts.push([]);
-        for (const event of batch.events)
-          if (event.type === 'approval-request') starts.at(-1)!.push(event.request.id);
-      }
-      return starts;
-    } finally {
-      await db.end();
-    }
-  };
-
   it('recovers two child runs waiting for approval at once, asked the other way round: each is answered once, each tool runs once, no model call is made again', async () => {
     const dir = project.folder('logs-at-once');
     const runId = 'fan-at-once';
@@ -196,7 +180,7 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
     appendFileSync(join(dir, 'effects.log'), 'b asked\n'); // lets a's child run go on
     await waitFor(async () => (await waiting()).includes(a), 60_000, "a's approval");
     expect(await waiting()).toEqual([b, a]);
-    expect(await askedByStart(runId)).toEqual([[b, a]]);
+    expect(await askedByStart(database, runId)).toEqual([[b, a]]);
     expect(gets()).toEqual(['get c']);
     const modelsBefore = lines(dir, 'models.log');
 
@@ -204,11 +188,11 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a fan-out', ()
     await start();
     // recovered: both child runs' model calls answered from their records, a's asks first now
     await waitFor(
-      async () => (await askedByStart(runId))[1]?.length === 2,
+      async () => (await askedByStart(database, runId))[1]?.length === 2,
       60_000,
       'both approvals asked again',
     );
-    expect(await askedByStart(runId)).toEqual([
+    expect(await askedByStart(database, runId)).toEqual([
       [b, a],
       [a, b],
     ]);

@@ -3,14 +3,24 @@
 // e, d, c, b and was killed while a's ran; the recovered workflow goes on a, b, c, d, e, the
 // other way round. Each branch's calls are recorded under its branch's key, so each finds
 // its own record: no tool runs twice and no finished branch calls its model again.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Approvals too (test/engine/fixtures/parallel-approvals.tsx): two branches wait for approval
+// at once, b asked first; killed, the recovery asks a first, and each request waits for its
+// own answer, given once (from `june approve --database` and from RunClient).
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunClient } from 'june/dbos';
 import { pgClient } from '../../src/dbos/pg-driver.js';
-import { tempProject } from '../cli/cli-harness.js';
+import { june, tempProject } from '../cli/cli-harness.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { counts, lines, startWorker, waitFor, type WorkerProcess } from './support.js';
+import {
+  askedByStart,
+  counts,
+  lines,
+  startWorker,
+  waitFor,
+  type WorkerProcess,
+} from './support.js';
 
 const missing = postgresMissing();
 const fixtures = new URL('../engine/fixtures/', import.meta.url);
@@ -23,7 +33,7 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a <Parallel> f
   let worker: WorkerProcess | undefined;
   const start = async () => {
     worker = await startWorker(project.dir, database, 'parallel-worker', {
-      files: ['parallel.tsx'],
+      files: ['parallel.tsx', 'parallel-approvals.tsx'],
     });
   };
 
@@ -34,6 +44,10 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a <Parallel> f
     for (const file of readdirSync(fixtures))
       project.write(`fixtures/${file}`, readFileSync(new URL(file, fixtures), 'utf8'));
     project.write('parallel.tsx', "export { default } from './fixtures/parallel-fan-out.tsx';\n");
+    project.write(
+      'parallel-approvals.tsx',
+      "export { default } from './fixtures/parallel-approvals.tsx';\n",
+    );
     await start();
     client = await RunClient.connect(database);
   }, 120_000);
@@ -105,5 +119,88 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a <Parallel> f
     } finally {
       await after.end();
     }
+  }, 180_000);
+
+  it('recovers two branches waiting for approval at once, asked the other way round: each is answered once, each tool runs once, no model call is made again', async () => {
+    const dir = project.folder('logs-approvals');
+    const runId = 'parallel-approvals';
+    const [a, b] = ['[a]/do-a#0.0', '[b]/do-b#0.0'];
+    const waiting = async () => (await client.waiting(runId)).map((request) => request.id);
+    const works = () => lines(dir, 'effects.log').filter((line) => line.startsWith('work '));
+    await client.enqueue({ workflow: 'parallel-approvals', runId, props: { dir } });
+    await waitFor(async () => (await waiting()).includes(b), 60_000, "b's approval");
+    appendFileSync(join(dir, 'effects.log'), 'b asked\n'); // lets a's branch go on
+    await waitFor(async () => (await waiting()).includes(a), 60_000, "a's approval");
+    expect(await waiting()).toEqual([b, a]);
+    expect(await askedByStart(database, runId)).toEqual([[b, a]]);
+    const modelsBefore = lines(dir, 'models.log');
+    expect(Object.fromEntries(counts(modelsBefore))).toEqual({ 'do-a|1': 1, 'do-b|1': 1 });
+
+    await worker!.kill();
+    await start();
+    // recovered: both branches' model calls answered from their records, a's asks first now
+    await waitFor(
+      async () => (await askedByStart(database, runId))[1]?.length === 2,
+      60_000,
+      'both approvals asked again',
+    );
+    expect(await askedByStart(database, runId)).toEqual([
+      [b, a],
+      [a, b],
+    ]);
+    expect(await waiting()).toEqual([b, a]);
+
+    // b from june approve, a from the client
+    const approved = await june(['approve', runId, b, '--database', database], project.dir);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`approved ${b} of run ${runId}`);
+    await waitFor(() => works().includes('work b'), 60_000, 'work b');
+    expect(await waiting()).toEqual([a]);
+    const [applied] = await client.approve(runId, { requestId: a, approved: true });
+    expect(applied?.status).toBe('applied');
+    // the first answer stands: another answer to b changes nothing
+    const [late] = await client.approve(runId, { requestId: b, approved: false });
+    expect(late?.status).not.toBe('applied');
+    expect((await client.result(runId)).output).toMatchObject({ sum: 'summed' });
+
+    // each tool once; the model calls made before the kill were not made again
+    expect(works()).toEqual(['work b', 'work a']);
+    const models = lines(dir, 'models.log');
+    expect(models.slice(0, modelsBefore.length)).toEqual(modelsBefore);
+    expect(Object.fromEntries(counts(models))).toEqual({
+      'do-a|1': 1,
+      'do-b|1': 1,
+      'do-a|2': 1,
+      'do-b|2': 1,
+      'sum|1': 1,
+    });
+    // each answered once: stored once, taken once by the run, recorded by place
+    const db = pgClient({ connectionString: database });
+    await db.connect();
+    try {
+      const stored = await db.query(
+        `SELECT request_id, source, answer->>'approved' AS approved FROM june.answers WHERE run_id = $1 ORDER BY request_id`,
+        [runId],
+      );
+      expect(stored.rows).toEqual([
+        { request_id: a, source: 'database', approved: 'true' },
+        { request_id: b, source: 'cli', approved: 'true' },
+      ]);
+      const placed = await db.query(
+        `SELECT place FROM june.calls WHERE run_id = $1 AND place NOT LIKE 'model %' ORDER BY place`,
+        [runId],
+      );
+      expect(placed.rows.map((row) => row.place)).toEqual([
+        `answer ${a}`,
+        `answer ${b}`,
+        `approval ${a}`,
+        `approval ${b}`,
+        'tool [a]|do-a|do-a#0.0',
+        'tool [b]|do-b|do-b#0.0',
+      ]);
+    } finally {
+      await db.end();
+    }
+    expect((await client.approvals(runId)).decisions).toEqual({ [a]: true, [b]: true });
   }, 180_000);
 });

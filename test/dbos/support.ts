@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { RunClient } from 'june/dbos';
 import { pgClient, type PgClient } from '../../src/dbos/pg-driver.js';
+import type { RunLogEvent } from '../../src/events/run-event.js';
 import { startJune, tempProject, type RunningJune } from '../cli/cli-harness.js';
 import { postgresBin, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
@@ -179,4 +180,29 @@ export function linesWith(text: string, secrets: readonly string[]): string[] {
     .split('\n')
     .filter((line) => secrets.some((secret) => line.includes(secret)))
     .map((line) => line.slice(0, 160));
+}
+
+/**
+ * The ids of the approval requests the run `runId` asked, in order, as it told them (its
+ * events' stream): one list per start (the first, each recovery).
+ */
+export async function askedByStart(database: string, runId: string): Promise<string[][]> {
+  const db = pgClient({ connectionString: database });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      `SELECT value FROM dbos.streams WHERE workflow_uuid = $1 AND key = 'june.events' ORDER BY "offset"`,
+      [runId],
+    );
+    const starts: string[][] = [];
+    for (const row of rows) {
+      const batch = JSON.parse(String(row.value)) as { events: RunLogEvent[]; first?: unknown };
+      if (batch.first !== undefined || starts.length === 0) starts.push([]);
+      for (const event of batch.events)
+        if (event.type === 'approval-request') starts.at(-1)!.push(event.request.id);
+    }
+    return starts;
+  } finally {
+    await db.end();
+  }
 }

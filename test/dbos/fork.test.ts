@@ -1,0 +1,208 @@
+// Forks of runs over DBOS. The run (test/engine/fixtures/composite.tsx): step "plan" calls the
+// composite tool `ship` for staging, then prod; each child run's step "go" calls `check`, which
+// needs approval. A fork at the staging `check` result (a nested tool result) replays the
+// records before it with no model call and no tool, and runs the rest in a worker: prod's
+// approval is asked again. A fork of that fork, made with `june fork --database`, denies the
+// prod approval instead: `check prod` does not run, and its lineage names both runs. A fork
+// run by a changed workflow fails with journal-mismatch.
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunClient } from 'june/dbos';
+import { pgClient } from '../../src/dbos/pg-driver.js';
+import { june, tempProject } from '../cli/cli-harness.js';
+import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { lines, startWorker, waitFor, type WorkerProcess } from './support.js';
+
+const missing = postgresMissing();
+const fixtures = new URL('../engine/fixtures/', import.meta.url);
+const staging = 'plan#0.0/go#0.0';
+const prod = 'plan#1.0/go#0.0';
+
+describe.runIf(!missing)('a fork of a run over DBOS', () => {
+  let pg: TestPostgres;
+  let project: ReturnType<typeof tempProject>;
+  let database: string;
+  let client: RunClient;
+  let worker: WorkerProcess | undefined;
+  let dir: string;
+
+  /** Approves the request `id` of the run once it waits for it. */
+  const approveWhenAsked = async (runId: string, id: string) => {
+    await waitFor(
+      async () => (await client.waiting(runId)).some((request) => request.id === id),
+      60_000,
+      `the approval ${id} of ${runId}`,
+    );
+    const [applied] = await client.approve(runId, { requestId: id, approved: true });
+    expect(applied?.status).toBe('applied');
+  };
+
+  /** The record of the run's row at `place`. */
+  const row = async (runId: string, place: string): Promise<string | undefined> => {
+    const db = pgClient({ connectionString: database });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        'SELECT record FROM june.calls WHERE run_id = $1 AND place = $2',
+        [runId, place],
+      );
+      return rows[0]?.record as string | undefined;
+    } finally {
+      await db.end();
+    }
+  };
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    database = pg.url('june_fork');
+    project = tempProject();
+    for (const file of readdirSync(fixtures))
+      project.write(`fixtures/${file}`, readFileSync(new URL(file, fixtures), 'utf8'));
+    project.write('composite.tsx', "export { default } from './fixtures/composite.tsx';\n");
+    worker = await startWorker(project.dir, database, 'fork-worker', { files: ['composite.tsx'] });
+    client = await RunClient.connect(database);
+    dir = project.folder('logs');
+    await client.enqueue({ workflow: 'composite', runId: 'recorded', props: { dir } });
+    await approveWhenAsked('recorded', staging);
+    await approveWhenAsked('recorded', prod);
+    expect((await client.result('recorded')).output).toBe('the plan');
+  }, 180_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await worker?.stop().catch(() => {});
+    await pg?.stop();
+    project?.remove();
+  });
+
+  it('names the records of a run over the database as a journal names them', async () => {
+    expect((await client.forkPoints('recorded')).map((point) => point.name)).toEqual([
+      'model plan #0',
+      'model plan#0.0/ship:go #0',
+      `approval check ${staging}`,
+      `tool check ${staging}`,
+      'model plan#0.0/ship:go #1',
+      'model plan #1',
+      'model plan#1.0/ship:go #0',
+      `approval check ${prod}`,
+      `tool check ${prod}`,
+      'model plan#1.0/ship:go #1',
+      'model plan #2',
+    ]);
+  });
+
+  let forkId = '';
+
+  it('forks at a nested tool result: the prefix replays with no model call and no tool, the rest runs live', async () => {
+    const models = lines(dir, 'models.log').length;
+    const effects = lines(dir, 'effects.log');
+    expect(effects).toEqual(['check staging', 'check prod']);
+    const fork = await client.fork('recorded', {
+      at: `tool check ${staging}`,
+      change: { result: 'staging skipped' },
+    });
+    forkId = fork.runId;
+    expect(fork).toMatchObject({
+      workflow: 'composite',
+      point: { name: `tool check ${staging}` },
+      replayed: 3,
+      forkedFrom: {
+        runId: 'recorded',
+        record: `tool check ${staging}`,
+        change: { kind: 'result', result: 'staging skipped' },
+      },
+    });
+    expect(fork.live).toContain('5 model calls, 1 tool execution (check), 1 approval');
+
+    // the recorded staging approval stands; prod's is asked again
+    await approveWhenAsked(forkId, prod);
+    const { output, trace } = await client.result(forkId);
+    expect(output).toBe('the plan');
+    expect(trace.forkedFrom).toEqual({
+      runId: 'recorded',
+      record: `tool check ${staging}`,
+      change: { kind: 'result', result: 'staging skipped' },
+    });
+    // no model call of the prefix again (plan's first, staging go's first), the rest made live
+    expect(lines(dir, 'models.log').slice(models)).toEqual([
+      'ship:go|2',
+      'plan|2',
+      'ship:go|1',
+      'ship:go|2',
+      'plan|3',
+    ]);
+    // the staging check did not run: the fork gave its new result, which the model read
+    expect(lines(dir, 'effects.log')).toEqual([...effects, 'check prod']);
+    expect(await row(forkId, `model ${staging.split('/')[0]}|ship:go#1`)).toContain(
+      'staging skipped',
+    );
+    expect((await client.approvals(forkId)).decisions).toEqual({ [staging]: true, [prod]: true });
+  }, 180_000);
+
+  it('forks the fork at an approval with june fork --database: approved becomes denied, and the lineage keeps both runs', async () => {
+    expect(forkId).not.toBe('');
+    const listed = await june(['fork', forkId, '--database', database], project.dir);
+    expect(listed.stderr).toBe('');
+    expect(listed.stdout).toContain(`8. approval check ${prod}  approved`);
+
+    const models = lines(dir, 'models.log').length;
+    const effects = lines(dir, 'effects.log');
+    const forked = await june(
+      [
+        'fork',
+        forkId,
+        '--at',
+        `approval check ${prod}`,
+        '--answer',
+        'deny',
+        '--database',
+        database,
+      ],
+      project.dir,
+    );
+    expect(forked.stderr).toContain(`forks run ${forkId} at approval check ${prod} (approved)`);
+    const queued = /^queued run (\S+)\n$/.exec(forked.stdout);
+    expect(queued).not.toBeNull();
+    const again = queued![1]!;
+
+    const { trace } = await client.result(again);
+    expect(trace.forkedFrom).toEqual({
+      runId: forkId,
+      record: `approval check ${prod}`,
+      change: { kind: 'answer', approved: false },
+      forkedFrom: {
+        runId: 'recorded',
+        record: `tool check ${staging}`,
+        change: { kind: 'result', result: 'staging skipped' },
+      },
+    });
+    // nothing asked, `check prod` not run; only the model calls after the denial are made
+    expect(lines(dir, 'effects.log')).toEqual(effects);
+    expect(lines(dir, 'models.log').slice(models)).toEqual(['ship:go|2', 'plan|3']);
+    expect((await client.approvals(again)).decisions).toEqual({
+      [staging]: true,
+      [prod]: false,
+    });
+  }, 180_000);
+
+  it('fails a fork with journal-mismatch when the workflow changed since the recording, before anything runs', async () => {
+    await worker!.stop();
+    const source = readFileSync(new URL('composite.tsx', fixtures), 'utf8');
+    project.write(
+      'composite.tsx',
+      source
+        .replace("'./contract-model.js'", "'./fixtures/contract-model.js'")
+        .replace('Plan the release', 'Plan the release carefully'),
+    );
+    worker = await startWorker(project.dir, database, 'fork-worker', { files: ['composite.tsx'] });
+    const models = lines(dir, 'models.log');
+    const effects = lines(dir, 'effects.log');
+    const fork = await client.fork('recorded', {
+      at: `tool check ${staging}`,
+      change: { result: 'staging skipped' },
+    });
+    await expect(client.result(fork.runId)).rejects.toMatchObject({ code: 'journal-mismatch' });
+    expect(lines(dir, 'models.log')).toEqual(models);
+    expect(lines(dir, 'effects.log')).toEqual(effects);
+  }, 180_000);
+});
