@@ -185,6 +185,7 @@ export const juneErrorCodes = [
   'dbos-workflow-missing',
   // workflows served over MCP (june serve, june/serve)
   'serve-sdk-missing',
+  'serve-a2a-sdk-missing',
   'serve-option-invalid',
   'serve-workflow-invalid',
   'serve-key-reused',
