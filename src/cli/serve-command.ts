@@ -24,6 +24,8 @@ export interface ServeCommandOptions {
   script?: string;
   /** `--max-calls`: how many calls one client may have running at once. */
   maxCalls?: string;
+  /** `--a2a`: serve the workflows as an A2A agent too (needs `@a2a-js/sdk`). */
+  a2a?: boolean;
 }
 
 /**
@@ -35,7 +37,10 @@ export interface ServeCommandOptions {
  *
  * @throws {WorkflowError} `cli-option-invalid` for a bad `--port`, `--max-calls` or
  *   `--tokens` file, or two files of one name; the workflows' load errors.
- * @throws {SystemError} `serve-sdk-missing` when `@modelcontextprotocol/sdk` is not installed.
+ * With `--a2a` it serves them as an A2A agent too, at `/a2a`, each workflow a skill.
+ *
+ * @throws {SystemError} `serve-sdk-missing` when `@modelcontextprotocol/sdk` is not installed;
+ *   `serve-a2a-sdk-missing` with `--a2a` when `@a2a-js/sdk` is not.
  */
 export async function serveCommand(
   files: string[],
@@ -78,10 +83,13 @@ export async function serveCommand(
     ...(options.dir !== undefined ? { dir: options.dir } : {}),
     ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
     ...(maxCalls !== undefined ? { maxCallsPerClient: maxCalls } : {}),
+    ...(options.a2a ? { a2a: true } : {}),
   });
   io.stdout.write(
     `June MCP server: ${served.url} serves ${Object.keys(workflows).join(', ')} (Ctrl-C to stop)\n`,
   );
+  if (served.a2aUrl)
+    io.stdout.write(`June A2A agent: ${served.a2aUrl} (card: ${served.agentCardUrl})\n`);
   if (tokens === undefined)
     io.stdout.write(
       `Token: ${served.tokens.local} (client "local"; send it as Authorization: Bearer <token>)\n`,
