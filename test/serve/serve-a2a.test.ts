@@ -22,6 +22,7 @@ import { eventually, openStudio } from '../studio/support.js';
 import Ship, { description, props, script } from './fixtures/ship.js';
 
 const TOKEN = 'alice-token-0123456789';
+const BOB = 'bob-token-0123456789ab';
 
 describe('june serve --a2a: workflows as an A2A agent', () => {
   let project: ReturnType<typeof tempProject>;
@@ -35,7 +36,7 @@ describe('june serve --a2a: workflows as an A2A agent', () => {
     served = await serveWorkflows({
       dir: join(project.dir, '.june', 'runs'),
       workflows: { ship: { component: Ship, props, description } },
-      tokens: { alice: TOKEN },
+      tokens: { alice: TOKEN, bob: BOB },
       script,
       a2a: true,
     });
@@ -168,6 +169,16 @@ describe('june serve --a2a: workflows as an A2A agent', () => {
       answeredBy: 'alice',
       input: { env: 'staging' },
     });
+  });
+
+  it("another client neither sees nor answers a client's task", async () => {
+    const asked = await send(await connect(TOKEN), { version: '5.0', log });
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const bob = await connect(BOB);
+    await expect(bob.getTask({ tenant: '', id: asked.id } as never)).rejects.toThrow(/not found/i);
+    await expect(send(bob, { approve: true }, asked)).rejects.toThrow(/not found/i);
+    expect(shipped()).toEqual([]);
+    expect((await served.host.decisions(asked.id)).waiting).toHaveLength(1);
   });
 
   it("an answer given in Studio's answer API moves the task on: the client sees it completed", async () => {
