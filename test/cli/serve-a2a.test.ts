@@ -115,4 +115,31 @@ describe('june serve --a2a', () => {
     ]);
     expect(readFileSync(log, 'utf8')).toBe('4.0 prod\n');
   });
+
+  it('without @a2a-js/sdk installed, --a2a fails with a june: error naming the package, and nothing listens', async () => {
+    // the package cannot be found, as in a project that did not install the optional peer
+    const hook = project.write(
+      'no-a2a-sdk.mjs',
+      `import { registerHooks } from 'node:module';
+registerHooks({
+  resolve(specifier, context, next) {
+    if (specifier.startsWith('@a2a-js/sdk'))
+      throw Object.assign(new Error("Cannot find package '" + specifier + "'"), { code: 'ERR_MODULE_NOT_FOUND' });
+    return next(specifier, context);
+  },
+});
+`,
+    );
+    const running = startJune(['serve', 'ship.tsx', '--a2a', '--port', '0'], project.dir, {
+      NODE_OPTIONS: `--import=${hook}`,
+    });
+    server = running;
+    const ended = await running.done;
+    expect(ended.code).not.toBe(0);
+    expect(ended.stderr).toContain(
+      'june: serving workflows over A2A (june serve --a2a, serveWorkflows({ a2a: true })) needs the A2A SDK',
+    );
+    expect(ended.stderr).toContain('npm install @a2a-js/sdk@^1.3');
+    expect(ended.stdout).not.toContain('June MCP server');
+  });
 });
