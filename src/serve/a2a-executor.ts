@@ -142,6 +142,8 @@ export class A2aExecutor implements AgentExecutor {
 
   /** Answers a waiting request with the client's message, then waits for the next state a client acts on. */
   async #answer(ctx: RequestContext, bus: ExecutionEventBus, client: string): Promise<void> {
+    // the task as it stands first: a streamed message's events start with its task
+    if (ctx.task) bus.publish(this.sdk.server.AgentEvent.task(ctx.task));
     const t = this.#tasks.get(ctx.taskId);
     if (!t || t.client !== client || t.ended)
       return this.#settle(
