@@ -196,6 +196,10 @@ function addServeCommand(program: Command, io: CliIO, done: Done): void {
     .option('--dir <dir>', 'the runs folder the calls run in (default: .june/runs)')
     .option('--script <file>', 'a model script answering every model call (offline)')
     .option('--max-calls <n>', 'how many calls one client may have running at once (default: 4)')
+    .option(
+      '--a2a',
+      'serve the workflows as an A2A agent too, at /a2a (each workflow a skill; needs @a2a-js/sdk)',
+    )
     .action(async (files: string[], options: import('./serve-command.js').ServeCommandOptions) => {
       const { serveCommand } = await import('./serve-command.js');
       done(await serveCommand(files, options, io));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { WorkflowError } from '../errors/index.js';
-import type { ServedWorkflow } from '../serve/index.js';
+import type { ServedMcp, ServedWorkflow } from '../serve/index.js';
 import { loadScript } from '../testing/load-script.js';
 import type { CliIO } from './cli-io.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
@@ -24,6 +24,8 @@ export interface ServeCommandOptions {
   script?: string;
   /** `--max-calls`: how many calls one client may have running at once. */
   maxCalls?: string;
+  /** `--a2a`: serve the workflows as an A2A agent too (needs `@a2a-js/sdk`). */
+  a2a?: boolean;
 }
 
 /**
@@ -35,7 +37,10 @@ export interface ServeCommandOptions {
  *
  * @throws {WorkflowError} `cli-option-invalid` for a bad `--port`, `--max-calls` or
  *   `--tokens` file, or two files of one name; the workflows' load errors.
- * @throws {SystemError} `serve-sdk-missing` when `@modelcontextprotocol/sdk` is not installed.
+ * With `--a2a` it serves them as an A2A agent too, at `/a2a`, each workflow a skill.
+ *
+ * @throws {SystemError} `serve-sdk-missing` when `@modelcontextprotocol/sdk` is not installed;
+ *   `serve-a2a-sdk-missing` with `--a2a` when `@a2a-js/sdk` is not.
  */
 export async function serveCommand(
   files: string[],
@@ -78,22 +83,35 @@ export async function serveCommand(
     ...(options.dir !== undefined ? { dir: options.dir } : {}),
     ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
     ...(maxCalls !== undefined ? { maxCallsPerClient: maxCalls } : {}),
+    ...(options.a2a ? { a2a: true } : {}),
   });
-  io.stdout.write(
-    `June MCP server: ${served.url} serves ${Object.keys(workflows).join(', ')} (Ctrl-C to stop)\n`,
-  );
-  if (tokens === undefined)
-    io.stdout.write(
-      `Token: ${served.tokens.local} (client "local"; send it as Authorization: Bearer <token>)\n`,
-    );
-  else
-    io.stdout.write(`Clients: ${Object.keys(tokens).join(', ')} (tokens from ${options.tokens})\n`);
+  printServed(io, served, Object.keys(workflows), options.tokens);
   await new Promise((stop) => {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   await served.close();
   return ExitCode.success;
+}
+
+/** What `june serve` prints once it listens: its endpoints, and the token it made or the clients'. */
+function printServed(
+  io: CliIO,
+  served: ServedMcp,
+  names: string[],
+  tokensFile: string | undefined,
+): void {
+  io.stdout.write(`June MCP server: ${served.url} serves ${names.join(', ')} (Ctrl-C to stop)\n`);
+  if (served.a2aUrl)
+    io.stdout.write(`June A2A agent: ${served.a2aUrl} (card: ${served.agentCardUrl})\n`);
+  if (tokensFile === undefined)
+    io.stdout.write(
+      `Token: ${served.tokens.local} (client "local"; send it as Authorization: Bearer <token>)\n`,
+    );
+  else
+    io.stdout.write(
+      `Clients: ${Object.keys(served.tokens).join(', ')} (tokens from ${tokensFile})\n`,
+    );
 }
 
 /** The `--tokens` file: a JSON object of client names to tokens. */

@@ -194,6 +194,7 @@ export const juneErrorCodes = [
   'dbos-workflow-missing',
   // workflows served over MCP (june serve, june/serve)
   'serve-sdk-missing',
+  'serve-a2a-sdk-missing',
   'serve-option-invalid',
   'serve-workflow-invalid',
   'serve-key-reused',

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { A2A_PATH, AGENT_CARD_PATH, type A2aAgent } from './a2a-agent.js';
 import type { CallContext } from './call-context.js';
 import { openSession, type Session } from './mcp-session.js';
 import { clientOf, readJsonBody, rebindingProblem, refuse } from './serve-gate.js';
@@ -14,6 +15,8 @@ export interface Gate {
   maxBody: number;
   /** The open sessions, by `Mcp-Session-Id`. */
   sessions: Map<string, Session>;
+  /** The A2A agent, when served (`a2a: true`): at /a2a and its card at /.well-known/agent-card.json. */
+  a2a?: A2aAgent;
 }
 
 /**
@@ -29,8 +32,13 @@ export function requestHandler(gate: Gate) {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const rebinding = rebindingProblem(request, gate.allowedHosts);
     if (rebinding) return refuse(response, 403, rebinding);
-    if (path !== '/mcp')
-      return refuse(response, 404, `june: nothing is served at ${path}; the MCP endpoint is /mcp.`);
+    const a2a = gate.a2a && (path === A2A_PATH || path === AGENT_CARD_PATH);
+    if (path !== '/mcp' && !a2a)
+      return refuse(
+        response,
+        404,
+        `june: nothing is served at ${path}; the MCP endpoint is /mcp${gate.a2a ? `, the A2A endpoint ${A2A_PATH}` : ''}.`,
+      );
     const client = clientOf(request, gate.tokens);
     if (!client)
       return refuse(
@@ -39,6 +47,7 @@ export function requestHandler(gate: Gate) {
         'june: this server takes calls with a bearer token (Authorization: Bearer <token>); the token is missing or not one it knows.',
         { 'www-authenticate': 'Bearer error="invalid_token"' },
       );
+    if (a2a) return gate.a2a!.handle(request, response, client);
     const sid = request.headers['mcp-session-id'];
     const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
     // an unknown session is told as the SDK tells it (404, -32001), so a client starts anew

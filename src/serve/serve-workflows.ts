@@ -12,6 +12,8 @@ import { CallLimits } from './call-limits.js';
 import { checkedTokens } from './client-tokens.js';
 import { listen } from './listen.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
+import { loadA2aSdk } from './load-a2a-sdk.js';
+import { a2aAgent, A2A_PATH, AGENT_CARD_PATH } from './a2a-agent.js';
 import type { Session } from './mcp-session.js';
 import { requestHandler } from './request-handler.js';
 import { refuse } from './serve-gate.js';
@@ -47,12 +49,22 @@ export interface ServeOptions {
   runOptions?: HostedRunOptions;
   /** A model script answering every model call of each run (as `june run --script`). */
   script?: ModelScript;
+  /**
+   * Serves the workflows as an A2A agent too, at `/a2a` (JSON-RPC, A2A 1.0) with its agent
+   * card at `/.well-known/agent-card.json`, each workflow a skill; needs `@a2a-js/sdk`.
+   * @default false
+   */
+  a2a?: boolean;
 }
 
 /** A running MCP server ({@link serveWorkflows}). */
 export interface ServedMcp {
   /** The endpoint, `http://127.0.0.1:<port>/mcp`. */
   url: string;
+  /** The A2A endpoint, `http://127.0.0.1:<port>/a2a`, when served with `a2a: true`. */
+  a2aUrl?: string;
+  /** The A2A agent card's URL, when served with `a2a: true`. */
+  agentCardUrl?: string;
   /** The tokens it takes, by client name. */
   tokens: Record<string, string>;
   /** The run host its calls run on (answer, list and cancel them here too). */
@@ -79,6 +91,7 @@ export interface ServedMcp {
  */
 export async function serveWorkflows(options: ServeOptions): Promise<ServedMcp> {
   const sdk = await loadMcpSdk();
+  const a2aSdk = options.a2a ? await loadA2aSdk() : undefined;
   const served = await servedWorkflows(options.workflows);
   const hostname = options.hostname ?? '127.0.0.1';
   const tokens = options.tokens ?? { local: randomBytes(24).toString('base64url') };
@@ -100,12 +113,15 @@ export async function serveWorkflows(options: ServeOptions): Promise<ServedMcp> 
     ...(options.script ? { script: options.script } : {}),
   };
 
+  const maxBody = options.maxBodyBytes ?? 1_000_000;
+  const a2a = a2aSdk ? a2aAgent(a2aSdk, context, maxBody) : undefined;
   const handle = requestHandler({
     context,
     allowedHosts: access.allowedHosts,
     tokens: tokenBytes,
-    maxBody: options.maxBodyBytes ?? 1_000_000,
+    maxBody,
     sessions,
+    ...(a2a ? { a2a } : {}),
   });
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) =>
@@ -114,8 +130,11 @@ export async function serveWorkflows(options: ServeOptions): Promise<ServedMcp> 
   });
   const port = await listen(server, hostname, options.port ?? 0);
   const shown = hostname.includes(':') ? `[${hostname}]` : hostname;
+  const origin = `http://${shown}:${port}`;
+  a2a?.listening(`${origin}${A2A_PATH}`);
   return {
-    url: `http://${shown}:${port}/mcp`,
+    url: `${origin}/mcp`,
+    ...(a2a ? { a2aUrl: `${origin}${A2A_PATH}`, agentCardUrl: `${origin}${AGENT_CARD_PATH}` } : {}),
     tokens,
     host,
     async close() {
