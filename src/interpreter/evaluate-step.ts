@@ -384,11 +384,19 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     experimental_telemetry: _telemetry,
     ...callSettings
   } = agent.element.props as AgentProps;
-  const tools = new ToolNodes(services.log, run.runId, path, step.node.nodeId);
-  run.toolNodes.set(path, tools);
   // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
   const durable = services.engine.durable;
   const place = { step: path, calls: run.calls };
+  const tools = new ToolNodes(
+    services.log,
+    run.runId,
+    path,
+    step.node.nodeId,
+    durable
+      ? { calls: run.calls, callId: (toolCallId) => durable.callId(place, toolCallId) }
+      : undefined,
+  );
+  run.toolNodes.set(path, tools);
   const { guarded, stepTools, toolApproval } = stepToolSet(step, place, tools);
   const chosen = stepModel(step, model);
   const identity = modelIdentity(chosen);

@@ -38,7 +38,25 @@ export class ToolNodes {
     private readonly step: string,
     /** The step's node: the parent of its tool calls. */
     private readonly parentId: string,
+    /**
+     * With a durable engine: the composite calls on the way (`RunFrame.calls`) and the
+     * journal's call id of a provider's tool call id, for the record names of the step's
+     * calls (see `forkPoints`).
+     */
+    private readonly records?: { calls: readonly string[]; callId: (toolCallId: string) => string },
   ) {}
+
+  /** The record name of the step's n-th model call (from 0), with a durable engine. */
+  modelRecord(index: number): string | undefined {
+    if (!this.records) return undefined;
+    return `model ${[...this.records.calls, this.step].join('/')} #${index}`;
+  }
+
+  /** The record name of a tool call's execution, with a durable engine. */
+  #toolRecord(toolCallId: string, tool: string): string | undefined {
+    if (!this.records) return undefined;
+    return `tool ${tool} ${[...this.records.calls, this.records.callId(toolCallId)].join('/')}`;
+  }
 
   /** The node of a `tool-call` part; emits `tool-call` unless its execution did. */
   called(toolCallId: string, tool: string, input: unknown): NodePlace {
@@ -107,6 +125,7 @@ export class ToolNodes {
     state: Pick<CallNode, 'seen' | 'started'>,
   ): CallNode {
     const node = this.#add(toolCallId, tool, state);
+    const record = this.#toolRecord(toolCallId, tool);
     this.log.emit({
       type: 'tool-call',
       runId: this.runId,
@@ -114,6 +133,7 @@ export class ToolNodes {
       toolCallId,
       tool,
       input: plainJson(input),
+      ...(record !== undefined ? { record } : {}),
       ...this.#place(node),
     });
     return node;
