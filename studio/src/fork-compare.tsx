@@ -40,8 +40,8 @@ interface Named {
 
 /**
  * Every node of a trace that carries a record name (model calls, tool executions; an
- * answered approval as its own record beside its tool's), child runs included, in the order
- * their records were made: a call's record is written when it ends.
+ * answered approval as its own record beside its tool's), child runs included, in about the
+ * order their records were made.
  */
 export function namedNodes(trace: Trace): Named[] {
   const found: Named[] = [];
@@ -56,11 +56,19 @@ export function namedNodes(trace: Trace): Named[] {
     if (child) visit(child.root);
   };
   visit(trace.root);
-  const ended = (named: Named) => Date.parse(named.node.endedAt ?? named.node.startedAt);
-  // an approval is answered before its tool runs: it comes first among equals
+  // a model call is recorded as its answer comes, before the tools it asked for run; an
+  // approval when it is answered; a tool execution when it ends
+  const recordedAt = ({ record, node }: Named) =>
+    Date.parse(
+      record.startsWith('approval ')
+        ? (node.approval?.answeredAt ?? node.startedAt)
+        : node.kind === 'model'
+          ? node.startedAt
+          : (node.endedAt ?? node.startedAt),
+    );
   return found
     .map((named, index) => ({ named, index }))
-    .sort((a, b) => ended(a.named) - ended(b.named) || a.index - b.index)
+    .sort((a, b) => recordedAt(a.named) - recordedAt(b.named) || a.index - b.index)
     .map(({ named }) => named);
 }
 
