@@ -38,8 +38,6 @@ export function stepPartHandler(
   const runId = run.runId;
   const start = modelStart(runId, step, identity);
   let model: string | undefined;
-  // the step's model calls in order: the journal numbers them so at the step's place
-  let calls = 0;
   // a delta concerns the model call it comes from
   const deltaPlace = (): NodePlace =>
     model === undefined ? stepNode : { nodeId: model, parentId: stepNode.nodeId };
@@ -47,15 +45,7 @@ export function stepPartHandler(
     switch (part.type) {
       case 'start-step':
         model = log.nodeId();
-        {
-          const record = tools.modelRecord(calls++);
-          log.emit({
-            ...start,
-            ...(record !== undefined ? { record } : {}),
-            nodeId: model,
-            parentId: stepNode.nodeId,
-          });
-        }
+        log.emit({ ...start, ...tools.modelStarted(), ...deltaPlace() });
         break;
       case 'finish-step':
         if (model === undefined) break;

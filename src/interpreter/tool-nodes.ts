@@ -28,6 +28,7 @@ interface CallNode {
  */
 export class ToolNodes {
   readonly #calls = new Map<string, CallNode[]>();
+  #models = 0;
 
   constructor(
     /** The run's log, where calls' events go. */
@@ -46,10 +47,15 @@ export class ToolNodes {
     private readonly records?: { calls: readonly string[]; callId: (toolCallId: string) => string },
   ) {}
 
-  /** The record name of the step's n-th model call (from 0), with a durable engine. */
-  modelRecord(index: number): string | undefined {
-    if (!this.records) return undefined;
-    return `model ${[...this.records.calls, this.step].join('/')} #${index}`;
+  /**
+   * A model call of the step starts: its record name, with a durable engine, for its
+   * `model-start` (the step's calls in order, from 0, as the journal numbers them at the
+   * step's place).
+   */
+  modelStarted(): { record?: string } {
+    const index = this.#models++;
+    if (!this.records) return {};
+    return { record: `model ${[...this.records.calls, this.step].join('/')} #${index}` };
   }
 
   /** The record name of a tool call's execution, with a durable engine. */

@@ -72,6 +72,21 @@ export function namedNodes(trace: Trace): Named[] {
     .map(({ named }) => named);
 }
 
+/** The trace of the run a fork came from, once read, or why it could not be. */
+function useParentTrace(runId: string): { parent?: Trace; error?: string } {
+  const [state, setState] = useState<{ parent?: Trace; error?: string }>({});
+  useEffect(() => {
+    let live = true;
+    void fetchTrace(runId).then((found) => {
+      if (live) setState('trace' in found ? { parent: found.trace } : { error: found.error });
+    });
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+  return state;
+}
+
 /** One side's node of a record, in a few words. */
 function said(named: Named | undefined): string {
   if (!named) return 'not recorded';
@@ -97,20 +112,7 @@ function said(named: Named | undefined): string {
  */
 export function ForkCompare({ trace }: { trace: Trace }) {
   const from = trace.forkedFrom!;
-  const [parent, setParent] = useState<Trace>();
-  const [error, setError] = useState<string>();
-  const [showShared, setShowShared] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void fetchTrace(from.runId).then((found) => {
-      if (!live) return;
-      if ('trace' in found) setParent(found.trace);
-      else setError(found.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [from.runId]);
+  const { parent, error } = useParentTrace(from.runId);
   if (error)
     return (
       <p class="notice-error" data-testid="fork-compare-error">
@@ -130,19 +132,7 @@ export function ForkCompare({ trace }: { trace: Trace }) {
   const changedHere = mine.find((named) => named.record === from.record);
   return (
     <div class="fork-compare" data-testid="fork-compare">
-      <div class="fork-shared" data-testid="fork-shared">
-        <button class="link" onClick={() => setShowShared(!showShared)}>
-          {showShared ? '▾' : '▸'} {shared.length} shared record{shared.length === 1 ? '' : 's'}{' '}
-          before the fork point (replayed, nothing made again)
-        </button>
-        {showShared && (
-          <ul class="mono">
-            {shared.map((named) => (
-              <li key={named.record}>{named.record}</li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <SharedRecords shared={shared} />
       <table class="fork-sides">
         <thead>
           <tr>
@@ -168,6 +158,26 @@ export function ForkCompare({ trace }: { trace: Trace }) {
           </tr>
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** The records both runs share before the fork point, folded and counted. */
+function SharedRecords({ shared }: { shared: Named[] }) {
+  const [showShared, setShowShared] = useState(false);
+  return (
+    <div class="fork-shared" data-testid="fork-shared">
+      <button class="link" onClick={() => setShowShared(!showShared)}>
+        {showShared ? '▾' : '▸'} {shared.length} shared record{shared.length === 1 ? '' : 's'}{' '}
+        before the fork point (replayed, nothing made again)
+      </button>
+      {showShared && (
+        <ul class="mono">
+          {shared.map((named) => (
+            <li key={named.record}>{named.record}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

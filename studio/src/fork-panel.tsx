@@ -30,6 +30,33 @@ function startingText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
+/** The form's values. */
+interface Draft {
+  kind: ChangeKind;
+  /** A new result or model answer, as typed. */
+  text: string;
+  approved: boolean;
+  reason: string;
+  modelId: string;
+  allAgents: boolean;
+}
+
+/** The change as the request takes it. @throws {Error} for a result that is not JSON */
+function changeOf(draft: Draft, recorded: unknown): ForkRunRequest['change'] {
+  const { kind, text, approved, reason, modelId, allAgents } = draft;
+  if (kind === 'answer')
+    return { answer: approved ? 'approve' : 'deny', ...(reason ? { reason } : {}) };
+  if (kind === 'model') return { model: modelId.trim(), ...(allAgents ? { allAgents } : {}) };
+  if (kind === 'output') return { output: text };
+  // a recorded text stays text; anything else is JSON
+  if (typeof recorded === 'string') return { result: text };
+  try {
+    return { result: JSON.parse(text) as unknown };
+  } catch (problem) {
+    throw new Error(`the result is not valid JSON (${(problem as Error).message})`);
+  }
+}
+
 /**
  * "Fork from here" on a model or tool node of a recorded run (one whose node carries its
  * record name): the one change (a tool's result, an approval's answer, a model's answer or
@@ -38,45 +65,79 @@ function startingText(value: unknown): string {
  * starts and the page goes to it.
  */
 export function ForkPanel({ runId, node }: { runId: string; node: TraceNode }) {
-  const kinds = changesOf(node);
   const [open, setOpen] = useState(false);
-  const [kind, setKind] = useState<ChangeKind>(kinds[0] ?? 'result');
+  if (!node.record || changesOf(node).length === 0 || node.status === 'running') return null;
+  if (open) return <ForkForm runId={runId} node={node} record={node.record} />;
+  return (
+    <Section title="Fork" testId="fork">
+      <button class="wb-button" data-testid="fork-open" onClick={() => setOpen(true)}>
+        Fork from here
+      </button>
+      <p class="muted">
+        A new run that keeps everything before <span class="mono">{node.record}</span>, changes it,
+        and runs the rest live.
+      </p>
+    </Section>
+  );
+}
+
+function ForkForm({ runId, node, record }: { runId: string; node: TraceNode; record: string }) {
+  const kinds = changesOf(node);
   const recorded = node.output as unknown;
-  const [text, setText] = useState(() => (node.kind === 'tool' ? startingText(recorded) : ''));
-  const [approved, setApproved] = useState(node.approval?.status !== 'approved');
-  const [reason, setReason] = useState('');
-  const [modelId, setModelId] = useState('');
-  const [allAgents, setAllAgents] = useState(false);
+  const [draft, setDraft] = useState<Draft>(() => ({
+    kind: kinds[0]!,
+    text: node.kind === 'tool' ? startingText(recorded) : '',
+    approved: node.approval?.status !== 'approved',
+    reason: '',
+    modelId: '',
+    allAgents: false,
+  }));
   const [model, setModel] = useState<ModelChoiceDraft>({ kind: 'script', path: '', runId: '' });
+  const fork = useFork(runId);
+  const at = draft.kind === 'answer' ? record.replace(/^tool /, 'approval ') : record;
+  const change = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    fork.setPreview(undefined);
+  };
+  return (
+    <Section title="Fork from here" testId="fork">
+      <form
+        class="fork-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const start = fork.preview !== undefined;
+          void fork.send(start, () => ({
+            at,
+            change: changeOf(draft, recorded),
+            ...(start ? { model: modelChoiceOf(model) } : { preview: true }),
+          }));
+        }}
+      >
+        {kinds.length > 1 && <KindChoice kinds={kinds} draft={draft} change={change} />}
+        <p class="muted">
+          At{' '}
+          <span class="mono" data-testid="fork-record">
+            {at}
+          </span>
+        </p>
+        <ChangeFields draft={draft} change={change} recorded={recorded} />
+        <ModelChoiceField value={model} onChange={setModel} />
+        <ForkOutcome preview={fork.preview} error={fork.error} busy={fork.busy} />
+      </form>
+    </Section>
+  );
+}
+
+/** Sends fork requests: a preview is kept; a started fork's page is opened. */
+function useFork(runId: string) {
   const [preview, setPreview] = useState<ForkPreview>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  if (!node.record || kinds.length === 0 || node.status === 'running') return null;
-  const record = kind === 'answer' ? node.record.replace(/^tool /, 'approval ') : node.record;
-
-  /** The change as the request takes it, or why the form's value is not one. */
-  const change = (): ForkRunRequest['change'] => {
-    if (kind === 'answer')
-      return { answer: approved ? 'approve' : 'deny', ...(reason ? { reason } : {}) };
-    if (kind === 'model') return { model: modelId.trim(), ...(allAgents ? { allAgents } : {}) };
-    // a recorded text stays text; anything else is JSON
-    if (typeof recorded === 'string' || kind === 'output') return { [kind]: text } as never;
-    try {
-      return { result: JSON.parse(text) as unknown };
-    } catch (problem) {
-      throw new Error(`the result is not valid JSON (${(problem as Error).message})`);
-    }
-  };
-  const send = async (start: boolean) => {
+  const send = async (start: boolean, request: () => ForkRunRequest) => {
     setBusy(true);
     setError(undefined);
     try {
-      const request: ForkRunRequest = {
-        at: record,
-        change: change(),
-        ...(start ? { model: modelChoiceOf(model) } : { preview: true }),
-      };
-      const answer = await forkRun(runId, request);
+      const answer = await forkRun(runId, request());
       if (start) location.hash = runHref(answer.runId);
       else setPreview(answer);
     } catch (problem) {
@@ -85,146 +146,134 @@ export function ForkPanel({ runId, node }: { runId: string; node: TraceNode }) {
       setBusy(false);
     }
   };
-  const edited = () => setPreview(undefined);
-  if (!open)
-    return (
-      <Section title="Fork" testId="fork">
-        <button class="wb-button" data-testid="fork-open" onClick={() => setOpen(true)}>
-          Fork from here
-        </button>
-        <p class="muted">
-          A new run that keeps everything before <span class="mono">{node.record}</span>, changes
-          it, and runs the rest live.
-        </p>
-      </Section>
-    );
+  return { preview, setPreview, error, busy, send };
+}
+
+/** What runs live (once asked), why a request failed, and the button that asks or starts. */
+function ForkOutcome(props: { preview?: ForkPreview; error?: string; busy: boolean }) {
+  const { preview, error, busy } = props;
   return (
-    <Section title="Fork from here" testId="fork">
-      <form
-        class="fork-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void send(preview !== undefined);
-        }}
-      >
-        {kinds.length > 1 && (
-          <fieldset>
-            <legend>Change</legend>
-            {kinds.map((each) => (
-              <label key={each}>
-                <input
-                  type="radio"
-                  name="fork-change"
-                  checked={kind === each}
-                  onChange={() => {
-                    setKind(each);
-                    edited();
-                  }}
-                />{' '}
-                {LABELS[each]}
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <p class="muted">
-          At{' '}
-          <span class="mono" data-testid="fork-record">
-            {record}
-          </span>
+    <>
+      {preview && (
+        <p class="fork-live" data-testid="fork-live">
+          {preview.replayed} recorded call{preview.replayed === 1 ? '' : 's'} and answers replay;{' '}
+          {preview.live}.
         </p>
-        {kind === 'answer' && (
-          <fieldset>
-            <legend>The answer</legend>
-            <label>
-              <input
-                type="radio"
-                name="fork-answer"
-                checked={approved}
-                onChange={() => {
-                  setApproved(true);
-                  edited();
-                }}
-              />{' '}
-              approve
-            </label>
-            <label>
-              <input
-                type="radio"
-                name="fork-answer"
-                checked={!approved}
-                onChange={() => {
-                  setApproved(false);
-                  edited();
-                }}
-              />{' '}
-              deny
-            </label>
-            <input
-              class="wb-input"
-              aria-label="Reason"
-              placeholder="Reason (optional)"
-              value={reason}
-              onInput={(event) => setReason(event.currentTarget.value)}
-            />
-          </fieldset>
-        )}
-        {(kind === 'result' || kind === 'output') && (
-          <label>
-            {kind === 'result'
-              ? typeof recorded === 'string'
-                ? 'The result (text)'
-                : 'The result (JSON)'
-              : "The model's answer (text)"}
-            <textarea
-              class="wb-input"
-              aria-label="New value"
-              rows={4}
-              value={text}
-              onInput={(event) => {
-                setText(event.currentTarget.value);
-                edited();
-              }}
-            />
-          </label>
-        )}
-        {kind === 'model' && (
-          <>
-            <input
-              class="wb-input"
-              aria-label="Model id"
-              placeholder="gpt-5"
-              value={modelId}
-              onInput={(event) => {
-                setModelId(event.currentTarget.value);
-                edited();
-              }}
-            />
-            <label>
-              <input
-                type="checkbox"
-                checked={allAgents}
-                onChange={(event) => setAllAgents(event.currentTarget.checked)}
-              />{' '}
-              every agent, not only this one
-            </label>
-          </>
-        )}
-        <ModelChoiceField value={model} onChange={setModel} />
-        {preview && (
-          <p class="fork-live" data-testid="fork-live">
-            {preview.replayed} recorded call{preview.replayed === 1 ? '' : 's'} and answers replay;{' '}
-            {preview.live}.
-          </p>
-        )}
-        {error && (
-          <p class="notice-error" data-testid="fork-error">
-            {error}
-          </p>
-        )}
-        <button class="wb-button" type="submit" disabled={busy} data-testid="fork-submit">
-          {preview ? 'Start the fork' : 'What runs live?'}
-        </button>
-      </form>
-    </Section>
+      )}
+      {error && (
+        <p class="notice-error" data-testid="fork-error">
+          {error}
+        </p>
+      )}
+      <button class="wb-button" type="submit" disabled={busy} data-testid="fork-submit">
+        {preview ? 'Start the fork' : 'What runs live?'}
+      </button>
+    </>
+  );
+}
+
+interface DraftProps {
+  draft: Draft;
+  change(patch: Partial<Draft>): void;
+}
+
+/** Which change, when the node offers more than one. */
+function KindChoice({ kinds, draft, change }: DraftProps & { kinds: ChangeKind[] }) {
+  return (
+    <fieldset>
+      <legend>Change</legend>
+      {kinds.map((each) => (
+        <label key={each}>
+          <input
+            type="radio"
+            name="fork-change"
+            checked={draft.kind === each}
+            onChange={() => change({ kind: each })}
+          />{' '}
+          {LABELS[each]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The new value: an answer with its reason, a result or a model's text, or a model id. */
+function ChangeFields({ draft, change, recorded }: DraftProps & { recorded: unknown }) {
+  if (draft.kind === 'answer') return <AnswerFields draft={draft} change={change} />;
+  if (draft.kind === 'model') return <ModelFields draft={draft} change={change} />;
+  const label =
+    draft.kind === 'output'
+      ? "The model's answer (text)"
+      : typeof recorded === 'string'
+        ? 'The result (text)'
+        : 'The result (JSON)';
+  return (
+    <label>
+      {label}
+      <textarea
+        class="wb-input"
+        aria-label="New value"
+        rows={4}
+        value={draft.text}
+        onInput={(event) => change({ text: event.currentTarget.value })}
+      />
+    </label>
+  );
+}
+
+/** Approve or deny, and why. */
+function AnswerFields({ draft, change }: DraftProps) {
+  return (
+    <fieldset>
+      <legend>The answer</legend>
+      <label>
+        <input
+          type="radio"
+          name="fork-answer"
+          checked={draft.approved}
+          onChange={() => change({ approved: true })}
+        />{' '}
+        approve
+      </label>
+      <label>
+        <input
+          type="radio"
+          name="fork-answer"
+          checked={!draft.approved}
+          onChange={() => change({ approved: false })}
+        />{' '}
+        deny
+      </label>
+      <input
+        class="wb-input"
+        aria-label="Reason"
+        placeholder="Reason (optional)"
+        value={draft.reason}
+        onInput={(event) => change({ reason: event.currentTarget.value })}
+      />
+    </fieldset>
+  );
+}
+
+/** The model that makes the call instead, for this agent or every agent. */
+function ModelFields({ draft, change }: DraftProps) {
+  return (
+    <>
+      <input
+        class="wb-input"
+        aria-label="Model id"
+        placeholder="gpt-5"
+        value={draft.modelId}
+        onInput={(event) => change({ modelId: event.currentTarget.value })}
+      />
+      <label>
+        <input
+          type="checkbox"
+          checked={draft.allAgents}
+          onChange={(event) => change({ allAgents: event.currentTarget.checked })}
+        />{' '}
+        every agent, not only this one
+      </label>
+    </>
   );
 }
