@@ -162,6 +162,8 @@ export const juneErrorCodes = [
   'studio-run-start-failed',
   'studio-runs-busy',
   'studio-rerun-incomplete',
+  'studio-fork-record-unknown',
+  'studio-fork-invalid',
   'studio-ui-missing',
   'studio-workflow-unknown',
   'tool-try-unknown',

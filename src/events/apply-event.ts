@@ -67,6 +67,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     open(live, e, 'model', 'model', {
       ...(e.provider !== undefined ? { provider: e.provider } : {}),
       ...(e.model !== undefined ? { model: e.model } : {}),
+      ...(e.record !== undefined ? { record: e.record } : {}),
     });
   },
   'model-finish': (live, e) => {
@@ -81,7 +82,11 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     close(live, node, 'succeeded', e.at);
   },
   'tool-call': (live, e) => {
-    const node = open(live, e, 'tool', e.tool, { toolCallId: e.toolCallId, input: e.input });
+    const node = open(live, e, 'tool', e.tool, {
+      toolCallId: e.toolCallId,
+      input: e.input,
+      ...(e.record !== undefined ? { record: e.record } : {}),
+    });
     const child = live.waiting.get(e.nodeId);
     if (child) {
       node.output = child;

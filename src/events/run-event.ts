@@ -107,8 +107,16 @@ export interface RunEventFields {
    * One call to the model (one turn of a step's tool loop) starts: `provider` is the AI SDK
    * provider id (`openai.responses`) and `model` the model id asked for, when the model gives
    * them (the answer's own id comes with `model-finish`; runs recorded by June 0.1 have neither).
+   * `record`: with a durable engine, the call's record name, as `june fork` lists it
+   * (`model plan#0.0/research:summarize #0`).
    */
-  'model-start': { runId: string; step: string; provider?: string; model?: string };
+  'model-start': {
+    runId: string;
+    step: string;
+    provider?: string;
+    model?: string;
+    record?: string;
+  };
   /**
    * A model call ended: the model's id as the provider gave it, its usage, why it stopped
    * (`stop`, `tool-calls`, `length`...). `replayed` when the call was not made in this process
@@ -132,7 +140,18 @@ export interface RunEventFields {
   /** A piece of the model's reasoning, as it streams. */
   'reasoning-delta': { runId: string; step: string; delta: string };
   /** The model called a tool. */
-  'tool-call': { runId: string; step: string; toolCallId: string; tool: string; input: unknown };
+  'tool-call': {
+    runId: string;
+    step: string;
+    toolCallId: string;
+    tool: string;
+    input: unknown;
+    /**
+     * With a durable engine, the execution's record name, as `june fork` lists it
+     * (`tool fetch plan#0.0/summarize#0.0`); its approval's is `approval <tool> <call id>`.
+     */
+    record?: string;
+  };
   /** A tool returned. */
   'tool-result': {
     runId: string;

@@ -13,7 +13,9 @@ import { JuneError } from '../errors/june-error.js';
  * choice it cannot use (`studio-model-invalid`, 400), and a run whose `june run` stopped
  * before it began (`studio-run-start-failed`, 422, with its `june:` message), and a start while
  * the most processes it runs at once are running (`studio-runs-busy`, 429), and a replay of a
- * run whose recording is not complete (`studio-rerun-incomplete`, 409: it did not end succeeded). `status` is the HTTP status to answer
+ * run whose recording is not complete (`studio-rerun-incomplete`, 409: it did not end succeeded).
+ * A fork adds: a record the run does not have (`studio-fork-record-unknown`, 404) and a change
+ * that does not fit the record, or props recorded redacted (`studio-fork-invalid`, 400). `status` is the HTTP status to answer
  * with; the message starts with `june: `.
  */
 export class StudioRequestError extends JuneError {
@@ -32,7 +34,9 @@ export class StudioRequestError extends JuneError {
       | 'studio-model-invalid'
       | 'studio-run-start-failed'
       | 'studio-runs-busy'
-      | 'studio-rerun-incomplete',
+      | 'studio-rerun-incomplete'
+      | 'studio-fork-record-unknown'
+      | 'studio-fork-invalid',
     message: string,
     readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 429,
     /**

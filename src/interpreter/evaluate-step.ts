@@ -394,11 +394,11 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
     experimental_telemetry: _telemetry,
     ...callSettings
   } = agent.element.props as AgentProps;
-  const tools = new ToolNodes(services.log, run.runId, path, step.node.nodeId);
-  run.toolNodes.set(path, tools);
   // with a durable engine, finished model and tool calls are recorded (or answered from its record when resuming)
   const durable = services.engine.durable;
   const place = { step: path, calls: run.calls };
+  const tools = stepToolNodes(step, place);
+  run.toolNodes.set(path, tools);
   const { guarded, stepTools, toolApproval } = stepToolSet(step, place, tools);
   const chosen = stepModel(step, model);
   const identity = modelIdentity(chosen);
@@ -439,6 +439,21 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
       return Promise.all(requests.map((request) => askApproval(step, request, stepTools)));
     },
   };
+}
+
+/** The tool call nodes of a step; with a durable engine, they carry their record names. */
+function stepToolNodes(step: StepCall, place: DurablePlace): ToolNodes {
+  const { services, run, path } = step;
+  const durable = services.engine.durable;
+  return new ToolNodes(
+    services.log,
+    run.runId,
+    path,
+    step.node.nodeId,
+    durable
+      ? { calls: run.calls, callId: (toolCallId) => durable.callId(place, toolCallId) }
+      : undefined,
+  );
 }
 
 /**

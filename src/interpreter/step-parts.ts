@@ -45,7 +45,7 @@ export function stepPartHandler(
     switch (part.type) {
       case 'start-step':
         model = log.nodeId();
-        log.emit({ ...start, nodeId: model, parentId: stepNode.nodeId });
+        log.emit({ ...start, ...tools.modelStarted(), ...deltaPlace() });
         break;
       case 'finish-step':
         if (model === undefined) break;

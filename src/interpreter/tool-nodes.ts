@@ -28,6 +28,7 @@ interface CallNode {
  */
 export class ToolNodes {
   readonly #calls = new Map<string, CallNode[]>();
+  #models = 0;
 
   constructor(
     /** The run's log, where calls' events go. */
@@ -38,7 +39,30 @@ export class ToolNodes {
     private readonly step: string,
     /** The step's node: the parent of its tool calls. */
     private readonly parentId: string,
+    /**
+     * With a durable engine: the composite calls on the way (`RunFrame.calls`) and the
+     * journal's call id of a provider's tool call id, for the record names of the step's
+     * calls (see `forkPoints`).
+     */
+    private readonly records?: { calls: readonly string[]; callId: (toolCallId: string) => string },
   ) {}
+
+  /**
+   * A model call of the step starts: its record name, with a durable engine, for its
+   * `model-start` (the step's calls in order, from 0, as the journal numbers them at the
+   * step's place).
+   */
+  modelStarted(): { record?: string } {
+    const index = this.#models++;
+    if (!this.records) return {};
+    return { record: `model ${[...this.records.calls, this.step].join('/')} #${index}` };
+  }
+
+  /** The record name of a tool call's execution, with a durable engine. */
+  #toolRecord(toolCallId: string, tool: string): string | undefined {
+    if (!this.records) return undefined;
+    return `tool ${tool} ${[...this.records.calls, this.records.callId(toolCallId)].join('/')}`;
+  }
 
   /** The node of a `tool-call` part; emits `tool-call` unless its execution did. */
   called(toolCallId: string, tool: string, input: unknown): NodePlace {
@@ -107,6 +131,7 @@ export class ToolNodes {
     state: Pick<CallNode, 'seen' | 'started'>,
   ): CallNode {
     const node = this.#add(toolCallId, tool, state);
+    const record = this.#toolRecord(toolCallId, tool);
     this.log.emit({
       type: 'tool-call',
       runId: this.runId,
@@ -114,6 +139,7 @@ export class ToolNodes {
       toolCallId,
       tool,
       input: plainJson(input),
+      ...(record !== undefined ? { record } : {}),
       ...this.#place(node),
     });
     return node;

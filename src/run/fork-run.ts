@@ -152,6 +152,49 @@ export async function forkRun(
   };
 }
 
+/** What a fork would be, from {@link forkPlan}: nothing is stored. */
+export interface ForkPlan {
+  /** The record it would fork at. */
+  point: ForkPoint;
+  /** The recorded run's workflow, which the fork runs. */
+  workflow?: string;
+  /** How many recorded model calls, tool executions and approvals its run would replay. */
+  replayed: number;
+  /** What would run live after the fork point, in words (as {@link Fork.live}). */
+  live: string;
+}
+
+/**
+ * What {@link forkRun} would make of the same arguments, checked as it checks them, with
+ * nothing stored: for saying what runs live before a fork starts (Studio's fork form).
+ *
+ * @throws {WorkflowError} what {@link forkRun} throws, `journal-exists` aside.
+ * @example
+ * ```ts
+ * const plan = await forkPlan(store, 'r1', { at: 3, change: { answer: 'deny' } });
+ * console.log(plan.live);
+ * ```
+ */
+export async function forkPlan(
+  store: JournalStore,
+  runId: string,
+  options: Pick<ForkRunOptions, 'at' | 'change' | 'props'>,
+): Promise<ForkPlan> {
+  const records = await readRunJournal(store, runId);
+  const header = records[0] as JournalHeader;
+  const points = forkPoints(records);
+  const point = findForkPoint(points, options.at);
+  if (options.props === undefined) refuseRedacted(header);
+  const change = changeRecord(options.change);
+  const forked = forkJournal(records, { runId: `${runId}-plan`, at: point.name, change });
+  return {
+    point,
+    ...(header.workflow !== undefined ? { workflow: header.workflow } : {}),
+    replayed: forkPoints(forked).length - (change.kind === 'model' ? 0 : 1),
+    live: liveWords(points, point, change),
+  };
+}
+
 /**
  * The records the run `runId` in `store` may be forked at, in the order they were recorded
  * (see `forkPoints`).

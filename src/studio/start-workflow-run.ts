@@ -170,7 +170,7 @@ async function spawnLogged(
  * Waits until the run's trace exists; a `june run` that ends first (a workflow that does not
  * load, a journal taken) is a 422 with the `june:` line it printed.
  */
-async function firstTrace(
+export async function firstTrace(
   runsDir: string,
   runId: string,
   started: Awaited<ReturnType<typeof spawnJune>>,

@@ -174,6 +174,12 @@ export interface TraceNode {
   costUsd?: number;
   /** Model nodes: the price the call was charged at (the catalog's or the run's `prices`; a replayed call's as recorded). */
   price?: ModelPrice;
+  /**
+   * Model and tool nodes of a run with a journal: the record's name, as `june fork` lists it
+   * and `forkRun` takes it (`model plan #2`, `tool fetch plan#0.0/summarize#0.0`); a tool
+   * node's approval is `approval <tool> <call id>` (the same call id).
+   */
+  record?: string;
   /** Tool nodes. */
   toolCallId?: string;
   input?: unknown;

@@ -101,6 +101,46 @@ export interface TryToolRequest {
   runId?: string;
 }
 
+/**
+ * `POST /api/runs/<runId>/fork`: fork a recorded run of the runs folder at one of its records
+ * with one change (see `forkRun`), and start the fork as a workbench run.
+ *
+ * - `at`: the record's name (a trace node's `record`, `tool fetch plan#0.0`; for an approval,
+ *   `approval <tool> <call id>`) or its number;
+ * - `change`: `{ result }` (a tool execution), `{ answer: 'approve' | 'deny', reason? }` (an
+ *   approval), `{ output }` (a model call's text, a question's answer) or `{ model, allAgents? }`
+ *   (a model call, made again by the model with that id);
+ * - `model`: how the models of the live part answer (as a start-run request's); needed
+ *   unless `preview`;
+ * - `preview`: only say what the fork would do ({@link ForkPreview}); nothing is made.
+ */
+export interface ForkRunRequest {
+  at: string;
+  change:
+    | { result: unknown }
+    | { answer: 'approve' | 'deny'; reason?: string }
+    | { output: unknown }
+    | { model: string; allAgents?: boolean };
+  model?: ModelChoice;
+  preview?: boolean;
+}
+
+/** The answer to a previewed {@link ForkRunRequest} (200), and part of a started one's (202). */
+export interface ForkPreview {
+  /** The record it forks at, by name, and that record in a few words. */
+  record: string;
+  what: string;
+  /** How many recorded calls and answers replay without a model call or a tool. */
+  replayed: number;
+  /** What runs live after the fork point, in words: tools with effects run, approvals are asked again. */
+  live: string;
+}
+
+/** The answer to a started {@link ForkRunRequest} (202): the fork, an ordinary run of the runs folder. */
+export interface ForkedRun extends ForkPreview {
+  runId: string;
+}
+
 /** What a tried tool gave; the call is recorded as a run of its own. */
 export interface TriedTool {
   runId: string;

@@ -13,6 +13,7 @@ import { Facts, Section } from './section.js';
 import { StatusBadge } from './status-badge.js';
 import { StepInspector } from './step-inspector.js';
 import { ToolInspector } from './tool-inspector.js';
+import { ForkPanel } from './fork-panel.js';
 import { isChildRun, labelOf, type TreeItem } from './trace-tree.js';
 
 /** The selected node in detail: what every node has, then what its kind adds. */
@@ -20,10 +21,13 @@ export function Inspector({
   item,
   now,
   onSelect,
+  runId,
 }: {
   item: TreeItem;
   now: number;
   onSelect(key: string): void;
+  /** The run on the page, which "Fork from here" forks. */
+  runId?: string;
 }) {
   const { node } = item;
   const running = node.status === 'running' || node.status === 'waiting';
@@ -56,6 +60,9 @@ export function Inspector({
       {node.kind === 'model' && <ModelFacts node={node} />}
       {node.kind === 'tool' && <ToolInspector item={item} onSelect={onSelect} />}
       {(node.kind === 'parallel' || node.kind === 'branch') && <ParallelFacts node={node} />}
+      {runId !== undefined && (node.kind === 'model' || node.kind === 'tool') && (
+        <ForkPanel key={item.key} runId={runId} node={node} />
+      )}
     </aside>
   );
 }

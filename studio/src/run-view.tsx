@@ -2,6 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { isUnreadable, type RunListEntry } from '../../src/host/run-list.js';
 import { ApprovalsPanel } from './approvals-panel.js';
 import type { Trace } from '../../src/trace/trace-node.js';
+import { ForkLineage } from './fork-compare.js';
 import { Inspector } from './inspector.js';
 import { MismatchBanner } from './mismatch-banner.js';
 import { RunFacts, RunHeader } from './run-header.js';
@@ -51,6 +52,7 @@ function LoadedRun(props: { runId: string; trace: Trace; tree: TraceTree; error?
         <RunFacts trace={trace} tree={tree} running={running} now={now} />
         {error && <span class="run-warning">Last reload failed: {error}</span>}
       </RunHeader>
+      {trace.forkedFrom && <ForkLineage trace={trace} />}
       <ApprovalsPanel runId={runId} version={trace} />
       <MismatchBanner tree={tree} />
       <div class="split">
@@ -65,7 +67,7 @@ function LoadedRun(props: { runId: string; trace: Trace; tree: TraceTree; error?
             <TimelineView {...shown} tree={tree} />
           )}
         </section>
-        <Inspector item={selected} now={now} onSelect={state.select} />
+        <Inspector item={selected} now={now} onSelect={state.select} runId={runId} />
       </div>
     </main>
   );

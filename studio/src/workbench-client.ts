@@ -1,5 +1,7 @@
 import { pageToken } from './approvals-api.js';
 import type {
+  ForkedRun,
+  ForkRunRequest,
   StartedRun,
   StartRunRequest,
   WorkflowEntry,
@@ -76,4 +78,22 @@ async function errorText(response: Response): Promise<string> {
   } catch {
     return text || `HTTP ${response.status}`;
   }
+}
+
+/**
+ * Forks the run `runId` (`POST api/runs/<runId>/fork`, an answering request with the page's
+ * token): with `preview`, what the fork would do; else the started fork.
+ */
+export async function forkRun(runId: string, request: ForkRunRequest): Promise<ForkedRun> {
+  const token = pageToken();
+  const response = await fetch(`api/runs/${encodeURIComponent(runId)}/fork`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(request),
+  });
+  if (!response.ok) throw new Error(await errorText(response));
+  return (await response.json()) as ForkedRun;
 }

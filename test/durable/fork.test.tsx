@@ -158,9 +158,46 @@ function modelNodes(node: TraceNode): TraceNode[] {
   ];
 }
 
+/** Every node of a trace tree, child runs included. */
+function allNodes(node: TraceNode): TraceNode[] {
+  const child = (node.output as { trace?: { root: TraceNode } } | undefined)?.trace?.root;
+  return [node, ...node.children.flatMap(allNodes), ...(child ? allNodes(child) : [])];
+}
+
 const approveAll = () => true;
 
 describe('forkRun', () => {
+  it("names each model and tool node of a trace by its record, as the fork points list them, in a fork's replayed prefix too", async () => {
+    const { Workflow } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    const recorded = await original.result;
+    const points = forkPoints(await store.read(original.runId)).map((point) => point.name);
+    const named = (trace: Trace) =>
+      allNodes(trace.root).flatMap((node) => {
+        if (node.record === undefined) return [];
+        const approval = node.approval && node.record.replace(/^tool /, 'approval ');
+        return [...(approval ? [approval] : []), node.record];
+      });
+    // every fork point is a node's record (an approval is its tool node's), and no node names another
+    expect([...named(recorded.trace)].sort()).toEqual([...points].sort());
+    expect(named(recorded.trace)).toContain('tool fetch plan#0.0/summarize#0.0/answer#0.0');
+    expect(named(recorded.trace)).toContain('model plan #2');
+
+    const fork = await forkRun(store, original.runId, {
+      at: 'tool fetch plan#0.0/summarize#0.0/answer#0.0',
+      change: { result: 'other page' },
+    });
+    const forked = await run(<Workflow />, { ...fork.options, onApproval: approveAll }).result;
+    const replayed = allNodes(forked.trace.root).filter((node) => node.replayed);
+    expect(replayed.map((node) => node.record)).toEqual([
+      'model plan #0',
+      'model plan#0.0/research:summarize #0',
+      'model plan#0.0/summarize#0.0/research:analyst:answer #0',
+    ]);
+    expect([...named(forked.trace)].sort()).toEqual([...points].sort());
+  });
+
   it('forks a three-level run at a tool result two levels down: the prefix replays with no model call and no tool, the rest runs live', async () => {
     const { Workflow, ran, calls, reset } = rig();
     const store = memoryJournalStore();
