@@ -166,7 +166,7 @@ export class CallRecords {
  * A record as text: what plain JSON cannot hold tagged as a journal line tags it (bytes as
  * `{"$bytes": base64}`, a BigInt as its decimal string, a `Date` as `{"$date": iso}`).
  */
-function encodeValue(value: unknown): string {
+export function encodeValue(value: unknown): string {
   return JSON.stringify(value, function (this: Record<string, unknown>, key, given: unknown) {
     const raw = this[key];
     if (raw instanceof Date)

@@ -1,4 +1,5 @@
 import { WorkflowError } from '../errors/index.js';
+import { checkThreadId } from '../journal/thread.js';
 import { stableJson } from '../json/stable-json.js';
 import { configuredSecrets, registerKnownCredentials } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
@@ -29,6 +30,10 @@ export interface QueuedRun {
   script?: ModelScript;
   /** `RunOptions.strict`. */
   strict?: boolean;
+  /** The thread the run continues (`RunOptions.thread`; its place is a row of `june.threads`). */
+  thread?: string;
+  /** `RunOptions.threadAgent`: the agent whose conversation the thread continues. */
+  threadAgent?: string;
 }
 
 /** A run to enqueue (`RunClient.enqueue`). */
@@ -56,6 +61,14 @@ export interface RunToEnqueue {
   strict?: boolean;
   /** The run id. @default a new one */
   runId?: string;
+  /**
+   * The thread the run continues (as `run()`'s `thread`): its thread agent starts from the
+   * conversation the thread's last run left, and one run of the thread is queued or runs at a
+   * time (`thread-busy`). See docs/threads.md.
+   */
+  thread?: string;
+  /** With `thread`: the `name` of the agent whose conversation the thread continues. */
+  threadAgent?: string;
 }
 
 /**
@@ -69,6 +82,7 @@ export interface RunToEnqueue {
  */
 export function queuedRun(run: RunToEnqueue, env: NodeJS.ProcessEnv = process.env): QueuedRun {
   registerKnownCredentials();
+  if (run.thread !== undefined) checkThreadId(run.thread);
   const secretNames = [...new Set(run.secretProps ?? [])];
   const props = run.props
     ? Object.fromEntries(Object.entries(run.props).filter(([name]) => !secretNames.includes(name)))
@@ -96,6 +110,10 @@ export function queuedRun(run: RunToEnqueue, env: NodeJS.ProcessEnv = process.en
     ...(Object.keys(redact).length > 0 ? { redact } : {}),
     ...(run.script ? { script: run.script } : {}),
     ...(run.strict ? { strict: true } : {}),
+    ...(run.thread !== undefined ? { thread: run.thread } : {}),
+    ...(run.thread !== undefined && run.threadAgent !== undefined
+      ? { threadAgent: run.threadAgent }
+      : {}),
   };
 }
 

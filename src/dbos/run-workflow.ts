@@ -15,6 +15,8 @@ import type { DbosSdk } from './load-dbos.js';
 import { RUN_WORKFLOW } from './names.js';
 import type { QueuedRun } from './queued-run.js';
 import { recoveringScript } from './recovering-script.js';
+import type { ThreadStore } from './thread-store.js';
+import type { DurableThread } from '../engine/durable-engine.js';
 import { queuedRunSecrets, type WorkerSecrets } from './worker-secrets.js';
 import type { WorkerShutdown } from './worker-shutdown.js';
 
@@ -46,7 +48,10 @@ export interface WorkerWorkflow {
  * database, for recovery (see {@link WorkerShutdown}). With `records` (the place table of
  * the database, {@link CallRecords}), each run's model calls and tool executions are
  * recorded by their place, and with `answers` too (the worker's waits for answers, see
- * `AnswerWaits`) its approvals; without them, as DBOS steps in the order they start.
+ * `AnswerWaits`) its approvals; without them, as DBOS steps in the order they start. With
+ * `threads` (`june.threads`, {@link ThreadStore}), a run of a thread starts from the
+ * conversation the thread's runs before it left, keeps its own when it ends, and lets go of
+ * the thread then (not when the worker stops: the run stays pending, holding it).
  */
 export function registerRunWorkflow(
   dbos: DbosSdk['DBOS'],
@@ -55,9 +60,10 @@ export function registerRunWorkflow(
   shutdown?: WorkerShutdown,
   records?: CallRecords,
   answers?: DbosAnswerWaits,
+  threads?: ThreadStore,
 ): (input: QueuedRun) => Promise<DbosRunOutput> {
   const run = (input: QueuedRun) =>
-    runQueued(dbos, workflows, secrets, input, shutdown, records && { records, answers });
+    runQueued(dbos, workflows, secrets, input, shutdown, records && { records, answers }, threads);
   return dbos.registerWorkflow(
     // once the worker stops, DBOS records nothing of a run: it stays pending
     (input: QueuedRun) => (shutdown ? shutdown.hold(run(input)) : run(input)),
@@ -72,6 +78,7 @@ async function runQueued(
   input: QueuedRun,
   shutdown: WorkerShutdown | undefined,
   byPlace: { records: CallRecords; answers: DbosAnswerWaits | undefined } | undefined,
+  threads: ThreadStore | undefined,
 ): Promise<DbosRunOutput> {
   const runId = dbos.workflowID!;
   // taken from the queue as the worker stops: left pending, untouched
@@ -81,6 +88,12 @@ async function runQueued(
   let handle: RunHandle | undefined;
   let forget: (() => void) | undefined;
   let redactor: Redactor | undefined;
+  let thread: DurableThread | undefined;
+  let conversation: { agent: string; messages: unknown[] } | undefined;
+  // the run lets go of its thread when it ends here, keeping what its thread agent left
+  const endThread = async () => {
+    if (thread && threads && !shutdown?.stopping) await threads.end(runId, conversation);
+  };
   try {
     const workflow = workflows.get(input.workflow);
     if (!workflow) throw workflowMissing(input.workflow, [...workflows.keys()]);
@@ -89,6 +102,18 @@ async function runQueued(
     if (redact) redactor = new Redactor(redact, configuredSecrets);
     const script = input.script ? recoveringScript(input.script) : undefined;
     const placed = await byPlace?.records.forRun(runId); // read once, as the run (or its recovery) starts
+    if (input.thread !== undefined) {
+      if (!threads) throw threadsMissing(input.thread);
+      // the run's place was written once, as it was queued: a recovery reads the same history
+      const { order } = await threads.take(input.thread, runId);
+      const history = await threads.history(input.thread, order);
+      thread = {
+        id: input.thread,
+        order,
+        ...(input.threadAgent !== undefined ? { agent: input.threadAgent } : {}),
+        messages: history.messages,
+      };
+    }
     const engine = engineFactory(dbos, runId, {
       ...(placed && !placed.legacy ? { records: placed.records } : {}),
       ...(placed && !placed.legacy && byPlace?.answers ? { answers: byPlace.answers } : {}),
@@ -97,6 +122,10 @@ async function runQueued(
       script,
       started: (start) => (redactor = start.redactor),
       cancelled: () => handle?.abort('the run was cancelled (june cancel)'),
+      ...(thread ? { thread } : {}),
+      conversation: (agent, messages) => {
+        conversation = { agent, messages: (redactor ?? configuredSecrets).value([...messages]) };
+      },
     });
     const options: RunOptions = {
       runId,
@@ -112,8 +141,11 @@ async function runQueued(
     const started = (workflow.run ?? juneRun)(workflow.component, options);
     handle = started;
     forget = shutdown?.track(runId, started);
-    return storedOutput(await started.result, redactor ?? configuredSecrets);
+    const result = await started.result;
+    await endThread();
+    return storedOutput(result, redactor ?? configuredSecrets);
   } catch (error) {
+    await endThread().catch(() => {});
     const stored = storedError(error, redactor ?? configuredSecrets);
     failedRuns.set(stored, runId);
     throw stored;
@@ -145,6 +177,8 @@ function engineFactory(
     script: ReturnType<typeof recoveringScript> | undefined;
     started: (start: DurableRunStart) => void;
     cancelled: () => void;
+    thread?: DurableThread;
+    conversation: (agent: string, messages: readonly unknown[]) => void;
   },
 ): DurableEngineFactory {
   const { publisher, script } = parts;
@@ -162,6 +196,7 @@ function engineFactory(
       cancelled: parts.cancelled,
       publish: (event) => publisher.publish(event),
       replayed: (call) => script?.skip(call.place.step),
+      ...(parts.thread ? { thread: parts.thread, conversation: parts.conversation } : {}),
     });
   };
 }
@@ -184,6 +219,13 @@ const failedRuns = new WeakMap<object, string>();
  */
 export function failedRunOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? failedRuns.get(error) : undefined;
+}
+
+function threadsMissing(threadId: string): SystemError {
+  return new SystemError(
+    'run-host-unsupported',
+    `june: the run continues thread "${threadId}", and this worker keeps no threads (it runs without June's tables); start it with june worker.`,
+  );
 }
 
 function workflowMissing(name: string, known: string[]): SystemError {
