@@ -1,6 +1,5 @@
 import { folderThreads, type FolderThread } from '../host/folder-threads.js';
-import type { ThreadRun } from '../journal/thread.js';
-import type { RunState } from '../host/run-state.js';
+import type { ThreadRun } from '../host/run-host.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import type { CommandOutput } from './run-commands.js';
 import { terminalJson, visibleText } from './visible-text.js';
@@ -26,13 +25,6 @@ interface ThreadSource {
   delete(threadId: string): Promise<ThreadRun[]>;
 }
 
-/** A database run's state as a runs folder's run shows it. */
-function databaseState(run: { status: string; waiting: unknown[] }): RunState {
-  if (run.status === 'cancelled') return 'aborted';
-  if (run.status === 'succeeded' || run.status === 'failed') return run.status;
-  return run.waiting.length > 0 ? 'waiting' : 'running';
-}
-
 /** Runs `work` on the threads of the runs folder, or of `options.database` (then closes it). */
 async function withThreads<T>(
   options: ThreadsCommandOptions,
@@ -43,29 +35,12 @@ async function withThreads<T>(
       label: options.dir ?? DEFAULT_DIR,
       ...folderThreads(options.dir ?? DEFAULT_DIR),
     });
-  const { RunClient } = await import('../dbos/cli-support.js');
-  const client = await RunClient.connect(options.database);
+  const { databaseThreads } = await import('../host/database-threads.js');
+  const threads = await databaseThreads(options.database);
   try {
-    return await work({
-      label: 'the database',
-      list: () => client.listThreads(),
-      async show(threadId) {
-        const runs = await client.listThread(threadId);
-        return {
-          id: threadId,
-          runs: await Promise.all(
-            runs.map(async (run) => {
-              const summary = await client.get(run.runId).catch(() => undefined);
-              return { ...run, state: summary ? databaseState(summary) : ('unknown' as const) };
-            }),
-          ),
-          conversation: await client.threadConversation(threadId),
-        };
-      },
-      delete: (threadId) => client.deleteThread(threadId),
-    });
+    return await work({ label: 'the database', ...threads });
   } finally {
-    await client.close();
+    await threads.close();
   }
 }
 

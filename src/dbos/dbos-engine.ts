@@ -129,6 +129,8 @@ export interface DbosEngineOptions {
   thread?: DurableThread;
   /** The thread agent finished: its whole conversation, to keep for the thread's next run. */
   conversation?: (agent: string, messages: readonly unknown[]) => void;
+  /** The run ended in this process ({@link DbosEngine.finish}): its thread is let go. */
+  ended?: () => Promise<void>;
   /** How long an approval waits before it counts as denied, in seconds. @default 30 days */
   approvalTimeoutSeconds?: number;
   /**
@@ -501,10 +503,14 @@ export class DbosEngine implements DurableEngine {
     else this.#options.publish?.(event);
   }
 
-  /** Nothing to write (DBOS records how the workflow ended); the waits for answers end. */
+  /**
+   * Nothing to write (DBOS records how the workflow ended); the waits for answers end, and a
+   * run of a thread lets go of it (`ended`).
+   */
   async finish(): Promise<void> {
     for (const wait of this.#waits) wait.abort(new Error('june: the run ended'));
     this.#waits.clear();
+    await this.#options.ended?.();
   }
 
   /**

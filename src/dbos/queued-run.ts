@@ -1,5 +1,5 @@
 import { WorkflowError } from '../errors/index.js';
-import { checkThreadId } from '../journal/thread.js';
+import { checkThreadId } from '../engine/thread-id.js';
 import { stableJson } from '../json/stable-json.js';
 import { configuredSecrets, registerKnownCredentials } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';

@@ -29,7 +29,7 @@ import type { DbosRunOutput } from './run-workflow.js';
 import { EnqueueNotices } from './enqueue-notices.js';
 import { StreamWakeups } from './stream-wakeups.js';
 import { ThreadStore } from './thread-store.js';
-import { checkThreadId, type ThreadHistory, type ThreadRun } from '../journal/thread.js';
+import { checkThreadId, type ThreadHistory, type ThreadRun } from '../engine/thread-id.js';
 
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
 type WorkflowStatus = import('@dbos-inc/dbos-sdk').WorkflowStatus;

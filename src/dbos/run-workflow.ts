@@ -88,12 +88,7 @@ async function runQueued(
   let handle: RunHandle | undefined;
   let forget: (() => void) | undefined;
   let redactor: Redactor | undefined;
-  let thread: DurableThread | undefined;
-  let conversation: { agent: string; messages: unknown[] } | undefined;
-  // the run lets go of its thread when it ends here, keeping what its thread agent left
-  const endThread = async () => {
-    if (thread && threads && !shutdown?.stopping) await threads.end(runId, conversation);
-  };
+  const thread = new RunThread(runId, input, threads, shutdown);
   try {
     const workflow = workflows.get(input.workflow);
     if (!workflow) throw workflowMissing(input.workflow, [...workflows.keys()]);
@@ -102,18 +97,6 @@ async function runQueued(
     if (redact) redactor = new Redactor(redact, configuredSecrets);
     const script = input.script ? recoveringScript(input.script) : undefined;
     const placed = await byPlace?.records.forRun(runId); // read once, as the run (or its recovery) starts
-    if (input.thread !== undefined) {
-      if (!threads) throw threadsMissing(input.thread);
-      // the run's place was written once, as it was queued: a recovery reads the same history
-      const { order } = await threads.take(input.thread, runId);
-      const history = await threads.history(input.thread, order);
-      thread = {
-        id: input.thread,
-        order,
-        ...(input.threadAgent !== undefined ? { agent: input.threadAgent } : {}),
-        messages: history.messages,
-      };
-    }
     const engine = engineFactory(dbos, runId, {
       ...(placed && !placed.legacy ? { records: placed.records } : {}),
       ...(placed && !placed.legacy && byPlace?.answers ? { answers: byPlace.answers } : {}),
@@ -122,10 +105,7 @@ async function runQueued(
       script,
       started: (start) => (redactor = start.redactor),
       cancelled: () => handle?.abort('the run was cancelled (june cancel)'),
-      ...(thread ? { thread } : {}),
-      conversation: (agent, messages) => {
-        conversation = { agent, messages: (redactor ?? configuredSecrets).value([...messages]) };
-      },
+      thread,
     });
     const options: RunOptions = {
       runId,
@@ -141,11 +121,8 @@ async function runQueued(
     const started = (workflow.run ?? juneRun)(workflow.component, options);
     handle = started;
     forget = shutdown?.track(runId, started);
-    const result = await started.result;
-    await endThread();
-    return storedOutput(result, redactor ?? configuredSecrets);
+    return storedOutput(await started.result, redactor ?? configuredSecrets);
   } catch (error) {
-    await endThread().catch(() => {});
     const stored = storedError(error, redactor ?? configuredSecrets);
     failedRuns.set(stored, runId);
     throw stored;
@@ -177,13 +154,13 @@ function engineFactory(
     script: ReturnType<typeof recoveringScript> | undefined;
     started: (start: DurableRunStart) => void;
     cancelled: () => void;
-    thread?: DurableThread;
-    conversation: (agent: string, messages: readonly unknown[]) => void;
+    thread: RunThread;
   },
 ): DurableEngineFactory {
   const { publisher, script } = parts;
   return async (start) => {
     parts.started(start);
+    await parts.thread.start();
     return new DbosEngine({
       dbos,
       runId,
@@ -196,7 +173,13 @@ function engineFactory(
       cancelled: parts.cancelled,
       publish: (event) => publisher.publish(event),
       replayed: (call) => script?.skip(call.place.step),
-      ...(parts.thread ? { thread: parts.thread, conversation: parts.conversation } : {}),
+      ...(parts.thread.thread
+        ? {
+            thread: parts.thread.thread,
+            conversation: (agent, messages) => parts.thread.keep(agent, messages, start.redactor),
+            ended: () => parts.thread.end(),
+          }
+        : {}),
     });
   };
 }
@@ -219,6 +202,50 @@ const failedRuns = new WeakMap<object, string>();
  */
 export function failedRunOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? failedRuns.get(error) : undefined;
+}
+
+/**
+ * The thread a queued run continues, over `june.threads`: its place (written once, as it was
+ * queued, so a recovery reads the same history) and the conversation the thread's runs
+ * before it left; at the run's end, the thread agent's conversation kept (redacted) and the
+ * thread let go, unless the worker is stopping (the run stays pending, holding it).
+ */
+class RunThread {
+  thread: DurableThread | undefined;
+  #conversation: { agent: string; messages: unknown[] } | undefined;
+
+  constructor(
+    private readonly runId: string,
+    private readonly input: QueuedRun,
+    private readonly threads: ThreadStore | undefined,
+    private readonly shutdown: WorkerShutdown | undefined,
+  ) {}
+
+  /** Reads the run's place and history, as its engine is made. */
+  async start(): Promise<void> {
+    const { input } = this;
+    if (input.thread === undefined) return;
+    if (!this.threads) throw threadsMissing(input.thread);
+    const { order } = await this.threads.take(input.thread, this.runId);
+    const history = await this.threads.history(input.thread, order);
+    this.thread = {
+      id: input.thread,
+      order,
+      ...(input.threadAgent !== undefined ? { agent: input.threadAgent } : {}),
+      messages: history.messages,
+    };
+  }
+
+  /** The thread agent finished: its conversation, kept at the run's end. */
+  keep(agent: string, messages: readonly unknown[], redactor: Redactor): void {
+    this.#conversation = { agent, messages: redactor.value([...messages]) };
+  }
+
+  /** The run ended here (its engine's `finish`): keeps the conversation and lets go. */
+  async end(): Promise<void> {
+    if (this.thread && this.threads && !this.shutdown?.stopping)
+      await this.threads.end(this.runId, this.#conversation);
+  }
 }
 
 function threadsMissing(threadId: string): SystemError {

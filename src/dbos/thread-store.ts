@@ -1,5 +1,5 @@
 import { SystemError, WorkflowError } from '../errors/june-error.js';
-import type { ThreadHistory, ThreadRun } from '../journal/thread.js';
+import type { ThreadHistory, ThreadRun } from '../engine/thread-id.js';
 import { decodeValue, encodeValue } from './call-records.js';
 import { pgPool, type PgClient, type PgPool } from './pg-driver.js';
 

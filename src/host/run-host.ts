@@ -8,6 +8,8 @@ import type { RunListEntry, StudioEvent } from './run-list.js';
 import type { RunApprovals } from './waiting-approvals.js';
 import type { ThreadRun } from '../journal/thread-run.js';
 
+export type { ThreadRun };
+
 /**
  * A run to start on a host ({@link RunHost.start}).
  *
