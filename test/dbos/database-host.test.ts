@@ -87,13 +87,15 @@ describe.runIf(!postgresMissing())('a database of more runs than its list reads'
       thread: 'desk-ana',
     });
     await host.result(second);
+    const threadOf = (entry: Awaited<ReturnType<RunHost['list']>>[number]) =>
+      'thread' in entry ? entry.thread : undefined;
     await waitFor(
-      async () => (await host.list()).find((entry) => entry.runId === second)?.thread !== undefined,
+      async () => (await host.list()).some((entry) => entry.runId === second && threadOf(entry)),
       30_000,
       "the second run's thread in the list",
     );
-    const listed = (await host.list()).filter((entry) => entry.thread?.id === 'desk-ana');
-    expect(listed.map((entry) => [entry.runId, entry.thread?.order]).sort()).toEqual(
+    const listed = (await host.list()).filter((entry) => threadOf(entry)?.id === 'desk-ana');
+    expect(listed.map((entry) => [entry.runId, threadOf(entry)?.order]).sort()).toEqual(
       [
         [first, 1],
         [second, 2],
