@@ -159,13 +159,18 @@ function addCancelCommand(program: Command, io: CliIO, done: Done): void {
 
 /** `june threads`, `june threads show <id>`, `june threads delete <id>`. */
 function addThreadsCommand(program: Command, io: CliIO, done: Done): void {
-  type Flags = { dir?: string; json?: boolean };
+  type Flags = { dir?: string; database?: string; json?: boolean };
+  const database = [
+    '--database <url>',
+    'the PostgreSQL URL of runs over a database (june worker --database): its threads',
+  ] as const;
   const threads = program
     .command('threads')
     .description(
-      'List the threads of .june/runs (june run --thread): each with its runs, in order.',
+      'List the threads of .june/runs or of a database (june run --thread): each with its runs, in order.',
     )
     .option('--dir <folder>', 'the runs folder (default: .june/runs)')
+    .option(...database)
     .option('--json', 'as JSON')
     .action(async (options: Flags) => {
       const { threadsCommand } = await import('./threads-command.js');
@@ -176,6 +181,7 @@ function addThreadsCommand(program: Command, io: CliIO, done: Done): void {
     .description("A thread's runs in order, and the conversation its next run starts from.")
     .argument('<id>', 'the thread')
     .option('--dir <folder>', 'the runs folder (default: .june/runs)')
+    .option(...database)
     .option('--json', 'as JSON')
     .action(async (id: string, options: Flags) => {
       const { threadShowCommand } = await import('./threads-command.js');
@@ -184,10 +190,11 @@ function addThreadsCommand(program: Command, io: CliIO, done: Done): void {
   threads
     .command('delete')
     .description(
-      "Delete a thread: its runs' journals and traces (so their resume and replay too) and its index. Refused while a run of it runs.",
+      "Delete a thread: its runs' journals and traces (so their resume and replay too) and its index, or its runs in a database. Refused while a run of it runs.",
     )
     .argument('<id>', 'the thread')
     .option('--dir <folder>', 'the runs folder (default: .june/runs)')
+    .option(...database)
     .option('--json', 'as JSON')
     .action(async (id: string, options: Flags) => {
       const { threadDeleteCommand } = await import('./threads-command.js');

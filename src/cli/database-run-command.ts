@@ -28,7 +28,7 @@ import { workflowNameOf } from './worker-command.js';
  */
 export type DatabaseRunOptions = Pick<
   RunFlagValues,
-  'props' | 'script' | 'strict' | 'follow' | 'approve' | 'json' | keyof RedactionFlags
+  'props' | 'script' | 'strict' | 'follow' | 'approve' | 'json' | 'thread' | keyof RedactionFlags
 > & { database: string };
 
 /**
@@ -38,7 +38,9 @@ export type DatabaseRunOptions = Pick<
  * following; the run goes on. No secret value is stored: `--secret-props` travel by name
  * (the worker gives their values), `--redact-env` by variable name (the worker redacts its
  * value there; it need not be set here), `--redact-pattern` as the expression; what is
- * followed is redacted here too.
+ * followed is redacted here too. With `--thread`, the run continues that thread of the
+ * database (`june.threads`); it is refused with `thread-busy` while another run of it is
+ * queued or runs.
  *
  * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
  * @throws {JuneError} `dbos-props-secret` when `--props` or the script holds a value the run
@@ -74,6 +76,7 @@ export async function databaseRunCommand(
       ...(runRedaction ? { redact: runRedaction } : {}),
       ...(script ? { script } : {}),
       ...(options.strict ? { strict: true } : {}),
+      ...(options.thread !== undefined ? { thread: options.thread } : {}),
     });
     if (!options.follow) {
       io.stdout.write(options.json ? `${terminalJson({ runId })}\n` : `queued run ${runId}\n`);

@@ -70,7 +70,6 @@ function refusePricesFlag(options: RunFlagValues): void {
 const localJournalFlags = [
   ['resume', '--resume'],
   ['waitForOwner', '--wait-for-owner'],
-  ['thread', '--thread'],
   ['replay', '--replay'],
   ['replayTools', '--replay-tools'],
 ] as const;

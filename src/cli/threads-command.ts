@@ -1,33 +1,69 @@
-import { folderThreads } from '../host/folder-threads.js';
+import { folderThreads, type FolderThread } from '../host/folder-threads.js';
+import type { ThreadRun } from '../host/run-host.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import type { CommandOutput } from './run-commands.js';
 import { terminalJson, visibleText } from './visible-text.js';
 
-/** The flags of `june threads`: the runs folder, and JSON output. */
+/** The flags of `june threads`: the runs folder (or a database), and JSON output. */
 export interface ThreadsCommandOptions {
   /** The runs folder. @default ".june/runs" */
   dir?: string;
+  /** A PostgreSQL URL of runs over a database (`june worker --database`): its threads instead. */
+  database?: string;
   /** `--json`: the answer as one JSON value. */
   json?: boolean;
 }
 
 const DEFAULT_DIR = '.june/runs';
 
+/** Where `june threads` reads threads: the runs folder's, or a database's (`june.threads`). */
+interface ThreadSource {
+  /** How the place is named in messages: the folder, or "the database". */
+  label: string;
+  list(): Promise<string[]>;
+  show(threadId: string): Promise<FolderThread>;
+  delete(threadId: string): Promise<ThreadRun[]>;
+}
+
+/** Runs `work` on the threads of the runs folder, or of `options.database` (then closes it). */
+async function withThreads<T>(
+  options: ThreadsCommandOptions,
+  work: (threads: ThreadSource) => Promise<T>,
+): Promise<T> {
+  if (options.database === undefined)
+    return work({
+      label: options.dir ?? DEFAULT_DIR,
+      ...folderThreads(options.dir ?? DEFAULT_DIR),
+    });
+  const { databaseThreads } = await import('../host/database-threads.js');
+  const threads = await databaseThreads(options.database);
+  try {
+    return await work({ label: 'the database', ...threads });
+  } finally {
+    await threads.close();
+  }
+}
+
 /** `june threads`: each thread of the runs folder, with how many runs it has and its last one. */
 export async function threadsCommand(
   io: CommandOutput,
   options: ThreadsCommandOptions = {},
 ): Promise<ExitCodeValue> {
-  const threads = folderThreads(options.dir ?? DEFAULT_DIR);
-  const ids = await threads.list();
-  const shown = await Promise.all(ids.map((id) => threads.show(id)));
+  const { ids, shown, label } = await withThreads(options, async (threads) => {
+    const ids = await threads.list();
+    return {
+      ids,
+      shown: await Promise.all(ids.map((id) => threads.show(id))),
+      label: threads.label,
+    };
+  });
   if (options.json) {
     io.stdout.write(
       `${terminalJson(shown.map((thread) => ({ id: thread.id, runs: thread.runs })))}\n`,
     );
     return ExitCode.success;
   }
-  if (ids.length === 0) io.stdout.write(`no threads in ${options.dir ?? DEFAULT_DIR}\n`);
+  if (ids.length === 0) io.stdout.write(`no threads in ${label}\n`);
   for (const thread of shown) {
     const last = thread.runs.at(-1);
     const count = `${thread.runs.length} run${thread.runs.length === 1 ? '' : 's'}`;
@@ -47,13 +83,16 @@ export async function threadShowCommand(
   threadId: string,
   options: ThreadsCommandOptions = {},
 ): Promise<ExitCodeValue> {
-  const thread = await folderThreads(options.dir ?? DEFAULT_DIR).show(threadId);
+  const { thread, label } = await withThreads(options, async (threads) => ({
+    thread: await threads.show(threadId),
+    label: threads.label,
+  }));
   if (options.json) {
     io.stdout.write(`${terminalJson(thread)}\n`);
     return ExitCode.success;
   }
   if (thread.runs.length === 0) {
-    io.stderr.write(`june: thread ${threadId} has no runs in ${options.dir ?? DEFAULT_DIR}.\n`);
+    io.stderr.write(`june: thread ${threadId} has no runs in ${label}.\n`);
     return ExitCode.failed;
   }
   io.stdout.write(`thread ${threadId} · ${thread.runs.length} runs\n`);
@@ -77,7 +116,7 @@ export async function threadDeleteCommand(
   threadId: string,
   options: ThreadsCommandOptions = {},
 ): Promise<ExitCodeValue> {
-  const deleted = await folderThreads(options.dir ?? DEFAULT_DIR).delete(threadId);
+  const deleted = await withThreads(options, (threads) => threads.delete(threadId));
   if (options.json) {
     io.stdout.write(`${terminalJson({ id: threadId, deleted })}\n`);
     return ExitCode.success;

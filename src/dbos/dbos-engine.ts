@@ -5,6 +5,7 @@ import type {
   ApprovalQuestion,
   OutsideAnswer,
   DurableEngine,
+  DurableThread,
   ModelAnswer,
   ModelCallAt,
   ToolCallAt,
@@ -124,6 +125,12 @@ export interface DbosEngineOptions {
   cancelSignal?: () => AbortSignal | undefined;
   /** A model call was answered from the record (its work did not run). */
   replayed?: (call: ModelCallAt) => void;
+  /** The thread the run continues (its place and history from `june.threads`, see `ThreadStore`). */
+  thread?: DurableThread;
+  /** The thread agent finished: its whole conversation, to keep for the thread's next run. */
+  conversation?: (agent: string, messages: readonly unknown[]) => void;
+  /** The run ended in this process ({@link DbosEngine.finish}): its thread is let go. */
+  ended?: () => Promise<void>;
   /** How long an approval waits before it counts as denied, in seconds. @default 30 days */
   approvalTimeoutSeconds?: number;
   /**
@@ -190,6 +197,16 @@ export class DbosEngine implements DurableEngine {
 
   get #redactor(): Redactor {
     return this.#options.redactor ?? configuredSecrets;
+  }
+
+  /** The thread the run continues, when it is a thread's run. */
+  get thread(): DurableThread | undefined {
+    return this.#options.thread;
+  }
+
+  /** Hands the thread agent's conversation on (kept in `june.threads` when the run ends). */
+  conversation(agent: string, messages: readonly unknown[]): void {
+    this.#options.conversation?.(agent, messages);
   }
 
   /** The run's id (the DBOS workflow id). */
@@ -486,10 +503,14 @@ export class DbosEngine implements DurableEngine {
     else this.#options.publish?.(event);
   }
 
-  /** Nothing to write (DBOS records how the workflow ended); the waits for answers end. */
+  /**
+   * Nothing to write (DBOS records how the workflow ended); the waits for answers end, and a
+   * run of a thread lets go of it (`ended`).
+   */
   async finish(): Promise<void> {
     for (const wait of this.#waits) wait.abort(new Error('june: the run ended'));
     this.#waits.clear();
+    await this.#options.ended?.();
   }
 
   /**

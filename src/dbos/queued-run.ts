@@ -1,5 +1,6 @@
 import { WorkflowError } from '../errors/index.js';
 import type { ForkedFrom } from '../run/fork-run.js';
+import { checkThreadId } from '../engine/thread-id.js';
 import { stableJson } from '../json/stable-json.js';
 import { configuredSecrets, registerKnownCredentials } from '../redaction/configured-secrets.js';
 import { Redactor, type RedactOptions } from '../redaction/redactor.js';
@@ -35,6 +36,10 @@ export interface QueuedRun {
    * there; its trace carries it, and a changed model (an id) is resolved by the worker.
    */
   fork?: ForkedFrom;
+  /** The thread the run continues (`RunOptions.thread`; its place is a row of `june.threads`). */
+  thread?: string;
+  /** `RunOptions.threadAgent`: the agent whose conversation the thread continues. */
+  threadAgent?: string;
 }
 
 /** A run to enqueue (`RunClient.enqueue`). */
@@ -62,6 +67,14 @@ export interface RunToEnqueue {
   strict?: boolean;
   /** The run id. @default a new one */
   runId?: string;
+  /**
+   * The thread the run continues (as `run()`'s `thread`): its thread agent starts from the
+   * conversation the thread's last run left, and one run of the thread is queued or runs at a
+   * time (`thread-busy`). See docs/threads.md.
+   */
+  thread?: string;
+  /** With `thread`: the `name` of the agent whose conversation the thread continues. */
+  threadAgent?: string;
 }
 
 /**
@@ -75,6 +88,7 @@ export interface RunToEnqueue {
  */
 export function queuedRun(run: RunToEnqueue, env: NodeJS.ProcessEnv = process.env): QueuedRun {
   registerKnownCredentials();
+  if (run.thread !== undefined) checkThreadId(run.thread);
   const secretNames = [...new Set(run.secretProps ?? [])];
   const props = run.props
     ? Object.fromEntries(Object.entries(run.props).filter(([name]) => !secretNames.includes(name)))
@@ -102,6 +116,10 @@ export function queuedRun(run: RunToEnqueue, env: NodeJS.ProcessEnv = process.en
     ...(Object.keys(redact).length > 0 ? { redact } : {}),
     ...(run.script ? { script: run.script } : {}),
     ...(run.strict ? { strict: true } : {}),
+    ...(run.thread !== undefined ? { thread: run.thread } : {}),
+    ...(run.thread !== undefined && run.threadAgent !== undefined
+      ? { threadAgent: run.threadAgent }
+      : {}),
   };
 }
 

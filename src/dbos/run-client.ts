@@ -33,6 +33,8 @@ import { pgPool, type PgPool } from './pg-driver.js';
 import { changeRecord, type ForkChange, type ForkedFrom, type ForkPoint } from '../run/fork-run.js';
 import type { ModelScript } from '../testing/script-format.js';
 import { StreamWakeups } from './stream-wakeups.js';
+import { ThreadStore } from './thread-store.js';
+import { checkThreadId, type ThreadHistory, type ThreadRun } from '../engine/thread-id.js';
 
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
 type WorkflowStatus = import('@dbos-inc/dbos-sdk').WorkflowStatus;
@@ -58,6 +60,8 @@ export interface DbosRunSummary {
   createdAt: number;
   /** A failed run's error message. */
   error?: string;
+  /** The thread the run continues (`RunToEnqueue.thread`): its id and the run's place in it. */
+  thread?: { id: string; order: number };
 }
 
 /** Options of {@link RunClient.connect}. */
@@ -87,11 +91,13 @@ export class RunClient {
   readonly #followPollingMs: number;
   readonly #answers: AnswerStore;
   #pool: PgPool | undefined;
+  readonly #threads: ThreadStore;
 
   private constructor(client: Client, url: string, followPollingMs: number) {
     this.#client = client;
     this.#url = url;
     this.#answers = new AnswerStore(url);
+    this.#threads = new ThreadStore(url);
     this.#wakeups = new StreamWakeups(url, client);
     this.#notices = new EnqueueNotices(url);
     this.#followPollingMs = followPollingMs;
@@ -137,6 +143,13 @@ export class RunClient {
     const runId = run.runId ?? newRunId();
     const queue = queueName(run.workflow);
     const onlyNew = options.onlyNew === true && run.runId !== undefined;
+    // a run of a thread takes its place and the thread's hold before it is stored
+    const place = input.thread
+      ? await this.#call(() => this.#threads.take(input.thread!, runId))
+      : undefined;
+    const letGo = async () => {
+      if (place?.taken) await this.#threads.forget(runId).catch(() => {});
+    };
     const enqueued = this.#call(async () => {
       const sdk = await loadDbos();
       try {
@@ -159,7 +172,10 @@ export class RunClient {
     });
     enqueued.then(() => this.#notices.notify(queue)).catch(() => {});
     if (run.runId === undefined || onlyNew) {
-      await enqueued;
+      await enqueued.catch(async (error: unknown) => {
+        await letGo();
+        throw error;
+      });
       return runId;
     }
     // DBOS keeps the first run of an id (of two enqueues at once, too), or refuses one of
@@ -168,9 +184,53 @@ export class RunClient {
       () => undefined,
       (error: unknown) => ({ error }),
     );
-    await this.#sameRequest(runId, input);
-    if (failed) throw failed.error;
+    await this.#sameRequest(runId, input).catch(async (error: unknown) => {
+      await letGo();
+      throw error;
+    });
+    if (failed) {
+      await letGo();
+      throw failed.error;
+    }
     return runId;
+  }
+
+  /**
+   * The runs of a thread in the database, in their order (oldest first); `[]` for a thread
+   * with none. @throws {WorkflowError} `thread-id-invalid`
+   */
+  async listThread(threadId: string): Promise<ThreadRun[]> {
+    checkThreadId(threadId);
+    return this.#call(() => this.#threads.list(threadId));
+  }
+
+  /** The ids of the threads with a run in the database, sorted. */
+  async listThreads(): Promise<string[]> {
+    return this.#call(() => this.#threads.threads());
+  }
+
+  /**
+   * What the thread's next run starts from: the conversation its newest run that left one
+   * left (see `threadConversation`). @throws {WorkflowError} `thread-id-invalid`
+   */
+  async threadConversation(threadId: string): Promise<ThreadHistory> {
+    checkThreadId(threadId);
+    return this.#call(() => this.#threads.history(threadId, 2 ** 31 - 1));
+  }
+
+  /**
+   * Deletes a thread from the database: its runs (their DBOS workflows, with their events
+   * and steps, and June's rows of their calls and answers) and its rows in `june.threads`, so
+   * its conversation is gone and a next run of the thread id starts a new one.
+   * @returns the runs deleted, in order.
+   * @throws {WorkflowError} `thread-id-invalid`
+   * @throws {SystemError} `thread-busy` while a run of the thread is queued or runs.
+   */
+  async deleteThread(threadId: string): Promise<ThreadRun[]> {
+    checkThreadId(threadId);
+    return this.#call(() =>
+      this.#threads.delete(threadId, (runIds) => this.#client.deleteWorkflows(runIds)),
+    );
   }
 
   /** Refuses `runId` when the database has a run of that id made for another request. */
@@ -402,12 +462,15 @@ export class RunClient {
         ...(options.idPrefix !== undefined ? { workflow_id_prefix: options.idPrefix } : {}),
       }),
     );
-    return Promise.all(runs.map((run) => this.#summary(run)));
+    const threads = await this.#call(() => this.#threads.ofRuns(runs.map((run) => run.workflowID)));
+    return Promise.all(runs.map((run) => this.#summary(run, threads.get(run.workflowID))));
   }
 
   /** One run as {@link list} shows it. @throws {WorkflowError} `dbos-run-unknown` */
   async get(runId: string): Promise<DbosRunSummary> {
-    return this.#summary(await this.#status(runId));
+    const status = await this.#status(runId);
+    const threads = await this.#call(() => this.#threads.ofRuns([runId]));
+    return this.#summary(status, threads.get(runId));
   }
 
   /**
@@ -458,12 +521,16 @@ export class RunClient {
   async close(): Promise<void> {
     await this.#answers.close();
     await this.#pool?.end().catch(() => {});
+    await this.#threads.close();
     await this.#wakeups.close();
     await this.#notices.close();
     await this.#client.destroy();
   }
 
-  async #summary(run: WorkflowStatus): Promise<DbosRunSummary> {
+  async #summary(
+    run: WorkflowStatus,
+    thread?: { id: string; order: number },
+  ): Promise<DbosRunSummary> {
     const status = statusOf(run.status);
     const error = run.error as { message?: string } | undefined;
     return {
@@ -476,6 +543,7 @@ export class RunClient {
         : { waiting: [], held: [] }),
       createdAt: run.createdAt,
       ...(error?.message ? { error: error.message } : {}),
+      ...(thread ? { thread } : {}),
     };
   }
 

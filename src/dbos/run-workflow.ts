@@ -16,6 +16,8 @@ import type { DbosSdk } from './load-dbos.js';
 import { RUN_WORKFLOW } from './names.js';
 import type { QueuedRun } from './queued-run.js';
 import { recoveringScript } from './recovering-script.js';
+import type { ThreadStore } from './thread-store.js';
+import type { DurableThread } from '../engine/durable-engine.js';
 import { queuedRunSecrets, type WorkerSecrets } from './worker-secrets.js';
 import type { WorkerShutdown } from './worker-shutdown.js';
 
@@ -47,7 +49,10 @@ export interface WorkerWorkflow {
  * database, for recovery (see {@link WorkerShutdown}). With `records` (the place table of
  * the database, {@link CallRecords}), each run's model calls and tool executions are
  * recorded by their place, and with `answers` too (the worker's waits for answers, see
- * `AnswerWaits`) its approvals; without them, as DBOS steps in the order they start.
+ * `AnswerWaits`) its approvals; without them, as DBOS steps in the order they start. With
+ * `threads` (`june.threads`, {@link ThreadStore}), a run of a thread starts from the
+ * conversation the thread's runs before it left, keeps its own when it ends, and lets go of
+ * the thread then (not when the worker stops: the run stays pending, holding it).
  */
 export function registerRunWorkflow(
   dbos: DbosSdk['DBOS'],
@@ -56,9 +61,10 @@ export function registerRunWorkflow(
   shutdown?: WorkerShutdown,
   records?: CallRecords,
   answers?: DbosAnswerWaits,
+  threads?: ThreadStore,
 ): (input: QueuedRun) => Promise<DbosRunOutput> {
   const run = (input: QueuedRun) =>
-    runQueued(dbos, workflows, secrets, input, shutdown, records && { records, answers });
+    runQueued(dbos, workflows, secrets, input, shutdown, records && { records, answers }, threads);
   return dbos.registerWorkflow(
     // once the worker stops, DBOS records nothing of a run: it stays pending
     (input: QueuedRun) => (shutdown ? shutdown.hold(run(input)) : run(input)),
@@ -73,6 +79,7 @@ async function runQueued(
   input: QueuedRun,
   shutdown: WorkerShutdown | undefined,
   byPlace: { records: CallRecords; answers: DbosAnswerWaits | undefined } | undefined,
+  threads: ThreadStore | undefined,
 ): Promise<DbosRunOutput> {
   const runId = dbos.workflowID!;
   // taken from the queue as the worker stops: left pending, untouched
@@ -82,6 +89,7 @@ async function runQueued(
   let handle: RunHandle | undefined;
   let forget: (() => void) | undefined;
   let redactor: Redactor | undefined;
+  const thread = new RunThread(runId, input, threads, shutdown);
   try {
     const workflow = workflows.get(input.workflow);
     if (!workflow) throw workflowMissing(input.workflow, [...workflows.keys()]);
@@ -98,19 +106,9 @@ async function runQueued(
       script,
       started: (start) => (redactor = start.redactor),
       cancelled: () => handle?.abort('the run was cancelled (june cancel)'),
+      thread,
     });
-    const options: RunOptions = {
-      runId,
-      workflow: input.workflow,
-      stream: false,
-      engine,
-      ...(props ? { props } : {}),
-      ...(redact ? { redact } : {}),
-      ...(script ? { model: script } : {}),
-      ...(input.strict ? { strict: true } : {}),
-      ...(input.fork ? { fork: runForkOf(input.fork) } : {}),
-      ...(secrets.prices ? { prices: secrets.prices } : {}),
-    };
+    const options = queuedRunOptions(runId, input, engine, { props, redact, script }, secrets);
     const started = (workflow.run ?? juneRun)(workflow.component, options);
     handle = started;
     forget = shutdown?.track(runId, started);
@@ -131,6 +129,29 @@ async function runQueued(
   }
 }
 
+/** The options of the queued run's `run()`: the run's own, read from its queued input and the worker's settings. */
+function queuedRunOptions(
+  runId: string,
+  input: QueuedRun,
+  engine: RunOptions['engine'],
+  given: { props: RunOptions['props']; redact: RunOptions['redact']; script: RunOptions['model'] },
+  secrets: WorkerSecrets,
+): RunOptions {
+  const { props, redact, script } = given;
+  return {
+    runId,
+    workflow: input.workflow,
+    stream: false,
+    engine,
+    ...(props ? { props } : {}),
+    ...(redact ? { redact } : {}),
+    ...(script ? { model: script } : {}),
+    ...(input.strict ? { strict: true } : {}),
+    ...(input.fork ? { fork: runForkOf(input.fork) } : {}),
+    ...(secrets.prices ? { prices: secrets.prices } : {}),
+  };
+}
+
 /**
  * The DBOS engine of a run: its calls and approvals recorded in its place table (`records`,
  * the answers awaited through `answers`; none for a run an older June started: DBOS steps), its events through `publisher`, whose step also
@@ -147,11 +168,13 @@ function engineFactory(
     script: ReturnType<typeof recoveringScript> | undefined;
     started: (start: DurableRunStart) => void;
     cancelled: () => void;
+    thread: RunThread;
   },
 ): DurableEngineFactory {
   const { publisher, script } = parts;
   return async (start) => {
     parts.started(start);
+    await parts.thread.start();
     return new DbosEngine({
       dbos,
       runId,
@@ -164,6 +187,13 @@ function engineFactory(
       cancelled: parts.cancelled,
       publish: (event) => publisher.publish(event),
       replayed: (call) => script?.skip(call.place.step),
+      ...(parts.thread.thread
+        ? {
+            thread: parts.thread.thread,
+            conversation: (agent, messages) => parts.thread.keep(agent, messages, start.redactor),
+            ended: () => parts.thread.end(),
+          }
+        : {}),
     });
   };
 }
@@ -186,6 +216,57 @@ const failedRuns = new WeakMap<object, string>();
  */
 export function failedRunOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? failedRuns.get(error) : undefined;
+}
+
+/**
+ * The thread a queued run continues, over `june.threads`: its place (written once, as it was
+ * queued, so a recovery reads the same history) and the conversation the thread's runs
+ * before it left; at the run's end, the thread agent's conversation kept (redacted) and the
+ * thread let go, unless the worker is stopping (the run stays pending, holding it).
+ */
+class RunThread {
+  thread: DurableThread | undefined;
+  #conversation: { agent: string; messages: unknown[] } | undefined;
+
+  constructor(
+    private readonly runId: string,
+    private readonly input: QueuedRun,
+    private readonly threads: ThreadStore | undefined,
+    private readonly shutdown: WorkerShutdown | undefined,
+  ) {}
+
+  /** Reads the run's place and history, as its engine is made. */
+  async start(): Promise<void> {
+    const { input } = this;
+    if (input.thread === undefined) return;
+    if (!this.threads) throw threadsMissing(input.thread);
+    const { order } = await this.threads.take(input.thread, this.runId);
+    const history = await this.threads.history(input.thread, order);
+    this.thread = {
+      id: input.thread,
+      order,
+      ...(input.threadAgent !== undefined ? { agent: input.threadAgent } : {}),
+      messages: history.messages,
+    };
+  }
+
+  /** The thread agent finished: its conversation, kept at the run's end. */
+  keep(agent: string, messages: readonly unknown[], redactor: Redactor): void {
+    this.#conversation = { agent, messages: redactor.value([...messages]) };
+  }
+
+  /** The run ended here (its engine's `finish`): keeps the conversation and lets go. */
+  async end(): Promise<void> {
+    if (this.thread && this.threads && !this.shutdown?.stopping)
+      await this.threads.end(this.runId, this.#conversation);
+  }
+}
+
+function threadsMissing(threadId: string): SystemError {
+  return new SystemError(
+    'run-host-unsupported',
+    `june: the run continues thread "${threadId}", and this worker keeps no threads (it runs without June's tables); start it with june worker.`,
+  );
 }
 
 function workflowMissing(name: string, known: string[]): SystemError {

@@ -21,6 +21,7 @@ import { withSetupLock } from './setup-lock.js';
 import { createAnswersTable } from './answer-store.js';
 import { AnswerWaits } from './answer-waits.js';
 import { CallRecords, createCallsTable } from './call-records.js';
+import { createThreadsTable, ThreadStore } from './thread-store.js';
 import { pgClient } from './pg-driver.js';
 import { WorkerLog, type WorkerLogLevel } from './worker-log.js';
 import { WorkerShutdown } from './worker-shutdown.js';
@@ -153,14 +154,14 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     probe: () => DBOS.listWorkflows({ limit: 1, loadInput: false, loadOutput: false }),
     failedRun: failedRunOf,
   });
-  const { shutdown, wakeups, records, answers } = workerParts(options.database, names);
+  const { shutdown, wakeups, records, answers, threads } = workerParts(options.database, names);
   try {
-    const parts = { executorId, names, log, shutdown, wakeups, write, records, answers };
+    const parts = { executorId, names, log, shutdown, wakeups, write, records, answers, threads };
     await setUpAndLaunch(DBOS, options, parts);
     // nowhere to lock before DBOS created the database: a new one has nothing to recover yet
     hold ??= await holdExecutorId(options.database, executorId, holdOptions);
   } catch (error) {
-    await Promise.all([records.close(), answers.close()]);
+    await Promise.all([records.close(), answers.close(), threads.close()]);
     await hold?.release();
     throw error;
   }
@@ -171,7 +172,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     );
     log.close();
     await DBOS.shutdown().finally(() =>
-      Promise.all([wakeups.uninstall(), records.close(), answers.close()]),
+      Promise.all([wakeups.uninstall(), records.close(), answers.close(), threads.close()]),
     );
     // last: another worker may take this id only once this one has let go of every run
     await hold?.release();
@@ -201,6 +202,7 @@ function workerParts(database: string, names: string[]) {
     wakeups: new QueueWakeups(names.map(queueName)),
     records: new CallRecords(database),
     answers: new AnswerWaits(database),
+    threads: new ThreadStore(database),
   };
 }
 
@@ -221,6 +223,7 @@ async function setUpAndLaunch(
     write: (line: string) => void;
     records: CallRecords;
     answers: AnswerWaits;
+    threads: ThreadStore;
   },
 ): Promise<void> {
   const { executorId, names, log, wakeups } = parts;
@@ -244,6 +247,7 @@ async function setUpAndLaunch(
         parts.shutdown,
         parts.records,
         parts.answers,
+        parts.threads,
       );
       const queue = {
         workerConcurrency: options.concurrency ?? 10,
@@ -294,6 +298,7 @@ async function answersTable(database: string): Promise<void> {
     await client.connect();
     await createAnswersTable(client);
     await createCallsTable(client);
+    await createThreadsTable(client);
   } finally {
     await client.end().catch(() => {});
   }

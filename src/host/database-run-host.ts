@@ -26,7 +26,9 @@ export interface DatabaseRunHostOptions {
  * queued (`RunClient.enqueue`) for a worker that has its workflow; the list is the
  * database's (`DatabaseRuns`), a run's trace is built from the events its worker publishes,
  * answers go as DBOS messages (`databaseApprovalDesk`), `cancel` is DBOS's. Workers take
- * stopped runs up themselves: `resume` throws `run-host-unsupported`.
+ * stopped runs up themselves: `resume` throws `run-host-unsupported`. A run of a thread
+ * (`thread`) takes its place in `june.threads` as it is queued (`thread-busy` while another
+ * run of the thread is queued or runs); `threadRuns` lists a thread's runs from there.
  *
  * @throws {SystemError} `dbos-missing` without `@dbos-inc/dbos-sdk`; `database-unreachable`,
  *   `database-auth-failed` for a database it cannot use.
@@ -82,6 +84,7 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
         `june: run "${runId}" is in a database, whose workers take stopped runs up themselves; start a worker (june worker --database) to go on with it.`,
       );
     },
+    threadRuns: (threadId) => runs.client.listThread(threadId),
     close: async () => runs.close(),
   };
 }
@@ -91,11 +94,6 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
  * that run goes on as it was. Resolves once the list has it.
  */
 async function enqueueOnce(runs: DatabaseRuns, request: HostRunRequest): Promise<string> {
-  if (request.thread !== undefined)
-    throw new SystemError(
-      'run-host-unsupported',
-      `june: a database of runs keeps no threads yet: thread "${request.thread}" needs a journal store (a runs folder, or chatHandler's journal form).`,
-    );
   const run = {
     workflow: request.workflow,
     ...(request.props !== undefined ? { props: request.props } : {}),
@@ -104,6 +102,7 @@ async function enqueueOnce(runs: DatabaseRuns, request: HostRunRequest): Promise
     ...(request.strict ? { strict: true } : {}),
     ...(request.redact !== undefined ? { redact: request.redact } : {}),
     ...(request.secretProps?.length ? { secretProps: request.secretProps } : {}),
+    ...(request.thread !== undefined ? { thread: request.thread } : {}),
   };
   const runId = await runs.client.enqueue(run, { onlyNew: true }).catch((error: unknown) => {
     if (JuneError.isInstance(error) && error.code === 'dbos-run-exists')

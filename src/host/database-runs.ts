@@ -223,6 +223,7 @@ function entryOf(run: DbosRunSummary, follow: Follow | undefined): RunSummary {
     workflow: run.workflow,
     ...(run.worker !== undefined ? { worker: run.worker } : {}),
     ...(run.error !== undefined ? { error: run.error } : {}),
+    ...(run.thread !== undefined ? { thread: run.thread } : {}),
     // a run the page follows is in the state its trace shows (the page reads the same one)
     ...(trace
       ? {}

@@ -124,7 +124,7 @@ export const runFlags = [
     key: 'thread',
     flags: '--thread <id>',
     description:
-      "continue this thread's conversation (its earlier runs in the runs folder); one run of a thread at a time",
+      "continue this thread's conversation (its earlier runs in the runs folder, or in the database with --database); one run of a thread at a time",
     kind: 'value',
   },
   {

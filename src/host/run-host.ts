@@ -8,6 +8,8 @@ import type { RunListEntry, StudioEvent } from './run-list.js';
 import type { RunApprovals } from './waiting-approvals.js';
 import type { ThreadRun } from '../journal/thread-run.js';
 
+export type { ThreadRun };
+
 /**
  * A run to start on a host ({@link RunHost.start}).
  *
@@ -23,8 +25,8 @@ import type { ThreadRun } from '../journal/thread-run.js';
  * - `secretProps`: names of secret props whose values are given where the run runs (a
  *   worker's `--secret-props`), so they never travel with the request; a host that runs in
  *   this process refuses them (`run-host-unsupported`): give their values as `props`;
- * - `thread`: the thread the run continues (`RunOptions.thread`, `june run --thread`); a
- *   host that keeps no threads (a database of runs) refuses it (`run-host-unsupported`).
+ * - `thread`: the thread the run continues (`RunOptions.thread`, `june run --thread`): in
+ *   the runs folder's journal store, in memory, or in a database's `june.threads`.
  */
 export interface HostRunRequest {
   workflow: string;
@@ -149,7 +151,7 @@ export interface RunHost {
 
   /**
    * The runs of a thread, in order (see `listThread`); absent on a host that keeps no
-   * threads (a database of runs).
+   * threads.
    */
   threadRuns?(threadId: string): Promise<ThreadRun[]>;
 

@@ -1,37 +1,14 @@
 import { hostname } from 'node:os';
 import { SystemError, WorkflowError } from '../errors/june-error.js';
-import { isRunId } from '../engine/run-id.js';
+import { checkThreadId, type ThreadHistory } from '../engine/thread-id.js';
 import type { JournalHeader, ThreadConversation } from './journal-record.js';
 import type { JournalStore } from './journal-store.js';
 import { ownerText, type RunOwner } from './run-lease.js';
 
 import type { ThreadRun } from './thread-run.js';
 
-export type { ThreadRun };
-
-/**
- * What a thread's next run starts from ({@link threadConversation}): the conversation the
- * thread's newest run before it left (its thread agent's, see `ThreadConversation`), and
- * the run that left it; no messages for a thread with no such run.
- */
-export interface ThreadHistory {
-  messages: unknown[];
-  agent?: string;
-  runId?: string;
-}
-
-/**
- * Checks a thread id: it is a run id's kind of name (1 to 128 letters, digits, `.`, `_`,
- * `-`, not starting with `.` or `-`), so it can name a file.
- * @throws {WorkflowError} `thread-id-invalid`
- */
-export function checkThreadId(threadId: unknown): asserts threadId is string {
-  if (typeof threadId === 'string' && isRunId(threadId)) return;
-  throw new WorkflowError(
-    'thread-id-invalid',
-    `june: ${JSON.stringify(threadId)} is not a thread id; a thread id is 1 to 128 letters, digits, ".", "_" and "-", not starting with "." or "-" (e.g. support-ana).`,
-  );
-}
+export type { ThreadRun, ThreadHistory };
+export { checkThreadId };
 
 /**
  * The error of a thread that a run holds (code `thread-busy`): it names the thread, the run

@@ -227,7 +227,7 @@ async function startThreadRun(
   if (!host.threadRuns)
     throw new SystemError(
       'run-host-unsupported',
-      `june: the chat's host (${host.label}) keeps no threads: give chatHandler a journal (its journal form) or a host over a runs folder for thread.`,
+      `june: the chat's host (${host.label}) keeps no threads: give chatHandler a journal (its journal form), or a host over a runs folder or a database, for thread.`,
     );
   const runs = await host.threadRuns(thread);
   const previous = runs.at(-1)?.runId;

@@ -73,4 +73,34 @@ describe.runIf(!postgresMissing())('a database of more runs than its list reads'
       runs.close();
     }
   }, 120_000);
+
+  it("marks a thread's runs in the list with their thread and order (Studio's Thread filter), and lists them in order", async () => {
+    const first = await host.start({
+      workflow: 'desk',
+      props: { mode: 'quick' },
+      thread: 'desk-ana',
+    });
+    await host.result(first);
+    const second = await host.start({
+      workflow: 'desk',
+      props: { mode: 'quick' },
+      thread: 'desk-ana',
+    });
+    await host.result(second);
+    const threadOf = (entry: Awaited<ReturnType<RunHost['list']>>[number]) =>
+      'thread' in entry ? entry.thread : undefined;
+    await waitFor(
+      async () => (await host.list()).some((entry) => entry.runId === second && threadOf(entry)),
+      30_000,
+      "the second run's thread in the list",
+    );
+    const listed = (await host.list()).filter((entry) => threadOf(entry)?.id === 'desk-ana');
+    expect(listed.map((entry) => [entry.runId, threadOf(entry)?.order]).sort()).toEqual(
+      [
+        [first, 1],
+        [second, 2],
+      ].sort(),
+    );
+    expect((await host.threadRuns!('desk-ana')).map((run) => run.runId)).toEqual([first, second]);
+  }, 120_000);
 });
