@@ -52,8 +52,8 @@ function setUpProject(): string {
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '.bin'), { recursive: true });
   symlinkSync(repoRoot, join(modules, 'june'), 'dir');
-  // the MCP SDK, an optional peer: a project that serves workflows (or calls them, as
-  // examples/serve does) installs it, as docs/serving.md says
+  // the MCP and A2A SDKs, optional peers: a project that serves workflows (or calls them, as
+  // examples/serve does) installs them, as docs/serving.md says
   const installed = [
     'ai',
     'zod',
@@ -63,6 +63,7 @@ function setUpProject(): string {
     'tsx',
     'evalite',
     '@modelcontextprotocol',
+    '@a2a-js',
   ];
   for (const name of installed)
     symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');

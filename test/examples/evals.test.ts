@@ -156,9 +156,13 @@ function resultsOf(path: string) {
  * system Node) installs without error but does not load.
  */
 function sqliteMissing(): string | undefined {
+  // loaded as evalite loads it: from evalite's folder (npm may install it there, not at the top)
   const probe = spawnSync(
     process.execPath,
-    ['-e', "require('better-sqlite3')(':memory:').close()"],
+    [
+      '-e',
+      "const r = require('node:module').createRequire(require.resolve('evalite')); r('better-sqlite3')(':memory:').close()",
+    ],
     { cwd: fileURLToPath(new URL('../../', import.meta.url)), encoding: 'utf8' },
   );
   if (probe.status === 0) return undefined;
