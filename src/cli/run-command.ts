@@ -120,6 +120,7 @@ export async function runStarted(
     json,
     approveEscalations,
     promptOutput,
+    resumable,
   });
   // the run is going (its MCP servers may be starting): a signal from now on stops it cleanly
   const stopListening = onStopSignals(control.stop);

@@ -25,6 +25,11 @@ export interface RunControlOptions {
   approveEscalations?: boolean;
   /** Where approval prompts are drawn, when requests are asked at the terminal (see {@link runPrompting}). */
   promptOutput: NodeJS.WriteStream | undefined;
+  /**
+   * `false` for a run nothing resumes (`june try-tool`, which has no `--approve wait`): a
+   * refusal names only what answers it now. @default true
+   */
+  resumable?: boolean;
 }
 
 /**
@@ -110,11 +115,15 @@ export class RunControl {
   #refuse(request: ApprovalRequest): void {
     if (this.refusal !== undefined) return;
     const why = this.#options.json ? '--json does not prompt' : 'there is no terminal to ask at';
+    const person =
+      this.#options.resumable === false
+        ? `pass --approve studio and answer it in Studio, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
+        : `pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`;
     this.refusal =
       request.budget !== undefined && answersAll(this.#options.approve)
-        ? `${budgetQuestion(request.budget).replace(/; allow .*$/, '')} before the next model call of step "${request.step}", and allowing more needs a person's answer, but ${why}; pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
+        ? `${budgetQuestion(request.budget).replace(/; allow .*$/, '')} before the next model call of step "${request.step}", and allowing more needs a person's answer, but ${why}; ${person}`
         : request.guard !== undefined && answersAll(this.#options.approve)
-          ? `the guard "${request.guard.name}" escalated the call of "${request.tool}" in step "${request.step}" (${request.guard.reason ?? 'no reason given'}), and a guard's escalation needs a person's answer, but ${why}; pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
+          ? `the guard "${request.guard.name}" escalated the call of "${request.tool}" in step "${request.step}" (${request.guard.reason ?? 'no reason given'}), and a guard's escalation needs a person's answer, but ${why}; ${person}`
           : request.kind === 'question'
             ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; give its answer in the --script (a tool call's "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)`
             : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;

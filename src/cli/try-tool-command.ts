@@ -26,6 +26,8 @@ export interface TryToolOptions {
   runId?: string;
   /** How its approval, if it needs one, is answered (as `june run --approve`, but `wait`). */
   approve?: 'ask' | 'all' | 'none' | 'studio';
+  /** `--approve-escalations`: `--approve all` or `none` answers a guard's escalation too. */
+  approveEscalations?: boolean;
   json?: boolean;
 }
 
@@ -65,6 +67,7 @@ export async function tryToolCommand(
   });
   const runOptions: RunCommandOptions = {
     approve: options.approve ?? 'ask',
+    ...(options.approveEscalations ? { approveEscalations: true } : {}),
     redactEnv: [],
     redactPattern: [],
     ...(options.runId !== undefined ? { runId: options.runId } : {}),

@@ -28,6 +28,10 @@ export function addTryToolCommand(
         .choices(['ask', 'all', 'none', 'studio'])
         .default('ask'),
     )
+    .option(
+      '--approve-escalations',
+      "let --approve all or none answer a guard's escalations too (else a person answers them)",
+    )
     .option('--json', 'print each run event as one line of JSON')
     .action(async (file: string, options: TryToolOptions) => {
       const { tryToolCommand } = await import('./try-tool-command.js');

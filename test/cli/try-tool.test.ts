@@ -154,12 +154,22 @@ export default function Guarded() {
     );
     expect(escalated.code).toBe(1);
     expect(escalated.stderr).toMatch(/the guard "no-prod" escalated the call of "deploy"/);
+    // it names only what try-tool has: no --approve wait, nothing resumes a try
+    expect(escalated.stderr).toMatch(
+      /pass --approve studio and answer it in Studio, or pass --approve-escalations/,
+    );
     expect(deploys()).toBe(before);
+    const answered = await june(
+      [...args, ...['--input', '{"env":"eu"}', '--approve', 'all', '--approve-escalations']],
+      project.dir,
+    );
+    expect(answered.code).toBe(0);
+    expect(deploys()).toBe(`${before}eu\n`);
     const allowed = await june(
       [...args, '--input', '{"env":"qa"}', '--approve', 'none', '--run-id', 'try-g3'],
       project.dir,
     );
     expect(allowed.code).toBe(0);
-    expect(deploys()).toBe(`${before}qa\n`);
+    expect(deploys()).toBe(`${before}eu\nqa\n`);
   }, 120_000);
 });
