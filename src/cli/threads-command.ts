@@ -95,7 +95,9 @@ export async function threadShowCommand(
     io.stderr.write(`june: thread ${threadId} has no runs in ${label}.\n`);
     return ExitCode.failed;
   }
-  io.stdout.write(`thread ${threadId} · ${thread.runs.length} runs\n`);
+  io.stdout.write(
+    `thread ${threadId} · ${thread.runs.length} run${thread.runs.length === 1 ? '' : 's'}\n`,
+  );
   for (const run of thread.runs)
     io.stdout.write(`${run.order}. ${run.runId}  ${run.state}  ${run.startedAt}\n`);
   const { conversation } = thread;
