@@ -42,9 +42,10 @@ describe('june run --thread and june threads', () => {
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
     }
-    const runIds = [...traces(project.dir).keys()]
-      .map((name) => name.replace(/\.json$/, ''))
-      .sort();
+    // in the order they ran (two runs may start within one second: their ids do not sort so)
+    const runIds = [...traces(project.dir)]
+      .sort(([, a], [, b]) => a.root.startedAt.localeCompare(b.root.startedAt))
+      .map(([name]) => name.replace(/\.json$/, ''));
     expect(runIds).toHaveLength(3);
 
     const listed = await june(['threads'], project.dir);
