@@ -4,7 +4,7 @@ import { withReason } from '../approvals/with-reason.js';
 import { CALLS_TABLE, decodeValue } from './call-records.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { ANSWERS_CHANNEL } from './names.js';
-import { pgPool, type PgClient, type PgPool } from './pg-driver.js';
+import { pgPool, type PgClient, type PgPool, inTransaction } from './pg-driver.js';
 
 /** June's table of approval answers in the system database: one row per answered request. */
 export const ANSWERS_TABLE = 'june.answers';
@@ -24,8 +24,7 @@ const UNDEFINED_TABLE = '42P01';
 export async function createAnswersTable(db: Pick<PgClient, 'query'>): Promise<void> {
   const found = await db.query('SELECT to_regclass($1) IS NOT NULL AS present', [ANSWERS_TABLE]);
   if (found.rows[0]?.present === true) return;
-  await db.query('BEGIN');
-  try {
+  await inTransaction(db, async () => {
     await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [ANSWERS_TABLE]);
     await db.query('CREATE SCHEMA IF NOT EXISTS june');
     await db.query(`CREATE TABLE IF NOT EXISTS ${ANSWERS_TABLE} (
@@ -37,11 +36,7 @@ export async function createAnswersTable(db: Pick<PgClient, 'query'>): Promise<v
       stored_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (run_id, request_id)
     )`);
-    await db.query('COMMIT');
-  } catch (error) {
-    await db.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { taggedJson, untagBytes } from '../json/tagged-json.js';
-import { pgPool, type PgClient, type PgPool } from './pg-driver.js';
+import { pgPool, type PgClient, type PgPool, inTransaction } from './pg-driver.js';
 
 /** June's table of the finished model calls and tool executions of runs over the database. */
 export const CALLS_TABLE = 'june.calls';
@@ -18,8 +18,7 @@ const UNDEFINED_SCHEMA = '3F000';
 export async function createCallsTable(db: Pick<PgClient, 'query'>): Promise<void> {
   const found = await db.query('SELECT to_regclass($1) IS NOT NULL AS present', [CALLS_TABLE]);
   if (found.rows[0]?.present === true) return;
-  await db.query('BEGIN');
-  try {
+  await inTransaction(db, async () => {
     await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [CALLS_TABLE]);
     await db.query('CREATE SCHEMA IF NOT EXISTS june');
     await db.query(`CREATE TABLE IF NOT EXISTS ${CALLS_TABLE} (
@@ -29,11 +28,7 @@ export async function createCallsTable(db: Pick<PgClient, 'query'>): Promise<voi
       stored_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (run_id, place)
     )`);
-    await db.query('COMMIT');
-  } catch (error) {
-    await db.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+  });
 }
 
 /**

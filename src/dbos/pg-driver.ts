@@ -52,3 +52,22 @@ export function pgPool(
   pool.on('error', () => {}); // an idle connection lost: the next query opens another
   return pool;
 }
+
+/**
+ * Runs `work` in one transaction on `db`: `BEGIN`, then `COMMIT`; when `work` throws,
+ * `ROLLBACK` (its own failure ignored) and the error again.
+ */
+export async function inTransaction<T>(
+  db: Pick<PgClient, 'query'>,
+  work: () => Promise<T>,
+): Promise<T> {
+  await db.query('BEGIN');
+  try {
+    const result = await work();
+    await db.query('COMMIT');
+    return result;
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}

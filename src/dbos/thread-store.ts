@@ -1,7 +1,7 @@
 import { SystemError, WorkflowError } from '../errors/june-error.js';
 import type { ThreadHistory, ThreadRun } from '../engine/thread-id.js';
 import { decodeValue, encodeValue } from './call-records.js';
-import { pgPool, type PgClient, type PgPool } from './pg-driver.js';
+import { pgPool, type PgClient, type PgPool, inTransaction } from './pg-driver.js';
 
 /** June's table of the runs of threads over the database, in order, with their conversations. */
 export const THREADS_TABLE = 'june.threads';
@@ -34,8 +34,7 @@ const UNSTORED_HOLD_MS = 60_000;
 export async function createThreadsTable(db: Pick<PgClient, 'query'>): Promise<void> {
   const found = await db.query('SELECT to_regclass($1) IS NOT NULL AS present', [THREADS_TABLE]);
   if (found.rows[0]?.present === true) return;
-  await db.query('BEGIN');
-  try {
+  await inTransaction(db, async () => {
     await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [THREADS_TABLE]);
     await db.query('CREATE SCHEMA IF NOT EXISTS june');
     await db.query(`CREATE TABLE IF NOT EXISTS ${THREADS_TABLE} (
@@ -51,11 +50,7 @@ export async function createThreadsTable(db: Pick<PgClient, 'query'>): Promise<v
     await db.query(
       `CREATE UNIQUE INDEX IF NOT EXISTS threads_one_running ON ${THREADS_TABLE} (thread_id) WHERE running`,
     );
-    await db.query('COMMIT');
-  } catch (error) {
-    await db.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+  });
 }
 
 /** A run's place in its thread, as {@link ThreadStore.take} gives it. */
