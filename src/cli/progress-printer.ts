@@ -21,6 +21,11 @@ export interface ProgressPrinterOptions {
   approvalsPrompted?: boolean;
   /** The longest tool input or output shown, in characters (a terminal's width, say). @default 120 */
   jsonChars?: number;
+  /**
+   * `false` when no model is called (`june try-tool`'s scripted turns): a step's line shows
+   * no tokens. @default true
+   */
+  usage?: boolean;
 }
 
 type Of<T extends RunLogEvent['type']> = RunLogEventOf<T>;
@@ -57,6 +62,7 @@ export class ProgressPrinter implements RunConsumer {
   readonly #style: TerminalStyle;
   readonly #approvalsPrompted: boolean;
   readonly #jsonChars: number;
+  readonly #usage: boolean;
   /** The indent of the text line being streamed, or undefined at the start of a line. */
   #textIndent: string | undefined;
   #textStep: string | undefined;
@@ -77,6 +83,7 @@ export class ProgressPrinter implements RunConsumer {
     this.#style = style;
     this.#approvalsPrompted = options.approvalsPrompted ?? false;
     this.#jsonChars = options.jsonChars ?? 120;
+    this.#usage = options.usage ?? true;
   }
 
   /** Holds output back (while a prompt is on screen) until {@link release}. */
@@ -298,7 +305,7 @@ export class ProgressPrinter implements RunConsumer {
     this.#running.delete(`${event.runId} ${event.step}`);
     const started = this.#stepStarts.get(`${event.runId} ${event.step}`);
     const took = started === undefined ? '' : ` · ${formatDuration(Date.now() - started)}`;
-    const text = `${mark[event.status]} ${v(event.step)}${event.status === 'succeeded' ? '' : ` ${event.status}`}${took} · ${formatTokens(event.usage)}`;
+    const text = `${mark[event.status]} ${v(event.step)}${event.status === 'succeeded' ? '' : ` ${event.status}`}${took}${this.#usage ? ` · ${formatTokens(event.usage)}` : ''}`;
     this.line(event.status === 'succeeded' ? s.success(text) : s.failure(text), event.runId);
   }
 

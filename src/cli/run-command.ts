@@ -20,6 +20,7 @@ import { terminalJson, visibleText } from './visible-text.js';
 import { otlpTracesEndpoint } from './otlp-endpoint.js';
 import { forkOf } from '../run/fork-run.js';
 import type { RunFork } from '../interpreter/workflow-run-options.js';
+import type { Trace } from '../trace/index.js';
 
 import type { RunCommandOptions } from './run-command-options.js';
 
@@ -85,6 +86,13 @@ export interface RunStartedOptions {
    * @default true
    */
   resumable?: boolean;
+  /**
+   * `false` when the run calls no model (`june try-tool`'s scripted turns): no tokens and
+   * no cost are shown. @default true
+   */
+  usage?: boolean;
+  /** What makes a run that succeeded fail all the same, as a `june:` line (see `reportRun`). */
+  failedCall?: (trace: Trace) => string | undefined;
 }
 
 /**
@@ -104,12 +112,12 @@ export async function runStarted(
   const json = options.json === true;
   const approveEscalations = options.approveEscalations === true;
   const promptOutput = runPrompting(io, approve, json, approveEscalations);
+
   const style = terminalStyle(io.stdout);
-  const printer = runPrinter(io, style, promptOutput !== undefined && approve === 'ask');
+  const printer = runPrinter(io, style, promptOutput !== undefined && approve === 'ask', how);
   const otlp = await otlpExport(options, io);
   const startedAt = Date.now();
   const { handle, writer, traceFailure } = startRun(inputs, options, otlp);
-  const tracePath = join(runsFolder, `${handle.runId}.json`);
   const control = new RunControl({
     handle,
     writer,
@@ -136,7 +144,7 @@ export async function runStarted(
       outcome,
       trace: writer.trace ?? handle.trace(),
       runId: handle.runId,
-      tracePath,
+      tracePath: join(runsFolder, `${handle.runId}.json`),
       durationMs: Date.now() - startedAt,
       resume: resumable ? printedResumeCommand(file, handle.runId, options) : '',
       workflow: inputs.workflow,
@@ -144,6 +152,7 @@ export async function runStarted(
       model: options.thread === undefined ? inputs.model : undefined,
       prices: inputs.prices,
       json,
+      ...reportOptions(how),
       stoppedBy: control.stoppedBy,
       refusal: control.refusal,
       style,
@@ -197,10 +206,24 @@ async function runOutcome(
 }
 
 /** The progress printer: JSON values cut to the terminal's width (120 characters off a terminal). */
-function runPrinter(io: CliIO, style: TerminalStyle, approvalsPrompted: boolean): ProgressPrinter {
+function runPrinter(
+  io: CliIO,
+  style: TerminalStyle,
+  approvalsPrompted: boolean,
+  how: RunStartedOptions,
+): ProgressPrinter {
   const jsonChars =
     io.stdout.isTTY && io.stdout.columns ? Math.max(40, io.stdout.columns - 16) : 120;
-  return new ProgressPrinter(io.stdout, style, { approvalsPrompted, jsonChars });
+  const usage = how.usage !== false;
+  return new ProgressPrinter(io.stdout, style, { approvalsPrompted, jsonChars, usage });
+}
+
+/** What {@link RunStartedOptions} changes in the report: no usage, a failed call. */
+function reportOptions(how: RunStartedOptions) {
+  return {
+    ...(how.usage === false ? { usage: false } : {}),
+    ...(how.failedCall ? { failedCall: how.failedCall } : {}),
+  };
 }
 
 type OtlpExport = Awaited<ReturnType<typeof otlpExport>>;

@@ -39,6 +39,16 @@ export interface RunReport {
   model: ScriptedModel | undefined;
   /** `--json`: no summary lines. */
   json: boolean;
+  /**
+   * `false` when no model was called (`june try-tool`'s scripted turns): the summary shows
+   * no tokens and no cost. @default true
+   */
+  usage?: boolean;
+  /**
+   * For a run that succeeded: what made it fail all the same, as a `june:` line (a tried
+   * call that failed or a guard rejected), read from its trace; the exit code is then 1.
+   */
+  failedCall?: (trace: Trace) => string | undefined;
   stoppedBy: StopSignal | undefined;
   refusal: string | undefined;
   style: TerminalStyle;
@@ -57,27 +67,31 @@ export function reportRun(report: RunReport): ExitCodeValue {
     );
   const took = formatDuration(report.durationMs);
   if (!json && report.prices) warnUnpriced(trace.root, report.prices, io);
+  const usage = report.usage !== false;
   if ('result' in outcome) {
     const failed = failuresText(outcome.result.trace.root.failures);
     if (!json)
       io.stdout.write(
         summary(
           `${style.success(`✓ succeeded in ${took}`)}${failed ? style.attention(` · ${failed}`) : ''}`,
-          outcome.result.usage,
+          usage ? outcome.result.usage : false,
           outcome.result.trace.root,
           report.tracePath,
           style.dim,
         ),
       );
     if (report.model) warnUnusedTurns(report.model, io);
-    return ExitCode.success;
+    const failedCall = report.failedCall?.(outcome.result.trace);
+    if (failedCall === undefined) return ExitCode.success;
+    io.stderr.write(`${visibleText(failedCall)}\n`);
+    return ExitCode.failed;
   }
   const status = trace.status === 'aborted' ? '■ aborted' : '✗ failed';
   if (!json)
     io.stdout.write(
       summary(
         style.failure(`${status} after ${took}`),
-        trace.root.usage,
+        usage ? trace.root.usage : false,
         trace.root,
         report.tracePath,
         style.dim,
@@ -96,17 +110,19 @@ export function reportRun(report: RunReport): ExitCodeValue {
 
 /**
  * The run's last lines: how it ended, how long it took, its tokens and cost (child runs
- * included; how many calls had no price), and where its trace is.
+ * included; how many calls had no price; neither with `usage` `false`: no model was called),
+ * and where its trace is.
  */
 function summary(
   status: string,
-  usage: RunResult['usage'] | undefined,
+  usage: RunResult['usage'] | undefined | false,
   root: Trace['root'],
   tracePath: string,
   dim: (text: string) => string,
 ): string {
-  const cost = costText(subtreeCost(root));
-  return `${status}${dim(` · ${formatTokens(usage)}${cost ? ` · ${cost}` : ''}`)}\n${dim(`trace: ${tracePath}`)}\n`;
+  const cost = usage === false ? '' : costText(subtreeCost(root));
+  const spent = usage === false ? '' : dim(` · ${formatTokens(usage)}${cost ? ` · ${cost}` : ''}`);
+  return `${status}${spent}\n${dim(`trace: ${tracePath}`)}\n`;
 }
 
 /** `1 tool failed · 2 failures caught` for what failed inside a run that succeeded; empty when nothing did. */

@@ -5,7 +5,9 @@ import { WorkflowError } from '../errors/index.js';
 import { agentTool, type AgentTool } from '../interpreter/agent-tool.js';
 import { runsFolderJournal } from '../host/runs-folder-journal.js';
 import { scriptedModel, type ScriptedModel } from '../testing/index.js';
+import type { Trace, TraceNode } from '../trace/index.js';
 import type { CliIO } from './cli-io.js';
+import { oneLine } from './format.js';
 import type { ExitCodeValue } from './exit-code.js';
 import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
@@ -96,7 +98,59 @@ export async function tryToolCommand(
     prices: undefined,
     lease: undefined,
   };
-  return runStarted(file, runOptions, io, inputs, { resumable: false });
+  return runStarted(file, runOptions, io, inputs, {
+    resumable: false,
+    // its turns are scripted: no model is called, nothing is spent
+    usage: false,
+    failedCall: (trace) => triedCallFailure(trace, found.name),
+  });
+}
+
+/**
+ * Why the tried call of `tool` did not do its work, as a `june:` line: it failed (an input
+ * its schema refuses, an error it threw) or a guard rejected it; undefined when it ran, or
+ * was denied as `--approve` said.
+ */
+export function triedCallFailure(trace: Trace, tool: string): string | undefined {
+  const call = toolNodeOf(trace.root, tool);
+  if (!call) return undefined;
+  const rejected = call.guards?.find((decision) => decision.action === 'reject');
+  if (rejected)
+    return `june: the guard "${rejected.guard}" rejected the call of "${tool}"${rejected.reason ? `: ${rejected.reason}` : ''}; the tool did not run.`;
+  if (call.status !== 'failed') return undefined;
+  return `june: the call of "${tool}" failed: ${toolErrorText(call.error?.message ?? 'no message')}`;
+}
+
+/** The tried call's tool node: the first of that name in the tree. */
+function toolNodeOf(node: TraceNode, tool: string): TraceNode | undefined {
+  if (node.kind === 'tool' && node.name === tool) return node;
+  for (const child of node.children) {
+    const found = toolNodeOf(child, tool);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A tool's error as one line: an input the tool's schema refuses (the AI SDK's
+ * `AI_InvalidToolInputError`, its issues listed after `Error message:`) as each issue's
+ * path and message; any other error as its message on one line.
+ */
+function toolErrorText(message: string): string {
+  if (message.includes('AI_InvalidToolInputError')) {
+    const issues = /Error message: (\[[\s\S]*\])\s*$/.exec(message)?.[1];
+    let listed: string[] = [];
+    try {
+      listed = (JSON.parse(issues ?? '[]') as { path?: unknown[]; message?: string }[]).map(
+        (issue) =>
+          `${issue.path?.length ? `${issue.path.join('.')}: ` : ''}${(issue.message ?? '').replace(/^Invalid input: /, '')}`,
+      );
+    } catch {
+      // not the AI SDK's list: the error's first line says enough
+    }
+    return `its input does not fit the tool's input schema${listed.length ? ` (${listed.join('; ')})` : ''}; fix --input and try again.`;
+  }
+  return oneLine(message);
 }
 
 /**

@@ -84,6 +84,26 @@ describe('june try-tool', () => {
     expect(toolNodes('try-c')[0]!.approval).toBeUndefined();
   }, 120_000);
 
+  it('fails with a june: line when the tool refuses the input, and shows no tokens or cost for its scripted turns', async () => {
+    const before = deploys();
+    const refused = await june(
+      [
+        ...['try-tool', 'flow.tsx', '--agent', 'release', '--tool', 'deploy'],
+        ...['--input', '{"env":3}', '--props', '{"guarded":false}', '--run-id', 'try-bad'],
+      ],
+      project.dir,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `june: the call of "deploy" failed: its input does not fit the tool's input schema (env: expected string, received number); fix --input and try again.\n`,
+    );
+    expect(deploys()).toBe(before);
+    expect(toolNodes('try-bad')[0]!.status).toBe('failed');
+    // no model was called: neither the step nor the run reports tokens or a cost
+    expect(refused.stdout).not.toMatch(/tokens|cost/);
+    expect(refused.stdout).toMatch(/^✓ succeeded in \d+ ms · 1 tool failed\ntrace: /m);
+  }, 120_000);
+
   it('names what there is for an unknown agent or tool, and refuses a bad --run-id', async () => {
     const agent = await june(
       ['try-tool', 'flow.tsx', '--agent', 'nope', '--tool', 'deploy'],
@@ -138,7 +158,11 @@ export default function Guarded() {
       [...args, '--input', '{"env":"prod"}', '--approve', 'all', '--run-id', 'try-g1'],
       project.dir,
     );
-    expect(rejected.code).toBe(0);
+    // a rejected call did not do its work: the try says so and fails
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toBe(
+      'june: the guard "no-prod" rejected the call of "deploy": no deploys to prod from here; the tool did not run.\n',
+    );
     expect(deploys()).toBe(before);
     expect(toolNodes('try-g1')[0]).toMatchObject({
       name: 'deploy',
