@@ -197,6 +197,10 @@ export async function approveCommand(
   const { runId, decision } = request;
   const decisions = await host.decisions(runId);
   const targets = targetsOf(decisions, request.requestId);
+  if (targets === undefined) {
+    io.stderr.write(`${visibleText(unknownRequest(decisions, request.requestId ?? ''))}\n`);
+    return ExitCode.failed;
+  }
   if (targets.length === 0) {
     const ended = await endedState(host, runId);
     if (ended !== undefined) {
@@ -280,12 +284,15 @@ async function reportRefused(
 
 /**
  * The calls to answer: every waiting one for `--all`; else the one whose key or request id
- * is `id` (or `id` itself, for the host to say why it does not wait).
+ * is `id`, or whose key without the run's id is (`release#1.0`, as `june serve` shows a
+ * call) when exactly one waiting call's key ends so. With nothing waiting, `id` itself, for
+ * the host to say why it does not wait; undefined when the run waits for calls, none of
+ * them (or more than one) named by `id`.
  */
 function targetsOf(
   decisions: RunApprovals,
   id: string | undefined,
-): { key: string; shown: string; kind?: 'question' }[] {
+): { key: string; shown: string; kind?: 'question' }[] | undefined {
   const kindOf = (call: WaitingApproval | undefined) =>
     call?.kind === 'question' ? { kind: 'question' as const } : {};
   if (id === undefined)
@@ -294,10 +301,39 @@ function targetsOf(
       shown: call.requestId,
       ...kindOf(call),
     }));
+  const { waiting } = decisions;
+  const ending = waiting.filter((call) => call.key.endsWith(`/${id}`));
   const call =
-    decisions.waiting.find((waiting) => waiting.key === id) ??
-    decisions.waiting.find((waiting) => waiting.requestId === id);
+    waiting.find((call) => call.key === id) ??
+    waiting.find((call) => call.requestId === id) ??
+    (ending.length === 1 ? ending[0] : undefined);
+  if (call === undefined && waiting.length > 0) return undefined;
   return [{ key: call?.key ?? id, shown: id, ...kindOf(call) }];
+}
+
+/**
+ * Why `june approve <runId> <id>` answers nothing although the run waits: `id` names none of
+ * its calls (or several), and what it waits for, each as `june approve` takes it.
+ */
+function unknownRequest(decisions: RunApprovals, id: string): string {
+  const { runId, waiting } = decisions;
+  const named = waiting.filter((call) => call.key.endsWith(`/${id}`)).length;
+  const calls = waiting
+    .map(
+      (call) =>
+        `${call.requestId} (${call.kind === 'question' ? 'question' : 'tool'} ${call.tool}, step ${call.step}; key ${shortKey(call.key, runId)})`,
+    )
+    .join(', ');
+  const why =
+    named > 1
+      ? `"${id}" names ${named} of its waiting requests`
+      : `the run waits for no request "${id}"`;
+  return `june: ${why}; run ${runId} waits for ${calls}. Give one of those request ids or keys, or --all.`;
+}
+
+/** A call's key without the run's id in front (`release#1.0`), as `june serve` shows it. */
+function shortKey(key: string, runId: string): string {
+  return key.startsWith(`${runId}/`) ? key.slice(runId.length + 1) : key;
 }
 
 /** The state the run ended in as the host lists it, or undefined while it goes on. */

@@ -112,6 +112,25 @@ describe.each([
     expect(toolOutputs(await host.result(runId), 'deploy')).toEqual(['deployed staging']);
   }, 120_000);
 
+  it("june approve takes a call's key without the run id; an id that names no waiting call lists what the run waits for", async () => {
+    const { runId } = await waitingRun();
+    const [call] = (await host.decisions(runId)).waiting;
+    const short = call!.key.slice(`${runId}/`.length);
+    expect(call!.key).toBe(`${runId}/${short}`);
+    const unknown = await approve(runId, 'nope#9.9', {});
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toBe(
+      `june: the run waits for no request "nope#9.9"; run ${runId} waits for ${call!.requestId} (tool deploy, step work; key ${short}). Give one of those request ids or keys, or --all.\n`,
+    );
+    // as june serve's progress names the call: its key without the run's id
+    const answered = await approve(runId, short, {});
+    expect(answered.stderr).toBe('');
+    expect(answered.stdout).toBe(`approved ${short} of run ${runId}\n`);
+    expect(answered.code).toBe(0);
+    expect(toolOutputs(await host.result(runId), 'deploy')).toEqual(['deployed prod']);
+  }, 120_000);
+
   it('june approve --all --deny: the tool never runs, the run goes on', async () => {
     const { runId } = await waitingRun();
     const denied = await approve(runId, undefined, { all: true, deny: true, reason: 'not today' });
