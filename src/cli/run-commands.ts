@@ -197,10 +197,7 @@ export async function approveCommand(
   const { runId, decision } = request;
   const decisions = await host.decisions(runId);
   const targets = targetsOf(decisions, request.requestId);
-  if (targets === undefined) {
-    io.stderr.write(`${visibleText(unknownRequest(decisions, request.requestId ?? ''))}\n`);
-    return ExitCode.failed;
-  }
+  if (targets === undefined) return unknownRequest(io, decisions, request.requestId ?? '');
   if (targets.length === 0) {
     const ended = await endedState(host, runId);
     if (ended !== undefined) {
@@ -312,10 +309,11 @@ function targetsOf(
 }
 
 /**
- * Why `june approve <runId> <id>` answers nothing although the run waits: `id` names none of
- * its calls (or several), and what it waits for, each as `june approve` takes it.
+ * Says on stderr why `june approve <runId> <id>` answers nothing although the run waits:
+ * `id` names none of its calls (or several); and what it waits for, each as `june approve`
+ * takes it. @returns {@link ExitCode.failed}
  */
-function unknownRequest(decisions: RunApprovals, id: string): string {
+function unknownRequest(io: CommandOutput, decisions: RunApprovals, id: string): ExitCodeValue {
   const { runId, waiting } = decisions;
   const named = waiting.filter((call) => call.key.endsWith(`/${id}`)).length;
   const calls = waiting
@@ -328,7 +326,10 @@ function unknownRequest(decisions: RunApprovals, id: string): string {
     named > 1
       ? `"${id}" names ${named} of its waiting requests`
       : `the run waits for no request "${id}"`;
-  return `june: ${why}; run ${runId} waits for ${calls}. Give one of those request ids or keys, or --all.`;
+  io.stderr.write(
+    `${visibleText(`june: ${why}; run ${runId} waits for ${calls}. Give one of those request ids or keys, or --all.`)}\n`,
+  );
+  return ExitCode.failed;
 }
 
 /** A call's key without the run's id in front (`release#1.0`), as `june serve` shows it. */
