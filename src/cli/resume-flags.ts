@@ -18,17 +18,20 @@ export function resumeFlags(options: RunCommandOptions): string[] {
 /**
  * The resume line `june run` prints when a run stops before its end, ready to paste into a
  * shell: `june run <file> <flags> --approve <mode> --resume <runId>`, with the `--approve`
- * mode the run had (left out for the default `ask`) and its {@link resumeFlags}.
+ * mode the run had (left out for the default `ask`; `--approve-escalations` with `all` or
+ * `none`, when given) and its {@link resumeFlags}.
  */
 export function printedResumeCommand(
   file: string,
   runId: string,
   options: RunCommandOptions,
 ): string {
+  const escalations =
+    options.approveEscalations && (options.approve === 'all' || options.approve === 'none');
   const approve =
     options.approve === undefined || options.approve === 'ask'
       ? []
-      : ['--approve', options.approve];
+      : ['--approve', options.approve, ...(escalations ? ['--approve-escalations'] : [])];
   const args = ['run', file, ...resumeFlags(options), ...approve, '--resume', runId];
   return ['june', ...args.map(shellWord)].join(' ');
 }

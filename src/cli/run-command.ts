@@ -146,7 +146,7 @@ export async function runStarted(
       runId: handle.runId,
       tracePath: join(runsFolder, `${handle.runId}.json`),
       durationMs: Date.now() - startedAt,
-      resume: resumable ? printedResumeCommand(file, handle.runId, options) : '',
+      resume: resumable ? resumeLine(file, handle.runId, options, control) : '',
       workflow: inputs.workflow,
       // a thread's script holds the turns of its later runs too: no warning for those
       model: options.thread === undefined ? inputs.model : undefined,
@@ -216,6 +216,16 @@ function runPrinter(
     io.stdout.isTTY && io.stdout.columns ? Math.max(40, io.stdout.columns - 16) : 120;
   const usage = how.usage !== false;
   return new ProgressPrinter(io.stdout, style, { approvalsPrompted, jsonChars, usage });
+}
+
+/** The resume line; a refused run's adds what the refusal asks for, so it does not stop the same way. */
+function resumeLine(
+  file: string,
+  runId: string,
+  options: RunCommandOptions,
+  control: RunControl,
+): string {
+  return printedResumeCommand(file, runId, { ...options, ...control.resumeWith });
 }
 
 /** What {@link RunStartedOptions} changes in the report: no usage, a failed call. */

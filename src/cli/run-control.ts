@@ -46,6 +46,13 @@ export class RunControl {
   #hungUp = false;
   /** Why an approval request could not be asked, if one could not. */
   refusal: string | undefined;
+  /**
+   * What a resume of a refused run needs besides the run's own flags, as the refusal says:
+   * `--approve-escalations` for a guard's escalation or a budget's request under
+   * `--approve all` or `none`, `--approve wait` for a question there (answered with
+   * `june approve`); nothing when the refusal names no flag that answers it.
+   */
+  resumeWith: { approveEscalations?: true; approve?: 'wait' } | undefined;
   /** The terminal prompter, when requests are asked there. */
   readonly prompter: ApprovalPrompter | undefined;
   /** Answers from June Studio, with `--approve studio` or `wait` (set once registered). */
@@ -119,6 +126,7 @@ export class RunControl {
       this.#options.resumable === false
         ? `pass --approve studio and answer it in Studio, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
         : `pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`;
+    this.resumeWith = refusedResume(request, this.#options.approve);
     this.refusal =
       request.budget !== undefined && answersAll(this.#options.approve)
         ? `${budgetQuestion(request.budget).replace(/; allow .*$/, '')} before the next model call of step "${request.step}", and allowing more needs a person's answer, but ${why}; ${person}`
@@ -129,6 +137,14 @@ export class RunControl {
             : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
     this.#options.handle.abort(this.refusal);
   }
+}
+
+/** What a resume of a run refused at `request` under `approve` needs (see {@link RunControl.resumeWith}). */
+function refusedResume(request: ApprovalRequest, approve: ApproveMode): RunControl['resumeWith'] {
+  if (!answersAll(approve)) return undefined;
+  if (request.budget !== undefined || request.guard !== undefined)
+    return { approveEscalations: true };
+  return request.kind === 'question' ? { approve: 'wait' } : undefined;
 }
 
 /**

@@ -2,7 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../mcp/support.js';
-import { onlyTrace, repoRoot, startJune, tempProject, type RunningJune } from './cli-harness.js';
+import {
+  june,
+  nodesOf,
+  onlyTrace,
+  repoRoot,
+  startJune,
+  tempProject,
+  type RunningJune,
+} from './cli-harness.js';
 
 // A `june run` stopped while an approval waits prints the command that resumes it. Pasted
 // into a shell, that command takes the run up the way it was started: the same --approve
@@ -59,6 +67,25 @@ describe('the resume line of a stopped june run', () => {
     expect(resumed.code).toBe(130);
     expect(resumed.stdout).toContain(' · resumed from its journal');
     expect(resumed.stdout).toContain(`resume: ${printed}`);
+  }, 60_000);
+
+  it('after a refusal under --approve all, adds the flag the refusal asks for, so the resume does not stop the same way', async () => {
+    const cwd = project.folder('refused');
+    const guards = join(repoRoot, 'examples', 'guards.tsx');
+    const guardsScript = join(repoRoot, 'examples', 'guards.script.json');
+    const first = await june(['run', guards, '--script', guardsScript, '--approve', 'all'], cwd);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/pass --approve-escalations to let --approve all answer it too/);
+    const { runId } = onlyTrace(cwd);
+    const printed = /^resume: (.*)$/m.exec(first.stdout)?.[1];
+    expect(printed).toBe(
+      `june run ${guards} --script ${guardsScript} --approve all --approve-escalations --resume ${runId}`,
+    );
+    const resumed = await june(shellWords(printed!), cwd);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    const deploys = nodesOf(onlyTrace(cwd)).filter((node) => node.name === 'deploy');
+    expect(deploys.at(-1)?.approval?.status).toBe('approved');
   }, 60_000);
 
   it('never repeats secret props given inline', async () => {
