@@ -156,6 +156,9 @@ export async function followRun(
       queued?.clear();
       if (options.json) io.stdout.write(`${terminalJson(event)}\n`);
       else printer.event(event);
+      // answered elsewhere (Studio, june approve, an answers file) or withdrawn: no prompt for it
+      if (event.type === 'approval-response' || event.type === 'approval-withdraw')
+        prompter?.withdraw(event.id);
       if (event.type !== 'approval-request') continue;
       if (approve === 'all') void answer(event.request.id, { approved: true });
       else if (approve === 'none')

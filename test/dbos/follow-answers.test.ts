@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { juneOnTerminal, repoRoot, tempProject } from '../cli/cli-harness.js';
+import { june, juneOnTerminal, repoRoot, tempProject } from '../cli/cli-harness.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { startWorker, type WorkerProcess } from './support.js';
+import { startWorker, waitFor, type WorkerProcess } from './support.js';
 
 const missing = postgresMissing();
 const fixture = join(repoRoot, 'test', 'fixtures', 'edit-and-ask');
@@ -58,5 +58,40 @@ describe.runIf(!missing)('june run --database --follow at a terminal', () => {
     expect(screen).toContain('✓ approved deploy with an edited input: {"env":"prod"}');
     expect(screen).toContain('Shipped 1.2.0.');
     expect(readFileSync(join(project.dir, 'deploys.log'), 'utf8')).toBe('prod\n');
+  }, 120_000);
+
+  it('takes a prompt off the screen when another source answered it, and prompts the next request', async () => {
+    const following = juneOnTerminal(
+      ['run', 'ship.tsx', '--database', database, '--follow', '--script', 'ship.script.json'],
+      project.dir,
+      [{ when: CALL_CHOICES, type: 'y\r' }],
+    );
+    // the question waits (its prompt on the terminal): june approve answers it from another shell
+    let runId: string | undefined;
+    await waitFor(
+      async () => {
+        const listed = await june(['runs', '--database', database, '--json'], project.dir);
+        const runs = listed.stdout
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { runId: string; waiting: { tool: string }[] });
+        runId = runs.find((run) => run.waiting.some((call) => call.tool === 'ask_env'))?.runId;
+        return runId !== undefined;
+      },
+      60_000,
+      'the question to wait in the database',
+    );
+    const answered = await june(
+      ['approve', runId!, '--all', '--answer', '"staging"', '--database', database],
+      project.dir,
+    );
+    expect(answered.stderr).toBe('');
+    // the question's prompt went away, so the deploy's came and was approved at the terminal
+    const { code, screen } = await following;
+    expect(code).toBe(0);
+    expect(screen).toContain('✓ answered ask_env: "staging"');
+    expect(screen).toContain('Shipped 1.2.0.');
+    expect(readFileSync(join(project.dir, 'deploys.log'), 'utf8')).toBe('prod\nstaging\n');
   }, 120_000);
 });
