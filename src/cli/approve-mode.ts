@@ -1,11 +1,11 @@
 import type { ApprovalPolicy } from '../approvals/index.js';
+import { approveNoneReason, requestPolicyOptions } from '../approvals/request-policy.js';
 import type { ApproveMode } from '../host/run-flags.js';
 
 // `--approve`'s values are written with the other flags of `june run`
 export { approveModes, type ApproveMode } from '../host/run-flags.js';
 
-/** The reason a request denied by `--approve none` gives the model. */
-export const approveNoneReason = 'denied by --approve none';
+export { approveNoneReason };
 
 /**
  * The `onApproval` policy for `--approve all` (approve every request) and `--approve none`
@@ -20,7 +20,7 @@ export const approveNoneReason = 'denied by --approve none';
  * ```
  */
 export function approvalPolicy(mode: ApproveMode): ApprovalPolicy | undefined {
-  if (mode === 'all') return () => true;
-  if (mode === 'none') return () => ({ approved: false, reason: approveNoneReason });
-  return undefined;
+  return mode === 'all' || mode === 'none'
+    ? requestPolicyOptions({ approve: mode }).onApproval
+    : undefined;
 }

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { localUser } from '../approvals/local-user.js';
+import { isEscalation, type ApprovalRequest } from '../approvals/approval-request.js';
+import type { RequestPolicy } from '../approvals/request-policy.js';
 import { JuneError, WorkflowError } from '../errors/index.js';
 import { openRunHost } from '../host/open-run-host.js';
 import type { RunHost } from '../host/run-host.js';
@@ -28,7 +30,15 @@ import { workflowNameOf } from './worker-command.js';
  */
 export type DatabaseRunOptions = Pick<
   RunFlagValues,
-  'props' | 'script' | 'strict' | 'follow' | 'approve' | 'json' | 'thread' | keyof RedactionFlags
+  | 'props'
+  | 'script'
+  | 'strict'
+  | 'follow'
+  | 'approve'
+  | 'approveEscalations'
+  | 'json'
+  | 'thread'
+  | keyof RedactionFlags
 > & { database: string };
 
 /**
@@ -77,6 +87,7 @@ export async function databaseRunCommand(
       ...(script ? { script } : {}),
       ...(options.strict ? { strict: true } : {}),
       ...(options.thread !== undefined ? { thread: options.thread } : {}),
+      ...requestPolicy(options),
     });
     if (!options.follow) {
       io.stdout.write(options.json ? `${terminalJson({ runId })}\n` : `queued run ${runId}\n`);
@@ -85,6 +96,27 @@ export async function databaseRunCommand(
     const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
     return followRun(host, runId, file, { ...options, redactor }, io);
   });
+}
+
+/**
+ * `--approve all|none` (with `--approve-escalations`) as the run's request policy: the worker
+ * answers with it, as a run in this process does, recorded as the source `policy`.
+ */
+function requestPolicy(options: DatabaseRunOptions): { policy?: RequestPolicy } {
+  const { approve } = options;
+  if (approve !== 'all' && approve !== 'none') return {};
+  return { policy: { approve, ...(options.approveEscalations ? { escalations: true } : {}) } };
+}
+
+/**
+ * True when `request` is a person's to answer: every request with `--approve ask`; with
+ * `all` or `none`, those the policy leaves (a guard's escalation or a budget's request,
+ * unless `--approve-escalations`; a question, whose prompt goes away if the policy answered it).
+ */
+function leftToPerson(request: ApprovalRequest, options: DatabaseRunOptions): boolean {
+  const approve = options.approve ?? 'ask';
+  if (approve !== 'all' && approve !== 'none') return true;
+  return (isEscalation(request) && !options.approveEscalations) || request.kind === 'question';
 }
 
 /** One answer of the followed run's terminal: the decision, with an edited input or an answer instead of the tool. */
@@ -139,8 +171,14 @@ export async function followRun(
   const { redactor } = options;
   const style = terminalStyle(io.stdout);
   const approve = options.approve ?? 'ask';
-  const prompting = approve === 'ask' && !options.json && io.stdin.isTTY === true;
-  const printer = new ProgressPrinter(io.stdout, style, { approvalsPrompted: prompting });
+  // the request policy answers the rest (all, none): what it leaves to a person is asked here
+  const prompting =
+    (approve === 'ask' || approve === 'all' || approve === 'none') &&
+    !options.json &&
+    io.stdin.isTTY === true;
+  const printer = new ProgressPrinter(io.stdout, style, {
+    approvalsPrompted: prompting && approve === 'ask',
+  });
   const answer = terminalAnswer(host, runId, io);
   const prompter = prompting ? followPrompter(answer, { printer, style, io }) : undefined;
   if (!options.json)
@@ -159,11 +197,8 @@ export async function followRun(
       // answered elsewhere (Studio, june approve, an answers file) or withdrawn: no prompt for it
       if (event.type === 'approval-response' || event.type === 'approval-withdraw')
         prompter?.withdraw(event.id);
-      if (event.type !== 'approval-request') continue;
-      if (approve === 'all') void answer(event.request.id, { approved: true });
-      else if (approve === 'none')
-        void answer(event.request.id, { approved: false, reason: 'denied by --approve none' });
-      else prompter?.ask(event.request);
+      if (event.type === 'approval-request' && leftToPerson(event.request, options))
+        prompter?.ask(event.request);
     }
     await prompter?.close();
     printer.end();

@@ -1,3 +1,4 @@
+import type { RequestPolicy } from '../approvals/request-policy.js';
 import { WorkflowError } from '../errors/index.js';
 import type { ForkedFrom } from '../run/fork-run.js';
 import { checkThreadId } from '../engine/thread-id.js';
@@ -31,6 +32,8 @@ export interface QueuedRun {
   script?: ModelScript;
   /** `RunOptions.strict`. */
   strict?: boolean;
+  /** How requests are answered with nobody asked (`june run --approve all|none`): by the worker, as `RunOptions.onApproval`. */
+  policy?: RequestPolicy;
   /**
    * A fork's lineage (`RunClient.fork`): the run and record it was forked at and the change
    * there; its trace carries it, and a changed model (an id) is resolved by the worker.
@@ -65,6 +68,12 @@ export interface RunToEnqueue {
   script?: ModelScript;
   /** `RunOptions.strict`. */
   strict?: boolean;
+  /**
+   * How requests are answered with nobody asked: `approve` `all` or `none`, by the worker
+   * that runs it (recorded as the source `policy`); a guard's escalation, a budget's request
+   * and a question are still left to a person unless `escalations`.
+   */
+  policy?: RequestPolicy;
   /** The run id. @default a new one */
   runId?: string;
   /**
@@ -116,6 +125,14 @@ export function queuedRun(run: RunToEnqueue, env: NodeJS.ProcessEnv = process.en
     ...(Object.keys(redact).length > 0 ? { redact } : {}),
     ...(run.script ? { script: run.script } : {}),
     ...(run.strict ? { strict: true } : {}),
+    ...(run.policy
+      ? {
+          policy: {
+            approve: run.policy.approve,
+            ...(run.policy.escalations ? { escalations: true } : {}),
+          },
+        }
+      : {}),
     ...(run.thread !== undefined ? { thread: run.thread } : {}),
     ...(run.thread !== undefined && run.threadAgent !== undefined
       ? { threadAgent: run.threadAgent }

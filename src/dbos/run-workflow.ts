@@ -1,4 +1,5 @@
 import type { LanguageModelUsage } from 'ai';
+import { requestPolicyOptions } from '../approvals/request-policy.js';
 import type { Component } from '../elements/element.js';
 import type { DurableEngineFactory, DurableRunStart } from '../engine/durable-engine.js';
 import { errorData, SystemError } from '../errors/index.js';
@@ -147,6 +148,7 @@ function queuedRunOptions(
     ...(redact ? { redact } : {}),
     ...(script ? { model: script } : {}),
     ...(input.strict ? { strict: true } : {}),
+    ...requestPolicyOptions(input.policy),
     ...(input.fork ? { fork: runForkOf(input.fork) } : {}),
     ...(secrets.prices ? { prices: secrets.prices } : {}),
   };

@@ -100,6 +100,7 @@ async function enqueueOnce(runs: DatabaseRuns, request: HostRunRequest): Promise
     ...(request.script !== undefined ? { script: request.script } : {}),
     ...(request.runId !== undefined ? { runId: request.runId } : {}),
     ...(request.strict ? { strict: true } : {}),
+    ...(request.policy !== undefined ? { policy: request.policy } : {}),
     ...(request.redact !== undefined ? { redact: request.redact } : {}),
     ...(request.secretProps?.length ? { secretProps: request.secretProps } : {}),
     ...(request.thread !== undefined ? { thread: request.thread } : {}),

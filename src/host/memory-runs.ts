@@ -10,6 +10,7 @@ import { listThread } from '../journal/thread.js';
 import type { ThreadRun } from '../journal/thread-run.js';
 import { run, type RunOptions } from '../run/run.js';
 import { localUser } from '../approvals/local-user.js';
+import { requestPolicyOptions } from '../approvals/request-policy.js';
 import { isRunId, newRunId } from '../engine/run-id.js';
 import { JuneError, SystemError } from '../errors/june-error.js';
 import type { RunLogEvent } from '../events/run-event.js';
@@ -179,6 +180,7 @@ export class MemoryRuns {
       ...(request.thread !== undefined && !resume ? { thread: request.thread } : {}),
       ...(script ? { model: scriptedModel(script) } : {}),
       ...(request.strict ? { strict: true } : {}),
+      ...requestPolicyOptions(request.policy),
       ...redactionOf(request.redact),
       approvalSources: [
         { name: 'host', connect: (inbox) => void (known.inbox = inbox) },

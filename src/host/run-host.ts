@@ -1,5 +1,6 @@
 import type { RunLogEvent } from '../events/run-event.js';
 import type { RedactOptions } from '../redaction/redactor.js';
+import type { RequestPolicy } from '../approvals/request-policy.js';
 import type { ModelScript } from '../testing/script-format.js';
 import type { Trace } from '../trace/trace-node.js';
 import type { AnswerOutcome, ApprovalAnswerInput } from './approval-desk.js';
@@ -26,7 +27,11 @@ export type { ThreadRun };
  *   worker's `--secret-props`), so they never travel with the request; a host that runs in
  *   this process refuses them (`run-host-unsupported`): give their values as `props`;
  * - `thread`: the thread the run continues (`RunOptions.thread`, `june run --thread`): in
- *   the runs folder's journal store, in memory, or in a database's `june.threads`.
+ *   the runs folder's journal store, in memory, or in a database's `june.threads`;
+ * - `policy`: how requests are answered with nobody asked (`june run --approve all|none`,
+ *   `--approve-escalations`), where the run runs: its answers are the source `policy`'s,
+ *   recorded as automatic, as `RunOptions.onApproval`'s are. Without it every request waits
+ *   for an answer through {@link RunHost.answer} (or another source of the host).
  */
 export interface HostRunRequest {
   workflow: string;
@@ -37,6 +42,7 @@ export interface HostRunRequest {
   redact?: RedactOptions & { env?: readonly string[] };
   secretProps?: readonly string[];
   thread?: string;
+  policy?: RequestPolicy;
 }
 
 /**
