@@ -13,6 +13,7 @@ const POLL_MS = 50;
 
 /**
  * Starts `june run <workflow> --run-id=<id> --approve=studio --props=<json> [--script=<file>]`
+ * (with the request's `policy`, `--approve=all|none` instead)
  * with June's own command, in the project folder the runs folder `runsDir` belongs to
  * (`<project>/.june/runs`), detached (the run outlives whoever started it), its output in
  * `<runsDir>/<runId>/host.log` and its script, when given, in `<runsDir>/<runId>/script.json`
@@ -40,7 +41,13 @@ export async function startFolderRun(runsDir: string, request: HostRunRequest): 
     'run',
     request.workflow,
     `--run-id=${runId}`,
-    '--approve=studio',
+    // a request policy answers in the run's process; without one, Studio's answers file does
+    ...(request.policy
+      ? [
+          `--approve=${request.policy.approve}`,
+          ...(request.policy.escalations ? ['--approve-escalations'] : []),
+        ]
+      : ['--approve=studio']),
     `--props=${JSON.stringify(request.props ?? {})}`,
     ...(request.thread !== undefined ? [`--thread=${request.thread}`] : []),
   ];

@@ -67,8 +67,11 @@ describe.runIf(!missing)('the same june run flags on the local and database host
       expect(followed.code).toBe(local.code);
       expect(local.code).toBe(0);
       expect(doings(followed.stdout)).toEqual(doings(local.stdout));
+      // both answered by the request's policy, where the run runs: recorded as automatic
       expect(doings(local.stdout)).toContain(
-        flags.includes('all') ? '← deploy Deployed to staging' : '✗ denied deploy',
+        flags.includes('all')
+          ? '✓ approved deploy (automatic)'
+          : '✗ denied deploy: denied by --approve none (automatic)',
       );
     },
     120_000,

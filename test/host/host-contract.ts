@@ -161,6 +161,23 @@ export function runHostContract(name: string, makeHost: () => Promise<HostUnderT
       expect(deploy?.approval).toMatchObject({ status: 'approved', input: { env: 'staging' } });
     }, 120_000);
 
+    it("answers each request with the request's policy, where the run runs, recorded as the source policy", async () => {
+      const runId = await host.start({
+        workflow: subject.workflow,
+        props: { mode: 'deploy' },
+        policy: { approve: 'none' },
+      });
+      const trace = await host.result(runId);
+      expect(trace.status).toBe('succeeded');
+      const [deploy] = toolNodes(trace);
+      expect(deploy?.approval).toMatchObject({
+        status: 'denied',
+        reason: 'denied by --approve none',
+        automatic: true,
+        source: 'policy',
+      });
+    }, 120_000);
+
     it('refuses an edited input on a denial, before anything is given', async () => {
       const runId = await start('deploy');
       const [call] = (await waiting(runId)).waiting;
