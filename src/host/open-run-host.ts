@@ -1,4 +1,6 @@
+import type { Component } from '../elements/element.js';
 import { folderRunHost } from './folder-run-host.js';
+import type { HostedRunOptions } from './memory-runs.js';
 import type { RunHost } from './run-host.js';
 
 /** Options of {@link openRunHost}: where the runs live, a folder or a database. */
@@ -9,12 +11,21 @@ export interface RunHostOptions {
   database?: string;
   /** How often to look at the folder (or read the database's list) even when nothing reported a change, in ms. @default 1000 */
   pollIntervalMs?: number;
+  /**
+   * The workflows this process runs, by the name `start` takes (their root components):
+   * given without `database`, the folder's runs are started in this process (`localRunHost`)
+   * rather than in a `june run` of their own.
+   */
+  workflows?: Record<string, Component>;
+  /** With `workflows`: further options of every run it runs (a `model`, `redact`, ...). */
+  runOptions?: HostedRunOptions;
 }
 
 /**
  * The run host the options name, and the one place that decides where runs live: the
  * database `database` when given (`databaseRunHost`; `dir` is then not read), else the
- * folder `dir` (`folderRunHost`). Every
+ * folder `dir`: its runs started in this process with `workflows` (`localRunHost`), else in
+ * a `june run` each (`folderRunHost`). Every
  * entry point opens its host here, or takes one it was given (`memoryRunHost` in tests),
  * and never asks which it got.
  *
@@ -32,5 +43,15 @@ export async function openRunHost(options: RunHostOptions = {}): Promise<RunHost
     const { databaseRunHost } = await import('./database-run-host.js');
     return databaseRunHost({ database: options.database, ...poll });
   }
-  return folderRunHost({ dir: options.dir ?? '.june/runs', ...poll });
+  const dir = options.dir ?? '.june/runs';
+  if (options.workflows !== undefined) {
+    const { localRunHost } = await import('./local-run-host.js');
+    return localRunHost({
+      dir,
+      workflows: options.workflows,
+      ...poll,
+      ...(options.runOptions ? { runOptions: options.runOptions } : {}),
+    });
+  }
+  return folderRunHost({ dir, ...poll });
 }

@@ -4,7 +4,6 @@
 // this process runs (the local host).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { localRunHost } from '../../src/host/local-run-host.js';
 import { memoryRunHost } from '../../src/host/memory-run-host.js';
 import { openRunHost } from '../../src/host/open-run-host.js';
 import { tempProject } from '../cli/cli-harness.js';
@@ -40,7 +39,8 @@ export async function folderHost(): Promise<HostUnderTest> {
 /** A runs folder of a new temporary project whose runs this process runs, as `desk`. */
 export async function localHost(): Promise<HostUnderTest> {
   const project = tempProject();
-  const host = await localRunHost({
+  // opened as an entry point opens it: the runs folder, with the workflows this process runs
+  const host = await openRunHost({
     dir: join(project.dir, '.june', 'runs'),
     workflows: { desk: Desk },
     pollIntervalMs: 200,
