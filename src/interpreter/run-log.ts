@@ -53,8 +53,9 @@ export class RunLog {
       return this.#events[Symbol.asyncIterator]();
     },
   };
-  readonly #events = new EventStream<RunLogEvent>(joinTextDeltas);
-  readonly #trace = liveTrace();
+  // made when first needed: a run that nothing follows holds only its kept events
+  #eventStream: EventStream<RunLogEvent> | undefined;
+  #liveTrace: LiveTrace | undefined;
   /** What the run keeps out of its events, trace snapshots, journal and errors. */
   readonly redactor: Redactor;
   /** The consumers following the run. */
@@ -62,8 +63,8 @@ export class RunLog {
   /** When the run was created, ms since the epoch (a trace asked for before its first event starts here). */
   readonly createdAt = Date.now();
   readonly #engine: RunEngine;
-  readonly #approvalPlaces = new Map<string, NodePlace>();
-  readonly #heldText = new Map<string, TextEvent>();
+  #approvalPlaces: Map<string, NodePlace> | undefined;
+  #heldText: Map<string, TextEvent> | undefined;
   #nodeCount = 0;
   /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
   #ended = false;
@@ -80,6 +81,14 @@ export class RunLog {
     this.consumers = options.consumers;
     this.#engine = options.engine;
     if (this.consumers.length === 0 && !options.engine.follows) this.#kept = [];
+  }
+
+  get #events(): EventStream<RunLogEvent> {
+    return (this.#eventStream ??= new EventStream<RunLogEvent>(joinTextDeltas));
+  }
+
+  get #trace(): LiveTrace {
+    return (this.#liveTrace ??= liveTrace());
   }
 
   /** The run's trace, built from its events (every event emitted so far is in it). */
@@ -104,12 +113,12 @@ export class RunLog {
 
   /** Notes the tool call node an approval request concerns, for the request's events. */
   placeApproval(id: string, place: NodePlace): void {
-    this.#approvalPlaces.set(id, place);
+    (this.#approvalPlaces ??= new Map()).set(id, place);
   }
 
   /** The tool call node of approval request `id`, once its request part came. */
   approvalPlace(id: string): NodePlace | undefined {
-    return this.#approvalPlaces.get(id);
+    return this.#approvalPlaces?.get(id);
   }
 
   /**
@@ -192,14 +201,16 @@ export class RunLog {
 
   #text(event: TextEvent): void {
     const key = `${event.type} ${event.nodeId}`;
-    const text = (this.#heldText.get(key)?.delta ?? '') + event.delta;
+    const heldText = (this.#heldText ??= new Map());
+    const text = (heldText.get(key)?.delta ?? '') + event.delta;
     const cut = text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1;
-    if (cut < text.length) this.#heldText.set(key, { ...event, delta: text.slice(cut) });
-    else this.#heldText.delete(key);
+    if (cut < text.length) heldText.set(key, { ...event, delta: text.slice(cut) });
+    else heldText.delete(key);
     if (cut > 0) this.#publish({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
   }
 
   #flushText(): void {
+    if (!this.#heldText) return;
     for (const held of this.#heldText.values())
       this.#publish({ ...held, delta: this.redactor.text(held.delta) });
     this.#heldText.clear();
