@@ -8,8 +8,11 @@
 // memory is read twice: as is (heap and RSS at the peak, garbage included) and after a forced
 // GC (live heap: what the in-flight runs really hold). Deltas over the baseline / runs = bytes
 // per concurrent run. Then the gate opens and all runs finish.
+// With HEAP_SNAPSHOT=<file>, heap snapshots are written to <file>.base before the runs start
+// and to <file> at the gate, after the forced GC (read them with bench/heap-summary.ts).
 // Time: the wall time of that batch, from start to the last run's end, less the pause at the
 // gate; with `timed-rounds` > 1, more batches run ungated and the median is reported.
+import { writeHeapSnapshot } from 'node:v8';
 import { contenders } from './contenders/index.js';
 import { exposeGc, median } from './measure.js';
 import { Gate, lookupExecutions, setGate, TOOL_CALLS } from './workloads.js';
@@ -49,6 +52,8 @@ const batch = async (count: number) => {
 for (let i = 0; i < 20; i++) await batch(10); // warm-up: load code, JIT
 
 collect();
+if (process.env.HEAP_SNAPSHOT) writeHeapSnapshot(`${process.env.HEAP_SNAPSHOT}.base`);
+collect();
 const base = process.memoryUsage();
 const gate = new Gate(runs);
 setGate(gate);
@@ -59,6 +64,7 @@ const pauseStart = performance.now();
 const peak = process.memoryUsage();
 collect();
 const live = process.memoryUsage();
+if (process.env.HEAP_SNAPSHOT) writeHeapSnapshot(process.env.HEAP_SNAPSHOT);
 const pausedMs = performance.now() - pauseStart;
 gate.release();
 const outputs = await all;

@@ -33,6 +33,11 @@ export class RunEngine {
     if (factory) this.#missed = [];
   }
 
+  /** Whether the run has an engine (made or to be made), which follows every event as it comes. */
+  get follows(): boolean {
+    return this.#factory !== undefined;
+  }
+
   /** The engine with its shared bookkeeping, once made; undefined for a run without one. */
   get durable(): DurableCalls | undefined {
     return this.#durable;

@@ -3,6 +3,7 @@ import type { JuneNode } from '../elements/element.js';
 import { errorData } from '../errors/error-data.js';
 import { traceFailures, type TraceFailures } from '../trace/trace-failures.js';
 import type { Trace } from '../trace/trace-node.js';
+import type { LiveTrace } from '../events/live-trace.js';
 import type { EvalContext, RunFrame } from './run-state.js';
 import type { RunPass } from './run-pass.js';
 import { statusOf } from './settle.js';
@@ -89,14 +90,13 @@ export async function evaluateFrame(
     const output = pick
       ? await pick({ steps: { ...frame.steps }, usage: frame.usage })
       : defaultOutput(frame.steps);
-    log.emit({
-      type: 'run-finish',
-      ...place,
-      status: 'succeeded',
-      usage: frame.usage,
-      ...failuresOf(frame),
-    });
-    return { steps: frame.steps, output, usage: frame.usage, trace: frameTrace(frame, workflow) };
+    log.emitWith(
+      { type: 'run-finish', ...place, status: 'succeeded', usage: frame.usage },
+      failuresOf(frame),
+    );
+    return withTrace({ steps: frame.steps, output, usage: frame.usage }, () =>
+      frameTrace(frame, workflow),
+    );
   } catch (error) {
     if (frame.signal.aborted) await settleInflight(frame);
     // a journal that stopped the outermost run (a mismatch, a failed write) gives its error
@@ -106,14 +106,9 @@ export async function evaluateFrame(
       : undefined;
     const stopped = (frame.parentId === undefined ? engine.failure : undefined) ?? tripped;
     const cause = stopped instanceof Error ? stopped : error;
-    log.emit({
-      type: 'run-finish',
-      ...place,
-      status: stopped instanceof Error ? 'failed' : statusOf(error),
-      usage: frame.usage,
-      error: errorData(cause),
-      ...failuresOf(frame),
-    });
+    const status = stopped instanceof Error ? 'failed' : statusOf(error);
+    const finish = { type: 'run-finish', ...place, status, usage: frame.usage } as const;
+    log.emitWith({ ...finish, error: errorData(cause) }, failuresOf(frame));
     if (error instanceof Error && !('trace' in error) && Object.isExtensible(error))
       Object.defineProperty(error, 'trace', {
         value: frameTrace(frame, workflow),
@@ -123,11 +118,36 @@ export async function evaluateFrame(
   }
 }
 
-/** What failed inside the run without failing it (see {@link traceFailures}), for its `run-finish`. */
-function failuresOf(frame: RunFrame<RunPass>): { failures?: TraceFailures } {
-  const node = frame.pass.services.log.trace.nodes.get(frame.nodeId);
-  const failures = node ? traceFailures(node) : undefined;
-  return failures ? { failures } : {};
+/**
+ * What failed inside the run without failing it (see {@link traceFailures}), for its
+ * `run-finish`: read from the trace as it stands when that event is applied.
+ */
+function failuresOf(frame: RunFrame<RunPass>): (trace: LiveTrace) => { failures?: TraceFailures } {
+  return (trace) => {
+    const node = trace.nodes.get(frame.nodeId);
+    const failures = node ? traceFailures(node) : undefined;
+    return failures ? { failures } : {};
+  };
+}
+
+/**
+ * `outcome` with its `trace` read when asked for (a plain, enumerable property to whoever
+ * reads it): a run whose trace is never read does not build it (see `RunLog`).
+ */
+function withTrace<T extends object>(outcome: T, trace: () => Trace): T & { trace: Trace } {
+  return Object.defineProperty(outcome, 'trace', {
+    get: trace,
+    set(value: Trace) {
+      Object.defineProperty(this, 'trace', {
+        value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    },
+    enumerable: true,
+    configurable: true,
+  }) as T & { trace: Trace };
 }
 
 /**

@@ -3,7 +3,7 @@ import { isDelta, type DeltaEvent } from '../events/run-event-kinds.js';
 import type { RunLogEvent } from '../events/run-event.js';
 import type { RunConsumer } from '../events/run-consumer.js';
 import { applyEvent } from '../events/apply-event.js';
-import { liveTrace } from '../events/live-trace.js';
+import { liveTrace, type LiveTrace } from '../events/live-trace.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { EventInput } from './event-input.js';
 import type { NodePlace } from './node-place.js';
@@ -29,6 +29,13 @@ export interface RunLogOptions {
  * engine. It also numbers the trace's nodes and remembers which tool call node each
  * approval request concerns. Built once per run; the static check and `inspect()` have none.
  *
+ * When nothing follows the run (no consumer, no durable engine, no reader of `events` yet),
+ * `emit` only stamps the event's time and keeps it: redaction, the trace and the readers'
+ * history are made from the kept events, in the order they came, the first time something
+ * asks for them (`trace`, a reader of `events`, a consumer's outcome). That is the same work
+ * on the same events in the same order, done later or never: a run whose trace and events
+ * nobody reads spends nothing on them. Once asked, the log stays as it was without deferral.
+ *
  * @example
  * ```ts
  * const log = new RunLog({ redactor, consumers, engine });
@@ -36,10 +43,19 @@ export interface RunLogOptions {
  * ```
  */
 export class RunLog {
-  /** Every event of the run, as consumers get it; readers late or early read it from the start. */
-  readonly events = new EventStream<RunLogEvent>(joinTextDeltas);
-  /** The run's trace, built from its events. */
-  readonly trace = liveTrace();
+  /**
+   * Every event of the run, as consumers get it; readers late or early read it from the
+   * start. A reader that starts makes the log follow the run from then on (see {@link RunLog}).
+   */
+  readonly events: AsyncIterable<RunLogEvent> = {
+    [Symbol.asyncIterator]: () => {
+      this.follow();
+      return this.#events[Symbol.asyncIterator]();
+    },
+  };
+  // made when first needed: a run that nothing follows holds only its kept events
+  #eventStream: EventStream<RunLogEvent> | undefined;
+  #liveTrace: LiveTrace | undefined;
   /** What the run keeps out of its events, trace snapshots, journal and errors. */
   readonly redactor: Redactor;
   /** The consumers following the run. */
@@ -47,16 +63,47 @@ export class RunLog {
   /** When the run was created, ms since the epoch (a trace asked for before its first event starts here). */
   readonly createdAt = Date.now();
   readonly #engine: RunEngine;
-  readonly #approvalPlaces = new Map<string, NodePlace>();
-  readonly #heldText = new Map<string, TextEvent>();
+  #approvalPlaces: Map<string, NodePlace> | undefined;
+  #heldText: Map<string, TextEvent> | undefined;
   #nodeCount = 0;
   /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
   #ended = false;
+  /**
+   * The events emitted and not yet published (their time stamped), while nothing follows the
+   * run; `undefined` once something does (every event is then published as it comes).
+   */
+  #kept: KeptEvent[] | undefined;
+  /** Set once the log is closed (its readers' stream is closed once every kept event is out). */
+  #closed = false;
 
   constructor(options: RunLogOptions) {
     this.redactor = options.redactor;
     this.consumers = options.consumers;
     this.#engine = options.engine;
+    if (this.consumers.length === 0 && !options.engine.follows) this.#kept = [];
+  }
+
+  get #events(): EventStream<RunLogEvent> {
+    return (this.#eventStream ??= new EventStream<RunLogEvent>(joinTextDeltas));
+  }
+
+  get #trace(): LiveTrace {
+    return (this.#liveTrace ??= liveTrace());
+  }
+
+  /** The run's trace, built from its events (every event emitted so far is in it). */
+  get trace(): LiveTrace {
+    this.#publishKept();
+    return this.#trace;
+  }
+
+  /**
+   * From now on every event is published as it is emitted; the events kept until now are
+   * published first, in order. A reader of {@link events} does this when it starts.
+   */
+  follow(): void {
+    this.#publishKept();
+    this.#kept = undefined;
   }
 
   /** A new trace node id, unique within the run (child runs included): `n1`, `n2`... */
@@ -66,12 +113,12 @@ export class RunLog {
 
   /** Notes the tool call node an approval request concerns, for the request's events. */
   placeApproval(id: string, place: NodePlace): void {
-    this.#approvalPlaces.set(id, place);
+    (this.#approvalPlaces ??= new Map()).set(id, place);
   }
 
   /** The tool call node of approval request `id`, once its request part came. */
   approvalPlace(id: string): NodePlace | undefined {
-    return this.#approvalPlaces.get(id);
+    return this.#approvalPlaces?.get(id);
   }
 
   /**
@@ -83,6 +130,34 @@ export class RunLog {
   emit(input: EventInput): void {
     // every caller passes a new object literal, so it becomes the event as it is
     if (input.at === undefined) input.at = Date.now();
+    if (this.#kept) this.#kept.push(input);
+    else this.#send(input);
+  }
+
+  /**
+   * {@link emit}, with fields made from the trace as it stands when the event is applied
+   * (every event before it in), such as a `run-finish`'s `failures`.
+   */
+  emitWith(input: EventInput, late: (trace: LiveTrace) => Partial<EventInput>): void {
+    if (input.at === undefined) input.at = Date.now();
+    if (this.#kept) this.#kept.push(new LateFields(input, late));
+    else this.#send(Object.assign(input, late(this.#trace)));
+  }
+
+  /** Publishes the kept events, in the order they were emitted. */
+  #publishKept(): void {
+    const kept = this.#kept;
+    if (!kept || kept.length === 0) return;
+    this.#kept = [];
+    for (const entry of kept) {
+      if (entry instanceof LateFields)
+        this.#send(Object.assign(entry.input, entry.late(this.#trace)));
+      else this.#send(entry);
+    }
+    if (this.#closed) this.#events.close();
+  }
+
+  #send(input: EventInput): void {
     const event = input as RunLogEvent;
     if (this.redactor.empty) return this.#publish(event);
     if (isDelta(event)) return this.#text(event);
@@ -105,12 +180,13 @@ export class RunLog {
 
   /** Ends the log: its readers finish once they have read every event. */
   close(): void {
-    this.events.close();
+    this.#closed = true;
+    if (!this.#kept?.length) this.#events.close();
   }
 
   #publish(event: RunLogEvent): void {
     if (this.#ended) return;
-    applyEvent(this.trace, event);
+    applyEvent(this.#trace, event);
     if (event.type === 'run-finish' && event.parentId === undefined) this.#ended = true;
     for (const consumer of this.consumers) {
       try {
@@ -119,20 +195,22 @@ export class RunLog {
         process.emitWarning(`june: a run consumer threw on "${event.type}": ${String(error)}`);
       }
     }
-    this.events.push(event);
+    this.#events.push(event);
     this.#engine.publish(event);
   }
 
   #text(event: TextEvent): void {
     const key = `${event.type} ${event.nodeId}`;
-    const text = (this.#heldText.get(key)?.delta ?? '') + event.delta;
+    const heldText = (this.#heldText ??= new Map());
+    const text = (heldText.get(key)?.delta ?? '') + event.delta;
     const cut = text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1;
-    if (cut < text.length) this.#heldText.set(key, { ...event, delta: text.slice(cut) });
-    else this.#heldText.delete(key);
+    if (cut < text.length) heldText.set(key, { ...event, delta: text.slice(cut) });
+    else heldText.delete(key);
     if (cut > 0) this.#publish({ ...event, delta: this.redactor.text(text.slice(0, cut)) });
   }
 
   #flushText(): void {
+    if (!this.#heldText) return;
     for (const held of this.#heldText.values())
       this.#publish({ ...held, delta: this.redactor.text(held.delta) });
     this.#heldText.clear();
@@ -141,6 +219,17 @@ export class RunLog {
 
 /** A piece of streamed text or reasoning. */
 type TextEvent = DeltaEvent;
+
+/** An event kept until the log is followed: as emitted, or with fields made when it is applied. */
+type KeptEvent = EventInput | LateFields;
+
+/** An event kept with the fields made from the trace when it is applied (see `RunLog.emitWith`). */
+class LateFields {
+  constructor(
+    readonly input: EventInput,
+    readonly late: (trace: LiveTrace) => Partial<EventInput>,
+  ) {}
+}
 
 /**
  * Keeps a late reader's history short: consecutive deltas of one model call (text, or

@@ -172,6 +172,20 @@ export function modelPrice(
   if (modelId === undefined) return undefined;
   const own = ownPrice(provider, modelId, prices);
   if (own) return own;
+  // a model the catalog does not have is not in it at any time: looked up once per process
+  const key = `${provider}\u0000${modelId}`;
+  if (unpriced.has(key)) return undefined;
+  const found = catalogPrice(provider, modelId, at);
+  if (!found && unpriced.size < MAX_UNPRICED) unpriced.add(key);
+  return found;
+}
+
+/** The catalog's price of a model at `at`, if it has one. */
+function catalogPrice(
+  provider: string | undefined,
+  modelId: string,
+  at: Date,
+): ModelPrice | undefined {
   let catalogProvider = provider === undefined ? undefined : catalogProviderOf(provider);
   let catalogModel = modelId;
   const slash = modelId.indexOf('/');
@@ -194,6 +208,11 @@ export function modelPrice(
     rates: JSON.parse(JSON.stringify(found.model_price)) as ModelPrice['rates'],
   };
 }
+
+/** The models the catalog has no price for (`<provider>\u0000<model>`), so each is looked up once. */
+const unpriced = new Set<string>();
+/** The most models {@link unpriced} remembers (a process that names a new model id per call stops growing it). */
+const MAX_UNPRICED = 1000;
 
 /** The catalog's provider id for an AI SDK provider id, or the id itself for the catalog to match. */
 function catalogProviderOf(provider: string): string | undefined {

@@ -42,6 +42,8 @@ export const uniqueCallIds: LanguageModelV4Middleware = {
   },
   wrapGenerate: async ({ doGenerate }) => {
     const result = await doGenerate();
+    // nearly every answer: no id repeats, so nothing is renamed
+    if (!repeatsCallId(result.content)) return result;
     const rename = callIdRenamer();
     const content = result.content.map(rename);
     return content.some((part, index) => part !== result.content[index])
@@ -49,6 +51,24 @@ export const uniqueCallIds: LanguageModelV4Middleware = {
       : result;
   },
 };
+
+/** Whether two tool calls of a whole answer have one id (the only case {@link uniqueCallIds} renames). */
+function repeatsCallId(content: readonly LanguageModelV4Content[]): boolean {
+  let first: string | undefined;
+  let seen: Set<string> | undefined;
+  for (const part of content) {
+    if (part.type !== 'tool-call') continue;
+    const id = part.toolCallId;
+    if (first === undefined) {
+      first = id;
+      continue;
+    }
+    seen ??= new Set([first]);
+    if (seen.has(id)) return true;
+    seen.add(id);
+  }
+  return false;
+}
 
 /**
  * A function that gives back each part of one answer, read in order, with the tool call id it
