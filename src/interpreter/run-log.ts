@@ -124,8 +124,8 @@ export class RunLog {
   /**
    * Sends an event to the run's log (its time, `at`, is now unless given), redacted, then to
    * each consumer. With something to redact, streamed text is held back from its last
-   * whitespace on (until more text or another event comes), so a secret split across two
-   * deltas is still found.
+   * whitespace on, and from wherever a secret value may begin (until more text or another event
+   * comes), so a secret split across deltas, spaces and all, is still found.
    */
   emit(input: EventInput): void {
     // every caller passes a new object literal, so it becomes the event as it is
@@ -203,7 +203,11 @@ export class RunLog {
     const key = `${event.type} ${event.nodeId}`;
     const heldText = (this.#heldText ??= new Map());
     const text = (heldText.get(key)?.delta ?? '') + event.delta;
-    const cut = text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1;
+    // from the last whitespace on (a pattern's match may go on), and never through a value
+    const cut = this.redactor.safeCut(
+      text,
+      text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1,
+    );
     if (cut < text.length) heldText.set(key, { ...event, delta: text.slice(cut) });
     else heldText.delete(key);
     if (cut > 0) this.#publish({ ...event, delta: this.redactor.text(text.slice(0, cut)) });

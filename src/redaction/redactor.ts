@@ -82,6 +82,35 @@ export class Redactor {
   }
 
   /**
+   * Where streamed text may be cut so that no secret value is split between what goes out now
+   * (`text.slice(0, cut)`) and what is held back: the largest index at or before `cut` that no
+   * occurrence of a value (this redactor's or its parent's) spans, and after which no value may
+   * begin whose rest is still to come. A value holding whitespace (`'open sesame 42'`) is
+   * therefore held whole even though the caller cuts at whitespace for its patterns.
+   *
+   * @param cut an index into `text` (0..text.length) the caller would cut at
+   * @returns an index in 0..cut
+   */
+  safeCut(text: string, cut: number): number {
+    let safe = this.#parent ? this.#parent.safeCut(text, cut) : cut;
+    let moved = true;
+    while (moved) {
+      moved = false;
+      for (const value of this.#values.keys()) {
+        for (let start = Math.max(0, safe - value.length + 1); start < safe; start++) {
+          // a whole occurrence across the cut, or the start of one whose rest is still to come
+          if (value.startsWith(text.slice(start, start + value.length))) {
+            safe = start;
+            moved = true;
+            break;
+          }
+        }
+      }
+    }
+    return safe;
+  }
+
+  /**
    * A copy of a plain JSON value (a trace, an event, a journal record) with every string in
    * it redacted; object keys, numbers and non-plain objects (dates, bytes) stay as they are.
    * The walk is iterative, so a value of any depth is fine. Returns `value` itself when

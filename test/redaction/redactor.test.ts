@@ -59,6 +59,19 @@ describe('Redactor', () => {
     expect(inner.stack).not.toContain('hunter2');
   });
 
+  test('a streamed cut never splits a value: not one across the cut, not the start of one still to come', () => {
+    const parent = new Redactor({ values: ['open sesame 42'] });
+    const redactor = new Redactor({ values: ['hunter2'] }, parent);
+    // a value with spaces is held from where it may begin, though the caller cut at the last space
+    expect(redactor.safeCut('say open sesame ', 'say open sesame '.length)).toBe(4);
+    expect(redactor.safeCut('say open sesame 42 now', 19)).toBe(19);
+    expect(redactor.safeCut('say open sesame 42 now', 9)).toBe(4);
+    // the start of a value at the end of the text is held back
+    expect(redactor.safeCut('password hun', 12)).toBe(9);
+    // nothing that may be a value: the cut stays
+    expect(redactor.safeCut('plain words ', 12)).toBe(12);
+  });
+
   test('with nothing to redact, returns its inputs as they are', () => {
     const value = { a: 'b' };
     expect(new Redactor().value(value)).toBe(value);

@@ -67,6 +67,26 @@ describe('the redact option', () => {
     expect(result.steps.open).toBe(`The vault holds ${secret} and ${keyLike}.`);
   });
 
+  test('a value with spaces streamed across deltas never goes out in pieces', async () => {
+    const spaced = 'open sesame 31415';
+    const model = streamModel([{ text: ['The word is open ', 'sesame ', '31415. Done.'] }]);
+    const handle = run(
+      <Agent model={model}>
+        <Step id="ask" prompt="What is the word?" />
+      </Agent>,
+      { redact: { values: [spaced] } },
+    );
+    const { events, done } = collect(handle);
+    const result = await handle.result;
+    await done;
+    const deltas = events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []));
+    expect(deltas.join('')).toBe('The word is [redacted]. Done.');
+    for (const delta of deltas)
+      for (const piece of ['open', 'sesame', '31415']) expect(delta).not.toContain(piece);
+    expect(JSON.stringify(result.trace)).not.toContain('sesame');
+    expect(result.steps.ask).toBe(`The word is ${spaced}. Done.`);
+  });
+
   test('a run resumed from its redacted journal matches it: recorded calls are not made again', async () => {
     const store = memoryJournalStore();
     let reads = 0;
