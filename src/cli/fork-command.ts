@@ -51,7 +51,9 @@ export async function forkCommand(
     ...(given || secretProps ? { props: { ...given, ...secretProps } } : {}),
   });
   const workflow = fork.workflow;
-  io.stderr.write(`${visibleText(summary(fork, runId))}\n`);
+  // progress, not a problem: on stdout, unless stdout is for a program (JSON lines, the id)
+  const progress = options.json || options.start === false ? io.stderr : io.stdout;
+  progress.write(`${visibleText(summary(fork, runId))}\n`);
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
     if (workflow === undefined && options.start !== false)
@@ -109,7 +111,7 @@ async function databaseForkCommand(
       ...(props ? { props } : {}),
       ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
     });
-    io.stderr.write(`${visibleText(summary(fork, runId))}\n`);
+    (options.json ? io.stderr : io.stdout).write(`${visibleText(summary(fork, runId))}\n`);
     if (!options.follow) {
       io.stdout.write(
         options.json ? `${terminalJson({ runId: fork.runId })}\n` : `queued run ${fork.runId}\n`,
@@ -127,12 +129,15 @@ async function databaseForkCommand(
   }
 }
 
-/** What `june fork` says of the fork it made, before it runs. */
+/**
+ * What `june fork` says of the fork it made, before it runs: progress, on stdout (on stderr
+ * when stdout is for a program: `--json`, and `--no-start`, whose stdout is the fork's id).
+ */
 function summary(
   fork: { runId: string; point: ForkPoint; replayed: number; live: string },
   runId: string,
 ): string {
-  return `june: run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`;
+  return `Run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`;
 }
 
 /**

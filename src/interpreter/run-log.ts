@@ -48,6 +48,7 @@ export class RunLog {
   readonly createdAt = Date.now();
   readonly #engine: RunEngine;
   readonly #approvalPlaces = new Map<string, NodePlace>();
+  readonly #approvalRecords = new Map<string, string>();
   readonly #heldText = new Map<string, TextEvent>();
   #nodeCount = 0;
   /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
@@ -64,9 +65,18 @@ export class RunLog {
     return `n${++this.#nodeCount}`;
   }
 
-  /** Notes the tool call node an approval request concerns, for the request's events. */
-  placeApproval(id: string, place: NodePlace): void {
+  /**
+   * Notes the tool call node an approval request concerns, for the request's events, and,
+   * with a durable engine, the record name of the call's execution (`record`).
+   */
+  placeApproval(id: string, place: NodePlace, record?: string): void {
     this.#approvalPlaces.set(id, place);
+    if (record !== undefined) this.#approvalRecords.set(id, record);
+  }
+
+  /** The record name of the call approval request `id` concerns, when noted. */
+  approvalRecord(id: string): string | undefined {
+    return this.#approvalRecords.get(id);
   }
 
   /** The tool call node of approval request `id`, once its request part came. */

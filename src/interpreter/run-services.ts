@@ -151,8 +151,16 @@ function forkModel(fork: RunFork | undefined): RunSettings['forkModel'] {
 function approvalEvents(log: RunLog): ApprovalListener {
   const place = (id: string): NodePlace => log.approvalPlace(id) ?? { nodeId: `approval:${id}` };
   return {
-    requested: (request, runId) =>
-      log.emit({ type: 'approval-request', runId, request, ...place(request.id) }),
+    requested: (request, runId) => {
+      const record = log.approvalRecord(request.id);
+      log.emit({
+        type: 'approval-request',
+        runId,
+        request,
+        ...(record !== undefined ? { record } : {}),
+        ...place(request.id),
+      });
+    },
     answered: (id, answer, runId, replayed, question, key) =>
       log.emit({
         type: 'approval-response',

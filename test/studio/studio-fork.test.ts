@@ -228,7 +228,16 @@ describe('June Studio: fork from here', () => {
     expect(lines('deploys.log')).toHaveLength(deploys);
     const deploy = allNodes(traceOf(forkId)!).find((node) => node.name === 'deploy')!;
     expect(deploy.approval).toMatchObject({ status: 'denied', reason: 'not today' });
-    await wb.page.getByTestId('fork-lineage').waitFor();
+    // the denied call never started: its node has its record name from the approval's request
+    expect(deploy.record).toBe('tool deploy release#1.0');
+    const lineage = wb.page.getByTestId('fork-lineage');
+    await lineage.getByTestId('fork-compare-open').click();
+    const changed = wb.page.getByTestId('fork-changed');
+    await changed.waitFor();
+    expect(await changed.locator('td').allTextContents()).toEqual([
+      'approved',
+      'denied: not today',
+    ]);
   }, 240_000);
 
   it('refuses a fork at a record the run does not have, a change that does not fit, and a request without the answer token', async () => {
