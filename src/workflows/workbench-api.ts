@@ -134,6 +134,12 @@ export interface ForkPreview {
   replayed: number;
   /** What runs live after the fork point, in words: tools with effects run, approvals are asked again. */
   live: string;
+  /**
+   * The JSON Schema the new value must fit, when there is one: a tool's output schema (the
+   * workflow's capability map has it), a question's answer schema. A value that does not fit
+   * is refused (`studio-fork-invalid`, naming the record and what does not fit).
+   */
+  schema?: Record<string, unknown>;
 }
 
 /** The answer to a started {@link ForkRunRequest} (202): the fork, an ordinary run of the runs folder. */
