@@ -1,18 +1,21 @@
 import { JuneError } from '../errors/june-error.js';
 import type { ForkPoint } from '../run/fork-run.js';
+import type { ModelCallSettings } from '../models/settings-from.js';
 import type { ModelScript } from '../testing/script-format.js';
 import { StudioRequestError } from './studio-request-error.js';
 
 /**
  * The one change of a fork made on a host (see `ForkChange`): a tool's `result`, an
  * approval's `answer`, a model's or question's `output`, or another `model` from the fork
- * point on, given by its id (a model object cannot travel to a worker or a `june run`).
+ * point on, given by its id (a model object cannot travel to a worker or a `june run`),
+ * and/or other call `settings` (`temperature`, `maxOutputTokens`, ...) from it on.
  */
 export type HostForkChange =
   | { result: unknown }
   | { answer: 'approve' | 'deny'; reason?: string }
   | { output: unknown }
-  | { model: string; allAgents?: boolean };
+  | { model: string; settings?: ModelCallSettings; allAgents?: boolean }
+  | { settings: ModelCallSettings; model?: string; allAgents?: boolean };
 
 /**
  * A fork to make on a host ({@link RunHost.fork}):

@@ -186,7 +186,7 @@ function forkRequest(body: unknown): HostForkRequest {
       400,
     );
   const given = change as Record<string, unknown>;
-  if ('model' in given && typeof given.model !== 'string')
+  if ('model' in given && given.model !== undefined && typeof given.model !== 'string')
     throw new StudioRequestError(
       'studio-fork-invalid',
       "june: a fork's other model is given by its id (a text, such as gpt-5).",

@@ -109,7 +109,8 @@ export interface TryToolRequest {
  *   `approval <tool> <call id>`) or its number;
  * - `change`: `{ result }` (a tool execution), `{ answer: 'approve' | 'deny', reason? }` (an
  *   approval), `{ output }` (a model call's text, a question's answer) or `{ model, allAgents? }`
- *   (a model call, made again by the model with that id);
+ *   (a model call, made again by the model with that id; with `settings`, or `settings`
+ *   alone, other call settings from that call on);
  * - `model`: how the models of the live part answer (as a start-run request's); needed
  *   unless `preview`;
  * - `preview`: only say what the fork would do ({@link ForkPreview}); nothing is made.
@@ -120,7 +121,11 @@ export interface ForkRunRequest {
     | { result: unknown }
     | { answer: 'approve' | 'deny'; reason?: string }
     | { output: unknown }
-    | { model: string; allAgents?: boolean };
+    | {
+        model?: string;
+        settings?: { temperature?: number; maxOutputTokens?: number; [name: string]: unknown };
+        allAgents?: boolean;
+      };
   model?: ModelChoice;
   preview?: boolean;
 }

@@ -36,7 +36,7 @@ function labelOf(kind: ChangeKind, node: TraceNode): string {
     result: 'another result',
     answer: 'another answer to the approval',
     output: 'another answer of the model',
-    model: 'another model from here',
+    model: 'another model or settings from here',
   }[kind];
 }
 
@@ -55,7 +55,26 @@ interface Draft {
   approved: boolean;
   reason: string;
   modelId: string;
+  /** Other call settings from the fork point on, as typed (empty: unchanged). */
+  temperature: string;
+  maxOutputTokens: string;
   allAgents: boolean;
+}
+
+/** Another model and/or other call settings, as the request takes them. */
+function modelChange(draft: Draft): ForkRunRequest['change'] {
+  const settings = {
+    ...(draft.temperature.trim() !== '' ? { temperature: Number(draft.temperature) } : {}),
+    ...(draft.maxOutputTokens.trim() !== ''
+      ? { maxOutputTokens: Number(draft.maxOutputTokens) }
+      : {}),
+  };
+  const model = draft.modelId.trim();
+  return {
+    ...(model !== '' ? { model } : {}),
+    ...(Object.keys(settings).length ? { settings } : {}),
+    ...(draft.allAgents ? { allAgents: true } : {}),
+  };
 }
 
 /** The change as the request takes it. @throws {Error} for a result that is not JSON */
@@ -64,10 +83,10 @@ function changeOf(
   recorded: unknown,
   schema: Record<string, unknown> | undefined,
 ): ForkRunRequest['change'] {
-  const { kind, text, approved, reason, modelId, allAgents } = draft;
+  const { kind, text, approved, reason } = draft;
   if (kind === 'answer')
     return { answer: approved ? 'approve' : 'deny', ...(reason ? { reason } : {}) };
-  if (kind === 'model') return { model: modelId.trim(), ...(allAgents ? { allAgents } : {}) };
+  if (kind === 'model') return modelChange(draft);
   // a value from its schema's form stands as the form holds it
   if (schema) return kind === 'result' ? { result: draft.value } : { output: draft.value };
   if (kind === 'output') return { output: text };
@@ -285,6 +304,8 @@ function startingDraft(node: TraceNode, kind: ChangeKind, recorded: unknown): Dr
     approved: node.approval?.status !== 'approved',
     reason: '',
     modelId: '',
+    temperature: '',
+    maxOutputTokens: '',
     allAgents: false,
   };
 }
@@ -357,16 +378,37 @@ function AnswerFields({ draft, change }: DraftProps) {
   );
 }
 
-/** The model that makes the call instead, for this agent or every agent. */
+/**
+ * The model that makes the call instead and/or its other call settings (from this call on:
+ * the calls before keep their recorded requests), for this agent or every agent.
+ */
 function ModelFields({ draft, change }: DraftProps) {
   return (
     <>
       <input
         class="wb-input"
         aria-label="Model id"
-        placeholder="gpt-5"
+        placeholder="gpt-5 (empty: the same model)"
         value={draft.modelId}
         onInput={(event) => change({ modelId: event.currentTarget.value })}
+      />
+      <input
+        class="wb-input"
+        aria-label="Temperature"
+        type="number"
+        step="any"
+        placeholder="Temperature (empty: unchanged)"
+        value={draft.temperature}
+        onInput={(event) => change({ temperature: event.currentTarget.value })}
+      />
+      <input
+        class="wb-input"
+        aria-label="Max output tokens"
+        type="number"
+        step="1"
+        placeholder="Max output tokens (empty: unchanged)"
+        value={draft.maxOutputTokens}
+        onInput={(event) => change({ maxOutputTokens: event.currentTarget.value })}
       />
       <label>
         <input

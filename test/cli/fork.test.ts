@@ -236,6 +236,60 @@ describe('june fork', () => {
     expect(traceOf(forkId).forkedFrom?.change).toEqual({ kind: 'model', model: 'other-model' });
   }, 60_000);
 
+  it('forks at a model call with other settings from it on: the changed call is made with them, the calls before as recorded', async () => {
+    const fork = await june(
+      [
+        'fork',
+        recorded,
+        '--at',
+        'model release #1',
+        '--settings',
+        '{"temperature":0.2,"maxOutputTokens":300}',
+        '--script',
+        'release.script.json',
+        '--approve',
+        'all',
+        '--json',
+      ],
+      project.dir,
+      env,
+    );
+    expect(fork.code).toBe(0);
+    const forkId = runIdOf(fork.stdout);
+    expect(traceOf(forkId).forkedFrom?.change).toEqual({
+      kind: 'model',
+      settings: { temperature: 0.2, maxOutputTokens: 300 },
+    });
+    const journal = readFileSync(
+      join(project.dir, '.june', 'runs', forkId, 'journal.jsonl'),
+      'utf8',
+    )
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) =>
+          JSON.parse(line) as { type: string; step?: string; index?: number; calls?: string[] },
+      );
+    const release = journal.filter(
+      (record) =>
+        record.type === 'model-call' && record.step === 'release' && !record.calls?.length,
+    );
+    // #0 is the recorded one, as it was; #1 on were made with the new settings
+    expect(release.map((record) => record.index)).toEqual([0, 1, 2]);
+    expect(JSON.stringify(release[0])).not.toContain('"temperature"');
+    for (const record of release.slice(1)) {
+      expect(JSON.stringify(record)).toContain('"temperature":0.2');
+      expect(JSON.stringify(record)).toContain('"maxOutputTokens":300');
+    }
+    const unknown = await june(
+      ['fork', recorded, '--at', 'model release #1', '--settings', '{"warmth":1}'],
+      project.dir,
+      env,
+    );
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('june: a fork\'s model settings have no setting "warmth"');
+  }, 60_000);
+
   it('refuses a fork without a change, or with two', async () => {
     const none = await june(['fork', recorded, '--at', '1'], project.dir, env);
     expect(none.code).toBe(2);
