@@ -212,7 +212,8 @@ function ForkModels(props: {
   model: ModelChoiceDraft;
   setModel(model: ModelChoiceDraft): void;
 }) {
-  if (props.modelChoice) return <ModelChoiceField value={props.model} onChange={props.setModel} />;
+  if (props.modelChoice)
+    return <ModelChoiceField value={props.model} onChange={props.setModel} noReplay />;
   return (
     <p class="muted" data-testid="fork-models">
       The fork&apos;s models answer as the recorded run&apos;s did: its script, or the
