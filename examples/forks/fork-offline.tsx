@@ -1,6 +1,7 @@
 /**
  * Records examples/forks/release.tsx offline, then forks it twice, in memory: at the issue
- * tracker's answer two levels down (a blocker now), and at the deploy's approval (denied).
+ * tracker's answer two levels down (a blocker now, answered by blocker.script.json, so the
+ * release stops there), and at the deploy's approval (denied).
  * Each fork replays what came before its fork point (no model call, no tool) and runs the
  * rest; its model answers come from the script, after the turns the recording answered.
  *
@@ -12,6 +13,7 @@ import { loadScript, scriptAfterJournal, scriptedModel } from 'june/testing';
 import Release from './release.js';
 
 const script = loadScript(fileURLToPath(new URL('./release.script.json', import.meta.url)));
+const blocker = loadScript(fileURLToPath(new URL('./blocker.script.json', import.meta.url)));
 const store = memoryJournalStore();
 const approveAll = () => true;
 
@@ -24,9 +26,9 @@ console.log(`recorded ${recorded.runId}: ${(await recorded.result).output}`);
 for (const point of await runForkPoints(store, recorded.runId))
   console.log(`  ${point.n}. ${point.name}  ${point.what}`);
 
-/** Runs a fork with the script's turns the fork's journal has not answered. */
-async function runFork(fork: Fork): Promise<void> {
-  const model = scriptedModel(scriptAfterJournal(script, await store.read(fork.runId)));
+/** Runs a fork with the script's turns (`answers`) the fork's journal has not answered. */
+async function runFork(fork: Fork, answers = script): Promise<void> {
+  const model = scriptedModel(scriptAfterJournal(answers, await store.read(fork.runId)));
   const result = await run(<Release />, { ...fork.options, model, onApproval: approveAll }).result;
   const replayed = JSON.stringify(result.trace).match(/"replayed":true/g)?.length ?? 0;
   console.log(`fork ${fork.runId} at ${fork.point.name}: ${result.output}`);
@@ -39,6 +41,8 @@ await runFork(
     at: 'tool issues plan#0.0/summarize#0.0/answer#0.0',
     change: { result: '1 open blocker: login fails' },
   }),
+  // the models' turns for the other path: with a blocker, the release does not deploy
+  blocker,
 );
 await runFork(
   await forkRun(store, recorded.runId, {

@@ -7,7 +7,7 @@
  *   npx june run examples/forks/release.tsx --script examples/forks/release.script.json --approve all
  *   npx june fork <run id>
  *   npx june fork <run id> --at "tool issues plan#0.0/summarize#0.0/answer#0.0" \
- *     --result '"1 open blocker: login fails"' --script examples/forks/release.script.json --approve all
+ *     --result '"1 open blocker: login fails"' --script examples/forks/blocker.script.json --approve all
  */
 import { tool } from 'ai';
 import { Agent, defineAgent, Step, Tool } from 'june';

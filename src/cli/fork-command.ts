@@ -12,6 +12,7 @@ import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
 import { quietDriver } from './quiet-driver.js';
+import type { ModelCallSettings } from '../models/settings-from.js';
 
 /**
  * `june fork <run>`: without `--at`, lists the run's records (the fork points) by number and
@@ -51,7 +52,9 @@ export async function forkCommand(
     ...(given || secretProps ? { props: { ...given, ...secretProps } } : {}),
   });
   const workflow = fork.workflow;
-  io.stderr.write(`${visibleText(summary(fork, runId))}\n`);
+  // progress, not a problem: on stdout, unless stdout is for a program (JSON lines, the id)
+  const progress = options.json || options.start === false ? io.stderr : io.stdout;
+  progress.write(`${visibleText(summary(fork, runId))}\n`);
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
     if (workflow === undefined && options.start !== false)
@@ -109,7 +112,7 @@ async function databaseForkCommand(
       ...(props ? { props } : {}),
       ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
     });
-    io.stderr.write(`${visibleText(summary(fork, runId))}\n`);
+    (options.json ? io.stderr : io.stdout).write(`${visibleText(summary(fork, runId))}\n`);
     if (!options.follow) {
       io.stdout.write(
         options.json ? `${terminalJson({ runId: fork.runId })}\n` : `queued run ${fork.runId}\n`,
@@ -127,12 +130,15 @@ async function databaseForkCommand(
   }
 }
 
-/** What `june fork` says of the fork it made, before it runs. */
+/**
+ * What `june fork` says of the fork it made, before it runs: progress, on stdout (on stderr
+ * when stdout is for a program: `--json`, and `--no-start`, whose stdout is the fork's id).
+ */
 function summary(
   fork: { runId: string; point: ForkPoint; replayed: number; live: string },
   runId: string,
 ): string {
-  return `june: run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`;
+  return `Run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`;
 }
 
 /**
@@ -143,13 +149,18 @@ function changeOf(options: ForkFlagValues): ForkChange {
   const given = (['result', 'answer', 'output', 'model'] as const).filter(
     (key) => options[key] !== undefined,
   );
+  // other settings come alone or with another model
+  if (options.settings !== undefined && options.model === undefined) given.push('model');
   if (given.length !== 1)
     throw new WorkflowError(
       'cli-option-invalid',
-      `june: a fork makes one change at its record: pass one of --result <json> (a tool execution), --answer approve|deny (an approval), --output <json> (a model call or a question) or --model <id> (a model call)${given.length ? `, not ${given.map((key) => `--${key}`).join(' and ')}` : ''}.`,
+      `june: a fork makes one change at its record: pass one of --result <json> (a tool execution), --answer approve|deny (an approval), --output <json> (a model call or a question) or --model <id> and/or --settings <json> (a model call)${given.length ? `, not ${given.map((key) => `--${key}`).join(' and ')}` : ''}.`,
     );
-  if (options.allAgents && options.model === undefined)
-    throw new WorkflowError('cli-option-invalid', 'june: --all-agents goes with --model <id>.');
+  if (options.allAgents && options.model === undefined && options.settings === undefined)
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --all-agents goes with --model <id> or --settings <json>.',
+    );
   if (options.reason !== undefined && options.answer === undefined)
     throw new WorkflowError('cli-option-invalid', 'june: --reason goes with --answer.');
   if (options.result !== undefined) return { result: json(options.result, '--result') };
@@ -159,7 +170,13 @@ function changeOf(options: ForkFlagValues): ForkChange {
       answer: options.answer === 'approve' ? 'approve' : 'deny',
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
     };
-  return { model: options.model!, ...(options.allAgents ? { allAgents: true } : {}) };
+  const settings =
+    options.settings === undefined
+      ? undefined
+      : (json(options.settings, '--settings') as ModelCallSettings);
+  const allAgents = options.allAgents ? { allAgents: true } : {};
+  if (options.model === undefined) return { settings: settings!, ...allAgents };
+  return { model: options.model, ...(settings ? { settings } : {}), ...allAgents };
 }
 
 function json(text: string, flag: string): unknown {
@@ -179,7 +196,7 @@ function listing(runId: string, points: readonly ForkPoint[], where = ''): strin
   const lines = [
     `run ${runId}: ${points.length} record${points.length === 1 ? '' : 's'} to fork at`,
     ...points.map((point) => `${String(point.n).padStart(width)}. ${point.name}  ${point.what}`),
-    `fork one: june fork ${runId}${where} --at <name or number> with --result <json>, --answer approve|deny, --output <json> or --model <id>`,
+    `fork one: june fork ${runId}${where} --at <name or number> with --result <json>, --answer approve|deny, --output <json>, --model <id> or --settings <json>`,
   ];
   // each line shown as text: a recorded value cannot move the terminal's cursor
   return lines.map((line) => `${visibleText(line)}\n`).join('');

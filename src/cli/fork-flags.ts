@@ -11,6 +11,7 @@ export interface ForkFlagValues extends Omit<
   reason?: string;
   output?: string;
   model?: string;
+  settings?: string;
   allAgents?: boolean;
   start?: boolean;
 }

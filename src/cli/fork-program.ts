@@ -58,7 +58,11 @@ export function addForkCommand(
       '--model <id>',
       'at a model call: the model id that makes it and every later call of its agent',
     )
-    .option('--all-agents', 'with --model: every agent uses the model from that call on')
+    .option(
+      '--settings <json>',
+      'at a model call: its call settings from that call on, for its agent (JSON: {"temperature":0.2,"maxOutputTokens":500}), with or without --model',
+    )
+    .option('--all-agents', 'with --model or --settings: every agent uses them from that call on')
     .option('--no-start', 'make the fork and print its run id, without running it');
   for (const flag of runFlags as readonly RunFlag[])
     if (forkRunFlags.has(flag.key)) command.addOption(runOption(flag));

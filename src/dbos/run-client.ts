@@ -328,6 +328,32 @@ export class RunClient {
   }
 
   /**
+   * What {@link fork} would make of the same arguments, checked as it checks them, with
+   * nothing stored or queued: the record, how much replays, what runs live after it.
+   * @throws {WorkflowError} what {@link fork} throws, `dbos-run-exists` aside.
+   */
+  async forkPlan(
+    runId: string,
+    options: Pick<DbosForkOptions, 'at' | 'change'>,
+  ): Promise<Omit<DbosFork, 'runId' | 'forkedFrom'>> {
+    const status = await this.#status(runId);
+    const stored = (status.input?.[0] ?? {}) as QueuedRun;
+    const change = changeRecord(options.change);
+    const rows = await this.#call(() => readRows(this.#forkPool(), runId));
+    const planned = forkRows(runId, rows, stored.fork, {
+      runId: `${runId}-plan`,
+      at: options.at,
+      change,
+    });
+    return {
+      workflow: stored.workflow,
+      point: planned.point,
+      replayed: planned.replayed,
+      live: planned.live,
+    };
+  }
+
+  /**
    * The records the run `runId` may be forked at, in the order they were stored, named and
    * numbered as `forkPoints` names a journal's (see {@link RunClient.fork}).
    * @throws {WorkflowError} `dbos-run-unknown`

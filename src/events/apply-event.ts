@@ -134,6 +134,7 @@ const handlers: { [T in RunLogEvent['type']]?: Handler<RunLogEventOf<T>> } = {
     const node = toolNode(live, { ...e, tool: e.request.tool, toolCallId: e.request.toolCallId });
     // a request that came up while its call ran (a served workflow's) is its own node under the call
     if (withinCall(live, e.parentId) && node.input === undefined) node.input = e.request.input;
+    if (node.record === undefined && e.record !== undefined) node.record = e.record;
     node.approval = {
       id: e.request.id,
       status: 'pending',

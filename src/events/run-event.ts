@@ -186,8 +186,12 @@ export interface RunEventFields {
    * asks for more, more was allowed or denied, or the run fails.
    */
   budget: { runId: string; step: string } & TraceBudget;
-  /** A tool call waits for an answer. */
-  'approval-request': { runId: string; request: ApprovalRequest };
+  /**
+   * A tool call waits for an answer. `record`: with a durable engine, the record name of the
+   * call's execution, as its `tool-call` carries it (a denied call never starts, so its node
+   * may be opened by this event).
+   */
+  'approval-request': { runId: string; request: ApprovalRequest; record?: string };
   /**
    * A request was answered: `automatic` when an `onApproval` policy did, `replayed` when the
    * run's journal held the answer. `input`: approved with this edited input (the call runs

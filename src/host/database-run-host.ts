@@ -5,6 +5,7 @@ import { DatabaseRuns, databaseLabel } from './database-runs.js';
 import { HostListeners } from './host-listeners.js';
 import type { HostRunRequest, RunHost } from './run-host.js';
 import { runExists } from './studio-request-error.js';
+import { forkRefused, hostForkPlan } from './host-fork.js';
 import { runMissing, waitForEnd } from './wait-for-end.js';
 import { untilAborted } from './until-aborted.js';
 
@@ -25,7 +26,8 @@ export interface DatabaseRunHostOptions {
  * A database of runs over DBOS as a {@link RunHost}, through one `RunClient`: a run starts
  * queued (`RunClient.enqueue`) for a worker that has its workflow; the list is the
  * database's (`DatabaseRuns`), a run's trace is built from the events its worker publishes,
- * answers go as DBOS messages (`databaseApprovalDesk`), `cancel` is DBOS's. Workers take
+ * answers go as DBOS messages (`databaseApprovalDesk`), `cancel` is DBOS's, a fork is
+ * `RunClient.fork` (its records copied, the fork queued). Workers take
  * stopped runs up themselves: `resume` throws `run-host-unsupported`. A run of a thread
  * (`thread`) takes its place in `june.threads` as it is queued (`thread-busy` while another
  * run of the thread is queued or runs); `threadRuns` lists a thread's runs from there.
@@ -84,6 +86,7 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
         `june: run "${runId}" is in a database, whose workers take stopped runs up themselves; start a worker (june worker --database) to go on with it.`,
       );
     },
+    ...databaseForks(runs),
     threadRuns: (threadId) => runs.client.listThread(threadId),
     close: async () => runs.close(),
   };
@@ -112,4 +115,27 @@ async function enqueueOnce(runs: DatabaseRuns, request: HostRunRequest): Promise
   });
   await runs.list();
   return runId;
+}
+
+/** A database's forks (`RunClient.forkPlan`, `RunClient.fork`), refused as every host refuses them. */
+function databaseForks(runs: DatabaseRuns): Pick<RunHost, 'forkPlan' | 'fork'> {
+  return {
+    forkPlan: (runId, request) =>
+      forkRefused(async () =>
+        hostForkPlan(await runs.client.forkPlan(runId, { at: request.at, change: request.change })),
+      ),
+    async fork(runId, request) {
+      const made = await forkRefused(() =>
+        runs.client.fork(runId, {
+          at: request.at,
+          change: request.change,
+          ...(request.props !== undefined ? { props: request.props } : {}),
+          ...(request.script !== undefined ? { script: request.script } : {}),
+          ...(request.runId !== undefined ? { runId: request.runId } : {}),
+        }),
+      );
+      await runs.list(); // resolves once the list has it, as a start does
+      return { ...hostForkPlan(made), runId: made.runId };
+    },
+  };
 }

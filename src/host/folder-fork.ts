@@ -1,18 +1,21 @@
-import { JuneError } from '../errors/june-error.js';
-import { forkPlan, forkRun, type ForkChange, type ForkPlan } from '../run/fork-run.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { forkPlan, forkRun } from '../run/fork-run.js';
+import type { ModelScript } from '../testing/script-format.js';
+import {
+  forkRefused,
+  hostForkPlan,
+  type HostFork,
+  type HostForkPlan,
+  type HostForkRequest,
+} from './host-fork.js';
 import { runsFolderJournal } from './runs-folder-journal.js';
+import { checkNewRunId, startFolderRun } from './start-folder-run.js';
 import { StudioRequestError } from './studio-request-error.js';
 
-/** Where and how a recorded run of a runs folder is forked (see `forkRun`). */
-export interface FolderForkRequest {
-  /** The record's name or number. */
-  at: string;
-  change: ForkChange;
-}
-
 /**
- * What forking the run `runId` of the runs folder `runsDir` would do ({@link forkPlan}),
- * checked as a fork is, with nothing made.
+ * What forking the run `runId` of the runs folder `runsDir` would do (`forkPlan`), checked
+ * as a fork is, with nothing made.
  *
  * @throws {StudioRequestError} `studio-run-missing` (404, no journal of that run),
  *   `studio-fork-record-unknown` (404), `studio-fork-invalid` (400: a change that does not fit
@@ -21,44 +24,67 @@ export interface FolderForkRequest {
 export async function planFolderFork(
   runsDir: string,
   runId: string,
-  request: FolderForkRequest,
-): Promise<ForkPlan> {
-  return refused(() => forkPlan(runsFolderJournal(runsDir), runId, request));
+  request: HostForkRequest,
+): Promise<HostForkPlan> {
+  return forkRefused(async () =>
+    hostForkPlan(
+      await forkPlan(runsFolderJournal(runsDir), runId, {
+        at: request.at,
+        change: request.change,
+        ...(request.props !== undefined ? { props: request.props } : {}),
+      }),
+    ),
+  );
 }
 
 /**
- * Makes the fork's journal in the runs folder (a new run id), ready for
- * `june run <workflow> --resume <its id>`; what runs live after the fork point in words.
+ * Forks the run `runId` of the runs folder `runsDir` (its journal made there, `forkRun`) and
+ * starts it as `june run <the recorded workflow file> --resume=<fork id> --approve=studio`
+ * in the folder's project (`startFolderRun`), with the request's script, else the one the
+ * recorded run was started with by a host (`<runId>/script.json`). Resolves once the fork's
+ * trace exists.
  *
- * @throws {StudioRequestError} as {@link planFolderFork}.
+ * @throws {StudioRequestError} as {@link planFolderFork}; `studio-workflow-unknown` (404) when
+ *   the recorded run names no workflow file; `studio-run-exists` (409); what `startFolderRun`
+ *   throws.
  */
-export async function makeFolderFork(
+export async function startFolderFork(
   runsDir: string,
   runId: string,
-  request: FolderForkRequest,
-): Promise<ForkPlan & { runId: string }> {
-  const fork = await refused(() => forkRun(runsFolderJournal(runsDir), runId, request));
-  return {
-    runId: fork.runId,
-    point: fork.point,
-    ...(fork.workflow !== undefined ? { workflow: fork.workflow } : {}),
-    replayed: fork.replayed,
-    live: fork.live,
-  };
+  request: HostForkRequest,
+): Promise<HostFork> {
+  const plan = await planFolderFork(runsDir, runId, request);
+  if (plan.workflow === undefined)
+    throw new StudioRequestError(
+      'studio-workflow-unknown',
+      `june: run "${runId}" names no workflow file, so its fork cannot be started here; make it with june fork ${runId} --no-start and run it with june run <file> --resume <fork id>.`,
+      404,
+    );
+  if (request.runId !== undefined) checkNewRunId(runsDir, request.runId);
+  const made = await forkRefused(() =>
+    forkRun(runsFolderJournal(runsDir), runId, {
+      at: request.at,
+      change: request.change,
+      ...(request.runId !== undefined ? { runId: request.runId } : {}),
+      ...(request.props !== undefined ? { props: request.props } : {}),
+    }),
+  );
+  const script = request.script ?? (await keptScript(runsDir, runId));
+  await startFolderRun(
+    runsDir,
+    {
+      workflow: plan.workflow,
+      runId: made.runId,
+      ...(request.props !== undefined ? { props: request.props } : {}),
+      ...(script !== undefined ? { script } : {}),
+    },
+    { resume: true },
+  );
+  return { ...hostForkPlan(made), runId: made.runId };
 }
 
-/** A fork's refusals as Studio answers them. */
-async function refused<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof JuneError)) throw error;
-    if (error.code === 'journal-missing')
-      throw new StudioRequestError('studio-run-missing', error.message, 404);
-    if (error.code === 'fork-record-unknown')
-      throw new StudioRequestError('studio-fork-record-unknown', error.message, 404);
-    if (error.code === 'fork-change-invalid' || error.code === 'fork-redacted')
-      throw new StudioRequestError('studio-fork-invalid', error.message, 400, error.code);
-    throw error;
-  }
+/** The script a host started the run with (`<runsDir>/<runId>/script.json`), if any. */
+async function keptScript(runsDir: string, runId: string): Promise<ModelScript | undefined> {
+  const text = await readFile(join(runsDir, runId, 'script.json'), 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : (JSON.parse(text) as ModelScript);
 }

@@ -8,6 +8,7 @@ import { RunDirectory } from './run-directory.js';
 import type { RunHost } from './run-host.js';
 import { runState } from './run-state.js';
 import { startFolderRun } from './start-folder-run.js';
+import { planFolderFork, startFolderFork } from './folder-fork.js';
 import { fileJournalStore } from '../journal/file-journal-store.js';
 import { listThread } from '../journal/thread.js';
 import { runMissing, waitForEnd } from './wait-for-end.js';
@@ -27,7 +28,8 @@ export interface FolderRunHostOptions {
  * the answers file (`fileApprovalDesk`). A run starts as a `june run ... --approve studio` of
  * June's own command in the folder's project (`startFolderRun`); `cancel` stops its process
  * (SIGTERM: the run ends `aborted`, its journal kept); `resume` starts `june run --resume`
- * from the run's sealed resume details. The folder keeps traces, not events: `events` throws
+ * from the run's sealed resume details; `fork` makes a fork's journal in the folder and starts
+ * `june run <workflow> --resume <fork>`. The folder keeps traces, not events: `events` throws
  * `run-host-unsupported`.
  *
  * @example
@@ -51,6 +53,8 @@ export async function folderRunHost(options: FolderRunHostOptions): Promise<RunH
   return {
     label: options.dir,
     start: (request) => startFolderRun(dir, request),
+    forkPlan: (runId, request) => planFolderFork(dir, runId, request),
+    fork: (runId, request) => startFolderFork(dir, runId, request),
     threadRuns: (threadId) => listThread(fileJournalStore({ dir }), threadId),
     list: () => runs.list(),
     readTrace,

@@ -11,7 +11,7 @@ import { HostListeners } from './host-listeners.js';
 import { MemoryRuns, type HostedRunOptions, type MemoryRun } from './memory-runs.js';
 import { runFolder } from './run-answers.js';
 import type { RunListEntry } from './run-list.js';
-import type { RunHost } from './run-host.js';
+import type { HostFork, HostForkRequest, RunHost } from './run-host.js';
 import { runState } from './run-state.js';
 import { StudioAnswers } from './studio-answers.js';
 import type { Trace } from '../trace/trace-node.js';
@@ -98,6 +98,8 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
     cancel: async (runId) => (here(runId) ? runs.cancel(runId) : folder.cancel(runId)),
     result: (runId, waiting) => (here(runId) ? runs.result(runId) : folder.result(runId, waiting)),
     resume: (runId) => resumeHere(dir, runs, letGo, folder, runId),
+    forkPlan: (runId, request) => runs.forkPlan(runId, request),
+    fork: (runId, request) => forkHere(dir, runs, folder, launch, runId, request),
     threadRuns: (threadId) => runs.threadRuns(threadId),
     async close() {
       stopFolder();
@@ -225,4 +227,27 @@ async function resumeHere(
       `june: run "${runId}" succeeded; there is nothing to resume. Start a new run.`,
     );
   await launchHere(dir, runs, letGo, request, true);
+}
+
+/**
+ * Forks a run of the folder: in this process when its workflow is one of `workflows` (with
+ * the recorded run's kept script unless the request gives one), else as the folder does
+ * (a `june run` of its file).
+ */
+async function forkHere(
+  dir: string,
+  runs: MemoryRuns,
+  folder: RunHost,
+  launch: (request: MemoryRun['request'], resume: boolean) => Promise<MemoryRun>,
+  runId: string,
+  request: HostForkRequest,
+): Promise<HostFork> {
+  const plan = await runs.forkPlan(runId, request);
+  if (plan.workflow === undefined || !runs.runs(plan.workflow)) return folder.fork(runId, request);
+  const script = request.script ?? (await keptScript(dir, runId));
+  const made = await runs.makeFork(runId, { ...request, ...(script ? { script } : {}) });
+  if (made.request.script !== undefined)
+    await keepScript(dir, made.fork.runId, made.request.script);
+  await launch(made.request, true);
+  return made.fork;
 }

@@ -53,6 +53,12 @@ export function memoryRunHost(options: MemoryRunHostOptions): RunHost {
       await runs.adopt(runId);
       await runs.resume(runId);
     },
+    forkPlan: (runId, request) => runs.forkPlan(runId, request),
+    async fork(runId, request) {
+      const made = await runs.makeFork(runId, request);
+      await runs.resumeFromJournal(made.request);
+      return made.fork;
+    },
     threadRuns: (threadId) => runs.threadRuns(threadId),
     close: () => runs.close(),
   };

@@ -9,6 +9,15 @@ import { memoryJournalStore } from '../journal/memory-journal-store.js';
 import { listThread } from '../journal/thread.js';
 import type { ThreadRun } from '../journal/thread-run.js';
 import { run, type RunOptions } from '../run/run.js';
+import { forkOf, forkPlan, forkRun } from '../run/fork-run.js';
+import type { RunFork } from '../interpreter/workflow-run-options.js';
+import {
+  forkRefused,
+  hostForkPlan,
+  type HostFork,
+  type HostForkPlan,
+  type HostForkRequest,
+} from './host-fork.js';
 import { localUser } from '../approvals/local-user.js';
 import { requestPolicyOptions } from '../approvals/request-policy.js';
 import { isRunId, newRunId } from '../engine/run-id.js';
@@ -52,6 +61,8 @@ export interface RunExtras {
   sources?: ApprovalSource[];
   consumers?: RunConsumer[];
   lease?: RunLease;
+  /** The run is a fork: its lineage (and changed model), as `forkOf` reads them from its journal. */
+  fork?: RunFork;
 }
 
 /** Options of {@link MemoryRuns}. */
@@ -189,6 +200,7 @@ export class MemoryRuns {
       ],
       ...(consumers.length ? { consumers } : {}),
       ...(extras.lease ? { lease: extras.lease } : {}),
+      ...(extras.fork ? { fork: extras.fork } : {}),
     });
     void known.handle.result.catch(() => {}).then(() => this.#forgetOld(known));
     this.#ended.delete(request.runId);
@@ -361,9 +373,69 @@ export class MemoryRuns {
     request: MemoryRun['request'],
     extras: RunExtras = {},
   ): Promise<MemoryRun> {
-    const script =
-      request.script && scriptAfterJournal(request.script, await this.#journal.read(request.runId));
-    return this.launch(request, true, extras, script);
+    const records = await this.#journal.read(request.runId);
+    const script = request.script && scriptAfterJournal(request.script, records);
+    // a fork taken up again keeps its lineage and changed model
+    const fork = extras.fork ?? forkOf(records);
+    return this.launch(request, true, fork ? { ...extras, fork } : extras, script);
+  }
+
+  /**
+   * What forking the run `runId` of the journal store would do (`forkPlan`), nothing made.
+   * @throws {StudioRequestError} as `RunHost.forkPlan`.
+   */
+  forkPlan(runId: string, request: HostForkRequest): Promise<HostForkPlan> {
+    return forkRefused(async () =>
+      hostForkPlan(
+        await forkPlan(this.#journal, runId, {
+          at: request.at,
+          change: request.change,
+          ...(request.props !== undefined ? { props: request.props } : {}),
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Makes the fork of the run `runId` in the journal store (`forkRun`), its workflow one of
+   * `workflows`, and gives the request that takes it up ({@link resumeFromJournal}): the
+   * recorded run's props (or the request's), and the request's script, else the recorded
+   * run's when this process ran it.
+   * @throws {StudioRequestError} as `RunHost.fork`.
+   */
+  async makeFork(
+    runId: string,
+    request: HostForkRequest,
+  ): Promise<{ fork: HostFork; request: MemoryRun['request'] }> {
+    const plan = await this.forkPlan(runId, request);
+    if (plan.workflow === undefined || !this.runs(plan.workflow))
+      throw new StudioRequestError(
+        'studio-workflow-unknown',
+        `june: run "${runId}" ran ${plan.workflow === undefined ? 'a workflow it did not name' : `the workflow "${plan.workflow}"`}, which this host does not run; it runs ${Object.keys(this.#workflows).join(', ')}.`,
+        404,
+      );
+    const forkId = this.checkedStart({ workflow: plan.workflow, ...pick(request, 'runId') });
+    const made = await forkRefused(() =>
+      forkRun(this.#journal, runId, {
+        at: request.at,
+        change: request.change,
+        runId: forkId,
+        ...pick(request, 'props'),
+      }),
+    );
+    const parent = this.#runs.get(runId)?.request;
+    const script = request.script ?? parent?.script;
+    return {
+      fork: { ...hostForkPlan(made), runId: made.runId },
+      request: {
+        workflow: plan.workflow,
+        runId: made.runId,
+        ...(made.options.props !== undefined ? { props: made.options.props } : {}),
+        ...(script !== undefined ? { script } : {}),
+        ...(parent?.strict ? { strict: true } : {}),
+        ...(parent?.redact !== undefined ? { redact: parent.redact } : {}),
+      },
+    };
   }
 
   /**
@@ -413,7 +485,11 @@ export class MemoryRuns {
       runId,
       ...(header.props !== undefined ? { props: header.props } : {}),
     };
-    const known = this.launch(request, true, lease ? { lease } : {});
+    const fork = forkOf(records);
+    const known = this.launch(request, true, {
+      ...(lease ? { lease } : {}),
+      ...(fork ? { fork } : {}),
+    });
     await settledAfterReplay(known.handle, records);
   }
 
@@ -456,4 +532,12 @@ function redactionOf(redact: HostRunRequest['redact']): { redact?: RunOptions['r
   return {
     redact: values.length ? { ...rest, values: [...(rest.values ?? []), ...values] } : rest,
   };
+}
+
+/** The request's `key`, when given, as a spread. */
+function pick<K extends 'runId' | 'props'>(
+  request: HostForkRequest,
+  key: K,
+): Partial<Pick<HostForkRequest, K>> {
+  return request[key] !== undefined ? ({ [key]: request[key] } as Pick<HostForkRequest, K>) : {};
 }

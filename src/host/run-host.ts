@@ -8,8 +8,10 @@ import type { TraceLookup } from './run-directory.js';
 import type { RunListEntry, StudioEvent } from './run-list.js';
 import type { RunApprovals } from './waiting-approvals.js';
 import type { ThreadRun } from '../journal/thread-run.js';
+import type { HostFork, HostForkPlan, HostForkRequest } from './host-fork.js';
 
 export type { ThreadRun };
+export type { HostFork, HostForkChange, HostForkPlan, HostForkRequest } from './host-fork.js';
 
 /**
  * A run to start on a host ({@link RunHost.start}).
@@ -154,6 +156,28 @@ export interface RunHost {
    *   `run-host-unsupported` where the host cannot, or the run's resume details do not allow it.
    */
   resume(runId: string): Promise<void>;
+
+  /**
+   * What forking the recorded run `runId` at one of its records would do (see `forkRun`),
+   * checked as {@link fork} checks it, with nothing made.
+   * @throws {StudioRequestError} `studio-run-missing` (404); `studio-fork-record-unknown`
+   *   (404); `studio-fork-invalid` (400: a change that does not fit the record, props recorded
+   *   redacted).
+   */
+  forkPlan(runId: string, request: HostForkRequest): Promise<HostForkPlan>;
+
+  /**
+   * Forks the recorded run `runId` at one of its records with one change there, into a new
+   * run of the same workflow on this host, and starts it: the recorded records before the
+   * fork point replay (no model call, no tool execution, no approval asked) and everything
+   * after it runs live, approvals asked again. Resolves once the fork exists (its trace can be
+   * read). The runs folder runs it as `june run <workflow> --resume <fork>`, a database
+   * queues it for a worker (`RunClient.fork`), memory runs it here.
+   * @throws {StudioRequestError} as {@link forkPlan}; `studio-workflow-unknown` (404) when the
+   *   recorded run's workflow is not one the host runs; `studio-run-exists` (409) for a
+   *   `runId` it has; what {@link start} throws.
+   */
+  fork(runId: string, request: HostForkRequest): Promise<HostFork>;
 
   /**
    * The runs of a thread, in order (see `listThread`); absent on a host that keeps no

@@ -97,6 +97,14 @@ export interface RunList {
   runs: RunListEntry[];
   /** True when Studio serves the workflows of a project (`june dev`); false for plain `june studio`. */
   workflows: boolean;
+  /**
+   * Set when Studio forks runs ("Fork from here", `POST /api/runs/<runId>/fork`): over a
+   * database, a host it was given, or `june dev`'s runs folder with its catalog; absent for
+   * plain `june studio` over a runs folder. `modelChoice`: a fork request may say how the live
+   * part's models answer (`june dev`: a script of the project or the provider); otherwise they
+   * answer as the recorded run's did.
+   */
+  forks?: { modelChoice: boolean };
 }
 
 /**

@@ -18,29 +18,29 @@ const POLL_MS = 50;
  * (`<project>/.june/runs`), detached (the run outlives whoever started it), its output in
  * `<runsDir>/<runId>/host.log` and its script, when given, in `<runsDir>/<runId>/script.json`
  * (a folder made for the run, private to this user). Resolves once the run's trace exists.
+ * With `resume`, the run's journal is there already (a fork's): `june run <workflow>
+ * --resume=<id>` takes it up, with its recorded props unless `props` are given.
  *
  * @returns the run id.
  * @throws {StudioRequestError} `studio-request-invalid` (400) for a run id that is not one;
  *   `studio-run-exists` (409) for one the folder has; `studio-run-start-failed` (422, with the run's `june:` line) when `june run`
  *   ends before its first trace.
  */
-export async function startFolderRun(runsDir: string, request: HostRunRequest): Promise<string> {
+export async function startFolderRun(
+  runsDir: string,
+  request: HostRunRequest,
+  options: { resume?: boolean } = {},
+): Promise<string> {
   const runId = request.runId ?? newRunId();
-  if (!isRunId(runId))
-    throw new StudioRequestError(
-      'studio-request-invalid',
-      `june: ${JSON.stringify(String(runId).slice(0, 200))} is not a run id (1 to 128 letters, digits, ".", "_" or "-"); give another one, or none for a new one.`,
-      400,
-    );
-  if (existsSync(join(runsDir, `${runId}.json`)) || existsSync(join(runsDir, runId)))
-    throw runExists(runId);
+  if (!options.resume) checkNewRunId(runsDir, runId);
   const folder = join(runsDir, runId);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const args = [
     juneBin(),
     'run',
     request.workflow,
-    `--run-id=${runId}`,
+    // a fork's journal is made already: the run takes it up
+    options.resume ? `--resume=${runId}` : `--run-id=${runId}`,
     // a request policy answers in the run's process; without one, Studio's answers file does
     ...(request.policy
       ? [
@@ -48,7 +48,9 @@ export async function startFolderRun(runsDir: string, request: HostRunRequest): 
           ...(request.policy.escalations ? ['--approve-escalations'] : []),
         ]
       : ['--approve=studio']),
-    `--props=${JSON.stringify(request.props ?? {})}`,
+    ...(options.resume && request.props === undefined
+      ? []
+      : [`--props=${JSON.stringify(request.props ?? {})}`]),
     ...(request.thread !== undefined ? [`--thread=${request.thread}`] : []),
   ];
   if (request.script !== undefined) {
@@ -77,6 +79,21 @@ export async function startFolderRun(runsDir: string, request: HostRunRequest): 
     await new Promise((resolveWait) => setTimeout(resolveWait, POLL_MS));
   }
   return runId;
+}
+
+/**
+ * Checks that `runId` is a run id the runs folder has no run of.
+ * @throws {StudioRequestError} `studio-request-invalid` (400), `studio-run-exists` (409)
+ */
+export function checkNewRunId(runsDir: string, runId: string): void {
+  if (!isRunId(runId))
+    throw new StudioRequestError(
+      'studio-request-invalid',
+      `june: ${JSON.stringify(String(runId).slice(0, 200))} is not a run id (1 to 128 letters, digits, ".", "_" or "-"); give another one, or none for a new one.`,
+      400,
+    );
+  if (existsSync(join(runsDir, `${runId}.json`)) || existsSync(join(runsDir, runId)))
+    throw runExists(runId);
 }
 
 function startFailed(log: string, runId: string, exit: number | null | undefined) {

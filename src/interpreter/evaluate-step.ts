@@ -15,6 +15,7 @@ import { emptyUsage, sumUsage, plainUsage } from '../models/usage.js';
 import { modelIdentity } from '../models/model-identity.js';
 import { callCost, modelPrice, type ModelPrice } from '../models/price.js';
 import { recordedPrice } from '../models/replayed-call.js';
+import { settingsFrom } from '../models/settings-from.js';
 import {
   runStep,
   type PendingToolApproval,
@@ -377,6 +378,29 @@ function stepModel(step: StepCall, model: LanguageModel): LanguageModel {
   return forked ?? services.settings.model ?? model;
 }
 
+/**
+ * The step's model through its durable engine, and, when a fork changed the call settings
+ * of this step's calls, with them from the changed call on (outside the engine's wrapper, so
+ * the changed requests are the recorded ones, and the calls before keep their records').
+ */
+function durableModel(
+  step: StepCall,
+  place: DurablePlace,
+  price: ModelPrice | undefined,
+): (explained: LanguageModel) => LanguageModel {
+  const { services, run, agent, path } = step;
+  const durable = services.engine.durable!;
+  const forked = services.settings.forkSettings({
+    step: path,
+    calls: run.calls,
+    agent: agent.path,
+  });
+  return (explained) => {
+    const recorded = durable.model(explained, place, price);
+    return forked ? settingsFrom(recorded, forked.from, forked.settings) : recorded;
+  };
+}
+
 /** What `runStep` needs for one step: the agent's model and settings, tools, events and approvals. */
 function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessage): StepRunInput {
   const { run, services, agent, path } = step;
@@ -413,7 +437,7 @@ function stepRunInput(step: StepCall, props: StepProps, userMessage: ModelMessag
       step.callUsages.push(used);
       step.callCosts.push(callCost(used, recordedPrice(metadata) ?? price) ?? null);
     },
-    ...(durable ? { wrapModel: (explained) => durable.model(explained, place, price) } : {}),
+    ...(durable ? { wrapModel: durableModel(step, place, price) } : {}),
     gateModel: (model) => budgeted(step, place, price, model),
     instructions,
     tools: stepTools,

@@ -34,6 +34,11 @@ export interface InspectedTool {
   declaration?: string;
   /** The tool's input schema as JSON Schema; with `details` only. */
   inputSchema?: Record<string, unknown>;
+  /**
+   * The tool's output schema as JSON Schema, when it declares one (`outputSchema`); with
+   * `details` only. Studio's fork form builds the new result's fields from it.
+   */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** One agent the tree renders, with its resolved tools. */
@@ -154,18 +159,22 @@ export async function inspect(
   };
 }
 
-/** A tool's `declaration` and `inputSchema` (JSON Schema), those it has. */
+/** A tool's `declaration`, `inputSchema` and `outputSchema` (JSON Schema), those it has. */
 async function toolDetails(
   entry: ResolvedCapability,
-): Promise<Pick<InspectedTool, 'declaration' | 'inputSchema'>> {
-  const schema = (entry.tool as { inputSchema?: Parameters<typeof asSchema>[0] }).inputSchema;
-  const inputSchema =
+): Promise<Pick<InspectedTool, 'declaration' | 'inputSchema' | 'outputSchema'>> {
+  type Schema = Parameters<typeof asSchema>[0];
+  const tool = entry.tool as { inputSchema?: Schema; outputSchema?: Schema };
+  const jsonForm = async (schema: Schema | undefined) =>
     schema === undefined
       ? undefined
       : ((await asSchema(schema).jsonSchema) as Record<string, unknown>);
+  const inputSchema = await jsonForm(tool.inputSchema);
+  const outputSchema = await jsonForm(tool.outputSchema);
   return {
     ...declarationOf(entry.location),
     ...(inputSchema !== undefined ? { inputSchema } : {}),
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
   };
 }
 

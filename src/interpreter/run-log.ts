@@ -64,6 +64,7 @@ export class RunLog {
   readonly createdAt = Date.now();
   readonly #engine: RunEngine;
   #approvalPlaces: Map<string, NodePlace> | undefined;
+  #approvalRecords: Map<string, string> | undefined;
   #heldText: Map<string, TextEvent> | undefined;
   #nodeCount = 0;
   /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
@@ -111,9 +112,18 @@ export class RunLog {
     return `n${++this.#nodeCount}`;
   }
 
-  /** Notes the tool call node an approval request concerns, for the request's events. */
-  placeApproval(id: string, place: NodePlace): void {
+  /**
+   * Notes the tool call node an approval request concerns, for the request's events, and,
+   * with a durable engine, the record name of the call's execution (`record`).
+   */
+  placeApproval(id: string, place: NodePlace, record?: string): void {
     (this.#approvalPlaces ??= new Map()).set(id, place);
+    if (record !== undefined) (this.#approvalRecords ??= new Map()).set(id, record);
+  }
+
+  /** The record name of the call approval request `id` concerns, when noted. */
+  approvalRecord(id: string): string | undefined {
+    return this.#approvalRecords?.get(id);
   }
 
   /** The tool call node of approval request `id`, once its request part came. */

@@ -13,6 +13,7 @@ import { RunAbort } from './run-abort.js';
 import { RunEngine } from './run-engine.js';
 import { RunLog } from './run-log.js';
 import type { RunFork } from './workflow-run-options.js';
+import type { ModelCallSettings } from '../models/settings-from.js';
 import type { TraceForkedFrom } from '../trace/trace-node.js';
 
 /** What a run's services are built from: the run's options that concern them. */
@@ -54,6 +55,16 @@ export interface RunSettings {
     calls: readonly string[];
     agent: string;
   }): LanguageModel | undefined;
+  /**
+   * The call settings a fork changed for the step at `at`, and from which of its model calls
+   * on (0-based): the fork point's own step from the changed call, the agent's later steps
+   * (with `allAgents`, every later step) from their first. `undefined` for any other step.
+   */
+  forkSettings(at: {
+    step: string;
+    calls: readonly string[];
+    agent: string;
+  }): { settings: ModelCallSettings; from: number } | undefined;
   /** A fork's lineage, which its trace carries. */
   readonly forkedFrom: TraceForkedFrom | undefined;
   /** Whether model calls stream (`streamText`) or answer whole (`generateText`). */
@@ -114,6 +125,7 @@ export function createRunServices(options: RunServicesOptions): RunServices {
     settings: Object.freeze({
       model: options.model,
       forkModel: forkModel(options.fork),
+      forkSettings: forkSettings(options.fork),
       forkedFrom: options.fork?.forkedFrom,
       stream: options.stream !== false,
       prices: checkPrices(options.prices),
@@ -147,12 +159,44 @@ function forkModel(fork: RunFork | undefined): RunSettings['forkModel'] {
   };
 }
 
+/**
+ * The call settings a fork's steps use (see `RunSettings.forkSettings`). A step is known by
+ * its place; the fork point's step is the one whose step path and composite calls are the
+ * changed call's. Steps that started before it (an outer step around a composite call) keep
+ * theirs.
+ */
+function forkSettings(fork: RunFork | undefined): RunSettings['forkSettings'] {
+  const change = fork?.settings;
+  if (!change) return () => undefined;
+  const { settings, at, allAgents } = change;
+  const agents = new Set<string>();
+  let seen = false;
+  const frame = (calls: readonly string[] | undefined) => (calls ?? []).join('/');
+  return ({ step, calls, agent }) => {
+    const key = `${frame(calls)}|${agent}`;
+    if (step === at.step && frame(calls) === frame(at.calls)) {
+      seen = true;
+      agents.add(key);
+      return { settings, from: at.index };
+    }
+    return agents.has(key) || (allAgents && seen) ? { settings, from: 0 } : undefined;
+  };
+}
+
 /** The inbox's news as the run's events, each at the tool call node its request concerns. */
 function approvalEvents(log: RunLog): ApprovalListener {
   const place = (id: string): NodePlace => log.approvalPlace(id) ?? { nodeId: `approval:${id}` };
   return {
-    requested: (request, runId) =>
-      log.emit({ type: 'approval-request', runId, request, ...place(request.id) }),
+    requested: (request, runId) => {
+      const record = log.approvalRecord(request.id);
+      log.emit({
+        type: 'approval-request',
+        runId,
+        request,
+        ...(record !== undefined ? { record } : {}),
+        ...place(request.id),
+      });
+    },
     answered: (id, answer, runId, replayed, question, key) =>
       log.emit({
         type: 'approval-response',

@@ -73,6 +73,7 @@ export function stepPartHandler(
         log.placeApproval(
           part.approvalId,
           tools.find(part.toolCall.toolCallId, part.toolCall.toolName),
+          tools.toolRecord(part.toolCall.toolCallId, part.toolCall.toolName),
         );
         break;
       case 'tool-result':

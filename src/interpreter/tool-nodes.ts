@@ -58,8 +58,11 @@ export class ToolNodes {
     return { record: `model ${[...this.records.calls, this.step].join('/')} #${index}` };
   }
 
-  /** The record name of a tool call's execution, with a durable engine. */
-  #toolRecord(toolCallId: string, tool: string): string | undefined {
+  /**
+   * The record name of a tool call's execution, with a durable engine (an approval request
+   * carries it too: a denied call's node may be opened by its request, never by its execution).
+   */
+  toolRecord(toolCallId: string, tool: string): string | undefined {
     if (!this.records) return undefined;
     return `tool ${tool} ${[...this.records.calls, this.records.callId(toolCallId)].join('/')}`;
   }
@@ -131,7 +134,7 @@ export class ToolNodes {
     state: Pick<CallNode, 'seen' | 'started'>,
   ): CallNode {
     const node = this.#add(toolCallId, tool, state);
-    const record = this.#toolRecord(toolCallId, tool);
+    const record = this.toolRecord(toolCallId, tool);
     this.log.emit({
       type: 'tool-call',
       runId: this.runId,

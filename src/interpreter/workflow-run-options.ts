@@ -7,6 +7,7 @@ import type { RedactOptions } from '../redaction/redactor.js';
 import type { ModelPrices } from '../models/price.js';
 import type { RunOutput } from './run-output-option.js';
 import type { TraceForkedFrom } from '../trace/trace-node.js';
+import type { ModelCallSettings } from '../models/settings-from.js';
 
 /**
  * What a run knows of being a fork: `forkedFrom`, its lineage (the trace's `forkedFrom`);
@@ -17,6 +18,17 @@ import type { TraceForkedFrom } from '../trace/trace-node.js';
 export interface RunFork {
   forkedFrom: TraceForkedFrom;
   model?: { model: LanguageModel; at?: { step: string; calls?: readonly string[] } };
+  /**
+   * When the fork's change is other call settings: the settings, from the model call at `at`
+   * (its step path, composite calls and index) on, for every later call of the agent that
+   * made it (with `allAgents`, of every step that starts after that step too); the calls
+   * before it keep their recorded requests.
+   */
+  settings?: {
+    settings: ModelCallSettings;
+    at: { step: string; calls?: readonly string[]; index: number };
+    allAgents?: boolean;
+  };
 }
 
 /** Options of {@link runWorkflow}: a run with its durable engine, if any, given as a factory. */

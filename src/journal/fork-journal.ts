@@ -255,12 +255,13 @@ function kindWords(point: ForkPoint): string {
 
 function fitting(point: ForkPoint): string {
   if (point.type === 'model-call')
-    return 'a model call takes another answer (output) or another model (model)';
-  if (point.type === 'tool-call') return 'a tool execution takes another result (result)';
+    return 'a model call takes another answer (output; june fork --output <json>) or another model (model; june fork --model <id>)';
+  if (point.type === 'tool-call')
+    return 'a tool execution takes another result (result; june fork --result <json>)';
   return (point.record as ApprovalRequestRecord).question !== undefined ||
     (point.record as ApprovalAnswerRecord).output !== undefined
-    ? 'a question takes another answer (output) or a denial (answer)'
-    : 'an approval takes another answer (answer: approve or deny)';
+    ? 'a question takes another answer (output; june fork --output <json>) or a denial (answer; june fork --answer deny)'
+    : 'an approval takes another answer (answer; june fork --answer approve|deny)';
 }
 
 /** The name of a record a fork may start at, or `undefined` for a header, resume or finish. */

@@ -2,6 +2,7 @@ import { placeKey } from '../engine/durable-place.js';
 import type { AskedQuestion, BudgetAsk, GuardEscalation } from '../approvals/approval-request.js';
 import type { ErrorData } from '../errors/error-data.js';
 import type { ModelAnswer } from '../models/model-answer.js';
+import type { ModelCallSettings } from '../models/settings-from.js';
 
 export { placeKey, callIdOf, describePlace } from '../engine/durable-place.js';
 
@@ -73,7 +74,14 @@ export type ForkChangeRecord =
   | { kind: 'result'; result: unknown }
   | { kind: 'answer'; approved: boolean; reason?: string }
   | { kind: 'output'; output: unknown }
-  | { kind: 'model'; model: string; allAgents?: true };
+  | {
+      kind: 'model';
+      /** The model's id from the fork point on; absent when only its settings changed. */
+      model?: string;
+      /** The call settings from the fork point on (`temperature`, `maxOutputTokens`, ...). */
+      settings?: ModelCallSettings;
+      allAgents?: true;
+    };
 
 /** The first record of every journal: what ran, with which props, under which schema version. */
 export interface JournalHeader {

@@ -22,6 +22,7 @@ import type { JournalStore } from '../journal/journal-store.js';
 export type { ForkPoint, ForkedFrom };
 import { readRunJournal } from '../journal/read-run-journal.js';
 import { modelIdentity } from '../models/model-identity.js';
+import { MODEL_CALL_SETTINGS, type ModelCallSettings } from '../models/settings-from.js';
 
 /**
  * The one change a fork makes at its fork point:
@@ -31,13 +32,18 @@ import { modelIdentity } from '../models/model-identity.js';
  * - `output`: at a model call, the model's answer instead (a string, or an object as JSON
  *   text); at a `<Question>`, the answer given instead;
  * - `model`: at a model call, the model that makes it and every later call of the agent that
- *   made it (with `allAgents`, of every agent): that call runs live.
+ *   made it (with `allAgents`, of every agent): that call runs live;
+ * - `settings`: at a model call, the call settings (`temperature`, `maxOutputTokens`, ...)
+ *   of that call and every later call of the agent that made it (with `allAgents`, of every
+ *   step that starts after it too), with or without another `model`: that call runs live,
+ *   and the calls before it keep their recorded requests.
  */
 export type ForkChange =
   | { result: unknown }
   | { answer: 'approve' | 'deny' | boolean; reason?: string }
   | { output: unknown }
-  | { model: LanguageModel; allAgents?: boolean };
+  | { model: LanguageModel; settings?: ModelCallSettings; allAgents?: boolean }
+  | { settings: ModelCallSettings; model?: LanguageModel; allAgents?: boolean };
 
 /** Options of {@link forkRun}. */
 export interface ForkRunOptions {
@@ -121,7 +127,7 @@ export async function forkRun(
   const first = forked[0] as JournalHeader;
   await store.create(forkId, first);
   for (const record of forked.slice(1)) await store.append(forkId, record);
-  const model = 'model' in options.change ? options.change : undefined;
+  const model = 'model' in options.change ? options.change.model : undefined;
   return {
     runId: forkId,
     forkedFrom: first.forkedFrom!,
@@ -133,21 +139,7 @@ export async function forkRun(
       journal: store,
       resume: forkId,
       ...(props !== undefined ? { props } : {}),
-      fork: {
-        forkedFrom: first.forkedFrom!,
-        ...(model
-          ? {
-              model: {
-                model: model.model,
-                ...(model.allAgents
-                  ? {}
-                  : {
-                      at: { step: point.step, ...(point.calls ? { calls: point.calls } : {}) },
-                    }),
-              },
-            }
-          : {}),
-      },
+      fork: runForkOf(first.forkedFrom!, model),
     },
   };
 }
@@ -238,23 +230,36 @@ export function forkOf(
 export function runForkOf(forkedFrom: ForkedFrom, model?: LanguageModel): RunFork {
   const change = forkedFrom.change;
   if (change.kind !== 'model') return { forkedFrom };
-  const at = parseModelName(forkedFrom.record);
+  const named = parseModelName(forkedFrom.record);
+  const at = named && { step: named.step, ...(named.calls ? { calls: named.calls } : {}) };
+  const chosen = model ?? change.model;
   return {
     forkedFrom,
-    model: {
-      model: model ?? change.model,
-      ...(change.allAgents || !at ? {} : { at }),
-    },
+    ...(chosen !== undefined
+      ? { model: { model: chosen, ...(change.allAgents || !at ? {} : { at }) } }
+      : {}),
+    ...(change.settings && named
+      ? {
+          settings: {
+            settings: change.settings,
+            at: named,
+            ...(change.allAgents ? { allAgents: true } : {}),
+          },
+        }
+      : {}),
   };
 }
 
-/** The step path and composite calls of a model call's record name (`model a#0.0/b:c #2`). */
-function parseModelName(name: string): { step: string; calls?: string[] } | undefined {
-  const match = /^model (.*) #\d+$/.exec(name);
+/** The step path, composite calls and index of a model call's record name (`model a#0.0/b:c #2`). */
+function parseModelName(
+  name: string,
+): { step: string; calls?: string[]; index: number } | undefined {
+  const match = /^model (.*) #(\d+)$/.exec(name);
   if (!match) return undefined;
   const parts = match[1]!.split('/');
   const step = parts.pop()!;
-  return parts.length ? { step, calls: parts } : { step };
+  const index = Number(match[2]);
+  return parts.length ? { step, calls: parts, index } : { step, index };
 }
 
 /** The change as the fork's journal keeps it. */
@@ -274,18 +279,56 @@ export function changeRecord(change: ForkChange): ForkChangeRecord {
     };
   }
   if ('output' in change) return { kind: 'output', output: change.output };
-  if ('model' in change) {
-    const { provider, modelId } = modelIdentity(change.model);
-    const model =
-      typeof change.model === 'string'
-        ? change.model
-        : (modelId ?? provider ?? 'a model given to the run');
-    return { kind: 'model', model, ...(change.allAgents ? { allAgents: true as const } : {}) };
+  if ('model' in change || 'settings' in change) {
+    const settings = 'settings' in change ? checkedSettings(change.settings) : undefined;
+    return {
+      kind: 'model',
+      ...(change.model !== undefined ? { model: modelName(change.model) } : {}),
+      ...(settings ? { settings } : {}),
+      ...(change.allAgents ? { allAgents: true as const } : {}),
+    };
   }
   throw new WorkflowError(
     'fork-change-invalid',
     'june: a fork makes one change: result (a tool execution), answer (an approval), output (a model call or a question) or model (a model call).',
   );
+}
+
+/** A model's id as a fork's record keeps it. */
+function modelName(model: LanguageModel): string {
+  if (typeof model === 'string') return model;
+  const { provider, modelId } = modelIdentity(model);
+  return modelId ?? provider ?? 'a model given to the run';
+}
+
+/**
+ * A fork's call settings, checked: known names, numbers (stop sequences: texts).
+ * @throws {WorkflowError} `fork-change-invalid`
+ */
+function checkedSettings(settings: unknown): ModelCallSettings | undefined {
+  if (settings === undefined) return undefined;
+  const refuse = (problem: string) =>
+    new WorkflowError(
+      'fork-change-invalid',
+      `june: a fork's model settings ${problem}; they are ${MODEL_CALL_SETTINGS.join(', ')} (e.g. { "temperature": 0.2, "maxOutputTokens": 500 }).`,
+    );
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
+    throw refuse('are an object');
+  const entries = Object.entries(settings);
+  if (entries.length === 0) throw refuse('name at least one setting');
+  for (const [name, value] of entries) {
+    if (!(MODEL_CALL_SETTINGS as readonly string[]).includes(name))
+      throw refuse(`have no setting "${name}"`);
+    const fits =
+      name === 'stopSequences'
+        ? Array.isArray(value) && value.every((each) => typeof each === 'string')
+        : typeof value === 'number' && Number.isFinite(value);
+    if (!fits)
+      throw refuse(
+        `give ${name} as ${name === 'stopSequences' ? 'a list of texts' : 'a number'}, not ${JSON.stringify(value)}`,
+      );
+  }
+  return settings as ModelCallSettings;
 }
 
 /**
@@ -318,5 +361,13 @@ export function liveWords(
     `${tools.length} tool execution${tools.length === 1 ? '' : 's'}${names.length ? ` (${names.join(', ')})` : ''}`,
     `${approvals} approval${approvals === 1 ? '' : 's'} (asked again)`,
   ];
-  return `after ${point.name} everything runs live; the recorded run had ${counts.join(', ')} there, and the new ${change.kind === 'model' ? 'model' : change.kind} may lead elsewhere`;
+  const changed =
+    change.kind !== 'model'
+      ? change.kind
+      : change.model === undefined
+        ? 'settings'
+        : change.settings
+          ? 'model and settings'
+          : 'model';
+  return `after ${point.name} everything runs live; the recorded run had ${counts.join(', ')} there, and the new ${changed} may lead elsewhere`;
 }

@@ -21,6 +21,8 @@ import { WorkbenchChat } from './workbench-chat.js';
 import type { WorkbenchPlaces } from './start-workflow-run.js';
 import { ProcessSlots } from './process-slots.js';
 import { workbenchRoutes } from './routes/workbench-routes.js';
+import { forkRoutes } from './routes/fork-routes.js';
+import type { StudioForks } from './fork-workflow-run.js';
 
 /** Options of {@link startStudio}. */
 export interface StudioOptions {
@@ -138,11 +140,16 @@ export async function startStudio(options: StudioOptions = {}): Promise<Studio> 
     if (options.runHost === undefined) void runHost.close().catch(() => {});
     void chats?.chat.close();
   };
+  const forks = forksOf(options, runHost, chats?.places);
   const app = studioApp(access, [
     eventsRoute(channel),
     approvalsRoutes(runHost, access),
-    runsRoutes(runHost, { workflows: catalog !== undefined }),
+    runsRoutes(runHost, {
+      workflows: catalog !== undefined,
+      ...(forks ? { forks: { modelChoice: forks.places !== undefined } } : {}),
+    }),
     ...(chats ? [workbenchRoutes(chats.places, chats.chat, access)] : []),
+    ...(forks ? [forkRoutes(forks, access)] : []),
     ...(catalog ? [workflowsRoutes(catalog)] : []),
     uiRoutes(assetsDir),
   ]);
@@ -190,6 +197,20 @@ async function hostOf(options: StudioOptions): Promise<RunHost> {
     ...(options.database !== undefined ? { database: options.database } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
+}
+
+/**
+ * Where Studio forks runs, if it does: a database's workers and a given host run only
+ * workflows they have; a runs folder's `june run` runs the file a journal names, so Studio
+ * forks there only with `june dev`'s catalog, which the recorded workflow must be in.
+ */
+function forksOf(
+  options: StudioOptions,
+  host: RunHost,
+  places: WorkbenchPlaces | undefined,
+): StudioForks | undefined {
+  if (places) return { host, places };
+  return options.database !== undefined || options.runHost !== undefined ? { host } : undefined;
 }
 
 /** The workbench's places and chats, when `options.workbench` gives a catalog (and the runs are a folder). */

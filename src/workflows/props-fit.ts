@@ -32,3 +32,17 @@ export function fitProps(
 export function propsMisfitMessage(workflowId: string, problems: string, fix: string): string {
   return `june: the props do not fit ${workflowId}'s props schema: ${problems}. ${fix}`;
 }
+
+/**
+ * Checks a value against a JSON Schema as {@link fitProps} checks props (zod's
+ * `z.fromJSONSchema`): what does not fit, as `path: message` joined with `; ` (`(value)` for
+ * the value itself), or `undefined` when it fits. Studio's fork form checks a new tool result
+ * or question answer with it.
+ */
+export function valueMisfit(value: unknown, schema: Record<string, unknown>): string | undefined {
+  const parsed = z.fromJSONSchema(schema as never).safeParse(value);
+  if (parsed.success) return undefined;
+  return parsed.error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(value)'}: ${issue.message}`)
+    .join('; ');
+}

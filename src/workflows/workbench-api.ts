@@ -109,7 +109,8 @@ export interface TryToolRequest {
  *   `approval <tool> <call id>`) or its number;
  * - `change`: `{ result }` (a tool execution), `{ answer: 'approve' | 'deny', reason? }` (an
  *   approval), `{ output }` (a model call's text, a question's answer) or `{ model, allAgents? }`
- *   (a model call, made again by the model with that id);
+ *   (a model call, made again by the model with that id; with `settings`, or `settings`
+ *   alone, other call settings from that call on);
  * - `model`: how the models of the live part answer (as a start-run request's); needed
  *   unless `preview`;
  * - `preview`: only say what the fork would do ({@link ForkPreview}); nothing is made.
@@ -120,7 +121,11 @@ export interface ForkRunRequest {
     | { result: unknown }
     | { answer: 'approve' | 'deny'; reason?: string }
     | { output: unknown }
-    | { model: string; allAgents?: boolean };
+    | {
+        model?: string;
+        settings?: { temperature?: number; maxOutputTokens?: number; [name: string]: unknown };
+        allAgents?: boolean;
+      };
   model?: ModelChoice;
   preview?: boolean;
 }
@@ -134,6 +139,12 @@ export interface ForkPreview {
   replayed: number;
   /** What runs live after the fork point, in words: tools with effects run, approvals are asked again. */
   live: string;
+  /**
+   * The JSON Schema the new value must fit, when there is one: a tool's output schema (the
+   * workflow's capability map has it), a question's answer schema. A value that does not fit
+   * is refused (`studio-fork-invalid`, naming the record and what does not fit).
+   */
+  schema?: Record<string, unknown>;
 }
 
 /** The answer to a started {@link ForkRunRequest} (202): the fork, an ordinary run of the runs folder. */

@@ -66,7 +66,12 @@ export function App() {
         </ShowErrors>
       ) : (
         <ShowErrors key={route.runId} what="this run">
-          <RunView key={route.runId} runId={route.runId} entry={live.runs?.get(route.runId)} />
+          <RunView
+            key={route.runId}
+            runId={route.runId}
+            entry={live.runs?.get(route.runId)}
+            forks={live.forks}
+          />
         </ShowErrors>
       )}
     </div>

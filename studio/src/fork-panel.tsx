@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ForkPreview, ForkRunRequest } from '../../src/workflows/workbench-api.js';
 import type { TraceNode } from '../../src/trace/trace-node.js';
 import { ModelChoiceField, modelChoiceOf, type ModelChoiceDraft } from './model-choice-field.js';
+import { SchemaValue } from './schema-value.js';
 import { Section } from './section.js';
 import { runHref } from './use-hash-route.js';
 import { forkRun } from './workbench-client.js';
@@ -9,21 +10,35 @@ import { forkRun } from './workbench-client.js';
 /** What the fork changes, as the form holds it. */
 type ChangeKind = 'result' | 'answer' | 'output' | 'model';
 
-/** The changes a node offers: a tool's result and its approval's answer, a model call's answer or model. */
+/** True for a `<Question>`'s node: its answer is the person's, fit to its answer schema. */
+function isQuestion(node: TraceNode): boolean {
+  return node.kind === 'tool' && node.approval?.kind === 'question';
+}
+
+/**
+ * The changes a node offers: a tool's result and its approval's answer, a question's answer
+ * (or a denial), a model call's answer or model.
+ */
 function changesOf(node: TraceNode): ChangeKind[] {
   if (node.kind === 'model') return ['output', 'model'];
   const kinds: ChangeKind[] = [];
-  if (node.approval && node.approval.status !== 'pending') kinds.push('answer');
-  if (node.output !== undefined && node.status === 'succeeded') kinds.push('result');
+  const answered = node.approval !== undefined && node.approval.status !== 'pending';
+  if (answered && isQuestion(node)) kinds.push('output');
+  if (answered) kinds.push('answer');
+  if (!isQuestion(node) && node.output !== undefined && node.status === 'succeeded')
+    kinds.push('result');
   return kinds;
 }
 
-const LABELS: Record<ChangeKind, string> = {
-  result: 'another result',
-  answer: 'another answer to the approval',
-  output: 'another answer of the model',
-  model: 'another model from here',
-};
+function labelOf(kind: ChangeKind, node: TraceNode): string {
+  if (kind === 'output' && isQuestion(node)) return 'another answer to the question';
+  return {
+    result: 'another result',
+    answer: 'another answer to the approval',
+    output: 'another answer of the model',
+    model: 'another model or settings from here',
+  }[kind];
+}
 
 /** The text a recorded value starts the form with: a text as it is, anything else as JSON. */
 function startingText(value: unknown): string {
@@ -35,18 +50,45 @@ interface Draft {
   kind: ChangeKind;
   /** A new result or model answer, as typed. */
   text: string;
+  /** A new result or question answer, as the form built from its schema holds it. */
+  value: unknown;
   approved: boolean;
   reason: string;
   modelId: string;
+  /** Other call settings from the fork point on, as typed (empty: unchanged). */
+  temperature: string;
+  maxOutputTokens: string;
   allAgents: boolean;
 }
 
+/** Another model and/or other call settings, as the request takes them. */
+function modelChange(draft: Draft): ForkRunRequest['change'] {
+  const settings = {
+    ...(draft.temperature.trim() !== '' ? { temperature: Number(draft.temperature) } : {}),
+    ...(draft.maxOutputTokens.trim() !== ''
+      ? { maxOutputTokens: Number(draft.maxOutputTokens) }
+      : {}),
+  };
+  const model = draft.modelId.trim();
+  return {
+    ...(model !== '' ? { model } : {}),
+    ...(Object.keys(settings).length ? { settings } : {}),
+    ...(draft.allAgents ? { allAgents: true } : {}),
+  };
+}
+
 /** The change as the request takes it. @throws {Error} for a result that is not JSON */
-function changeOf(draft: Draft, recorded: unknown): ForkRunRequest['change'] {
-  const { kind, text, approved, reason, modelId, allAgents } = draft;
+function changeOf(
+  draft: Draft,
+  recorded: unknown,
+  schema: Record<string, unknown> | undefined,
+): ForkRunRequest['change'] {
+  const { kind, text, approved, reason } = draft;
   if (kind === 'answer')
     return { answer: approved ? 'approve' : 'deny', ...(reason ? { reason } : {}) };
-  if (kind === 'model') return { model: modelId.trim(), ...(allAgents ? { allAgents } : {}) };
+  if (kind === 'model') return modelChange(draft);
+  // a value from its schema's form stands as the form holds it
+  if (schema) return kind === 'result' ? { result: draft.value } : { output: draft.value };
   if (kind === 'output') return { output: text };
   // a recorded text stays text; anything else is JSON
   if (typeof recorded === 'string') return { result: text };
@@ -64,10 +106,20 @@ function changeOf(draft: Draft, recorded: unknown): ForkRunRequest['change'] {
  * runs live after the fork point (asked of the server before anything starts), then the fork
  * starts and the page goes to it.
  */
-export function ForkPanel({ runId, node }: { runId: string; node: TraceNode }) {
+export function ForkPanel({
+  runId,
+  node,
+  modelChoice,
+}: {
+  runId: string;
+  node: TraceNode;
+  /** Whether the fork may say how its live part's models answer (`june dev`: a script or the provider). */
+  modelChoice: boolean;
+}) {
   const [open, setOpen] = useState(false);
   if (!node.record || changesOf(node).length === 0 || node.status === 'running') return null;
-  if (open) return <ForkForm runId={runId} node={node} record={node.record} />;
+  if (open)
+    return <ForkForm runId={runId} node={node} record={node.record} modelChoice={modelChoice} />;
   return (
     <Section title="Fork" testId="fork">
       <button class="wb-button" data-testid="fork-open" onClick={() => setOpen(true)}>
@@ -81,20 +133,19 @@ export function ForkPanel({ runId, node }: { runId: string; node: TraceNode }) {
   );
 }
 
-function ForkForm({ runId, node, record }: { runId: string; node: TraceNode; record: string }) {
+function ForkForm(props: { runId: string; node: TraceNode; record: string; modelChoice: boolean }) {
+  const { runId, node, record, modelChoice } = props;
   const kinds = changesOf(node);
-  const recorded = node.output as unknown;
-  const [draft, setDraft] = useState<Draft>(() => ({
-    kind: kinds[0]!,
-    text: node.kind === 'tool' ? startingText(recorded) : '',
-    approved: node.approval?.status !== 'approved',
-    reason: '',
-    modelId: '',
-    allAgents: false,
-  }));
+  const recorded = (isQuestion(node) ? node.approval?.output : node.output) as unknown;
+  const schemas = useValueSchemas(runId, node, record, recorded);
+  const [draft, setDraft] = useState<Draft>(() => startingDraft(node, kinds[0]!, recorded));
   const [model, setModel] = useState<ModelChoiceDraft>({ kind: 'script', path: '', runId: '' });
   const fork = useFork(runId);
-  const at = draft.kind === 'answer' ? record.replace(/^tool /, 'approval ') : record;
+  // an approval's and a question's answers are the approval's record
+  const atApproval = draft.kind === 'answer' || (draft.kind === 'output' && node.kind === 'tool');
+  const at = atApproval ? record.replace(/^tool /, 'approval ') : record;
+  const schema =
+    draft.kind === 'result' || draft.kind === 'output' ? schemas[draft.kind] : undefined;
   const change = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
     fork.setPreview(undefined);
@@ -108,23 +159,66 @@ function ForkForm({ runId, node, record }: { runId: string; node: TraceNode; rec
           const start = fork.preview !== undefined;
           void fork.send(start, () => ({
             at,
-            change: changeOf(draft, recorded),
-            ...(start ? { model: modelChoiceOf(model) } : { preview: true }),
+            change: changeOf(draft, recorded, schema),
+            ...(start ? (modelChoice ? { model: modelChoiceOf(model) } : {}) : { preview: true }),
           }));
         }}
       >
-        {kinds.length > 1 && <KindChoice kinds={kinds} draft={draft} change={change} />}
+        {kinds.length > 1 && <KindChoice kinds={kinds} node={node} draft={draft} change={change} />}
         <p class="muted">
           At{' '}
           <span class="mono" data-testid="fork-record">
             {at}
           </span>
         </p>
-        <ChangeFields draft={draft} change={change} recorded={recorded} />
-        <ModelChoiceField value={model} onChange={setModel} />
+        <ChangeFields draft={draft} change={change} recorded={recorded} schema={schema} />
+        <ForkModels modelChoice={modelChoice} model={model} setModel={setModel} />
         <ForkOutcome preview={fork.preview} error={fork.error} busy={fork.busy} />
       </form>
     </Section>
+  );
+}
+
+/**
+ * The schemas of the values the node's fork may change: a question's answer schema (its
+ * trace carries it), a tool's output schema (the server finds it in the workflow's map and
+ * says it with a preview of the recorded result).
+ */
+function useValueSchemas(
+  runId: string,
+  node: TraceNode,
+  record: string,
+  recorded: unknown,
+): Partial<Record<'result' | 'output', Record<string, unknown>>> {
+  const [result, setResult] = useState<Record<string, unknown>>();
+  const offersResult = changesOf(node).includes('result');
+  useEffect(() => {
+    if (!offersResult) return;
+    let live = true;
+    void forkRun(runId, { at: record, change: { result: recorded }, preview: true })
+      .then((answer) => live && setResult(answer.schema))
+      .catch(() => {}); // no schema: the value is edited as text or JSON
+    return () => {
+      live = false;
+    };
+  }, [runId, record]);
+  const question = isQuestion(node) ? node.approval?.question?.answerSchema : undefined;
+  return { ...(result ? { result } : {}), ...(question ? { output: question } : {}) };
+}
+
+/** How the live part's models answer: the workbench's choice, or as the recorded run's did. */
+function ForkModels(props: {
+  modelChoice: boolean;
+  model: ModelChoiceDraft;
+  setModel(model: ModelChoiceDraft): void;
+}) {
+  if (props.modelChoice)
+    return <ModelChoiceField value={props.model} onChange={props.setModel} noReplay />;
+  return (
+    <p class="muted" data-testid="fork-models">
+      The fork&apos;s models answer as the recorded run&apos;s did: its script, or the
+      workflow&apos;s models.
+    </p>
   );
 }
 
@@ -178,7 +272,12 @@ interface DraftProps {
 }
 
 /** Which change, when the node offers more than one. */
-function KindChoice({ kinds, draft, change }: DraftProps & { kinds: ChangeKind[] }) {
+function KindChoice({
+  kinds,
+  node,
+  draft,
+  change,
+}: DraftProps & { kinds: ChangeKind[]; node: TraceNode }) {
   return (
     <fieldset>
       <legend>Change</legend>
@@ -190,15 +289,40 @@ function KindChoice({ kinds, draft, change }: DraftProps & { kinds: ChangeKind[]
             checked={draft.kind === each}
             onChange={() => change({ kind: each })}
           />{' '}
-          {LABELS[each]}
+          {labelOf(each, node)}
         </label>
       ))}
     </fieldset>
   );
 }
 
-/** The new value: an answer with its reason, a result or a model's text, or a model id. */
-function ChangeFields({ draft, change, recorded }: DraftProps & { recorded: unknown }) {
+/** The form's first values: the recorded value, and the other answer to an approval. */
+function startingDraft(node: TraceNode, kind: ChangeKind, recorded: unknown): Draft {
+  return {
+    kind,
+    text: node.kind === 'tool' ? startingText(recorded) : '',
+    value: recorded,
+    approved: node.approval?.status !== 'approved',
+    reason: '',
+    modelId: '',
+    temperature: '',
+    maxOutputTokens: '',
+    allAgents: false,
+  };
+}
+
+/**
+ * The new value: an answer with its reason, a value in the form its schema makes, a result
+ * or a model's text, or a model id.
+ */
+function ChangeFields(
+  props: DraftProps & { recorded: unknown; schema: Record<string, unknown> | undefined },
+) {
+  const { draft, change, recorded, schema } = props;
+  if (schema)
+    return (
+      <SchemaValue schema={schema} value={draft.value} onChange={(value) => change({ value })} />
+    );
   if (draft.kind === 'answer') return <AnswerFields draft={draft} change={change} />;
   if (draft.kind === 'model') return <ModelFields draft={draft} change={change} />;
   const label =
@@ -255,16 +379,37 @@ function AnswerFields({ draft, change }: DraftProps) {
   );
 }
 
-/** The model that makes the call instead, for this agent or every agent. */
+/**
+ * The model that makes the call instead and/or its other call settings (from this call on:
+ * the calls before keep their recorded requests), for this agent or every agent.
+ */
 function ModelFields({ draft, change }: DraftProps) {
   return (
     <>
       <input
         class="wb-input"
         aria-label="Model id"
-        placeholder="gpt-5"
+        placeholder="gpt-5 (empty: the same model)"
         value={draft.modelId}
         onInput={(event) => change({ modelId: event.currentTarget.value })}
+      />
+      <input
+        class="wb-input"
+        aria-label="Temperature"
+        type="number"
+        step="any"
+        placeholder="Temperature (empty: unchanged)"
+        value={draft.temperature}
+        onInput={(event) => change({ temperature: event.currentTarget.value })}
+      />
+      <input
+        class="wb-input"
+        aria-label="Max output tokens"
+        type="number"
+        step="1"
+        placeholder="Max output tokens (empty: unchanged)"
+        value={draft.maxOutputTokens}
+        onInput={(event) => change({ maxOutputTokens: event.currentTarget.value })}
       />
       <label>
         <input

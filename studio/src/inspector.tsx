@@ -22,12 +22,15 @@ export function Inspector({
   now,
   onSelect,
   runId,
+  forks,
 }: {
   item: TreeItem;
   now: number;
   onSelect(key: string): void;
   /** The run on the page, which "Fork from here" forks. */
   runId?: string;
+  /** Set when this Studio forks runs (`RunList.forks`); "Fork from here" shows only then. */
+  forks?: { modelChoice: boolean };
 }) {
   const { node } = item;
   const running = node.status === 'running' || node.status === 'waiting';
@@ -60,8 +63,8 @@ export function Inspector({
       {node.kind === 'model' && <ModelFacts node={node} />}
       {node.kind === 'tool' && <ToolInspector item={item} onSelect={onSelect} />}
       {(node.kind === 'parallel' || node.kind === 'branch') && <ParallelFacts node={node} />}
-      {runId !== undefined && (node.kind === 'model' || node.kind === 'tool') && (
-        <ForkPanel key={item.key} runId={runId} node={node} />
+      {runId !== undefined && forks && (node.kind === 'model' || node.kind === 'tool') && (
+        <ForkPanel key={item.key} runId={runId} node={node} modelChoice={forks.modelChoice} />
       )}
     </aside>
   );

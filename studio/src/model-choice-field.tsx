@@ -20,6 +20,8 @@ export function modelChoiceOf(draft: ModelChoiceDraft): ModelChoice {
 export function ModelChoiceField(props: {
   value: ModelChoiceDraft;
   onChange(value: ModelChoiceDraft): void;
+  /** Leaves out "a recorded run" (a fork's live part is answered by a script or the provider). */
+  noReplay?: boolean;
 }) {
   const { value, onChange } = props;
   const pick = (kind: ModelChoice['kind']) => onChange({ ...value, kind });
@@ -44,16 +46,18 @@ export function ModelChoiceField(props: {
           onInput={(event) => onChange({ ...value, path: event.currentTarget.value })}
         />
       )}
-      <label>
-        <input
-          type="radio"
-          name="model"
-          checked={value.kind === 'replay'}
-          onChange={() => pick('replay')}
-        />{' '}
-        a recorded run
-      </label>
-      {value.kind === 'replay' && (
+      {!props.noReplay && (
+        <label>
+          <input
+            type="radio"
+            name="model"
+            checked={value.kind === 'replay'}
+            onChange={() => pick('replay')}
+          />{' '}
+          a recorded run
+        </label>
+      )}
+      {!props.noReplay && value.kind === 'replay' && (
         <input
           class="wb-input"
           aria-label="Recorded run id"

@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { isUnreadable, type RunListEntry } from '../../src/host/run-list.js';
+import { isUnreadable, type RunList, type RunListEntry } from '../../src/host/run-list.js';
 import { ApprovalsPanel } from './approvals-panel.js';
 import type { Trace } from '../../src/trace/trace-node.js';
 import { ForkLineage } from './fork-compare.js';
@@ -17,7 +17,16 @@ import { useTrace, type TraceState } from './use-trace.js';
 import { useTreeState } from './use-tree-state.js';
 
 /** One run: its tree or timeline on the left, the selected node in the inspector on the right. Follows a running run live. */
-export function RunView({ runId, entry }: { runId: string; entry: RunListEntry | undefined }) {
+export function RunView({
+  runId,
+  entry,
+  forks,
+}: {
+  runId: string;
+  entry: RunListEntry | undefined;
+  /** Whether this Studio forks runs (`RunList.forks`): "Fork from here" shows only then. */
+  forks?: RunList['forks'];
+}) {
   const loaded = useTrace(runId, entry?.updatedAt);
   const built = useMemo(() => buildSafely(loaded.trace), [loaded.trace]);
   const tree = built.tree;
@@ -25,12 +34,18 @@ export function RunView({ runId, entry }: { runId: string; entry: RunListEntry |
   const error = built.error ?? loaded.error;
   if (!trace || !tree)
     return <RunNotice runId={runId} loaded={loaded} error={error} entry={entry} />;
-  return <LoadedRun runId={runId} trace={trace} tree={tree} error={error} />;
+  return <LoadedRun runId={runId} trace={trace} tree={tree} error={error} forks={forks} />;
 }
 
 /** A run whose trace is on screen. */
-function LoadedRun(props: { runId: string; trace: Trace; tree: TraceTree; error?: string }) {
-  const { runId, trace, tree, error } = props;
+function LoadedRun(props: {
+  runId: string;
+  trace: Trace;
+  tree: TraceTree;
+  error?: string;
+  forks?: RunList['forks'];
+}) {
+  const { runId, trace, tree, error, forks } = props;
   const state = useTreeState(tree);
   const filters = useRunFilters(tree, state);
   const running = trace.status === 'running' || trace.status === 'waiting';
@@ -67,7 +82,13 @@ function LoadedRun(props: { runId: string; trace: Trace; tree: TraceTree; error?
             <TimelineView {...shown} tree={tree} />
           )}
         </section>
-        <Inspector item={selected} now={now} onSelect={state.select} runId={runId} />
+        <Inspector
+          item={selected}
+          now={now}
+          onSelect={state.select}
+          runId={runId}
+          {...(forks ? { forks } : {})}
+        />
       </div>
     </main>
   );

@@ -9,6 +9,8 @@ export interface LiveRuns {
   dir: string;
   /** Whether this Studio serves the project's workflows (`june dev`); undefined until the list arrived. */
   workflows: boolean | undefined;
+  /** Whether this Studio forks runs, and takes a model choice for them; undefined when it does not (plain `june studio`). */
+  forks: { modelChoice: boolean } | undefined;
   /** False while the live channel is down (the page reconnects by itself). */
   live: boolean;
   error: string | undefined;
@@ -20,6 +22,7 @@ export function useLiveRuns(): LiveRuns {
     runs: undefined,
     dir: '',
     workflows: undefined,
+    forks: undefined,
     live: false,
     error: undefined,
   });
@@ -39,7 +42,14 @@ export function useLiveRuns(): LiveRuns {
             if (listed && Date.parse(run.updatedAt) > Date.parse(listed.updatedAt))
               runs.set(runId, run);
           }
-          return { ...prev, dir: list.dir, workflows: list.workflows, error: undefined, runs };
+          return {
+            ...prev,
+            dir: list.dir,
+            workflows: list.workflows,
+            forks: list.forks,
+            error: undefined,
+            runs,
+          };
         });
       } catch (error) {
         if (!stopped) setState((prev) => ({ ...prev, error: (error as Error).message }));

@@ -154,11 +154,13 @@ describe('june fork', () => {
       env,
     );
     expect(fork.code).toBe(0);
-    const forkId = /june: run (\S+) forks run/.exec(fork.stderr)?.[1];
-    expect(fork.stderr).toContain(
+    // what replays and what runs live is progress, on stdout, not a `june:` problem
+    const forkId = /^Run (\S+) forks run/m.exec(fork.stdout)?.[1];
+    expect(fork.stderr).not.toContain('forks run');
+    expect(fork.stdout).toContain(
       `forks run ${recorded} at tool fetch release#0.0/dig#0.0 (fetch {"url":"https://x.test"} → "page of https://x.test"): 2 recorded calls and answers replay`,
     );
-    expect(fork.stderr).toContain(
+    expect(fork.stdout).toContain(
       'after tool fetch release#0.0/dig#0.0 everything runs live; the recorded run had 3 model calls, 2 tool executions (research, deploy), 1 approval (asked again)',
     );
     expect(fork.stdout).toContain('resumed from its journal');
@@ -187,8 +189,9 @@ describe('june fork', () => {
     );
     expect(made.code).toBe(0);
     const forkId = made.stdout.trim();
+    // stdout is the fork's id alone, for a script; what the fork does goes beside it
     expect(made.stderr).toContain(
-      `june: run ${forkId} forks run ${recorded} at approval deploy release#1.0`,
+      `Run ${forkId} forks run ${recorded} at approval deploy release#1.0`,
     );
     expect(traceOf(forkId)).toBeUndefined();
     const before = effects();
@@ -233,6 +236,60 @@ describe('june fork', () => {
     expect(traceOf(forkId).forkedFrom?.change).toEqual({ kind: 'model', model: 'other-model' });
   }, 60_000);
 
+  it('forks at a model call with other settings from it on: the changed call is made with them, the calls before as recorded', async () => {
+    const fork = await june(
+      [
+        'fork',
+        recorded,
+        '--at',
+        'model release #1',
+        '--settings',
+        '{"temperature":0.2,"maxOutputTokens":300}',
+        '--script',
+        'release.script.json',
+        '--approve',
+        'all',
+        '--json',
+      ],
+      project.dir,
+      env,
+    );
+    expect(fork.code).toBe(0);
+    const forkId = runIdOf(fork.stdout);
+    expect(traceOf(forkId).forkedFrom?.change).toEqual({
+      kind: 'model',
+      settings: { temperature: 0.2, maxOutputTokens: 300 },
+    });
+    const journal = readFileSync(
+      join(project.dir, '.june', 'runs', forkId, 'journal.jsonl'),
+      'utf8',
+    )
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) =>
+          JSON.parse(line) as { type: string; step?: string; index?: number; calls?: string[] },
+      );
+    const release = journal.filter(
+      (record) =>
+        record.type === 'model-call' && record.step === 'release' && !record.calls?.length,
+    );
+    // #0 is the recorded one, as it was; #1 on were made with the new settings
+    expect(release.map((record) => record.index)).toEqual([0, 1, 2]);
+    expect(JSON.stringify(release[0])).not.toContain('"temperature"');
+    for (const record of release.slice(1)) {
+      expect(JSON.stringify(record)).toContain('"temperature":0.2');
+      expect(JSON.stringify(record)).toContain('"maxOutputTokens":300');
+    }
+    const unknown = await june(
+      ['fork', recorded, '--at', 'model release #1', '--settings', '{"warmth":1}'],
+      project.dir,
+      env,
+    );
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('june: a fork\'s model settings have no setting "warmth"');
+  }, 60_000);
+
   it('refuses a fork without a change, or with two', async () => {
     const none = await june(['fork', recorded, '--at', '1'], project.dir, env);
     expect(none.code).toBe(2);
@@ -246,5 +303,14 @@ describe('june fork', () => {
     );
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('june: the run has no record "tool nowhere" to fork at');
+    // an answer at a tool execution: the message names the flag that fits
+    const misfit = await june(
+      ['fork', recorded, '--at', 'tool fetch release#0.0/dig#0.0', '--answer', 'deny'],
+      project.dir,
+      env,
+    );
+    expect(misfit.code).not.toBe(0);
+    expect(misfit.stderr).toMatch(/^june: a new approval answer does not fit the record/);
+    expect(misfit.stderr).toContain('june fork --result <json>');
   }, 60_000);
 });

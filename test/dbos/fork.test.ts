@@ -160,8 +160,8 @@ describe.runIf(!missing)('a fork of a run over DBOS', () => {
       ],
       project.dir,
     );
-    expect(forked.stderr).toContain(`forks run ${forkId} at approval check ${prod} (approved)`);
-    const queued = /^queued run (\S+)\n$/.exec(forked.stdout);
+    expect(forked.stdout).toContain(`forks run ${forkId} at approval check ${prod} (approved)`);
+    const queued = /^queued run (\S+)\n$/m.exec(forked.stdout);
     expect(queued).not.toBeNull();
     const again = queued![1]!;
 

@@ -403,6 +403,34 @@ describe('forkRun', () => {
     expect(forked.output).toContain('Deployed 1.2.0');
   });
 
+  it('refuses model settings it does not know, or of the wrong kind', async () => {
+    const { Workflow } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    await expect(
+      forkRun(store, original.runId, {
+        at: 'model plan #1',
+        change: { settings: { warmth: 1 } as never },
+      }),
+    ).rejects.toMatchObject({
+      code: 'fork-change-invalid',
+      message: expect.stringContaining('have no setting "warmth"'),
+    });
+    await expect(
+      forkRun(store, original.runId, {
+        at: 'model plan #1',
+        change: { settings: { temperature: 'hot' as unknown as number } },
+      }),
+    ).rejects.toMatchObject({ code: 'fork-change-invalid' });
+    await expect(
+      forkRun(store, original.runId, {
+        at: 'tool deploy plan#1.0',
+        change: { settings: { seed: 1 } },
+      }),
+    ).rejects.toMatchObject({ code: 'fork-change-invalid' });
+  });
+
   it('refuses a change that does not fit the record, naming what does', async () => {
     const { Workflow } = rig();
     const store = memoryJournalStore();
@@ -460,6 +488,53 @@ describe('forkRun', () => {
         expect(JSON.stringify(forked.trace)).toContain('summary of B analysis of page of');
         expect(ran()).toEqual(['fetch https://x.test', 'deploy prod', 'deploy prod']);
         expect(forked.trace.forkedFrom?.change).toEqual({ kind: 'model', model: 'model-b' });
+      });
+
+      it('forks at a model call with other settings from that call on: the calls before keep their requests, and the fork replays', async () => {
+        const { Workflow, reset } = rig();
+        const store = memoryJournalStore();
+        const original = run(<Workflow />, { journal: store, onApproval: approveAll, stream });
+        await original.result;
+        reset();
+        const at = 'model plan#0.0/summarize#0.0/research:analyst:answer #1';
+        const fork = await forkRun(store, original.runId, {
+          at,
+          change: { settings: { temperature: 0.2, maxOutputTokens: 300 } },
+        });
+        expect(fork.live).toContain('and the new settings may lead elsewhere');
+        // what each live call is asked with
+        const asked: string[] = [];
+        const live = answerModel((step, turn, prompt, options) => {
+          asked.push(`${step} ${turn} ${options.temperature} ${options.maxOutputTokens}`);
+          return turns('A')(step, turn, prompt, options);
+        }, 'model-a');
+        const forked = await run(<Workflow />, {
+          ...fork.options,
+          model: live,
+          onApproval: approveAll,
+          stream,
+        }).result;
+        // the analyst's call #0 replayed with its recorded request (a changed one would not
+        // match); from #1 on its calls have the new settings, the other agents' keep theirs
+        expect(asked).toEqual([
+          'research:analyst:answer 2 0.2 300',
+          'research:summarize 2 undefined undefined',
+          'plan 2 undefined undefined',
+          'plan 3 undefined undefined',
+        ]);
+        expect(forked.trace.forkedFrom?.change).toEqual({
+          kind: 'model',
+          settings: { temperature: 0.2, maxOutputTokens: 300 },
+        });
+        // the fork's journal replays: its requests are asked again as they were recorded
+        const replayed = await run(<Workflow />, {
+          replay: await store.read(fork.runId),
+          replayTools: true,
+          fork: fork.options.fork,
+          onApproval: approveAll,
+          stream,
+        }).result;
+        expect(replayed.output).toBe(forked.output);
       });
 
       it('forks at a model call with another model for every agent', async () => {

@@ -24,7 +24,8 @@ describe('examples/forks/fork-offline.tsx', () => {
       '  4. tool issues plan#0.0/summarize#0.0/answer#0.0  issues {"milestone":"1.2"} → "no open issues in 1.2"',
     );
     expect(ran.stdout).toMatch(
-      /fork \S+ at tool issues plan#0\.0\/summarize#0\.0\/answer#0\.0: Released 1\.2 to prod\./,
+      // with a blocker, the script's other path: the release stops before the deploy
+      /fork \S+ at tool issues plan#0\.0\/summarize#0\.0\/answer#0\.0: Not releasing 1\.2: the login bug blocks it\./,
     );
     expect(ran.stdout).toMatch(/fork \S+ at approval deploy plan#1\.0: /);
     expect(

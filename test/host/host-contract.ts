@@ -226,6 +226,64 @@ export function runHostContract(name: string, makeHost: () => Promise<HostUnderT
       expect(await states(host, runId)).toEqual({ list: 'succeeded', page: 'succeeded' });
     }, 120_000);
 
+    it('forks a recorded run at its approval with a denial: the prefix replays, the call does not run, the fork knows its parent', async () => {
+      const runId = await start('deploy');
+      const [call] = (await waiting(runId)).waiting;
+      await host.answer(runId, { key: call!.key, approved: true });
+      expect((await host.result(runId)).status).toBe('succeeded');
+      const request = {
+        at: 'approval deploy work#0.0',
+        change: { answer: 'deny' as const, reason: 'not today' },
+        // the live part's turns: the first is the recorded one, which the fork's journal answers
+        script: {
+          steps: {
+            work: [
+              { toolCalls: [{ tool: 'deploy', input: { env: 'prod' } }] },
+              { text: 'stopped: not today' },
+            ],
+          },
+        },
+      };
+      const plan = await host.forkPlan(runId, request);
+      expect(plan).toMatchObject({ record: 'approval deploy work#0.0', replayed: 1 });
+      expect(plan.live).toContain('after approval deploy work#0.0 everything runs live');
+
+      const fork = await host.fork(runId, request);
+      expect(fork.runId).not.toBe(runId);
+      expect(fork.record).toBe('approval deploy work#0.0');
+      const trace = await host.result(fork.runId);
+      expect(trace.status).toBe('succeeded');
+      expect(trace.forkedFrom).toMatchObject({
+        runId,
+        record: 'approval deploy work#0.0',
+        change: { kind: 'answer', approved: false, reason: 'not today' },
+      });
+      const [deploy] = toolNodes(trace);
+      expect(deploy?.approval).toMatchObject({ status: 'denied', reason: 'not today' });
+      expect(deploy?.output).toBeUndefined();
+      const models = [trace.root];
+      for (let i = 0; i < models.length; i++) models.push(...models[i]!.children);
+      const calls = models.filter((node) => node.kind === 'model');
+      // the recorded call replays; the one after the denial runs
+      expect(calls.map((node) => node.replayed === true)).toEqual([true, false]);
+      expect(await states(host, fork.runId)).toEqual({ list: 'succeeded', page: 'succeeded' });
+      // the recorded run stands as it was
+      expect(toolNodes((await traceOf(host, runId))!)[0]?.output).toBe('deployed prod');
+    }, 120_000);
+
+    it('refuses a fork at a record the run does not have, a change that does not fit, and a run it does not have', async () => {
+      const runId = await start('quick');
+      await host.result(runId);
+      const change = { result: 'x' };
+      expect(await codeOf(host.forkPlan(runId, { at: 'tool nowhere work#0.0', change }))).toBe(
+        'studio-fork-record-unknown',
+      );
+      expect(await codeOf(host.fork(runId, { at: 1, change }))).toBe('studio-fork-invalid');
+      expect(await codeOf(host.fork('no-such-run-0000', { at: 1, change }))).toBe(
+        'studio-run-missing',
+      );
+    }, 120_000);
+
     it('says the same of a run it does not have, whatever is asked', async () => {
       const runId = 'no-such-run-0000';
       expect(await host.readTrace(runId)).toEqual({ missing: true });

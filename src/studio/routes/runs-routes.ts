@@ -10,13 +10,15 @@ export type RunsSource = Pick<RunHost, 'list' | 'readTrace' | 'label'>;
 export interface RunsRoutesOptions {
   /** Whether Studio serves a project's workflows (`GET /api/workflows`, `june dev`). @default false */
   workflows?: boolean;
+  /** Whether Studio forks runs (`POST /api/runs/<runId>/fork`), and takes a model choice for them (`RunList.forks`). @default none */
+  forks?: { modelChoice: boolean };
 }
 
 /**
  * The runs:
  *
  * - `GET /api/runs` → `RunList` (JSON): every run, newest first, unreadable files included,
- *   and whether the workflows are served (`options.workflows`);
+ *   whether the workflows are served (`options.workflows`) and whether runs fork (`options.forks`);
  * - `GET /api/runs/<runId>` → the run's trace file as it is (JSON); 404 `{ error }` when there
  *   is no such file, 422 `{ error, unreadable }` when it is not a readable trace, 400
  *   `{ error }` when the id is not valid percent-encoding.
@@ -29,6 +31,7 @@ export function runsRoutes(source: RunsSource, options: RunsRoutesOptions = {}):
           dir: source.label,
           runs: await source.list(),
           workflows: options.workflows === true,
+          ...(options.forks ? { forks: options.forks } : {}),
         };
         return sendJson(c, 200, body);
       });

@@ -5,22 +5,18 @@ import type { StudioRouteModule } from '../server/studio-env.js';
 import type { StudioAccess } from '../studio-access.js';
 import { StudioRequestError } from '../../host/studio-request-error.js';
 import { startWorkflowRun, type WorkbenchPlaces } from '../start-workflow-run.js';
-import { forkWorkflowRun } from '../fork-workflow-run.js';
 import { tryWorkflowTool } from '../try-workflow-tool.js';
 import { readJsonBody, WORKBENCH_BODY_BYTES, workbenchBodyTooLarge } from '../workbench-body.js';
 import type { WorkbenchChat } from '../workbench-chat.js';
 
 /** The workbench's POSTs: each starts something, so each is an answering request. */
 const WORKBENCH_POST = /^\/api\/workflows\/([^/]+)\/(runs|tools|chat)$/;
-const FORK_POST = /^\/api\/runs\/([^/]+)\/fork$/;
 const CHAT_STREAM = /^\/api\/workflows\/([^/]+)\/chat\/[^/]+\/stream$/;
 
 /**
  * The workbench's requests that start something (see `workbench-api.ts`):
  *
  * - `POST /api/workflows/<id>/runs` with `StartRunRequest` → 202 `StartedRun` (`startWorkflowRun`);
- * - `POST /api/runs/<runId>/fork` with `ForkRunRequest` → 202 `ForkedRun` (`forkWorkflowRun`),
- *   or 200 `ForkPreview` for a preview;
  * - `POST /api/workflows/<id>/tools` with `TryToolRequest` → 200 `TriedTool` (`tryWorkflowTool`);
  *   a page that goes away before the call ends stops it;
  * - `POST /api/workflows/<id>/chat` (a `useChat` request) and
@@ -32,7 +28,7 @@ const CHAT_STREAM = /^\/api\/workflows\/([^/]+)\/chat\/[^/]+\/stream$/;
  * token starts nothing and writes nothing.
  *
  * @throws {StudioRequestError} `studio-request-invalid` (400) for an id that is not
- *   percent-encoding or a body that is too large or not JSON; what the three parts throw.
+ *   percent-encoding or a body that is too large or not JSON; what the parts throw.
  */
 export function workbenchRoutes(
   places: WorkbenchPlaces,
@@ -46,16 +42,11 @@ export function workbenchRoutes(
     },
   });
   return {
-    answeringPaths: [WORKBENCH_POST, FORK_POST],
+    answeringPaths: [WORKBENCH_POST],
     mount(app) {
       app.post('/api/workflows/:id/runs', answering(access), limit, async (c) => {
         const body = await readJsonBody(c.req.raw, 'a start-run request');
         return sendJson(c, 202, await startWorkflowRun(places, idOf(rawPath(c)), body));
-      });
-      app.post('/api/runs/:runId/fork', answering(access), limit, async (c) => {
-        const body = await readJsonBody(c.req.raw, 'a fork request');
-        const forked = await forkWorkflowRun(places, runIdOf(rawPath(c)), body);
-        return sendJson(c, forked.status, forked.body);
       });
       app.post('/api/workflows/:id/tools', answering(access), limit, async (c) => {
         const body = await readJsonBody(c.req.raw, 'a try-tool request');
@@ -72,19 +63,6 @@ export function workbenchRoutes(
       );
     },
   };
-}
-
-/** The run id of a fork path, decoded. */
-function runIdOf(path: string): string {
-  const encoded = FORK_POST.exec(path)?.[1] ?? '';
-  const runId = safeDecode(encoded);
-  if (runId === undefined)
-    throw new StudioRequestError(
-      'studio-request-invalid',
-      `june: the run id ${JSON.stringify(encoded.slice(0, 80))} is not valid percent-encoding; encode it with encodeURIComponent.`,
-      400,
-    );
-  return runId;
 }
 
 /** The workflow id of a workbench path, decoded. */

@@ -1,0 +1,53 @@
+import { bodyLimit } from 'hono/body-limit';
+import { answering } from '../server/answering.js';
+import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
+import type { StudioRouteModule } from '../server/studio-env.js';
+import type { StudioAccess } from '../studio-access.js';
+import { StudioRequestError } from '../../host/studio-request-error.js';
+import { forkWorkflowRun, type StudioForks } from '../fork-workflow-run.js';
+import { readJsonBody, WORKBENCH_BODY_BYTES, workbenchBodyTooLarge } from '../workbench-body.js';
+
+const FORK_POST = /^\/api\/runs\/([^/]+)\/fork$/;
+
+/**
+ * `POST /api/runs/<runId>/fork` with `ForkRunRequest` → 202 `ForkedRun`, or 200
+ * `ForkPreview` for a preview (`forkWorkflowRun`, through the run host). It starts
+ * something, so it passes the `answering` middleware (same origin, the answer token) before
+ * its body (at most 256 KiB) is read. Studio mounts it where its host may fork: a database,
+ * a host it was given, or `june dev`'s runs folder with its catalog (never plain
+ * `june studio` over a folder, whose journals name workflow files Studio has not found).
+ *
+ * @throws {StudioRequestError} `studio-request-invalid` (400) for an id that is not
+ *   percent-encoding or a body that is too large or not JSON; what `forkWorkflowRun` throws.
+ */
+export function forkRoutes(forks: StudioForks, access: StudioAccess): StudioRouteModule {
+  const limit = bodyLimit({
+    maxSize: WORKBENCH_BODY_BYTES,
+    onError: () => {
+      throw workbenchBodyTooLarge();
+    },
+  });
+  return {
+    answeringPaths: [FORK_POST],
+    mount(app) {
+      app.post('/api/runs/:runId/fork', answering(access), limit, async (c) => {
+        const body = await readJsonBody(c.req.raw, 'a fork request');
+        const forked = await forkWorkflowRun(forks, runIdOf(rawPath(c)), body);
+        return sendJson(c, forked.status, forked.body);
+      });
+    },
+  };
+}
+
+/** The run id of a fork path, decoded. */
+function runIdOf(path: string): string {
+  const encoded = FORK_POST.exec(path)?.[1] ?? '';
+  const runId = safeDecode(encoded);
+  if (runId === undefined)
+    throw new StudioRequestError(
+      'studio-request-invalid',
+      `june: the run id ${JSON.stringify(encoded.slice(0, 80))} is not valid percent-encoding; encode it with encodeURIComponent.`,
+      400,
+    );
+  return runId;
+}
