@@ -171,7 +171,6 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     await setUpAndLaunch(DBOS, options, parts);
     // nowhere to lock before DBOS created the database: a new one has nothing to recover yet
     hold ??= await holdExecutorId(options.database, executorId, holdOptions);
-    write(wakeupsLine(executorId, wakeups, options.pollingIntervalMs ?? QUEUE_POLLING_MS));
   } catch (error) {
     await Promise.all([records.close(), answers.close(), threads.close()]);
     await hold?.release();
@@ -275,6 +274,7 @@ async function setUpAndLaunch(
         await wakeups.close();
         throw databaseError(error, options.database);
       });
+      parts.write(wakeupsLine(executorId, wakeups, queue.minPollingIntervalMs));
     },
     () =>
       parts.write(
