@@ -215,9 +215,24 @@ function workerParts(options: WorkerOptions, names: string[]) {
       queues: names.map(queueName),
       ...(options.wakeups !== undefined ? { wakeups: options.wakeups } : {}),
     }),
-    records: new CallRecords(database),
+    records: new CallRecords(database, poolSizes(options.concurrency ?? 10).records),
     answers: new AnswerWaits(database),
     threads: new ThreadStore(database),
+  };
+}
+
+/**
+ * The connections a worker's pools hold at most, for `concurrency` runs at once per
+ * workflow: DBOS's system database pool (its default of 10 up to 20 runs at once, of which
+ * its polling reads may take half; then one for each two runs) and June's place table's
+ * (8, then one for each four runs), each run's statements waiting less for a connection.
+ * At 100 runs at once that is 50 and 25, within PostgreSQL's default of 100 connections for
+ * one worker; several such workers on one server need its `max_connections` raised.
+ */
+export function poolSizes(concurrency: number): { dbos: number; records: number } {
+  return {
+    dbos: Math.max(10, Math.ceil(concurrency / 2)),
+    records: Math.max(8, Math.ceil(concurrency / 4)),
   };
 }
 
@@ -253,6 +268,7 @@ async function setUpAndLaunch(
         applicationVersion: APPLICATION_VERSION,
         listenQueues: names.map(queueName),
         logger: log,
+        systemDatabasePoolSize: poolSizes(options.concurrency ?? 10).dbos,
       });
       // the worker's redaction and secret props (WorkerSecrets) for every run it takes
       registerRunWorkflow(
