@@ -12,7 +12,7 @@
 //   runs the three in turn, runs/s from the first enqueue to the last finish.
 //   node --import tsx bench/scale-out-step.ts [--quick] [--passes=N]
 import { type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,22 @@ async function oneRun(client: Client, kind: Kind, id: string, n: number): Promis
   return status!.completedAt! - status!.dequeuedAt!;
 }
 
+/** ms of CPU the processes `pids` used so far (Linux's /proc; 0 elsewhere). */
+function cpuMs(pids: Array<number | undefined>): number {
+  let sum = 0;
+  for (const pid of pids)
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      sum += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // not Linux, or gone
+    }
+  return sum;
+}
+
+/** The worker processes of each side, for their CPU. */
+const sides = { june: [] as ChildProcess[], bare: [] as ChildProcess[] };
+
 /** `runs` of `kind` enqueued at once; runs/s from the first enqueue to the last finish. */
 async function throughput(client: Client, kind: Kind, prefix: string, runs: number) {
   const start = Date.now();
@@ -107,6 +123,8 @@ interface Pass {
   /** ms a run, middle mean. */
   times: Record<string, number>;
   perSecond: { june: number; plain: number; streamed: number };
+  /** ms of the workers' CPU per run in the throughput batch (/proc). */
+  cpu: { june: number; plain: number; streamed: number };
   load: number;
 }
 
@@ -139,16 +157,17 @@ export async function runScaleOutStepSection(opts: {
     for (let i = 0; i < WORKERS; i++) {
       const args = [cliBin, 'worker', flowFile, '--database', database];
       args.push('--executor', `step-${i}`, '--concurrency', String(PER_WORKER));
-      workers.push(await startProcess(args, 'june worker', `june worker step-${i}`));
+      sides.june.push(await startProcess(args, 'june worker', `june worker step-${i}`));
     }
     for (let i = 0; i < WORKERS; i++)
-      workers.push(
+      sides.bare.push(
         await startProcess(
           ['--import', 'tsx', bareFile, database, `bare-${i}`, String(PER_WORKER)],
           'bare worker ready',
           `bare worker ${i}`,
         ),
       );
+    workers.push(...sides.june, ...sides.bare);
     client = await DBOSClient.create({ systemDatabaseUrl: database });
     june = await RunClient.connect(database);
     const k = kinds(june, client);
@@ -165,10 +184,18 @@ export async function runScaleOutStepSection(opts: {
         for (const kind of order)
           times.get(kind)!.push(await oneRun(client, kind, `p${pass}-${kind.key}-${i}`, i));
       const t = (kind: Kind) => middleMean(times.get(kind)!);
+      const cpu = { june: 0, plain: 0, streamed: 0 };
+      const timed = async (key: keyof typeof cpu, kind: Kind, side: ChildProcess[]) => {
+        const pids = side.map((w) => w.pid);
+        const before = cpuMs(pids);
+        const perSecond = await throughput(client!, kind, `p${pass}-many-${kind.key}`, many);
+        cpu[key] = (cpuMs(pids) - before) / many;
+        return perSecond;
+      };
       const perSecond = {
-        june: await throughput(client, k.june, `p${pass}-many-june`, many),
-        plain: await throughput(client, k.plain, `p${pass}-many-plain`, many),
-        streamed: await throughput(client, k.streamed, `p${pass}-many-streamed`, many),
+        june: await timed('june', k.june, sides.june),
+        plain: await timed('plain', k.plain, sides.bare),
+        streamed: await timed('streamed', k.streamed, sides.bare),
       };
       const result: Pass = {
         juneStep: (t(k.june) - t(k.juneEmpty)) / STEPS_PER_RUN,
@@ -176,13 +203,14 @@ export async function runScaleOutStepSection(opts: {
         streamedStep: (t(k.streamed) - t(k.bareEmpty)) / STEPS_PER_RUN,
         times: Object.fromEntries(order.map((kind) => [kind.label, t(kind)])),
         perSecond,
+        cpu,
         load: load(),
       };
       results.push(result);
       log(
         `(scale-out-step) pass ${pass + 1}: step June ${fixed(result.juneStep)} ms, plain runStep ${fixed(result.plainStep)}, runStep + writeStream ${fixed(result.streamedStep)} (${fixed(result.juneStep / result.plainStep)}×); ` +
           `runs ${order.map((kind) => `${kind.label} ${fixed(t(kind))}`).join(', ')}; ` +
-          `runs/s June ${fixed(perSecond.june, 1)}, plain ${fixed(perSecond.plain, 1)}, streamed ${fixed(perSecond.streamed, 1)}; load ${result.load}`,
+          `runs/s June ${fixed(perSecond.june, 1)}, plain ${fixed(perSecond.plain, 1)}, streamed ${fixed(perSecond.streamed, 1)}; workers' CPU per run June ${fixed(cpu.june)} ms, plain ${fixed(cpu.plain)}, streamed ${fixed(cpu.streamed)}; load ${result.load}`,
       );
     }
     return report(results, { perKind, many, loadStart });
@@ -216,7 +244,10 @@ function report(passes: Pass[], sizes: { perKind: number; many: number; loadStar
     `| throughput, ${WORKERS} bare workers, 3 plain runStep (runs/s) | ${of((p) => p.perSecond.plain, 1)} |\n` +
     `| throughput, ${WORKERS} bare workers, runStep + writeStream (runs/s) | ${of((p) => p.perSecond.streamed, 1)} |\n` +
     `| June over bare DBOS, plain steps (throughput) | ${of((p) => p.perSecond.june / p.perSecond.plain)}× |\n` +
-    `| June over bare DBOS, steps + stream writes (throughput) | ${of((p) => p.perSecond.june / p.perSecond.streamed)}× |\n`
+    `| June over bare DBOS, steps + stream writes (throughput) | ${of((p) => p.perSecond.june / p.perSecond.streamed)}× |\n` +
+    `| workers' CPU per run in the throughput batch, June (ms) | ${of((p) => p.cpu.june)} |\n` +
+    `| workers' CPU per run, bare DBOS, plain steps (ms) | ${of((p) => p.cpu.plain)} |\n` +
+    `| workers' CPU per run, bare DBOS, steps + stream writes (ms) | ${of((p) => p.cpu.streamed)} |\n`
   );
 }
 

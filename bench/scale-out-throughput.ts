@@ -49,6 +49,8 @@ interface Batch {
   workers: number;
   /** The machine's 1-minute load average as the batch ended. */
   load: number;
+  /** ms of this process's CPU per run (the one process's batches only). */
+  cpu?: number;
 }
 
 const load = () => Math.round(loadavg()[0]! * 10) / 10;
@@ -74,8 +76,10 @@ async function inProcess(runs: number, concurrency: number): Promise<Batch> {
       }
     };
     const start = performance.now();
+    const cpuBefore = process.cpuUsage();
     await Promise.all(Array.from({ length: concurrency }, lane));
     const seconds = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpuBefore);
     return {
       label: 'one process, file journal',
       concurrency,
@@ -84,6 +88,7 @@ async function inProcess(runs: number, concurrency: number): Promise<Batch> {
       runTime: p50p95(times),
       workers: 0,
       load: load(),
+      cpu: (used.user + used.system) / 1000 / runs,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -311,12 +316,12 @@ async function sweepOnly(
     const cpu = (cpuMs(workers[0]!.pid) - before) / runs;
     await stopWorkers(workers.splice(0));
     const here = local.find((l) => l.concurrency === c)!;
-    rows += `| ${c} | ${b.perSecond.toFixed(1)} | ${b.runTime[0]} / ${b.runTime[1]} | ${cpu.toFixed(1)} | ${here.perSecond.toFixed(1)} | ${here.runTime[0]} / ${here.runTime[1]} | ${(b.perSecond / here.perSecond).toFixed(2)}× | ${here.load} / ${b.load} |\n`;
+    rows += `| ${c} | ${b.perSecond.toFixed(1)} | ${b.runTime[0]} / ${b.runTime[1]} | ${cpu.toFixed(1)} | ${here.perSecond.toFixed(1)} | ${here.runTime[0]} / ${here.runTime[1]} | ${(here.cpu ?? 0).toFixed(1)} | ${(b.perSecond / here.perSecond).toFixed(2)}× | ${here.load} / ${b.load} |\n`;
   }
   return (
     '## One worker at more runs at once\n\n' +
-    '| runs at once | worker runs/s | worker run time p50 / p95 (ms) | worker CPU per run (ms) | one process runs/s | its run time p50 / p95 (ms) | worker over one process | load average (process / worker) |\n' +
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
+    '| runs at once | worker runs/s | worker run time p50 / p95 (ms) | worker CPU per run (ms) | one process runs/s | its run time p50 / p95 (ms) | its CPU per run (ms) | worker over one process | load average (process / worker) |\n' +
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
     rows
   );
 }

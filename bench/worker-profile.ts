@@ -4,7 +4,7 @@
 // and where a run's time goes between its steps (their start and end in operation_outputs).
 // With --cpu-prof, the worker writes a .cpuprofile into the OS temp dir when it stops (open
 // it in Chrome DevTools).
-//   node --import tsx bench/worker-profile.ts [runs=300] [--cpu-prof] [--polling=<ms>]
+//   node --import tsx bench/worker-profile.ts [runs=300] [--cpu-prof] [--polling=<ms>] [--concurrency=<n>]
 // It prints first what the worker's queue polling costs while the worker is idle.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,9 @@ import { startProcess } from './scale-out.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliBin = join(root, 'dist', 'src', 'cli', 'bin.js');
 const flowFile = join(root, 'bench', 'scale-out-slow-flow.tsx');
-const CONCURRENCY = 10;
+const CONCURRENCY = Number(
+  process.argv.find((a) => a.startsWith('--concurrency='))?.slice('--concurrency='.length) ?? 10,
+);
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 300);
 const polling = process.argv.find((a) => a.startsWith('--polling='))?.slice('--polling='.length);
 const profileDir = process.argv.includes('--cpu-prof')
@@ -33,7 +35,13 @@ const profileDir = process.argv.includes('--cpu-prof')
 
 /** ms of CPU the process `pid` used so far (user and system, all its threads). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return 0; // gone (a backend that ended)
+  }
+  const fields = stat.split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
 }
 
@@ -123,9 +131,20 @@ try {
   console.log(`an idle worker: ${((idle * 1000) / idleMs).toFixed(0)} statements a second`);
   await batch(client, db, 100); // warm-up
   await resetStatementCounts(pg);
+  const backends = async () =>
+    new Map(
+      (await db.query(`${BENCH_MARK} SELECT pid FROM pg_stat_activity`)).rows.map((row) => {
+        const pid = Number(row.pid);
+        return [pid, cpuMs(pid)] as const;
+      }),
+    );
+  const pgBefore = await backends();
   const cpu = cpuMs(worker.pid!);
   const measured = await batch(client, db, runs);
   const workerCpu = (cpuMs(worker.pid!) - cpu) / runs;
+  // PostgreSQL's backends (those alive at the end; one that started meanwhile counts from 0)
+  let pgCpu = 0;
+  for (const [pid, after] of await backends()) pgCpu += after - (pgBefore.get(pid) ?? 0);
   const admin = pgClient({ connectionString: pg.url('postgres') });
   await admin.connect();
   const { rows } = await admin.query(
@@ -137,6 +156,7 @@ try {
     `${runs} runs, ${CONCURRENCY} at once on one worker: ${measured.perSecond.toFixed(1)} runs/s`,
   );
   console.log(`worker CPU: ${workerCpu.toFixed(2)} ms a run`);
+  console.log(`PostgreSQL backends' CPU: ${(pgCpu / runs).toFixed(2)} ms a run`);
   console.log(`a slot stayed empty ${measured.emptySlotMs.toFixed(1)} ms a run`);
   console.log(
     `PostgreSQL: ${(total('calls') / runs).toFixed(1)} statements a run, ${(total('ms') / runs).toFixed(2)} ms of execution`,
