@@ -25,9 +25,10 @@ const option = (name: string) =>
   args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = flag('quick');
 const only = new Set(
-  (option('only') ?? 'a,b,c,d,e,f,series,otel,scale-out,scale-out-throughput,dev-memory').split(
-    ',',
-  ),
+  (
+    option('only') ??
+    'a,b,c,d,e,f,series,otel,scale-out,scale-out-throughput,scale-out-step,dev-memory'
+  ).split(','),
 );
 const picked = option('contenders')?.split(',');
 const settings = {
@@ -224,6 +225,7 @@ const extraSections: Array<[string, string, string]> = [
   ['otel', './telemetry.ts', 'runTelemetrySection'],
   ['scale-out', './scale-out.ts', 'runScaleOutSection'],
   ['scale-out-throughput', './scale-out-throughput.ts', 'runScaleOutThroughputSection'],
+  ['scale-out-step', './scale-out-step.ts', 'runScaleOutStepSection'],
   ['dev-memory', './dev-memory.ts', 'runDevMemorySection'],
 ];
 for (const [key, file, name] of extraSections) {

@@ -4,7 +4,8 @@
 // `DBOS.runStep` (its result checkpointed), followed by one `DBOS.writeStream` of the step's
 // event, which is what a follower in another process needs to see the run move; the stream is
 // closed at the end. With `steps: 0` the same work runs with no step and no stream: the floor
-// of the per-step overhead.
+// of the per-step overhead. With `stream: false`, the 3 steps alone (a plain `DBOS.runStep`
+// each, no stream write): what a durable step costs on DBOS itself.
 //   node --import tsx bench/scale-out-bare.ts <database-url> <executor-id> <concurrency>
 // It registers one queue per polling interval in BARE_QUEUES and prints `bare worker ready`.
 import { DBOS } from '@dbos-inc/dbos-sdk';
@@ -25,6 +26,8 @@ export interface BareInput {
   n: number;
   /** 3 (two model calls and a tool, each a step) or 0 (the same work, no step). */
   steps: 3 | 0;
+  /** With 3 steps: `false` writes no stream (the steps alone). @default true */
+  stream?: boolean;
 }
 
 /** The scripted model's two answers and the tool, as plain functions (the work of the steps). */
@@ -39,6 +42,13 @@ async function bareFlow(input: BareInput): Promise<string> {
     const call = work.ask(input.n).toolCalls[0]!;
     const noted = work.note(call.input.text);
     return `${noted}: ${work.answer().text}`;
+  }
+  if (input.stream === false) {
+    const asked = await DBOS.runStep(async () => work.ask(input.n), { name: 'model' });
+    const call = asked.toolCalls[0]!;
+    const noted = await DBOS.runStep(async () => work.note(call.input.text), { name: 'note' });
+    const answered = await DBOS.runStep(async () => work.answer(), { name: 'model' });
+    return `${noted}: ${answered.text}`;
   }
   const asked = await DBOS.runStep(async () => work.ask(input.n), { name: 'model' });
   await DBOS.writeStream('events', { type: 'model', toolCalls: asked.toolCalls });

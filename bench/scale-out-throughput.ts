@@ -11,7 +11,9 @@
 //   and 100 runs at once, its runs/s and its runs' time (dequeued to completed, p50 / p95);
 // - 1,000 runs enqueued at once on 4 workers: every run succeeded once (statuses and tool
 //   checkpoints from the database; tool executions from a ledger the tool appends to).
-//   node --import tsx bench/scale-out-throughput.ts [--quick]
+//   node --import tsx bench/scale-out-throughput.ts [--quick] [--sweep] [--polling=MS]
+// --sweep: only the one worker at 10, 25, 50 and 100 runs at once against the one process
+// (each worker warmed up first), with the worker's CPU per run and the load average per row.
 import { type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -47,6 +49,8 @@ interface Batch {
   workers: number;
   /** The machine's 1-minute load average as the batch ended. */
   load: number;
+  /** ms of this process's CPU per run (the one process's batches only). */
+  cpu?: number;
 }
 
 const load = () => Math.round(loadavg()[0]! * 10) / 10;
@@ -72,8 +76,10 @@ async function inProcess(runs: number, concurrency: number): Promise<Batch> {
       }
     };
     const start = performance.now();
+    const cpuBefore = process.cpuUsage();
     await Promise.all(Array.from({ length: concurrency }, lane));
     const seconds = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpuBefore);
     return {
       label: 'one process, file journal',
       concurrency,
@@ -82,6 +88,7 @@ async function inProcess(runs: number, concurrency: number): Promise<Batch> {
       runTime: p50p95(times),
       workers: 0,
       load: load(),
+      cpu: (used.user + used.system) / 1000 / runs,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -199,6 +206,7 @@ async function onceEach(db: PgClient, ids: string[], ledger: string) {
 export async function runScaleOutThroughputSection(opts: {
   quick: boolean;
   pollingMs?: number;
+  sweepOnly?: boolean;
 }): Promise<string> {
   const heading = '## Scale-out throughput with a slow model\n\n';
   if (postgresMissing()) return `${heading}skipped: no PostgreSQL (install postgresql)\n`;
@@ -247,6 +255,7 @@ export async function runScaleOutThroughputSection(opts: {
       await onWorkers(client, db, warmUp * workers.length, concurrency, 'warm-up');
       return client;
     };
+    if (opts.sweepOnly) return await sweepOnly(local, sweep, perSlot, add, db, workers);
     const runs = await add(1, CONCURRENCY);
     const scaling: Batch[] = [];
     scaling.push(await onWorkers(runs, db, perSlot * CONCURRENCY, CONCURRENCY, '1 worker'));
@@ -277,6 +286,44 @@ export async function runScaleOutThroughputSection(opts: {
     await pg.stop();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** ms of CPU the process `pid` used so far (Linux's /proc; 0 elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The sweep alone: one worker at each concurrency against the one process, with its CPU per run. */
+async function sweepOnly(
+  local: Batch[],
+  sweep: number[],
+  perSlot: number,
+  add: (count: number, concurrency: number) => Promise<RunClient>,
+  db: PgClient,
+  workers: ChildProcess[],
+): Promise<string> {
+  let rows = '';
+  for (const c of sweep) {
+    const client = await add(1, c);
+    const before = cpuMs(workers[0]!.pid);
+    const runs = Math.max(200, perSlot * c);
+    const b = await onWorkers(client, db, runs, c, '1 worker');
+    const cpu = (cpuMs(workers[0]!.pid) - before) / runs;
+    await stopWorkers(workers.splice(0));
+    const here = local.find((l) => l.concurrency === c)!;
+    rows += `| ${c} | ${b.perSecond.toFixed(1)} | ${b.runTime[0]} / ${b.runTime[1]} | ${cpu.toFixed(1)} | ${here.perSecond.toFixed(1)} | ${here.runTime[0]} / ${here.runTime[1]} | ${(here.cpu ?? 0).toFixed(1)} | ${(b.perSecond / here.perSecond).toFixed(2)}× | ${here.load} / ${b.load} |\n`;
+  }
+  return (
+    '## One worker at more runs at once\n\n' +
+    '| runs at once | worker runs/s | worker run time p50 / p95 (ms) | worker CPU per run (ms) | one process runs/s | its run time p50 / p95 (ms) | its CPU per run (ms) | worker over one process | load average (process / worker) |\n' +
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n' +
+    rows
+  );
 }
 
 function report(r: {
@@ -347,6 +394,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   console.log(
     await runScaleOutThroughputSection({
       quick: process.argv.includes('--quick'),
+      sweepOnly: process.argv.includes('--sweep'),
       ...(polling ? { pollingMs: Number(polling) } : {}),
     }),
   );

@@ -4,7 +4,7 @@
 // and where a run's time goes between its steps (their start and end in operation_outputs).
 // With --cpu-prof, the worker writes a .cpuprofile into the OS temp dir when it stops (open
 // it in Chrome DevTools).
-//   node --import tsx bench/worker-profile.ts [runs=300] [--cpu-prof] [--polling=<ms>]
+//   node --import tsx bench/worker-profile.ts [runs=300] [--cpu-prof] [--polling=<ms>] [--concurrency=<n>]
 // It prints first what the worker's queue polling costs while the worker is idle.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,9 @@ import { startProcess } from './scale-out.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cliBin = join(root, 'dist', 'src', 'cli', 'bin.js');
 const flowFile = join(root, 'bench', 'scale-out-slow-flow.tsx');
-const CONCURRENCY = 10;
+const CONCURRENCY = Number(
+  process.argv.find((a) => a.startsWith('--concurrency='))?.slice('--concurrency='.length) ?? 10,
+);
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 300);
 const polling = process.argv.find((a) => a.startsWith('--polling='))?.slice('--polling='.length);
 const profileDir = process.argv.includes('--cpu-prof')
@@ -33,7 +35,13 @@ const profileDir = process.argv.includes('--cpu-prof')
 
 /** ms of CPU the process `pid` used so far (user and system, all its threads). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return 0; // gone (a backend that ended)
+  }
+  const fields = stat.split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
 }
 
@@ -57,7 +65,14 @@ function runParts(rows: StepRow[]): Map<string, number> {
     // the publishing step's record may come after the workflow ended (then refused: no row)
     const events = steps.find((step) => step.function_name === 'june.events');
     const work = steps.filter((step) => step !== events);
-    const [first, last] = [work[0]!, work.at(-1)!];
+    const [first, last] = [work[0], work.at(-1)];
+    // calls recorded in June's place table (june.calls) are no DBOS steps: the run's whole time only
+    if (!first || !last) {
+      const run = steps[0]!;
+      add('run', Number(run.wc) - Number(run.ws));
+      add('runs whose june.events step was recorded (share)', events ? 1 : 0);
+      continue;
+    }
     add('dequeued to the first step', Number(first.s) - Number(first.ws));
     work.forEach((step, i) => {
       if (i > 0) add(`gap before step ${i + 1}`, Number(step.s) - Number(work[i - 1]!.c));
@@ -123,9 +138,20 @@ try {
   console.log(`an idle worker: ${((idle * 1000) / idleMs).toFixed(0)} statements a second`);
   await batch(client, db, 100); // warm-up
   await resetStatementCounts(pg);
+  const backends = async () =>
+    new Map(
+      (await db.query(`${BENCH_MARK} SELECT pid FROM pg_stat_activity`)).rows.map((row) => {
+        const pid = Number(row.pid);
+        return [pid, cpuMs(pid)] as const;
+      }),
+    );
+  const pgBefore = await backends();
   const cpu = cpuMs(worker.pid!);
   const measured = await batch(client, db, runs);
   const workerCpu = (cpuMs(worker.pid!) - cpu) / runs;
+  // PostgreSQL's backends (those alive at the end; one that started meanwhile counts from 0)
+  let pgCpu = 0;
+  for (const [pid, after] of await backends()) pgCpu += after - (pgBefore.get(pid) ?? 0);
   const admin = pgClient({ connectionString: pg.url('postgres') });
   await admin.connect();
   const { rows } = await admin.query(
@@ -137,13 +163,14 @@ try {
     `${runs} runs, ${CONCURRENCY} at once on one worker: ${measured.perSecond.toFixed(1)} runs/s`,
   );
   console.log(`worker CPU: ${workerCpu.toFixed(2)} ms a run`);
+  console.log(`PostgreSQL backends' CPU: ${(pgCpu / runs).toFixed(2)} ms a run`);
   console.log(`a slot stayed empty ${measured.emptySlotMs.toFixed(1)} ms a run`);
   console.log(
     `PostgreSQL: ${(total('calls') / runs).toFixed(1)} statements a run, ${(total('ms') / runs).toFixed(2)} ms of execution`,
   );
-  for (const row of rows.slice(0, 12))
+  for (const row of rows.slice(0, 16))
     console.log(
-      `  ${(Number(row.calls) / runs).toFixed(2)}  ${String(row.query).replace(/\s+/g, ' ').slice(0, 110)}`,
+      `  ${(Number(row.calls) / runs).toFixed(2)}  ${(Number(row.ms) / runs).toFixed(2)} ms  ${String(row.query).replace(/\s+/g, ' ').slice(0, 110)}`,
     );
   console.log('a run, mean ms:');
   for (const [part, ms] of measured.parts) console.log(`  ${part}: ${ms.toFixed(1)}`);

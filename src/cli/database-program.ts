@@ -42,6 +42,10 @@ function addWorkerCommand(program: Command, io: CliIO, done: Done): void {
       "ms between this worker's polls of each workflow's queue when nothing wakes it (a run enqueued by June, or one of its runs ending, does) (default: 50)",
     )
     .option(
+      '--no-wakeups',
+      "poll the queues on the timer alone: no wake-ups when a run is enqueued or ends (they reach into DBOS's queue scheduler, and are used only on the DBOS versions June was tested on; JUNE_DBOS_WAKEUPS=off does the same)",
+    )
+    .option(
       '--executor <id>',
       "this worker's id, held while it runs (a second live worker with it is refused): started again with the same id it recovers its runs in flight; give each worker on a machine its own (default: DBOS__VMID, else the host name)",
     )

@@ -22,6 +22,8 @@ export interface WorkerCommandOptions extends RedactionFlags {
   pollingInterval?: string;
   /** `--executor`: this worker's executor id (a restarted worker with the same id recovers its runs). */
   executor?: string;
+  /** `--no-wakeups`: `false` polls the queues on the timer alone (commander sets `true` otherwise). */
+  wakeups?: boolean;
   /** `--prices`: a JSON file of prices of the worker's own, for every run it runs. */
   prices?: string;
 }
@@ -99,6 +101,8 @@ export async function workerCommand(
       ...(redact ? { redact } : {}),
       ...(secretProps ? { secretProps } : {}),
       ...(prices ? { prices } : {}),
+      // only when given: without the flag, JUNE_DBOS_WAKEUPS may still turn them off
+      ...(options.wakeups === false ? { wakeups: false } : {}),
       log: (line) => io.stderr.write(`${line}\n`),
     });
     io.stdout.write(

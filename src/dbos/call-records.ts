@@ -63,11 +63,14 @@ export interface RunCallRecords {
  */
 export class CallRecords {
   readonly #database: string;
+  readonly #poolSize: number;
   #pool: PgPool | undefined;
   #ready: Promise<void> | undefined;
 
-  constructor(database: string) {
+  /** @param poolSize - connections at most (each run in flight stores a record per call). @default 8 */
+  constructor(database: string, poolSize = 8) {
     this.#database = database;
+    this.#poolSize = poolSize;
   }
 
   /**
@@ -78,16 +81,27 @@ export class CallRecords {
   async forRun(runId: string): Promise<{ records: RunCallRecords; legacy: boolean }> {
     const found = new Map<string, unknown>();
     const pool = this.#connections();
+    let legacy: boolean | undefined;
     try {
+      // one round trip: the run's rows, or (none) whether DBOS holds its calls as steps
       const { rows } = await pool.query(
-        `SELECT place, record FROM ${CALLS_TABLE} WHERE run_id = $1`,
+        `SELECT place, record FROM ${CALLS_TABLE} WHERE run_id = $1
+         UNION ALL
+         SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM ${CALLS_TABLE} WHERE run_id = $1)
+           AND EXISTS (SELECT 1 FROM dbos.operation_outputs WHERE workflow_uuid = $1
+             AND (function_name LIKE 'june.model %' OR function_name LIKE 'june.tool %'))`,
         [runId],
       );
-      for (const row of rows) found.set(String(row.place), decodeValue(String(row.record)));
+      for (const row of rows)
+        if (row.place === null) legacy = true;
+        else found.set(String(row.place), decodeValue(String(row.record)));
+      legacy ??= false;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== UNDEFINED_TABLE) throw error;
+      const code = (error as { code?: unknown }).code;
+      if (code !== UNDEFINED_TABLE && code !== UNDEFINED_SCHEMA) throw error;
     }
-    const legacy = found.size === 0 && (await this.#dbosSteps(runId));
+    // June's table or DBOS's is missing: each looked up on its own
+    legacy ??= found.size === 0 && (await this.#dbosSteps(runId));
     const records: RunCallRecords = {
       get: (key) => found.get(key),
       store: async (key, record) => {
@@ -151,7 +165,7 @@ export class CallRecords {
     return (this.#pool ??= pgPool({
       connectionString: this.#database,
       connectionTimeoutMillis: 10_000,
-      max: 8,
+      max: this.#poolSize,
       idleTimeoutMillis: 10_000,
     }));
   }

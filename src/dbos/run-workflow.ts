@@ -121,12 +121,13 @@ async function runQueued(
   } finally {
     forget?.();
     publisher.close();
-    // the workflow ends once its events are written, while DBOS records the publishing step:
-    // that record is a transaction the run's end need not wait for (a late one, refused once
-    // the workflow ended, is nothing to report); a stopping worker's publishing step never
-    // ends (its run stays pending)
-    publishing.catch(() => {});
-    if (!shutdown?.stopping) await publisher.written;
+    // the workflow ends once DBOS recorded the publishing step (after its events are
+    // written): both transactions lock the run's status row, and recorded beside the
+    // workflow's completion the step's record made the completion wait for its lock (50 ms
+    // a run at 100 runs at once, bench/profile-notes.md); a stopping worker's publishing step
+    // never ends (its run stays pending)
+    if (!shutdown?.stopping) await publishing.catch(() => {});
+    else publishing.catch(() => {});
   }
 }
 

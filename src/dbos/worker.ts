@@ -14,7 +14,6 @@ import {
   RUN_WORKFLOW,
   queueName,
 } from './names.js';
-import { dbosQueueInternals, QueueWakeups } from './queue-wakeups.js';
 import type { QueuedRun } from './queued-run.js';
 import { failedRunOf, registerRunWorkflow, type WorkerWorkflow } from './run-workflow.js';
 import { withSetupLock } from './setup-lock.js';
@@ -25,6 +24,7 @@ import { createThreadsTable, ThreadStore } from './thread-store.js';
 import { pgClient } from './pg-driver.js';
 import { WorkerLog, type WorkerLogLevel } from './worker-log.js';
 import { WorkerShutdown } from './worker-shutdown.js';
+import { wakeupsLine, workerWakeups, type WorkerWakeups } from './worker-wakeups.js';
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -40,14 +40,25 @@ export interface WorkerOptions {
   concurrency?: number;
   /**
    * ms between this worker's polls of each workflow's queue for new runs (DBOS's
-   * `minPollingIntervalMs`). The worker also polls a queue at once when a June client
-   * (`RunClient`) enqueues a run there and when one of its runs of it ends, so the interval
+   * `minPollingIntervalMs`). With its wake-ups on (`wakeups`), the worker also polls a queue
+   * at once when a June client (`RunClient`) enqueues a run there and when one of its runs of
+   * it ends, so the interval
    * is what a run waits only when neither woke it (a run enqueued by DBOS's own client, a
    * notification lost). Each poll costs the database a short transaction (4 statements), per
    * worker and workflow, busy or not; kept in the database like `concurrency`. See
    * {@link QUEUE_POLLING_MS}. @default 50
    */
   pollingIntervalMs?: number;
+  /**
+   * Whether the worker polls a queue at once when a June client enqueues a run there or one
+   * of its runs of it ends (the wake-ups, which reach into DBOS's queue scheduler), besides
+   * its timed polls. Used only on the DBOS versions June's tests ran them on
+   * (`WAKEUPS_TESTED_DBOS`); elsewhere, or with `false` (`june worker --no-wakeups`), the
+   * worker polls every `pollingIntervalMs` on DBOS's public settings alone. The worker logs
+   * which one it uses, and why, once at start. When not given, the environment variable
+   * `JUNE_DBOS_WAKEUPS=off` turns them off. @default true
+   */
+  wakeups?: boolean;
   /**
    * The worker's executor id: a worker started again with the same id recovers the runs it
    * had in flight. A live worker holds its id (see `holdExecutorId`): a second worker started
@@ -154,7 +165,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     probe: () => DBOS.listWorkflows({ limit: 1, loadInput: false, loadOutput: false }),
     failedRun: failedRunOf,
   });
-  const { shutdown, wakeups, records, answers, threads } = workerParts(options.database, names);
+  const { shutdown, wakeups, records, answers, threads } = workerParts(options, names);
   try {
     const parts = { executorId, names, log, shutdown, wakeups, write, records, answers, threads };
     await setUpAndLaunch(DBOS, options, parts);
@@ -172,7 +183,7 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
     );
     log.close();
     await DBOS.shutdown().finally(() =>
-      Promise.all([wakeups.uninstall(), records.close(), answers.close(), threads.close()]),
+      Promise.all([wakeups.close(), records.close(), answers.close(), threads.close()]),
     );
     // last: another worker may take this id only once this one has let go of every run
     await hold?.release();
@@ -193,16 +204,35 @@ export async function startWorker(options: WorkerOptions): Promise<JuneWorker> {
 }
 
 /**
- * What a worker runs its runs with: its stop, its queues' wakeups, and its runs' records by
+ * What a worker runs its runs with: its stop, how it learns of new runs, and its runs' records by
  * place (their calls and approvals) with the waits for their answers.
  */
-function workerParts(database: string, names: string[]) {
+function workerParts(options: WorkerOptions, names: string[]) {
+  const { database } = options;
   return {
     shutdown: new WorkerShutdown(),
-    wakeups: new QueueWakeups(names.map(queueName)),
-    records: new CallRecords(database),
+    wakeups: workerWakeups({
+      queues: names.map(queueName),
+      ...(options.wakeups !== undefined ? { wakeups: options.wakeups } : {}),
+    }),
+    records: new CallRecords(database, poolSizes(options.concurrency ?? 10).records),
     answers: new AnswerWaits(database),
     threads: new ThreadStore(database),
+  };
+}
+
+/**
+ * The connections a worker's pools hold at most, for `concurrency` runs at once per
+ * workflow: DBOS's system database pool (its default of 10 up to 20 runs at once, of which
+ * its polling reads may take half; then one for each two runs) and June's place table's
+ * (8, then one for each four runs), each run's statements waiting less for a connection.
+ * At 100 runs at once that is 50 and 25, within PostgreSQL's default of 100 connections for
+ * one worker; several such workers on one server need its `max_connections` raised.
+ */
+export function poolSizes(concurrency: number): { dbos: number; records: number } {
+  return {
+    dbos: Math.max(10, Math.ceil(concurrency / 2)),
+    records: Math.max(8, Math.ceil(concurrency / 4)),
   };
 }
 
@@ -219,7 +249,7 @@ async function setUpAndLaunch(
     names: string[];
     log: WorkerLog;
     shutdown: WorkerShutdown;
-    wakeups: QueueWakeups;
+    wakeups: WorkerWakeups;
     write: (line: string) => void;
     records: CallRecords;
     answers: AnswerWaits;
@@ -238,6 +268,7 @@ async function setUpAndLaunch(
         applicationVersion: APPLICATION_VERSION,
         listenQueues: names.map(queueName),
         logger: log,
+        systemDatabasePoolSize: poolSizes(options.concurrency ?? 10).dbos,
       });
       // the worker's redaction and secret props (WorkerSecrets) for every run it takes
       registerRunWorkflow(
@@ -256,9 +287,10 @@ async function setUpAndLaunch(
       await launch(dbos, options.database, names, queue, wakeups).catch(async (error: unknown) => {
         log.close();
         await dbos.shutdown().catch(() => {});
-        await wakeups.uninstall();
+        await wakeups.close();
         throw databaseError(error, options.database);
       });
+      parts.write(wakeupsLine(executorId, wakeups, queue.minPollingIntervalMs));
     },
     () =>
       parts.write(
@@ -272,20 +304,19 @@ async function setUpAndLaunch(
  * (`june.answers`, see `AnswerStore`) and of runs' calls by place (`june.calls`, see
  * `CallRecords`; a run recovered at launch makes it on its first write), and registers the workflows' queues, each
  * polled as soon as the worker has it, and again as soon as one of this worker's runs of it
- * ends or a client enqueues a run on it ({@link QueueWakeups}).
+ * ends or a client enqueues a run on it, where the worker's wake-ups ({@link WorkerWakeups}) are on.
  */
 async function launch(
   dbos: DbosSdk['DBOS'],
   database: string,
   names: string[],
   queue: { workerConcurrency: number; minPollingIntervalMs: number },
-  wakeups: QueueWakeups,
+  wakeups: WorkerWakeups,
 ): Promise<void> {
-  const internals = await dbosQueueInternals();
-  wakeups.install(internals.queueRunner);
+  await wakeups.beforeLaunch();
   await dbos.launch();
   await answersTable(database);
-  if (wakeups.attach(internals.systemDatabase())) wakeups.listen(database);
+  await wakeups.afterLaunch(database);
   for (const name of names)
     await dbos.registerQueue(queueName(name), { ...queue, onConflict: 'always_update' });
 }

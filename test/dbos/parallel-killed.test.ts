@@ -132,6 +132,12 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a <Parallel> f
     appendFileSync(join(dir, 'effects.log'), 'b asked\n'); // lets a's branch go on
     await waitFor(async () => (await waiting()).includes(a), 60_000, "a's approval");
     expect(await waiting()).toEqual([b, a]);
+    // the request's event goes out in the run's next batch of events, up to 10 ms after its record
+    await waitFor(
+      async () => (await askedByStart(database, runId))[0]?.length === 2,
+      30_000,
+      "a's request in the events",
+    );
     expect(await askedByStart(database, runId)).toEqual([[b, a]]);
     const modelsBefore = lines(dir, 'models.log');
     expect(Object.fromEntries(counts(modelsBefore))).toEqual({ 'do-a|1': 1, 'do-b|1': 1 });

@@ -4,11 +4,12 @@
 // before ends, and a run enqueued on the idle queue starts at once; and RunClient.result gives
 // a run's result soon after it ends. Timestamps are DBOS's own (enqueued, dequeued, completed),
 // compared against the polling interval, and against this machine's clock for the result.
+// A worker started with --no-wakeups says so once, polls on the timer alone, and runs its runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunClient } from 'june/dbos';
 import type { PgClient } from '../../src/dbos/pg-driver.js';
 import { postgresMissing } from '../helpers/postgres.js';
-import { ledgerDatabase, type LedgerDatabase } from './support.js';
+import { ledgerDatabase, waitFor, type LedgerDatabase } from './support.js';
 
 const missing = postgresMissing();
 const POLLING_MS = 4000;
@@ -23,11 +24,25 @@ describe.runIf(!missing)('a worker polls its queue when a run ends or is enqueue
     setup = await ledgerDatabase('june_queue_wakeups', 'wakeups', {
       concurrency: 1,
       pollingIntervalMs: POLLING_MS,
+      // on even when the suite runs with them off (JUNE_DBOS_WAKEUPS=off)
+      env: { JUNE_DBOS_WAKEUPS: 'on' },
     });
     ({ project, client, db } = setup);
   }, 120_000);
 
   afterAll(() => setup?.close());
+
+  it('says once, as it starts, that it uses the wake-ups and why', async () => {
+    const stderr = () => setup!.worker.running.output().stderr;
+    const line =
+      /^june: worker wakeups polls a queue as soon as a run is enqueued on it or one of its runs ends \(wake-ups, besides a poll every 4000 ms\): DBOS 5\.3\.\d+ is a version they were tested on; --no-wakeups turns them off$/m;
+    await waitFor(() => line.test(stderr()), 30_000, 'the wake-ups line');
+    expect(
+      stderr()
+        .split('\n')
+        .filter((l) => l.includes('wake-ups')),
+    ).toHaveLength(1);
+  });
 
   it('starts each queued run as the one before it ends, not a polling interval later', async () => {
     const ids = await Promise.all(
@@ -87,5 +102,38 @@ describe.runIf(!missing)('a worker polls its queue when a run ends or is enqueue
       );
       expect(given - Number(rows[0]!.completed)).toBeLessThan(250);
     }
+  }, 60_000);
+});
+
+describe.runIf(!missing)('a worker started with --no-wakeups', () => {
+  let setup: LedgerDatabase | undefined;
+
+  beforeAll(async () => {
+    setup = await ledgerDatabase('june_no_wakeups', 'polled', {
+      concurrency: 1,
+      pollingIntervalMs: 1000,
+      args: ['--no-wakeups'],
+    });
+  }, 120_000);
+
+  afterAll(() => setup?.close());
+
+  it('says it polls on the timer alone, and runs its runs', async () => {
+    const { client, project, worker } = setup!;
+    const stderr = () => worker.running.output().stderr;
+    await waitFor(
+      () =>
+        /^june: worker polled polls its queues every 1000 ms for new runs and freed slots: the wake-ups are turned off$/m.test(
+          stderr(),
+        ),
+      30_000,
+      'the polling line',
+    );
+    const ids = await Promise.all(
+      [1, 2].map((n) => client.enqueue({ workflow: 'ledger', props: { dir: project.logs, n } })),
+    );
+    for (const [i, id] of ids.entries())
+      expect((await client.result(id)).output).toBe(`done ${i + 1}`);
+    expect(stderr()).not.toContain('wake-ups, besides');
   }, 60_000);
 });
