@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EventStream, type EventJoining } from '../events/event-stream.js';
 import { isDelta, type DeltaEvent } from '../events/run-event-kinds.js';
 import type { RunLogEvent } from '../events/run-event.js';
@@ -26,13 +27,13 @@ export interface RunLogOptions {
  * A run's log, the one record of what happened in it and its child runs: every event goes
  * through {@link emit}, which stamps its time, redacts it, applies it to the run's trace,
  * and hands it to each consumer, to the readers of `handle.events` and to the durable
- * engine. It also numbers the trace's nodes and remembers which tool call node each
- * approval request concerns. Built once per run; the static check and `inspect()` have none.
+ * engine. It also names the trace's nodes by their places and remembers which tool call node
+ * each approval request concerns. Built once per run; the static check and `inspect()` have none.
  *
  * @example
  * ```ts
  * const log = new RunLog({ redactor, consumers, engine });
- * log.emit({ type: 'run-start', runId, nodeId: log.nodeId() });
+ * log.emit({ type: 'run-start', runId, nodeId: log.nodeId(undefined, 'run') });
  * ```
  */
 export class RunLog {
@@ -49,7 +50,8 @@ export class RunLog {
   readonly #engine: RunEngine;
   readonly #approvalPlaces = new Map<string, NodePlace>();
   readonly #heldText = new Map<string, TextEvent>();
-  #nodeCount = 0;
+  /** How many nodes of each place (parent and name) the run has had. */
+  readonly #places = new Map<string, number>();
   /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
   #ended = false;
 
@@ -59,9 +61,17 @@ export class RunLog {
     this.#engine = options.engine;
   }
 
-  /** A new trace node id, unique within the run (child runs included): `n1`, `n2`... */
-  nodeId(): string {
-    return `n${++this.#nodeCount}`;
+  /**
+   * The trace node id of a new node named `name` (`step:review`, `tool:review#1.0`, `model`)
+   * under the node `parentId`, unique within the run (child runs included). It is derived
+   * from that place, never from the order nodes start in: a run told again (a recovered or
+   * resumed run, whose `<Parallel>` branches and concurrent tool calls may start in another
+   * order) gives every node the id it had, so a follower matches what it is told again.
+   * Nodes of one name under one parent (a step's model calls, a `<Catch>`'s attempts) come
+   * one after another, and are numbered in that order.
+   */
+  nodeId(parentId: string | undefined, name: string): string {
+    return placeNodeId(this.#places, parentId, name);
   }
 
   /** Notes the tool call node an approval request concerns, for the request's events. */
@@ -158,3 +168,19 @@ const joinTextDeltas: EventJoining<RunLogEvent> = {
     delta: events.map((e) => (e as TextEvent).delta).join(''),
   }),
 };
+
+/**
+ * The id of the node `name` under `parentId` ({@link RunLog.nodeId}): `n` and 16 hex digits
+ * of a hash of its place, the count of earlier nodes of that place in `places` included.
+ */
+export function placeNodeId(
+  places: Map<string, number>,
+  parentId: string | undefined,
+  name: string,
+): string {
+  const place = `${parentId ?? ''}\n${name}`;
+  const count = (places.get(place) ?? 0) + 1;
+  places.set(place, count);
+  const hash = createHash('sha256').update(count === 1 ? place : `${place}\n${count}`);
+  return `n${hash.digest('hex').slice(0, 16)}`;
+}
