@@ -1,4 +1,6 @@
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { JuneError } from '../errors/index.js';
 import { context } from '@opentelemetry/api';
 import { traceWriter } from '../events/index.js';
 import type { RunHandle } from '../interpreter/index.js';
@@ -131,6 +133,9 @@ export async function runStarted(
     control.studio = await studioAnswers(file, handle, options, resumable);
     if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
+    // a run its thread refused never started: it leaves no trace for june runs to list
+    if ('error' in outcome && isThreadBusy(outcome.error) && options.resume === undefined)
+      await rm(tracePath, { force: true });
     return reportRun({
       traceFailure: traceFailure(),
       outcome,
@@ -318,4 +323,9 @@ async function otlpExport(options: RunCommandOptions, io: CliIO) {
   const warn = (message: string) =>
     io.stderr.write(`${visibleText(`june: warning: OpenTelemetry: ${message}`)}\n`);
   return { ...(await startOtlpExport({ warn })), content };
+}
+
+/** True for the refusal of a run whose thread another run holds (`thread-busy`). */
+function isThreadBusy(error: unknown): boolean {
+  return JuneError.isInstance(error) && error.code === 'thread-busy';
 }
