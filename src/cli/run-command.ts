@@ -133,9 +133,7 @@ export async function runStarted(
     control.studio = await studioAnswers(file, handle, options, resumable);
     if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
-    // a run its thread refused never started: it leaves no trace for june runs to list
-    if ('error' in outcome && isThreadBusy(outcome.error) && options.resume === undefined)
-      await rm(tracePath, { force: true });
+    if (options.resume === undefined) await forgetRefused(outcome, tracePath);
     return reportRun({
       traceFailure: traceFailure(),
       outcome,
@@ -325,7 +323,12 @@ async function otlpExport(options: RunCommandOptions, io: CliIO) {
   return { ...(await startOtlpExport({ warn })), content };
 }
 
-/** True for the refusal of a run whose thread another run holds (`thread-busy`). */
-function isThreadBusy(error: unknown): boolean {
-  return JuneError.isInstance(error) && error.code === 'thread-busy';
+/**
+ * A new run its thread refused (`thread-busy`: another run holds the thread) never started:
+ * its trace goes, so june runs and Studio list no run of it.
+ */
+async function forgetRefused(outcome: { error: unknown } | object, tracePath: string) {
+  const error = 'error' in outcome ? outcome.error : undefined;
+  if (JuneError.isInstance(error) && error.code === 'thread-busy')
+    await rm(tracePath, { force: true });
 }
