@@ -111,7 +111,6 @@ export async function runStarted(
   const otlp = await otlpExport(options, io);
   const startedAt = Date.now();
   const { handle, writer, traceFailure } = startRun(inputs, options, otlp);
-  const tracePath = join(runsFolder, `${handle.runId}.json`);
   const control = new RunControl({
     handle,
     writer,
@@ -126,19 +125,20 @@ export async function runStarted(
   });
   // the run is going (its MCP servers may be starting): a signal from now on stops it cleanly
   const stopListening = onStopSignals(control.stop);
-  // keeps the process alive while a tool awaits its abort signal, so Ctrl-C can end it cleanly
+  // Keeps the process alive while the run waits on something that holds no handle of its
+  // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
     control.studio = await studioAnswers(file, handle, options, resumable);
     if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
-    await forgetRefused(outcome, tracePath, options.resume !== undefined);
+    if (options.resume === undefined) await forgetRefused(outcome, handle.runId);
     return reportRun({
       traceFailure: traceFailure(),
       outcome,
       trace: writer.trace ?? handle.trace(),
       runId: handle.runId,
-      tracePath,
+      tracePath: join(runsFolder, `${handle.runId}.json`),
       durationMs: Date.now() - startedAt,
       resume: resumable ? printedResumeCommand(file, handle.runId, options) : '',
       workflow: inputs.workflow,
@@ -326,12 +326,8 @@ async function otlpExport(options: RunCommandOptions, io: CliIO) {
  * A new run its thread refused (`thread-busy`: another run holds the thread) never started:
  * its trace goes, so june runs and Studio list no run of it.
  */
-async function forgetRefused(
-  outcome: { error: unknown } | object,
-  tracePath: string,
-  resumed: boolean,
-): Promise<void> {
-  const error = 'error' in outcome && !resumed ? outcome.error : undefined;
+async function forgetRefused(outcome: { error: unknown } | object, runId: string) {
+  const error = 'error' in outcome ? outcome.error : undefined;
   if (JuneError.isInstance(error) && error.code === 'thread-busy')
-    await rm(tracePath, { force: true });
+    await rm(join(runsFolder, `${runId}.json`), { force: true });
 }
