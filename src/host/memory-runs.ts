@@ -51,6 +51,8 @@ export interface RunExtras {
   sources?: ApprovalSource[];
   consumers?: RunConsumer[];
   lease?: RunLease;
+  /** The hold of the run's thread, taken already (see {@link MemoryRuns.start}). */
+  threadLease?: RunLease;
 }
 
 /** Options of {@link MemoryRuns}. */
@@ -187,8 +189,12 @@ export class MemoryRuns {
       ],
       ...(consumers.length ? { consumers } : {}),
       ...(extras.lease ? { lease: extras.lease } : {}),
+      ...(extras.threadLease ? { threadLease: extras.threadLease } : {}),
     });
-    void known.handle.result.catch(() => {}).then(() => this.#forgetOld(known));
+    void known.handle.result
+      .catch(() => {})
+      .then(() => extras.threadLease?.release())
+      .then(() => this.#forgetOld(known));
     this.#ended.delete(request.runId);
     this.#runs.set(request.runId, known);
     this.#changed(known);
@@ -230,7 +236,9 @@ export class MemoryRuns {
 
   /**
    * Starts the request's run ({@link checkedStart}) with its lease in the journal store
-   * taken first, so that of two hosts over one store starting one id, one runs it.
+   * taken first, so that of two hosts over one store starting one id, one runs it; a run of
+   * a thread takes the thread's hold too, so a second run of a busy thread is refused before
+   * it starts (`thread-busy`).
    * @throws {StudioRequestError} as {@link checkedStart} does; `studio-run-exists` (409) for
    *   an id the store has a journal of, or that another process holds.
    */
@@ -249,7 +257,19 @@ export class MemoryRuns {
         await lease?.release();
         throw runExists(runId);
       }
-      this.launch({ ...request, runId }, false, lease ? { lease } : {});
+      // a run of a thread another run holds is refused here, and leaves no run behind
+      let threadLease: RunLease | undefined;
+      if (request.thread !== undefined && this.#journal.threadLease)
+        threadLease = await this.#journal
+          .threadLease(request.thread, runId)
+          .catch(async (error) => {
+            await lease?.release();
+            throw error;
+          });
+      this.launch({ ...request, runId }, false, {
+        ...(lease ? { lease } : {}),
+        ...(threadLease ? { threadLease } : {}),
+      });
       return runId;
     } finally {
       this.#starting.delete(runId);

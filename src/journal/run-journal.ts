@@ -60,6 +60,8 @@ export interface JournalEngineOptions {
    * run ends. Without it, the journal takes the lease itself when it opens.
    */
   lease?: RunLease;
+  /** The hold of a new run's `thread`, taken already: the journal takes none of its own. */
+  threadLease?: RunLease;
   /**
    * When another process holds the run: wait until it lets go, instead of failing with
    * `run-owned`. @default false
@@ -555,7 +557,7 @@ async function startThread(
       `june: thread ${threadId} lives in a journal store: pass journal: fileJournalStore() (or the store that keeps the thread) with thread.`,
     );
   checkThreadId(threadId);
-  held.thread = await takeThread(options, store, threadId);
+  held.thread = options.threadLease ?? (await takeThread(options, store, threadId));
   const runs = await listThread(store, threadId);
   const order = Math.max(0, ...runs.map((run) => run.order)) + 1;
   const agent = options.threadAgent !== undefined ? { agent: options.threadAgent } : {};

@@ -229,19 +229,55 @@ async function startThreadRun(
       'run-host-unsupported',
       `june: the chat's host (${host.label}) keeps no threads: give chatHandler a journal (its journal form), or a host over a runs folder or a database, for thread.`,
     );
-  const runs = await host.threadRuns(thread);
-  const previous = runs.at(-1)?.runId;
-  if (previous !== undefined && isRunOf(previous, chat.chatId))
-    await supersede(previous, options, answeredBy);
-  const order = Math.max(0, ...runs.map((run) => run.order)) + 1;
-  const input = chatInput(chat.chatId, chat.messages, 0, true);
-  const runId = await startOnce(host, {
-    workflow: options.workflow,
-    runId: `${chat.chatId}-${order}`,
-    props: { chat: { ...input, history: [] } },
-    thread,
+  const runId = await inTurn(host, thread, async (started) => {
+    const runs = await host.threadRuns!(thread);
+    const previous = runs.at(-1)?.runId;
+    if (previous !== undefined && isRunOf(previous, chat.chatId))
+      await supersede(previous, options, answeredBy);
+    // the run this process started last may not be listed yet: its order is taken too
+    const order = Math.max(started, ...runs.map((run) => run.order)) + 1;
+    const input = chatInput(chat.chatId, chat.messages, 0, true);
+    const id = await startOnce(host, {
+      workflow: options.workflow,
+      runId: `${chat.chatId}-${order}`,
+      props: { chat: { ...input, history: [] } },
+      thread,
+    }).catch((error: unknown) => {
+      if (JuneError.isInstance(error) && error.code === 'thread-busy')
+        throw new ChatRequestError('chat-run-busy', error.message, 409);
+      throw error;
+    });
+    return { runId: id, order };
   });
   return stream(runId, host, { originalMessages: chat.messages, messageId: runId });
+}
+
+/** Per host, each thread's starts in this process, one at a time, and the order started last. */
+const threadTurns = new WeakMap<RunHost, Map<string, { last: Promise<unknown>; order: number }>>();
+
+/**
+ * Runs `start` when the thread's earlier starts in this process are done, with the order
+ * this process gave last (0 for none): two messages of one thread at once never compute one
+ * run id, and the second is refused (`thread-busy`) while the first's run holds the thread.
+ */
+async function inTurn(
+  host: RunHost,
+  thread: string,
+  start: (started: number) => Promise<{ runId: string; order: number }>,
+): Promise<string> {
+  let turns = threadTurns.get(host);
+  if (!turns) threadTurns.set(host, (turns = new Map()));
+  const turn = turns.get(thread) ?? { last: Promise.resolve(), order: 0 };
+  turns.set(thread, turn);
+  const mine = turn.last
+    .catch(() => {})
+    .then(async () => {
+      const { runId, order } = await start(turn.order);
+      turn.order = Math.max(turn.order, order);
+      return runId;
+    });
+  turn.last = mine;
+  return mine;
 }
 
 /**
