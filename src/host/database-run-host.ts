@@ -85,6 +85,7 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
       );
     },
     threadRuns: (threadId) => runs.client.listThread(threadId),
+    threadMessages: async (threadId) => (await runs.client.threadConversation(threadId)).messages,
     close: async () => runs.close(),
   };
 }

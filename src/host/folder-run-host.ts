@@ -9,7 +9,7 @@ import type { RunHost } from './run-host.js';
 import { runState } from './run-state.js';
 import { startFolderRun } from './start-folder-run.js';
 import { fileJournalStore } from '../journal/file-journal-store.js';
-import { listThread } from '../journal/thread.js';
+import { listThread, threadConversation } from '../journal/thread.js';
 import { runMissing, waitForEnd } from './wait-for-end.js';
 import type { Trace } from '../trace/trace-node.js';
 
@@ -52,6 +52,8 @@ export async function folderRunHost(options: FolderRunHostOptions): Promise<RunH
     label: options.dir,
     start: (request) => startFolderRun(dir, request),
     threadRuns: (threadId) => listThread(fileJournalStore({ dir }), threadId),
+    threadMessages: async (threadId) =>
+      (await threadConversation(fileJournalStore({ dir }), threadId)).messages,
     list: () => runs.list(),
     readTrace,
     subscribe: (onChange) => listeners.add(onChange),

@@ -99,6 +99,7 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
     result: (runId, waiting) => (here(runId) ? runs.result(runId) : folder.result(runId, waiting)),
     resume: (runId) => resumeHere(dir, runs, letGo, folder, runId),
     threadRuns: (threadId) => runs.threadRuns(threadId),
+    threadMessages: (threadId) => runs.threadMessages(threadId),
     async close() {
       stopFolder();
       await runs.close();

@@ -54,6 +54,7 @@ export function memoryRunHost(options: MemoryRunHostOptions): RunHost {
       await runs.resume(runId);
     },
     threadRuns: (threadId) => runs.threadRuns(threadId),
+    threadMessages: (threadId) => runs.threadMessages(threadId),
     close: () => runs.close(),
   };
 }

@@ -6,7 +6,7 @@ import type { RunHandle } from '../interpreter/run.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import { memoryJournalStore } from '../journal/memory-journal-store.js';
-import { listThread } from '../journal/thread.js';
+import { listThread, threadConversation } from '../journal/thread.js';
 import type { ThreadRun } from '../journal/thread-run.js';
 import { run, type RunOptions } from '../run/run.js';
 import { localUser } from '../approvals/local-user.js';
@@ -126,6 +126,11 @@ export class MemoryRuns {
   /** The runs of a thread in the journal store, in order. */
   threadRuns(threadId: string): Promise<ThreadRun[]> {
     return listThread(this.#journal, threadId);
+  }
+
+  /** The conversation the thread's next run starts from, in the journal store. */
+  async threadMessages(threadId: string): Promise<unknown[]> {
+    return (await threadConversation(this.#journal, threadId)).messages;
   }
 
   has(runId: string): boolean {

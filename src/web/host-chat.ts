@@ -105,6 +105,8 @@ async function answerChat(
   limits: Required<ChatLimits>,
 ): Promise<Response> {
   const host = await options.host;
+  if (request.method === 'GET' && /\/messages$/.test(new URL(request.url).pathname))
+    return threadMessages(request, host, options.thread);
   if (request.method === 'GET') return reconnect(request, host);
   const body = await readLimitedJson(request, limits.maxRequestBytes);
   const chat = await readHostChatRequest(body, host, limits.maxMessages);
@@ -478,4 +480,50 @@ function checkChatOwns(runId: string, chatId: string): void {
 /** True when `runId` is a run of chat `chatId`: `<chatId>-<n>`. */
 function isRunOf(runId: string, chatId: string): boolean {
   return runId.startsWith(`${chatId}-`) && /^[1-9][0-9]*$/.test(runId.slice(chatId.length + 1));
+}
+
+/**
+ * `GET <api>/<chatId>/messages`: the conversation of the chat's thread, as the thread's next
+ * run starts from it, as UI messages (`{ messages }`: the users' and the assistant's texts,
+ * in order), for a page that kept nothing to show after a reload. 404 `chat-run-missing`
+ * for a chat with no thread.
+ */
+async function threadMessages(
+  request: Request,
+  host: RunHost,
+  option: ChatThreadOption | undefined,
+): Promise<Response> {
+  const match = /\/([^/]+)\/messages$/.exec(new URL(request.url).pathname);
+  const chatId = match ? decodeURIComponent(match[1]!) : '';
+  const thread = chatId ? threadOf(option, chatId, request) : undefined;
+  if (thread === undefined || !host.threadMessages)
+    throw new ChatRequestError(
+      'chat-run-missing',
+      `june: chat "${chatId}" keeps no thread on the server; its page holds its conversation.`,
+      404,
+    );
+  const messages: UIMessage[] = [];
+  for (const message of await host.threadMessages(thread)) {
+    const { role, content } = message as { role?: string; content?: unknown };
+    if (role !== 'user' && role !== 'assistant') continue;
+    const text = textOfContent(content);
+    if (text === '') continue;
+    messages.push({
+      id: `${chatId}-m${messages.length + 1}`,
+      role,
+      parts: [{ type: 'text', text }],
+    });
+  }
+  return Response.json({ messages });
+}
+
+/** The text of a model message's content: a string, or its text parts joined. */
+function textOfContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((part: { type?: string; text?: unknown }) =>
+      part.type === 'text' && typeof part.text === 'string' ? [part.text] : [],
+    )
+    .join('');
 }

@@ -111,4 +111,23 @@ describe('chatHandler with a thread', () => {
     // the refused message left no run: the thread has the first one only
     expect((await listThread(journal, 'c1')).map((run) => run.runId)).toEqual(['c1-1']);
   });
+
+  it("GET <chatId>/messages gives the thread's conversation, for a page that kept nothing", async () => {
+    const { handler } = shop(true);
+    const first = await readMessage(
+      await post(handler, { id: 'c1', messages: [userMessage('u1', 'Refund A1')] }),
+    );
+    const approved = answered(first, 'tool-refund', true);
+    await readMessage(await post(handler, { id: 'c1', messages: [approved] }), approved);
+    const response = await handler(new Request('http://127.0.0.1/api/chat/c1/messages'));
+    expect(response.status).toBe(200);
+    const { messages } = (await response.json()) as {
+      messages: Array<{ role: string; parts: Array<{ text: string }> }>;
+    };
+    expect(messages.map((message) => [message.role, message.parts[0]!.text])).toEqual([
+      ['user', 'Refund A1'],
+      ['assistant', 'Checking order A1.'],
+      ['assistant', 'Done: A1 is refunded.'],
+    ]);
+  });
 });
