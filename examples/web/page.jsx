@@ -14,7 +14,8 @@ if (!params.has('chat')) history.replaceState(null, '', `?chat=${chatId}`);
 // The page keeps its messages: a reloaded page shows them, and the reconnect replaces the
 // message of a run still running. The next request sends them all, unless the server keeps
 // the chat as a thread (`?thread` in the address: chatHandler({ thread: true })): then it
-// sends only its last message, and the server's thread holds the conversation.
+// sends only its last message, and the server's thread holds the conversation: a page that
+// kept nothing reads it from `/api/chat/<chatId>/messages`.
 const saved = JSON.parse(sessionStorage.getItem(chatId) ?? '[]');
 const threaded = params.has('thread');
 const lastMessageOnly = ({ id, messages, body }) => ({
@@ -139,7 +140,7 @@ function Part({ part, answer, questions }) {
 
 function App() {
   const [input, setInput] = useState('');
-  const { messages, sendMessage, addToolApprovalResponse, status } = useChat({
+  const { messages, setMessages, sendMessage, addToolApprovalResponse, status } = useChat({
     id: chatId,
     messages: saved,
     resume: true,
@@ -151,6 +152,12 @@ function App() {
     sendAutomaticallyWhen: approvalsAnswered,
   });
   useEffect(() => sessionStorage.setItem(chatId, JSON.stringify(messages)), [messages]);
+  useEffect(() => {
+    if (!threaded || saved.length > 0) return;
+    fetch(`/api/chat/${encodeURIComponent(chatId)}/messages`)
+      .then((response) => (response.ok ? response.json() : { messages: [] }))
+      .then((thread) => setMessages((shown) => (shown.length > 0 ? shown : thread.messages)));
+  }, []);
   const submit = (event) => {
     event.preventDefault();
     sendMessage({ text: input });

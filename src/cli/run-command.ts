@@ -1,4 +1,6 @@
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { JuneError } from '../errors/index.js';
 import { context } from '@opentelemetry/api';
 import { traceWriter } from '../events/index.js';
 import type { RunHandle } from '../interpreter/index.js';
@@ -139,6 +141,7 @@ export async function runStarted(
     control.studio = await studioAnswers(file, handle, options, resumable);
     if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
+    if (options.resume === undefined) await forgetRefused(outcome, handle.runId);
     return reportRun({
       traceFailure: traceFailure(),
       outcome,
@@ -351,4 +354,14 @@ async function otlpExport(options: RunCommandOptions, io: CliIO) {
   const warn = (message: string) =>
     io.stderr.write(`${visibleText(`june: warning: OpenTelemetry: ${message}`)}\n`);
   return { ...(await startOtlpExport({ warn })), content };
+}
+
+/**
+ * A new run its thread refused (`thread-busy`: another run holds the thread) never started:
+ * its trace goes, so june runs and Studio list no run of it.
+ */
+async function forgetRefused(outcome: { error: unknown } | object, runId: string) {
+  const error = 'error' in outcome ? outcome.error : undefined;
+  if (JuneError.isInstance(error) && error.code === 'thread-busy')
+    await rm(join(runsFolder, `${runId}.json`), { force: true });
 }

@@ -93,9 +93,13 @@ export async function runInputs(
         );
     const model =
       options.script !== undefined && options.resume !== undefined && recorded
-        ? resumedScript(options.script, recorded)
+        ? resumedScript(options.script, [recorded])
         : options.script !== undefined && options.thread !== undefined
-          ? resumedScript(options.script, ...(await threadJournals(journal, options.thread)))
+          ? resumedScript(
+              options.script,
+              await threadJournals(journal, options.thread),
+              "the thread's earlier runs",
+            )
           : scriptModel;
     return { workflow, journal, recorded, props, model, redact, prices, lease };
   } catch (error) {
@@ -161,15 +165,21 @@ function checkJournalFlags(options: RunCommandOptions): void {
  * The `--script` model; when resuming, without the turns the journal already answered, so
  * the resumed run's first new model call gets the turn the stopped process would have used;
  * for a new run of a thread, without the turns its earlier runs' journals answered, so a
- * thread's runs take a script's turns one after another.
+ * thread's runs take a script's turns one after another (a step whose turns they used up
+ * says so: `by` names them).
  */
-function resumedScript(path: string, ...journals: JournalRecord[][]): ScriptedModel {
+function resumedScript(path: string, journals: JournalRecord[][], by?: string): ScriptedModel {
   const name = path.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
-  const script = journals.reduce(
-    (rest, records) => scriptAfterJournal(rest, records),
-    loadScript(path),
+  const whole = loadScript(path);
+  const script = journals.reduce((rest, records) => scriptAfterJournal(rest, records), whole);
+  // the turns the thread's earlier runs took, for the error of a step they used up
+  const turns = Object.fromEntries(
+    Object.entries(whole.steps).map(([step, all]) => [
+      step,
+      all.length - (script.steps[step]?.length ?? 0),
+    ]),
   );
-  return scriptedModel(script, { name });
+  return scriptedModel(script, { name, ...(by !== undefined ? { taken: { turns, by } } : {}) });
 }
 
 /**

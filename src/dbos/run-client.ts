@@ -33,6 +33,7 @@ import { pgPool, type PgPool } from './pg-driver.js';
 import { changeRecord, type ForkChange, type ForkedFrom, type ForkPoint } from '../run/fork-run.js';
 import type { ModelScript } from '../testing/script-format.js';
 import { StreamWakeups } from './stream-wakeups.js';
+import { RetoldEvents } from './retold-events.js';
 import { ThreadStore } from './thread-store.js';
 import { checkThreadId, type ThreadHistory, type ThreadRun } from '../engine/thread-id.js';
 
@@ -501,8 +502,8 @@ export class RunClient {
 
   /**
    * The run's events from its start, as its worker publishes them, until it ends. A run
-   * recovered by a worker tells its events again from the start: those already given are
-   * skipped. New events are read as soon as the worker's notification of them arrives (the
+   * recovered by a worker tells its events again from the start, maybe in another order:
+   * those already given are matched by what they concern and skipped (see `RetoldEvents`). New events are read as soon as the worker's notification of them arrives (the
    * client listens on one connection of its own from its first follower on), and every
    * `followPollingMs` ms anyway (see {@link RunClientOptions}); the end of the run is seen at
    * the first read after its workflow ended.
@@ -510,8 +511,7 @@ export class RunClient {
   async *events(runId: string): AsyncGenerator<RunLogEvent> {
     await this.#status(runId);
     await this.#wakeups.listen();
-    let given = 0;
-    let told = 0;
+    const retold = new RetoldEvents();
     const read = { pollingIntervalMs: this.#followPollingMs };
     for await (const value of this.#client.readStream<StreamedRunEvents>(
       runId,
@@ -519,14 +519,13 @@ export class RunClient {
       read,
     )) {
       if ('start' in value) {
-        told = 0;
+        retold.telling();
         continue;
       }
-      if (value.first) told = 0; // a recovered run tells its events again
-      for (const event of value.events) {
-        if (++told <= given) continue;
-        given++;
-        yield event;
+      if (value.first) retold.telling(); // a recovered run tells its events again
+      for (const told of value.events) {
+        const event = retold.take(told);
+        if (event) yield event;
       }
     }
   }

@@ -88,6 +88,7 @@ export async function databaseRunHost(options: DatabaseRunHostOptions): Promise<
     },
     ...databaseForks(runs),
     threadRuns: (threadId) => runs.client.listThread(threadId),
+    threadMessages: async (threadId) => (await runs.client.threadConversation(threadId)).messages,
     close: async () => runs.close(),
   };
 }

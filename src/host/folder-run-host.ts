@@ -10,7 +10,7 @@ import { runState } from './run-state.js';
 import { startFolderRun } from './start-folder-run.js';
 import { planFolderFork, startFolderFork } from './folder-fork.js';
 import { fileJournalStore } from '../journal/file-journal-store.js';
-import { listThread } from '../journal/thread.js';
+import { listThread, threadConversation } from '../journal/thread.js';
 import { runMissing, waitForEnd } from './wait-for-end.js';
 import type { Trace } from '../trace/trace-node.js';
 
@@ -56,6 +56,8 @@ export async function folderRunHost(options: FolderRunHostOptions): Promise<RunH
     forkPlan: (runId, request) => planFolderFork(dir, runId, request),
     fork: (runId, request) => startFolderFork(dir, runId, request),
     threadRuns: (threadId) => listThread(fileJournalStore({ dir }), threadId),
+    threadMessages: async (threadId) =>
+      (await threadConversation(fileJournalStore({ dir }), threadId)).messages,
     list: () => runs.list(),
     readTrace,
     subscribe: (onChange) => listeners.add(onChange),

@@ -101,6 +101,7 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
     forkPlan: (runId, request) => runs.forkPlan(runId, request),
     fork: (runId, request) => forkHere(dir, runs, folder, launch, runId, request),
     threadRuns: (threadId) => runs.threadRuns(threadId),
+    threadMessages: (threadId) => runs.threadMessages(threadId),
     async close() {
       stopFolder();
       await runs.close();

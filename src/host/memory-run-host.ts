@@ -60,6 +60,7 @@ export function memoryRunHost(options: MemoryRunHostOptions): RunHost {
       return made.fork;
     },
     threadRuns: (threadId) => runs.threadRuns(threadId),
+    threadMessages: (threadId) => runs.threadMessages(threadId),
     close: () => runs.close(),
   };
 }

@@ -6,7 +6,7 @@ import type { RunHandle } from '../interpreter/run.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import { ownerOfError, ownerText, type RunLease } from '../journal/run-lease.js';
 import { memoryJournalStore } from '../journal/memory-journal-store.js';
-import { listThread } from '../journal/thread.js';
+import { listThread, threadConversation } from '../journal/thread.js';
 import type { ThreadRun } from '../journal/thread-run.js';
 import { run, type RunOptions } from '../run/run.js';
 import { forkOf, forkPlan, forkRun } from '../run/fork-run.js';
@@ -63,6 +63,8 @@ export interface RunExtras {
   lease?: RunLease;
   /** The run is a fork: its lineage (and changed model), as `forkOf` reads them from its journal. */
   fork?: RunFork;
+  /** The hold of the run's thread, taken already (see {@link MemoryRuns.start}). */
+  threadLease?: RunLease;
 }
 
 /** Options of {@link MemoryRuns}. */
@@ -138,6 +140,11 @@ export class MemoryRuns {
     return listThread(this.#journal, threadId);
   }
 
+  /** The conversation the thread's next run starts from, in the journal store. */
+  async threadMessages(threadId: string): Promise<unknown[]> {
+    return (await threadConversation(this.#journal, threadId)).messages;
+  }
+
   has(runId: string): boolean {
     return this.#runs.has(runId);
   }
@@ -201,8 +208,12 @@ export class MemoryRuns {
       ...(consumers.length ? { consumers } : {}),
       ...(extras.lease ? { lease: extras.lease } : {}),
       ...(extras.fork ? { fork: extras.fork } : {}),
+      ...(extras.threadLease ? { threadLease: extras.threadLease } : {}),
     });
-    void known.handle.result.catch(() => {}).then(() => this.#forgetOld(known));
+    void known.handle.result
+      .catch(() => {})
+      .then(() => extras.threadLease?.release())
+      .then(() => this.#forgetOld(known));
     this.#ended.delete(request.runId);
     this.#runs.set(request.runId, known);
     this.#changed(known);
@@ -244,7 +255,9 @@ export class MemoryRuns {
 
   /**
    * Starts the request's run ({@link checkedStart}) with its lease in the journal store
-   * taken first, so that of two hosts over one store starting one id, one runs it.
+   * taken first, so that of two hosts over one store starting one id, one runs it; a run of
+   * a thread takes the thread's hold too, so a second run of a busy thread is refused before
+   * it starts (`thread-busy`).
    * @throws {StudioRequestError} as {@link checkedStart} does; `studio-run-exists` (409) for
    *   an id the store has a journal of, or that another process holds.
    */
@@ -263,7 +276,19 @@ export class MemoryRuns {
         await lease?.release();
         throw runExists(runId);
       }
-      this.launch({ ...request, runId }, false, lease ? { lease } : {});
+      // a run of a thread another run holds is refused here, and leaves no run behind
+      let threadLease: RunLease | undefined;
+      if (request.thread !== undefined && this.#journal.threadLease)
+        threadLease = await this.#journal
+          .threadLease(request.thread, runId)
+          .catch(async (error) => {
+            await lease?.release();
+            throw error;
+          });
+      this.launch({ ...request, runId }, false, {
+        ...(lease ? { lease } : {}),
+        ...(threadLease ? { threadLease } : {}),
+      });
       return runId;
     } finally {
       this.#starting.delete(runId);

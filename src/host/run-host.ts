@@ -185,6 +185,12 @@ export interface RunHost {
    */
   threadRuns?(threadId: string): Promise<ThreadRun[]>;
 
+  /**
+   * The conversation a thread's next run starts from (see `threadConversation`): what a
+   * reloaded chat page shows. Absent on a host that keeps no threads.
+   */
+  threadMessages?(threadId: string): Promise<unknown[]>;
+
   /** Stops watching, following and polling, and lets go of connections. */
   close(): Promise<void>;
 }

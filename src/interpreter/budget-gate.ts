@@ -217,7 +217,7 @@ async function askMore(
     budget: asked,
   };
   const log = services.log;
-  const node = { nodeId: log.nodeId(), parentId: at.stepNode };
+  const node = { nodeId: log.nodeId(at.stepNode, `budget:${call}`), parentId: at.stepNode };
   // the request is a call of its own under the step: a page, Studio and the trace show its input
   log.emit({
     type: 'tool-call',

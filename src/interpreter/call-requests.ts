@@ -52,7 +52,8 @@ function callRequests(at: CallRequestsAt, tool: string, toolCallId: string): Cal
       const id = `call-${randomUUID()}`;
       // its own node under the call's: the call may wait for several at once
       const node = at.nodes.find(toolCallId, tool);
-      services.log.placeApproval(id, { nodeId: services.log.nodeId(), parentId: node.nodeId });
+      const nodeId = services.log.nodeId(node.nodeId, `ask:${asked.name}`);
+      services.log.placeApproval(id, { nodeId, parentId: node.nodeId });
       const { question } = asked;
       const request: ApprovalRequest = {
         id,

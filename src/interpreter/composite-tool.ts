@@ -133,10 +133,10 @@ async function callComposite(call: CompositeCall): Promise<CompositeToolResult> 
     callerScope: call.caller,
     ...(parentId !== undefined ? { parentId } : {}),
     guards: call.guards,
+    // the call's place-based id (the durable engine's key for the child run), not the provider's toolCallId
+    // (the calling step's calls: a step in a <Parallel> branch has the branch among them)
+    calls: [...(context?.calls ?? run.calls), context?.call ?? call.toolCallId],
   });
-  // the call's place-based id (the durable engine's key for the child run), not the provider's toolCallId
-  // (the calling step's calls: a step in a <Parallel> branch has the branch among them)
-  frame.calls = [...(context?.calls ?? run.calls), context?.call ?? call.toolCallId];
   const renderThenEvaluate: Evaluate = async (_node, ctx) => {
     const workflow = await call.spec.render(call.input);
     // the child run needs no context of this call (its tools get their own): without one,

@@ -43,7 +43,7 @@ export async function evaluateAgent(
   const where = `${props.name !== undefined ? `<Agent name=${JSON.stringify(props.name)}>` : '<Agent>'}${locationSuffix(element.source)}`;
   const pass = ctx.run.pass;
   checkAgentProps(props, where, ctx);
-  const node = { nodeId: pass.nodeId(), parentId: ctx.parentId };
+  const node = { nodeId: pass.nodeId(ctx.parentId, `agent:${name}`), parentId: ctx.parentId };
   const finish = { type: 'agent-finish' as const, runId: ctx.run.runId, agent: name, ...node };
   let started = false;
   try {

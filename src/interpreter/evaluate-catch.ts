@@ -29,7 +29,7 @@ export async function evaluateCatch(
   // the static check and inspect() walk the children once; only a run retries
   const log = run.pass.services?.log;
   if (!log) return evaluate(props.children, ctx);
-  let nodeId = log.nodeId();
+  let nodeId = log.nodeId(ctx.parentId, 'catch');
   for (let attempt = 1; ; attempt++) {
     const checked = new Set<string>();
     const conversation = conversationMark(ctx);
@@ -50,7 +50,7 @@ export async function evaluateCatch(
     conversation.forget();
     const gaveUp = attempt > retries && props.fallback !== undefined;
     const failed = nodeId;
-    nodeId = log.nodeId();
+    nodeId = log.nodeId(ctx.parentId, 'catch');
     log.emit({
       type: 'error',
       runId: run.runId,

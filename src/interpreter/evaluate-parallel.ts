@@ -55,7 +55,7 @@ export async function evaluateParallel(
     return;
   }
   const mode = props.mode ?? 'fail-fast';
-  const nodeId = log.nodeId();
+  const nodeId = log.nodeId(ctx.parentId, 'parallel');
   const place = { runId: run.runId, nodeId, parentId: ctx.parentId };
   log.emit({
     type: 'parallel-start',
@@ -113,7 +113,11 @@ interface Fan {
 /** Runs one branch between its `branch-start` and `branch-finish`, in its own frame and conversation. */
 async function runBranch(fan: Fan, branch: Branch, index: number): Promise<BranchOutcome> {
   const { ctx, log, stop } = fan;
-  const node = { runId: ctx.run.runId, branch: branch.key, nodeId: log.nodeId() };
+  const node = {
+    runId: ctx.run.runId,
+    branch: branch.key,
+    nodeId: log.nodeId(fan.nodeId, `branch:${branch.key}`),
+  };
   const at = { ...node, parentId: fan.nodeId };
   log.emit({ type: 'branch-start', ...at, index });
   const agent = ctx.agent ? forkAgent(ctx.agent) : undefined;

@@ -245,7 +245,7 @@ async function runStepNode(
     services,
     agent: ctx.agent!,
     path,
-    node: { nodeId: log.nodeId(), parentId: ctx.parentId },
+    node: { nodeId: log.nodeId(ctx.parentId, `step:${props.id}`), parentId: ctx.parentId },
     callUsages: [],
     callCosts: [],
     ...guardsAndHeld(guardsOf(ctx)),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EventStream, type EventJoining } from '../events/event-stream.js';
 import { isDelta, type DeltaEvent } from '../events/run-event-kinds.js';
 import type { RunLogEvent } from '../events/run-event.js';
@@ -26,8 +27,8 @@ export interface RunLogOptions {
  * A run's log, the one record of what happened in it and its child runs: every event goes
  * through {@link emit}, which stamps its time, redacts it, applies it to the run's trace,
  * and hands it to each consumer, to the readers of `handle.events` and to the durable
- * engine. It also numbers the trace's nodes and remembers which tool call node each
- * approval request concerns. Built once per run; the static check and `inspect()` have none.
+ * engine. It also names the trace's nodes by their places and remembers which tool call node
+ * each approval request concerns. Built once per run; the static check and `inspect()` have none.
  *
  * When nothing follows the run (no consumer, no durable engine, no reader of `events` yet),
  * `emit` only stamps the event's time and keeps it: redaction, the trace and the readers'
@@ -39,7 +40,7 @@ export interface RunLogOptions {
  * @example
  * ```ts
  * const log = new RunLog({ redactor, consumers, engine });
- * log.emit({ type: 'run-start', runId, nodeId: log.nodeId() });
+ * log.emit({ type: 'run-start', runId, nodeId: log.nodeId(undefined, 'run') });
  * ```
  */
 export class RunLog {
@@ -66,7 +67,8 @@ export class RunLog {
   #approvalPlaces: Map<string, NodePlace> | undefined;
   #approvalRecords: Map<string, string> | undefined;
   #heldText: Map<string, TextEvent> | undefined;
-  #nodeCount = 0;
+  /** How many nodes of each place (parent and name) the run has had. */
+  readonly #places = new Map<string, number>();
   /** Set once the outermost run's `run-finish` is out: what comes later (work abandoned after an abort) is dropped. */
   #ended = false;
   /**
@@ -107,9 +109,17 @@ export class RunLog {
     this.#kept = undefined;
   }
 
-  /** A new trace node id, unique within the run (child runs included): `n1`, `n2`... */
-  nodeId(): string {
-    return `n${++this.#nodeCount}`;
+  /**
+   * The trace node id of a new node named `name` (`step:review`, `tool:review#1.0`, `model`)
+   * under the node `parentId`, unique within the run (child runs included). It is derived
+   * from that place, never from the order nodes start in: a run told again (a recovered or
+   * resumed run, whose `<Parallel>` branches and concurrent tool calls may start in another
+   * order) gives every node the id it had, so a follower matches what it is told again.
+   * Nodes of one name under one parent (a step's model calls, a `<Catch>`'s attempts) come
+   * one after another, and are numbered in that order.
+   */
+  nodeId(parentId: string | undefined, name: string): string {
+    return placeNodeId(this.#places, parentId, name);
   }
 
   /**
@@ -261,3 +271,19 @@ const joinTextDeltas: EventJoining<RunLogEvent> = {
     delta: events.map((e) => (e as TextEvent).delta).join(''),
   }),
 };
+
+/**
+ * The id of the node `name` under `parentId` ({@link RunLog.nodeId}): `n` and 16 hex digits
+ * of a hash of its place, the count of earlier nodes of that place in `places` included.
+ */
+export function placeNodeId(
+  places: Map<string, number>,
+  parentId: string | undefined,
+  name: string,
+): string {
+  const place = `${parentId ?? ''}\n${name}`;
+  const count = (places.get(place) ?? 0) + 1;
+  places.set(place, count);
+  const hash = createHash('sha256').update(count === 1 ? place : `${place}\n${count}`);
+  return `n${hash.digest('hex').slice(0, 16)}`;
+}

@@ -28,8 +28,8 @@ export class RunPass implements TreePass {
     return this.services.settings;
   }
 
-  nodeId(): string {
-    return this.services.log.nodeId();
+  nodeId(parentId: string | undefined, name: string): string {
+    return this.services.log.nodeId(parentId, name);
   }
 
   emit(event: EventInput): void {

@@ -101,7 +101,7 @@ export interface RunServices {
  * @example
  * ```ts
  * const services = createRunServices({ runId, onApproval, redact, consumers, engine });
- * services.log.emit({ type: 'run-start', runId, nodeId: services.log.nodeId() });
+ * services.log.emit({ type: 'run-start', runId, nodeId: services.log.nodeId(undefined, 'run') });
  * ```
  */
 export function createRunServices(options: RunServicesOptions): RunServices {

@@ -18,8 +18,8 @@ import type { PolicyEntry } from './guard-entry.js';
 export interface TreePass {
   /** The run's services, when this pass runs the tree; undefined for the static check and `inspect()`. */
   readonly services: RunServices | undefined;
-  /** A new trace node id. */
-  nodeId(): string;
+  /** The trace node id of a new node named `name` under `parentId` (see `RunLog.nodeId`). */
+  nodeId(parentId: string | undefined, name: string): string;
   /** Sends an event to the run's log; a pass that runs nothing sends it nowhere. */
   emit(event: EventInput): void;
   /** What a user component renders: rendered now, or what an earlier pass rendered. */
@@ -147,21 +147,25 @@ export interface RunFrameOptions<P extends TreePass> {
   parentId?: string;
   /** The guards over the call that starts a child run. */
   guards?: readonly PolicyEntry[];
+  /** The composite calls and `<Parallel>` branches on the way to a child run (`RunFrame.calls`). */
+  calls?: string[];
 }
 
 /** A new run frame, with a new node id. */
 export function createRunFrame<P extends TreePass>(options: RunFrameOptions<P>): RunFrame<P> {
   const { pass, runId, prefix, signal, callerScope, parentId, guards } = options;
+  const calls = options.calls ?? [];
   return {
     pass,
     runId,
     prefix,
-    calls: [],
+    calls,
     signal,
     steps: {},
     stepElements: new Map(),
     usage: emptyUsage(),
-    nodeId: pass.nodeId(),
+    // a child run is named by its call's node, or by its calls when it has none
+    nodeId: pass.nodeId(parentId, parentId === undefined ? `run:${calls.join('/')}` : 'run'),
     ...(parentId !== undefined ? { parentId } : {}),
     inflight: new Set(),
     toolNodes: new Map(),

@@ -43,10 +43,12 @@ export function stepPartHandler(
     model === undefined ? stepNode : { nodeId: model, parentId: stepNode.nodeId };
   return (part) => {
     switch (part.type) {
-      case 'start-step':
-        model = log.nodeId();
-        log.emit({ ...start, ...tools.modelStarted(), ...deltaPlace() });
+      case 'start-step': {
+        const { nodeId, ...record } = tools.modelStarted();
+        model = nodeId;
+        log.emit({ ...start, ...record, ...deltaPlace() });
         break;
+      }
       case 'finish-step':
         if (model === undefined) break;
         log.emit({

@@ -48,14 +48,15 @@ export class ToolNodes {
   ) {}
 
   /**
-   * A model call of the step starts: its record name, with a durable engine, for its
-   * `model-start` (the step's calls in order, from 0, as the journal numbers them at the
-   * step's place).
+   * A model call of the step starts: its node id (named by its index), and its record name,
+   * with a durable engine, for its `model-start` (the step's calls in order, from 0, as the
+   * journal numbers them at the step's place).
    */
-  modelStarted(): { record?: string } {
+  modelStarted(): { nodeId: string; record?: string } {
     const index = this.#models++;
-    if (!this.records) return {};
-    return { record: `model ${[...this.records.calls, this.step].join('/')} #${index}` };
+    const nodeId = this.log.nodeId(this.parentId, `model#${index}`);
+    if (!this.records) return { nodeId };
+    return { nodeId, record: `model ${[...this.records.calls, this.step].join('/')} #${index}` };
   }
 
   /**
@@ -150,7 +151,11 @@ export class ToolNodes {
 
   #add(toolCallId: string, tool: string, state: Pick<CallNode, 'seen' | 'started'>): CallNode {
     const node: CallNode = {
-      nodeId: this.log.nodeId(),
+      // named by its call id at its place (the provider's id without a durable engine)
+      nodeId: this.log.nodeId(
+        this.parentId,
+        `tool:${this.records?.callId(toolCallId) ?? toolCallId}`,
+      ),
       name: tool,
       open: true,
       ...state,

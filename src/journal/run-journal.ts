@@ -60,6 +60,8 @@ export interface JournalEngineOptions {
    * run ends. Without it, the journal takes the lease itself when it opens.
    */
   lease?: RunLease;
+  /** The hold of a new run's `thread`, taken already: the journal takes none of its own. */
+  threadLease?: RunLease;
   /**
    * When another process holds the run: wait until it lets go, instead of failing with
    * `run-owned`. @default false
@@ -262,8 +264,12 @@ export class RunJournal implements DurableEngine {
       if (options.replayTools !== true) refuseUnfinished(records, label);
     }
     const thread =
-      options.thread !== undefined ? await startThread(options, store, held) : undefined;
-    if (store) await create(store, runId, header(options, thread));
+      options.thread !== undefined
+        ? await startThread(options, store, held)
+        : await replayedThread(store, index?.header.thread);
+    // a replay of a thread run starts from its history, but is no run of the thread
+    const own = options.replay === undefined ? thread : undefined;
+    if (store) await create(store, runId, header(options, own));
     return new RunJournal(options, index, label, thread);
   }
 
@@ -555,11 +561,30 @@ async function startThread(
       `june: thread ${threadId} lives in a journal store: pass journal: fileJournalStore() (or the store that keeps the thread) with thread.`,
     );
   checkThreadId(threadId);
-  held.thread = await takeThread(options, store, threadId);
+  held.thread = options.threadLease ?? (await takeThread(options, store, threadId));
   const runs = await listThread(store, threadId);
   const order = Math.max(0, ...runs.map((run) => run.order)) + 1;
   const agent = options.threadAgent !== undefined ? { agent: options.threadAgent } : {};
   return holdThread(options, store, { id: threadId, order, ...agent }, held);
+}
+
+/**
+ * The history a replay of a thread run starts from: the conversation the thread's runs before
+ * it left, read from the store (a replay holds no thread); none without a store that has the
+ * thread's earlier runs.
+ */
+async function replayedThread(
+  store: JournalStore | undefined,
+  recorded: JournalThread | undefined,
+): Promise<DurableThread | undefined> {
+  if (!recorded || !store) return undefined;
+  const history = await threadConversation(store, recorded.id, recorded.order);
+  return {
+    id: recorded.id,
+    order: recorded.order,
+    ...(recorded.agent !== undefined ? { agent: recorded.agent } : {}),
+    messages: history.messages,
+  };
 }
 
 /** Holds the thread `threadId` for this run (waiting with `waitForOwner`). */

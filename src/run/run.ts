@@ -65,6 +65,12 @@ export interface RunOptions<OUTPUT = unknown> extends WorkflowRunOptions<OUTPUT>
    */
   lease?: RunLease;
   /**
+   * The hold of the run's `thread`, taken already with `journal.threadLease(thread, runId)`
+   * (a host that refuses a second run of a thread before starting it): the run uses it
+   * instead of taking its own, and lets go of it when it ends. Only with `thread`.
+   */
+  threadLease?: RunLease;
+  /**
    * Where the run's OpenTelemetry spans go: this tracer, or `false` for none. A span per
    * trace node (run, agent, step, model call, tool call, `<Catch>` attempt, child runs under
    * their calls), with the GenAI semantic conventions, each started and ended as the run
@@ -109,6 +115,7 @@ export function run<OUTPUT = unknown>(
     replayTools,
     waitForOwner,
     lease,
+    threadLease,
     tracer,
     telemetry,
     thread,
@@ -127,6 +134,7 @@ export function run<OUTPUT = unknown>(
     ...(waitForOwner ? { waitForOwner } : {}),
     ...(lease ? { lease } : {}),
     ...(thread !== undefined ? { thread } : {}),
+    ...(threadLease ? { threadLease } : {}),
     ...(threadAgent !== undefined ? { threadAgent } : {}),
   });
   return runWorkflow(workflow, {

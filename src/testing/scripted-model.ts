@@ -20,6 +20,13 @@ export interface ScriptedModelOptions {
    * @default the script file's name without `.json`, or `"scripted"` for a script object
    */
   name?: string;
+  /**
+   * Turns of the script that earlier runs took already (a thread's earlier runs, given the
+   * script without them): how many of each step's, and who took them, in words (`the
+   * thread's earlier runs`). A call of a step whose turns they took all says so.
+   * @default none
+   */
+  taken?: { turns: Record<string, number>; by: string };
 }
 
 /** One model call answered from the script: its step path, its 1-based turn, its prompt. */
@@ -65,14 +72,19 @@ export class ScriptedModel implements LanguageModelV4 {
   readonly #script: ModelScript;
   readonly #source: string | undefined;
   readonly #used = new Map<string, number>();
+  readonly #taken: ScriptedModelOptions['taken'];
 
   /**
    * Use {@link scriptedModel}; this takes a script that is already valid, its `name` (the
    * model id) and the file it came from (`source`), if any.
    */
-  constructor(script: ModelScript, options: { name: string; source?: string }) {
+  constructor(
+    script: ModelScript,
+    options: { name: string; source?: string; taken?: ScriptedModelOptions['taken'] },
+  ) {
     this.#script = script;
     this.#source = options.source;
+    this.#taken = options.taken;
     this.approvals = scriptAnswers(script);
     this.modelId = options.name;
   }
@@ -123,6 +135,15 @@ export class ScriptedModel implements LanguageModelV4 {
     options.abortSignal?.throwIfAborted();
     const step = stepPathOf(options);
     const turns = this.#script.steps[step];
+    const taken = this.#taken?.turns[step] ?? 0;
+    if (taken > 0 && (turns === undefined || (this.#used.get(step) ?? 0) >= turns.length)) {
+      const all = taken + (turns?.length ?? 0);
+      throw new WorkflowError(
+        'script-turns-exhausted',
+        `june: ${scriptLabel(this.#source)} has no turn left for step "${step}": ${this.#taken!.by} used ${taken === all ? (all === 1 ? 'its one turn' : `all its ${all} turns`) : `${taken} of its ${all} turns, and this run the rest`}. ` +
+          `Add a turn to steps["${step}"] in the script for this run.`,
+      );
+    }
     if (turns === undefined) {
       const known = Object.keys(this.#script.steps)
         .map((path) => `"${path}"`)
@@ -179,9 +200,16 @@ export function scriptedModel(
 ): ScriptedModel {
   if (typeof script === 'string') {
     const name = options.name ?? script.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
-    return new ScriptedModel(loadScript(script), { name, source: script });
+    return new ScriptedModel(loadScript(script), {
+      name,
+      source: script,
+      ...(options.taken ? { taken: options.taken } : {}),
+    });
   }
-  return new ScriptedModel(validateScript(script), { name: options.name ?? 'scripted' });
+  return new ScriptedModel(validateScript(script), {
+    name: options.name ?? 'scripted',
+    ...(options.taken ? { taken: options.taken } : {}),
+  });
 }
 
 function stepPathOf(options: LanguageModelV4CallOptions): string {

@@ -105,6 +105,8 @@ async function answerChat(
   limits: Required<ChatLimits>,
 ): Promise<Response> {
   const host = await options.host;
+  if (request.method === 'GET' && /\/messages$/.test(new URL(request.url).pathname))
+    return threadMessages(request, host, options.thread);
   if (request.method === 'GET') return reconnect(request, host);
   const body = await readLimitedJson(request, limits.maxRequestBytes);
   const chat = await readHostChatRequest(body, host, limits.maxMessages);
@@ -229,19 +231,55 @@ async function startThreadRun(
       'run-host-unsupported',
       `june: the chat's host (${host.label}) keeps no threads: give chatHandler a journal (its journal form), or a host over a runs folder or a database, for thread.`,
     );
-  const runs = await host.threadRuns(thread);
-  const previous = runs.at(-1)?.runId;
-  if (previous !== undefined && isRunOf(previous, chat.chatId))
-    await supersede(previous, options, answeredBy);
-  const order = Math.max(0, ...runs.map((run) => run.order)) + 1;
-  const input = chatInput(chat.chatId, chat.messages, 0, true);
-  const runId = await startOnce(host, {
-    workflow: options.workflow,
-    runId: `${chat.chatId}-${order}`,
-    props: { chat: { ...input, history: [] } },
-    thread,
+  const runId = await inTurn(host, thread, async (started) => {
+    const runs = await host.threadRuns!(thread);
+    const previous = runs.at(-1)?.runId;
+    if (previous !== undefined && isRunOf(previous, chat.chatId))
+      await supersede(previous, options, answeredBy);
+    // the run this process started last may not be listed yet: its order is taken too
+    const order = Math.max(started, ...runs.map((run) => run.order)) + 1;
+    const input = chatInput(chat.chatId, chat.messages, 0, true);
+    const id = await startOnce(host, {
+      workflow: options.workflow,
+      runId: `${chat.chatId}-${order}`,
+      props: { chat: { ...input, history: [] } },
+      thread,
+    }).catch((error: unknown) => {
+      if (JuneError.isInstance(error) && error.code === 'thread-busy')
+        throw new ChatRequestError('chat-run-busy', error.message, 409);
+      throw error;
+    });
+    return { runId: id, order };
   });
   return stream(runId, host, { originalMessages: chat.messages, messageId: runId });
+}
+
+/** Per host, each thread's starts in this process, one at a time, and the order started last. */
+const threadTurns = new WeakMap<RunHost, Map<string, { last: Promise<unknown>; order: number }>>();
+
+/**
+ * Runs `start` when the thread's earlier starts in this process are done, with the order
+ * this process gave last (0 for none): two messages of one thread at once never compute one
+ * run id, and the second is refused (`thread-busy`) while the first's run holds the thread.
+ */
+async function inTurn(
+  host: RunHost,
+  thread: string,
+  start: (started: number) => Promise<{ runId: string; order: number }>,
+): Promise<string> {
+  let turns = threadTurns.get(host);
+  if (!turns) threadTurns.set(host, (turns = new Map()));
+  const turn = turns.get(thread) ?? { last: Promise.resolve(), order: 0 };
+  turns.set(thread, turn);
+  const mine = turn.last
+    .catch(() => {})
+    .then(async () => {
+      const { runId, order } = await start(turn.order);
+      turn.order = Math.max(turn.order, order);
+      return runId;
+    });
+  turn.last = mine;
+  return mine;
 }
 
 /**
@@ -442,4 +480,50 @@ function checkChatOwns(runId: string, chatId: string): void {
 /** True when `runId` is a run of chat `chatId`: `<chatId>-<n>`. */
 function isRunOf(runId: string, chatId: string): boolean {
   return runId.startsWith(`${chatId}-`) && /^[1-9][0-9]*$/.test(runId.slice(chatId.length + 1));
+}
+
+/**
+ * `GET <api>/<chatId>/messages`: the conversation of the chat's thread, as the thread's next
+ * run starts from it, as UI messages (`{ messages }`: the users' and the assistant's texts,
+ * in order), for a page that kept nothing to show after a reload. 404 `chat-run-missing`
+ * for a chat with no thread.
+ */
+async function threadMessages(
+  request: Request,
+  host: RunHost,
+  option: ChatThreadOption | undefined,
+): Promise<Response> {
+  const match = /\/([^/]+)\/messages$/.exec(new URL(request.url).pathname);
+  const chatId = match ? decodeURIComponent(match[1]!) : '';
+  const thread = chatId ? threadOf(option, chatId, request) : undefined;
+  if (thread === undefined || !host.threadMessages)
+    throw new ChatRequestError(
+      'chat-run-missing',
+      `june: chat "${chatId}" keeps no thread on the server; its page holds its conversation.`,
+      404,
+    );
+  const messages: UIMessage[] = [];
+  for (const message of await host.threadMessages(thread)) {
+    const { role, content } = message as { role?: string; content?: unknown };
+    if (role !== 'user' && role !== 'assistant') continue;
+    const text = textOfContent(content);
+    if (text === '') continue;
+    messages.push({
+      id: `${chatId}-m${messages.length + 1}`,
+      role,
+      parts: [{ type: 'text', text }],
+    });
+  }
+  return Response.json({ messages });
+}
+
+/** The text of a model message's content: a string, or its text parts joined. */
+function textOfContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((part: { type?: string; text?: unknown }) =>
+      part.type === 'text' && typeof part.text === 'string' ? [part.text] : [],
+    )
+    .join('');
 }

@@ -89,6 +89,36 @@ describe('june run --thread and june threads', () => {
     expect((await june(['threads'], project.dir)).stdout).toBe('no threads in .june/runs\n');
   });
 
+  it("a run whose script's turns the thread's earlier runs used up says so", async () => {
+    const oneTurn = project.write(
+      'one-turn.script.json',
+      JSON.stringify({
+        $comment: 'Test fixture: one answer, for the first run of a thread only',
+        steps: { reply: [{ text: 'Hello, Ana.' }] },
+      }),
+    );
+    const sayOnce = (message: string) =>
+      june(
+        [
+          'run',
+          example,
+          '--thread',
+          'ana',
+          '--props',
+          JSON.stringify({ message }),
+          '--script',
+          oneTurn,
+        ],
+        project.dir,
+      );
+    expect((await sayOnce('Hi')).code).toBe(0);
+    const second = await sayOnce('Hi again');
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(
+      `has no turn left for step "reply": the thread's earlier runs used its one turn. Add a turn to steps["reply"] in the script for this run.`,
+    );
+  });
+
   it('--thread with --resume is refused: a resumed run stays in its own thread', async () => {
     const result = await june(['run', example, '--thread', 'ana', '--resume', 'r1'], project.dir);
     expect(result.code).toBe(2);
@@ -152,6 +182,10 @@ export default function Refunds() {
     expect(second.stderr).toContain(
       `june: thread ana is busy: run ${runId} of it is running in process ${waiting.pid}`,
     );
+    // the refused run never started: it leaves no trace, and june runs lists only the first
+    expect([...traces(project.dir).keys()]).toEqual([`${runId}.json`]);
+    const listed = await june(['runs'], project.dir);
+    expect(listed.stdout.split('\n').filter((line) => /\d{8}-\d{6}-/.test(line))).toHaveLength(1);
     const deleting = await june(['threads', 'delete', 'ana'], project.dir);
     expect(deleting.code).toBe(1);
     expect(deleting.stderr).toContain(`june: thread ana is busy: run ${runId}`);

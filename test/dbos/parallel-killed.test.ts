@@ -5,7 +5,9 @@
 // its own record: no tool runs twice and no finished branch calls its model again.
 // Approvals too (test/engine/fixtures/parallel-approvals.tsx): two branches wait for approval
 // at once, b asked first; killed, the recovery asks a first, and each request waits for its
-// own answer, given once (from `june approve --database` and from RunClient).
+// own answer, given once (from `june approve --database` and from RunClient). A follower that
+// read the run from before the kill (and one that reads it after) shows each answer on its own
+// call: trace node ids are named by place, and the events told again are matched by node.
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +15,11 @@ import { RunClient } from 'june/dbos';
 import { pgClient } from '../../src/dbos/pg-driver.js';
 import { june, tempProject } from '../cli/cli-harness.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import type { Trace, TraceNode } from 'june';
 import {
   askedByStart,
   counts,
+  followRun,
   lines,
   startWorker,
   waitFor,
@@ -121,13 +125,15 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a <Parallel> f
     }
   }, 180_000);
 
-  it('recovers two branches waiting for approval at once, asked the other way round: each is answered once, each tool runs once, no model call is made again', async () => {
+  it('recovers two branches waiting for approval at once, asked the other way round: each is answered once, each tool runs once, no model call is made again, and followers show each answer on its own call', async () => {
     const dir = project.folder('logs-approvals');
     const runId = 'parallel-approvals';
     const [a, b] = ['[a]/do-a#0.0', '[b]/do-b#0.0'];
     const waiting = async () => (await client.waiting(runId)).map((request) => request.id);
     const works = () => lines(dir, 'effects.log').filter((line) => line.startsWith('work '));
     await client.enqueue({ workflow: 'parallel-approvals', runId, props: { dir } });
+    // a follower from the start, through the kill and the recovery
+    const followed = followRun(client, runId);
     await waitFor(async () => (await waiting()).includes(b), 60_000, "b's approval");
     appendFileSync(join(dir, 'effects.log'), 'b asked\n'); // lets a's branch go on
     await waitFor(async () => (await waiting()).includes(a), 60_000, "a's approval");
@@ -160,6 +166,8 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a <Parallel> f
     const approved = await june(['approve', runId, b, '--database', database], project.dir);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain(`approved ${b} of run ${runId}`);
+    // the run took it, and its trace (read from the events told twice) shows that
+    expect(approved.stderr).not.toContain('has not taken');
     await waitFor(() => works().includes('work b'), 60_000, 'work b');
     expect(await waiting()).toEqual([a]);
     const [applied] = await client.approve(runId, { requestId: a, approved: true });
@@ -208,5 +216,41 @@ describe.runIf(!missing)('a run over DBOS killed in the middle of a <Parallel> f
       await db.end();
     }
     expect((await client.approvals(runId)).decisions).toEqual({ [a]: true, [b]: true });
+
+    // what followers show: each step's one call, approved from where its answer came
+    const shown = {
+      'do-a': [{ status: 'succeeded', approval: { status: 'approved', source: 'database' } }],
+      'do-b': [{ status: 'succeeded', approval: { status: 'approved', source: 'cli' } }],
+    };
+    await followed.done;
+    expect(workCalls(followed.live.trace!)).toEqual(shown);
+    expect(followed.live.trace!.status).toBe('succeeded');
+    // each request, answer and call given once, though the recovery told them again
+    const told = (type: string) =>
+      followed.events.filter((event) => event.type === type).map((event) => event.nodeId);
+    for (const type of ['approval-request', 'approval-response', 'tool-call', 'tool-result'])
+      expect(new Set(told(type)).size, type).toBe(2);
+    expect(told('approval-request')).toHaveLength(2);
+    const later = followRun(client, runId);
+    await later.done;
+    expect(workCalls(later.live.trace!)).toEqual(shown);
+    expect(later.events.map((event) => [event.type, event.nodeId])).toEqual(
+      followed.events.map((event) => [event.type, event.nodeId]),
+    );
   }, 180_000);
 });
+
+/** The `work` calls of a trace by the step that made them: status, approval status and source. */
+function workCalls(trace: Trace): Record<string, unknown[]> {
+  const calls: Record<string, unknown[]> = {};
+  const walk = (node: TraceNode, step?: string) => {
+    if (node.kind === 'tool' && node.name === 'work')
+      (calls[step ?? '?'] ??= []).push({
+        status: node.status,
+        approval: { status: node.approval?.status, source: node.approval?.source },
+      });
+    for (const child of node.children) walk(child, node.kind === 'step' ? node.name : step);
+  };
+  walk(trace.root);
+  return calls;
+}

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { RunClient } from 'june/dbos';
 import { pgClient, type PgClient } from '../../src/dbos/pg-driver.js';
 import type { RunLogEvent } from '../../src/events/run-event.js';
+import { applyEvent, liveTrace, type LiveTrace } from '../../src/events/index.js';
 import { startJune, tempProject, type RunningJune } from '../cli/cli-harness.js';
 import { postgresBin, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
@@ -205,4 +206,24 @@ export async function askedByStart(database: string, runId: string): Promise<str
   } finally {
     await db.end();
   }
+}
+
+/** What {@link followRun} has read of a run: its events, the trace they build, and its end. */
+export interface FollowedRun {
+  events: RunLogEvent[];
+  live: LiveTrace;
+  /** Settles once the run ended and every event was read. */
+  done: Promise<void>;
+}
+
+/** Follows the run `runId` through `client.events` (as Studio and `--follow` do), building its trace. */
+export function followRun(client: RunClient, runId: string): FollowedRun {
+  const followed = { events: [] as RunLogEvent[], live: liveTrace() };
+  const done = (async () => {
+    for await (const event of client.events(runId)) {
+      followed.events.push(event);
+      applyEvent(followed.live, event);
+    }
+  })();
+  return { ...followed, done };
 }

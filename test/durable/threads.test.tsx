@@ -125,6 +125,28 @@ describe.each(Object.keys(stores))('threads in the %s store', (kind) => {
     });
   }
 
+  it("a replay of a thread run starts from the thread's history: no model call, and the thread keeps its runs", async () => {
+    const { store } = stores[kind]!();
+    const model = replies('Order A-1 shipped.', 'It arrives Friday.');
+    const ids: string[] = [];
+    for (const message of ['Where is A-1?', 'When does it arrive?']) {
+      const handle = run(<Support model={model} message={message} />, {
+        journal: store,
+        thread: 'ana',
+      });
+      ids.push(handle.runId);
+      await handle.result;
+    }
+    const none = replies('never used');
+    const replayed = run(<Support model={none} message="When does it arrive?" />, {
+      journal: store,
+      replay: await store.read(ids[1]!),
+    });
+    expect((await replayed.result).output).toBe('It arrives Friday.');
+    expect(none.calls).toHaveLength(0);
+    expect((await listThread(store, 'ana')).map((entry) => entry.runId)).toEqual(ids);
+  });
+
   it("a messages prop comes after the thread's history, before the run's own turn", async () => {
     const { store } = stores[kind]!();
     const model = replies('Hello Ana.', 'Noted: you prefer email.');

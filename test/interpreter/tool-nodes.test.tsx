@@ -16,7 +16,7 @@ function stepNodes() {
     consumers: [{ event: (event) => events.push(event) }],
   });
   const calls = () => events.filter((event) => event.type === 'tool-call');
-  return { nodes: new ToolNodes(log, 'r1', 'go', log.nodeId()), calls };
+  return { nodes: new ToolNodes(log, 'r1', 'go', log.nodeId(undefined, 'step:go')), calls };
 }
 
 describe('a tool call node', () => {

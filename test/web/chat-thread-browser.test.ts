@@ -1,6 +1,6 @@
 // A chat kept as a thread, in a real Chromium: the page sends only its new message, and a
-// reloaded page (its own copy of the conversation gone) goes on with the conversation the
-// server's thread holds.
+// reloaded page (its own copy of the conversation gone) shows the conversation the server's
+// thread holds and goes on with it.
 import { chromium, type Browser } from 'playwright-core';
 import { memoryJournalStore } from 'june';
 import { scriptedModel } from 'june/testing';
@@ -61,7 +61,9 @@ describe('a chat with a thread, in Chromium', () => {
     await page.evaluate(() => sessionStorage.clear());
     await page.reload();
     await page.getByPlaceholder('Message').waitFor();
-    await expect(page.getByText('Hello Ana, how can I help?').count()).resolves.toBe(0);
+    // it shows the conversation the server's thread holds (GET /api/chat/<chatId>/messages)
+    await page.getByText('Hello Ana, how can I help?').waitFor();
+    await page.getByText('Hi, I am Ana.').waitFor();
     await page.getByPlaceholder('Message').fill('What is my name?');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByText('You told me your name is Ana.').waitFor();

@@ -95,4 +95,39 @@ describe('chatHandler with a thread', () => {
       'tab2-2',
     ]);
   });
+
+  it('two messages of one thread at once: their run ids differ, and the second is refused while the first holds the thread', async () => {
+    const { handler, journal } = shop(true);
+    const [one, two] = await Promise.all([
+      post(handler, { id: 'c1', messages: [userMessage('u1', 'Refund A1')] }),
+      post(handler, { id: 'c1', messages: [userMessage('u2', 'Refund B2')] }),
+    ]);
+    expect(one.status).toBe(200);
+    expect((await readMessage(one)).metadata).toMatchObject({ runId: 'c1-1', waiting: true });
+    expect(two.status).toBe(409);
+    const refused = (await two.json()) as { error: { code: string; message: string } };
+    expect(refused.error.code).toBe('chat-run-busy');
+    expect(refused.error.message).toMatch(/^june: thread c1 is busy: run c1-1 /);
+    // the refused message left no run: the thread has the first one only
+    expect((await listThread(journal, 'c1')).map((run) => run.runId)).toEqual(['c1-1']);
+  });
+
+  it("GET <chatId>/messages gives the thread's conversation, for a page that kept nothing", async () => {
+    const { handler } = shop(true);
+    const first = await readMessage(
+      await post(handler, { id: 'c1', messages: [userMessage('u1', 'Refund A1')] }),
+    );
+    const approved = answered(first, 'tool-refund', true);
+    await readMessage(await post(handler, { id: 'c1', messages: [approved] }), approved);
+    const response = await handler(new Request('http://127.0.0.1/api/chat/c1/messages'));
+    expect(response.status).toBe(200);
+    const { messages } = (await response.json()) as {
+      messages: Array<{ role: string; parts: Array<{ text: string }> }>;
+    };
+    expect(messages.map((message) => [message.role, message.parts[0]!.text])).toEqual([
+      ['user', 'Refund A1'],
+      ['assistant', 'Checking order A1.'],
+      ['assistant', 'Done: A1 is refunded.'],
+    ]);
+  });
 });
