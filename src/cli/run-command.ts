@@ -110,9 +110,7 @@ export async function runStarted(
   how: RunStartedOptions = {},
 ): Promise<ExitCodeValue> {
   const resumable = how.resumable !== false;
-  const approve = options.approve ?? 'ask';
-  const json = options.json === true;
-  const approveEscalations = options.approveEscalations === true;
+  const { approve = 'ask', json = false, approveEscalations = false } = options;
   const promptOutput = runPrompting(io, approve, json, approveEscalations);
 
   const style = terminalStyle(io.stdout);

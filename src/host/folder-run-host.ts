@@ -9,8 +9,7 @@ import type { RunHost } from './run-host.js';
 import { runState } from './run-state.js';
 import { startFolderRun } from './start-folder-run.js';
 import { planFolderFork, startFolderFork } from './folder-fork.js';
-import { fileJournalStore } from '../journal/file-journal-store.js';
-import { listThread, threadConversation } from '../journal/thread.js';
+import { folderThreadReads } from './folder-threads.js';
 import { runMissing, waitForEnd } from './wait-for-end.js';
 import type { Trace } from '../trace/trace-node.js';
 
@@ -55,9 +54,7 @@ export async function folderRunHost(options: FolderRunHostOptions): Promise<RunH
     start: (request) => startFolderRun(dir, request),
     forkPlan: (runId, request) => planFolderFork(dir, runId, request),
     fork: (runId, request) => startFolderFork(dir, runId, request),
-    threadRuns: (threadId) => listThread(fileJournalStore({ dir }), threadId),
-    threadMessages: async (threadId) =>
-      (await threadConversation(fileJournalStore({ dir }), threadId)).messages,
+    ...folderThreadReads(dir),
     list: () => runs.list(),
     readTrace,
     subscribe: (onChange) => listeners.add(onChange),

@@ -9,6 +9,7 @@ import {
   type ThreadRun,
 } from '../journal/thread.js';
 import { readTraceFile } from './read-trace-file.js';
+import type { RunHost } from './run-host.js';
 import { runState, type RunState } from './run-state.js';
 
 /** A run of a thread as `june threads show` lists it: its place, id, start and state. */
@@ -58,5 +59,17 @@ export function folderThreads(dir: string) {
     },
     /** Deletes a thread: its runs' journals and traces, and its index (`thread-busy` while one runs). */
     delete: (threadId: string) => deleteThread(store, threadId),
+  };
+}
+
+/**
+ * A runs folder host's thread reads (`RunHost.threadRuns` and `threadMessages`), through the
+ * folder's journal store.
+ */
+export function folderThreadReads(dir: string): Pick<RunHost, 'threadRuns' | 'threadMessages'> {
+  const store = () => fileJournalStore({ dir });
+  return {
+    threadRuns: (threadId) => listThread(store(), threadId),
+    threadMessages: async (threadId) => (await threadConversation(store(), threadId)).messages,
   };
 }
