@@ -284,6 +284,39 @@ export function runHostContract(name: string, makeHost: () => Promise<HostUnderT
       );
     }, 120_000);
 
+    it("reads a thread's messages in order: the second run starts from the first's conversation", async () => {
+      const thread = `desk-thread-${Date.now().toString(36)}`;
+      const first = await host.start({
+        workflow: subject.workflow,
+        props: { mode: 'quick' },
+        thread,
+      });
+      expect((await host.result(first)).status).toBe('succeeded');
+      const second = await host.start({
+        workflow: subject.workflow,
+        props: { mode: 'deploy' },
+        thread,
+        policy: { approve: 'all' },
+      });
+      expect((await host.result(second)).status).toBe('succeeded');
+      // what a reloaded chat page shows: both runs' prompts and answers, in the order they ran
+      const said = (await host.threadMessages!(thread)).flatMap((message) => {
+        const { role, content } = message as { role: string; content: unknown };
+        if (typeof content === 'string') return [`${role}: ${content}`];
+        return (content as { type: string; text?: string; toolName?: string }[])
+          .filter((part) => part.type === 'text' || part.type === 'tool-result')
+          .map((part) => `${role}: ${part.text ?? `${part.toolName} result`}`);
+      });
+      expect(said).toEqual([
+        'user: Work: quick',
+        'assistant: quick done',
+        'user: Work: deploy',
+        'tool: deploy result',
+        'assistant: deploy done',
+      ]);
+      expect((await host.threadRuns?.(thread))?.map((run) => run.runId)).toEqual([first, second]);
+    }, 120_000);
+
     it('says the same of a run it does not have, whatever is asked', async () => {
       const runId = 'no-such-run-0000';
       expect(await host.readTrace(runId)).toEqual({ missing: true });
