@@ -4,7 +4,9 @@
 // records before it with no model call and no tool, and runs the rest in a worker: prod's
 // approval is asked again. A fork of that fork, made with `june fork --database`, denies the
 // prod approval instead: `check prod` does not run, and its lineage names both runs. A fork
-// run by a changed workflow fails with journal-mismatch.
+// with another model id (resolved by the worker's default provider) or other settings from a
+// model call makes no model call of the prefix, and the later calls of that call's agent with
+// the change. A fork run by a changed workflow fails with journal-mismatch.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunClient } from 'june/dbos';
@@ -25,6 +27,7 @@ describe.runIf(!missing)('a fork of a run over DBOS', () => {
   let client: RunClient;
   let worker: WorkerProcess | undefined;
   let dir: string;
+  let other: string;
 
   /** Approves the request `id` of the run once it waits for it. */
   const approveWhenAsked = async (runId: string, id: string) => {
@@ -58,10 +61,33 @@ describe.runIf(!missing)('a fork of a run over DBOS', () => {
     project = tempProject();
     for (const file of readdirSync(fixtures))
       project.write(`fixtures/${file}`, readFileSync(new URL(file, fixtures), 'utf8'));
-    project.write('composite.tsx', "export { default } from './fixtures/composite.tsx';\n");
+    dir = project.folder('logs');
+    other = project.folder('other');
+    // the worker resolves a fork's model id through the AI SDK's default provider: here one
+    // whose models answer step "plan" as the recorded model would, logging to other/models.log
+    project.write(
+      'provider.tsx',
+      [
+        "import { contractModel } from './fixtures/contract-model.js';",
+        'globalThis.AI_SDK_DEFAULT_PROVIDER = {',
+        '  languageModel: (id: string) =>',
+        `    contractModel(${JSON.stringify(other)}, {`,
+        '      plan: [',
+        "        { toolCalls: [{ id: 'call_ship', tool: 'ship', input: { env: 'staging' } }] },",
+        "        { toolCalls: [{ id: 'call_ship', tool: 'ship', input: { env: 'prod' } }] },",
+        '        { text: `the plan by ${id}` },',
+        '      ],',
+        '    }),',
+        '} as never;',
+        '',
+      ].join('\n'),
+    );
+    project.write(
+      'composite.tsx',
+      "import './provider.tsx';\nexport { default } from './fixtures/composite.tsx';\n",
+    );
     worker = await startWorker(project.dir, database, 'fork-worker', { files: ['composite.tsx'] });
     client = await RunClient.connect(database);
-    dir = project.folder('logs');
     await client.enqueue({ workflow: 'composite', runId: 'recorded', props: { dir } });
     await approveWhenAsked('recorded', staging);
     await approveWhenAsked('recorded', prod);
@@ -183,6 +209,113 @@ describe.runIf(!missing)('a fork of a run over DBOS', () => {
       [staging]: true,
       [prod]: false,
     });
+  }, 180_000);
+
+  /** The settings of the run's model requests, by place, as its rows in june.calls hold them. */
+  const temperatures = async (runId: string): Promise<Record<string, unknown>> => {
+    const db = pgClient({ connectionString: database });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        "SELECT place, record FROM june.calls WHERE run_id = $1 AND place LIKE 'model %'",
+        [runId],
+      );
+      return Object.fromEntries(
+        rows.map((found) => {
+          const { place, record } = found as { place: string; record: string };
+          const parsed = JSON.parse(record) as { request?: { temperature?: unknown } };
+          return [place, parsed.request?.temperature];
+        }),
+      );
+    } finally {
+      await db.end();
+    }
+  };
+
+  it('forks with another model from a model call: the prefix makes no model call, the agent that made it answers with the new model from there', async () => {
+    const models = lines(dir, 'models.log').length;
+    const effects = lines(dir, 'effects.log');
+    const fork = await client.fork('recorded', {
+      at: 'model plan #1',
+      change: { model: 'other-model' },
+    });
+    expect(fork).toMatchObject({
+      point: { name: 'model plan #1' },
+      replayed: 5,
+      forkedFrom: {
+        runId: 'recorded',
+        record: 'model plan #1',
+        change: { kind: 'model', model: 'other-model' },
+      },
+    });
+    // prod's approval is live again
+    await approveWhenAsked(fork.runId, prod);
+    const { output, trace } = await client.result(fork.runId);
+    expect(output).toBe('the plan by other-model');
+    expect(trace.forkedFrom).toMatchObject({ runId: 'recorded', record: 'model plan #1' });
+    // the recorded model answered none of the prefix (plan's first call, staging's go) again;
+    // it answers only prod's child agent, which the change leaves alone
+    expect(lines(dir, 'models.log').slice(models)).toEqual(['ship:go|1', 'ship:go|2']);
+    // the new model made plan's calls from the fork point on
+    expect(lines(other, 'models.log')).toEqual(['plan|2', 'plan|3']);
+    expect(lines(dir, 'effects.log')).toEqual([...effects, 'check prod']);
+  }, 180_000);
+
+  it('forks with other settings from a model call, by RunClient.fork and by june fork --database --settings: only the calls from there on are made, with those settings', async () => {
+    const models = lines(dir, 'models.log').length;
+    const effects = lines(dir, 'effects.log');
+    const fork = await client.fork('recorded', {
+      at: 'model plan#1.0/ship:go #1',
+      change: { settings: { temperature: 0.3 } },
+    });
+    expect(fork).toMatchObject({
+      replayed: 9,
+      forkedFrom: { change: { kind: 'model', settings: { temperature: 0.3 } } },
+    });
+    expect((await client.result(fork.runId)).output).toBe('the plan');
+    // prod's approval and check replay as recorded; the changed call and plan's last are made
+    expect(lines(dir, 'models.log').slice(models)).toEqual(['ship:go|2', 'plan|3']);
+    expect(lines(dir, 'effects.log')).toEqual(effects);
+    // the changed call is made with the new temperature; plan's (another agent's) is not
+    expect(await temperatures(fork.runId)).toEqual({
+      'model |plan#0': undefined,
+      'model plan#0.0|ship:go#0': undefined,
+      'model plan#0.0|ship:go#1': undefined,
+      'model |plan#1': undefined,
+      'model plan#1.0|ship:go#0': undefined,
+      'model plan#1.0|ship:go#1': 0.3,
+      'model |plan#2': undefined,
+    });
+
+    const before = lines(dir, 'models.log').length;
+    const forked = await june(
+      [
+        'fork',
+        'recorded',
+        '--at',
+        'model plan #2',
+        '--settings',
+        '{"temperature":0.7}',
+        '--database',
+        database,
+      ],
+      project.dir,
+    );
+    const queued = /^queued run (\S+)\n$/m.exec(forked.stdout);
+    expect(queued, forked.stdout + forked.stderr).not.toBeNull();
+    const { output, trace } = await client.result(queued![1]!);
+    expect(output).toBe('the plan');
+    expect(trace.forkedFrom).toMatchObject({
+      runId: 'recorded',
+      record: 'model plan #2',
+      change: { kind: 'model', settings: { temperature: 0.7 } },
+    });
+    // the one call at the fork point is made, with the new temperature; nothing else runs
+    expect(lines(dir, 'models.log').slice(before)).toEqual(['plan|3']);
+    expect(lines(dir, 'effects.log')).toEqual(effects);
+    const byCli = await temperatures(queued![1]!);
+    expect(byCli['model |plan#2']).toBe(0.7);
+    expect(Object.values(byCli).filter((value) => value !== undefined)).toEqual([0.7]);
   }, 180_000);
 
   it('fails a fork with journal-mismatch when the workflow changed since the recording, before anything runs', async () => {
