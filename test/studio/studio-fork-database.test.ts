@@ -4,7 +4,8 @@
 // prod; each child run's `check` needs approval and logs to effects.log, and each model call
 // made is logged to models.log. Forked from its page at the staging `check` result with a new
 // value: the prefix makes no model call and runs no tool, prod's approval is asked again in
-// the page, and the fork's page links back to the recorded run.
+// the page, and the fork's page links back to the recorded run. Forked at prod's approval,
+// approved then, denied: `check prod` does not run, and the comparison shows the two answers.
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -42,6 +43,21 @@ describe.runIf(!missing)('June Studio over a database of runs: fork from here', 
     );
     const [applied] = await client.approve(runId, { requestId: id, approved: true });
     expect(applied?.status).toBe('applied');
+  };
+
+  /** Opens the recorded run's page and selects its `nth` check call, opening the rows above. */
+  const selectCheck = async (nth: number) => {
+    await page.goto(`${studio.pageUrl}#/runs/recorded`);
+    const row = page.locator('[role=treeitem][data-kind="tool"][data-name="check"]');
+    await page.locator('[role=treeitem][data-kind="step"][data-name="plan"]').waitFor({
+      timeout: 30_000,
+    });
+    for (let opened = 0; (await row.count()) <= nth && opened < 12; opened++) {
+      const closed = page.locator('[role=treeitem][aria-expanded="false"]');
+      if ((await closed.count()) === 0) break;
+      await closed.first().locator('button.toggle').click();
+    }
+    await row.nth(nth).click();
   };
 
   beforeAll(async () => {
@@ -83,17 +99,7 @@ describe.runIf(!missing)('June Studio over a database of runs: fork from here', 
     const effects = lines(dir, 'effects.log');
     expect(effects).toEqual(['check staging', 'check prod']);
 
-    await page.goto(`${studio.pageUrl}#/runs/recorded`);
-    const row = page.locator(`[role=treeitem][data-kind="tool"][data-name="check"]`);
-    await page.locator('[role=treeitem][data-kind="step"][data-name="plan"]').waitFor({
-      timeout: 30_000,
-    });
-    for (let opened = 0; (await row.count()) === 0 && opened < 12; opened++) {
-      const closed = page.locator('[role=treeitem][aria-expanded="false"]');
-      if ((await closed.count()) === 0) break;
-      await closed.first().locator('button.toggle').click();
-    }
-    await row.first().click();
+    await selectCheck(0);
 
     const panel = page.getByTestId('fork');
     await panel.getByTestId('fork-open').click();
@@ -142,5 +148,47 @@ describe.runIf(!missing)('June Studio over a database of runs: fork from here', 
     expect(await lineage.textContent()).toContain(`Forked from recorded at ${CHECK}`);
     expect(await lineage.getByTestId('fork-parent').getAttribute('href')).toBe('#/runs/recorded');
     await screenshot(page, 'fork-database');
+  }, 240_000);
+
+  it('forks at an approval, approved then, denied in the fork: nothing after it is asked, the call does not run', async () => {
+    const models = lines(dir, 'models.log').length;
+    const effects = lines(dir, 'effects.log');
+    await selectCheck(1);
+    const panel = page.getByTestId('fork');
+    await panel.getByTestId('fork-open').click();
+    await panel.getByLabel('another answer to the approval').check();
+    expect(await panel.getByTestId('fork-record').textContent()).toBe(`approval check ${PROD}`);
+    expect(await panel.getByLabel('deny').isChecked()).toBe(true);
+    await panel.getByLabel('Reason').fill('not today');
+    await panel.getByTestId('fork-submit').click();
+    await panel.getByTestId('fork-live').waitFor({ timeout: 30_000 });
+    expect(await panel.getByTestId('fork-live').textContent()).toContain(
+      `after approval check ${PROD} everything runs live`,
+    );
+    await panel.getByRole('button', { name: 'Start the fork' }).click();
+    await page.waitForURL((url) => !url.hash.endsWith('/runs/recorded'), { timeout: 60_000 });
+    const forkId = decodeURIComponent(page.url().replace(/^.*#\/runs\//, ''));
+    const { output, trace } = await client.result(forkId);
+    expect(output).toBe('the plan');
+    expect(trace.forkedFrom).toEqual({
+      runId: 'recorded',
+      record: `approval check ${PROD}`,
+      change: { kind: 'answer', approved: false, reason: 'not today' },
+    });
+    // only the model calls after the denial are made; `check prod` does not run
+    expect(lines(dir, 'models.log').slice(models)).toEqual(['ship:go|2', 'plan|3']);
+    expect(lines(dir, 'effects.log')).toEqual(effects);
+    expect((await client.approvals(forkId)).decisions).toEqual({
+      [STAGING]: true,
+      [PROD]: false,
+    });
+    const lineage = page.getByTestId('fork-lineage');
+    await lineage.getByTestId('fork-compare-open').click();
+    const changed = page.getByTestId('fork-changed');
+    await changed.waitFor({ timeout: 30_000 });
+    expect(await changed.locator('td').allTextContents()).toEqual([
+      'approved',
+      'denied: not today',
+    ]);
   }, 240_000);
 });
