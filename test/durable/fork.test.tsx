@@ -467,6 +467,8 @@ describe('forkRun', () => {
           at: 'approval deploy plan#1.0',
           change: { answer: 'deny', reason: 'not on a Friday' },
         });
+        // no approval is asked after the changed one: the words say so, with no count of 0
+        expect(fork.live).toMatch(/, no approval there, and the new answer may lead elsewhere$/);
         const forked = await run(<Workflow />, { ...fork.options, stream }).result;
         expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
         expect(calls()).toEqual(['A plan 3']);
