@@ -1,7 +1,8 @@
 /**
  * Records examples/forks/release.tsx offline, then forks it twice, in memory: at the issue
  * tracker's answer two levels down (a blocker now, answered by blocker.script.json, so the
- * release stops there), and at the deploy's approval (denied).
+ * release stops there), and at the deploy's approval (denied, answered by denied.script.json,
+ * so the model reports the denial).
  * Each fork replays what came before its fork point (no model call, no tool) and runs the
  * rest; its model answers come from the script, after the turns the recording answered.
  *
@@ -14,6 +15,7 @@ import Release from './release.js';
 
 const script = loadScript(fileURLToPath(new URL('./release.script.json', import.meta.url)));
 const blocker = loadScript(fileURLToPath(new URL('./blocker.script.json', import.meta.url)));
+const denied = loadScript(fileURLToPath(new URL('./denied.script.json', import.meta.url)));
 const store = memoryJournalStore();
 const approveAll = () => true;
 
@@ -49,4 +51,6 @@ await runFork(
     at: 'approval deploy plan#1.0',
     change: { answer: 'deny', reason: 'release freeze' },
   }),
+  // the models' turns after a denial: the deploy did not run, so nothing was released
+  denied,
 );

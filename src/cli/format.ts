@@ -56,3 +56,28 @@ export function compactJson(value: unknown, maxChars = 120): string {
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * A tool error for an input the tool's schema refuses (the AI SDK's
+ * `AI_InvalidToolInputError`, its issues listed after `Error message:`) as one line naming
+ * each issue's path and message; undefined for any other error.
+ *
+ * @example
+ * ```ts
+ * toolInputRefusal(error.message); // "its input does not fit the tool's input schema (env: expected string, received number)"
+ * ```
+ */
+export function toolInputRefusal(message: string): string | undefined {
+  if (!message.includes('AI_InvalidToolInputError')) return undefined;
+  const issues = /Error message: (\[[\s\S]*\])\s*$/.exec(message)?.[1];
+  let listed: string[] = [];
+  try {
+    listed = (JSON.parse(issues ?? '[]') as { path?: unknown[]; message?: string }[]).map(
+      (issue) =>
+        `${issue.path?.length ? `${issue.path.join('.')}: ` : ''}${(issue.message ?? '').replace(/^Invalid input: /, '')}`,
+    );
+  } catch {
+    // not the AI SDK's list: saying the schema refused it is enough
+  }
+  return `its input does not fit the tool's input schema${listed.length ? ` (${listed.join('; ')})` : ''}`;
+}

@@ -6,7 +6,7 @@ import {
 } from '../approvals/index.js';
 import type { RunConsumer, RunLogEvent, RunLogEventOf } from '../events/index.js';
 import { modelOutputOf, type TraceStatus } from '../trace/index.js';
-import { compactJson, formatDuration, formatTokens } from './format.js';
+import { compactJson, formatDuration, formatTokens, toolInputRefusal } from './format.js';
 import type { TerminalStyle } from './terminal-style.js';
 import { visibleText as v } from './visible-text.js';
 
@@ -235,7 +235,9 @@ export class ProgressPrinter implements RunConsumer {
     const text =
       event.type === 'tool-result'
         ? `${s.tool(`← ${v(event.tool)}`)} ${s.dim(v(compactJson(modelOutputOf(event.output), this.#jsonChars)))}`
-        : s.failure(`✗ ${v(event.tool)} failed: ${v(event.error.message)}`);
+        : s.failure(
+            `✗ ${v(event.tool)} failed: ${v(toolInputRefusal(event.error.message) ?? event.error.message)}`,
+          );
     this.line(`${this.#tag(event.runId, event.step)}${text}`, event.runId, inner);
   }
 

@@ -7,7 +7,7 @@ import { runsFolderJournal } from '../host/runs-folder-journal.js';
 import { scriptedModel, type ScriptedModel } from '../testing/index.js';
 import type { Trace, TraceNode } from '../trace/index.js';
 import type { CliIO } from './cli-io.js';
-import { oneLine } from './format.js';
+import { oneLine, toolInputRefusal } from './format.js';
 import type { ExitCodeValue } from './exit-code.js';
 import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
@@ -131,26 +131,10 @@ function toolNodeOf(node: TraceNode, tool: string): TraceNode | undefined {
   return undefined;
 }
 
-/**
- * A tool's error as one line: an input the tool's schema refuses (the AI SDK's
- * `AI_InvalidToolInputError`, its issues listed after `Error message:`) as each issue's
- * path and message; any other error as its message on one line.
- */
+/** A tool's error as one line: an input its schema refuses as each issue, else its message. */
 function toolErrorText(message: string): string {
-  if (message.includes('AI_InvalidToolInputError')) {
-    const issues = /Error message: (\[[\s\S]*\])\s*$/.exec(message)?.[1];
-    let listed: string[] = [];
-    try {
-      listed = (JSON.parse(issues ?? '[]') as { path?: unknown[]; message?: string }[]).map(
-        (issue) =>
-          `${issue.path?.length ? `${issue.path.join('.')}: ` : ''}${(issue.message ?? '').replace(/^Invalid input: /, '')}`,
-      );
-    } catch {
-      // not the AI SDK's list: the error's first line says enough
-    }
-    return `its input does not fit the tool's input schema${listed.length ? ` (${listed.join('; ')})` : ''}; fix --input and try again.`;
-  }
-  return oneLine(message);
+  const refusal = toolInputRefusal(message);
+  return refusal ? `${refusal}; fix --input and try again.` : oneLine(message);
 }
 
 /**

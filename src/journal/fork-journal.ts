@@ -103,7 +103,7 @@ export function findForkPoint(points: readonly ForkPoint[], at: string | number)
     .join('; ');
   throw new WorkflowError(
     'fork-record-unknown',
-    `june: the run has no record "${text}" to fork at; its records are ${points.length ? `${some}${points.length > 8 ? '; ...' : ''}` : 'none (it made no model call)'}. Name one by its name or number (june fork <run> lists them).`,
+    `june: the run has no record "${text}" to fork at; its records are ${points.length ? `${some}${points.length > 8 ? ` and ${points.length - 8} more` : ''}` : 'none (it made no model call)'}. Name one by its name or number (june fork <run> lists them).`,
   );
 }
 

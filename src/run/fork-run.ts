@@ -359,7 +359,7 @@ export function liveWords(
   const counts = [
     `${models} model call${models === 1 ? '' : 's'}`,
     `${tools.length} tool execution${tools.length === 1 ? '' : 's'}${names.length ? ` (${names.join(', ')})` : ''}`,
-    `${approvals} approval${approvals === 1 ? '' : 's'} (asked again)`,
+    approvals ? `${approvals} approval${approvals === 1 ? '' : 's'} (asked again)` : 'no approval',
   ];
   const changed =
     change.kind !== 'model'

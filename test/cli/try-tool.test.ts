@@ -102,6 +102,10 @@ describe('june try-tool', () => {
     // no model was called: neither the step nor the run reports tokens or a cost
     expect(refused.stdout).not.toMatch(/tokens|cost/);
     expect(refused.stdout).toMatch(/^✓ succeeded in \d+ ms · 1 tool failed\ntrace: /m);
+    // the progress names the refused field, not the AI SDK's error text
+    expect(refused.stdout).toContain(
+      `✗ deploy failed: its input does not fit the tool's input schema (env: expected string, received number)\n`,
+    );
   }, 120_000);
 
   it('names what there is for an unknown agent or tool, and refuses a bad --run-id', async () => {

@@ -17,10 +17,12 @@ import {
   Step,
   Tool,
   traceWriter,
+  type ForkPoint,
   type JournalHeader,
   type Trace,
   type TraceNode,
 } from 'june';
+import { findForkPoint } from '../../src/journal/fork-journal.js';
 import { loadScript, scriptAfterJournal, scriptedModel, type ScriptTurn } from 'june/testing';
 import { questionsIn } from 'june/evals';
 import { fileURLToPath } from 'node:url';
@@ -444,6 +446,15 @@ describe('forkRun', () => {
     ).rejects.toMatchObject({ code: 'fork-record-unknown' });
   });
 
+  it('names the first eight records and how many more a run has when --at names none', () => {
+    const points = Array.from({ length: 10 }, (_, i) => ({ n: i + 1, name: `model plan #${i}` }));
+    expect(() => findForkPoint(points as ForkPoint[], 11)).toThrow(
+      'its records are 1. model plan #0; 2. model plan #1; 3. model plan #2; 4. model plan #3; ' +
+        '5. model plan #4; 6. model plan #5; 7. model plan #6; 8. model plan #7 and 2 more. ' +
+        'Name one by its name or number (june fork <run> lists them).',
+    );
+  });
+
   for (const stream of [true, false]) {
     describe(stream ? 'streaming' : 'batch mode', () => {
       it('forks at an approval: approved becomes denied, the tool does not run, and the model reads the denial', async () => {
@@ -456,6 +467,8 @@ describe('forkRun', () => {
           at: 'approval deploy plan#1.0',
           change: { answer: 'deny', reason: 'not on a Friday' },
         });
+        // no approval is asked after the changed one: the words say so, with no count of 0
+        expect(fork.live).toMatch(/, no approval there, and the new answer may lead elsewhere$/);
         const forked = await run(<Workflow />, { ...fork.options, stream }).result;
         expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
         expect(calls()).toEqual(['A plan 3']);

@@ -27,7 +27,10 @@ describe('examples/forks/fork-offline.tsx', () => {
       // with a blocker, the script's other path: the release stops before the deploy
       /fork \S+ at tool issues plan#0\.0\/summarize#0\.0\/answer#0\.0: Not releasing 1\.2: the login bug blocks it\./,
     );
-    expect(ran.stdout).toMatch(/fork \S+ at approval deploy plan#1\.0: /);
+    expect(ran.stdout).toMatch(
+      // denied, the deploy does not run and the model says so
+      /fork \S+ at approval deploy plan#1\.0: Not released: the deploy to prod was denied\./,
+    );
     expect(
       lines.filter((line) => line === `  forked from ${recorded}; 3 answers replayed`),
     ).toHaveLength(2);
