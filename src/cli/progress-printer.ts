@@ -77,6 +77,12 @@ export class ProgressPrinter implements RunConsumer {
   readonly #callTools = new Map<string, string>();
   /** The steps running now (`<runId> <step>`): when more than one runs (a `<Parallel>`), lines inside a step name it. */
   readonly #running = new Set<string>();
+  /**
+   * A step's streamed text not yet printed, by `<runId> <step>`: while other steps run too,
+   * each step's text prints in whole lines under its name, so branches streaming at once do
+   * not interleave word by word. `indent` is the line's start, with the step's name.
+   */
+  readonly #pending = new Map<string, { indent: string; text: string }>();
 
   constructor(out: TextOutput, style: TerminalStyle, options: ProgressPrinterOptions = {}) {
     this.#out = out;
@@ -118,6 +124,10 @@ export class ProgressPrinter implements RunConsumer {
   event(event: RunLogEvent): void {
     // a finish whose start never came, a withdrawal of a request nobody was asked: nothing to print
     if ('unstarted' in event || 'unasked' in event) return;
+    // what a step does next starts on a line of its own, after the text it streamed so far
+    if (event.type === 'approval-request') this.#flush(`${event.runId} ${event.request.step}`);
+    else if (event.type !== 'text-delta' && 'step' in event && typeof event.step === 'string')
+      this.#flush(`${event.runId} ${event.step}`);
     switch (event.type) {
       case 'run-start':
         return this.#runStart(event);
@@ -127,6 +137,7 @@ export class ProgressPrinter implements RunConsumer {
         return this.#stepStart(event);
       case 'text-delta':
         return this.#text(
+          event.runId,
           event.step,
           v(event.delta, { keepNewlines: true }),
           `${this.#indentOf(event.runId)}${inner}${this.#tag(event.runId, event.step)}`,
@@ -337,7 +348,18 @@ export class ProgressPrinter implements RunConsumer {
     return '    '.repeat(runId === undefined ? 0 : this.#depthOf(runId));
   }
 
-  #text(step: string, delta: string, indent: string): void {
+  #text(runId: string, step: string, delta: string, indent: string): void {
+    const key = `${runId} ${step}`;
+    const pending = this.#pending.get(key);
+    if (pending !== undefined || this.#running.size > 1) {
+      // other steps stream too: print this step's text a whole line at a time
+      const lines = `${pending?.text ?? ''}${delta}`.split('\n');
+      const rest = lines.pop()!;
+      for (const text of lines) this.line(text === '' ? '' : `${indent}${text}`);
+      if (rest === '') this.#pending.delete(key);
+      else this.#pending.set(key, { indent, text: rest });
+      return;
+    }
     if (this.#textIndent !== undefined && this.#textStep !== step) this.end();
     this.#textStep = step;
     delta.split('\n').forEach((segment, index) => {
@@ -352,6 +374,14 @@ export class ProgressPrinter implements RunConsumer {
       }
       this.#write(segment);
     });
+  }
+
+  /** Prints what a step streamed and has not printed yet, as a line of its own. */
+  #flush(key: string): void {
+    const pending = this.#pending.get(key);
+    if (pending === undefined) return;
+    this.#pending.delete(key);
+    this.line(`${pending.indent}${pending.text}`);
   }
 
   #write(text: string): void {

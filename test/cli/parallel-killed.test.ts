@@ -116,6 +116,54 @@ describe('june run of a <Parallel>', () => {
     // the step after the join runs alone: its lines are not named
     expect(printed.some((line) => line.startsWith('  1. user.ts'))).toBe(true);
   }, 60_000);
+
+  it('prints the text of branches streaming at once in whole lines, each under its step', async () => {
+    const cwd = project.folder('streaming');
+    project.write(
+      'streaming/two.tsx',
+      `import { Agent, Parallel, Step } from 'june';
+import { openai } from 'june/sdk/openai';
+export default () => (
+  <Agent model={openai('gpt-5-mini')}>
+    <Parallel>
+      <Step key="cart" id="review-cart" prompt="Review cart.ts" />
+      <Step key="price" id="review-price" prompt="Review price.ts" />
+    </Parallel>
+  </Agent>
+);
+`,
+    );
+    // the scripted model streams one word at a time, so both answers stream at once
+    project.write(
+      'streaming/two.script.json',
+      JSON.stringify({
+        steps: {
+          'review-cart': [
+            { text: 'cart.ts: reduce without an initial value throws.\nPass 0 as the start.' },
+          ],
+          'review-price': [{ text: 'price.ts looks fine to me, no bug here.' }],
+        },
+      }),
+    );
+    const done = await june(['run', 'two.tsx', '--script', 'two.script.json'], cwd);
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    const printed = done.stdout.split('\n');
+    const named = printed.filter((line) => line.includes(' › '));
+    expect(named.toSorted()).toEqual([
+      '  review-cart › Pass 0 as the start.',
+      '  review-cart › cart.ts: reduce without an initial value throws.',
+      '  review-price › price.ts looks fine to me, no bug here.',
+    ]);
+    // each branch's last line comes before its step's own end
+    const at = (line: string) => printed.indexOf(line);
+    expect(at('  review-cart › Pass 0 as the start.')).toBeLessThan(
+      printed.findIndex((line) => line.startsWith('✓ review-cart ·')),
+    );
+    expect(at('  review-price › price.ts looks fine to me, no bug here.')).toBeLessThan(
+      printed.findIndex((line) => line.startsWith('✓ review-price ·')),
+    );
+  }, 60_000);
 });
 
 function findNode(node: TraceNode, kind: TraceNode['kind']): TraceNode | undefined {
