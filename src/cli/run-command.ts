@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JuneError } from '../errors/index.js';
 import { context } from '@opentelemetry/api';
-import { traceWriter } from '../events/index.js';
+import { traceWriter, type RunConsumer } from '../events/index.js';
 import type { RunHandle } from '../interpreter/index.js';
 import { approvalPolicy } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
@@ -95,6 +95,8 @@ export interface RunStartedOptions {
   usage?: boolean;
   /** What makes a run that succeeded fail all the same, as a `june:` line (see `reportRun`). */
   failedCall?: (trace: Trace) => string | undefined;
+  /** One more consumer of the run's events, after the trace writer (`june try-tool`'s watch on its call). */
+  consumer?: RunConsumer;
 }
 
 /**
@@ -117,7 +119,7 @@ export async function runStarted(
   const printer = runPrinter(io, style, promptOutput !== undefined && approve === 'ask', how);
   const otlp = await otlpExport(options, io);
   const startedAt = Date.now();
-  const { handle, writer, traceFailure } = startRun(inputs, options, otlp);
+  const { handle, writer, traceFailure } = startRun(inputs, options, otlp, how.consumer);
   const control = new RunControl({
     handle,
     writer,
@@ -244,7 +246,12 @@ type OtlpExport = Awaited<ReturnType<typeof otlpExport>>;
  * `--trace`), inside the `--otel` parent span when there is one. `traceFailure` is the
  * writer's error, if writing failed.
  */
-function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExport) {
+function startRun(
+  inputs: RunInputs,
+  options: RunCommandOptions,
+  otlp: OtlpExport,
+  consumer?: RunConsumer,
+) {
   const { workflow, props, model, journal, redact, prices, recorded, lease } = inputs;
   const json = options.json === true;
   const onApproval = approvalPolicy(options.approve ?? 'ask');
@@ -256,7 +263,7 @@ function startRun(inputs: RunInputs, options: RunCommandOptions, otlp: OtlpExpor
   });
   const start = () =>
     workflow.june.run(workflow.component, {
-      consumers: [writer],
+      consumers: consumer ? [writer, consumer] : [writer],
       workflow: workflow.name,
       ...(props ? { props } : {}),
       ...(model ? { model } : {}),

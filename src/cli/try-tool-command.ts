@@ -5,6 +5,7 @@ import { WorkflowError } from '../errors/index.js';
 import { agentTool, type AgentTool } from '../interpreter/agent-tool.js';
 import { runsFolderJournal } from '../host/runs-folder-journal.js';
 import { scriptedModel, type ScriptedModel } from '../testing/index.js';
+import type { RunConsumer } from '../events/index.js';
 import type { Trace, TraceNode } from '../trace/index.js';
 import type { CliIO } from './cli-io.js';
 import { oneLine, toolInputRefusal } from './format.js';
@@ -76,6 +77,7 @@ export async function tryToolCommand(
     ...(options.json ? { json: true } : {}),
   };
   const name = `try ${found.name} · ${workflow.name}`;
+  const watch = triedCallWatch(found.name);
   const model = scriptedModel(
     {
       $comment: `june try-tool: one call of ${found.name}, asked for by ${resolve(file)}'s agent ${found.agent.path}`,
@@ -89,7 +91,12 @@ export async function tryToolCommand(
     { name: 'try-tool' },
   );
   const inputs = {
-    workflow: { ...workflow, component: tryComponent(found, model), name, label: name },
+    workflow: {
+      ...workflow,
+      component: tryComponent(found, model, watch.failure),
+      name,
+      label: name,
+    },
     journal: runsFolderJournal(runsFolder),
     recorded: undefined,
     props: undefined,
@@ -103,6 +110,7 @@ export async function tryToolCommand(
     // its turns are scripted: no model is called, nothing is spent
     usage: false,
     failedCall: (trace) => triedCallFailure(trace, found.name),
+    consumer: watch.consumer,
   });
 }
 
@@ -115,10 +123,40 @@ export function triedCallFailure(trace: Trace, tool: string): string | undefined
   const call = toolNodeOf(trace.root, tool);
   if (!call) return undefined;
   const rejected = call.guards?.find((decision) => decision.action === 'reject');
-  if (rejected)
-    return `june: the guard "${rejected.guard}" rejected the call of "${tool}"${rejected.reason ? `: ${rejected.reason}` : ''}; the tool did not run.`;
+  if (rejected) return rejectedText(tool, rejected);
   if (call.status !== 'failed') return undefined;
-  return `june: the call of "${tool}" failed: ${toolErrorText(call.error?.message ?? 'no message')}`;
+  return failedText(tool, call.error?.message ?? 'no message');
+}
+
+function rejectedText(tool: string, rejected: { guard: string; reason?: string }): string {
+  return `june: the guard "${rejected.guard}" rejected the call of "${tool}"${rejected.reason ? `: ${rejected.reason}` : ''}; the tool did not run.`;
+}
+
+function failedText(tool: string, message: string): string {
+  return `june: the call of "${tool}" failed: ${toolErrorText(message)}`;
+}
+
+/**
+ * Watches the run's events for the tried call failing (its tool's error, a guard's
+ * rejection): `failure()` says why, as {@link triedCallFailure} does, once it has.
+ */
+function triedCallWatch(tool: string): {
+  consumer: RunConsumer;
+  failure: () => string | undefined;
+} {
+  let failure: string | undefined;
+  return {
+    consumer: {
+      event(event) {
+        if (failure !== undefined || 'unstarted' in event) return;
+        if (event.type === 'guard-decision' && event.action === 'reject' && event.tool === tool)
+          failure = rejectedText(tool, event);
+        else if (event.type === 'tool-error' && event.status === 'failed' && event.tool === tool)
+          failure = failedText(tool, event.error.message);
+      },
+    },
+    failure: () => failure,
+  };
 }
 
 /** The tried call's tool node: the first of that name in the tree. */
@@ -143,7 +181,11 @@ function toolErrorText(message: string): string {
  * a tried call is allowed, rejected, tripped or escalated as in a run, and the step's
  * scripted answer is no output for a guard to judge.
  */
-function tryComponent(found: AgentTool, model: ScriptedModel): Component {
+function tryComponent(
+  found: AgentTool,
+  model: ScriptedModel,
+  failure: () => string | undefined,
+): Component {
   return function TryTool() {
     const agent = createElement(Agent, {
       name: found.agent.name,
@@ -153,6 +195,12 @@ function tryComponent(found: AgentTool, model: ScriptedModel): Component {
       children: createElement(Step, {
         id: TRY_STEP,
         prompt: `Call ${found.name} (${found.source}) of ${found.agent.path}.`,
+        // a call that did not do its work fails the try: its trace, `june runs`, its last line
+        children: () => {
+          const why = failure();
+          if (why !== undefined) throw new WorkflowError('tool-try-failed', why);
+          return null;
+        },
       }),
     });
     return found.guards

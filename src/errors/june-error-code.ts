@@ -166,6 +166,7 @@ export const juneErrorCodes = [
   'studio-fork-invalid',
   'studio-ui-missing',
   'studio-workflow-unknown',
+  'tool-try-failed',
   'tool-try-unknown',
   'tool-try-unsupported',
   'workflow-default-invalid',

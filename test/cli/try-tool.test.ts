@@ -64,6 +64,8 @@ describe('june try-tool', () => {
     expect(toolNodes('try-a').map((n) => [n.status, n.approval?.status])).toEqual([
       ['denied', 'denied'],
     ]);
+    // a call denied as --approve says is no failure of the try
+    expect(tried('try-a').status).toBe('succeeded');
     const approved = await june(
       [...args, ...input, '--approve', 'all', '--run-id', 'try-b'],
       project.dir,
@@ -101,7 +103,14 @@ describe('june try-tool', () => {
     expect(toolNodes('try-bad')[0]!.status).toBe('failed');
     // no model was called: neither the step nor the run reports tokens or a cost
     expect(refused.stdout).not.toMatch(/tokens|cost/);
-    expect(refused.stdout).toMatch(/^✓ succeeded in \d+ ms · 1 tool failed\ntrace: /m);
+    // the try failed, as its exit code says: its last line, its trace, `june runs`
+    expect(refused.stdout).toMatch(/^✗ failed after \d+ ms\ntrace: /m);
+    expect(refused.stdout).not.toContain('succeeded');
+    expect(tried('try-bad').status).toBe('failed');
+    const runs = await june(['runs'], project.dir);
+    expect(runs.stdout.split('\n')).toContainEqual(
+      expect.stringMatching(/^try-bad {2}try deploy · flow\.tsx {2}failed$/),
+    );
     // the progress names the refused field, not the AI SDK's error text
     expect(refused.stdout).toContain(
       `✗ deploy failed: its input does not fit the tool's input schema (env: expected string, received number)\n`,
@@ -175,6 +184,8 @@ export default function Guarded() {
     expect(toolNodes('try-g1')[0]!.guards).toEqual([
       expect.objectContaining({ guard: 'no-prod', action: 'reject' }),
     ]);
+    expect(tried('try-g1').status).toBe('failed');
+    expect(rejected.stdout).toMatch(/^✗ failed after \d+ ms\ntrace: /m);
     // --approve all leaves a guard's escalation to a person, as june run does
     const escalated = await june(
       [...args, '--input', '{"env":"eu"}', '--approve', 'all', '--run-id', 'try-g2'],
@@ -198,6 +209,7 @@ export default function Guarded() {
       project.dir,
     );
     expect(allowed.code).toBe(0);
+    expect(tried('try-g3').status).toBe('succeeded');
     expect(deploys()).toBe(`${before}eu\nqa\n`);
   }, 120_000);
 });
