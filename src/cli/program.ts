@@ -61,11 +61,10 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) =>
-        write(`${sentence(oneLine(text.replace(/^error: /, 'june: ')))} See june --help.\n`),
     });
 
-  // Subcommands made with .command() inherit exitOverride() and the output settings above.
+  // Subcommands made with .command() inherit exitOverride() and the output settings above;
+  // pointToOwnHelp then ends each one's usage errors with its own help.
   addInitCommand(program, io, done);
   addRunCommand(program, io, done);
   addForkCommand(program, io, done);
@@ -76,7 +75,20 @@ export function createProgram(io: CliIO, done: (code: ExitCodeValue) => void): C
   addEvalsCommand(program, io, done);
   addDevCommand(program, io, done);
   addServeCommand(program, io, done);
+  pointToOwnHelp(program);
   return program;
+}
+
+/**
+ * A usage error ends with the help of the command it is in: `See june threads show --help.`
+ * for a bad `june threads show`, `See june --help.` for an unknown command.
+ */
+function pointToOwnHelp(command: Command, path = command.name()): void {
+  command.configureOutput({
+    outputError: (text, write) =>
+      write(`${sentence(oneLine(text.replace(/^error: /, 'june: ')))} See ${path} --help.\n`),
+  });
+  for (const sub of command.commands) pointToOwnHelp(sub, `${path} ${sub.name()}`);
 }
 
 /** `june init [dir]`. */

@@ -31,15 +31,35 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     [
       'an unknown flag',
       ['run', example, '--jsn'],
-      /^june: unknown option '--jsn' \(Did you mean --json\?\) See june --help\.$/,
+      /^june: unknown option '--jsn' \(Did you mean --json\?\) See june run --help\.$/,
     ],
     [
       'a bad --approve value',
       ['run', example, '--approve', 'maybe'],
-      /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none, studio, wait\. See june --help\.$/,
+      /^june: option '--approve <mode>' argument 'maybe' is invalid\. Allowed choices are ask, all, none, studio, wait\. See june run --help\.$/,
     ],
-    ['no workflow file', ['run'], /^june: missing required argument 'file'\. See june --help\.$/],
+    [
+      'no workflow file',
+      ['run'],
+      /^june: missing required argument 'file'\. See june run --help\.$/,
+    ],
     ['an unknown command', ['deploy'], /^june: unknown command 'deploy'\. See june --help\.$/],
+    // an error inside a subcommand points to that subcommand's help
+    [
+      'june threads show without an id',
+      ['threads', 'show'],
+      /^june: missing required argument 'id'\. See june threads show --help\.$/,
+    ],
+    [
+      'an unknown subcommand of june threads',
+      ['threads', 'nope'],
+      /^june: too many arguments for 'threads'\. .* See june threads --help\.$/,
+    ],
+    [
+      'june try-tool without --agent',
+      ['try-tool', example, '--tool', 'deploy'],
+      /^june: required option '--agent <path>' not specified\. See june try-tool --help\.$/,
+    ],
     [
       '--props that is not JSON',
       ['run', example, '--props', '{name:'],
