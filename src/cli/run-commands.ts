@@ -324,10 +324,10 @@ function unknownRequest(io: CommandOutput, decisions: RunApprovals, id: string):
     .join(', ');
   const why =
     named > 1
-      ? `"${id}" names ${named} of its waiting requests`
-      : `the run waits for no request "${id}"`;
+      ? `"${id}" names ${named} of the requests run ${runId} waits for`
+      : `run ${runId} waits for no request "${id}"`;
   io.stderr.write(
-    `${visibleText(`june: ${why}; run ${runId} waits for ${calls}. Give one of those request ids or keys, or --all.`)}\n`,
+    `${visibleText(`june: ${why}; it waits for ${calls}. Give one of those request ids or keys, or --all.`)}\n`,
   );
   return ExitCode.failed;
 }

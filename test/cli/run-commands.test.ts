@@ -121,7 +121,7 @@ describe.each([
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toBe(
-      `june: the run waits for no request "nope#9.9"; run ${runId} waits for ${call!.requestId} (tool deploy, step work; key ${short}). Give one of those request ids or keys, or --all.\n`,
+      `june: run ${runId} waits for no request "nope#9.9"; it waits for ${call!.requestId} (tool deploy, step work; key ${short}). Give one of those request ids or keys, or --all.\n`,
     );
     // as june serve's progress names the call: its key without the run's id
     const answered = await approve(runId, short, {});

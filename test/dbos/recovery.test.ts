@@ -158,7 +158,7 @@ describe.runIf(!missing)('runs over DBOS: crashes, cancel and bad input', () => 
     );
     expect(unknownRequest.code).toBe(1);
     expect(unknownRequest.stderr).toBe(
-      'june: the run asks has no approval request "entry#9.9" waiting; it waits for "entry#2.0" (publish). See june runs.\n',
+      'june: run asks waits for no request "entry#9.9"; it waits for entry#2.0 (tool publish, step entry; key entry#2.0). Give one of those request ids or keys, or --all.\n',
     );
     await june(
       ['approve', 'asks', '--all', '--deny', '--reason', 'not today', '--database', database],

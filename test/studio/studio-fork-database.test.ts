@@ -15,7 +15,7 @@ import type { Studio } from '../../src/studio/index.js';
 import { tempProject } from '../cli/cli-harness.js';
 import { lines, startWorker, waitFor, type WorkerProcess } from '../dbos/support.js';
 import { postgresMissing, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { launchBrowser, newPage, openStudio, screenshot } from './support.js';
+import { eventually, launchBrowser, newPage, openStudio, screenshot } from './support.js';
 
 const missing = postgresMissing();
 const fixtures = new URL('../engine/fixtures/', import.meta.url);
@@ -186,9 +186,14 @@ describe.runIf(!missing)('June Studio over a database of runs: fork from here', 
     await lineage.getByTestId('fork-compare-open').click();
     const changed = page.getByTestId('fork-changed');
     await changed.waitFor({ timeout: 30_000 });
-    expect(await changed.locator('td').allTextContents()).toEqual([
-      'approved',
-      'denied: not today',
-    ]);
+    // the page may show the fork's trace from before its denial came: it catches up as it follows
+    await eventually(
+      async () =>
+        expect(await changed.locator('td').allTextContents()).toEqual([
+          'approved',
+          'denied: not today',
+        ]),
+      30_000,
+    );
   }, 240_000);
 });

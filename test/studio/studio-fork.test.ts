@@ -274,10 +274,15 @@ describe('June Studio: fork from here', () => {
     await lineage.getByTestId('fork-compare-open').click();
     const changed = wb.page.getByTestId('fork-changed');
     await changed.waitFor();
-    expect(await changed.locator('td').allTextContents()).toEqual([
-      'approved',
-      'denied: not today',
-    ]);
+    // the page may show the fork's trace from before its denial came: it catches up as it follows
+    await eventually(
+      async () =>
+        expect(await changed.locator('td').allTextContents()).toEqual([
+          'approved',
+          'denied: not today',
+        ]),
+      30_000,
+    );
   }, 240_000);
 
   /** Opens a run's page with every row of its tree open. */
