@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { isIntegrationTest, isLongTest, needsIsolation, testFiles } from './test/lanes/lanes.js';
+import { isIntegrationTest, isLongTest, testFiles } from './test/lanes/lanes.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -8,11 +8,11 @@ const files = testFiles(here('./test'));
 const lane = (name: 'unit' | 'integration' | 'long') =>
   files
     .filter((file) =>
-      isLongTest(file) ? name === 'long' : isIntegrationTest(file) === (name === 'integration'),
+      isLongTest(file)
+        ? name === 'long'
+        : name !== 'long' && isIntegrationTest(file) === (name === 'integration'),
     )
     .map((file) => `test/${file}`);
-const unitFiles = (isolated: boolean) =>
-  lane('unit').filter((file) => needsIsolation(file.slice('test/'.length)) === isolated);
 
 // The lanes (test/lanes/lanes.ts sorts the files): `unit` imports the sources and starts
 // nothing, so it needs no build (`npm run test:unit`); `types` checks the public generics with
@@ -46,25 +46,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: unitFiles(false),
+          include: lane('unit'),
           setupFiles: ['test/lanes/no-processes.ts'],
           // two at a time: many of these tests wait (timers, streams), so a second worker
           // keeps both cores busy; under `npm test` the lane runs first, on its own
-          maxWorkers: 2,
-          sequence: { groupOrder: 0 },
-          // June's sources are imported once per worker, not once per file: that import was
-          // most of the lane's time. The setup file puts back what a file may leave changed
-          // (timers, mocks, stubbed globals and environment variables).
-          isolate: false,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // the unit files that replace June's modules with `vi.mock`, each in its own modules
-          name: 'unit-isolated',
-          include: unitFiles(true),
-          setupFiles: ['test/lanes/no-processes.ts'],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },

@@ -82,18 +82,6 @@ const longFiles = [
   'durable/run-ids.test.tsx',
 ];
 
-/**
- * Unit files that replace modules of June with `vi.mock`: they run in a fresh module graph each
- * (vitest's isolation), while the rest of the unit lane shares one graph per worker, so that
- * June's sources are imported once per worker rather than once per file.
- */
-const isolatedUnitFiles = ['interpreter/tree-passes.test.tsx'];
-
-/** True when `file` (a path under test/, with `/`) is a unit file that needs its own modules. */
-export function needsIsolation(file: string): boolean {
-  return isolatedUnitFiles.includes(file);
-}
-
 /** True when `file` (a path under test/, with `/`) belongs to the long lane. */
 export function isLongTest(file: string): boolean {
   return longFiles.includes(file);

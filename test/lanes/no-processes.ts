@@ -4,7 +4,7 @@
 // servers, `june`, PostgreSQL, Chromium).
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
-import { afterAll, afterEach, vi } from 'vitest';
+import { afterEach } from 'vitest';
 
 const starters = [
   'spawn',
@@ -38,13 +38,4 @@ afterEach(() => {
       `june tests: the unit lane starts no process, but this test called ${calls.join(', ')}; ` +
         'list its file among the integration tests in test/lanes/lanes.ts',
     );
-});
-
-// The unit lane's files share one module graph per worker (vitest's `isolate: false`): what a
-// file changes in it for its tests is put back before the next file runs.
-afterAll(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-  vi.unstubAllEnvs();
 });
