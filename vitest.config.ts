@@ -1,16 +1,24 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { isIntegrationTest, testFiles } from './test/lanes/lanes.js';
+import { isIntegrationTest, isLongTest, testFiles } from './test/lanes/lanes.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 const files = testFiles(here('./test'));
-const lane = (integration: boolean) =>
-  files.filter((file) => isIntegrationTest(file) === integration).map((file) => `test/${file}`);
+const lane = (name: 'unit' | 'integration' | 'long') =>
+  files
+    .filter((file) =>
+      isLongTest(file)
+        ? name === 'long'
+        : name !== 'long' && isIntegrationTest(file) === (name === 'integration'),
+    )
+    .map((file) => `test/${file}`);
 
-// Two lanes (test/lanes/lanes.ts sorts the files): `unit` imports the sources and starts
-// nothing, so it needs no build (`npm run test:unit`); `integration` spawns the built CLI in
-// `dist/`, bash, stdio servers, PostgreSQL and Chromium. `npm test` builds, then runs both.
+// The lanes (test/lanes/lanes.ts sorts the files): `unit` imports the sources and starts
+// nothing, so it needs no build (`npm run test:unit`); `types` checks the public generics with
+// TypeScript (`npm run test:types`); `integration` spawns the built CLI in `dist/`, bash, stdio
+// servers, PostgreSQL and Chromium. `npm test` builds, then runs those three. `long` holds the
+// soaks and long repetitions (`npm run test:long`; CI runs it too).
 export default defineConfig({
   resolve: {
     // Tests import `june` by name, as users do; here the names point at the sources.
@@ -38,17 +46,32 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: lane(false),
+          include: lane('unit'),
           setupFiles: ['test/lanes/no-processes.ts'],
           // two at a time: many of these tests wait (timers, streams), so a second worker
           // keeps both cores busy; under `npm test` the lane runs first, on its own
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
-          // The public generics, checked by TypeScript (`*.test-d.ts(x)`, expectTypeOf).
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The public generics, checked by TypeScript (`*.test-d.ts(x)`, expectTypeOf): a lane
+          // of its own, as the check takes longer than all the unit tests' imports together.
+          name: 'types',
+          include: [],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
           typecheck: {
             enabled: true,
+            only: true,
             include: ['test/**/*.test-d.{ts,tsx}'],
             tsconfig: 'tsconfig.json',
+            // TypeScript 7's native compiler (the `typescript-native` devDependency): the same
+            // errors as TypeScript 5 (still used by the build and typescript-eslint), in a
+            // fraction of the time
+            checker: 'node_modules/typescript-native/bin/tsc',
           },
         },
       },
@@ -56,12 +79,23 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: lane(true),
+          include: lane('integration'),
           // one test file at a time (vitest's default on two cores), as before the lanes:
           // these tests start processes and wait for them against deadlines
           sequence: { groupOrder: 1 },
           // finds the Chromium of the Studio browser tests once (a system one, else a packaged one)
           globalSetup: ['test/helpers/chromium-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'long',
+          include: lane('long'),
+          // one file at a time, as the integration lane: these start workers, databases and
+          // `june` processes and wait for them
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -15,7 +15,7 @@ import type { EvalResults, WorkflowEvalOutput } from 'june/evals';
 
 const exampleDir = fileURLToPath(new URL('../../examples/evals/', import.meta.url));
 const evaliteBin = fileURLToPath(
-  new URL('../../node_modules/evalite/dist/bin.js', import.meta.url),
+  new URL('../../examples/evals/node_modules/evalite/dist/bin.js', import.meta.url),
 );
 const cliPath = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url));
 const docsPath = fileURLToPath(new URL('../../docs/evals.md', import.meta.url));
@@ -163,11 +163,11 @@ function sqliteMissing(): string | undefined {
       '-e',
       "const r = require('node:module').createRequire(require.resolve('evalite')); r('better-sqlite3')(':memory:').close()",
     ],
-    { cwd: fileURLToPath(new URL('../../', import.meta.url)), encoding: 'utf8' },
+    { cwd: exampleDir, encoding: 'utf8' },
   );
   if (probe.status === 0) return undefined;
   const reason = probe.stderr.split('\n').find((line) => /Error|was compiled/.test(line)) ?? '';
-  return `the evals example needs better-sqlite3 (evalite's store) built for this Node (${process.version}): ${reason.trim()} Rebuild it against this Node's headers: npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm rebuild better-sqlite3`;
+  return `the evals example needs better-sqlite3 (evalite's store) built for this Node (${process.version}): ${reason.trim()} Rebuild it against this Node's headers: npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm rebuild --prefix examples/evals/deps better-sqlite3`;
 }
 const missing = sqliteMissing();
 

@@ -5,6 +5,7 @@
 // `npm test` builds, then runs both. A unit test that starts a process fails with a message
 // naming this file (test/lanes/no-processes.ts), so a file can only sit in the wrong lane once.
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Folders of test/ whose files need the build or start processes: new files there are integration. */
 const integrationFolders = ['cli', 'dbos', 'studio', 'examples', 'compat'];
@@ -58,6 +59,34 @@ const integrationFiles = [
   'web/chat-thread-browser.test.ts',
 ];
 
+/**
+ * The long lane (`npm run test:long`, run by CI after `npm test`): soaks, long repetitions and
+ * memory runs, each a minute or more on a loaded 2-core machine. They start processes or
+ * databases like the integration lane; they are kept out of `npm test` so that it stays within
+ * a few minutes, and nothing in them is skipped or shortened.
+ */
+const longFiles = [
+  // ten workers started at once, ten times over, against one database
+  'dbos/concurrent-start.test.ts',
+  // a worker stopped by each signal in each phase of a run, then its run taken over
+  'dbos/worker-signals.test.ts',
+  // the whole journal-engine contract, against PostgreSQL
+  'dbos/dbos-engine-contract.test.ts',
+  // several workers sharing runs
+  'dbos/scale-out.test.ts',
+  // `june run` stopped by each signal in each phase
+  'cli/stop-signals-phases.test.ts',
+  // runs killed at random points, then resumed
+  'durable/crash-fuzz.test.ts',
+  // 1,000 journaled runs started at once
+  'durable/run-ids.test.tsx',
+];
+
+/** True when `file` (a path under test/, with `/`) belongs to the long lane. */
+export function isLongTest(file: string): boolean {
+  return longFiles.includes(file);
+}
+
 /** True when `file` (a path under test/, with `/`) belongs to the integration lane. */
 export function isIntegrationTest(file: string): boolean {
   if (unitInIntegrationFolders.includes(file)) return false;
@@ -66,8 +95,16 @@ export function isIntegrationTest(file: string): boolean {
 
 /** The test files under `testDir` (`*.test.ts`, `*.test.tsx`), as paths relative to it with `/`. */
 export function testFiles(testDir: string): string[] {
-  return readdirSync(testDir, { recursive: true, encoding: 'utf8' })
-    .map((name) => name.split('\\').join('/'))
-    .filter((name) => /\.test\.tsx?$/.test(name) && !name.startsWith('fixtures/'))
-    .sort();
+  const found: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const name = `${prefix}${entry.name}`;
+      // test/node_modules links to test/deps/node_modules (scripts/extra-deps.mjs): packages, not tests
+      if (entry.name === 'node_modules' || name === 'fixtures' || name === 'deps') continue;
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${name}/`);
+      else if (/\.test\.tsx?$/.test(entry.name)) found.push(name);
+    }
+  };
+  walk(testDir, '');
+  return found.sort();
 }

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { startStudio, type Studio, type StudioOptions } from '../../src/studio/index.js';
 import { tempProject } from '../cli/cli-harness.js';
@@ -56,7 +56,10 @@ export async function runsDir(): Promise<string> {
  * Headless Chromium, one per test file: a system Chromium where there is one, else the one
  * packaged in `@sparticuz/chromium` (test/helpers/chromium.ts finds it).
  */
-export function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(): Promise<Browser> {
+  // loaded here, not at the top: files that use this harness without a browser (the unit lane's
+  // serve tests) neither pay for playwright-core's import nor need test/deps installed
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: inject('chromium').path,
     args: [
