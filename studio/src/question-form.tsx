@@ -1,34 +1,6 @@
 import { useState } from 'preact/hooks';
+import { fieldOf, typeOf, type Field, type Schema } from './json-schema.js';
 
-/** A JSON Schema (draft-07) as far as the form reads it. */
-interface Schema {
-  type?: string | string[];
-  enum?: unknown[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  description?: string;
-  title?: string;
-}
-
-/** How one value is asked: a choice, a number, a yes/no, a text, or JSON. */
-type Field = 'choice' | 'number' | 'boolean' | 'text' | 'json';
-
-function typeOf(schema: Schema): string | undefined {
-  if (typeof schema.type === 'string') return schema.type;
-  const types = (schema.type ?? []).filter((type) => type !== 'null');
-  return types.length === 1 ? types[0] : undefined;
-}
-
-function fieldOf(schema: Schema): Field {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return 'choice';
-  const type = typeOf(schema);
-  if (type === 'number' || type === 'integer') return 'number';
-  if (type === 'boolean') return 'boolean';
-  if (type === 'string') return 'text';
-  return 'json';
-}
-
-/** The typed text of a field as the value it stands for; `undefined` when left empty; throws for JSON that does not parse. */
 function valueOf(field: Field, schema: Schema, text: string): unknown {
   if (field === 'boolean') return text === 'true';
   if (field === 'choice') return schema.enum![Number(text)];

@@ -1,30 +1,5 @@
 import { useState } from 'preact/hooks';
-
-/** A JSON Schema as far as the form reads it. */
-interface Schema {
-  type?: string | string[];
-  enum?: unknown[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  description?: string;
-}
-
-type Kind = 'enum' | 'boolean' | 'number' | 'string' | 'json';
-
-function typeOf(schema: Schema): string | undefined {
-  if (typeof schema.type === 'string') return schema.type;
-  const types = (schema.type ?? []).filter((type) => type !== 'null');
-  return types.length === 1 ? types[0] : undefined;
-}
-
-function kindOf(schema: Schema): Kind {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return 'enum';
-  const type = typeOf(schema);
-  if (type === 'boolean') return 'boolean';
-  if (type === 'number' || type === 'integer') return 'number';
-  if (type === 'string') return 'string';
-  return 'json';
-}
+import { fieldOf, typeOf, type Schema } from './json-schema.js';
 
 /**
  * A value edited in a form built from its JSON Schema (a tool's output schema, a question's
@@ -98,8 +73,8 @@ function Control(props: {
   setProblem(problem: string | undefined): void;
 }) {
   const { label, schema, value, onChange } = props;
-  const kind = kindOf(schema);
-  if (kind === 'enum')
+  const kind = fieldOf(schema);
+  if (kind === 'choice')
     return (
       <select
         aria-label={label}
@@ -137,7 +112,7 @@ function Control(props: {
         }}
       />
     );
-  if (kind === 'string')
+  if (kind === 'text')
     return (
       <input
         class="wb-input"

@@ -2,10 +2,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { answerTooLarge, MAX_ANSWER_BYTES, readAnswerBody } from '../answer-request.js';
 import type { RunHost } from '../../host/run-host.js';
 import { answering } from '../server/answering.js';
-import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
+import { rawPath, sendJson } from '../server/send-json.js';
+import { runIdIn } from '../server/run-id-path.js';
 import type { StudioRouteModule } from '../server/studio-env.js';
 import type { StudioAccess } from '../studio-access.js';
-import { StudioRequestError } from '../../host/studio-request-error.js';
 
 const APPROVALS = /^\/api\/runs\/([^/]+)\/approvals$/;
 
@@ -28,7 +28,9 @@ export function approvalsRoutes(
   return {
     answeringPaths: [APPROVALS],
     mount(app) {
-      app.get(path, async (c) => sendJson(c, 200, await approvals.decisions(runIdOf(rawPath(c)))));
+      app.get(path, async (c) =>
+        sendJson(c, 200, await approvals.decisions(runIdIn(APPROVALS, rawPath(c)))),
+      );
       app.post(
         path,
         answering(access),
@@ -39,24 +41,11 @@ export function approvalsRoutes(
           },
         }),
         async (c) => {
-          const runId = runIdOf(rawPath(c));
+          const runId = runIdIn(APPROVALS, rawPath(c));
           const answer = await readAnswerBody(c.req.raw);
           return sendJson(c, 202, await approvals.answer(runId, answer));
         },
       );
     },
   };
-}
-
-/** The run id of an approvals path, decoded. */
-function runIdOf(path: string): string {
-  const encoded = APPROVALS.exec(path)?.[1] ?? '';
-  const runId = safeDecode(encoded);
-  if (runId === undefined)
-    throw new StudioRequestError(
-      'studio-request-invalid',
-      `june: the run id ${JSON.stringify(encoded.slice(0, 80))} is not valid percent-encoding; encode it with encodeURIComponent.`,
-      400,
-    );
-  return runId;
 }

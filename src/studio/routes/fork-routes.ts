@@ -1,9 +1,9 @@
 import { bodyLimit } from 'hono/body-limit';
 import { answering } from '../server/answering.js';
-import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
+import { rawPath, sendJson } from '../server/send-json.js';
+import { runIdIn } from '../server/run-id-path.js';
 import type { StudioRouteModule } from '../server/studio-env.js';
 import type { StudioAccess } from '../studio-access.js';
-import { StudioRequestError } from '../../host/studio-request-error.js';
 import { forkWorkflowRun, type StudioForks } from '../fork-workflow-run.js';
 import { readJsonBody, WORKBENCH_BODY_BYTES, workbenchBodyTooLarge } from '../workbench-body.js';
 
@@ -32,22 +32,9 @@ export function forkRoutes(forks: StudioForks, access: StudioAccess): StudioRout
     mount(app) {
       app.post('/api/runs/:runId/fork', answering(access), limit, async (c) => {
         const body = await readJsonBody(c.req.raw, 'a fork request');
-        const forked = await forkWorkflowRun(forks, runIdOf(rawPath(c)), body);
+        const forked = await forkWorkflowRun(forks, runIdIn(FORK_POST, rawPath(c)), body);
         return sendJson(c, forked.status, forked.body);
       });
     },
   };
-}
-
-/** The run id of a fork path, decoded. */
-function runIdOf(path: string): string {
-  const encoded = FORK_POST.exec(path)?.[1] ?? '';
-  const runId = safeDecode(encoded);
-  if (runId === undefined)
-    throw new StudioRequestError(
-      'studio-request-invalid',
-      `june: the run id ${JSON.stringify(encoded.slice(0, 80))} is not valid percent-encoding; encode it with encodeURIComponent.`,
-      400,
-    );
-  return runId;
 }
