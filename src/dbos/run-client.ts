@@ -38,6 +38,14 @@ import { ThreadStore } from './thread-store.js';
 import { checkThreadId, type ThreadHistory, type ThreadRun } from '../engine/thread-id.js';
 
 type Client = import('@dbos-inc/dbos-sdk').DBOSClient;
+
+/**
+ * `getEvent`'s options for reading an event once, without waiting for it. A timeout of 0
+ * is not that: DBOS's wait reads the clock twice, and when a millisecond passes between the
+ * two reads it sleeps -1 ms, which Node warns of on stderr (`TimeoutNegativeWarning`), then
+ * reads the event a second time. A deadline already past ends the wait after its first read.
+ */
+const READ_ONCE = { timeoutSeconds: -1 };
 type WorkflowStatus = import('@dbos-inc/dbos-sdk').WorkflowStatus;
 
 /** How a run over a database stands: `queued`, `running`, or how it ended. */
@@ -669,7 +677,8 @@ export class RunClient {
    * wrote), then those recorded by place (`placed`, see `AnswerStore.placed`).
    */
   async #requests(runId: string, placed: DbosApprovalRequest[]): Promise<DbosApprovalRequest[]> {
-    const event = <T>(key: string) => this.#call(() => this.#client.getEvent<T>(runId, key, 0));
+    const event = <T>(key: string) =>
+      this.#call(() => this.#client.getEvent<T>(runId, key, READ_ONCE));
     const older = (await event<DbosApprovalRequest[]>(APPROVALS_EVENT)) ?? [];
     const found = new Map(older.map((request) => [request.id, request]));
     for (let from = 0; ; from += REQUESTS_READ_AT_ONCE) {

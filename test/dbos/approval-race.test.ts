@@ -4,7 +4,7 @@
 // that stands; the tool ran as that answer says. With no worker running, the first answer is
 // stored and waits for a worker, and a later one is refused.
 import { userInfo } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunLogEvent } from 'june';
 import { june } from '../cli/cli-harness.js';
 import { postgresMissing } from '../helpers/postgres.js';
@@ -91,6 +91,34 @@ describe.runIf(!missing)('runs over DBOS: two answers to one request at once', (
     }
     console.log(`june approve vs --deny, winners by trial: ${winners.join(', ')}`);
   }, 300_000);
+
+  it('lists what a run waits for without a warning, however the clock ticks between reads', async () => {
+    await waitingRun('listed', 40);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => {
+      if (warning.name === 'TimeoutNegativeWarning') warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
+    // a clock that ticks every third reading, so some read's deadline falls on the tick
+    const start = Date.now();
+    let readings = 0;
+    const clock = vi
+      .spyOn(Date, 'now')
+      .mockImplementation(() => start + Math.floor(readings++ / 3));
+    try {
+      for (let read = 0; read < 30; read++)
+        expect((await ledger.client.waiting('listed')).map((request) => request.id)).toEqual([
+          'entry#2.0',
+        ]);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      clock.mockRestore();
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+    expect((await approve('listed')).code).toBe(0);
+    expect((await ledger.client.result('listed')).output).toBe('done 40');
+  }, 120_000);
 
   it('with no worker running, the first answer is stored and waits for a worker; a later one is refused', async () => {
     await waitingRun('unworked', 30);
