@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { EventStream, type EventJoining } from '../events/event-stream.js';
 import { isDelta, type DeltaEvent } from '../events/run-event-kinds.js';
 import type { RunLogEvent } from '../events/run-event.js';
@@ -9,6 +8,7 @@ import type { Redactor } from '../redaction/redactor.js';
 import type { EventInput } from './event-input.js';
 import type { NodePlace } from './node-place.js';
 import type { RunEngine } from './run-engine.js';
+import { placeHash } from './place-hash.js';
 
 /** The most streamed text held back while redacting (a word longer than this is let through), in characters. */
 const MAX_HELD_TEXT = 4096;
@@ -274,7 +274,8 @@ const joinTextDeltas: EventJoining<RunLogEvent> = {
 
 /**
  * The id of the node `name` under `parentId` ({@link RunLog.nodeId}): `n` and 16 hex digits
- * of a hash of its place, the count of earlier nodes of that place in `places` included.
+ * of a hash of its place ({@link placeHash}), the count of earlier nodes of that place in
+ * `places` included.
  */
 export function placeNodeId(
   places: Map<string, number>,
@@ -284,6 +285,5 @@ export function placeNodeId(
   const place = `${parentId ?? ''}\n${name}`;
   const count = (places.get(place) ?? 0) + 1;
   places.set(place, count);
-  const hash = createHash('sha256').update(count === 1 ? place : `${place}\n${count}`);
-  return `n${hash.digest('hex').slice(0, 16)}`;
+  return `n${placeHash(count === 1 ? place : `${place}\n${count}`)}`;
 }
