@@ -16,7 +16,9 @@ import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
 import { quietDriver } from './quiet-driver.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { formatDuration, formatTokens } from './format.js';
+import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
+import { checkedProps } from './run-inputs.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { onStopSignals, stopSignals } from './stop-signals.js';
 import { terminalStyle, type TerminalStyle } from './terminal-style.js';
@@ -53,8 +55,11 @@ export type DatabaseRunOptions = Pick<
  * queued or runs.
  *
  * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
- * @throws {JuneError} `dbos-props-secret` when `--props` or the script holds a value the run
- *   redacts, and what `cliRedaction` throws for bad redaction flags.
+ * @throws {JuneError} `cli-props-invalid` when `--props` is not a JSON object or does not fit
+ *   the `props` schema the file exports (checked here, before anything is queued, as a local
+ *   run checks it), the workflow's load errors then, `dbos-props-secret` when `--props` or
+ *   the script holds a value the run redacts, and what `cliRedaction` throws for bad
+ *   redaction flags.
  */
 export async function databaseRunCommand(
   file: string,
@@ -66,7 +71,7 @@ export async function databaseRunCommand(
       'cli-workflow-missing',
       `june: there is no workflow file ${file}; the workers run it by its name ("${workflowNameOf(file)}"), so give the same file as to june worker.`,
     );
-  const props = options.props === undefined ? undefined : parseProps(options.props);
+  const given = options.props === undefined ? undefined : parseProps(options.props);
   const redactEnv = options.redactEnv ?? [];
   // the variables are read where the run runs (the worker): one not set here travels by name only
   const { secretProps, redact } = cliRedaction({
@@ -78,6 +83,7 @@ export async function databaseRunCommand(
       ? { ...redact, ...(redactEnv.length > 0 ? { env: redactEnv } : {}) }
       : undefined;
   const script = options.script === undefined ? undefined : loadScript(options.script);
+  const props = given && (await fittedProps(file, given, secretProps));
   return withHost(options.database, async (host) => {
     const runId = await host.start({
       workflow: workflowNameOf(file),
@@ -96,6 +102,24 @@ export async function databaseRunCommand(
     const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
     return followRun(host, runId, file, { ...options, redactor }, io);
   });
+}
+
+/**
+ * `--props` checked against the `props` schema `file` exports, as a run in this process
+ * checks them (the same `june:` line, exit code 2), before anything is queued: the props as
+ * the workers get them, defaults filled in and the secret props left out (their values are
+ * the worker's; here they only take part in the check).
+ * @throws {WorkflowError} `cli-props-invalid`; the workflow's load errors
+ */
+async function fittedProps(
+  file: string,
+  given: Record<string, unknown>,
+  secretProps: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown>> {
+  const fitted = await checkedProps(file, await loadWorkflow(file), { ...given, ...secretProps });
+  return Object.fromEntries(
+    Object.entries(fitted).filter(([name]) => !(name in (secretProps ?? {}))),
+  );
 }
 
 /**

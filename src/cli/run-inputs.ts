@@ -188,7 +188,7 @@ function resumedScript(path: string, journals: JournalRecord[][], by?: string): 
  *
  * @throws {WorkflowError} `cli-props-invalid` naming each field that does not fit.
  */
-async function checkedProps(
+export async function checkedProps(
   file: string,
   workflow: LoadedWorkflow,
   props: Record<string, unknown>,

@@ -37,7 +37,7 @@ describe.runIf(!missing)('the same june run flags on the local and database host
     pg = await startPostgres();
     database = pg.url('june_run_flags_hosts');
     project = tempProject();
-    for (const name of ['release.tsx', 'release.script.json', 'CHANGELOG.md'])
+    for (const name of ['release.tsx', 'release.script.json', 'CHANGELOG.md', 'threads.tsx'])
       copyFileSync(join(repoRoot, 'examples', name), join(project.dir, name));
     worker = await startWorker(project.dir, database, 'flags-hosts', { files: ['release.tsx'] });
   }, 120_000);
@@ -76,6 +76,21 @@ describe.runIf(!missing)('the same june run flags on the local and database host
     },
     120_000,
   );
+
+  it('--props its props schema refuses: the same exit code and june: line, and nothing queued', async () => {
+    const flags = ['--props', '{"message":5}'];
+    const local = await june(['run', 'threads.tsx', ...flags], project.dir);
+    const followed = await june(
+      ['run', 'threads.tsx', '--database', database, '--follow', ...flags],
+      project.dir,
+    );
+    expect(local.code).toBe(2);
+    expect(local.stderr).toMatch(/^june: .*message/);
+    expect(followed.code).toBe(local.code);
+    expect(followed.stderr).toBe(local.stderr);
+    const runs = await june(['runs', '--database', database, '--json'], project.dir);
+    expect(runs.stdout).not.toContain('threads');
+  }, 120_000);
 
   it('--props the workflow does not take: the same exit code and june: line', async () => {
     const { local, followed } = await both(['--props', '[1]']);
