@@ -50,12 +50,7 @@ export async function forkCommand(
   const change = changeOf(options);
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps } = cliRedaction(options);
-  // the script that answers the fork: the one given, else the recorded run's, read before
-  // anything is stored (see `june run --resume`, which takes a run's kept script)
-  const recordedScript =
-    options.script === undefined ? await keptScriptFile(runsFolder, runId) : undefined;
-  const script = options.script ?? recordedScript;
-  if (script !== undefined) loadScript(script);
+  const script = await forkScript(runId, options);
   const fork = await known(() =>
     forkRun(journal, runId, {
       at: options.at!,
@@ -69,10 +64,10 @@ export async function forkCommand(
   const progress = options.json || options.start === false ? io.stderr : io.stdout;
   progress.write(`${visibleText(summary(fork, runId))}\n`);
   // the fork keeps its script, so it and its resumes are answered by it without --script
-  if (script !== undefined) await keepScriptFile(runsFolder, fork.runId, script);
-  if (recordedScript !== undefined)
+  if (script !== undefined) await keepScriptFile(runsFolder, fork.runId, script.path);
+  if (script?.recorded)
     progress.write(
-      `${visibleText(`The fork's model calls are answered by the model script run ${runId} was recorded with (--script <file> gives another).`)}\n`,
+      `The fork's model calls are answered by the model script run ${visibleText(runId)} was recorded with (--script <file> gives another).\n`,
     );
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
@@ -96,6 +91,24 @@ export async function forkCommand(
     ...runFlags
   } = options;
   return runCommand(workflow, { ...runFlags, resume: fork.runId }, io);
+}
+
+/**
+ * The model script that answers a fork of the run `runId` of the runs folder: `--script`,
+ * else the one the recorded run keeps (`<runId>/script.json`, as `june run --resume` takes
+ * it), checked before anything is stored; undefined when there is neither.
+ * @throws {WorkflowError} `script-unreadable`, `script-invalid`
+ */
+async function forkScript(
+  runId: string,
+  options: ForkFlagValues,
+): Promise<{ path: string; recorded: boolean } | undefined> {
+  const recorded =
+    options.script === undefined ? await keptScriptFile(runsFolder, runId) : undefined;
+  const path = options.script ?? recorded;
+  if (path === undefined) return undefined;
+  loadScript(path);
+  return { path, recorded: recorded !== undefined };
 }
 
 /**
