@@ -1,4 +1,5 @@
-import { WorkflowError } from '../errors/index.js';
+import { JuneError, WorkflowError } from '../errors/index.js';
+import { keepScriptFile, keptScriptFile } from '../host/kept-script.js';
 import { runsFolderJournal } from '../host/runs-folder-journal.js';
 import { forkRun, runForkPoints, type ForkChange, type ForkPoint } from '../run/fork-run.js';
 import type { CliIO } from './cli-io.js';
@@ -38,23 +39,36 @@ export async function forkCommand(
   if (options.database !== undefined)
     return databaseForkCommand(runId, options, options.database, io);
   const journal = runsFolderJournal(runsFolder);
+  const known = <T>(work: () => Promise<T>) =>
+    knownRun(runId, work, runsFolder, 'june runs', async () =>
+      (await journal.list()).slice(-5).reverse(),
+    );
   if (options.at === undefined) {
-    io.stdout.write(listing(runId, await runForkPoints(journal, runId)));
+    io.stdout.write(listing(runId, await known(() => runForkPoints(journal, runId)), options));
     return ExitCode.success;
   }
   const change = changeOf(options);
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps } = cliRedaction(options);
-  const fork = await forkRun(journal, runId, {
-    at: options.at,
-    change,
-    // props given again: the recorded ones may hold redacted values
-    ...(given || secretProps ? { props: { ...given, ...secretProps } } : {}),
-  });
+  const script = await forkScript(runId, options);
+  const fork = await known(() =>
+    forkRun(journal, runId, {
+      at: options.at!,
+      change,
+      // props given again: the recorded ones may hold redacted values
+      ...(given || secretProps ? { props: { ...given, ...secretProps } } : {}),
+    }),
+  );
   const workflow = fork.workflow;
   // progress, not a problem: on stdout, unless stdout is for a program (JSON lines, the id)
   const progress = options.json || options.start === false ? io.stderr : io.stdout;
   progress.write(`${visibleText(summary(fork, runId))}\n`);
+  // the fork keeps its script, so it and its resumes are answered by it without --script
+  if (script !== undefined) await keepScriptFile(runsFolder, fork.runId, script.path);
+  if (script?.recorded)
+    progress.write(
+      `The fork's model calls are answered by the model script run ${visibleText(runId)} was recorded with (--script <file> gives another).\n`,
+    );
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
     if (workflow === undefined && options.start !== false)
@@ -80,6 +94,24 @@ export async function forkCommand(
 }
 
 /**
+ * The model script that answers a fork of the run `runId` of the runs folder: `--script`,
+ * else the one the recorded run keeps (`<runId>/script.json`, as `june run --resume` takes
+ * it), checked before anything is stored; undefined when there is neither.
+ * @throws {WorkflowError} `script-unreadable`, `script-invalid`
+ */
+async function forkScript(
+  runId: string,
+  options: ForkFlagValues,
+): Promise<{ path: string; recorded: boolean } | undefined> {
+  const recorded =
+    options.script === undefined ? await keptScriptFile(runsFolder, runId) : undefined;
+  const path = options.script ?? recorded;
+  if (path === undefined) return undefined;
+  loadScript(path);
+  return { path, recorded: recorded !== undefined };
+}
+
+/**
  * `june fork <run> --database <url>`: lists the records of a run over the database, or forks
  * it (`RunClient.fork`: its records before the fork point copied under the new run, which is
  * enqueued for the workers) and prints the fork's id; with `--follow`, follows it as
@@ -95,8 +127,12 @@ async function databaseForkCommand(
   quietDriver();
   const client = await databaseForks(database);
   try {
+    const known = <T>(work: () => Promise<T>) =>
+      knownRun(runId, work, 'the database', 'june runs --database <url>', () => client.newest(5));
     if (options.at === undefined) {
-      io.stdout.write(listing(runId, await client.points(runId), ' --database …'));
+      io.stdout.write(
+        listing(runId, await known(() => client.points(runId)), options, ' --database …'),
+      );
       return ExitCode.success;
     }
     if (options.start === false)
@@ -106,12 +142,14 @@ async function databaseForkCommand(
       );
     const change = changeOf(options);
     const props = options.props === undefined ? undefined : parseProps(options.props);
-    const fork = await client.fork(runId, {
-      at: options.at,
-      change,
-      ...(props ? { props } : {}),
-      ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
-    });
+    const fork = await known(() =>
+      client.fork(runId, {
+        at: options.at!,
+        change,
+        ...(props ? { props } : {}),
+        ...(options.script !== undefined ? { script: loadScript(options.script) } : {}),
+      }),
+    );
     (options.json ? io.stderr : io.stdout).write(`${visibleText(summary(fork, runId))}\n`);
     if (!options.follow) {
       io.stdout.write(
@@ -190,8 +228,47 @@ function json(text: string, flag: string): unknown {
   }
 }
 
-/** The records of a run, numbered, as `june fork <run>` lists them. */
-function listing(runId: string, points: readonly ForkPoint[], where = ''): string {
+/**
+ * Runs `work` on the run `runId`; when the run is not there (`journal-missing` in the runs
+ * folder, `dbos-run-unknown` in a database), throws the same error saying so, with the
+ * newest runs there and the command that lists them all.
+ * @throws {WorkflowError} `journal-missing`, `dbos-run-unknown`; what `work` throws.
+ */
+async function knownRun<T>(
+  runId: string,
+  work: () => Promise<T>,
+  where: string,
+  lists: string,
+  newest: () => Promise<string[]>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (
+      !JuneError.isInstance(error) ||
+      (error.code !== 'journal-missing' && error.code !== 'dbos-run-unknown')
+    )
+      throw error;
+    const runs = await newest().catch(() => []);
+    throw new WorkflowError(
+      error.code,
+      `june: there is no run ${runId} in ${where} (${runs.length ? `its newest: ${runs.join(', ')}` : 'it has no runs'}); check the run id, or list every run with ${lists}.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The records of a run, numbered, as `june fork <run>` lists them; with `--json`, each
+ * record as one line of JSON (its {@link ForkPoint}), as `june runs --json` lists runs.
+ */
+function listing(
+  runId: string,
+  points: readonly ForkPoint[],
+  options: ForkFlagValues,
+  where = '',
+): string {
+  if (options.json) return points.map((point) => `${terminalJson(point)}\n`).join('');
   const width = String(points.length).length;
   const lines = [
     `run ${runId}: ${points.length} record${points.length === 1 ? '' : 's'} to fork at`,

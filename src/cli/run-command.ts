@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { JuneError } from '../errors/index.js';
 import { context } from '@opentelemetry/api';
@@ -13,6 +13,7 @@ import { RunControl, runPrompting } from './run-control.js';
 import { StudioAnswers } from '../host/studio-answers.js';
 import { resumeDetails } from './resume-flags.js';
 import { ownerText } from '../host/runs-folder-journal.js';
+import { keepScriptFile, keptScriptFile, keptScriptPath } from '../host/kept-script.js';
 import { runInputs, type RunInputs } from './run-inputs.js';
 import { printedResumeCommand } from './resume-flags.js';
 import { reportRun } from './run-report.js';
@@ -67,17 +68,29 @@ export async function runCommand(
 ): Promise<ExitCodeValue> {
   // a bad collector address is a usage error found before the workflow loads
   if (wantsOtlp(options)) otlpTracesEndpoint();
+  const given = await withKeptScript(options);
   // every run keeps a journal; --resume and --replay read one first (--resume once it owns the run)
-  const inputs = await runInputs(file, options, runsFolder, (owner) =>
+  const inputs = await runInputs(file, given, runsFolder, (owner) =>
     io.stderr.write(
-      `june: run ${options.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`,
+      `june: run ${given.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`,
     ),
   );
   try {
-    return await runStarted(file, options, io, inputs);
+    return await runStarted(file, given, io, inputs);
   } finally {
     await inputs.lease?.release();
   }
+}
+
+/**
+ * The options of a `--resume` without `--script` of a run that keeps the model script it was
+ * started with (`<runId>/script.json`, see {@link keepRunScript}): with that script, so the
+ * resumed run (a fork's too) is answered as the run was. Otherwise the options as given.
+ */
+async function withKeptScript(options: RunCommandOptions): Promise<RunCommandOptions> {
+  if (options.script !== undefined || options.resume === undefined) return options;
+  const script = await keptScriptFile(runsFolder, options.resume);
+  return script === undefined ? options : { ...options, script };
 }
 
 /** How {@link runStarted} treats a run that stops: resumable from `file`, or not at all. */
@@ -138,10 +151,11 @@ export async function runStarted(
   // own (a tool awaiting its abort signal), so Ctrl-C can still end it cleanly.
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
+    const keptScript = resumable ? await keepRunScript(options, handle.runId, io) : false;
     control.studio = await studioAnswers(file, handle, options, resumable);
     if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
-    if (options.resume === undefined) await forgetRefused(outcome, handle.runId);
+    if (options.resume === undefined) await forgetRefused(outcome, handle.runId, keptScript);
     return reportRun({
       traceFailure: traceFailure(),
       outcome,
@@ -365,8 +379,40 @@ async function otlpExport(options: RunCommandOptions, io: CliIO) {
  * A new run its thread refused (`thread-busy`: another run holds the thread) never started:
  * its trace goes, so june runs and Studio list no run of it.
  */
-async function forgetRefused(outcome: { error: unknown } | object, runId: string) {
+async function forgetRefused(
+  outcome: { error: unknown } | object,
+  runId: string,
+  keptScript: boolean,
+) {
   const error = 'error' in outcome ? outcome.error : undefined;
-  if (JuneError.isInstance(error) && error.code === 'thread-busy')
-    await rm(join(runsFolder, `${runId}.json`), { force: true });
+  const code = JuneError.isInstance(error) ? error.code : undefined;
+  if (code === 'thread-busy') await rm(join(runsFolder, `${runId}.json`), { force: true });
+  // the script kept for a run that never had a journal of its own (another run's id) goes too
+  if (keptScript && (code === 'thread-busy' || code === 'journal-exists')) {
+    await rm(keptScriptPath(runsFolder, runId), { force: true });
+    await rmdir(join(runsFolder, runId)).catch(() => {});
+  }
+}
+
+/**
+ * Keeps the run's `--script` in its run folder (`<runId>/script.json`), unless it keeps one
+ * already: a resume of the run, or a fork of it, is then answered by the same script without
+ * `--script`. A script that cannot be kept is said on stderr, and the run goes on.
+ *
+ * @returns true when the script was kept by this call.
+ */
+async function keepRunScript(
+  options: RunCommandOptions,
+  runId: string,
+  io: CliIO,
+): Promise<boolean> {
+  if (options.script === undefined) return false;
+  try {
+    return await keepScriptFile(runsFolder, runId, options.script);
+  } catch (error) {
+    io.stderr.write(
+      `june: the model script was not kept with run ${runId} (${(error as Error).message}); a resume or a fork of it needs --script ${options.script} again.\n`,
+    );
+    return false;
+  }
 }

@@ -5,6 +5,8 @@ import type { ForkPoint } from '../run/fork-run.js';
 export interface DatabaseForks {
   /** The records the run may be forked at (`RunClient.forkPoints`). */
   points(runId: string): Promise<ForkPoint[]>;
+  /** The ids of the newest `limit` runs, newest first (`RunClient.list`). */
+  newest(limit: number): Promise<string[]>;
   /** Forks the run and enqueues the fork (`RunClient.fork`). */
   fork(runId: string, options: DbosForkOptions): Promise<DbosFork>;
   close(): Promise<void>;
@@ -19,6 +21,7 @@ export async function databaseForks(database: string): Promise<DatabaseForks> {
   const client = await RunClient.connect(database);
   return {
     points: (runId) => client.forkPoints(runId),
+    newest: async (limit) => (await client.list({ limit })).map((run) => run.runId),
     fork: (runId, options) => client.fork(runId, options),
     close: () => client.close(),
   };

@@ -3,7 +3,7 @@
 // the composite's tool result with a new value and run (the prefix's tool does not run
 // again, the deploy does), forked at the approval with --no-start and run later with
 // `june run --resume`, and forked at a model call with another model by id.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { june, nodesOf, tempProject, traces } from './cli-harness.js';
@@ -312,5 +312,138 @@ describe('june fork', () => {
     expect(misfit.code).not.toBe(0);
     expect(misfit.stderr).toMatch(/^june: a new approval answer does not fit the record/);
     expect(misfit.stderr).toContain('june fork --result <json>');
+  }, 60_000);
+
+  it('lists the records as JSON with --json: one object per record, as june runs --json lists runs', async () => {
+    const list = await june(['fork', recorded, '--json'], project.dir, env);
+    expect(list.stderr).toBe('');
+    expect(list.code).toBe(0);
+    const points = list.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { n: number; name: string; type: string; what: string });
+    expect(points.map((point) => point.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(points[0]).toMatchObject({
+      n: 1,
+      name: 'model release #0',
+      type: 'model-call',
+      what: 'answered (generate)',
+    });
+    expect(points[2]).toMatchObject({
+      name: 'tool fetch release#0.0/dig#0.0',
+      type: 'tool-call',
+      what: 'fetch {"url":"https://x.test"} → "page of https://x.test"',
+      record: { tool: 'fetch', input: { url: 'https://x.test' }, output: 'page of https://x.test' },
+    });
+    expect(points[6]).toMatchObject({ name: 'approval deploy release#1.0', type: 'approval' });
+  }, 60_000);
+
+  it("forks a run recorded with --script without --script: the recorded run's script answers the live part, not the workflow's model", async () => {
+    const before = effects();
+    // no OpenAI settings here: a call to the workflow's own model would fail the run
+    const fork = await june(
+      [
+        'fork',
+        recorded,
+        '--at',
+        'tool fetch release#0.0/dig#0.0',
+        '--result',
+        '"page says: sold out"',
+        '--approve',
+        'all',
+      ],
+      project.dir,
+      env,
+    );
+    expect(fork.stderr).toBe('');
+    expect(fork.code).toBe(0);
+    const forkId = /^Run (\S+) forks run/m.exec(fork.stdout)![1]!;
+    expect(fork.stdout).toContain(
+      `The fork's model calls are answered by the model script run ${recorded} was recorded with`,
+    );
+    expect(fork.stdout).toContain(`model script ${join('.june', 'runs', forkId, 'script.json')}`);
+    expect(fork.stdout).toContain('Released 1.2.');
+    expect(effects()).toEqual([...before, 'deploy prod']);
+    const models = allNodes(traceOf(forkId)).filter((node) => node.kind === 'model');
+    expect(models.filter((node) => !node.replayed)).toHaveLength(3);
+    expect(traceOf(forkId).status).toBe('succeeded');
+
+    // made with --no-start, the fork keeps the script: june run --resume needs no --script
+    const made = await june(
+      ['fork', recorded, '--at', '7', '--answer', 'approve', '--no-start'],
+      project.dir,
+      env,
+    );
+    expect(made.code).toBe(0);
+    const later = made.stdout.trim();
+    const ran = await june(
+      ['run', 'release.tsx', '--resume', later, '--approve', 'all'],
+      project.dir,
+      env,
+    );
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('Released 1.2.');
+    expect(effects()).toEqual([...before, 'deploy prod', 'deploy prod']);
+  }, 60_000);
+
+  it("forks with --script over the recorded run's script: the script given wins", async () => {
+    project.write(
+      'other.script.json',
+      JSON.stringify({
+        $comment: 'Test fixture: other turns for a fork of release.tsx.',
+        steps: {
+          release: [
+            { toolCalls: [{ tool: 'research', input: { topic: 'prices' } }] },
+            { toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] },
+            { text: 'Released by the other script.' },
+          ],
+          'research:dig': [
+            { toolCalls: [{ tool: 'fetch', input: { url: 'https://x.test' } }] },
+            { text: 'Nothing found.' },
+          ],
+        },
+      }),
+    );
+    const before = effects();
+    const fork = await june(
+      [
+        'fork',
+        recorded,
+        '--at',
+        'tool fetch release#0.0/dig#0.0',
+        '--result',
+        '"page says: sold out"',
+        '--script',
+        'other.script.json',
+        '--approve',
+        'all',
+      ],
+      project.dir,
+      env,
+    );
+    expect(fork.stderr).toBe('');
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).not.toContain('was recorded with');
+    expect(fork.stdout).toContain('model script other.script.json');
+    expect(fork.stdout).toContain('Released by the other script.');
+    expect(effects()).toEqual([...before, 'deploy staging']);
+  }, 60_000);
+
+  it('names a run it does not know, with the newest runs and the command that lists them', async () => {
+    const unknown = await june(['fork', 'no-such-run'], project.dir, env);
+    expect(unknown.code).toBe(1);
+    const newest = readdirSync(join(project.dir, '.june', 'runs'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()
+      .reverse()
+      .slice(0, 5);
+    expect(unknown.stderr).toBe(
+      `june: there is no run no-such-run in .june/runs (its newest: ${newest.join(', ')}); check the run id, or list every run with june runs.\n`,
+    );
+    // forking it says the same
+    const fork = await june(['fork', 'no-such-run', '--at', '1', '--result', '1'], project.dir);
+    expect(fork.stderr).toBe(unknown.stderr);
   }, 60_000);
 });

@@ -117,6 +117,26 @@ describe.runIf(!missing)('a fork of a run over DBOS', () => {
     ]);
   });
 
+  it('lists the records as JSON lines with june fork --database --json, and names a run it does not know as june fork does in the runs folder', async () => {
+    const listed = await june(['fork', 'recorded', '--database', database, '--json'], project.dir);
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    const points = listed.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
+    expect(points).toEqual(JSON.parse(JSON.stringify(await client.forkPoints('recorded'))));
+    expect(points[3]).toMatchObject({ n: 4, name: `tool check ${staging}`, type: 'tool-call' });
+
+    const unknown = await june(['fork', 'no-such-run', '--database', database], project.dir);
+    expect(unknown.code).toBe(1);
+    const newest = (await client.list({ limit: 5 })).map((run) => run.runId);
+    expect(newest).toContain('recorded');
+    expect(unknown.stderr).toBe(
+      `june: there is no run no-such-run in the database (its newest: ${newest.join(', ')}); check the run id, or list every run with june runs --database <url>.\n`,
+    );
+  }, 60_000);
+
   let forkId = '';
 
   it('forks at a nested tool result: the prefix replays with no model call and no tool, the rest runs live', async () => {
