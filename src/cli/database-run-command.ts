@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { localUser } from '../approvals/local-user.js';
 import { isEscalation, type ApprovalRequest } from '../approvals/approval-request.js';
 import type { RequestPolicy } from '../approvals/request-policy.js';
@@ -8,7 +9,7 @@ import type { RunHost } from '../host/run-host.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
-import { costText, subtreeCost, type Trace } from '../trace/index.js';
+import { costText, subtreeCost, TraceFileWriter, type Trace } from '../trace/index.js';
 import type { RunFlagValues } from '../host/run-flags.js';
 import { ApprovalPrompter } from './approval-prompter.js';
 import type { CliIO } from './cli-io.js';
@@ -40,14 +41,16 @@ export type DatabaseRunOptions = Pick<
   | 'approveEscalations'
   | 'json'
   | 'thread'
+  | 'trace'
   | keyof RedactionFlags
 > & { database: string };
 
 /**
  * `june run <file> --database <url>`: enqueues a run of the workflow for the workers
  * (`--props` and `--script` travel with it) and prints its id; with `--follow`, shows its
- * progress as a local run does and answers its approvals as `--approve` says. Ctrl-C stops
- * following; the run goes on. No secret value is stored: `--secret-props` travel by name
+ * progress as a local run does and answers its approvals as `--approve` says (and with
+ * `--trace`, writes its trace to that file once it ends). Ctrl-C stops following; the run
+ * goes on. No secret value is stored: `--secret-props` travel by name
  * (the worker gives their values), `--redact-env` by variable name (the worker redacts its
  * value there; it need not be set here), `--redact-pattern` as the expression; what is
  * followed is redacted here too. With `--thread`, the run continues that thread of the
@@ -55,7 +58,7 @@ export type DatabaseRunOptions = Pick<
  * queued or runs.
  *
  * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
- * @throws {JuneError} `cli-props-invalid` when `--props` is not a JSON object or does not fit
+ * @throws {JuneError} `cli-option-invalid` for `--trace` without `--follow`; `cli-props-invalid` when `--props` is not a JSON object or does not fit
  *   the `props` schema the file exports (checked here, before anything is queued, as a local
  *   run checks it), the workflow's load errors then, `dbos-props-secret` when `--props` or
  *   the script holds a value the run redacts, and what `cliRedaction` throws for bad
@@ -66,6 +69,11 @@ export async function databaseRunCommand(
   options: DatabaseRunOptions,
   io: CliIO,
 ): Promise<ExitCodeValue> {
+  if (options.trace !== undefined && !options.follow)
+    throw new WorkflowError(
+      'cli-option-invalid',
+      'june: --trace writes the trace of the run this command follows, and without --follow it only queues the run; add --follow, or leave out --trace.',
+    );
   if (!existsSync(file))
     throw new WorkflowError(
       'cli-workflow-missing',
@@ -232,6 +240,7 @@ export async function followRun(
       style,
       io,
       redactor,
+      ...(options.trace !== undefined ? { tracePath: options.trace } : {}),
     });
   } finally {
     queued?.clear();
@@ -288,29 +297,64 @@ function followPrompter(
   });
 }
 
-/** Waits for a followed run's result and prints its end as a local run would; the exit code. */
+/**
+ * Waits for a followed run's result and prints its end as a local run would; with
+ * `tracePath` (`--trace`), writes its final trace there first, as JSON (the trace file's
+ * form), and names it on the summary's last line. The exit code.
+ */
 async function reportFollowed(
   host: RunHost,
   runId: string,
-  show: { startedAt: number; json?: boolean; style: TerminalStyle; io: CliIO; redactor: Redactor },
+  show: {
+    startedAt: number;
+    json?: boolean;
+    style: TerminalStyle;
+    io: CliIO;
+    redactor: Redactor;
+    tracePath?: string;
+  },
 ): Promise<ExitCodeValue> {
   const { style, io } = show;
   const trace: Trace = await host.result(runId);
   const took = formatDuration(Date.now() - show.startedAt);
+  const written = show.tracePath !== undefined && (await writeTrace(show.tracePath, trace, show));
+  const traceLine = written && !show.json ? `${style.dim(`trace: ${show.tracePath}`)}\n` : '';
   if (trace.status === 'succeeded') {
     if (!show.json)
       io.stdout.write(
-        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(trace.root.usage)}${costPart(trace)}`)}\n`,
+        `${style.success(`✓ succeeded in ${took}`)}${style.dim(` · ${formatTokens(trace.root.usage)}${costPart(trace)}`)}\n${traceLine}`,
       );
     return ExitCode.success;
   }
   const status = trace.status === 'aborted' ? 'cancelled' : trace.status;
-  if (!show.json) io.stdout.write(style.failure(`✗ ${status} after ${took}\n`));
+  if (!show.json) io.stdout.write(`${style.failure(`✗ ${status} after ${took}\n`)}${traceLine}`);
   const message = show.redactor.text(trace.root.error?.message ?? `the run ${status}`);
   io.stderr.write(
     `${visibleText(message.startsWith('june: ') ? message : `june: the run ${runId} ${status}: ${message}`)}\n`,
   );
   return ExitCode.failed;
+}
+
+/**
+ * Writes a followed run's final trace to `path` (`--trace`), redacted as what is followed
+ * is; a file that cannot be written is a warning on stderr, as for a local run.
+ * @returns true when it was written.
+ */
+async function writeTrace(
+  path: string,
+  trace: Trace,
+  { redactor, io }: { redactor: Redactor; io: CliIO },
+): Promise<boolean> {
+  const shown = redactor.value(trace);
+  try {
+    await new TraceFileWriter({ paths: [resolve(path)], snapshot: () => shown }).close(shown);
+    return true;
+  } catch (error) {
+    io.stderr.write(
+      `${visibleText(`june: warning: cannot write the trace ${path}: ${(error as Error).message}`)}\n`,
+    );
+    return false;
+  }
 }
 
 /** A run's events as followed, each redacted with the run's redactor. */

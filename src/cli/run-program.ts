@@ -44,6 +44,7 @@ export function addRunCommand(
     if (options.database !== undefined) {
       refuseLocalJournalFlags(options);
       refusePricesFlag(options);
+      refuseOtelFlags(options);
       const { databaseRunCommand } = await import('./database-run-command.js');
       done(await databaseRunCommand(file, { ...options, database: options.database }, io));
       return;
@@ -63,6 +64,27 @@ function refusePricesFlag(options: RunFlagValues): void {
   throw new WorkflowError(
     'cli-option-invalid',
     "june: --prices prices the model calls of a run in this process, and --database enqueues a run for the workers, which price its calls with the worker's own prices; leave out --prices.",
+  );
+}
+
+/**
+ * Refuses `--database` with `--otel` (or a flag that implies it): a run enqueued for the
+ * workers exports its spans from the worker that runs it, with the OpenTelemetry set-up
+ * loaded there (docs/observability.md), never from this process.
+ * @throws {WorkflowError} `cli-option-invalid`
+ */
+function refuseOtelFlags(options: RunFlagValues): void {
+  const flag = options.otel
+    ? '--otel'
+    : options.otelRecordInputs
+      ? '--otel-record-inputs'
+      : options.otelRecordOutputs
+        ? '--otel-record-outputs'
+        : undefined;
+  if (flag === undefined) return;
+  throw new WorkflowError(
+    'cli-option-invalid',
+    `june: ${flag} exports the spans of a run in this process, and --database enqueues a run for the workers, which export its spans themselves with an OpenTelemetry set-up loaded in the worker (NODE_OPTIONS="--import ./otel-setup.mjs" june worker …); leave out ${flag}.`,
   );
 }
 

@@ -121,6 +121,26 @@ describe('june run examples/release.tsx --script', () => {
     );
   });
 
+  it('refuses --otel with --database, whose workers export the spans, and --trace without --follow', async () => {
+    const otel = await june(
+      ['run', example, '--database', 'postgres://127.0.0.1:9/none', '--otel-record-inputs'],
+      project.dir,
+    );
+    expect(otel.code).toBe(2);
+    expect(otel.stderr).toMatch(
+      /^june: --otel-record-inputs exports the spans of a run in this process, and --database enqueues a run for the workers, .* leave out --otel-record-inputs\.\n$/,
+    );
+    const trace = await june(
+      ['run', example, '--database', 'postgres://127.0.0.1:9/none', '--trace', 'out.json'],
+      project.dir,
+    );
+    expect(trace.code).toBe(2);
+    expect(trace.stderr).toBe(
+      'june: --trace writes the trace of the run this command follows, and without --follow it only queues the run; add --follow, or leave out --trace.\n',
+    );
+    expect(existsSync(join(project.dir, 'out.json'))).toBe(false);
+  });
+
   it('with --approve none: denies the deploy and the model is told so before its last turn', async () => {
     const result = await june(
       ['run', example, '--script', script, '--approve', 'none'],

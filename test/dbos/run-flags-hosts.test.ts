@@ -3,7 +3,7 @@
 // set both end alike: the exit code, what the tools did, how each approval was decided, and
 // the `june:` line of a refusal. What still differs between the two is written down in
 // docs/cli.md ("The same flags on both hosts").
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { june, repoRoot, tempProject } from '../cli/cli-harness.js';
@@ -76,6 +76,39 @@ describe.runIf(!missing)('the same june run flags on the local and database host
     },
     120_000,
   );
+
+  it("--trace: both write the run's trace to the file, with the same status and tool calls", async () => {
+    const { local, followed } = await both([
+      '--script',
+      'release.script.json',
+      '--approve',
+      'all',
+      '--trace',
+      'trace.json',
+    ]);
+    expect(followed.code).toBe(local.code);
+    expect(local.stdout).toContain('trace: .june/runs/');
+    expect(followed.stdout).toContain('trace: trace.json\n');
+    // the followed run wrote last: its file is the trace of the run over the database
+    const written = JSON.parse(readFileSync(join(project.dir, 'trace.json'), 'utf8')) as {
+      runId: string;
+      status: string;
+    };
+    expect(written.status).toBe('succeeded');
+    expect(followed.stdout).toContain(written.runId);
+    const localTrace = /trace: (\S+)/.exec(local.stdout)![1]!;
+    const tools = (file: string) => {
+      const names: string[] = [];
+      const walk = (node: { kind: string; name: string; children?: unknown[] }) => {
+        if (node.kind === 'tool') names.push(node.name);
+        for (const child of node.children ?? []) walk(child as typeof node);
+      };
+      walk((JSON.parse(readFileSync(join(project.dir, file), 'utf8')) as { root: never }).root);
+      return names;
+    };
+    expect(tools('trace.json')).toEqual(tools(localTrace));
+    expect(tools('trace.json')).toContain('deploy');
+  }, 120_000);
 
   it('--props its props schema refuses: the same exit code and june: line, and nothing queued', async () => {
     const flags = ['--props', '{"message":5}'];
