@@ -388,23 +388,13 @@ describe('june fork', () => {
   }, 60_000);
 
   it("forks with --script over the recorded run's script: the script given wins", async () => {
-    project.write(
-      'other.script.json',
-      JSON.stringify({
-        $comment: 'Test fixture: other turns for a fork of release.tsx.',
-        steps: {
-          release: [
-            { toolCalls: [{ tool: 'research', input: { topic: 'prices' } }] },
-            { toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] },
-            { text: 'Released by the other script.' },
-          ],
-          'research:dig': [
-            { toolCalls: [{ tool: 'fetch', input: { url: 'https://x.test' } }] },
-            { text: 'Nothing found.' },
-          ],
-        },
-      }),
-    );
+    // the recorded run's turns, but a deploy to staging and other answers
+    const other = structuredClone(script);
+    other.$comment = 'Test fixture: other turns for a fork of release.tsx.';
+    other.steps.release[1] = { toolCalls: [{ tool: 'deploy', input: { env: 'staging' } }] };
+    other.steps.release[2] = { text: 'Released by the other script.' };
+    other.steps['research:dig'][1] = { text: 'Nothing found.' };
+    project.write('other.script.json', JSON.stringify(other));
     const before = effects();
     const fork = await june(
       [
