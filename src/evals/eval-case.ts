@@ -1,3 +1,5 @@
+import type { ModelCallSettings } from '../models/settings-from.js';
+
 /**
  * How a case's approval requests are answered when no `onApproval` policy is given:
  * `all` approves every request, `none` denies every one (as `june run --approve`). Either
@@ -38,9 +40,10 @@ export interface EvalCaseInput<PROPS extends Record<string, unknown> = Record<st
  * A case that forks a recorded run (`forkRun`): `from`, the run id of a run recorded in the
  * task's `runsDir`; `at`, the record's name or number (`june fork <run>` lists them); and
  * one change there: `result` (a tool execution's result), `answer` (`approve` or `deny`, at
- * an approval), `output` (a model call's answer or a question's), or `model` (a model id,
- * for the call at `at` and its agent's later ones). The case's props default to the
- * recorded run's.
+ * an approval), `output` (a model call's answer or a question's), or, at a model call,
+ * `model` (a model id) and/or `settings` (call settings: `temperature`, `maxOutputTokens`,
+ * ..., as `june fork --settings` takes them), for the call at `at` and its agent's later ones
+ * (every agent's with `allAgents`). The case's props default to the recorded run's.
  *
  * @example
  * ```json
@@ -54,6 +57,8 @@ export interface EvalFork {
   answer?: 'approve' | 'deny';
   output?: unknown;
   model?: string;
+  settings?: ModelCallSettings;
+  allAgents?: boolean;
 }
 
 /**

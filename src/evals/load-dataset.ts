@@ -29,6 +29,8 @@ const lineSchema = z.strictObject({
       answer: z.enum(['approve', 'deny']).optional(),
       output: z.json().optional(),
       model: z.string().min(1).optional(),
+      settings: z.record(z.string(), z.json()).optional(),
+      allAgents: z.boolean().optional(),
     })
     .optional(),
 });
@@ -183,9 +185,18 @@ function invalid(message: string, cause?: unknown): WorkflowError {
  * @throws {WorkflowError} `eval-dataset-invalid` with none, or more than one.
  */
 function forkChangeOf(fork: Record<string, unknown>, at: string): void {
-  const given = ['result', 'answer', 'output', 'model'].filter((key) => fork[key] !== undefined);
-  if (given.length === 1) return;
+  // another model and other settings are one change of the model call: they go together
+  const given = ['result', 'answer', 'output', 'model', 'settings'].filter(
+    (key) => fork[key] !== undefined,
+  );
+  const modelChange = given.every((key) => key === 'model' || key === 'settings');
+  if (given.length === 1 || (given.length === 2 && modelChange)) {
+    if (fork.allAgents === undefined || modelChange) return;
+    throw invalid(
+      `${at}: "allAgents" goes with a fork's "model" or "settings", which it gives every agent; leave it out with "${given[0]}".`,
+    );
+  }
   throw invalid(
-    `${at}: a "fork" makes one change at its record: one of "result", "answer", "output" and "model"${given.length ? `, not ${given.map((key) => `"${key}"`).join(' and ')}` : ''}.`,
+    `${at}: a "fork" makes one change at its record: one of "result", "answer", "output", and "model" with or without "settings"${given.length ? `, not ${given.map((key) => `"${key}"`).join(' and ')}` : ''}.`,
   );
 }

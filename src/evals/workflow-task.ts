@@ -216,7 +216,14 @@ async function forkCase<OUTPUT>(
 function forkChange(fork: EvalFork): ForkChange {
   if (fork.answer !== undefined) return { answer: fork.answer };
   if (fork.output !== undefined) return { output: fork.output };
-  if (fork.model !== undefined) return { model: fork.model };
+  const allAgents = fork.allAgents ? { allAgents: true } : {};
+  if (fork.settings !== undefined)
+    return {
+      settings: fork.settings,
+      ...(fork.model !== undefined ? { model: fork.model } : {}),
+      ...allAgents,
+    };
+  if (fork.model !== undefined) return { model: fork.model, ...allAgents };
   return { result: fork.result };
 }
 

@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tool } from 'ai';
+import { simulateReadableStream, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Step, Tool } from 'june';
@@ -84,6 +85,65 @@ describe('eval cases that fork a recorded run', () => {
       recorded.runId,
     ]);
     expect(stockRuns).toBe(1);
+  });
+
+  it('forks at a model call with other settings: that call is asked with them, the tool does not run again', async () => {
+    const task = workflowTask(Shop, { runsDir: dir, studioUrl: false });
+    const recorded = await task({ id: 'recorded', script: script('Yes, we can.') });
+    const before = stockRuns;
+    const asked: (number | undefined)[] = [];
+    const answering = new MockLanguageModelV4({
+      doStream: async (options) => {
+        asked.push(options.temperature);
+        return {
+          stream: simulateReadableStream({
+            chunks: [
+              { type: 'text-start', id: 't' },
+              { type: 'text-delta', id: 't', delta: 'Yes, carefully.' },
+              { type: 'text-end', id: 't' },
+              {
+                type: 'finish',
+                finishReason: { unified: 'stop', raw: 'stop' },
+                usage: {
+                  inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 },
+                  outputTokens: { total: 2, text: 2, reasoning: 0 },
+                },
+              },
+            ],
+          }),
+        };
+      },
+    });
+    writeFileSync(
+      join(dir, 'cooler.jsonl'),
+      JSON.stringify({
+        id: 'cooler',
+        fork: { from: recorded.runId, at: 'model answer #1', settings: { temperature: 0.2 } },
+      }),
+    );
+    const [cooler] = await loadDataset(join(dir, 'cooler.jsonl'));
+    const forked = await workflowTask(Shop, {
+      runsDir: dir,
+      studioUrl: false,
+      model: answering,
+    })(cooler!.input);
+    expect(forked.answer).toBe('Yes, carefully.');
+    expect(asked).toEqual([0.2]);
+    expect(stockRuns).toBe(before);
+    expect(forked.trace.forkedFrom?.change).toEqual({
+      kind: 'model',
+      settings: { temperature: 0.2 },
+    });
+  });
+
+  it('refuses "allAgents" with a change that is not the model\'s', async () => {
+    writeFileSync(
+      join(dir, 'all-agents.jsonl'),
+      JSON.stringify({ id: 'x', fork: { from: 'r1', at: 1, result: 'r', allAgents: true } }),
+    );
+    await expect(loadDataset(join(dir, 'all-agents.jsonl'))).rejects.toThrow(
+      /line 1: "allAgents" goes with a fork's "model" or "settings"/,
+    );
   });
 
   it('refuses a fork case that makes no change, naming the line', async () => {
