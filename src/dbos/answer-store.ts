@@ -4,7 +4,13 @@ import { withReason } from '../approvals/with-reason.js';
 import { CALLS_TABLE, decodeValue } from './call-records.js';
 import type { DbosApprovalAnswer, DbosApprovalRequest } from './dbos-engine.js';
 import { ANSWERS_CHANNEL } from './names.js';
-import { pgPool, type PgClient, type PgPool, inTransaction } from './pg-driver.js';
+import {
+  pgPool,
+  pooledTransaction,
+  type PgClient,
+  type PgPool,
+  inTransaction,
+} from './pg-driver.js';
 
 /** June's table of approval answers in the system database: one row per answered request. */
 export const ANSWERS_TABLE = 'june.answers';
@@ -130,9 +136,7 @@ export class AnswerStore {
       this.#ready = undefined;
       throw error;
     });
-    const db = await pool.connect();
-    try {
-      await db.query('BEGIN');
+    return pooledTransaction(pool, async (db) => {
       const stored = await db.query(
         `INSERT INTO ${ANSWERS_TABLE} (run_id, request_id, answer, source, answered_at)
          VALUES ($1, $2, $3::jsonb, $4, $5)
@@ -149,7 +153,6 @@ export class AnswerStore {
         await send(db);
         // told when the transaction commits: the run's worker looks the answer up at once
         await db.query('SELECT pg_notify($1, $2)', [ANSWERS_CHANNEL, runId]);
-        await db.query('COMMIT');
         return undefined;
       }
       // a later answer waited above for the first one's transaction to end, and reads it now
@@ -157,14 +160,8 @@ export class AnswerStore {
         `SELECT answer FROM ${ANSWERS_TABLE} WHERE run_id = $1 AND request_id = $2`,
         [runId, message.id],
       );
-      await db.query('COMMIT');
       return standing.rows[0]!.answer as DbosApprovalAnswer;
-    } catch (error) {
-      await db.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      db.release();
-    }
+    });
   }
 
   /** Closes the connections. */

@@ -1,7 +1,7 @@
 import type { PlacedRow } from '../run/fork-rows.js';
 import { WorkflowError } from '../errors/index.js';
 import { CALLS_TABLE, decodeValue, encodeValue } from './call-records.js';
-import type { PgPool } from './pg-driver.js';
+import { pooledTransaction, type PgPool } from './pg-driver.js';
 
 /** The rows of the run `runId`, in the order they were stored. */
 export async function readRows(pool: PgPool, runId: string): Promise<PlacedRow[]> {
@@ -32,9 +32,7 @@ export async function storeRows(
   runId: string,
   rows: readonly PlacedRow[],
 ): Promise<void> {
-  const db = await pool.connect();
-  try {
-    await db.query('BEGIN');
+  await pooledTransaction(pool, async (db) => {
     const found = await db.query(`SELECT 1 FROM ${CALLS_TABLE} WHERE run_id = $1 LIMIT 1`, [runId]);
     if (found.rows.length > 0)
       throw new WorkflowError(
@@ -47,11 +45,5 @@ export async function storeRows(
            VALUES ($1, $2, $3, $4::timestamptz + $5 * interval '1 microsecond')`,
         [runId, row.place, encodeValue(row.record), row.storedAt, row.after ?? 0],
       );
-    await db.query('COMMIT');
-  } catch (error) {
-    await db.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    db.release();
-  }
+  });
 }

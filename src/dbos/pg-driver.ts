@@ -71,3 +71,19 @@ export async function inTransaction<T>(
     throw error;
   }
 }
+
+/**
+ * Runs `work` in one transaction ({@link inTransaction}) on a connection of its own from
+ * `pool`, which goes back to the pool afterwards, whatever happened.
+ */
+export async function pooledTransaction<T>(
+  pool: PgPool,
+  work: (db: PgClient) => Promise<T>,
+): Promise<T> {
+  const db = await pool.connect();
+  try {
+    return await inTransaction(db, () => work(db));
+  } finally {
+    db.release();
+  }
+}

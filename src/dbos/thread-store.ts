@@ -1,7 +1,13 @@
 import { SystemError, WorkflowError } from '../errors/june-error.js';
 import type { ThreadHistory, ThreadRun } from '../engine/thread-id.js';
 import { decodeValue, encodeValue } from './call-records.js';
-import { pgPool, type PgClient, type PgPool, inTransaction } from './pg-driver.js';
+import {
+  pgPool,
+  pooledTransaction,
+  type PgClient,
+  type PgPool,
+  inTransaction,
+} from './pg-driver.js';
 
 /** June's table of the runs of threads over the database, in order, with their conversations. */
 export const THREADS_TABLE = 'june.threads';
@@ -235,9 +241,7 @@ export class ThreadStore {
   ): Promise<ThreadRun[]> {
     const runs = await this.list(threadId);
     if (runs.length === 0) return [];
-    const db = await this.#connections().connect();
-    try {
-      await db.query('BEGIN');
+    return pooledTransaction(this.#connections(), async (db) => {
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
         THREADS_TABLE,
         threadId,
@@ -269,14 +273,8 @@ export class ThreadStore {
       await remove(runIds);
       for (const table of ['june.calls', 'june.answers']) await deleteRows(db, table, runIds);
       await db.query(`DELETE FROM ${THREADS_TABLE} WHERE thread_id = $1`, [threadId]);
-      await db.query('COMMIT');
       return deleted;
-    } catch (error) {
-      await db.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      db.release();
-    }
+    });
   }
 
   /** Closes the connections. */
