@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { isIntegrationTest, isLongTest, testFiles } from './test/lanes/lanes.js';
+import { isIntegrationTest, isLongTest, needsIsolation, testFiles } from './test/lanes/lanes.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -13,6 +13,8 @@ const lane = (name: 'unit' | 'integration' | 'long') =>
         : name !== 'long' && isIntegrationTest(file) === (name === 'integration'),
     )
     .map((file) => `test/${file}`);
+const unitFiles = (isolated: boolean) =>
+  lane('unit').filter((file) => needsIsolation(file.slice('test/'.length)) === isolated);
 
 // The lanes (test/lanes/lanes.ts sorts the files): `unit` imports the sources and starts
 // nothing, so it needs no build (`npm run test:unit`); `types` checks the public generics with
@@ -46,10 +48,27 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: lane('unit'),
-          setupFiles: ['test/lanes/no-processes.ts'],
+          include: unitFiles(false),
+          setupFiles: ['test/lanes/no-processes.ts', 'test/lanes/fresh-process.ts'],
           // two at a time: many of these tests wait (timers, streams), so a second worker
           // keeps both cores busy; under `npm test` the lane runs first, on its own
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+          // June's sources are imported once per worker, not once per file: that import was
+          // most of the lane's time. The setup file fresh-process.ts puts back what a file
+          // changes in the process (timers, mocks, environment, OpenTelemetry's globals, the
+          // process's configured secrets) before the next file runs.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // the few unit files that need modules of their own (listed, with why, in
+          // test/lanes/lanes.ts); `npm run test:unit` runs them with the unit project
+          name: 'unit-isolated',
+          include: unitFiles(true),
+          setupFiles: ['test/lanes/no-processes.ts'],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },

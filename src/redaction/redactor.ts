@@ -59,6 +59,17 @@ export class Redactor {
     this.#matcher = undefined;
   }
 
+  /**
+   * Forgets every value and pattern, as if the redactor were new (its parent keeps its own).
+   * For a process whose configured secrets must start over: the unit tests, whose files share
+   * one process, put the process's secrets back after each file.
+   */
+  clear(): void {
+    this.#values.clear();
+    this.#patterns.length = 0;
+    this.#matcher = undefined;
+  }
+
   /** True when neither this redactor nor its parent has anything to remove. */
   get empty(): boolean {
     return this.#values.size === 0 && this.#patterns.length === 0 && (this.#parent?.empty ?? true);

@@ -82,6 +82,22 @@ const longFiles = [
   'durable/run-ids.test.tsx',
 ];
 
+/**
+ * Unit files that need a module graph of their own (vitest's isolation), while the rest of the
+ * unit lane shares one per worker (test/lanes/fresh-process.ts). They run in the
+ * `unit-isolated` project, which `npm run test:unit` runs too. Each needs it for this reason:
+ */
+const isolatedUnitFiles = [
+  // replaces two of June's modules with counting ones (`vi.mock`): a module another file has
+  // already imported in the worker would not be replaced
+  'interpreter/tree-passes.test.tsx',
+];
+
+/** True when `file` (a path under test/, with `/`) is a unit file that needs its own modules. */
+export function needsIsolation(file: string): boolean {
+  return isolatedUnitFiles.includes(file);
+}
+
 /** True when `file` (a path under test/, with `/`) belongs to the long lane. */
 export function isLongTest(file: string): boolean {
   return longFiles.includes(file);

@@ -76,6 +76,24 @@ describe('Redactor', () => {
     const value = { a: 'b' };
     expect(new Redactor().value(value)).toBe(value);
   });
+
+  test('clear forgets its values and patterns, as a new redactor; its parent keeps its own', () => {
+    const parent = new Redactor({ values: ['hunter2'] });
+    const redactor = new Redactor({ values: ['abc'], patterns: [/sk-[a-z0-9]+/] }, parent);
+    redactor.add('open sesame');
+    redactor.clear();
+    expect(redactor.text('abc sk-one open sesame hunter2')).toBe(
+      'abc sk-one open sesame [redacted]',
+    );
+    expect(redactor.safeCut('say open ses', 12)).toBe(12);
+    parent.clear();
+    expect(redactor.empty).toBe(true);
+    const value = { a: 'hunter2' };
+    expect(redactor.value(value)).toBe(value);
+    // it redacts what is added after
+    redactor.add('abc');
+    expect(redactor.text('abc')).toBe('[redacted]');
+  });
 });
 
 describe('configured credentials', () => {
