@@ -143,9 +143,9 @@ export class RunLog {
 
   /**
    * Sends an event to the run's log (its time, `at`, is now unless given), redacted, then to
-   * each consumer. With something to redact, streamed text is held back from its last
-   * whitespace on, and from wherever a secret value may begin (until more text or another event
-   * comes), so a secret split across deltas, spaces and all, is still found.
+   * each consumer. With something to redact, streamed text is held back from wherever a secret
+   * value may begin, and with a pattern from its last whitespace on (until more text or another
+   * event comes), so a secret split across deltas, spaces and all, is still found.
    */
   emit(input: EventInput): void {
     // every caller passes a new object literal, so it becomes the event as it is
@@ -223,11 +223,10 @@ export class RunLog {
     const key = `${event.type} ${event.nodeId}`;
     const heldText = (this.#heldText ??= new Map());
     const text = (heldText.get(key)?.delta ?? '') + event.delta;
-    // from the last whitespace on (a pattern's match may go on), and never through a value
-    const cut = this.redactor.safeCut(
-      text,
-      text.length > MAX_HELD_TEXT ? text.length : text.search(/\s\S*$/) + 1,
-    );
+    // with a pattern, from the last whitespace on (its match may go on); never through a
+    // value, nor from where one may begin (a provider key in the environment holds back only that)
+    const wordCut = this.redactor.patterned && text.length <= MAX_HELD_TEXT;
+    const cut = this.redactor.safeCut(text, wordCut ? text.search(/\s\S*$/) + 1 : text.length);
     if (cut < text.length) heldText.set(key, { ...event, delta: text.slice(cut) });
     else heldText.delete(key);
     if (cut > 0) this.#publish({ ...event, delta: this.redactor.text(text.slice(0, cut)) });

@@ -75,6 +75,15 @@ export class Redactor {
     return this.#values.size === 0 && this.#patterns.length === 0 && (this.#parent?.empty ?? true);
   }
 
+  /**
+   * True when this redactor or its parent has a pattern: a match may go on past any point of
+   * streamed text, so it is held back from its last whitespace. Values alone need less: they
+   * are held back only from where one may begin ({@link safeCut}).
+   */
+  get patterned(): boolean {
+    return this.#patterns.length > 0 || (this.#parent?.patterned ?? false);
+  }
+
   /** `text` with every secret replaced. */
   text(text: string): string {
     let result = this.#parent ? this.#parent.text(text) : text;

@@ -87,6 +87,27 @@ describe('the redact option', () => {
     expect(result.steps.ask).toBe(`The word is ${spaced}. Done.`);
   });
 
+  test('with values only, text goes out as it streams; a pattern holds it back to its last space', async () => {
+    const pieces = ['Think', 'ing about', ' it', '.'];
+    const deltasWith = async (options: Parameters<typeof run>[1]) => {
+      const handle = run(
+        <Agent model={streamModel([{ text: pieces }])}>
+          <Step id="ask" prompt="Think" />
+        </Agent>,
+        options,
+      );
+      const { events, done } = collect(handle);
+      await handle.result;
+      await done;
+      return events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []));
+    };
+    // a provider key in the environment is a value too: it no longer holds text to the spaces
+    expect(await deltasWith({ redact: { values: [secret] } })).toEqual(pieces);
+    const patterned = await deltasWith({ redact: { patterns: [/sk-[a-z]{16}/] } });
+    expect(patterned.join('')).toBe(pieces.join(''));
+    expect(patterned[0]).not.toBe('Think');
+  });
+
   test('a run resumed from its redacted journal matches it: recorded calls are not made again', async () => {
     const store = memoryJournalStore();
     let reads = 0;
