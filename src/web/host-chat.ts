@@ -378,6 +378,9 @@ function stream(runId: string, host: RunHost, streamOptions: ToUIMessageStreamOp
     {
       ...streamOptions,
       onWaiting: () => {},
+      // a response that ended with its run ends once the run let go of its lease: the page's
+      // next request (the same answer again, a new message) never finds it busy
+      runSettled: () => host.result(runId).catch(() => undefined),
       stillWaiting: async (requestIds) => {
         const { waiting } = await host.decisions(runId).catch(() => ({ waiting: [] }));
         return waiting.some((call) => requestIds.includes(call.requestId));

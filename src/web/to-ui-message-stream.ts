@@ -38,6 +38,14 @@ export interface ToUIMessageStreamOptions {
    */
   endsAfter?: PromiseLike<unknown>;
   /**
+   * Asked once the events showed the run's end (its own `run-finish`): the stream's `finish`
+   * chunk waits for what it returns. A server over a run host passes the host's result of the
+   * run, so that a response that ended with its run ends once the run let go of its lease, and
+   * the page's next request finds the run free (not busy). Not asked when the stream ends at a
+   * wait. @default nothing to wait for
+   */
+  runSettled?: () => PromiseLike<unknown>;
+  /**
    * Requests the caller answers itself as they come (a server answering from the request
    * that resumed the run): they do not count as waiting. @default none
    */
@@ -125,6 +133,7 @@ export function toUIMessageStream(
             writer.write({ type: 'message-metadata', messageMetadata: metadata });
             writer.write({ type: 'error', errorText: refused.message });
           }
+          await options.runSettled?.();
           break;
         }
         if (
