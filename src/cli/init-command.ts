@@ -65,27 +65,37 @@ export async function initCommand(dir: string | undefined, io: CliIO): Promise<E
     style.bold(`june init: wrote ${written.length} files in ${label}`),
     ...written.map((file) => `  ${file.path.padEnd(width)}  ${style.dim(file.purpose)}`),
   ];
-  if (moduleNote) lines.push(`june: warning: ${moduleNote}`);
-  lines.push('next:', ...nextSteps(folder, label));
+  if (moduleNote) lines.push(`june: warning: ${moduleNote.text}`);
+  lines.push('next:', ...nextSteps(folder, label, moduleNote?.setType === true));
   io.stdout.write(`${lines.join('\n')}\n`);
   return ExitCode.success;
 }
 
-/** A warning when an existing package.json does not make `.ts`/`.tsx` files ES modules. */
-function packageTypeNote(packageJson: string): string | undefined {
+/**
+ * A warning when an existing package.json does not make `.ts`/`.tsx` files ES modules, and
+ * whether `npm pkg set type=module` fixes it (it does not fix a file that is not JSON).
+ */
+function packageTypeNote(packageJson: string): { text: string; setType: boolean } | undefined {
   if (!existsSync(packageJson)) return undefined;
   try {
     if ((JSON.parse(readFileSync(packageJson, 'utf8')) as { type?: unknown }).type === 'module')
       return undefined;
   } catch {
-    return 'package.json is not valid JSON; fix it, and set "type": "module" in it (June is ES modules only).';
+    return {
+      text: 'package.json is not valid JSON; fix it, and set "type": "module" in it (June is ES modules only).',
+      setType: false,
+    };
   }
-  return 'package.json has no "type": "module"; June is ES modules only: run npm pkg set type=module.';
+  return {
+    text: 'package.json has no "type": "module"; june run loads hello.tsx all the same, but tsc and editors read .ts and .tsx files as CommonJS, so type-checking fails: run npm pkg set type=module.',
+    setType: true,
+  };
 }
 
-function nextSteps(folder: string, label: string): string[] {
+function nextSteps(folder: string, label: string, notModule: boolean): string[] {
   const missing = needed.filter((pkg) => !installed(folder, pkg.name));
   const steps = label === '.' ? [] : [`  cd ${label}`];
+  if (notModule) steps.push('  npm pkg set type=module');
   const deps = missing.filter((pkg) => !pkg.dev).map((pkg) => pkg.spec);
   const devDeps = missing.filter((pkg) => pkg.dev).map((pkg) => pkg.spec);
   if (deps.length) steps.push(`  npm install ${deps.join(' ')}`);

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { registerHooks } from 'node:module';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
@@ -86,8 +87,10 @@ export async function loadWorkflow(
   // again unless they were on before: on, an error thrown later in the workflow's code (while
   // `june dev` resolves its map) names the line and column in its .tsx file, as `june run` does
   if (development) process.setSourceMapsEnabled(true);
+  const namespace = `june-workflow-${++loads}`;
+  loadAsModules(url, namespace);
   const api = register({
-    namespace: `june-workflow-${++loads}`,
+    namespace,
     tsconfig: tsconfig.path,
     ...(options.onImport ? { onImport: options.onImport } : {}),
   });
@@ -112,6 +115,53 @@ export async function loadWorkflow(
     tsconfig: tsconfig.path,
     june,
   };
+}
+
+/** The workflow files being loaded, by `file:` URL, and the tsx namespaces of their loads. */
+const entries = new Set<string>();
+const namespaces = new Set<string>();
+let hooked = false;
+
+/**
+ * Makes the workflow file at `url`, and the `.ts`, `.tsx` and `.jsx` files it imports from
+ * outside node_modules, load as ES modules (as their `import`/`export` syntax says) even when
+ * no package.json above them has `"type": "module"`, so a workflow in a CommonJS package (or
+ * with no package.json at all) loads as one in an ES module package does. tsx loads such a file
+ * as CommonJS otherwise, which fails within a namespace. The hook is registered before tsx's
+ * own, so tsx's resolve sees the format it returns; it changes nothing for any other import.
+ */
+function loadAsModules(url: string, namespace: string): void {
+  entries.add(url);
+  namespaces.add(namespace);
+  // Node before 22.15 has no registerHooks; tsx's loader there has its own way with CommonJS
+  if (hooked || typeof registerHooks !== 'function') return;
+  hooked = true;
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      const resolved = nextResolve(specifier, context);
+      const { format } = resolved;
+      if (
+        (format === undefined ||
+          format === null ||
+          format === 'commonjs' ||
+          format === 'commonjs-typescript') &&
+        inWorkflow(resolved.url, context.parentURL)
+      )
+        return { ...resolved, format: 'module' };
+      return resolved;
+    },
+  });
+}
+
+/** Whether `url` is a workflow file, or a TypeScript or JSX file of the project one imports. */
+function inWorkflow(url: string, parent: string | undefined): boolean {
+  if (!url.startsWith('file:')) return false;
+  const { pathname } = new URL(url);
+  if (!/\.(?:ts|tsx|jsx)$/.test(pathname) || pathname.includes('/node_modules/')) return false;
+  if (entries.has(url.replace(/[?#].*$/, ''))) return true;
+  if (parent === undefined || !parent.startsWith('file:')) return false;
+  const from = new URL(parent).searchParams.get('tsx-namespace');
+  return from !== null && namespaces.has(from);
 }
 
 /** `workflow-load-failed`; `jsx-setup-invalid` when the error shows the JSX was compiled with the wrong settings. */

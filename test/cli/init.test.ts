@@ -75,13 +75,22 @@ describe('june init', () => {
     for (const file of generated) expect(existsSync(join(dir, file))).toBe(true);
   });
 
-  it('warns when the existing package.json does not make the files ES modules', async () => {
+  it('warns when the existing package.json does not make the files ES modules; the workflow runs all the same', async () => {
     const cwd = project.folder('commonjs');
     writeFileSync(join(cwd, 'package.json'), '{ "name": "commonjs" }\n');
     const init = await june(['init'], cwd);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain(
-      'june: warning: package.json has no "type": "module"; June is ES modules only: run npm pkg set type=module.',
+      'june: warning: package.json has no "type": "module"; june run loads hello.tsx all the same, but tsc and editors read .ts and .tsx files as CommonJS, so type-checking fails: run npm pkg set type=module.',
     );
+    // the first next step sets it
+    const next = init.stdout.split('\n');
+    expect(next[next.indexOf('next:') + 1]).toBe('  npm pkg set type=module');
+
+    // the next step it prints works before that
+    const result = await june(['run', 'hello.tsx', '--script', 'hello.script.json'], cwd);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('✓ succeeded');
+    expect(result.code).toBe(0);
   });
 });

@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { june, nodesOf, onlyTrace, startJune, tempProject, traces } from './cli-harness.js';
 
@@ -72,6 +74,42 @@ describe('june run', () => {
     const trace = onlyTrace(cwd);
     expect(trace.workflow).toBe('greet.tsx');
     expect(nodesOf(trace).find((node) => node.kind === 'step')?.prompt).toBe('Say hello to Ada');
+  });
+
+  it('runs a workflow whose package is not ES modules, or that has no package.json, with the files it imports', async () => {
+    // a .tsx file and the .ts files it imports are ES modules by their syntax, whatever the
+    // package says: without "type": "module" (or a package.json at all) they load all the same
+    const workflow = `import { Agent, Step } from 'june';
+import { scriptedModel } from 'june/testing';
+import { greeting } from './greeting.js';
+
+const model = scriptedModel({ steps: { greet: [{ text: greeting('Ada') }] } });
+
+export default function Greet() {
+  return (
+    <Agent model={model}>
+      <Step id="greet" prompt="Say hello" />
+    </Agent>
+  );
+}
+`;
+    const helper = 'export const greeting = (name: string): string => `Hello, ${name}!`;\n';
+    const bare = tempProject();
+    try {
+      rmSync(join(bare.dir, 'package.json'));
+      project.write('commonjs/package.json', '{ "name": "commonjs" }\n');
+      for (const at of [project.folder('commonjs'), bare.dir]) {
+        writeFileSync(join(at, 'greet.tsx'), workflow);
+        writeFileSync(join(at, 'greeting.ts'), helper);
+        const result = await june(['run', 'greet.tsx'], at);
+        expect(result.stderr).toBe('');
+        expect(result.stdout).toContain('Hello, Ada!');
+        expect(result.stdout).toContain('✓ succeeded');
+        expect(result.code).toBe(0);
+      }
+    } finally {
+      bare.remove();
+    }
   });
 
   it('--script answers every model call from the script and warns about turns that never ran', async () => {
