@@ -20,6 +20,7 @@ import { localUser } from '../approvals/local-user.js';
 import {
   approvalsInTrace,
   heldInTrace,
+  requestSchemasInJournal,
   unansweredInJournal,
   type RunApprovals,
 } from './waiting-approvals.js';
@@ -27,8 +28,9 @@ import {
 /**
  * A person's answer to one waiting call, by the call's key; a denial's `reason` reaches the
  * model; `answeredBy` names who answered (default: the user Studio runs as). An approval may
- * carry `input`, the call as it should run instead of the model's (an edit, checked by the
- * tool's input schema where the run runs); a denial may carry `output`, an answer given
+ * carry `input`, the call as it should run instead of the model's (an edit, checked against
+ * the tool's input schema before it is given, when the run's journal recorded the schema,
+ * and again where the run runs); a denial may carry `output`, an answer given
  * instead of the tool, which the model reads as its result. Both are plain JSON.
  */
 export interface ApprovalAnswerInput {
@@ -102,7 +104,9 @@ export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
       const current = await approvals(runId);
       const refused = await notWaiting(runId, folder, current, answer.key);
       if (refused) throw answerRefused(refused);
-      checkQuestionAnswer(
+      await checkAnswer(
+        runId,
+        folder,
         current.waiting.find((waiting) => waiting.key === answer.key),
         answer,
       );
@@ -113,16 +117,26 @@ export function fileApprovalDesk(runs: RunDirectory): ApprovalDesk {
 }
 
 /**
- * A question's answer is checked before it is recorded, as the run's inbox checks it: a value
- * that does not fit its answer schema, or an approval (a question needs a value), is refused
- * (409 `studio-approval-invalid`, with the `june:` message), and the question still waits.
- * Tool calls are left to the run, which checks edits against the tool's own schemas.
+ * An answer is checked before it is recorded, as the run's inbox checks it, so one the run
+ * would refuse is refused here (409 `studio-approval-invalid`, with the `june:` message) and
+ * the call still waits: a question's value must fit its answer schema (and approving a
+ * question, which needs a value, is refused); a tool call's edited input or answer instead
+ * of the tool must fit the tool's schemas as the run's journal recorded them with the
+ * request (a request recorded without them is left to the run, which checks with the tool's
+ * own schemas).
  */
-function checkQuestionAnswer(
+async function checkAnswer(
+  runId: string,
+  folder: string,
   waiting: RunApprovals['waiting'][number] | undefined,
   answer: ApprovalAnswerInput,
-): void {
-  if (waiting?.kind !== 'question' || !waiting.question) return;
+): Promise<void> {
+  if (waiting === undefined) return;
+  const question = waiting.kind === 'question' && waiting.question !== undefined;
+  if (!question && answer.input === undefined && answer.output === undefined) return;
+  const schemas = question
+    ? {}
+    : await trusted(runId, folder, () => requestSchemasInJournal(folder, runId, waiting.key));
   try {
     checkAnswerFits(
       {
@@ -130,8 +144,9 @@ function checkQuestionAnswer(
         tool: waiting.tool,
         input: waiting.input,
         step: waiting.step,
-        kind: 'question',
-        question: waiting.question,
+        ...(question ? { kind: 'question' as const, question: waiting.question } : {}),
+        ...(schemas.input ? { inputSchema: schemas.input } : {}),
+        ...(schemas.output ? { outputSchema: schemas.output } : {}),
       },
       { approved: answer.approved, ...editOf(answer) },
     );

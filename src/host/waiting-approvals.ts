@@ -158,6 +158,50 @@ export async function unansweredInJournal(
 }
 
 /**
+ * The tool's schemas (JSON Schema) that the run's journal (in `folder`) recorded with its
+ * latest request for the call `key`: `input` and `output`, each absent when the tool has
+ * none in that form or the journal was written before requests kept them.
+ */
+export async function requestSchemasInJournal(
+  folder: string,
+  runId: string,
+  key: string,
+): Promise<{ input?: Record<string, unknown>; output?: Record<string, unknown> }> {
+  let text: string | undefined;
+  try {
+    text = await readRunFile(folder, 'journal.jsonl');
+  } catch {
+    return {};
+  }
+  let found: { input?: Record<string, unknown>; output?: Record<string, unknown> } = {};
+  for (const line of (text ?? '').split('\n')) {
+    if (!line.includes('"approval-request"')) continue;
+    let record: {
+      type?: string;
+      call?: unknown;
+      calls?: string[];
+      inputSchema?: unknown;
+      outputSchema?: unknown;
+    };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue;
+    }
+    if (record.type !== 'approval-request' || typeof record.call !== 'string') continue;
+    if ([runId, ...(record.calls ?? []), record.call].join('/') !== key) continue;
+    const object = (value: unknown) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : undefined;
+    const input = object(record.inputSchema);
+    const output = object(record.outputSchema);
+    found = { ...(input ? { input } : {}), ...(output ? { output } : {}) };
+  }
+  return found;
+}
+
+/**
  * How many approvals a run waits for: the calls {@link approvalsInTrace} finds that its
  * journal (in `folder`) holds without an answer; without a journal, the ones still pending.
  */

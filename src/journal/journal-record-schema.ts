@@ -99,6 +99,8 @@ const approvalRequestSchema = z.looseObject({
   input: z.unknown().optional(), // undefined is left out of JSON
   question: askedQuestionSchema.optional(),
   guard: z.looseObject({ name: text(), declaration: text(), reason: text().optional() }).optional(),
+  inputSchema: z.record(z.string(), z.unknown(), { error: 'not an object' }).optional(),
+  outputSchema: z.record(z.string(), z.unknown(), { error: 'not an object' }).optional(),
   at: time(),
 });
 

@@ -205,6 +205,13 @@ export interface ApprovalRequestRecord extends JournalPlace {
   guard?: GuardEscalation;
   /** The `<Budget>` that asks to allow more, what it spent and its cap (absent for any other request). */
   budget?: BudgetAsk;
+  /**
+   * The tool's input and output schemas as JSON Schema, when it has them: whoever answers
+   * from another process (`june approve`, Studio) checks an edited input or an answer
+   * instead of the tool against them before giving it. Absent in journals written before.
+   */
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   at: string;
 }
 

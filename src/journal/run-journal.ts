@@ -398,6 +398,8 @@ export class RunJournal implements DurableEngine {
       ...(question.question !== undefined ? { question: question.question } : {}),
       ...(question.guard !== undefined ? { guard: question.guard } : {}),
       ...(question.budget !== undefined ? { budget: question.budget } : {}),
+      ...(question.schemas?.input ? { inputSchema: question.schemas.input } : {}),
+      ...(question.schemas?.output ? { outputSchema: question.schemas.output } : {}),
       at: now(),
     };
     const recordedRequest = this.#index?.request(key);

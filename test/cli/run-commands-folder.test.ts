@@ -74,7 +74,7 @@ describe('june runs and june approve on the runs folder', () => {
     process.kill(record.pid, 'SIGTERM');
   }, 180_000);
 
-  it("an edit a live run refuses: june approve exits 1 with the run's message, and the call is denied saying why", async () => {
+  it("an edit the tool's input schema refuses: june approve exits 1 naming the field, gives no answer, and the call still waits", async () => {
     const running = startJune(
       ['run', 'desk.tsx', '--props', '{"mode":"deploy"}', '--approve', 'wait'],
       project.dir,
@@ -87,17 +87,28 @@ describe('june runs and june approve on the runs folder', () => {
     const runId = /· run (\S+)/.exec(running.output().stdout)![1]!;
     expect(running.output().stdout).toContain(`npx june approve ${runId} <requestId>`);
 
-    const answered = await june(
+    const refused = await june(
       ['approve', runId, '--all', '--input', '{"env":"dev"}'],
       project.dir,
     );
-    expect(answered.code).toBe(1);
-    expect(answered.stderr).toMatch(
-      /^june: the run refused the answer to \S+: the edited input for the "deploy" call .* does not fit the tool's input schema: \$\.env: Invalid option: expected one of "staging"\|"prod"\. The call was denied: an answer given through the runs folder is final\.\n$/,
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(
+      /^june: the edited input for the "deploy" call .* does not fit the tool's input schema: \$\.env: Invalid option: expected one of "staging"\|"prod"\. Nothing changed and the request still waits: approve with an input the schema accepts, approve without one, or deny\.\n$/,
     );
+    // the call still waits, and a fitting edit is then taken
+    const listed = await june(['runs'], project.dir);
+    expect(listed.stdout).toContain(`  waiting: `);
+    const approved = await june(
+      ['approve', runId, '--all', '--input', '{"env":"staging"}'],
+      project.dir,
+    );
+    expect(approved.stderr).toBe('');
+    expect(approved.stdout).toMatch(/^approved \S+ of run \S+ with an edited input\n$/);
+    expect(approved.code).toBe(0);
 
     const done = await running.done;
     expect(done.code).toBe(0);
-    expect(done.stdout).toContain('✗ denied deploy: the answer was refused: the edited input');
+    expect(done.stdout).toContain('deployed staging');
   }, 180_000);
 });

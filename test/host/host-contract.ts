@@ -189,6 +189,26 @@ export function runHostContract(name: string, makeHost: () => Promise<HostUnderT
       await host.result(runId);
     }, 120_000);
 
+    it("refuses an edit the tool's input schema refuses, naming the field, before anything is given", async () => {
+      const runId = await start('deploy');
+      const [call] = (await waiting(runId)).waiting;
+      const refused = await host
+        .answer(runId, { key: call!.key, approved: true, input: { env: 'dev' } })
+        .then(
+          () => undefined,
+          (error: { code?: string; message?: string }) => error,
+        );
+      expect(refused?.code).toBe('studio-approval-invalid');
+      expect(refused?.message).toContain(
+        `does not fit the tool's input schema: $.env: Invalid option: expected one of "staging"|"prod". Nothing changed and the request still waits`,
+      );
+      // the call still waits, and takes an edit that fits
+      expect((await host.decisions(runId)).waiting).toHaveLength(1);
+      await host.answer(runId, { key: call!.key, approved: true, input: { env: 'staging' } });
+      const trace = await host.result(runId);
+      expect(toolNodes(trace).map((node) => node.output)).toEqual(['deployed staging']);
+    }, 120_000);
+
     it('lists a run cancelled while it waited as aborted, as its page shows it, never as waiting', async () => {
       const runId = await start('deploy');
       await waiting(runId);
