@@ -11,7 +11,8 @@ import {
   type RunApprovals,
   type WaitingApproval,
 } from '../host/waiting-approvals.js';
-import type { Trace } from '../trace/trace-node.js';
+import { childRunOf } from '../trace/composite-result.js';
+import type { Trace, TraceApproval, TraceNode } from '../trace/trace-node.js';
 import { answerSchemaSummary } from '../approvals/answer-schema-summary.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import { quietDriver } from './quiet-driver.js';
@@ -223,9 +224,7 @@ export async function approveCommand(
         source: 'cli',
       });
     } catch (error) {
-      if (!(error instanceof StudioRequestError) || error.code === 'studio-run-missing')
-        throw error;
-      io.stderr.write(`${visibleText(error.message)}\n`);
+      io.stderr.write(`${visibleText(await refusedText(host, runId, target, decision, error))}\n`);
       continue;
     }
     outcomes.push(outcome.delivered);
@@ -249,6 +248,100 @@ export async function approveCommand(
     );
   const refused = await reportRefused(host, io, runId, decision, live, targets);
   return outcomes.length === targets.length && refused === 0 ? ExitCode.success : ExitCode.failed;
+}
+
+/**
+ * What `june approve` says of an answer the host refused (`error`); other errors, and a run
+ * the host does not have, are thrown again.
+ */
+async function refusedText(
+  host: RunHost,
+  runId: string,
+  target: { key: string; shown: string; kind?: 'question' },
+  decision: Decision,
+  error: unknown,
+): Promise<string> {
+  if (!(error instanceof StudioRequestError) || error.code === 'studio-run-missing') throw error;
+  return error.code === 'studio-approval-unknown'
+    ? notWaitingText(host, runId, target, decision, error.refusal)
+    : error.message;
+}
+
+/**
+ * Why the run took no answer to `target` (the host refused it as `studio-approval-unknown`,
+ * for `refusal`: `answered`, `withdrawn`, `unknown`), as `june approve` says it: the answer
+ * that stands, as the run's trace shows it (approved or denied, why, through what, by whom,
+ * when), and whether the run has ended; else that the call was answered already, or that
+ * the run does not wait for it.
+ */
+async function notWaitingText(
+  host: RunHost,
+  runId: string,
+  target: { key: string; shown: string; kind?: 'question' },
+  decision: Decision,
+  refusal: string | undefined,
+): Promise<string> {
+  const found = await host.readTrace(runId).catch(() => undefined);
+  const trace = found && 'text' in found ? (JSON.parse(found.text) as Trace) : undefined;
+  const settled = trace ? settledApprovalIn(trace, runId, target.key) : undefined;
+  const ended = await endedState(host, runId);
+  const call = `the call "${target.shown}" of run ${runId}`;
+  if (settled) {
+    const question = settled.kind === 'question';
+    const how =
+      settled.status === 'approved'
+        ? settled.input !== undefined
+          ? 'approved with an edited input'
+          : 'approved'
+        : settled.status === 'responded'
+          ? question
+            ? `answered ${JSON.stringify(settled.output)}`
+            : 'answered instead of the tool'
+          : question
+            ? 'declined'
+            : 'denied';
+    const why = settled.reason !== undefined ? ` (${settled.reason})` : '';
+    const through = settled.source !== undefined ? ` through ${settled.source}` : '';
+    const by = settled.answeredBy !== undefined ? ` by ${settled.answeredBy}` : '';
+    const at = settled.answeredAt !== undefined ? ` at ${settled.answeredAt}` : '';
+    const given =
+      decision.output !== undefined ? 'answer' : decision.approved ? 'approval' : 'denial';
+    const run = ended !== undefined ? ` The run has ended (${ended}).` : '';
+    return `june: ${call} was answered already: ${how}${why}${through}${by}${at}. That answer stands; this ${given} was not applied.${run}`;
+  }
+  if (refusal === 'answered')
+    return `june: ${call} was answered already, and an answer counts once; june runs lists what the run waits for.`;
+  return ended !== undefined
+    ? `june: ${call} waits for no answer (withdrawn, or never asked), and the run has ended (${ended}); there is nothing to approve.`
+    : `june: ${call} waits for no answer (withdrawn, or never asked); june runs lists what the run waits for.`;
+}
+
+/**
+ * The answered approval of the call `key` (or whose key ends with `/key`, or whose request
+ * id is `key`) in the trace, composite tools' runs included; undefined when the trace has no
+ * such call, or it has no answer.
+ */
+function settledApprovalIn(trace: Trace, runId: string, key: string): TraceApproval | undefined {
+  const stack: TraceNode[] = [trace.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const approval = node.approval;
+    if (
+      approval !== undefined &&
+      (approval.key === key ||
+        approval.key === `${runId}/${key}` ||
+        approval.key?.endsWith(`/${key}`) === true ||
+        approval.id === key) &&
+      (approval.status === 'approved' ||
+        approval.status === 'denied' ||
+        approval.status === 'responded')
+    )
+      return approval;
+    const child = childRunOf(node);
+    if (child) stack.push(child.root);
+    stack.push(...node.children);
+  }
+  return undefined;
 }
 
 /**

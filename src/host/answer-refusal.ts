@@ -10,7 +10,7 @@ export interface AnswerRefusal {
 
 /**
  * The HTTP form of an answer Studio did not take: `studio-approval-unknown` (409), whatever
- * the reason, with the sentence that says which.
+ * the reason, with the sentence that says which, and the reason's status as its `refusal`.
  *
  * @example
  * ```ts
@@ -18,7 +18,7 @@ export interface AnswerRefusal {
  * ```
  */
 export function answerRefused(refusal: AnswerRefusal): StudioRequestError {
-  return new StudioRequestError('studio-approval-unknown', refusal.message, 409);
+  return new StudioRequestError('studio-approval-unknown', refusal.message, 409, refusal.status);
 }
 
 /**

@@ -42,7 +42,8 @@ export class StudioRequestError extends JuneError {
     /**
      * For `studio-approval-invalid`: the run's own code for the refused answer
      * (`approval-input-invalid`, `approval-output-invalid`, `approval-answer-invalid`,
-     * `question-answer-missing`), for an entry point that tells it in its own terms.
+     * `question-answer-missing`); for `studio-approval-unknown`: why the call does not wait
+     * (`answered`, `withdrawn`, `unknown`); for an entry point that tells it in its own terms.
      */
     readonly refusal?: string,
   ) {

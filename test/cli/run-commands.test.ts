@@ -131,6 +131,28 @@ describe.each([
     expect(toolOutputs(await host.result(runId), 'deploy')).toEqual(['deployed prod']);
   }, 120_000);
 
+  it('june approve of a call of a run that has ended names the answer that stands', async () => {
+    const { runId } = await waitingRun();
+    const [call] = (await host.decisions(runId)).waiting;
+    const short = call!.key.slice(`${runId}/`.length);
+    expect((await approve(runId, short, { input: '{"env":"staging"}' })).code).toBe(0);
+    expect((await host.result(runId)).status).toBe('succeeded');
+
+    const again = await approve(runId, short, { deny: true });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `^june: the call "${short.replace(/[#.]/g, '\\$&')}" of run ${runId} was answered already: approved with an edited input through cli( by \\S+)? at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\. That answer stands; this denial was not applied\\. The run has ended \\(succeeded\\)\\.\\n$`,
+      ),
+    );
+    const never = await approve(runId, 'nope#9.9', {});
+    expect(never.code).toBe(1);
+    expect(never.stderr).toBe(
+      `june: the call "nope#9.9" of run ${runId} waits for no answer (withdrawn, or never asked), and the run has ended (succeeded); there is nothing to approve.\n`,
+    );
+  }, 120_000);
+
   it('june approve --all --deny: the tool never runs, the run goes on', async () => {
     const { runId } = await waitingRun();
     const denied = await approve(runId, undefined, { all: true, deny: true, reason: 'not today' });
