@@ -65,8 +65,10 @@ export interface RunsCommandOptions {
 /**
  * `june runs`: the host's runs, newest first, one line each (`<runId>  <workflow>  <state>`,
  * the worker and a failed run's error where the host knows them), then a line for each call
- * that waits for an answer (`  waiting: <requestId> · <tool> <input> (step <step>)`) and each
- * approved call held until its turn is answered (`  held: ...`).
+ * that waits for an answer (`  waiting: <requestId> · <tool> <input> (step <step>; key <key>)`,
+ * the key without the run's id, left out when it is the request id; a question's
+ * `  question: <requestId> · <tool> "<prompt>" (step <step>; key <key>); answer: <what fits>`)
+ * and each approved call held until its turn is answered (`  held: ...`).
  */
 export async function runsCommand(
   host: RunHost,
@@ -91,14 +93,18 @@ export async function runsCommand(
     io.stdout.write(
       visibleText(`${run.runId}  ${run.workflow ?? '-'}  ${run.status}${worker}${error}`) + '\n',
     );
-    for (const call of decisions?.waiting ?? [])
+    for (const call of decisions?.waiting ?? []) {
+      // the key june approve takes too (without the run's id), when it is not the request id
+      const short = shortKey(call.key, run.runId);
+      const where = `step ${call.step}${short === call.requestId ? '' : `; key ${short}`}`;
       io.stdout.write(
         visibleText(
           call.kind === 'question' && call.question
-            ? `  question: ${call.requestId} · ${call.tool} ${JSON.stringify(call.question.prompt)} (step ${call.step}); answer: ${answerSchemaSummary(call.question.answerSchema)}`
-            : `  waiting: ${call.requestId} · ${call.tool} ${JSON.stringify(call.input)} (step ${call.step})`,
+            ? `  question: ${call.requestId} · ${call.tool} ${JSON.stringify(call.question.prompt)} (${where}); answer: ${answerSchemaSummary(call.question.answerSchema)}`
+            : `  waiting: ${call.requestId} · ${call.tool} ${JSON.stringify(call.input)} (${where})`,
         ) + '\n',
       );
+    }
     for (const call of decisions?.held ?? [])
       io.stdout.write(
         visibleText(

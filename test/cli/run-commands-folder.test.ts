@@ -35,7 +35,7 @@ describe('june runs and june approve on the runs folder', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(
       new RegExp(
-        `^${runId}  \\S+  aborted\\n  waiting: (\\S+) · deploy \\{"env":"prod"\\} \\(step work\\)\\n  stopped while waiting: june approve ${runId} resumes it\\n$`,
+        `^${runId}  \\S+  aborted\\n  waiting: (\\S+) · deploy \\{"env":"prod"\\} \\(step work; key work#0\\.0\\)\\n  stopped while waiting: june approve ${runId} resumes it\\n$`,
       ),
     );
 

@@ -86,10 +86,12 @@ describe.each([
   it('june runs lists a waiting run and its call; june approve --all runs the tool once', async () => {
     const { runId, listing } = await waitingRun();
     const block = listing.slice(listing.indexOf(`${runId}  `));
-    expect(block).toMatch(
-      new RegExp(
-        `^${runId}  \\S+  waiting\\n  waiting: \\S+ · deploy \\{"env":"prod"\\} \\(step work\\)\\n`,
-      ),
+    // each waiting call with its key, without the run's id: what june approve takes
+    const [call] = (await host.decisions(runId)).waiting;
+    const short = call!.key.slice(`${runId}/`.length);
+    expect(block.startsWith(`${runId}  `)).toBe(true);
+    expect(block.split('\n')[1]).toBe(
+      `  waiting: ${call!.requestId} · deploy {"env":"prod"} (step work; key ${short})`,
     );
     const answered = await approve(runId, undefined, { all: true });
     expect(answered.stderr).toBe('');
