@@ -47,7 +47,7 @@ export const runsFolder = join('.june', 'runs');
  *   trace settled as `aborted`.
  * @throws {JuneError} before the run starts: `cli-props-invalid`, `cli-workflow-missing`,
  *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`,
- *   `--replay-tools` without `--replay`, an
+ *   `--replay-tools` without `--replay`, a `--run-id` the runs folder has a run of, an
  *   `--otel` collector address that is not an http(s) URL),
  *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
  *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`) and

@@ -2,6 +2,7 @@ import { WorkflowError } from '../errors/index.js';
 import { isRunId } from '../engine/run-id.js';
 import {
   recordedRun,
+  runInFolder,
   runsFolderJournal,
   threadJournals,
   type JournalRecord,
@@ -22,7 +23,7 @@ import { parseProps } from './parse-props.js';
 import { fitProps, propsMisfitMessage, propsSchemaOf } from '../workflows/index.js';
 import { checkRunFolder } from '../host/run-folder.js';
 import { runFolder } from '../host/run-answers.js';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ModelPrices } from '../models/price.js';
 import { readPrices } from './prices-file.js';
 import type { RunCommandOptions } from './run-command-options.js';
@@ -72,6 +73,8 @@ export async function runInputs(
   const workflow = await loadWorkflow(file);
   const journal = runsFolderJournal(runsFolder);
   checkJournalFlags(options);
+  if (options.runId !== undefined && options.resume === undefined)
+    checkRunIdFree(runsFolder, options.runId);
   // answers and resume details come only from a run folder no one else can write to
   const approve = options.approve ?? 'ask';
   if (options.resume !== undefined && (approve === 'studio' || approve === 'wait'))
@@ -159,6 +162,25 @@ function checkJournalFlags(options: RunCommandOptions): void {
       `june: --thread starts a new run of a thread; ${options.resume !== undefined ? 'a resumed run stays in the thread its journal names: leave out --thread' : '--replay answers a run from its recording: leave out --thread'}.`,
     );
   }
+}
+
+/**
+ * `--run-id` of a new run: refused when the runs folder has a run of that id already (its
+ * trace or its journal), before anything is written, so that run's trace stays as it was.
+ *
+ * @param resumable - whether the run there can be taken up with `--resume` (not `june try-tool`'s).
+ * @throws {WorkflowError} `cli-option-invalid` naming the run and, when `resumable`, `--resume`.
+ */
+export function checkRunIdFree(runsFolder: string, runId: string, resumable = true): void {
+  const found = runInFolder(runsFolder, runId);
+  if (found === undefined) return;
+  const has =
+    found === 'trace' ? `its trace ${runId}.json` : `its journal ${join(runId, 'journal.jsonl')}`;
+  const resume = resumable ? `--resume ${runId} takes that run up again; ` : '';
+  throw new WorkflowError(
+    'cli-option-invalid',
+    `june: there is a run ${runId} in ${runsFolder} already (${has}); ${resume}pass another --run-id, or none, for a new run.`,
+  );
 }
 
 /**
