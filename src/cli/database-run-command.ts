@@ -59,8 +59,8 @@ export type DatabaseRunOptions = Pick<
  *
  * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
  * @throws {JuneError} `cli-option-invalid` for `--trace` without `--follow`; `cli-props-invalid` when `--props` is not a JSON object or does not fit
- *   the `props` schema the file exports (checked here, before anything is queued, as a local
- *   run checks it), the workflow's load errors then, `dbos-props-secret` when `--props` or
+ *   the `props` schema the file exports, or when, without `--props`, the schema wants props
+ *   (checked here, before anything is queued, as a local run checks it), the workflow's load errors then, `dbos-props-secret` when `--props` or
  *   the script holds a value the run redacts, and what `cliRedaction` throws for bad
  *   redaction flags.
  */
@@ -91,7 +91,9 @@ export async function databaseRunCommand(
       ? { ...redact, ...(redactEnv.length > 0 ? { env: redactEnv } : {}) }
       : undefined;
   const script = options.script === undefined ? undefined : loadScript(options.script);
-  const props = given && (await fittedProps(file, given, secretProps));
+  // without --props, the props are none: checked all the same, as a local run's
+  const fitted = await fittedProps(file, given ?? {}, secretProps);
+  const props = given === undefined && Object.keys(fitted).length === 0 ? undefined : fitted;
   return withHost(options.database, async (host) => {
     const runId = await host.start({
       workflow: workflowNameOf(file),
@@ -113,7 +115,7 @@ export async function databaseRunCommand(
 }
 
 /**
- * `--props` checked against the `props` schema `file` exports, as a run in this process
+ * `--props` (`{}` without it) checked against the `props` schema `file` exports, as a run in this process
  * checks them (the same `june:` line, exit code 2), before anything is queued: the props as
  * the workers get them, defaults filled in and the secret props left out (their values are
  * the worker's; here they only take part in the check).

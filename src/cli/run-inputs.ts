@@ -35,7 +35,10 @@ export interface RunInputs {
   journal: JournalStore;
   /** The journal `--resume` or `--replay` names, read and checked. */
   recorded: JournalRecord[] | undefined;
-  /** `--props` and `--secret-props`; when resuming without `--props`, the journal's. */
+  /**
+   * `--props` and `--secret-props` (checked against the workflow's `props` schema, given or
+   * not); when resuming or replaying without `--props`, the journal's.
+   */
   props: Record<string, unknown> | undefined;
   /** The `--script` model (when resuming, without the turns the journal answered). */
   model: ScriptedModel | undefined;
@@ -88,12 +91,15 @@ export async function runInputs(
         });
   try {
     const recorded = await recordedRun(journal, options, workflow.name);
-    const props = given
-      ? await checkedProps(file, workflow, { ...given, ...secretProps })
-      : resumedProps(
-          recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined,
-          secretProps,
-        );
+    const props =
+      given !== undefined
+        ? await checkedProps(file, workflow, { ...given, ...secretProps })
+        : options.resume === undefined && options.replay === undefined
+          ? await unflaggedProps(file, workflow, secretProps)
+          : resumedProps(
+              recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined,
+              secretProps,
+            );
     const model =
       options.script !== undefined && options.resume !== undefined && recorded
         ? resumedScript(options.script, [recorded])
@@ -221,4 +227,21 @@ export async function checkedProps(
     'cli-props-invalid',
     propsMisfitMessage(file, fit.problems, 'Fix --props and run again.'),
   );
+}
+
+/**
+ * The props of a new run without `--props`: none (with `--secret-props`, those), checked
+ * against the `props` schema the workflow file exports as `--props '{}'` would be, so a run
+ * whose schema wants props is refused before it starts rather than failing inside.
+ *
+ * @returns the props as parsed (defaults filled in); `undefined` when there are none.
+ * @throws {WorkflowError} `cli-props-invalid`, as {@link checkedProps}.
+ */
+export async function unflaggedProps(
+  file: string,
+  workflow: LoadedWorkflow,
+  secretProps: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  const fitted = await checkedProps(file, workflow, { ...secretProps });
+  return secretProps === undefined && Object.keys(fitted).length === 0 ? undefined : fitted;
 }

@@ -76,6 +76,11 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
       /^june: the props do not fit typed\.tsx's props schema: env: .+\. Fix --props and run again\.$/,
     ],
     [
+      'no --props for a workflow whose props schema wants some',
+      ['run', 'typed.tsx'],
+      /^june: the props do not fit typed\.tsx's props schema: env: .+\. Fix --props and run again\.$/,
+    ],
+    [
       '--props for inspect',
       ['inspect', example, '--props', 'null'],
       /^june: --props must be a JSON object of props, got null\./,
@@ -152,6 +157,25 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('deployed to prod (none)');
+  });
+
+  it('without --props, checks --secret-props against the props schema, and runs with them', async () => {
+    const own = tempProject();
+    own.write('typed.tsx', typed);
+    const refused = await june(['run', 'typed.tsx', '--secret-props', '{"env":"dev"}'], own.dir);
+    const result = await june(['run', 'typed.tsx', '--secret-props', '{"env":"prod"}'], own.dir);
+    const written = traces(own.dir).size;
+    own.remove();
+
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^june: the props do not fit typed\.tsx's props schema: env: .+\. Fix --props and run again\.\n$/,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    // the secret is redacted from the output; the default is filled in
+    expect(result.stdout).toContain('deployed to [redacted] (none)');
+    expect(written).toBe(1);
   });
 
   it('--help prints the commands and exits 0', async () => {
