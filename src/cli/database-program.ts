@@ -157,7 +157,7 @@ function addCancelCommand(program: Command, io: CliIO, done: Done): void {
       .argument('<runId>', 'the run'),
   ).action(async (runId: string, options: RunHostFlags) => {
     const { cancelCommand, withRunHost } = await import('./run-commands.js');
-    done(await withRunHost(options, (host) => cancelCommand(host, io, runId)));
+    done(await withRunHost(options, (host) => cancelCommand(host, io, runId, options)));
   });
 }
 

@@ -196,6 +196,16 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     expect(result.stdout).toMatch(/--dir <dir> +the runs folder, without --database/);
   });
 
+  it('june cancel of a run the runs folder does not have exits 1 and names june runs', async () => {
+    const result = await june(['cancel', 'nosuch'], project.dir);
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `june: there is no run "nosuch" in ${join('.june', 'runs')}; june runs lists the runs there (add --database <url> for a database's).\n`,
+    );
+  });
+
   it('june approve of a run the runs folder does not have exits 1 and says where it looked', async () => {
     const result = await june(['approve', 'run-1', '--all'], project.dir);
 
