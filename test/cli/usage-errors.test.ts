@@ -120,6 +120,13 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
       ['approve', 'run-1'],
       /^june: june approve takes a request id or --all \(one of them\); june runs lists the waiting requests\.$/,
     ],
+    ...['0', 'abc', '-3', '2.5'].map((limit): [string, string[], RegExp] => [
+      `june runs --limit ${limit}`,
+      ['runs', '--limit', limit],
+      new RegExp(
+        `^june: option '--limit <n>' argument '${limit.replace('.', '\\.')}' is invalid\\. --limit takes a whole number of runs, 1 or more\\. See june runs --help\\.$`,
+      ),
+    ]),
     [
       'june worker with a --polling-interval that is not a whole number of ms',
       [
