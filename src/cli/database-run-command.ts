@@ -20,6 +20,7 @@ import { formatDuration, formatTokens } from './format.js';
 import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
 import { checkedProps } from './run-inputs.js';
+import { checkThreadId } from '../engine/thread-id.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { onStopSignals, stopSignals } from './stop-signals.js';
 import { terminalStyle, type TerminalStyle } from './terminal-style.js';
@@ -61,8 +62,8 @@ export type DatabaseRunOptions = Pick<
  * @throws {JuneError} `cli-option-invalid` for `--trace` without `--follow`; `cli-props-invalid` when `--props` is not a JSON object or does not fit
  *   the `props` schema the file exports, or when, without `--props`, the schema wants props
  *   (checked here, before anything is queued, as a local run checks it), the workflow's load errors then, `dbos-props-secret` when `--props` or
- *   the script holds a value the run redacts, and what `cliRedaction` throws for bad
- *   redaction flags.
+ *   the script holds a value the run redacts, `thread-id-invalid` for a bad `--thread`, and
+ *   what `cliRedaction` throws for bad redaction flags.
  */
 export async function databaseRunCommand(
   file: string,
@@ -79,6 +80,7 @@ export async function databaseRunCommand(
       'cli-workflow-missing',
       `june: there is no workflow file ${file}; the workers run it by its name ("${workflowNameOf(file)}"), so give the same file as to june worker.`,
     );
+  if (options.thread !== undefined) checkThreadId(options.thread);
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const redactEnv = options.redactEnv ?? [];
   // the variables are read where the run runs (the worker): one not set here travels by name only

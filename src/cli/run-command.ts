@@ -48,7 +48,7 @@ export const runsFolder = join('.june', 'runs');
  * @throws {JuneError} before the run starts: `cli-props-invalid`, `cli-workflow-missing`,
  *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`,
  *   `--replay-tools` without `--replay`, a `--run-id` the runs folder has a run of, an
- *   `--otel` collector address that is not an http(s) URL),
+ *   `--otel` collector address that is not an http(s) URL), `thread-id-invalid` (a bad `--thread`),
  *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
  *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`) and
  *   the journal's (`journal-missing`, `journal-corrupt`, `journal-mismatch`,

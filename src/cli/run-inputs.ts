@@ -1,5 +1,6 @@
 import { WorkflowError } from '../errors/index.js';
 import { isRunId } from '../engine/run-id.js';
+import { checkThreadId } from '../engine/thread-id.js';
 import {
   recordedRun,
   runInFolder,
@@ -119,7 +120,7 @@ export async function runInputs(
 
 /**
  * The journal flags that do not go together, refused before anything is read.
- * @throws {WorkflowError} `cli-option-invalid`
+ * @throws {WorkflowError} `cli-option-invalid`; `thread-id-invalid` for a bad `--thread`
  */
 function checkJournalFlags(options: RunCommandOptions): void {
   if (options.resume !== undefined && options.replay !== undefined) {
@@ -159,6 +160,8 @@ function checkJournalFlags(options: RunCommandOptions): void {
       'june: --wait-for-owner waits for the process that runs the run --resume names, or the thread --thread names; pass it with one of them.',
     );
   }
+  // a thread id no thread can have is bad usage, found before the run starts
+  if (options.thread !== undefined) checkThreadId(options.thread);
   if (
     options.thread !== undefined &&
     (options.resume !== undefined || options.replay !== undefined)

@@ -56,6 +56,16 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
       /^june: too many arguments for 'threads'\. .* See june threads --help\.$/,
     ],
     [
+      'a --thread id no thread can have',
+      ['run', example, '--thread', '-x'],
+      /^june: "-x" is not a thread id; a thread id is 1 to 128 letters, digits, "\.", "_" and "-", not starting with "\." or "-" \(e\.g\. support-ana\)\.$/,
+    ],
+    [
+      'june threads show of an id no thread can have',
+      ['threads', 'show', '.bad'],
+      /^june: "\.bad" is not a thread id; /,
+    ],
+    [
       'june try-tool without --agent',
       ['try-tool', example, '--tool', 'deploy'],
       /^june: required option '--agent <path>' not specified\. See june try-tool --help\.$/,
