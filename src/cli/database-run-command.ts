@@ -61,9 +61,10 @@ export type DatabaseRunOptions = Pick<
  * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
  * @throws {JuneError} `cli-option-invalid` for `--trace` without `--follow`; `cli-props-invalid` when `--props` is not a JSON object or does not fit
  *   the `props` schema the file exports, or when, without `--props`, the schema wants props
- *   (checked here, before anything is queued, as a local run checks it), the workflow's load errors then, `dbos-props-secret` when `--props` or
- *   the script holds a value the run redacts, `thread-id-invalid` for a bad `--thread`, and
- *   what `cliRedaction` throws for bad redaction flags.
+ *   (checked here, before anything is queued, as a local run checks it), the workflow's
+ *   load errors then, `dbos-props-secret` when `--props` or the script holds a value the run
+ *   redacts, `thread-id-invalid` for a bad `--thread`, and what `cliRedaction` throws for
+ *   bad redaction flags.
  */
 export async function databaseRunCommand(
   file: string,
@@ -117,10 +118,10 @@ export async function databaseRunCommand(
 }
 
 /**
- * `--props` (`{}` without it) checked against the `props` schema `file` exports, as a run in this process
- * checks them (the same `june:` line, exit code 2), before anything is queued: the props as
- * the workers get them, defaults filled in and the secret props left out (their values are
- * the worker's; here they only take part in the check).
+ * `--props` (`{}` without it) checked against the `props` schema `file` exports, as a run in
+ * this process checks them (the same `june:` line, exit code 2), before anything is queued:
+ * the props as the workers get them, defaults filled in and the secret props left out (their
+ * values are the worker's; here they only take part in the check).
  * @throws {WorkflowError} `cli-props-invalid`; the workflow's load errors
  */
 async function fittedProps(

@@ -240,7 +240,7 @@ export async function checkedProps(
  * @returns the props as parsed (defaults filled in); `undefined` when there are none.
  * @throws {WorkflowError} `cli-props-invalid`, as {@link checkedProps}.
  */
-export async function unflaggedProps(
+async function unflaggedProps(
   file: string,
   workflow: LoadedWorkflow,
   secretProps: Record<string, unknown> | undefined,
