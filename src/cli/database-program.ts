@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { CliIO } from './cli-io.js';
 import type { ExitCodeValue } from './exit-code.js';
 import type { ApproveCommandOptions, RunHostFlags } from './run-commands.js';
@@ -131,10 +131,10 @@ function addRunsCommand(program: Command, io: CliIO, done: Done): void {
       ),
   )
     .option('--json', 'one JSON object per run')
-    .option('--limit <n>', 'at most this many runs, newest first (default: 50)')
-    .action(async (options: RunHostFlags & { json?: boolean; limit?: string }) => {
+    .option('--limit <n>', 'at most this many runs, newest first (default: 50)', runsLimit)
+    .action(async (options: RunHostFlags & { json?: boolean; limit?: number }) => {
       const { runsCommand, withRunHost } = await import('./run-commands.js');
-      const limit = options.limit !== undefined ? Number(options.limit) : undefined;
+      const { limit } = options;
       done(
         await withRunHost(options, (host) =>
           runsCommand(host, io, {
@@ -144,6 +144,15 @@ function addRunsCommand(program: Command, io: CliIO, done: Done): void {
         ),
       );
     });
+}
+
+/**
+ * `june runs --limit`: a whole number of runs, 1 or more.
+ * @throws {InvalidArgumentError} for anything else (a usage error: exit 2, with one `june:` line)
+ */
+function runsLimit(value: string): number {
+  if (/^\d+$/.test(value) && Number(value) > 0) return Number(value);
+  throw new InvalidArgumentError('--limit takes a whole number of runs, 1 or more.');
 }
 
 /** `june cancel <runId>`. */
@@ -157,7 +166,7 @@ function addCancelCommand(program: Command, io: CliIO, done: Done): void {
       .argument('<runId>', 'the run'),
   ).action(async (runId: string, options: RunHostFlags) => {
     const { cancelCommand, withRunHost } = await import('./run-commands.js');
-    done(await withRunHost(options, (host) => cancelCommand(host, io, runId)));
+    done(await withRunHost(options, (host) => cancelCommand(host, io, runId, options)));
   });
 }
 

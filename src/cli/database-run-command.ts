@@ -20,6 +20,7 @@ import { formatDuration, formatTokens } from './format.js';
 import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
 import { checkedProps } from './run-inputs.js';
+import { checkThreadId } from '../engine/thread-id.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { onStopSignals, stopSignals } from './stop-signals.js';
 import { terminalStyle, type TerminalStyle } from './terminal-style.js';
@@ -59,10 +60,11 @@ export type DatabaseRunOptions = Pick<
  *
  * @returns 0 when enqueued (or, following, when the run succeeded), 1 when it failed or was cancelled.
  * @throws {JuneError} `cli-option-invalid` for `--trace` without `--follow`; `cli-props-invalid` when `--props` is not a JSON object or does not fit
- *   the `props` schema the file exports (checked here, before anything is queued, as a local
- *   run checks it), the workflow's load errors then, `dbos-props-secret` when `--props` or
- *   the script holds a value the run redacts, and what `cliRedaction` throws for bad
- *   redaction flags.
+ *   the `props` schema the file exports, or when, without `--props`, the schema wants props
+ *   (checked here, before anything is queued, as a local run checks it), the workflow's
+ *   load errors then, `dbos-props-secret` when `--props` or the script holds a value the run
+ *   redacts, `thread-id-invalid` for a bad `--thread`, and what `cliRedaction` throws for
+ *   bad redaction flags.
  */
 export async function databaseRunCommand(
   file: string,
@@ -79,6 +81,7 @@ export async function databaseRunCommand(
       'cli-workflow-missing',
       `june: there is no workflow file ${file}; the workers run it by its name ("${workflowNameOf(file)}"), so give the same file as to june worker.`,
     );
+  if (options.thread !== undefined) checkThreadId(options.thread);
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const redactEnv = options.redactEnv ?? [];
   // the variables are read where the run runs (the worker): one not set here travels by name only
@@ -91,7 +94,9 @@ export async function databaseRunCommand(
       ? { ...redact, ...(redactEnv.length > 0 ? { env: redactEnv } : {}) }
       : undefined;
   const script = options.script === undefined ? undefined : loadScript(options.script);
-  const props = given && (await fittedProps(file, given, secretProps));
+  // without --props, the props are none: checked all the same, as a local run's
+  const fitted = await fittedProps(file, given ?? {}, secretProps);
+  const props = given === undefined && Object.keys(fitted).length === 0 ? undefined : fitted;
   return withHost(options.database, async (host) => {
     const runId = await host.start({
       workflow: workflowNameOf(file),
@@ -113,10 +118,10 @@ export async function databaseRunCommand(
 }
 
 /**
- * `--props` checked against the `props` schema `file` exports, as a run in this process
- * checks them (the same `june:` line, exit code 2), before anything is queued: the props as
- * the workers get them, defaults filled in and the secret props left out (their values are
- * the worker's; here they only take part in the check).
+ * `--props` (`{}` without it) checked against the `props` schema `file` exports, as a run in
+ * this process checks them (the same `june:` line, exit code 2), before anything is queued:
+ * the props as the workers get them, defaults filled in and the secret props left out (their
+ * values are the worker's; here they only take part in the check).
  * @throws {WorkflowError} `cli-props-invalid`; the workflow's load errors
  */
 async function fittedProps(

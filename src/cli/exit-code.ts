@@ -26,6 +26,7 @@ const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
   'cli-workflow-missing',
   'fork-record-unknown',
   'fork-change-invalid',
+  'thread-id-invalid',
   'dbos-executor-held',
   'dbos-props-secret',
   'script-unreadable',
@@ -38,7 +39,8 @@ const usageCodes: ReadonlySet<JuneErrorCode> = new Set<JuneErrorCode>([
 /**
  * The exit code for an error that stopped a command: {@link ExitCode.usage} for bad usage
  * (the codes `cli-init-conflict`, `cli-option-invalid`, `cli-props-invalid`, `cli-workflow-missing`,
- * `dbos-props-secret` (`--props` that would store a secret in the database),
+ * `dbos-props-secret` (`--props` that would store a secret in the database), `thread-id-invalid`
+ * (`--thread`, `june threads show` or `delete` given an id no thread can have),
  * `script-unreadable`, `script-invalid`, and `journal-unreadable`: a `--replay` file or a
  * `--resume` journal that cannot be read; `eval-results-unreadable`, `eval-results-invalid`: a
  * results file `june evals compare` cannot read), else {@link ExitCode.failed}.

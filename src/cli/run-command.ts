@@ -47,8 +47,8 @@ export const runsFolder = join('.june', 'runs');
  *   trace settled as `aborted`.
  * @throws {JuneError} before the run starts: `cli-props-invalid`, `cli-workflow-missing`,
  *   `cli-option-invalid` (`--resume` with `--replay`, `--replay` with `--script`,
- *   `--replay-tools` without `--replay`, an
- *   `--otel` collector address that is not an http(s) URL),
+ *   `--replay-tools` without `--replay`, a `--run-id` the runs folder has a run of, an
+ *   `--otel` collector address that is not an http(s) URL), `thread-id-invalid` (a bad `--thread`),
  *   `script-unreadable`, `script-invalid` (bad usage), the workflow's load errors
  *   (`workflow-load-failed`, `workflow-default-missing`, `workflow-default-invalid`) and
  *   the journal's (`journal-missing`, `journal-corrupt`, `journal-mismatch`,
@@ -155,13 +155,13 @@ export async function runStarted(
     control.studio = await studioAnswers(file, handle, options, resumable);
     if (!json) io.stdout.write(headline(inputs.workflow, handle.runId, options, style));
     const outcome = await runOutcome(handle, { json, printer, io, control });
-    if (options.resume === undefined) await forgetRefused(outcome, handle.runId, keptScript);
+    const forgotten = await forgetRefused(outcome, handle.runId, keptScript, options);
     return reportRun({
       traceFailure: traceFailure(),
       outcome,
       trace: writer.trace ?? handle.trace(),
       runId: handle.runId,
-      tracePath: join(runsFolder, `${handle.runId}.json`),
+      ...(forgotten ? {} : { tracePath: join(runsFolder, `${handle.runId}.json`) }),
       durationMs: Date.now() - startedAt,
       resume: resumable ? resumeLine(file, handle.runId, options, control) : '',
       workflow: inputs.workflow,
@@ -377,13 +377,18 @@ async function otlpExport(options: RunCommandOptions, io: CliIO) {
 
 /**
  * A new run its thread refused (`thread-busy`: another run holds the thread) never started:
- * its trace goes, so june runs and Studio list no run of it.
+ * its trace goes, so june runs and Studio list no run of it, and its summary names none.
+ * A resumed run is left as it is.
+ *
+ * @returns true when the run's trace was removed.
  */
 async function forgetRefused(
   outcome: { error: unknown } | object,
   runId: string,
   keptScript: boolean,
-) {
+  options: RunCommandOptions,
+): Promise<boolean> {
+  if (options.resume !== undefined) return false;
   const error = 'error' in outcome ? outcome.error : undefined;
   const code = JuneError.isInstance(error) ? error.code : undefined;
   if (code === 'thread-busy') await rm(join(runsFolder, `${runId}.json`), { force: true });
@@ -392,6 +397,7 @@ async function forgetRefused(
     await rm(keptScriptPath(runsFolder, runId), { force: true });
     await rmdir(join(runsFolder, runId)).catch(() => {});
   }
+  return code === 'thread-busy';
 }
 
 /**

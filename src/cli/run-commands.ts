@@ -3,6 +3,7 @@ import { WorkflowError } from '../errors/index.js';
 import type { AnswerOutcome } from '../host/approval-desk.js';
 import { openRunHost } from '../host/open-run-host.js';
 import { isUnreadable, type RunListEntry } from '../host/run-list.js';
+import { runState } from '../host/run-state.js';
 import type { RunHost } from '../host/run-host.js';
 import { StudioRequestError } from '../host/studio-request-error.js';
 import { refusedAnswersIn } from '../host/studio-answers.js';
@@ -518,16 +519,41 @@ const TAKEN_WAIT_MS = 3000;
 
 /**
  * `june cancel <runId>`: stops the run on its host (a database's worker aborts it; a runs
- * folder's live process is stopped); it ends aborted.
- * @throws {StudioRequestError} `studio-run-missing`; {@link SystemError} `run-host-unsupported`
- *   for a runs folder's run whose process does not take answers from here.
+ * folder's live process is stopped); it ends aborted. A run that has ended already is left
+ * as it ended: exit 1, saying how it ended.
+ * @param where - the flags that named the host, for the command that lists its runs.
+ * @throws {StudioRequestError} `studio-run-missing` naming `june runs`; {@link SystemError}
+ *   `run-host-unsupported` for a runs folder's run whose process does not take answers from here.
  */
 export async function cancelCommand(
   host: RunHost,
   io: CommandOutput,
   runId: string,
+  where: RunHostFlags = {},
 ): Promise<ExitCodeValue> {
+  const found = await host.readTrace(runId);
+  if ('missing' in found) throw noRunToCancel(host, runId, where);
+  const ended = 'text' in found ? endedOf(JSON.parse(found.text) as Trace) : undefined;
+  if (ended !== undefined) {
+    io.stderr.write(`june: the run ${runId} has ended (${ended}); there is nothing to cancel.\n`);
+    return ExitCode.failed;
+  }
   await host.cancel(runId);
   io.stdout.write(`cancelled run ${runId}\n`);
   return ExitCode.success;
+}
+
+/** The state a run ended in (`succeeded`, `failed`, `aborted`); undefined while it runs or waits. */
+function endedOf(trace: Trace): string | undefined {
+  const state = runState(trace);
+  return state === 'running' || state === 'waiting' ? undefined : state;
+}
+
+/** `studio-run-missing` for `june cancel`, naming the command that lists the host's runs. */
+function noRunToCancel(host: RunHost, runId: string, where: RunHostFlags): StudioRequestError {
+  const message =
+    where.database !== undefined
+      ? `june: there is no run ${runId} in the database; see june runs --database for the runs there.`
+      : `june: there is no run "${runId}" in ${host.label}; june runs${where.dir !== undefined ? ` --dir ${where.dir}` : ''} lists the runs there (add --database <url> for a database's).`;
+  return new StudioRequestError('studio-run-missing', message, 404);
 }

@@ -1,7 +1,9 @@
 import { WorkflowError } from '../errors/index.js';
 import { isRunId } from '../engine/run-id.js';
+import { checkThreadId } from '../engine/thread-id.js';
 import {
   recordedRun,
+  runInFolder,
   runsFolderJournal,
   threadJournals,
   type JournalRecord,
@@ -22,7 +24,7 @@ import { parseProps } from './parse-props.js';
 import { fitProps, propsMisfitMessage, propsSchemaOf } from '../workflows/index.js';
 import { checkRunFolder } from '../host/run-folder.js';
 import { runFolder } from '../host/run-answers.js';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ModelPrices } from '../models/price.js';
 import { readPrices } from './prices-file.js';
 import type { RunCommandOptions } from './run-command-options.js';
@@ -34,7 +36,10 @@ export interface RunInputs {
   journal: JournalStore;
   /** The journal `--resume` or `--replay` names, read and checked. */
   recorded: JournalRecord[] | undefined;
-  /** `--props` and `--secret-props`; when resuming without `--props`, the journal's. */
+  /**
+   * `--props` and `--secret-props` (checked against the workflow's `props` schema, given or
+   * not); when resuming or replaying without `--props`, the journal's.
+   */
   props: Record<string, unknown> | undefined;
   /** The `--script` model (when resuming, without the turns the journal answered). */
   model: ScriptedModel | undefined;
@@ -72,6 +77,8 @@ export async function runInputs(
   const workflow = await loadWorkflow(file);
   const journal = runsFolderJournal(runsFolder);
   checkJournalFlags(options);
+  if (options.runId !== undefined && options.resume === undefined)
+    checkRunIdFree(runsFolder, options.runId);
   // answers and resume details come only from a run folder no one else can write to
   const approve = options.approve ?? 'ask';
   if (options.resume !== undefined && (approve === 'studio' || approve === 'wait'))
@@ -85,12 +92,15 @@ export async function runInputs(
         });
   try {
     const recorded = await recordedRun(journal, options, workflow.name);
-    const props = given
-      ? await checkedProps(file, workflow, { ...given, ...secretProps })
-      : resumedProps(
-          recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined,
-          secretProps,
-        );
+    const props =
+      given !== undefined
+        ? await checkedProps(file, workflow, { ...given, ...secretProps })
+        : options.resume === undefined && options.replay === undefined
+          ? await unflaggedProps(file, workflow, secretProps)
+          : resumedProps(
+              recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined,
+              secretProps,
+            );
     const model =
       options.script !== undefined && options.resume !== undefined && recorded
         ? resumedScript(options.script, [recorded])
@@ -110,7 +120,7 @@ export async function runInputs(
 
 /**
  * The journal flags that do not go together, refused before anything is read.
- * @throws {WorkflowError} `cli-option-invalid`
+ * @throws {WorkflowError} `cli-option-invalid`; `thread-id-invalid` for a bad `--thread`
  */
 function checkJournalFlags(options: RunCommandOptions): void {
   if (options.resume !== undefined && options.replay !== undefined) {
@@ -150,6 +160,8 @@ function checkJournalFlags(options: RunCommandOptions): void {
       'june: --wait-for-owner waits for the process that runs the run --resume names, or the thread --thread names; pass it with one of them.',
     );
   }
+  // a thread id no thread can have is bad usage, found before the run starts
+  if (options.thread !== undefined) checkThreadId(options.thread);
   if (
     options.thread !== undefined &&
     (options.resume !== undefined || options.replay !== undefined)
@@ -159,6 +171,25 @@ function checkJournalFlags(options: RunCommandOptions): void {
       `june: --thread starts a new run of a thread; ${options.resume !== undefined ? 'a resumed run stays in the thread its journal names: leave out --thread' : '--replay answers a run from its recording: leave out --thread'}.`,
     );
   }
+}
+
+/**
+ * `--run-id` of a new run: refused when the runs folder has a run of that id already (its
+ * trace or its journal), before anything is written, so that run's trace stays as it was.
+ *
+ * @param resumable - whether the run there can be taken up with `--resume` (not `june try-tool`'s).
+ * @throws {WorkflowError} `cli-option-invalid` naming the run and, when `resumable`, `--resume`.
+ */
+export function checkRunIdFree(runsFolder: string, runId: string, resumable = true): void {
+  const found = runInFolder(runsFolder, runId);
+  if (found === undefined) return;
+  const has =
+    found === 'trace' ? `its trace ${runId}.json` : `its journal ${join(runId, 'journal.jsonl')}`;
+  const resume = resumable ? `--resume ${runId} takes that run up again; ` : '';
+  throw new WorkflowError(
+    'cli-option-invalid',
+    `june: there is a run ${runId} in ${runsFolder} already (${has}); ${resume}pass another --run-id, or none, for a new run.`,
+  );
 }
 
 /**
@@ -199,4 +230,21 @@ export async function checkedProps(
     'cli-props-invalid',
     propsMisfitMessage(file, fit.problems, 'Fix --props and run again.'),
   );
+}
+
+/**
+ * The props of a new run without `--props`: none (with `--secret-props`, those), checked
+ * against the `props` schema the workflow file exports as `--props '{}'` would be, so a run
+ * whose schema wants props is refused before it starts rather than failing inside.
+ *
+ * @returns the props as parsed (defaults filled in); `undefined` when there are none.
+ * @throws {WorkflowError} `cli-props-invalid`, as {@link checkedProps}.
+ */
+async function unflaggedProps(
+  file: string,
+  workflow: LoadedWorkflow,
+  secretProps: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  const fitted = await checkedProps(file, workflow, { ...secretProps });
+  return secretProps === undefined && Object.keys(fitted).length === 0 ? undefined : fitted;
 }

@@ -26,8 +26,8 @@ export interface RunReport {
   /** The run's trace as written (or the handle's). */
   trace: Trace;
   runId: string;
-  /** Where the trace is, for the last line. */
-  tracePath: string;
+  /** Where the trace is, for the last line; none for a run whose trace was removed (a refused run's). */
+  tracePath?: string | undefined;
   /** How long the run took, in ms. */
   durationMs: number;
   workflow: LoadedWorkflow;
@@ -61,7 +61,7 @@ export interface RunReport {
  */
 export function reportRun(report: RunReport): ExitCodeValue {
   const { outcome, trace, json, style, io } = report;
-  if (report.traceFailure !== undefined)
+  if (report.traceFailure !== undefined && report.tracePath !== undefined)
     io.stderr.write(
       `june: warning: cannot write the trace ${report.tracePath}: ${(report.traceFailure as Error).message}\n`,
     );
@@ -111,18 +111,18 @@ export function reportRun(report: RunReport): ExitCodeValue {
 /**
  * The run's last lines: how it ended, how long it took, its tokens and cost (child runs
  * included; how many calls had no price; neither with `usage` `false`: no model was called),
- * and where its trace is.
+ * and where its trace is (when it has one).
  */
 function summary(
   status: string,
   usage: RunResult['usage'] | undefined | false,
   root: Trace['root'],
-  tracePath: string,
+  tracePath: string | undefined,
   dim: (text: string) => string,
 ): string {
   const cost = usage === false ? '' : costText(subtreeCost(root));
   const spent = usage === false ? '' : dim(` · ${formatTokens(usage)}${cost ? ` · ${cost}` : ''}`);
-  return `${status}${spent}\n${dim(`trace: ${tracePath}`)}\n`;
+  return `${status}${spent}\n${tracePath === undefined ? '' : `${dim(`trace: ${tracePath}`)}\n`}`;
 }
 
 /** `1 tool failed · 2 failures caught` for what failed inside a run that succeeded; empty when nothing did. */

@@ -13,6 +13,8 @@ import type { ExitCodeValue } from './exit-code.js';
 import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
 import { runsFolder, runStarted } from './run-command.js';
+import { checkRunIdFree } from './run-inputs.js';
+import { isRunId } from '../engine/run-id.js';
 import type { RunCommandOptions } from './run-command-options.js';
 
 /** The options of {@link tryToolCommand}: `june try-tool`'s flags. */
@@ -47,7 +49,7 @@ export const TRY_STEP = 'try';
  * such a run.
  *
  * @returns the exit code, as `june run`'s (a denied or failed call is in the trace: its tool node)
- * @throws {WorkflowError} `cli-option-invalid` when `--input` is not JSON; `cli-props-invalid`;
+ * @throws {WorkflowError} `cli-option-invalid` when `--input` is not JSON or `--run-id` names a run the runs folder has; `cli-props-invalid`;
  *   `tool-try-unknown`, `tool-try-unsupported` (see `agentTool`); the workflow's load and tree
  *   errors.
  * @example
@@ -62,6 +64,9 @@ export async function tryToolCommand(
 ): Promise<ExitCodeValue> {
   const input = parseInput(options.input ?? '{}');
   const props = options.props === undefined ? undefined : parseProps(options.props);
+  // a taken id is refused before anything is written (a bad one, by the run's journal)
+  if (options.runId !== undefined && isRunId(options.runId))
+    checkRunIdFree(runsFolder, options.runId, false);
   const workflow = await loadWorkflow(file);
   const found = await agentTool(workflow.component, {
     agent: options.agent,

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileJournalStore } from '../journal/file-journal-store.js';
 import type { JournalRecord } from '../journal/journal-record.js';
 import type { JournalStore } from '../journal/journal-store.js';
@@ -55,4 +57,16 @@ export async function threadJournals(
 ): Promise<JournalRecord[][]> {
   const runs = await listThread(store, threadId);
   return Promise.all(runs.map((run) => store.read(run.runId).catch(() => [])));
+}
+
+/**
+ * What the runs folder `dir` already has of the run `runId`: its trace (`<runId>.json`),
+ * else its journal (`<runId>/journal.jsonl`: a fork not started yet has only that), else
+ * nothing. A new run given that id would overwrite the trace, so `june run --run-id` asks
+ * first.
+ */
+export function runInFolder(dir: string, runId: string): 'trace' | 'journal' | undefined {
+  if (existsSync(join(dir, `${runId}.json`))) return 'trace';
+  if (existsSync(join(dir, runId, 'journal.jsonl'))) return 'journal';
+  return undefined;
 }

@@ -12,7 +12,8 @@ export { checkThreadId };
 
 /**
  * The error of a thread that a run holds (code `thread-busy`): it names the thread, the run
- * holding it and that run's process, and carries them as `runId` and `owner`.
+ * holding it and that run's process, and carries them as `runId` and `owner`; with no
+ * `runId`, the process that holds it without a run (deleting the thread), and what to wait for.
  *
  * @example
  * ```ts
@@ -29,10 +30,12 @@ export function threadBusy(
     where && owner.hostname !== hostname()
       ? ` If that process is gone, its hold lapses a minute after its last sign of life; or remove ${where}.`
       : '';
-  const error = new SystemError(
-    'thread-busy',
-    `june: thread ${threadId} is busy: ${runId !== undefined ? `run ${runId}` : 'a run'} of it is running in ${ownerText(owner)}; a thread runs one run at a time, so its conversation never interleaves. Wait for that run to end (june run --wait-for-owner, or run(..., { waitForOwner: true })), or stop it first.${gone}`,
-  );
+  // a run holds the thread while it runs; `deleteThread` holds it with no run while it deletes
+  const held =
+    runId !== undefined
+      ? `run ${runId} of it is running in ${ownerText(owner)}; a thread runs one run at a time, so its conversation never interleaves. Wait for that run to end, or stop it first; a new run waits for it with june run --wait-for-owner (run(..., { waitForOwner: true }) in code).`
+      : `${ownerText(owner)} holds it without a run of it, as deleting the thread does (june threads delete); try again once it lets go; a new run waits for it with june run --wait-for-owner (run(..., { waitForOwner: true }) in code).`;
+  const error = new SystemError('thread-busy', `june: thread ${threadId} is busy: ${held}${gone}`);
   return Object.assign(error, { owner, ...(runId !== undefined ? { runId } : {}) });
 }
 

@@ -206,12 +206,26 @@ describe.each([
     expect((await host.result(runId)).status).toBe('aborted');
   }, 120_000);
 
+  it('june cancel of a run that ended leaves it as it ended: exit 1, saying how it ended', async () => {
+    const runId = await host.start({ workflow: subject.workflow, props: { mode: 'quick' } });
+    expect((await host.result(runId)).status).toBe('succeeded');
+    const { out, io } = output();
+    expect(await cancelCommand(host, io, runId)).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toBe(
+      `june: the run ${runId} has ended (succeeded); there is nothing to cancel.\n`,
+    );
+    expect((await host.result(runId)).status).toBe('succeeded');
+  }, 120_000);
+
   it('june approve and june cancel of a run the host does not have reject with studio-run-missing', async () => {
     await expect(approve('no-such-run', undefined, { all: true })).rejects.toMatchObject({
       code: 'studio-run-missing',
     });
     await expect(cancelCommand(host, output().io, 'no-such-run')).rejects.toMatchObject({
       code: 'studio-run-missing',
+      // as every command, it names the command that lists the runs
+      message: `june: there is no run "no-such-run" in ${host.label}; june runs lists the runs there (add --database <url> for a database's).`,
     });
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
@@ -186,6 +186,36 @@ describe('june run examples/release.tsx --script', () => {
         (node) => node.kind === 'tool' && node.name === 'deploy' && node.output !== undefined,
       ),
     ).toBe(false);
+  });
+
+  it('--run-id of a run the runs folder has: refused before anything is written, naming --resume', async () => {
+    const args = ['run', example, '--script', script, '--approve', 'all', '--run-id', 'myrun1'];
+    expect((await june(args, project.dir)).code).toBe(0);
+    const runs = join(project.dir, '.june', 'runs');
+    const trace = readFileSync(join(runs, 'myrun1.json'));
+    const journal = readFileSync(join(runs, 'myrun1', 'journal.jsonl'));
+
+    const again = await june(args, project.dir);
+
+    expect(again.code).toBe(2);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toBe(
+      `june: there is a run myrun1 in ${join('.june', 'runs')} already (its trace myrun1.json); --resume myrun1 takes that run up again; pass another --run-id, or none, for a new run.\n`,
+    );
+    expect(readFileSync(join(runs, 'myrun1.json'))).toEqual(trace);
+    expect(readFileSync(join(runs, 'myrun1', 'journal.jsonl'))).toEqual(journal);
+    expect(onlyTrace(project.dir).status).toBe('succeeded');
+
+    // a run with a journal and no trace yet (a fork not started) is taken all the same
+    mkdirSync(join(runs, 'fork1'));
+    writeFileSync(join(runs, 'fork1', 'journal.jsonl'), journal);
+    const fork = await june([...args.slice(0, -1), 'fork1'], project.dir);
+    expect(fork.code).toBe(2);
+    expect(fork.stderr).toBe(
+      `june: there is a run fork1 in ${join('.june', 'runs')} already (its journal ${join('fork1', 'journal.jsonl')}); --resume fork1 takes that run up again; pass another --run-id, or none, for a new run.\n`,
+    );
+    expect(existsSync(join(runs, 'fork1.json'))).toBe(false);
+    expect(readFileSync(join(runs, 'fork1', 'journal.jsonl'))).toEqual(journal);
   });
 
   it('--trace FILE writes the same trace there too', async () => {

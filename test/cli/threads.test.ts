@@ -182,7 +182,12 @@ export default function Refunds() {
     expect(second.stderr).toContain(
       `june: thread ana is busy: run ${runId} of it is running in process ${waiting.pid}`,
     );
-    // the refused run never started: it leaves no trace, and june runs lists only the first
+    expect(second.stderr).toContain(
+      'Wait for that run to end, or stop it first; a new run waits for it with june run --wait-for-owner',
+    );
+    // the refused run never started: it leaves no trace, names none, and june runs lists only the first
+    expect(second.stdout).toMatch(/✗ failed after /);
+    expect(second.stdout).not.toContain('trace:');
     expect([...traces(project.dir).keys()]).toEqual([`${runId}.json`]);
     const listed = await june(['runs'], project.dir);
     expect(listed.stdout.split('\n').filter((line) => /\d{8}-\d{6}-/.test(line))).toHaveLength(1);

@@ -84,6 +84,18 @@ describe('june try-tool', () => {
     expect(open.code).toBe(0);
     expect(deploys()).toBe('qa\nqa\n');
     expect(toolNodes('try-c')[0]!.approval).toBeUndefined();
+    // an id taken already is refused before anything runs or is written
+    const trace = readFileSync(join(project.dir, '.june', 'runs', 'try-b.json'));
+    const again = await june(
+      [...args, ...input, '--approve', 'all', '--run-id', 'try-b'],
+      project.dir,
+    );
+    expect(again.code).toBe(2);
+    expect(again.stderr).toBe(
+      `june: there is a run try-b in ${join('.june', 'runs')} already (its trace try-b.json); pass another --run-id, or none, for a new run.\n`,
+    );
+    expect(deploys()).toBe('qa\nqa\n');
+    expect(readFileSync(join(project.dir, '.june', 'runs', 'try-b.json'))).toEqual(trace);
   }, 120_000);
 
   it('fails with a june: line when the tool refuses the input, and shows no tokens or cost for its scripted turns', async () => {

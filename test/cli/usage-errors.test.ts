@@ -56,6 +56,16 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
       /^june: too many arguments for 'threads'\. .* See june threads --help\.$/,
     ],
     [
+      'a --thread id no thread can have',
+      ['run', example, '--thread', '-x'],
+      /^june: "-x" is not a thread id; a thread id is 1 to 128 letters, digits, "\.", "_" and "-", not starting with "\." or "-" \(e\.g\. support-ana\)\.$/,
+    ],
+    [
+      'june threads show of an id no thread can have',
+      ['threads', 'show', '.bad'],
+      /^june: "\.bad" is not a thread id; /,
+    ],
+    [
       'june try-tool without --agent',
       ['try-tool', example, '--tool', 'deploy'],
       /^june: required option '--agent <path>' not specified\. See june try-tool --help\.$/,
@@ -73,6 +83,11 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     [
       '--props that do not fit the props schema the workflow exports',
       ['run', 'typed.tsx', '--props', '{"env":"dev"}'],
+      /^june: the props do not fit typed\.tsx's props schema: env: .+\. Fix --props and run again\.$/,
+    ],
+    [
+      'no --props for a workflow whose props schema wants some',
+      ['run', 'typed.tsx'],
       /^june: the props do not fit typed\.tsx's props schema: env: .+\. Fix --props and run again\.$/,
     ],
     [
@@ -115,6 +130,13 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
       ['approve', 'run-1'],
       /^june: june approve takes a request id or --all \(one of them\); june runs lists the waiting requests\.$/,
     ],
+    ...['0', 'abc', '-3', '2.5'].map((limit): [string, string[], RegExp] => [
+      `june runs --limit ${limit}`,
+      ['runs', '--limit', limit],
+      new RegExp(
+        `^june: option '--limit <n>' argument '${limit.replace('.', '\\.')}' is invalid\\. --limit takes a whole number of runs, 1 or more\\. See june runs --help\\.$`,
+      ),
+    ]),
     [
       'june worker with a --polling-interval that is not a whole number of ms',
       [
@@ -154,6 +176,25 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     expect(result.stdout).toContain('deployed to prod (none)');
   });
 
+  it('without --props, checks --secret-props against the props schema, and runs with them', async () => {
+    const own = tempProject();
+    own.write('typed.tsx', typed);
+    const refused = await june(['run', 'typed.tsx', '--secret-props', '{"env":"dev"}'], own.dir);
+    const result = await june(['run', 'typed.tsx', '--secret-props', '{"env":"prod"}'], own.dir);
+    const written = traces(own.dir).size;
+    own.remove();
+
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^june: the props do not fit typed\.tsx's props schema: env: .+\. Fix --props and run again\.\n$/,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    // the secret is redacted from the output; the default is filled in
+    expect(result.stdout).toContain('deployed to [redacted] (none)');
+    expect(written).toBe(1);
+  });
+
   it('--help prints the commands and exits 0', async () => {
     const result = await june(['--help'], project.dir);
 
@@ -170,6 +211,16 @@ describe('bad usage exits 2 with one june: line and runs nothing', () => {
     expect(result.stdout).toMatch(/runId +the run \(june runs lists them\)/);
     expect(result.stdout).toMatch(/--database <url> +the PostgreSQL URL of runs over a database/);
     expect(result.stdout).toMatch(/--dir <dir> +the runs folder, without --database/);
+  });
+
+  it('june cancel of a run the runs folder does not have exits 1 and names june runs', async () => {
+    const result = await june(['cancel', 'nosuch'], project.dir);
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `june: there is no run "nosuch" in ${join('.june', 'runs')}; june runs lists the runs there (add --database <url> for a database's).\n`,
+    );
   });
 
   it('june approve of a run the runs folder does not have exits 1 and says where it looked', async () => {

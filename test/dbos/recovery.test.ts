@@ -137,6 +137,18 @@ describe.runIf(!missing)('runs over DBOS: crashes, cancel and bad input', () => 
       'the abort',
     );
     expect((await client.get('to-cancel')).status).toBe('cancelled');
+    // cancelled once, it has ended: a second cancel says so and exits 1
+    const again = await june(['cancel', 'to-cancel', '--database', database], project.dir);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toBe(
+      'june: the run to-cancel has ended (aborted); there is nothing to cancel.\n',
+    );
+    const unknown = await june(['cancel', 'no-such-run', '--database', database], project.dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      'june: there is no run no-such-run in the database; see june runs --database for the runs there.\n',
+    );
   }, 120_000);
 
   it('keeps a run of a workflow no worker has queued, and says so for unknown runs and requests', async () => {

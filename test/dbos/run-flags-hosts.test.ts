@@ -125,6 +125,24 @@ describe.runIf(!missing)('the same june run flags on the local and database host
     expect(runs.stdout).not.toContain('threads');
   }, 120_000);
 
+  it('no --props where the props schema wants some: the same exit code and june: line as --props {}, and nothing queued', async () => {
+    const local = await june(['run', 'threads.tsx'], project.dir);
+    const followed = await june(
+      ['run', 'threads.tsx', '--database', database, '--follow'],
+      project.dir,
+    );
+    const empty = await june(['run', 'threads.tsx', '--props', '{}'], project.dir);
+    expect(local.code).toBe(2);
+    expect(local.stderr).toBe(empty.stderr);
+    expect(local.stderr).toMatch(
+      /^june: the props do not fit threads\.tsx's props schema: message: /,
+    );
+    expect(followed.code).toBe(local.code);
+    expect(followed.stderr).toBe(local.stderr);
+    const runs = await june(['runs', '--database', database, '--json'], project.dir);
+    expect(runs.stdout).not.toContain('threads');
+  }, 120_000);
+
   it('--props the workflow does not take: the same exit code and june: line', async () => {
     const { local, followed } = await both(['--props', '[1]']);
     expect(followed.code).toBe(local.code);

@@ -243,6 +243,25 @@ describe.each(Object.keys(stores))('threads in the %s store', (kind) => {
     ]);
   });
 
+  it('a run refused while the thread is held without a run (as deleting it holds it) is told which process holds it, not of a run', async () => {
+    const { store } = stores[kind]!();
+    // deleteThread holds the thread this way while it deletes
+    const held = await store.threadLease!('ana', '');
+    const refused = await run(<Support model={replies('Hi.')} message="Hi." />, {
+      journal: store,
+      thread: 'ana',
+    }).result.catch((error: unknown) => error);
+    await held.release();
+
+    expect(JuneError.isInstance(refused) && refused.code).toBe('thread-busy');
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^june: thread ana is busy: process ${process.pid} on host .+ holds it without a run of it, as deleting the thread does \\(june threads delete\\); try again once it lets go; a new run waits for it with june run --wait-for-owner`,
+      ),
+    );
+    expect((refused as Error).message).not.toContain('Wait for that run');
+  });
+
   it('deleting a thread removes its runs and index; the next run of that id starts a new conversation', async () => {
     const { store, dir } = stores[kind]!();
     const model = replies('Hello Ana.', 'Hello again.', 'Hello, who are you?');
