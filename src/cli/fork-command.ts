@@ -1,13 +1,22 @@
 import { JuneError, WorkflowError } from '../errors/index.js';
 import { keepScriptFile, keptScriptFile } from '../host/kept-script.js';
 import { runsFolderJournal } from '../host/runs-folder-journal.js';
-import { forkRun, runForkPoints, type ForkChange, type ForkPoint } from '../run/fork-run.js';
+import {
+  forkPlan,
+  forkRun,
+  runForkPoints,
+  type ForkChange,
+  type ForkPoint,
+} from '../run/fork-run.js';
 import type { CliIO } from './cli-io.js';
 import { cliRedaction } from './cli-redaction.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import type { ForkFlagValues } from './fork-flags.js';
 import { parseProps } from './parse-props.js';
 import { runCommand, runsFolder } from './run-command.js';
+import { checkedProps } from './run-inputs.js';
+import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
+import { readPrices } from './prices-file.js';
 import { terminalJson, visibleText } from './visible-text.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
@@ -50,15 +59,14 @@ export async function forkCommand(
   const change = changeOf(options);
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps } = cliRedaction(options);
+  // props given again: the recorded ones may hold redacted values
+  const props = given || secretProps ? { props: { ...given, ...secretProps } } : {};
+  // everything that can be checked is, before the fork's journal is written
+  const plan = await known(() => forkPlan(journal, runId, { at: options.at!, change, ...props }));
   const script = await forkScript(runId, options);
-  const fork = await known(() =>
-    forkRun(journal, runId, {
-      at: options.at!,
-      change,
-      // props given again: the recorded ones may hold redacted values
-      ...(given || secretProps ? { props: { ...given, ...secretProps } } : {}),
-    }),
-  );
+  if (options.prices !== undefined) readPrices(options.prices);
+  const loaded = await forkWorkflow(plan.workflow, given && props.props);
+  const fork = await known(() => forkRun(journal, runId, { at: options.at!, change, ...props }));
   const workflow = fork.workflow;
   // progress, not a problem: on stdout, unless stdout is for a program (JSON lines, the id)
   const progress = options.json || options.start === false ? io.stderr : io.stdout;
@@ -90,7 +98,23 @@ export async function forkCommand(
     follow: _follow,
     ...runFlags
   } = options;
-  return runCommand(workflow, { ...runFlags, resume: fork.runId }, io);
+  return runCommand(workflow, { ...runFlags, resume: fork.runId }, io, loaded);
+}
+
+/**
+ * The recorded run's workflow file, loaded, and `--props` (with `--secret-props`) checked
+ * against its props schema, as `june run` checks them: before the fork is made, so a missing
+ * file or props that do not fit leave nothing behind. `undefined` when the run names no file.
+ * @throws {JuneError} `cli-workflow-missing`, `cli-props-invalid`, the workflow's load errors
+ */
+async function forkWorkflow(
+  file: string | undefined,
+  props: Record<string, unknown> | undefined,
+): Promise<LoadedWorkflow | undefined> {
+  if (file === undefined) return undefined;
+  const loaded = await loadWorkflow(file);
+  if (props !== undefined) await checkedProps(file, loaded, props);
+  return loaded;
 }
 
 /**

@@ -57,6 +57,7 @@ export interface RunInputs {
  *
  * @param runsFolder - where the runs' journals are, relative to the current directory.
  * @param waiting - told when `--wait-for-owner` waits for the process that holds the run.
+ * @param loaded - `file`, loaded already (`june fork` loads it before it makes the fork).
  * @throws {JuneError} what {@link runCommand} lists as thrown before the run starts.
  */
 export async function runInputs(
@@ -64,12 +65,13 @@ export async function runInputs(
   options: RunCommandOptions,
   runsFolder: string,
   waiting?: (owner: RunOwner) => void,
+  loaded?: LoadedWorkflow,
 ): Promise<RunInputs> {
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
   const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
   const prices = options.prices === undefined ? undefined : readPrices(options.prices);
-  const workflow = await loadWorkflow(file);
+  const workflow = loaded ?? (await loadWorkflow(file));
   const journal = runsFolderJournal(runsFolder);
   checkJournalFlags(options);
   // answers and resume details come only from a run folder no one else can write to

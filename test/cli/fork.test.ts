@@ -3,7 +3,7 @@
 // the composite's tool result with a new value and run (the prefix's tool does not run
 // again, the deploy does), forked at the approval with --no-start and run later with
 // `june run --resume`, and forked at a model call with another model by id.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { june, nodesOf, tempProject, traces } from './cli-harness.js';
@@ -418,6 +418,67 @@ describe('june fork', () => {
     expect(fork.stdout).toContain('model script other.script.json');
     expect(fork.stdout).toContain('Released by the other script.');
     expect(effects()).toEqual([...before, 'deploy staging']);
+  }, 60_000);
+
+  it('checks its inputs before it makes the fork: a refused fork leaves nothing in the runs folder and says nothing of a fork', async () => {
+    const runs = join(project.dir, '.june', 'runs');
+    const before = readdirSync(runs).sort();
+    project.write('bad-prices.json', '{"gpt-5-mini": "cheap"}');
+    project.write('bad.script.json', '{"steps": 3}');
+    project.write(
+      'typed.tsx',
+      `import { Agent, Step } from 'june';
+import { scriptedModel } from 'june/testing';
+import { z } from 'zod';
+export const props = z.object({ topic: z.string() });
+export default function Typed({ topic }: { topic: string }) {
+  return (
+    <Agent model={scriptedModel({ steps: { go: [{ text: 'Went.' }] } })}>
+      <Step id="go" prompt={'Go ' + topic} />
+    </Agent>
+  );
+}
+`,
+    );
+    const typed = await june(
+      ['run', 'typed.tsx', '--props', '{"topic":"x"}', '--json'],
+      project.dir,
+    );
+    expect(typed.code).toBe(0);
+    const typedRun = runIdOf(typed.stdout);
+    const known = readdirSync(runs).sort();
+    const at = ['--at', 'tool fetch release#0.0/dig#0.0', '--result', '"x"'];
+    const refused = [
+      {
+        args: ['fork', recorded, ...at, '--prices', 'bad-prices.json'],
+        says: '--prices bad-prices.json',
+      },
+      { args: ['fork', recorded, ...at, '--script', 'bad.script.json'], says: 'bad.script.json' },
+      { args: ['fork', recorded, ...at, '--script', 'missing.json'], says: 'missing.json' },
+      {
+        args: ['fork', typedRun, '--at', '1', '--output', '"x"', '--props', '{"topic":1}'],
+        says: 'topic',
+      },
+      { args: ['fork', recorded, '--at', '1', '--result', '"x"'], says: 'does not fit the record' },
+    ];
+    for (const { args, says } of refused) {
+      const fork = await june(args, project.dir, env);
+      expect(fork.code, fork.stderr).toBe(2);
+      expect(fork.stderr).toMatch(/^june: /);
+      expect(fork.stderr).toContain(says);
+      expect(fork.stdout + fork.stderr).not.toContain('forks run');
+      expect(readdirSync(runs).sort()).toEqual(known);
+    }
+    // the recorded run's workflow file is gone: refused before the fork, not after
+    renameSync(join(project.dir, 'typed.tsx'), join(project.dir, 'typed.moved.tsx'));
+    const missing = await june(['fork', typedRun, '--at', '1', '--output', '"x"'], project.dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('june: cannot find the workflow file typed.tsx');
+    expect(missing.stdout).not.toContain('forks run');
+    expect(readdirSync(runs).sort()).toEqual(known);
+    expect(known.filter((name) => !before.includes(name)).sort()).toEqual(
+      [typedRun, `${typedRun}.json`].sort(),
+    );
   }, 60_000);
 
   it('names a run it does not know, with the newest runs and the command that lists them', async () => {
