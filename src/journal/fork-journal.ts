@@ -1,4 +1,6 @@
 import { WorkflowError } from '../errors/index.js';
+import { answerProblem } from '../approvals/answer-problem.js';
+import { answerSchemaSummary } from '../approvals/answer-schema-summary.js';
 import { textAnswer } from '../models/answer-forms.js';
 import { REDACTED } from '../redaction/redactor.js';
 import { stableJson } from '../json/stable-json.js';
@@ -169,7 +171,32 @@ export function forkJournal(
     startedAt: new Date().toISOString(),
     forkedFrom,
   };
+  checkQuestionAnswer(records, point, options.change);
   return [first, ...prefix, ...changed(point, options.change)];
+}
+
+/**
+ * An answer given instead at a `<Question>` (`output`) checked against the question's answer
+ * schema, as its request recorded it (JSON Schema), as `june approve --answer` checks one.
+ * @throws {WorkflowError} `fork-change-invalid` naming the question and what does not fit
+ */
+function checkQuestionAnswer(
+  records: readonly JournalRecord[],
+  point: ForkPoint,
+  change: ForkChangeRecord,
+): void {
+  if (change.kind !== 'output' || point.type !== 'approval') return;
+  const key = callKey(point.record as ApprovalRequestRecord | ApprovalAnswerRecord);
+  const request = records.find(
+    (record): record is ApprovalRequestRecord =>
+      record.type === 'approval-request' && callKey(record) === key,
+  );
+  const problem = answerProblem(request?.question?.answerSchema, change.output);
+  if (problem === undefined) return;
+  throw new WorkflowError(
+    'fork-change-invalid',
+    `june: the answer given at "${point.name}" does not fit the question's answer schema: ${problem}. Give an answer the schema accepts (${answerSchemaSummary(request!.question!.answerSchema)}), or deny it (june fork --answer deny).`,
+  );
 }
 
 /** The fork point's records with the change made. */

@@ -405,6 +405,42 @@ describe('forkRun', () => {
     expect(forked.output).toContain('Deployed 1.2.0');
   });
 
+  it("refuses an answer at a question that does not fit the question's answer schema, storing nothing", async () => {
+    const script = loadScript(
+      fileURLToPath(new URL('../../examples/questions/ship.script.json', import.meta.url)),
+    );
+    const model = scriptedModel(script);
+    const store = memoryJournalStore();
+    const original = run(<Ship />, { journal: store, model, approvalSources: [model.approvals] });
+    await original.result;
+    const points = forkPoints(await store.read(original.runId));
+    const env = points.find((point) => point.name.startsWith('approval ask_env'))!;
+    const notes = points.find((point) => point.name.startsWith('approval ask_notes'))!;
+    const runs = await store.list();
+    await expect(
+      forkRun(store, original.runId, { at: env.name, change: { output: 'moon' } }),
+    ).rejects.toMatchObject({
+      code: 'fork-change-invalid',
+      message: expect.stringMatching(
+        /^june: the answer given at "approval ask_env [^"]+" does not fit the question's answer schema: \$: .*one of "staging"\|"prod"/,
+      ),
+    });
+    await expect(
+      forkRun(store, original.runId, {
+        at: notes.name,
+        change: { output: { title: '', highlights: [] } },
+      }),
+    ).rejects.toMatchObject({
+      code: 'fork-change-invalid',
+      message: expect.stringContaining('$.title'),
+    });
+    expect(await store.list()).toEqual(runs);
+    // an answer that fits is taken
+    await expect(
+      forkRun(store, original.runId, { at: env.name, change: { output: 'staging' } }),
+    ).resolves.toMatchObject({ point: { name: env.name } });
+  });
+
   it('refuses model settings it does not know, or of the wrong kind', async () => {
     const { Workflow } = rig();
     const store = memoryJournalStore();
