@@ -73,10 +73,7 @@ export async function forkCommand(
   progress.write(`${visibleText(summary(fork, runId))}\n`);
   // the fork keeps its script, so it and its resumes are answered by it without --script
   if (script !== undefined) await keepScriptFile(runsFolder, fork.runId, script.path);
-  if (script?.recorded)
-    progress.write(
-      `The fork's model calls are answered by the model script run ${visibleText(runId)} was recorded with (--script <file> gives another).\n`,
-    );
+  if (script?.recorded) progress.write(`${visibleText(recordedScriptWords(runId, options))}\n`);
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
     if (workflow === undefined && options.start !== false)
@@ -115,6 +112,20 @@ async function forkWorkflow(
   const loaded = await loadWorkflow(file);
   if (props !== undefined) await checkedProps(file, loaded, props);
   return loaded;
+}
+
+/**
+ * Which model calls of a fork the model script the recorded run keeps answers: all of them,
+ * but those `--model` makes (the changed agent's from the changed call on; with
+ * `--all-agents`, every one).
+ */
+function recordedScriptWords(runId: string, options: ForkFlagValues): string {
+  const script = `the model script run ${runId} was recorded with`;
+  if (options.model === undefined)
+    return `The fork's model calls are answered by ${script} (--script <file> gives another).`;
+  if (options.allAgents)
+    return `The fork's model calls are made by ${options.model} (--all-agents): ${script} answers none of them.`;
+  return `The fork's model calls are answered by ${script} (--script <file> gives another), but for the agent whose call the fork changes: ${options.model} makes that call and the agent's later ones.`;
 }
 
 /**
@@ -213,15 +224,15 @@ function changeOf(options: ForkFlagValues): ForkChange {
   );
   // other settings come alone or with another model
   if (options.settings !== undefined && options.model === undefined) given.push('model');
+  if (options.allAgents && options.model === undefined && options.settings === undefined)
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: --all-agents goes with --model <id> or --settings <json> at a model call: every agent uses them from that call on${given.length ? `; it does not go with ${given.map((key) => `--${key}`).join(' or ')}` : ''}.`,
+    );
   if (given.length !== 1)
     throw new WorkflowError(
       'cli-option-invalid',
       `june: a fork makes one change at its record: pass one of --result <json> (a tool execution), --answer approve|deny (an approval), --output <json> (a model call or a question) or --model <id> and/or --settings <json> (a model call)${given.length ? `, not ${given.map((key) => `--${key}`).join(' and ')}` : ''}.`,
-    );
-  if (options.allAgents && options.model === undefined && options.settings === undefined)
-    throw new WorkflowError(
-      'cli-option-invalid',
-      'june: --all-agents goes with --model <id> or --settings <json>.',
     );
   if (options.reason !== undefined && options.answer === undefined)
     throw new WorkflowError('cli-option-invalid', 'june: --reason goes with --answer.');
@@ -245,9 +256,13 @@ function json(text: string, flag: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
+    const hint =
+      flag === '--settings'
+        ? `settings are a JSON object, e.g. --settings '{"temperature":0.2}'`
+        : `a text is a JSON string, e.g. ${flag} '"sold out"'`;
     throw new WorkflowError(
       'cli-option-invalid',
-      `june: ${flag} is not valid JSON (${(error as Error).message}); a text is a JSON string, e.g. ${flag} '"sold out"'.`,
+      `june: ${flag} is not valid JSON (${(error as Error).message}); ${hint}.`,
     );
   }
 }

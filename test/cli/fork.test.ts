@@ -230,6 +230,10 @@ describe('june fork', () => {
       env,
     );
     expect(fork.code).toBe(0);
+    // the recorded run's script answers the other agents, not the one the new model makes
+    expect(fork.stderr).toContain(
+      `The fork's model calls are answered by the model script run ${recorded} was recorded with (--script <file> gives another), but for the agent whose call the fork changes: other-model makes that call and the agent's later ones.`,
+    );
     expect(fork.stdout).toContain('"result":"Released by the other model."');
     expect(effects()).toEqual([...before, 'deploy staging']);
     const forkId = runIdOf(fork.stdout);
@@ -312,6 +316,29 @@ describe('june fork', () => {
     expect(misfit.code).not.toBe(0);
     expect(misfit.stderr).toMatch(/^june: a new approval answer does not fit the record/);
     expect(misfit.stderr).toContain('june fork --result <json>');
+    // the flags' hints say what each takes
+    const settings = await june(
+      ['fork', recorded, '--at', 'model release #1', '--settings', 'nope'],
+      project.dir,
+    );
+    expect(settings.code).toBe(2);
+    expect(settings.stderr).toMatch(
+      /^june: --settings is not valid JSON \(.*\); settings are a JSON object, e\.g\. --settings '\{"temperature":0\.2\}'\.\n$/,
+    );
+    const allAgents = await june(
+      ['fork', recorded, '--at', 'model release #1', '--all-agents'],
+      project.dir,
+    );
+    expect(allAgents.code).toBe(2);
+    expect(allAgents.stderr).toBe(
+      'june: --all-agents goes with --model <id> or --settings <json> at a model call: every agent uses them from that call on.\n',
+    );
+    const withOutput = await june(
+      ['fork', recorded, '--at', 'model release #1', '--all-agents', '--output', '"x"'],
+      project.dir,
+    );
+    expect(withOutput.code).toBe(2);
+    expect(withOutput.stderr).toContain('; it does not go with --output.');
   }, 60_000);
 
   it('lists the records as JSON with --json: one object per record, as june runs --json lists runs', async () => {
