@@ -13,6 +13,7 @@ import { cliRedaction } from './cli-redaction.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import type { ForkFlagValues } from './fork-flags.js';
 import { parseProps } from './parse-props.js';
+import { printedResumeCommand } from './resume-flags.js';
 import { runCommand, runsFolder } from './run-command.js';
 import { checkedProps } from './run-inputs.js';
 import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
@@ -76,6 +77,10 @@ export async function forkCommand(
   if (script?.recorded) progress.write(`${visibleText(recordedScriptWords(runId, options))}\n`);
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
+    if (workflow !== undefined)
+      io.stderr.write(
+        `${visibleText(`start it: ${printedResumeCommand(workflow, fork.runId, { ...options, script: undefined })}`)}\n`,
+      );
     if (workflow === undefined && options.start !== false)
       io.stderr.write(
         `june: the recorded run names no workflow file; run the fork with june run <file> --resume ${fork.runId}.\n`,

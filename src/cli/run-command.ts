@@ -242,14 +242,24 @@ function runPrinter(
   return new ProgressPrinter(io.stdout, style, { approvalsPrompted, jsonChars, usage });
 }
 
-/** The resume line; a refused run's adds what the refusal asks for, so it does not stop the same way. */
+/**
+ * The resume line; a refused run's adds what the refusal asks for, so it does not stop the
+ * same way. A run resumed with the script it keeps (a fork's, a resume's without `--script`)
+ * is resumed with it again without naming it.
+ */
 function resumeLine(
   file: string,
   runId: string,
   options: RunCommandOptions,
   control: RunControl,
 ): string {
-  return printedResumeCommand(file, runId, { ...options, ...control.resumeWith });
+  // the script the run keeps answers its resume by itself: no --script naming that copy
+  const { script, ...rest } = options;
+  const kept = script === keptScriptPath(runsFolder, runId);
+  return printedResumeCommand(file, runId, {
+    ...(kept ? rest : options),
+    ...control.resumeWith,
+  });
 }
 
 /** What {@link RunStartedOptions} changes in the report: no usage, a failed call. */

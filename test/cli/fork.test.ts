@@ -194,6 +194,8 @@ describe('june fork', () => {
       `Run ${forkId} forks run ${recorded} at approval deploy release#1.0`,
     );
     expect(traceOf(forkId)).toBeUndefined();
+    // which workflow file starts it is said: the journal names it
+    expect(made.stderr).toContain(`start it: june run release.tsx --resume ${forkId}\n`);
     const before = effects();
     const ran = await june(
       ['run', 'release.tsx', '--resume', forkId, '--script', 'release.script.json'],
@@ -412,6 +414,31 @@ describe('june fork', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('Released 1.2.');
     expect(effects()).toEqual([...before, 'deploy prod', 'deploy prod']);
+  }, 60_000);
+
+  it('prints a resume line that takes the fork up again with the script it keeps, without naming that copy', async () => {
+    const before = effects();
+    // no terminal and --approve ask: the fork stops at the deploy's approval
+    const fork = await june(
+      ['fork', recorded, '--at', 'tool fetch release#0.0/dig#0.0', '--result', '"sold out"'],
+      project.dir,
+      env,
+    );
+    expect(fork.code).toBe(1);
+    const forkId = /^Run (\S+) forks run/m.exec(fork.stdout)![1]!;
+    expect(fork.stdout).toContain(`resume: june run release.tsx --resume ${forkId}\n`);
+    expect(fork.stdout).not.toContain('script.json --resume');
+    const resumed = await june(
+      ['run', 'release.tsx', '--resume', forkId, '--approve', 'all'],
+      project.dir,
+      env,
+    );
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(
+      `model script ${join('.june', 'runs', forkId, 'script.json')}`,
+    );
+    expect(effects()).toEqual([...before, 'deploy prod']);
   }, 60_000);
 
   it("forks with --script over the recorded run's script: the script given wins", async () => {
