@@ -237,7 +237,7 @@ function changeOf(options: ForkFlagValues): ForkChange {
   if (given.length !== 1)
     throw new WorkflowError(
       'cli-option-invalid',
-      `june: a fork makes one change at its record: pass one of --result <json> (a tool execution), --answer approve|deny (an approval), --output <json> (a model call or a question) or --model <id> and/or --settings <json> (a model call)${given.length ? `, not ${given.map((key) => `--${key}`).join(' and ')}` : ''}.`,
+      `june: a fork makes one change at its record: pass one of --result <json> (a tool execution), --answer approve|deny (an approval), --output <json> (a model call, a question, or a tool's approval: the result instead of the tool) or --model <id> and/or --settings <json> (a model call)${given.length ? `, not ${given.map((key) => `--${key}`).join(' and ')}` : ''}.`,
     );
   if (options.reason !== undefined && options.answer === undefined)
     throw new WorkflowError('cli-option-invalid', 'june: --reason goes with --answer.');

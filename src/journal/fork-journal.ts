@@ -126,6 +126,8 @@ export interface ForkJournalOptions {
  * - a tool execution (`result`): its record with the new output (the tool does not run);
  * - an approval (`answer`): its request and the new answer (a denial, an approval);
  * - a `<Question>` (`output`): its request and the new answer;
+ * - a tool's approval (`output`): its request and an answer instead of the tool (the tool
+ *   does not run; the model reads the value as its result);
  * - a model call (`output`): its record with a text answer (an object as JSON);
  * - a model call (`model`): nothing: the call and everything after it is made again, by
  *   the model the run is given (see `forkRun`).
@@ -288,7 +290,7 @@ function fitting(point: ForkPoint): string {
   return (point.record as ApprovalRequestRecord).question !== undefined ||
     (point.record as ApprovalAnswerRecord).output !== undefined
     ? 'a question takes another answer (output; june fork --output <json>) or a denial (answer; june fork --answer deny)'
-    : 'an approval takes another answer (answer; june fork --answer approve|deny)';
+    : 'an approval takes another answer (answer; june fork --answer approve|deny) or a result given instead of the tool (output; june fork --output <json>)';
 }
 
 /** The name of a record a fork may start at, or `undefined` for a header, resume or finish. */

@@ -30,7 +30,8 @@ import { MODEL_CALL_SETTINGS, type ModelCallSettings } from '../models/settings-
  * - `answer`: at an approval, the answer given instead (`'approve'`, `'deny'`, or a boolean),
  *   with an optional `reason`;
  * - `output`: at a model call, the model's answer instead (a string, or an object as JSON
- *   text); at a `<Question>`, the answer given instead;
+ *   text); at a `<Question>`, the answer given instead; at a tool's approval, the result
+ *   given instead of the tool (the tool does not run);
  * - `model`: at a model call, the model that makes it and every later call of the agent that
  *   made it (with `allAgents`, of every agent): that call runs live;
  * - `settings`: at a model call, the call settings (`temperature`, `maxOutputTokens`, ...)

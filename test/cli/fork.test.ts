@@ -318,6 +318,20 @@ describe('june fork', () => {
     expect(misfit.code).not.toBe(0);
     expect(misfit.stderr).toMatch(/^june: a new approval answer does not fit the record/);
     expect(misfit.stderr).toContain('june fork --result <json>');
+    // at an ordinary approval: an answer, or a result instead of the tool
+    const atApproval = await june(
+      ['fork', recorded, '--at', 'approval deploy release#1.0', '--result', '"x"'],
+      project.dir,
+      env,
+    );
+    expect(atApproval.code).toBe(2);
+    expect(atApproval.stderr).toContain(
+      'an approval takes another answer (answer; june fork --answer approve|deny) or a result given instead of the tool (output; june fork --output <json>)',
+    );
+    const help = await june(['fork', '--help'], project.dir);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      "at a tool's approval: the result given instead of the tool",
+    );
     // the flags' hints say what each takes
     const settings = await june(
       ['fork', recorded, '--at', 'model release #1', '--settings', 'nope'],
@@ -414,6 +428,22 @@ describe('june fork', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('Released 1.2.');
     expect(effects()).toEqual([...before, 'deploy prod', 'deploy prod']);
+  }, 60_000);
+
+  it("forks at a tool's approval with --output: the value answers instead of the tool, which does not run", async () => {
+    const before = effects();
+    const fork = await june(
+      ['fork', recorded, '--at', 'approval deploy release#1.0', '--output', '"deploy skipped"'],
+      project.dir,
+      env,
+    );
+    expect(fork.stderr).toBe('');
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toContain('answered instead of deploy: "deploy skipped"');
+    expect(effects()).toEqual(before);
+    const forkId = /^Run (\S+) forks run/m.exec(fork.stdout)![1]!;
+    const deploy = allNodes(traceOf(forkId)).find((node) => node.name === 'deploy');
+    expect(deploy?.output).toBe('deploy skipped');
   }, 60_000);
 
   it('prints a resume line that takes the fork up again with the script it keeps, without naming that copy', async () => {
