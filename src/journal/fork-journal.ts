@@ -30,7 +30,8 @@ export type ForkableRecord =
  *   step path and model call index, or the tool call's id: `<step id>#<model call>.<position>`),
  *   e.g. `tool fetch plan#0.0/summarize#0.0/answer#0.0`;
  * - `n`: its 1-based number among the run's fork points (`--at 3` names the third);
- * - `what`: the record in a few words (the tool and its result, the answer, the model's text).
+ * - `what`: the record in a few words (the tool and its result, as the model read it: a
+ *   composite call's output without its child run; the answer, the model's text).
  */
 export interface ForkPoint {
   name: string;
@@ -123,7 +124,9 @@ export interface ForkJournalOptions {
  * The journal of a fork of a recorded run: a new header (the new run's id, the recorded
  * run's workflow and props, `forkedFrom`), then the recorded records before the fork point
  * as they were, then the fork point with its change:
- * - a tool execution (`result`): its record with the new output (the tool does not run);
+ * - a tool execution (`result`): its record with the new output (the tool does not run); a
+ *   composite call's record keeps its child run, with the new value as the output its
+ *   caller's model reads;
  * - an approval (`answer`): its request and the new answer (a denial, an approval);
  * - a `<Question>` (`output`): its request and the new answer;
  * - a tool's approval (`output`): its request and an answer instead of the tool (the tool
@@ -224,10 +227,7 @@ function changed(point: ForkPoint, change: ForkChangeRecord): JournalRecord[] {
       }
       break;
     case 'tool-call':
-      if (change.kind === 'result') {
-        const { error: _error, ...rest } = record;
-        return [{ ...rest, output: change.result, at }];
-      }
+      if (change.kind === 'result') return [withResult(record, change.result, at)];
       break;
     case 'approval-request':
     case 'approval-answer': {
@@ -261,6 +261,33 @@ function changed(point: ForkPoint, change: ForkChangeRecord): JournalRecord[] {
     'fork-change-invalid',
     `june: ${changeWords(change)} does not fit the record "${point.name}" (${kindWords(point)}); ${fitting(point)}.`,
   );
+}
+
+/**
+ * A tool execution's record with another result (no error). A composite call's record (its
+ * output `{ output, trace, usage }`) keeps its child run: the result is the `output` its
+ * caller's model reads, as a plain tool's result is.
+ */
+function withResult(record: ToolCallRecord, result: unknown, at: string): ToolCallRecord {
+  const { error: _error, ...rest } = record;
+  const output = isComposite(record.output) ? { ...record.output, output: result } : result;
+  return { ...rest, output, at };
+}
+
+/** A composite tool call's recorded output (`{ output, trace: { root }, usage }`), as the trace's readers know it. */
+function isComposite(output: unknown): output is { output?: unknown; trace: object } {
+  const trace = (output as { trace?: { root?: unknown } } | null | undefined)?.trace;
+  return (
+    typeof trace === 'object' &&
+    trace !== null &&
+    typeof trace.root === 'object' &&
+    trace.root !== null
+  );
+}
+
+/** What the calling model read of a tool's recorded output: a composite call's `output`. */
+function modelRead(output: unknown): unknown {
+  return isComposite(output) ? output.output : output;
 }
 
 function changeWords(change: ForkChangeRecord): string {
@@ -324,7 +351,7 @@ function describeRecord(record: ForkableRecord): string {
         ? `failed: ${record.answer.error.message}`
         : `answered (${record.mode})`;
     case 'tool-call':
-      return `${record.tool} ${short(record.input)} → ${record.error ? `error: ${record.error.message}` : short(record.output)}`;
+      return `${record.tool} ${short(record.input)} → ${record.error ? `error: ${record.error.message}` : short(modelRead(record.output))}`;
     case 'approval-request':
       return `${record.tool} ${short(record.input)}: waiting for an answer`;
     case 'approval-answer':

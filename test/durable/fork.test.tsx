@@ -275,6 +275,55 @@ describe('forkRun', () => {
     expect(forked.output).toBe('A done after deployed to prod');
   });
 
+  it("lists a composite call's result as its model read it, and a new result there is the value the model reads", async () => {
+    const seen: unknown[] = [];
+    const model = answerModel((step, turn, _prompt, options) => {
+      if (step === 'plan' && turn === 1)
+        return { toolCalls: [{ id: 'c_research', tool: 'research', input: { topic: 'x' } }] };
+      if (step !== 'plan') return { text: 'Nothing blocks.' };
+      const tool = options.prompt.findLast((message) => message.role === 'tool');
+      const part = tool?.role === 'tool' ? tool.content.at(-1) : undefined;
+      seen.push(part?.type === 'tool-result' ? part.output : undefined);
+      return { text: 'done' };
+    });
+    function Workflow() {
+      return (
+        <Agent model={model}>
+          <Tool name="research" description="Research" input={z.object({ topic: z.string() })}>
+            {() => (
+              <Agent model={model}>
+                <Step id="dig" prompt="Dig" />
+              </Agent>
+            )}
+          </Tool>
+          <Step id="plan" prompt="Plan" />
+        </Agent>
+      );
+    }
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store });
+    await original.result;
+    const point = forkPoints(await store.read(original.runId)).find(
+      (each) => each.name === 'tool research plan#0.0',
+    )!;
+    expect(point.what).toBe('research {"topic":"x"} → "Nothing blocks."');
+    expect(seen).toEqual([{ type: 'text', value: 'Nothing blocks.' }]);
+    for (const result of ['Blocked', { blockers: 1 }]) {
+      const fork = await forkRun(store, original.runId, { at: point.name, change: { result } });
+      await run(<Workflow />, fork.options).result;
+      expect(seen.at(-1)).toEqual(
+        typeof result === 'string'
+          ? { type: 'text', value: result }
+          : { type: 'json', value: result },
+      );
+      // a fork of the fork lists the new value the same way
+      const again = forkPoints(await store.read(fork.runId)).find(
+        (each) => each.name === point.name,
+      );
+      expect(again?.what).toBe(`research {"topic":"x"} → ${JSON.stringify(result)}`);
+    }
+  });
+
   it('forks at a model call with another answer: nothing before it is asked again', async () => {
     const { Workflow, ran, calls, reset } = rig();
     const store = memoryJournalStore();
