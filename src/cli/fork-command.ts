@@ -72,6 +72,7 @@ export async function forkCommand(
   // progress, not a problem: on stdout, unless stdout is for a program (JSON lines, the id)
   const progress = options.json || options.start === false ? io.stderr : io.stdout;
   progress.write(`${visibleText(summary(fork, runId))}\n`);
+  if (fork.unchanged) io.stderr.write(`${visibleText(unchangedWarning(fork, runId))}\n`);
   // the fork keeps its script, so it and its resumes are answered by it without --script
   if (script !== undefined) await keepScriptFile(runsFolder, fork.runId, script.path);
   if (script?.recorded) progress.write(`${visibleText(recordedScriptWords(runId, options))}\n`);
@@ -216,7 +217,18 @@ function summary(
   fork: { runId: string; point: ForkPoint; replayed: number; live: string },
   runId: string,
 ): string {
-  return `Run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`;
+  const replayed =
+    fork.replayed === 0
+      ? 'nothing recorded replays'
+      : fork.replayed === 1
+        ? '1 recorded call or answer replays'
+        : `${fork.replayed} recorded calls and answers replay`;
+  return `Run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${replayed} without a model call or a tool; ${fork.live}.`;
+}
+
+/** Said on stderr when a fork's change is what the record holds already (see `Fork.unchanged`). */
+function unchangedWarning(fork: { point: ForkPoint }, runId: string): string {
+  return `june: warning: the change is what run ${runId} recorded at ${fork.point.name} (${fork.point.what}): the fork changes nothing there, and runs live what came after it with the same facts.`;
 }
 
 /**

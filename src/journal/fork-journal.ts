@@ -264,6 +264,63 @@ function changed(point: ForkPoint, change: ForkChangeRecord): JournalRecord[] {
 }
 
 /**
+ * Whether `change` is what the record at `point` holds already (`--answer approve` at a call
+ * that was approved, the same result, the same answer or text), so a fork with it changes
+ * nothing there: it replays up to the record and runs the rest live as the run did from it.
+ * Another model or other settings always count as a change.
+ */
+export function sameAsRecorded(point: ForkPoint, change: ForkChangeRecord): boolean {
+  const record = point.record;
+  const same = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
+  switch (change.kind) {
+    case 'result':
+      return (
+        record.type === 'tool-call' &&
+        record.error === undefined &&
+        same(modelRead(record.output), change.result)
+      );
+    case 'answer':
+      return (
+        record.type === 'approval-answer' &&
+        record.output === undefined &&
+        record.approved === change.approved &&
+        record.reason === change.reason
+      );
+    case 'output':
+      if (record.type === 'approval-answer')
+        return record.output !== undefined && same(record.output, change.output);
+      return (
+        record.type === 'model-call' &&
+        recordedText(record) ===
+          (typeof change.output === 'string' ? change.output : JSON.stringify(change.output))
+      );
+    case 'model':
+      return false;
+  }
+}
+
+/** A model call's answer as its text, when it was text alone (no tool call, no failure). */
+function recordedText(record: ModelCallRecord): string | undefined {
+  const { answer } = record;
+  if (answer.error) return undefined;
+  const items = (answer.result?.content ?? answer.parts ?? []) as readonly {
+    type: string;
+    text?: string;
+    delta?: string;
+  }[];
+  if (items.some((item) => item.type === 'tool-call')) return undefined;
+  return items
+    .map((item) =>
+      item.type === 'text'
+        ? (item.text ?? '')
+        : item.type === 'text-delta'
+          ? (item.delta ?? '')
+          : '',
+    )
+    .join('');
+}
+
+/**
  * A tool execution's record with another result (no error). A composite call's record (its
  * output `{ output, trace, usage }`) keeps its child run: the result is the `output` its
  * caller's model reads, as a plain tool's result is.

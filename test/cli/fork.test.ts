@@ -446,6 +446,48 @@ describe('june fork', () => {
     expect(deploy?.output).toBe('deploy skipped');
   }, 60_000);
 
+  it('says plainly when the change is what was recorded, and leaves counts of 0 out of its summary', async () => {
+    const same = await june(
+      [
+        'fork',
+        recorded,
+        '--at',
+        'approval deploy release#1.0',
+        '--answer',
+        'approve',
+        '--no-start',
+      ],
+      project.dir,
+      env,
+    );
+    expect(same.code).toBe(0);
+    expect(same.stderr).toContain(
+      `june: warning: the change is what run ${recorded} recorded at approval deploy release#1.0 (approved): the fork changes nothing there, and runs live what came after it with the same facts.\n`,
+    );
+    expect(same.stderr).toContain(
+      'the recorded run had 1 model call, 1 tool execution (deploy) there, and the new answer may lead elsewhere.',
+    );
+    const last = await june(
+      ['fork', recorded, '--at', 'model release #2', '--output', '"Not released."', '--no-start'],
+      project.dir,
+      env,
+    );
+    expect(last.code).toBe(0);
+    expect(last.stderr).not.toContain('warning');
+    expect(last.stderr).toContain(
+      'the recorded run made no model call, tool execution or approval there, and the new output may lead elsewhere.',
+    );
+    expect(last.stderr).not.toMatch(/\b0 (model|tool)/);
+    const second = await june(
+      ['fork', recorded, '--at', '2', '--output', '"Dig elsewhere."', '--no-start'],
+      project.dir,
+      env,
+    );
+    expect(second.stderr).toContain(
+      ': 1 recorded call or answer replays without a model call or a tool;',
+    );
+  }, 60_000);
+
   it('prints a resume line that takes the fork up again with the script it keeps, without naming that copy', async () => {
     const before = effects();
     // no terminal and --approve ask: the fork stops at the deploy's approval

@@ -490,6 +490,23 @@ describe('forkRun', () => {
     ).resolves.toMatchObject({ point: { name: env.name } });
   });
 
+  it('says when a change is what the record holds already', async () => {
+    const { Workflow } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    const unchanged = async (at: string, change: Parameters<typeof forkRun>[2]['change']) =>
+      (await forkRun(store, original.runId, { at, change })).unchanged;
+    const point = forkPoints(await store.read(original.runId)).find((each) =>
+      each.name.startsWith('tool fetch'),
+    )!;
+    expect(await unchanged('approval deploy plan#1.0', { answer: 'approve' })).toBe(true);
+    expect(await unchanged('approval deploy plan#1.0', { answer: 'deny' })).toBe(false);
+    expect(await unchanged(point.name, { result: 'page of https://x.test' })).toBe(true);
+    expect(await unchanged(point.name, { result: 'page of elsewhere' })).toBe(false);
+    expect(await unchanged('model plan #0', { model: 'other-model' })).toBe(false);
+  });
+
   it('refuses model settings it does not know, or of the wrong kind', async () => {
     const { Workflow } = rig();
     const store = memoryJournalStore();
@@ -552,8 +569,10 @@ describe('forkRun', () => {
           at: 'approval deploy plan#1.0',
           change: { answer: 'deny', reason: 'not on a Friday' },
         });
-        // no approval is asked after the changed one: the words say so, with no count of 0
-        expect(fork.live).toMatch(/, no approval there, and the new answer may lead elsewhere$/);
+        // no approval is asked after the changed one: the words leave out counts of 0
+        expect(fork.live).toBe(
+          'after approval deploy plan#1.0 everything runs live; the recorded run had 1 model call, 1 tool execution (deploy) there, and the new answer may lead elsewhere',
+        );
         const forked = await run(<Workflow />, { ...fork.options, stream }).result;
         expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
         expect(calls()).toEqual(['A plan 3']);
