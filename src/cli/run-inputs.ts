@@ -95,7 +95,7 @@ export async function runInputs(
         );
     const model =
       options.script !== undefined && options.resume !== undefined && recorded
-        ? resumedScript(options.script, [recorded])
+        ? resumedScript(options.script, [...(await threadBefore(journal, recorded)), recorded])
         : options.script !== undefined && options.thread !== undefined
           ? resumedScript(
               options.script,
@@ -161,6 +161,19 @@ function checkJournalFlags(options: RunCommandOptions): void {
       `june: --thread starts a new run of a thread; ${options.resume !== undefined ? 'a resumed run stays in the thread its journal names: leave out --thread' : '--replay answers a run from its recording: leave out --thread'}.`,
     );
   }
+}
+
+/**
+ * For a resumed run of a thread, or a fork of one (`threadFrom`), the journals of the
+ * thread's runs before it: a script's turns they used are not the resumed run's.
+ */
+async function threadBefore(
+  journal: JournalStore,
+  recorded: JournalRecord[],
+): Promise<JournalRecord[][]> {
+  const header = recorded[0];
+  const thread = header?.type === 'journal' ? (header.thread ?? header.threadFrom) : undefined;
+  return thread ? threadJournals(journal, thread.id, thread.order) : [];
 }
 
 /**

@@ -122,7 +122,9 @@ export interface ForkJournalOptions {
 
 /**
  * The journal of a fork of a recorded run: a new header (the new run's id, the recorded
- * run's workflow and props, `forkedFrom`), then the recorded records before the fork point
+ * run's workflow and props, `forkedFrom`; for a thread's run, `threadFrom` instead of
+ * `thread`: the fork is no run of the thread, its conversation starts where the recorded
+ * run's did), then the recorded records before the fork point
  * as they were, then the fork point with its change:
  * - a tool execution (`result`): its record with the new output (the tool does not run); a
  *   composite call's record keeps its child run, with the new value as the output its
@@ -168,13 +170,16 @@ export function forkJournal(
     change: options.change,
     ...(header.forkedFrom ? { forkedFrom: header.forkedFrom } : {}),
   };
-  const { traceparent: _t, ...kept } = header;
+  // a fork of a thread's run is no run of the thread: it starts from the same conversation
+  const { traceparent: _t, thread, threadFrom, ...kept } = header;
+  const from = thread ?? threadFrom;
   const first: JournalHeader = {
     ...kept,
     version: JOURNAL_VERSION,
     runId: options.runId,
     startedAt: new Date().toISOString(),
     forkedFrom,
+    ...(from ? { threadFrom: from } : {}),
   };
   checkQuestionAnswer(records, point, options.change);
   return [first, ...prefix, ...changed(point, options.change)];

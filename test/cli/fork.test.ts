@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { june, nodesOf, tempProject, traces } from './cli-harness.js';
+import { june, nodesOf, repoRoot, tempProject, traces } from './cli-harness.js';
 
 const flow = `import { appendFileSync } from 'node:fs';
 import { customProvider, tool } from 'ai';
@@ -605,6 +605,64 @@ export default function Typed({ topic }: { topic: string }) {
     expect(known.filter((name) => !before.includes(name)).sort()).toEqual(
       [typedRun, `${typedRun}.json`].sort(),
     );
+  }, 60_000);
+
+  it("forks a thread's run as an alternative history: not a run of the thread, its script turns after the thread's runs before it", async () => {
+    const thread = tempProject();
+    try {
+      // in the project: the fork runs the workflow file its journal names, from there
+      const example = 'threads.tsx';
+      thread.write(example, readFileSync(join(repoRoot, 'examples', 'threads.tsx'), 'utf8'));
+      const threadScript = join(repoRoot, 'examples', 'threads.script.json');
+      const say = (message: string) =>
+        june(
+          [
+            'run',
+            example,
+            '--thread',
+            'ana',
+            '--props',
+            JSON.stringify({ message }),
+            '--script',
+            threadScript,
+            '--json',
+          ],
+          thread.dir,
+        );
+      const first = await say('Hi, my order A-1001 has not arrived.');
+      expect(first.code).toBe(0);
+      const second = await say('Can you check it again?');
+      expect(second.code).toBe(0);
+      const fork = await june(
+        [
+          'fork',
+          runIdOf(second.stdout),
+          '--at',
+          'tool orderStatus reply#0.0',
+          '--result',
+          '"lost in transit"',
+          '--json',
+        ],
+        thread.dir,
+      );
+      expect(fork.code).toBe(0);
+      // the thread's first run used two turns and the fork's journal answers one: the fourth is the fork's
+      expect(fork.stdout).toContain(
+        '"result":"I checked A-1001 again: it is still on its way and arrives on 5 December."',
+      );
+      const forkId = runIdOf(fork.stdout);
+      const shown = await june(['threads', 'show', 'ana', '--json'], thread.dir);
+      const runs = (JSON.parse(shown.stdout) as { runs: Array<{ runId: string; order: number }> })
+        .runs;
+      expect(runs.map((run) => run.order)).toEqual([1, 2]);
+      expect(runs.map((run) => run.runId)).not.toContain(forkId);
+      // the thread's next run goes on after its own runs' turns, not the fork's
+      const third = await say('Thanks, that is all.');
+      expect(third.code).toBe(0);
+      expect(third.stdout).toContain('"result":"You\'re welcome, Ana. Enjoy your order!"');
+    } finally {
+      thread.remove();
+    }
   }, 60_000);
 
   it('names a run it does not know, with the newest runs and the command that lists them', async () => {

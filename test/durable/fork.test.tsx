@@ -11,7 +11,9 @@ import {
   Agent,
   defineAgent,
   forkPoints,
+  fileJournalStore,
   forkRun,
+  listThread,
   memoryJournalStore,
   run,
   Step,
@@ -506,6 +508,51 @@ describe('forkRun', () => {
     expect(await unchanged(point.name, { result: 'page of elsewhere' })).toBe(false);
     expect(await unchanged('model plan #0', { model: 'other-model' })).toBe(false);
   });
+
+  for (const kind of ['memory', 'file'] as const)
+    it(`forks a thread's run as an alternative history, not a run of the thread (${kind} store)`, async () => {
+      const store =
+        kind === 'memory' ? memoryJournalStore() : fileJournalStore({ dir: tempDir('june-fork-') });
+      // each reply names how many messages the agent was given: its conversation so far
+      const model = answerModel((_step, _turn, _prompt, options) => ({
+        text: `reply to ${options.prompt.length} messages`,
+      }));
+      function Support({ message }: { message: string }) {
+        return (
+          <Agent name="support" model={model}>
+            <Step id="reply" prompt={message} />
+          </Agent>
+        );
+      }
+      const first = run(<Support message="one" />, { journal: store, thread: 't' });
+      await first.result;
+      const second = run(<Support message="two" />, { journal: store, thread: 't' });
+      expect((await second.result).output).toBe('reply to 3 messages');
+      // forked at the second run's model call: it starts from the first run's conversation
+      const fork = await forkRun(store, second.runId, {
+        at: 'model reply #0',
+        change: { settings: { temperature: 0.5 } },
+      });
+      const header = (await store.read(fork.runId))[0] as JournalHeader;
+      expect(header.thread).toBeUndefined();
+      expect(header.threadFrom).toEqual({ id: 't', order: 2 });
+      // another run holding the thread does not keep the fork from running
+      const lease = await store.threadLease!('t', 'someone');
+      try {
+        const forked = await run(<Support message="two" />, fork.options).result;
+        expect(forked.output).toBe('reply to 3 messages');
+      } finally {
+        await lease.release();
+      }
+      expect((await listThread(store, 't')).map((each) => each.runId)).toEqual([
+        first.runId,
+        second.runId,
+      ]);
+      // the thread goes on from its own last run, not from the fork
+      const third = run(<Support message="three" />, { journal: store, thread: 't' });
+      expect((await third.result).output).toBe('reply to 5 messages');
+      expect((await listThread(store, 't')).map((each) => each.order)).toEqual([1, 2, 3]);
+    });
 
   it('refuses model settings it does not know, or of the wrong kind', async () => {
     const { Workflow } = rig();
