@@ -33,9 +33,14 @@ import type { ModelCallSettings } from '../models/settings-from.js';
  * started with), or, with `--no-start`, prints the fork's run id.
  *
  * @returns the exit code, as {@link runCommand}'s.
+ * Everything that can be checked is checked before the fork's journal is written (the
+ * change at its record, `--script`, `--prices`, the workflow file and `--props` against its
+ * schema), so a refused fork leaves nothing in the runs folder.
+ *
  * @throws {JuneError} `cli-option-invalid` (no change, or more than one; JSON that does not
- *   parse), `journal-missing`, `fork-record-unknown`, `fork-change-invalid`, `fork-redacted`,
- *   and what `june run --resume` throws before its run starts.
+ *   parse; a bad `--prices` file), `journal-missing`, `fork-record-unknown`,
+ *   `fork-change-invalid`, `fork-redacted`, `cli-workflow-missing`, `cli-props-invalid`, the
+ *   workflow's load errors, and what `june run --resume` throws before its run starts.
  * @example
  * ```ts
  * process.exitCode = await forkCommand('r1', { at: '3', answer: 'deny' }, processIO());
