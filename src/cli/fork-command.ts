@@ -1,13 +1,23 @@
 import { JuneError, WorkflowError } from '../errors/index.js';
 import { keepScriptFile, keptScriptFile } from '../host/kept-script.js';
 import { runsFolderJournal } from '../host/runs-folder-journal.js';
-import { forkRun, runForkPoints, type ForkChange, type ForkPoint } from '../run/fork-run.js';
+import {
+  forkPlan,
+  forkRun,
+  runForkPoints,
+  type ForkChange,
+  type ForkPoint,
+} from '../run/fork-run.js';
 import type { CliIO } from './cli-io.js';
 import { cliRedaction } from './cli-redaction.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 import type { ForkFlagValues } from './fork-flags.js';
 import { parseProps } from './parse-props.js';
+import { printedResumeCommand } from './resume-flags.js';
 import { runCommand, runsFolder } from './run-command.js';
+import { checkedProps } from './run-inputs.js';
+import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
+import { readPrices } from './prices-file.js';
 import { terminalJson, visibleText } from './visible-text.js';
 import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
@@ -23,9 +33,14 @@ import type { ModelCallSettings } from '../models/settings-from.js';
  * started with), or, with `--no-start`, prints the fork's run id.
  *
  * @returns the exit code, as {@link runCommand}'s.
+ * Everything that can be checked is checked before the fork's journal is written (the
+ * change at its record, `--script`, `--prices`, the workflow file and `--props` against its
+ * schema), so a refused fork leaves nothing in the runs folder.
+ *
  * @throws {JuneError} `cli-option-invalid` (no change, or more than one; JSON that does not
- *   parse), `journal-missing`, `fork-record-unknown`, `fork-change-invalid`, `fork-redacted`,
- *   and what `june run --resume` throws before its run starts.
+ *   parse; a bad `--prices` file), `journal-missing`, `fork-record-unknown`,
+ *   `fork-change-invalid`, `fork-redacted`, `cli-workflow-missing`, `cli-props-invalid`, the
+ *   workflow's load errors, and what `june run --resume` throws before its run starts.
  * @example
  * ```ts
  * process.exitCode = await forkCommand('r1', { at: '3', answer: 'deny' }, processIO());
@@ -50,27 +65,28 @@ export async function forkCommand(
   const change = changeOf(options);
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps } = cliRedaction(options);
+  // props given again: the recorded ones may hold redacted values
+  const props = given || secretProps ? { props: { ...given, ...secretProps } } : {};
+  // everything that can be checked is, before the fork's journal is written
+  const plan = await known(() => forkPlan(journal, runId, { at: options.at!, change, ...props }));
   const script = await forkScript(runId, options);
-  const fork = await known(() =>
-    forkRun(journal, runId, {
-      at: options.at!,
-      change,
-      // props given again: the recorded ones may hold redacted values
-      ...(given || secretProps ? { props: { ...given, ...secretProps } } : {}),
-    }),
-  );
+  if (options.prices !== undefined) readPrices(options.prices);
+  const loaded = await forkWorkflow(plan.workflow, given && props.props);
+  const fork = await known(() => forkRun(journal, runId, { at: options.at!, change, ...props }));
   const workflow = fork.workflow;
   // progress, not a problem: on stdout, unless stdout is for a program (JSON lines, the id)
   const progress = options.json || options.start === false ? io.stderr : io.stdout;
   progress.write(`${visibleText(summary(fork, runId))}\n`);
+  if (fork.unchanged) io.stderr.write(`${visibleText(unchangedWarning(fork, runId))}\n`);
   // the fork keeps its script, so it and its resumes are answered by it without --script
   if (script !== undefined) await keepScriptFile(runsFolder, fork.runId, script.path);
-  if (script?.recorded)
-    progress.write(
-      `The fork's model calls are answered by the model script run ${visibleText(runId)} was recorded with (--script <file> gives another).\n`,
-    );
+  if (script?.recorded) progress.write(`${visibleText(recordedScriptWords(runId, options))}\n`);
   if (options.start === false || workflow === undefined) {
     io.stdout.write(`${fork.runId}\n`);
+    if (workflow !== undefined)
+      io.stderr.write(
+        `${visibleText(`start it: ${printedResumeCommand(workflow, fork.runId, { ...options, script: undefined })}`)}\n`,
+      );
     if (workflow === undefined && options.start !== false)
       io.stderr.write(
         `june: the recorded run names no workflow file; run the fork with june run <file> --resume ${fork.runId}.\n`,
@@ -90,7 +106,37 @@ export async function forkCommand(
     follow: _follow,
     ...runFlags
   } = options;
-  return runCommand(workflow, { ...runFlags, resume: fork.runId }, io);
+  return runCommand(workflow, { ...runFlags, resume: fork.runId }, io, loaded);
+}
+
+/**
+ * The recorded run's workflow file, loaded, and `--props` (with `--secret-props`) checked
+ * against its props schema, as `june run` checks them: before the fork is made, so a missing
+ * file or props that do not fit leave nothing behind. `undefined` when the run names no file.
+ * @throws {JuneError} `cli-workflow-missing`, `cli-props-invalid`, the workflow's load errors
+ */
+async function forkWorkflow(
+  file: string | undefined,
+  props: Record<string, unknown> | undefined,
+): Promise<LoadedWorkflow | undefined> {
+  if (file === undefined) return undefined;
+  const loaded = await loadWorkflow(file);
+  if (props !== undefined) await checkedProps(file, loaded, props);
+  return loaded;
+}
+
+/**
+ * Which model calls of a fork the model script the recorded run keeps answers: all of them,
+ * but those `--model` makes (the changed agent's from the changed call on; with
+ * `--all-agents`, every one).
+ */
+function recordedScriptWords(runId: string, options: ForkFlagValues): string {
+  const script = `the model script run ${runId} was recorded with`;
+  if (options.model === undefined)
+    return `The fork's model calls are answered by ${script} (--script <file> gives another).`;
+  if (options.allAgents)
+    return `The fork's model calls are made by ${options.model} (--all-agents): ${script} answers none of them.`;
+  return `The fork's model calls are answered by ${script} (--script <file> gives another), but for the agent whose call the fork changes: ${options.model} makes that call and the agent's later ones.`;
 }
 
 /**
@@ -176,7 +222,18 @@ function summary(
   fork: { runId: string; point: ForkPoint; replayed: number; live: string },
   runId: string,
 ): string {
-  return `Run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${fork.replayed} recorded call${fork.replayed === 1 ? '' : 's'} and answers replay without a model call or a tool; ${fork.live}.`;
+  const replayed =
+    fork.replayed === 0
+      ? 'nothing recorded replays'
+      : fork.replayed === 1
+        ? '1 recorded call or answer replays'
+        : `${fork.replayed} recorded calls and answers replay`;
+  return `Run ${fork.runId} forks run ${runId} at ${fork.point.name} (${fork.point.what}): ${replayed} without a model call or a tool; ${fork.live}.`;
+}
+
+/** Said on stderr when a fork's change is what the record holds already (see `Fork.unchanged`). */
+function unchangedWarning(fork: { point: ForkPoint }, runId: string): string {
+  return `june: warning: the change is what run ${runId} recorded at ${fork.point.name} (${fork.point.what}): the fork changes nothing there, and runs live what came after it with the same facts.`;
 }
 
 /**
@@ -189,15 +246,15 @@ function changeOf(options: ForkFlagValues): ForkChange {
   );
   // other settings come alone or with another model
   if (options.settings !== undefined && options.model === undefined) given.push('model');
-  if (given.length !== 1)
-    throw new WorkflowError(
-      'cli-option-invalid',
-      `june: a fork makes one change at its record: pass one of --result <json> (a tool execution), --answer approve|deny (an approval), --output <json> (a model call or a question) or --model <id> and/or --settings <json> (a model call)${given.length ? `, not ${given.map((key) => `--${key}`).join(' and ')}` : ''}.`,
-    );
   if (options.allAgents && options.model === undefined && options.settings === undefined)
     throw new WorkflowError(
       'cli-option-invalid',
-      'june: --all-agents goes with --model <id> or --settings <json>.',
+      `june: --all-agents goes with --model <id> or --settings <json> at a model call: every agent uses them from that call on${given.length ? `; it does not go with ${given.map((key) => `--${key}`).join(' or ')}` : ''}.`,
+    );
+  if (given.length !== 1)
+    throw new WorkflowError(
+      'cli-option-invalid',
+      `june: a fork makes one change at its record: pass one of --result <json> (a tool execution), --answer approve|deny (an approval), --output <json> (a model call, a question, or a tool's approval: the result instead of the tool) or --model <id> and/or --settings <json> (a model call)${given.length ? `, not ${given.map((key) => `--${key}`).join(' and ')}` : ''}.`,
     );
   if (options.reason !== undefined && options.answer === undefined)
     throw new WorkflowError('cli-option-invalid', 'june: --reason goes with --answer.');
@@ -221,9 +278,13 @@ function json(text: string, flag: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
+    const hint =
+      flag === '--settings'
+        ? `settings are a JSON object, e.g. --settings '{"temperature":0.2}'`
+        : `a text is a JSON string, e.g. ${flag} '"sold out"'`;
     throw new WorkflowError(
       'cli-option-invalid',
-      `june: ${flag} is not valid JSON (${(error as Error).message}); a text is a JSON string, e.g. ${flag} '"sold out"'.`,
+      `june: ${flag} is not valid JSON (${(error as Error).message}); ${hint}.`,
     );
   }
 }

@@ -52,7 +52,7 @@ export function addForkCommand(
     .option('--reason <text>', 'with --answer: the reason given with it')
     .option(
       '--output <json>',
-      "at a model call: the model's answer instead (a JSON string is its text); at a question: the answer",
+      "at a model call: the model's answer instead (a JSON string is its text); at a question: the answer; at a tool's approval: the result given instead of the tool",
     )
     .option(
       '--model <id>',

@@ -41,6 +41,7 @@ export const runsFolder = join('.june', 'runs');
  * journal already answered), and `--replay` answers every model call from a recorded one
  * (with `--replay-tools`, every tool call too: no tool runs).
  *
+ * @param loaded - `file`, when the caller loaded it already (`june fork`).
  * @returns the exit code: 0 when the run succeeded, 1 when it failed or could not ask for an
  *   approval; after a stop signal (the run aborted, its trace written): 130 for Ctrl-C
  *   (SIGINT), 143 for SIGTERM, 129 for SIGHUP. A second signal quits at once, leaving the
@@ -65,15 +66,21 @@ export async function runCommand(
   file: string,
   options: RunCommandOptions,
   io: CliIO,
+  loaded?: LoadedWorkflow,
 ): Promise<ExitCodeValue> {
   // a bad collector address is a usage error found before the workflow loads
   if (wantsOtlp(options)) otlpTracesEndpoint();
   const given = await withKeptScript(options);
   // every run keeps a journal; --resume and --replay read one first (--resume once it owns the run)
-  const inputs = await runInputs(file, given, runsFolder, (owner) =>
-    io.stderr.write(
-      `june: run ${given.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`,
-    ),
+  const inputs = await runInputs(
+    file,
+    given,
+    runsFolder,
+    (owner) =>
+      io.stderr.write(
+        `june: run ${given.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`,
+      ),
+    loaded,
   );
   try {
     return await runStarted(file, given, io, inputs);
@@ -235,14 +242,24 @@ function runPrinter(
   return new ProgressPrinter(io.stdout, style, { approvalsPrompted, jsonChars, usage });
 }
 
-/** The resume line; a refused run's adds what the refusal asks for, so it does not stop the same way. */
+/**
+ * The resume line; a refused run's adds what the refusal asks for, so it does not stop the
+ * same way. A run resumed with the script it keeps (a fork's, a resume's without `--script`)
+ * is resumed with it again without naming it.
+ */
 function resumeLine(
   file: string,
   runId: string,
   options: RunCommandOptions,
   control: RunControl,
 ): string {
-  return printedResumeCommand(file, runId, { ...options, ...control.resumeWith });
+  // the script the run keeps answers its resume by itself: no --script naming that copy
+  const { script, ...rest } = options;
+  const kept = script === keptScriptPath(runsFolder, runId);
+  return printedResumeCommand(file, runId, {
+    ...(kept ? rest : options),
+    ...control.resumeWith,
+  });
 }
 
 /** What {@link RunStartedOptions} changes in the report: no usage, a failed call. */

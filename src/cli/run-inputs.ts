@@ -62,6 +62,7 @@ export interface RunInputs {
  *
  * @param runsFolder - where the runs' journals are, relative to the current directory.
  * @param waiting - told when `--wait-for-owner` waits for the process that holds the run.
+ * @param loaded - `file`, loaded already (`june fork` loads it before it makes the fork).
  * @throws {JuneError} what {@link runCommand} lists as thrown before the run starts.
  */
 export async function runInputs(
@@ -69,12 +70,13 @@ export async function runInputs(
   options: RunCommandOptions,
   runsFolder: string,
   waiting?: (owner: RunOwner) => void,
+  loaded?: LoadedWorkflow,
 ): Promise<RunInputs> {
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
   const scriptModel = options.script === undefined ? undefined : scriptedModel(options.script);
   const prices = options.prices === undefined ? undefined : readPrices(options.prices);
-  const workflow = await loadWorkflow(file);
+  const workflow = loaded ?? (await loadWorkflow(file));
   const journal = runsFolderJournal(runsFolder);
   checkJournalFlags(options);
   if (options.runId !== undefined && options.resume === undefined)
@@ -103,7 +105,7 @@ export async function runInputs(
             );
     const model =
       options.script !== undefined && options.resume !== undefined && recorded
-        ? resumedScript(options.script, [recorded])
+        ? resumedScript(options.script, [...(await threadBefore(journal, recorded)), recorded])
         : options.script !== undefined && options.thread !== undefined
           ? resumedScript(
               options.script,
@@ -190,6 +192,19 @@ export function checkRunIdFree(runsFolder: string, runId: string, resumable = tr
     'cli-option-invalid',
     `june: there is a run ${runId} in ${runsFolder} already (${has}); ${resume}pass another --run-id, or none, for a new run.`,
   );
+}
+
+/**
+ * For a resumed run of a thread, or a fork of one (`threadFrom`), the journals of the
+ * thread's runs before it: a script's turns they used are not the resumed run's.
+ */
+async function threadBefore(
+  journal: JournalStore,
+  recorded: JournalRecord[],
+): Promise<JournalRecord[][]> {
+  const header = recorded[0];
+  const thread = header?.type === 'journal' ? (header.thread ?? header.threadFrom) : undefined;
+  return thread ? threadJournals(journal, thread.id, thread.order) : [];
 }
 
 /**

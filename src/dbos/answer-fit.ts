@@ -1,10 +1,7 @@
-import { fromJSONSchema } from 'zod';
+import { answerProblem } from '../approvals/answer-problem.js';
 import { WorkflowError } from '../errors/index.js';
 import type { DbosAnswer } from './dbos-answer.js';
 import type { DbosApprovalRequest } from './dbos-engine.js';
-
-/** How many of a schema's issues a message names. */
-const ISSUES_SHOWN = 3;
 
 /**
  * Checks an answer given over the database before it is stored, as the run's inbox checks
@@ -35,13 +32,13 @@ export function checkAnswerFits(request: DbosApprovalRequest, answer: DbosAnswer
       'approval-answer-invalid',
       `june: the answer to ${call} approves the call and gives an output; an answer instead of the tool comes with approved: false, as the tool does not run. To run it with another input, give input.`,
     );
-  const inputProblem = problemOf(request.inputSchema, answer.input);
+  const inputProblem = answerProblem(request.inputSchema, answer.input);
   if (inputProblem !== undefined)
     throw new WorkflowError(
       'approval-input-invalid',
       `june: the edited input for ${call} does not fit the tool's input schema: ${inputProblem}. Nothing changed and the request still waits: approve with an input the schema accepts, approve without one, or deny.`,
     );
-  const outputProblem = problemOf(
+  const outputProblem = answerProblem(
     request.outputSchema ?? request.question?.answerSchema,
     answer.output,
   );
@@ -55,34 +52,4 @@ export function checkAnswerFits(request: DbosApprovalRequest, answer: DbosAnswer
       'approval-output-invalid',
       `june: the output given instead of ${call} does not fit the tool's output schema: ${outputProblem}. Nothing changed and the request still waits: give an output the schema accepts, or approve or deny the call.`,
     );
-}
-
-/** What is wrong with `value` under `schema` (`$.env: Invalid option ...`); undefined when it fits or nothing checks it. */
-function problemOf(
-  schema: Record<string, unknown> | undefined,
-  value: unknown,
-): string | undefined {
-  if (schema === undefined || value === undefined) return undefined;
-  let parsed;
-  try {
-    parsed = fromJSONSchema(schema as Parameters<typeof fromJSONSchema>[0]).safeParse(value);
-  } catch {
-    return undefined; // a JSON Schema zod cannot read: the worker's check decides
-  }
-  if (parsed.success) return undefined;
-  const issues = parsed.error.issues;
-  const shown = issues
-    .slice(0, ISSUES_SHOWN)
-    .map((issue) => `${pathOf(issue.path)}: ${issue.message}`);
-  const more = issues.length > ISSUES_SHOWN ? `; and ${issues.length - ISSUES_SHOWN} more` : '';
-  return `${shown.join('; ')}${more}`;
-}
-
-/** An issue's place in the value as JSONPath (`$.items[0].sku`). */
-function pathOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((out, key) => {
-    if (typeof key === 'number') return `${out}[${key}]`;
-    const name = String(key);
-    return /^[A-Za-z_$][\w$]*$/.test(name) ? `${out}.${name}` : `${out}[${JSON.stringify(name)}]`;
-  }, '$');
 }

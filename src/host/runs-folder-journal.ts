@@ -48,14 +48,18 @@ export async function recordedRun(
 
 /**
  * The journals of a thread's runs in `store`, in order (each run's records): what a model
- * script of a new run of the thread goes on after (`june run --thread --script`). A run's
- * journal that cannot be read counts as none.
+ * script of a new run of the thread goes on after (`june run --thread --script`); with
+ * `before`, of its runs before that order only (what a resumed run of the thread, or a fork
+ * of one, goes on after). A run's journal that cannot be read counts as none.
  */
 export async function threadJournals(
   store: JournalStore,
   threadId: string,
+  before?: number,
 ): Promise<JournalRecord[][]> {
-  const runs = await listThread(store, threadId);
+  const runs = (await listThread(store, threadId)).filter(
+    (run) => before === undefined || run.order < before,
+  );
   return Promise.all(runs.map((run) => store.read(run.runId).catch(() => [])));
 }
 

@@ -1,4 +1,6 @@
 import { WorkflowError } from '../errors/index.js';
+import { answerProblem } from '../approvals/answer-problem.js';
+import { answerSchemaSummary } from '../approvals/answer-schema-summary.js';
 import { textAnswer } from '../models/answer-forms.js';
 import { REDACTED } from '../redaction/redactor.js';
 import { stableJson } from '../json/stable-json.js';
@@ -28,7 +30,8 @@ export type ForkableRecord =
  *   step path and model call index, or the tool call's id: `<step id>#<model call>.<position>`),
  *   e.g. `tool fetch plan#0.0/summarize#0.0/answer#0.0`;
  * - `n`: its 1-based number among the run's fork points (`--at 3` names the third);
- * - `what`: the record in a few words (the tool and its result, the answer, the model's text).
+ * - `what`: the record in a few words (the tool and its result, as the model read it: a
+ *   composite call's output without its child run; the answer, the model's text).
  */
 export interface ForkPoint {
   name: string;
@@ -119,11 +122,17 @@ export interface ForkJournalOptions {
 
 /**
  * The journal of a fork of a recorded run: a new header (the new run's id, the recorded
- * run's workflow and props, `forkedFrom`), then the recorded records before the fork point
+ * run's workflow and props, `forkedFrom`; for a thread's run, `threadFrom` instead of
+ * `thread`: the fork is no run of the thread, its conversation starts where the recorded
+ * run's did), then the recorded records before the fork point
  * as they were, then the fork point with its change:
- * - a tool execution (`result`): its record with the new output (the tool does not run);
+ * - a tool execution (`result`): its record with the new output (the tool does not run); a
+ *   composite call's record keeps its child run, with the new value as the output its
+ *   caller's model reads;
  * - an approval (`answer`): its request and the new answer (a denial, an approval);
  * - a `<Question>` (`output`): its request and the new answer;
+ * - a tool's approval (`output`): its request and an answer instead of the tool (the tool
+ *   does not run; the model reads the value as its result);
  * - a model call (`output`): its record with a text answer (an object as JSON);
  * - a model call (`model`): nothing: the call and everything after it is made again, by
  *   the model the run is given (see `forkRun`).
@@ -161,15 +170,43 @@ export function forkJournal(
     change: options.change,
     ...(header.forkedFrom ? { forkedFrom: header.forkedFrom } : {}),
   };
-  const { traceparent: _t, ...kept } = header;
+  // a fork of a thread's run is no run of the thread: it starts from the same conversation
+  const { traceparent: _t, thread, threadFrom, ...kept } = header;
+  const from = thread ?? threadFrom;
   const first: JournalHeader = {
     ...kept,
     version: JOURNAL_VERSION,
     runId: options.runId,
     startedAt: new Date().toISOString(),
     forkedFrom,
+    ...(from ? { threadFrom: from } : {}),
   };
+  checkQuestionAnswer(records, point, options.change);
   return [first, ...prefix, ...changed(point, options.change)];
+}
+
+/**
+ * An answer given instead at a `<Question>` (`output`) checked against the question's answer
+ * schema, as its request recorded it (JSON Schema), as `june approve --answer` checks one.
+ * @throws {WorkflowError} `fork-change-invalid` naming the question and what does not fit
+ */
+function checkQuestionAnswer(
+  records: readonly JournalRecord[],
+  point: ForkPoint,
+  change: ForkChangeRecord,
+): void {
+  if (change.kind !== 'output' || point.type !== 'approval') return;
+  const key = callKey(point.record as ApprovalRequestRecord | ApprovalAnswerRecord);
+  const request = records.find(
+    (record): record is ApprovalRequestRecord =>
+      record.type === 'approval-request' && callKey(record) === key,
+  );
+  const problem = answerProblem(request?.question?.answerSchema, change.output);
+  if (problem === undefined) return;
+  throw new WorkflowError(
+    'fork-change-invalid',
+    `june: the answer given at "${point.name}" does not fit the question's answer schema: ${problem}. Give an answer the schema accepts (${answerSchemaSummary(request!.question!.answerSchema)}), or deny it (june fork --answer deny).`,
+  );
 }
 
 /** The fork point's records with the change made. */
@@ -195,10 +232,7 @@ function changed(point: ForkPoint, change: ForkChangeRecord): JournalRecord[] {
       }
       break;
     case 'tool-call':
-      if (change.kind === 'result') {
-        const { error: _error, ...rest } = record;
-        return [{ ...rest, output: change.result, at }];
-      }
+      if (change.kind === 'result') return [withResult(record, change.result, at)];
       break;
     case 'approval-request':
     case 'approval-answer': {
@@ -234,6 +268,90 @@ function changed(point: ForkPoint, change: ForkChangeRecord): JournalRecord[] {
   );
 }
 
+/**
+ * Whether `change` is what the record at `point` holds already (`--answer approve` at a call
+ * that was approved, the same result, the same answer or text), so a fork with it changes
+ * nothing there: it replays up to the record and runs the rest live as the run did from it.
+ * Another model or other settings always count as a change.
+ */
+export function sameAsRecorded(point: ForkPoint, change: ForkChangeRecord): boolean {
+  const record = point.record;
+  const same = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
+  switch (change.kind) {
+    case 'result':
+      return (
+        record.type === 'tool-call' &&
+        record.error === undefined &&
+        same(modelRead(record.output), change.result)
+      );
+    case 'answer':
+      return (
+        record.type === 'approval-answer' &&
+        record.output === undefined &&
+        record.approved === change.approved &&
+        record.reason === change.reason
+      );
+    case 'output':
+      if (record.type === 'approval-answer')
+        return record.output !== undefined && same(record.output, change.output);
+      return (
+        record.type === 'model-call' &&
+        recordedText(record) ===
+          (typeof change.output === 'string' ? change.output : JSON.stringify(change.output))
+      );
+    case 'model':
+      return false;
+  }
+}
+
+/** A model call's answer as its text, when it was text alone (no tool call, no failure). */
+function recordedText(record: ModelCallRecord): string | undefined {
+  const { answer } = record;
+  if (answer.error) return undefined;
+  const items = (answer.result?.content ?? answer.parts ?? []) as readonly {
+    type: string;
+    text?: string;
+    delta?: string;
+  }[];
+  if (items.some((item) => item.type === 'tool-call')) return undefined;
+  return items
+    .map((item) =>
+      item.type === 'text'
+        ? (item.text ?? '')
+        : item.type === 'text-delta'
+          ? (item.delta ?? '')
+          : '',
+    )
+    .join('');
+}
+
+/**
+ * A tool execution's record with another result (no error). A composite call's record (its
+ * output `{ output, trace, usage }`) keeps its child run: the result is the `output` its
+ * caller's model reads, as a plain tool's result is.
+ */
+function withResult(record: ToolCallRecord, result: unknown, at: string): ToolCallRecord {
+  const { error: _error, ...rest } = record;
+  const output = isComposite(record.output) ? { ...record.output, output: result } : result;
+  return { ...rest, output, at };
+}
+
+/** A composite tool call's recorded output (`{ output, trace: { root }, usage }`), as the trace's readers know it. */
+function isComposite(output: unknown): output is { output?: unknown; trace: object } {
+  const trace = (output as { trace?: { root?: unknown } } | null | undefined)?.trace;
+  return (
+    typeof trace === 'object' &&
+    trace !== null &&
+    typeof trace.root === 'object' &&
+    trace.root !== null
+  );
+}
+
+/** What the calling model read of a tool's recorded output: a composite call's `output`. */
+function modelRead(output: unknown): unknown {
+  return isComposite(output) ? output.output : output;
+}
+
 function changeWords(change: ForkChangeRecord): string {
   switch (change.kind) {
     case 'result':
@@ -261,7 +379,7 @@ function fitting(point: ForkPoint): string {
   return (point.record as ApprovalRequestRecord).question !== undefined ||
     (point.record as ApprovalAnswerRecord).output !== undefined
     ? 'a question takes another answer (output; june fork --output <json>) or a denial (answer; june fork --answer deny)'
-    : 'an approval takes another answer (answer; june fork --answer approve|deny)';
+    : 'an approval takes another answer (answer; june fork --answer approve|deny) or a result given instead of the tool (output; june fork --output <json>)';
 }
 
 /** The name of a record a fork may start at, or `undefined` for a header, resume or finish. */
@@ -295,7 +413,7 @@ function describeRecord(record: ForkableRecord): string {
         ? `failed: ${record.answer.error.message}`
         : `answered (${record.mode})`;
     case 'tool-call':
-      return `${record.tool} ${short(record.input)} → ${record.error ? `error: ${record.error.message}` : short(record.output)}`;
+      return `${record.tool} ${short(record.input)} → ${record.error ? `error: ${record.error.message}` : short(modelRead(record.output))}`;
     case 'approval-request':
       return `${record.tool} ${short(record.input)}: waiting for an answer`;
     case 'approval-answer':

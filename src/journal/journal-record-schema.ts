@@ -44,6 +44,13 @@ const headerSchema = z.looseObject({
       { error: 'not a thread' },
     )
     .optional(),
+  // a fork of a thread's run: where its conversation starts
+  threadFrom: z
+    .looseObject(
+      { id: text(), order: count(), agent: text().optional() },
+      { error: 'not a thread' },
+    )
+    .optional(),
 });
 
 const modelCallSchema = z

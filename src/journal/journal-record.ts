@@ -112,6 +112,13 @@ export interface JournalHeader {
    * Readers that do not know it ignore it.
    */
   thread?: JournalThread;
+  /**
+   * A fork of a thread's run (see `forkRun`): the thread and the order of the run it was
+   * forked from (of the first run of the chain, for a fork of a fork). The fork is no run of
+   * that thread (it is an alternative history, not the thread's next run): its conversation
+   * starts where the recorded run's did, from what the thread's runs before that order left.
+   */
+  threadFrom?: JournalThread;
 }
 
 /** A run's membership of a thread, in its journal's header: the thread's id and the run's order in it. */

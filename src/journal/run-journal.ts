@@ -231,11 +231,15 @@ export class RunJournal implements DurableEngine {
           'run-resume-invalid',
           `june: run ${runId} is ${recorded ? `of thread ${recorded.id}` : 'of no thread'}, not of thread ${options.thread}; a resumed run stays in its own thread: leave out thread.`,
         );
+      const first = records[0] as JournalHeader;
       const journal = new RunJournal(
         options,
         new JournalIndex(lastFailureDropped(records)),
         journalLabel(store, runId),
-        recorded ? await holdThread(options, store, recorded, held) : undefined,
+        recorded
+          ? await holdThread(options, store, recorded, held)
+          : // a fork of a thread's run: the conversation its run started from, no hold
+            await replayedThread(store, first.threadFrom),
       );
       options.traceContext?.resumedFrom(recordedTraceparents(records));
       const traceparent = options.traceContext?.current();
@@ -266,7 +270,7 @@ export class RunJournal implements DurableEngine {
     const thread =
       options.thread !== undefined
         ? await startThread(options, store, held)
-        : await replayedThread(store, index?.header.thread);
+        : await replayedThread(store, index?.header.thread ?? index?.header.threadFrom);
     // a replay of a thread run starts from its history, but is no run of the thread
     const own = options.replay === undefined ? thread : undefined;
     if (store) await create(store, runId, header(options, own));
@@ -571,9 +575,9 @@ async function startThread(
 }
 
 /**
- * The history a replay of a thread run starts from: the conversation the thread's runs before
- * it left, read from the store (a replay holds no thread); none without a store that has the
- * thread's earlier runs.
+ * The history a replay of a thread run (or a fork of one, `threadFrom`) starts from: the
+ * conversation the thread's runs before it left, read from the store (a replay and a fork
+ * hold no thread); none without a store that has the thread's earlier runs.
  */
 async function replayedThread(
   store: JournalStore | undefined,

@@ -9,6 +9,7 @@ import {
   forkJournal,
   forkPoints,
   redactedPaths,
+  sameAsRecorded,
   type ForkPoint,
 } from '../journal/fork-journal.js';
 import type {
@@ -30,7 +31,8 @@ import { MODEL_CALL_SETTINGS, type ModelCallSettings } from '../models/settings-
  * - `answer`: at an approval, the answer given instead (`'approve'`, `'deny'`, or a boolean),
  *   with an optional `reason`;
  * - `output`: at a model call, the model's answer instead (a string, or an object as JSON
- *   text); at a `<Question>`, the answer given instead;
+ *   text); at a `<Question>`, the answer given instead; at a tool's approval, the result
+ *   given instead of the tool (the tool does not run);
  * - `model`: at a model call, the model that makes it and every later call of the agent that
  *   made it (with `allAgents`, of every agent): that call runs live;
  * - `settings`: at a model call, the call settings (`temperature`, `maxOutputTokens`, ...)
@@ -77,6 +79,12 @@ export interface Fork {
   replayed: number;
   /** What runs live after the fork point, in words (the original run's records after it). */
   live: string;
+  /**
+   * The change is what the record holds already (`answer: 'approve'` at a call that was
+   * approved, the same result, answer or text): the fork changes nothing there, and runs
+   * live what came after it with the same facts. Another model or settings never are.
+   */
+  unchanged: boolean;
   /** The options that make `run()` run the fork: its journal, resumed, its props, its lineage and model. */
   options: {
     journal: JournalStore;
@@ -135,6 +143,7 @@ export async function forkRun(
     ...(header.workflow !== undefined ? { workflow: header.workflow } : {}),
     replayed: forkPoints(forked).length - (change.kind === 'model' ? 0 : 1),
     live: liveWords(points, point, change),
+    unchanged: sameAsRecorded(point, change),
     options: {
       journal: store,
       resume: forkId,
@@ -356,11 +365,19 @@ export function liveWords(
   const tools = after.filter((each) => each.type === 'tool-call');
   const approvals = after.filter((each) => each.type === 'approval').length;
   const names = [...new Set(tools.map((each) => (each.record as { tool: string }).tool))];
+  // counts of 0 are left out
   const counts = [
-    `${models} model call${models === 1 ? '' : 's'}`,
-    `${tools.length} tool execution${tools.length === 1 ? '' : 's'}${names.length ? ` (${names.join(', ')})` : ''}`,
-    approvals ? `${approvals} approval${approvals === 1 ? '' : 's'} (asked again)` : 'no approval',
+    ...(models ? [`${models} model call${models === 1 ? '' : 's'}`] : []),
+    ...(tools.length
+      ? [
+          `${tools.length} tool execution${tools.length === 1 ? '' : 's'}${names.length ? ` (${names.join(', ')})` : ''}`,
+        ]
+      : []),
+    ...(approvals ? [`${approvals} approval${approvals === 1 ? '' : 's'} (asked again)`] : []),
   ];
+  const had = counts.length
+    ? `the recorded run had ${counts.join(', ')} there`
+    : 'the recorded run made no model call, tool execution or approval there';
   const changed =
     change.kind !== 'model'
       ? change.kind
@@ -369,5 +386,5 @@ export function liveWords(
         : change.settings
           ? 'model and settings'
           : 'model';
-  return `after ${point.name} everything runs live; the recorded run had ${counts.join(', ')} there, and the new ${changed} may lead elsewhere`;
+  return `after ${point.name} everything runs live; ${had}, and the new ${changed} may lead elsewhere`;
 }

@@ -3,10 +3,10 @@
 // the composite's tool result with a new value and run (the prefix's tool does not run
 // again, the deploy does), forked at the approval with --no-start and run later with
 // `june run --resume`, and forked at a model call with another model by id.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { june, nodesOf, tempProject, traces } from './cli-harness.js';
+import { june, nodesOf, repoRoot, tempProject, traces } from './cli-harness.js';
 
 const flow = `import { appendFileSync } from 'node:fs';
 import { customProvider, tool } from 'ai';
@@ -194,6 +194,8 @@ describe('june fork', () => {
       `Run ${forkId} forks run ${recorded} at approval deploy release#1.0`,
     );
     expect(traceOf(forkId)).toBeUndefined();
+    // which workflow file starts it is said: the journal names it
+    expect(made.stderr).toContain(`start it: june run release.tsx --resume ${forkId}\n`);
     const before = effects();
     const ran = await june(
       ['run', 'release.tsx', '--resume', forkId, '--script', 'release.script.json'],
@@ -230,6 +232,10 @@ describe('june fork', () => {
       env,
     );
     expect(fork.code).toBe(0);
+    // the recorded run's script answers the other agents, not the one the new model makes
+    expect(fork.stderr).toContain(
+      `The fork's model calls are answered by the model script run ${recorded} was recorded with (--script <file> gives another), but for the agent whose call the fork changes: other-model makes that call and the agent's later ones.`,
+    );
     expect(fork.stdout).toContain('"result":"Released by the other model."');
     expect(effects()).toEqual([...before, 'deploy staging']);
     const forkId = runIdOf(fork.stdout);
@@ -312,6 +318,43 @@ describe('june fork', () => {
     expect(misfit.code).not.toBe(0);
     expect(misfit.stderr).toMatch(/^june: a new approval answer does not fit the record/);
     expect(misfit.stderr).toContain('june fork --result <json>');
+    // at an ordinary approval: an answer, or a result instead of the tool
+    const atApproval = await june(
+      ['fork', recorded, '--at', 'approval deploy release#1.0', '--result', '"x"'],
+      project.dir,
+      env,
+    );
+    expect(atApproval.code).toBe(2);
+    expect(atApproval.stderr).toContain(
+      'an approval takes another answer (answer; june fork --answer approve|deny) or a result given instead of the tool (output; june fork --output <json>)',
+    );
+    const help = await june(['fork', '--help'], project.dir);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      "at a tool's approval: the result given instead of the tool",
+    );
+    // the flags' hints say what each takes
+    const settings = await june(
+      ['fork', recorded, '--at', 'model release #1', '--settings', 'nope'],
+      project.dir,
+    );
+    expect(settings.code).toBe(2);
+    expect(settings.stderr).toMatch(
+      /^june: --settings is not valid JSON \(.*\); settings are a JSON object, e\.g\. --settings '\{"temperature":0\.2\}'\.\n$/,
+    );
+    const allAgents = await june(
+      ['fork', recorded, '--at', 'model release #1', '--all-agents'],
+      project.dir,
+    );
+    expect(allAgents.code).toBe(2);
+    expect(allAgents.stderr).toBe(
+      'june: --all-agents goes with --model <id> or --settings <json> at a model call: every agent uses them from that call on.\n',
+    );
+    const withOutput = await june(
+      ['fork', recorded, '--at', 'model release #1', '--all-agents', '--output', '"x"'],
+      project.dir,
+    );
+    expect(withOutput.code).toBe(2);
+    expect(withOutput.stderr).toContain('; it does not go with --output.');
   }, 60_000);
 
   it('lists the records as JSON with --json: one object per record, as june runs --json lists runs', async () => {
@@ -387,6 +430,89 @@ describe('june fork', () => {
     expect(effects()).toEqual([...before, 'deploy prod', 'deploy prod']);
   }, 60_000);
 
+  it("forks at a tool's approval with --output: the value answers instead of the tool, which does not run", async () => {
+    const before = effects();
+    const fork = await june(
+      ['fork', recorded, '--at', 'approval deploy release#1.0', '--output', '"deploy skipped"'],
+      project.dir,
+      env,
+    );
+    expect(fork.stderr).toBe('');
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toContain('answered instead of deploy: "deploy skipped"');
+    expect(effects()).toEqual(before);
+    const forkId = /^Run (\S+) forks run/m.exec(fork.stdout)![1]!;
+    const deploy = allNodes(traceOf(forkId)).find((node) => node.name === 'deploy');
+    expect(deploy?.output).toBe('deploy skipped');
+  }, 60_000);
+
+  it('says plainly when the change is what was recorded, and leaves counts of 0 out of its summary', async () => {
+    const same = await june(
+      [
+        'fork',
+        recorded,
+        '--at',
+        'approval deploy release#1.0',
+        '--answer',
+        'approve',
+        '--no-start',
+      ],
+      project.dir,
+      env,
+    );
+    expect(same.code).toBe(0);
+    expect(same.stderr).toContain(
+      `june: warning: the change is what run ${recorded} recorded at approval deploy release#1.0 (approved): the fork changes nothing there, and runs live what came after it with the same facts.\n`,
+    );
+    expect(same.stderr).toContain(
+      'the recorded run had 1 model call, 1 tool execution (deploy) there, and the new answer may lead elsewhere.',
+    );
+    const last = await june(
+      ['fork', recorded, '--at', 'model release #2', '--output', '"Not released."', '--no-start'],
+      project.dir,
+      env,
+    );
+    expect(last.code).toBe(0);
+    expect(last.stderr).not.toContain('warning');
+    expect(last.stderr).toContain(
+      'the recorded run made no model call, tool execution or approval there, and the new output may lead elsewhere.',
+    );
+    expect(last.stderr).not.toMatch(/\b0 (model|tool)/);
+    const second = await june(
+      ['fork', recorded, '--at', '2', '--output', '"Dig elsewhere."', '--no-start'],
+      project.dir,
+      env,
+    );
+    expect(second.stderr).toContain(
+      ': 1 recorded call or answer replays without a model call or a tool;',
+    );
+  }, 60_000);
+
+  it('prints a resume line that takes the fork up again with the script it keeps, without naming that copy', async () => {
+    const before = effects();
+    // no terminal and --approve ask: the fork stops at the deploy's approval
+    const fork = await june(
+      ['fork', recorded, '--at', 'tool fetch release#0.0/dig#0.0', '--result', '"sold out"'],
+      project.dir,
+      env,
+    );
+    expect(fork.code).toBe(1);
+    const forkId = /^Run (\S+) forks run/m.exec(fork.stdout)![1]!;
+    expect(fork.stdout).toContain(`resume: june run release.tsx --resume ${forkId}\n`);
+    expect(fork.stdout).not.toContain('script.json --resume');
+    const resumed = await june(
+      ['run', 'release.tsx', '--resume', forkId, '--approve', 'all'],
+      project.dir,
+      env,
+    );
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(
+      `model script ${join('.june', 'runs', forkId, 'script.json')}`,
+    );
+    expect(effects()).toEqual([...before, 'deploy prod']);
+  }, 60_000);
+
   it("forks with --script over the recorded run's script: the script given wins", async () => {
     // the recorded run's turns, but a deploy to staging and other answers
     const other = structuredClone(script);
@@ -418,6 +544,125 @@ describe('june fork', () => {
     expect(fork.stdout).toContain('model script other.script.json');
     expect(fork.stdout).toContain('Released by the other script.');
     expect(effects()).toEqual([...before, 'deploy staging']);
+  }, 60_000);
+
+  it('checks its inputs before it makes the fork: a refused fork leaves nothing in the runs folder and says nothing of a fork', async () => {
+    const runs = join(project.dir, '.june', 'runs');
+    const before = readdirSync(runs).sort();
+    project.write('bad-prices.json', '{"gpt-5-mini": "cheap"}');
+    project.write('bad.script.json', '{"steps": 3}');
+    project.write(
+      'typed.tsx',
+      `import { Agent, Step } from 'june';
+import { scriptedModel } from 'june/testing';
+import { z } from 'zod';
+export const props = z.object({ topic: z.string() });
+export default function Typed({ topic }: { topic: string }) {
+  return (
+    <Agent model={scriptedModel({ steps: { go: [{ text: 'Went.' }] } })}>
+      <Step id="go" prompt={'Go ' + topic} />
+    </Agent>
+  );
+}
+`,
+    );
+    const typed = await june(
+      ['run', 'typed.tsx', '--props', '{"topic":"x"}', '--json'],
+      project.dir,
+    );
+    expect(typed.code).toBe(0);
+    const typedRun = runIdOf(typed.stdout);
+    const known = readdirSync(runs).sort();
+    const at = ['--at', 'tool fetch release#0.0/dig#0.0', '--result', '"x"'];
+    const refused = [
+      {
+        args: ['fork', recorded, ...at, '--prices', 'bad-prices.json'],
+        says: '--prices bad-prices.json',
+      },
+      { args: ['fork', recorded, ...at, '--script', 'bad.script.json'], says: 'bad.script.json' },
+      { args: ['fork', recorded, ...at, '--script', 'missing.json'], says: 'missing.json' },
+      {
+        args: ['fork', typedRun, '--at', '1', '--output', '"x"', '--props', '{"topic":1}'],
+        says: 'topic',
+      },
+      { args: ['fork', recorded, '--at', '1', '--result', '"x"'], says: 'does not fit the record' },
+    ];
+    for (const { args, says } of refused) {
+      const fork = await june(args, project.dir, env);
+      expect(fork.code, fork.stderr).toBe(2);
+      expect(fork.stderr).toMatch(/^june: /);
+      expect(fork.stderr).toContain(says);
+      expect(fork.stdout + fork.stderr).not.toContain('forks run');
+      expect(readdirSync(runs).sort()).toEqual(known);
+    }
+    // the recorded run's workflow file is gone: refused before the fork, not after
+    renameSync(join(project.dir, 'typed.tsx'), join(project.dir, 'typed.moved.tsx'));
+    const missing = await june(['fork', typedRun, '--at', '1', '--output', '"x"'], project.dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('june: cannot find the workflow file typed.tsx');
+    expect(missing.stdout).not.toContain('forks run');
+    expect(readdirSync(runs).sort()).toEqual(known);
+    expect(known.filter((name) => !before.includes(name)).sort()).toEqual(
+      [typedRun, `${typedRun}.json`].sort(),
+    );
+  }, 60_000);
+
+  it("forks a thread's run as an alternative history: not a run of the thread, its script turns after the thread's runs before it", async () => {
+    const thread = tempProject();
+    try {
+      // in the project: the fork runs the workflow file its journal names, from there
+      const example = 'threads.tsx';
+      thread.write(example, readFileSync(join(repoRoot, 'examples', 'threads.tsx'), 'utf8'));
+      const threadScript = join(repoRoot, 'examples', 'threads.script.json');
+      const say = (message: string) =>
+        june(
+          [
+            'run',
+            example,
+            '--thread',
+            'ana',
+            '--props',
+            JSON.stringify({ message }),
+            '--script',
+            threadScript,
+            '--json',
+          ],
+          thread.dir,
+        );
+      const first = await say('Hi, my order A-1001 has not arrived.');
+      expect(first.code).toBe(0);
+      const second = await say('Can you check it again?');
+      expect(second.code).toBe(0);
+      const fork = await june(
+        [
+          'fork',
+          runIdOf(second.stdout),
+          '--at',
+          'tool orderStatus reply#0.0',
+          '--result',
+          '"lost in transit"',
+          '--json',
+        ],
+        thread.dir,
+      );
+      expect(fork.code).toBe(0);
+      // the thread's first run used two turns and the fork's journal answers one: the fourth is the fork's
+      expect(fork.stdout).toContain(
+        '"result":"I checked A-1001 again: it is still on its way and arrives on 5 December."',
+      );
+      const forkId = runIdOf(fork.stdout);
+      const shown = await june(['threads', 'show', 'ana', '--json'], thread.dir);
+      const runs = (JSON.parse(shown.stdout) as { runs: Array<{ runId: string; order: number }> })
+        .runs;
+      expect(runs.map((run) => run.order)).toEqual([1, 2]);
+      expect(runs.map((run) => run.runId)).not.toContain(forkId);
+      // the thread's next run goes on after its own runs' turns, not the fork's
+      const third = await say('Thanks, that is all.');
+      expect(third.code).toBe(0);
+      expect(third.stdout).toContain('"result":"You\'re welcome, Ana. Enjoy your order!"');
+    } finally {
+      thread.remove();
+    }
   }, 60_000);
 
   it('names a run it does not know, with the newest runs and the command that lists them', async () => {

@@ -11,7 +11,9 @@ import {
   Agent,
   defineAgent,
   forkPoints,
+  fileJournalStore,
   forkRun,
+  listThread,
   memoryJournalStore,
   run,
   Step,
@@ -275,6 +277,55 @@ describe('forkRun', () => {
     expect(forked.output).toBe('A done after deployed to prod');
   });
 
+  it("lists a composite call's result as its model read it, and a new result there is the value the model reads", async () => {
+    const seen: unknown[] = [];
+    const model = answerModel((step, turn, _prompt, options) => {
+      if (step === 'plan' && turn === 1)
+        return { toolCalls: [{ id: 'c_research', tool: 'research', input: { topic: 'x' } }] };
+      if (step !== 'plan') return { text: 'Nothing blocks.' };
+      const tool = options.prompt.findLast((message) => message.role === 'tool');
+      const part = tool?.role === 'tool' ? tool.content.at(-1) : undefined;
+      seen.push(part?.type === 'tool-result' ? part.output : undefined);
+      return { text: 'done' };
+    });
+    function Workflow() {
+      return (
+        <Agent model={model}>
+          <Tool name="research" description="Research" input={z.object({ topic: z.string() })}>
+            {() => (
+              <Agent model={model}>
+                <Step id="dig" prompt="Dig" />
+              </Agent>
+            )}
+          </Tool>
+          <Step id="plan" prompt="Plan" />
+        </Agent>
+      );
+    }
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store });
+    await original.result;
+    const point = forkPoints(await store.read(original.runId)).find(
+      (each) => each.name === 'tool research plan#0.0',
+    )!;
+    expect(point.what).toBe('research {"topic":"x"} → "Nothing blocks."');
+    expect(seen).toEqual([{ type: 'text', value: 'Nothing blocks.' }]);
+    for (const result of ['Blocked', { blockers: 1 }]) {
+      const fork = await forkRun(store, original.runId, { at: point.name, change: { result } });
+      await run(<Workflow />, fork.options).result;
+      expect(seen.at(-1)).toEqual(
+        typeof result === 'string'
+          ? { type: 'text', value: result }
+          : { type: 'json', value: result },
+      );
+      // a fork of the fork lists the new value the same way
+      const again = forkPoints(await store.read(fork.runId)).find(
+        (each) => each.name === point.name,
+      );
+      expect(again?.what).toBe(`research {"topic":"x"} → ${JSON.stringify(result)}`);
+    }
+  });
+
   it('forks at a model call with another answer: nothing before it is asked again', async () => {
     const { Workflow, ran, calls, reset } = rig();
     const store = memoryJournalStore();
@@ -405,6 +456,104 @@ describe('forkRun', () => {
     expect(forked.output).toContain('Deployed 1.2.0');
   });
 
+  it("refuses an answer at a question that does not fit the question's answer schema, storing nothing", async () => {
+    const script = loadScript(
+      fileURLToPath(new URL('../../examples/questions/ship.script.json', import.meta.url)),
+    );
+    const model = scriptedModel(script);
+    const store = memoryJournalStore();
+    const original = run(<Ship />, { journal: store, model, approvalSources: [model.approvals] });
+    await original.result;
+    const points = forkPoints(await store.read(original.runId));
+    const env = points.find((point) => point.name.startsWith('approval ask_env'))!;
+    const notes = points.find((point) => point.name.startsWith('approval ask_notes'))!;
+    const runs = await store.list();
+    await expect(
+      forkRun(store, original.runId, { at: env.name, change: { output: 'moon' } }),
+    ).rejects.toMatchObject({
+      code: 'fork-change-invalid',
+      message: expect.stringMatching(
+        /^june: the answer given at "approval ask_env [^"]+" does not fit the question's answer schema: \$: .*one of "staging"\|"prod"/,
+      ),
+    });
+    await expect(
+      forkRun(store, original.runId, {
+        at: notes.name,
+        change: { output: { title: '', highlights: [] } },
+      }),
+    ).rejects.toMatchObject({
+      code: 'fork-change-invalid',
+      message: expect.stringContaining('$.title'),
+    });
+    expect(await store.list()).toEqual(runs);
+    // an answer that fits is taken
+    await expect(
+      forkRun(store, original.runId, { at: env.name, change: { output: 'staging' } }),
+    ).resolves.toMatchObject({ point: { name: env.name } });
+  });
+
+  it('says when a change is what the record holds already', async () => {
+    const { Workflow } = rig();
+    const store = memoryJournalStore();
+    const original = run(<Workflow />, { journal: store, onApproval: approveAll });
+    await original.result;
+    const unchanged = async (at: string, change: Parameters<typeof forkRun>[2]['change']) =>
+      (await forkRun(store, original.runId, { at, change })).unchanged;
+    const point = forkPoints(await store.read(original.runId)).find((each) =>
+      each.name.startsWith('tool fetch'),
+    )!;
+    expect(await unchanged('approval deploy plan#1.0', { answer: 'approve' })).toBe(true);
+    expect(await unchanged('approval deploy plan#1.0', { answer: 'deny' })).toBe(false);
+    expect(await unchanged(point.name, { result: 'page of https://x.test' })).toBe(true);
+    expect(await unchanged(point.name, { result: 'page of elsewhere' })).toBe(false);
+    expect(await unchanged('model plan #0', { model: 'other-model' })).toBe(false);
+  });
+
+  for (const kind of ['memory', 'file'] as const)
+    it(`forks a thread's run as an alternative history, not a run of the thread (${kind} store)`, async () => {
+      const store =
+        kind === 'memory' ? memoryJournalStore() : fileJournalStore({ dir: tempDir('june-fork-') });
+      // each reply names how many messages the agent was given: its conversation so far
+      const model = answerModel((_step, _turn, _prompt, options) => ({
+        text: `reply to ${options.prompt.length} messages`,
+      }));
+      function Support({ message }: { message: string }) {
+        return (
+          <Agent name="support" model={model}>
+            <Step id="reply" prompt={message} />
+          </Agent>
+        );
+      }
+      const first = run(<Support message="one" />, { journal: store, thread: 't' });
+      await first.result;
+      const second = run(<Support message="two" />, { journal: store, thread: 't' });
+      expect((await second.result).output).toBe('reply to 3 messages');
+      // forked at the second run's model call: it starts from the first run's conversation
+      const fork = await forkRun(store, second.runId, {
+        at: 'model reply #0',
+        change: { settings: { temperature: 0.5 } },
+      });
+      const header = (await store.read(fork.runId))[0] as JournalHeader;
+      expect(header.thread).toBeUndefined();
+      expect(header.threadFrom).toEqual({ id: 't', order: 2 });
+      // another run holding the thread does not keep the fork from running
+      const lease = await store.threadLease!('t', 'someone');
+      try {
+        const forked = await run(<Support message="two" />, fork.options).result;
+        expect(forked.output).toBe('reply to 3 messages');
+      } finally {
+        await lease.release();
+      }
+      expect((await listThread(store, 't')).map((each) => each.runId)).toEqual([
+        first.runId,
+        second.runId,
+      ]);
+      // the thread goes on from its own last run, not from the fork
+      const third = run(<Support message="three" />, { journal: store, thread: 't' });
+      expect((await third.result).output).toBe('reply to 5 messages');
+      expect((await listThread(store, 't')).map((each) => each.order)).toEqual([1, 2, 3]);
+    });
+
   it('refuses model settings it does not know, or of the wrong kind', async () => {
     const { Workflow } = rig();
     const store = memoryJournalStore();
@@ -467,8 +616,10 @@ describe('forkRun', () => {
           at: 'approval deploy plan#1.0',
           change: { answer: 'deny', reason: 'not on a Friday' },
         });
-        // no approval is asked after the changed one: the words say so, with no count of 0
-        expect(fork.live).toMatch(/, no approval there, and the new answer may lead elsewhere$/);
+        // no approval is asked after the changed one: the words leave out counts of 0
+        expect(fork.live).toBe(
+          'after approval deploy plan#1.0 everything runs live; the recorded run had 1 model call, 1 tool execution (deploy) there, and the new answer may lead elsewhere',
+        );
         const forked = await run(<Workflow />, { ...fork.options, stream }).result;
         expect(ran()).toEqual(['fetch https://x.test', 'deploy prod']);
         expect(calls()).toEqual(['A plan 3']);
