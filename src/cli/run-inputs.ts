@@ -1,5 +1,6 @@
 import { WorkflowError } from '../errors/index.js';
-import { isRunId } from '../engine/run-id.js';
+import { isRunId, newRunId } from '../engine/run-id.js';
+import { checkThreadId } from '../engine/thread-id.js';
 import {
   recordedRun,
   runsFolderJournal,
@@ -47,6 +48,14 @@ export interface RunInputs {
    * once more when it exits).
    */
   lease: RunLease | undefined;
+  /**
+   * With `--thread`: the thread's hold, taken (or waited for, with `--wait-for-owner`) before
+   * the thread's earlier runs are read for the script's turns, for the run {@link runId}; the
+   * run lets go of it when it ends (and `june run` once more when it exits).
+   */
+  threadLease?: RunLease | undefined;
+  /** The new run's id: `--run-id`, or, for a run of a thread, the one its hold was taken for. */
+  runId?: string | undefined;
 }
 
 /**
@@ -56,14 +65,15 @@ export interface RunInputs {
  * `--resume`/`--replay` names (a bad one stops here, before any trace is written).
  *
  * @param runsFolder - where the runs' journals are, relative to the current directory.
- * @param waiting - told when `--wait-for-owner` waits for the process that holds the run.
+ * @param waiting - told when `--wait-for-owner` waits for the process that holds the run (or
+ *   the thread, then with the run that holds it).
  * @throws {JuneError} what {@link runCommand} lists as thrown before the run starts.
  */
 export async function runInputs(
   file: string,
   options: RunCommandOptions,
   runsFolder: string,
-  waiting?: (owner: RunOwner) => void,
+  waiting?: (owner: RunOwner, holder?: string) => void,
 ): Promise<RunInputs> {
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
@@ -83,7 +93,17 @@ export async function runInputs(
           wait: options.waitForOwner === true,
           ...(waiting ? { onWait: waiting } : {}),
         });
+  let threadLease: RunLease | undefined;
   try {
+    // a thread's earlier runs are read once the thread is held: a run it waited for is one of them
+    const runId = options.thread !== undefined ? (options.runId ?? newRunId()) : options.runId;
+    if (options.thread !== undefined) {
+      checkThreadId(options.thread);
+      threadLease = await journal.threadLease!(options.thread, runId!, {
+        wait: options.waitForOwner === true,
+        ...(waiting ? { onWait: waiting } : {}),
+      });
+    }
     const recorded = await recordedRun(journal, options, workflow.name);
     const props = given
       ? await checkedProps(file, workflow, { ...given, ...secretProps })
@@ -101,8 +121,9 @@ export async function runInputs(
               "the thread's earlier runs",
             )
           : scriptModel;
-    return { workflow, journal, recorded, props, model, redact, prices, lease };
+    return { workflow, journal, recorded, props, model, redact, prices, lease, threadLease, runId };
   } catch (error) {
+    await threadLease?.release();
     await lease?.release();
     throw error;
   }

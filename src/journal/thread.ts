@@ -3,7 +3,7 @@ import { SystemError, WorkflowError } from '../errors/june-error.js';
 import { checkThreadId, type ThreadHistory } from '../engine/thread-id.js';
 import type { JournalHeader, ThreadConversation } from './journal-record.js';
 import type { JournalStore } from './journal-store.js';
-import { ownerText, type RunOwner } from './run-lease.js';
+import { ownerText, type RunLeaseOptions, type RunOwner } from './run-lease.js';
 
 import type { ThreadRun } from './thread-run.js';
 
@@ -34,6 +34,18 @@ export function threadBusy(
     `june: thread ${threadId} is busy: ${runId !== undefined ? `run ${runId}` : 'a run'} of it is running in ${ownerText(owner)}; a thread runs one run at a time, so its conversation never interleaves. Wait for that run to end (june run --wait-for-owner, or run(..., { waitForOwner: true })), or stop it first.${gone}`,
   );
   return Object.assign(error, { owner, ...(runId !== undefined ? { runId } : {}) });
+}
+
+/**
+ * The options of a thread's hold whose `onWait` is told, besides the process, the run that
+ * holds the thread (`holder()`, read when the hold turns out to be taken).
+ */
+export function waitNamingHolder(
+  options: RunLeaseOptions | undefined,
+  holder: () => string | undefined,
+): RunLeaseOptions | undefined {
+  const onWait = options?.onWait;
+  return onWait ? { ...options, onWait: (owner: RunOwner) => onWait(owner, holder()) } : options;
 }
 
 /**
