@@ -70,12 +70,17 @@ export async function runCommand(
   if (wantsOtlp(options)) otlpTracesEndpoint();
   const given = await withKeptScript(options);
   // every run keeps a journal; --resume and --replay read one first (--resume once it owns the run)
-  const inputs = await runInputs(file, given, runsFolder, (owner, holder) =>
-    io.stderr.write(
-      given.resume !== undefined
-        ? `june: run ${given.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`
-        : `june: thread ${given.thread} is being run by ${holder !== undefined ? `run ${holder} in ` : ''}${ownerText(owner)}; waiting for it to let go\n`,
-    ),
+  const inputs = await runInputs(
+    file,
+    given,
+    runsFolder,
+    (owner, holder) =>
+      io.stderr.write(
+        given.resume !== undefined
+          ? `june: run ${given.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`
+          : `june: thread ${given.thread} is being run by ${holder !== undefined ? `run ${holder} in ` : ''}${ownerText(owner)}; waiting for it to let go\n`,
+      ),
+    options.script === undefined && given.script !== undefined,
   );
   try {
     return await runStarted(file, given, io, inputs);

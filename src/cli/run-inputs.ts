@@ -1,6 +1,7 @@
 import { WorkflowError } from '../errors/index.js';
 import { isRunId, newRunId } from '../engine/run-id.js';
 import { checkThreadId } from '../engine/thread-id.js';
+import { forkOf } from '../run/fork-run.js';
 import {
   recordedRun,
   runsFolderJournal,
@@ -67,6 +68,7 @@ export interface RunInputs {
  * @param runsFolder - where the runs' journals are, relative to the current directory.
  * @param waiting - told when `--wait-for-owner` waits for the process that holds the run (or
  *   the thread, then with the run that holds it).
+ * @param scriptKept - `--script` is the one the resumed run keeps, not given on the command line.
  * @throws {JuneError} what {@link runCommand} lists as thrown before the run starts.
  */
 export async function runInputs(
@@ -74,6 +76,7 @@ export async function runInputs(
   options: RunCommandOptions,
   runsFolder: string,
   waiting?: (owner: RunOwner, holder?: string) => void,
+  scriptKept = false,
 ): Promise<RunInputs> {
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
@@ -111,22 +114,42 @@ export async function runInputs(
           recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined,
           secretProps,
         );
-    const model =
-      options.script !== undefined && options.resume !== undefined && recorded
-        ? resumedScript(options.script, [recorded])
-        : options.script !== undefined && options.thread !== undefined
-          ? resumedScript(
-              options.script,
-              await threadJournals(journal, options.thread),
-              "the thread's earlier runs",
-            )
-          : scriptModel;
+    const model = (await runScript(options, journal, recorded, scriptKept)) ?? scriptModel;
     return { workflow, journal, recorded, props, model, redact, prices, lease, threadLease, runId };
   } catch (error) {
     await threadLease?.release();
     await lease?.release();
     throw error;
   }
+}
+
+/**
+ * The `--script` model of a resumed run (a fork's too) or of a new run of a thread, without
+ * the turns the journal (or the thread's earlier runs) answered; undefined for any other run.
+ */
+async function runScript(
+  options: RunCommandOptions,
+  journal: JournalStore,
+  recorded: JournalRecord[] | undefined,
+  scriptKept: boolean,
+): Promise<ScriptedModel | undefined> {
+  if (options.script === undefined) return undefined;
+  if (options.resume !== undefined && recorded)
+    return resumedScript(
+      options.script,
+      [recorded],
+      undefined,
+      // a fork answered by the script its recorded run kept: the turns of the recorded
+      // path after the fork point may never be reached, and are no problem
+      scriptKept && forkOf(recorded) !== undefined,
+    );
+  if (options.thread !== undefined)
+    return resumedScript(
+      options.script,
+      await threadJournals(journal, options.thread),
+      "the thread's earlier runs",
+    );
+  return undefined;
 }
 
 /**
@@ -187,9 +210,15 @@ function checkJournalFlags(options: RunCommandOptions): void {
  * the resumed run's first new model call gets the turn the stopped process would have used;
  * for a new run of a thread, without the turns its earlier runs' journals answered, so a
  * thread's runs take a script's turns one after another (a step whose turns they used up
- * says so: `by` names them).
+ * says so: `by` names them). Turns are numbered as in the file, which warnings and errors
+ * name. `unusedTurnsAllowed` for a fork answered by the script of the run it forks.
  */
-function resumedScript(path: string, journals: JournalRecord[][], by?: string): ScriptedModel {
+function resumedScript(
+  path: string,
+  journals: JournalRecord[][],
+  by?: string,
+  unusedTurnsAllowed = false,
+): ScriptedModel {
   const name = path.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
   const whole = loadScript(path);
   const script = journals.reduce((rest, records) => scriptAfterJournal(rest, records), whole);
@@ -200,7 +229,12 @@ function resumedScript(path: string, journals: JournalRecord[][], by?: string): 
       all.length - (script.steps[step]?.length ?? 0),
     ]),
   );
-  return scriptedModel(script, { name, ...(by !== undefined ? { taken: { turns, by } } : {}) });
+  return scriptedModel(script, {
+    name,
+    source: path,
+    taken: { turns, ...(by !== undefined ? { by } : {}) },
+    ...(unusedTurnsAllowed ? { unusedTurnsAllowed: true } : {}),
+  });
 }
 
 /**

@@ -420,6 +420,32 @@ describe('june fork', () => {
     expect(effects()).toEqual([...before, 'deploy staging']);
   }, 60_000);
 
+  it("a fork that leaves the recorded path: turns it never reaches are named as in the script file, and are no problem with the recorded run's own script", async () => {
+    // answering the deploying model call with a text ends the step before its last turn
+    const change = ['--at', 'model release #1', '--output', '"Released without a deploy."'];
+    const given = await june(
+      ['fork', recorded, ...change, '--script', 'release.script.json', '--approve', 'all'],
+      project.dir,
+      env,
+    );
+    expect(given.code).toBe(0);
+    expect(given.stdout).toContain('Released without a deploy.');
+    expect(given.stderr).toBe(
+      'june: warning: the model script release.script.json has 1 turn that never ran: step "release" turn 3. ' +
+        'Remove it from the script, or find why the workflow stopped before it.\n',
+    );
+
+    // with the script the recorded run kept, the turns of its path are expected to go unused
+    const kept = await june(
+      ['fork', recorded, ...change, '--strict', '--approve', 'all'],
+      project.dir,
+      env,
+    );
+    expect(kept.stderr).toBe('');
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('Released without a deploy.');
+  }, 60_000);
+
   it('names a run it does not know, with the newest runs and the command that lists them', async () => {
     const unknown = await june(['fork', 'no-such-run'], project.dir, env);
     expect(unknown.code).toBe(1);
