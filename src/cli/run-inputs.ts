@@ -15,6 +15,7 @@ import type { RedactOptions } from '../redaction/index.js';
 import {
   loadScript,
   scriptAfterJournal,
+  scriptAnswers,
   scriptedModel,
   type ScriptedModel,
 } from '../testing/index.js';
@@ -229,10 +230,20 @@ function resumedScript(
       all.length - (script.steps[step]?.length ?? 0),
     ]),
   );
+  // the whole script's answers, less those the journals hold: a call of a turn the journal
+  // answered (a fork's prefix) may still wait for its approval, and its answer is in the script
+  const answered = journals.flatMap((records) =>
+    records.flatMap((record) =>
+      record.type === 'approval-answer'
+        ? [{ step: record.step, toolCallId: record.toolCallId }]
+        : [],
+    ),
+  );
   return scriptedModel(script, {
     name,
     source: path,
     taken: { turns, ...(by !== undefined ? { by } : {}) },
+    approvals: scriptAnswers(whole, { answered }),
     ...(unusedTurnsAllowed ? { unusedTurnsAllowed: true } : {}),
   });
 }

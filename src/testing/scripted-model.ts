@@ -41,6 +41,13 @@ export interface ScriptedModelOptions {
    * @default false
    */
   unusedTurnsAllowed?: boolean;
+  /**
+   * The approval source the model gives as {@link ScriptedModel.approvals}, instead of one
+   * made from `script` (such as `scriptAnswers(wholeScript, { answered })` for a script given
+   * without the turns a journal took, whose calls may still wait for their answers).
+   * @default `scriptAnswers(script, { taken })`
+   */
+  approvals?: ApprovalSource;
 }
 
 /** One model call answered from the script: its step path, its 1-based turn, its prompt. */
@@ -100,13 +107,16 @@ export class ScriptedModel implements LanguageModelV4 {
       source?: string;
       taken?: ScriptedModelOptions['taken'];
       unusedTurnsAllowed?: boolean;
+      approvals?: ApprovalSource;
     },
   ) {
     this.#script = script;
     this.#source = options.source;
     this.#taken = options.taken;
     this.#unusedAllowed = options.unusedTurnsAllowed === true;
-    this.approvals = scriptAnswers(script);
+    this.approvals =
+      options.approvals ??
+      scriptAnswers(script, options.taken ? { taken: options.taken.turns } : {});
     this.modelId = options.name;
   }
 
@@ -241,6 +251,7 @@ export function scriptedModel(
       source: options.source ?? script,
       ...(options.taken ? { taken: options.taken } : {}),
       ...(options.unusedTurnsAllowed ? { unusedTurnsAllowed: true } : {}),
+      ...(options.approvals ? { approvals: options.approvals } : {}),
     });
   }
   return new ScriptedModel(validateScript(script), {
@@ -248,6 +259,7 @@ export function scriptedModel(
     ...(options.source !== undefined ? { source: options.source } : {}),
     ...(options.taken ? { taken: options.taken } : {}),
     ...(options.unusedTurnsAllowed ? { unusedTurnsAllowed: true } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
   });
 }
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { june, nodesOf, tempProject, traces } from './cli-harness.js';
+import { june, nodesOf, repoRoot, tempProject, traces } from './cli-harness.js';
 
 const flow = `import { appendFileSync } from 'node:fs';
 import { customProvider, tool } from 'ai';
@@ -461,5 +461,32 @@ describe('june fork', () => {
     // forking it says the same
     const fork = await june(['fork', 'no-such-run', '--at', '1', '--result', '1'], project.dir);
     expect(fork.stderr).toBe(unknown.stderr);
+  }, 60_000);
+});
+
+describe('june fork of a run whose questions the script answered', () => {
+  const ship = tempProject();
+  afterAll(() => ship.remove());
+
+  it("the fork's live questions are answered by the script's turn that its journal replays", async () => {
+    const examples = join(repoRoot, 'examples', 'questions');
+    const file = ship.write('ship.tsx', readFileSync(join(examples, 'ship.tsx'), 'utf8'));
+    const shipScript = ship.write(
+      'ship.script.json',
+      readFileSync(join(examples, 'ship.script.json'), 'utf8'),
+    );
+    const recording = await june(['run', file, '--script', shipScript, '--json'], ship.dir);
+    expect(recording.stderr).toBe('');
+    expect(recording.code).toBe(0);
+    const shipped = runIdOf(recording.stdout);
+
+    // ask_notes is asked after the fork point: the script answers it, as in the recorded run
+    const fork = await june(
+      ['fork', shipped, '--at', 'approval ask_env ship#0.0', '--output', '"prod"'],
+      ship.dir,
+    );
+    expect(fork.stderr).toBe('');
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toContain('Faster builds');
   }, 60_000);
 });
