@@ -76,15 +76,19 @@ export async function runCommand(
     file,
     given,
     runsFolder,
-    (owner) =>
+    (owner, holder) =>
       io.stderr.write(
-        `june: run ${given.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`,
+        given.resume !== undefined
+          ? `june: run ${given.resume} is being run by ${ownerText(owner)}; waiting for it to let go\n`
+          : `june: thread ${given.thread} is being run by ${holder !== undefined ? `run ${holder} in ` : ''}${ownerText(owner)}; waiting for it to let go\n`,
       ),
     loaded,
+    options.script === undefined && given.script !== undefined,
   );
   try {
     return await runStarted(file, given, io, inputs);
   } finally {
+    await inputs.threadLease?.release();
     await inputs.lease?.release();
   }
 }
@@ -310,9 +314,10 @@ function startRun(
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
       // a fork's journal keeps its lineage and its changed model (by id) for every resume
       ...(options.resume !== undefined && recorded ? forkOption(recorded) : {}),
-      ...(options.runId !== undefined ? { runId: options.runId } : {}),
+      ...(inputs.runId !== undefined ? { runId: inputs.runId } : {}),
       ...(options.thread !== undefined ? { thread: options.thread } : {}),
-      ...(options.thread !== undefined && options.waitForOwner ? { waitForOwner: true } : {}),
+      // the thread is held already, for this run (june run waited for it, if it had to)
+      ...(inputs.threadLease ? { threadLease: inputs.threadLease } : {}),
       ...(lease ? { lease } : {}),
       ...(options.replay !== undefined && recorded
         ? { replay: recorded, ...(options.replayTools ? { replayTools: true } : {}) }

@@ -1,6 +1,7 @@
 import { WorkflowError } from '../errors/index.js';
-import { isRunId } from '../engine/run-id.js';
+import { isRunId, newRunId } from '../engine/run-id.js';
 import { checkThreadId } from '../engine/thread-id.js';
+import { forkOf } from '../run/fork-run.js';
 import {
   recordedRun,
   runInFolder,
@@ -15,6 +16,7 @@ import type { RedactOptions } from '../redaction/index.js';
 import {
   loadScript,
   scriptAfterJournal,
+  scriptAnswers,
   scriptedModel,
   type ScriptedModel,
 } from '../testing/index.js';
@@ -52,6 +54,14 @@ export interface RunInputs {
    * once more when it exits).
    */
   lease: RunLease | undefined;
+  /**
+   * With `--thread`: the thread's hold, taken (or waited for, with `--wait-for-owner`) before
+   * the thread's earlier runs are read for the script's turns, for the run {@link runId}; the
+   * run lets go of it when it ends (and `june run` once more when it exits).
+   */
+  threadLease?: RunLease | undefined;
+  /** The new run's id: `--run-id`, or, for a run of a thread, the one its hold was taken for. */
+  runId?: string | undefined;
 }
 
 /**
@@ -61,16 +71,19 @@ export interface RunInputs {
  * `--resume`/`--replay` names (a bad one stops here, before any trace is written).
  *
  * @param runsFolder - where the runs' journals are, relative to the current directory.
- * @param waiting - told when `--wait-for-owner` waits for the process that holds the run.
+ * @param waiting - told when `--wait-for-owner` waits for the process that holds the run (or
+ *   the thread, then with the run that holds it).
  * @param loaded - `file`, loaded already (`june fork` loads it before it makes the fork).
+ * @param scriptKept - `--script` is the one the resumed run keeps, not given on the command line.
  * @throws {JuneError} what {@link runCommand} lists as thrown before the run starts.
  */
 export async function runInputs(
   file: string,
   options: RunCommandOptions,
   runsFolder: string,
-  waiting?: (owner: RunOwner) => void,
+  waiting?: (owner: RunOwner, holder?: string) => void,
   loaded?: LoadedWorkflow,
+  scriptKept = false,
 ): Promise<RunInputs> {
   const given = options.props === undefined ? undefined : parseProps(options.props);
   const { secretProps, redact } = cliRedaction(options);
@@ -92,7 +105,16 @@ export async function runInputs(
           wait: options.waitForOwner === true,
           ...(waiting ? { onWait: waiting } : {}),
         });
+  let threadLease: RunLease | undefined;
   try {
+    // a thread's earlier runs are read once the thread is held: a run it waited for is one of them
+    const runId = options.thread !== undefined ? (options.runId ?? newRunId()) : options.runId;
+    if (options.thread !== undefined) {
+      threadLease = await journal.threadLease!(options.thread, runId!, {
+        wait: options.waitForOwner === true,
+        ...(waiting ? { onWait: waiting } : {}),
+      });
+    }
     const recorded = await recordedRun(journal, options, workflow.name);
     const props =
       given !== undefined
@@ -103,21 +125,43 @@ export async function runInputs(
               recorded?.[0]?.type === 'journal' ? recorded[0].props : undefined,
               secretProps,
             );
-    const model =
-      options.script !== undefined && options.resume !== undefined && recorded
-        ? resumedScript(options.script, [...(await threadBefore(journal, recorded)), recorded])
-        : options.script !== undefined && options.thread !== undefined
-          ? resumedScript(
-              options.script,
-              await threadJournals(journal, options.thread),
-              "the thread's earlier runs",
-            )
-          : scriptModel;
-    return { workflow, journal, recorded, props, model, redact, prices, lease };
+    const model = (await runScript(options, journal, recorded, scriptKept)) ?? scriptModel;
+    return { workflow, journal, recorded, props, model, redact, prices, lease, threadLease, runId };
   } catch (error) {
+    await threadLease?.release();
     await lease?.release();
     throw error;
   }
+}
+
+/**
+ * The `--script` model of a resumed run (a fork's too) or of a new run of a thread, without
+ * the turns the journal (or the thread's earlier runs) answered; undefined for any other run.
+ */
+async function runScript(
+  options: RunCommandOptions,
+  journal: JournalStore,
+  recorded: JournalRecord[] | undefined,
+  scriptKept: boolean,
+): Promise<ScriptedModel | undefined> {
+  if (options.script === undefined) return undefined;
+  if (options.resume !== undefined && recorded)
+    return resumedScript(
+      options.script,
+      // a resumed run of a thread (a fork of one too) goes on after its thread's earlier runs
+      [...(await threadBefore(journal, recorded)), recorded],
+      undefined,
+      // a fork answered by the script its recorded run kept: the turns of the recorded
+      // path after the fork point may never be reached, and are no problem
+      scriptKept && forkOf(recorded) !== undefined,
+    );
+  if (options.thread !== undefined)
+    return resumedScript(
+      options.script,
+      await threadJournals(journal, options.thread),
+      "the thread's earlier runs",
+    );
+  return undefined;
 }
 
 /**
@@ -212,9 +256,15 @@ async function threadBefore(
  * the resumed run's first new model call gets the turn the stopped process would have used;
  * for a new run of a thread, without the turns its earlier runs' journals answered, so a
  * thread's runs take a script's turns one after another (a step whose turns they used up
- * says so: `by` names them).
+ * says so: `by` names them). Turns are numbered as in the file, which warnings and errors
+ * name. `unusedTurnsAllowed` for a fork answered by the script of the run it forks.
  */
-function resumedScript(path: string, journals: JournalRecord[][], by?: string): ScriptedModel {
+function resumedScript(
+  path: string,
+  journals: JournalRecord[][],
+  by?: string,
+  unusedTurnsAllowed = false,
+): ScriptedModel {
   const name = path.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
   const whole = loadScript(path);
   const script = journals.reduce((rest, records) => scriptAfterJournal(rest, records), whole);
@@ -225,7 +275,22 @@ function resumedScript(path: string, journals: JournalRecord[][], by?: string): 
       all.length - (script.steps[step]?.length ?? 0),
     ]),
   );
-  return scriptedModel(script, { name, ...(by !== undefined ? { taken: { turns, by } } : {}) });
+  // the whole script's answers, less those the journals hold: a call of a turn the journal
+  // answered (a fork's prefix) may still wait for its approval, and its answer is in the script
+  const answered = journals.flatMap((records) =>
+    records.flatMap((record) =>
+      record.type === 'approval-answer'
+        ? [{ step: record.step, toolCallId: record.toolCallId }]
+        : [],
+    ),
+  );
+  return scriptedModel(script, {
+    name,
+    source: path,
+    taken: { turns, ...(by !== undefined ? { by } : {}) },
+    approvals: scriptAnswers(whole, { answered }),
+    ...(unusedTurnsAllowed ? { unusedTurnsAllowed: true } : {}),
+  });
 }
 
 /**

@@ -20,7 +20,7 @@ import type { JournalHeader, JournalRecord } from './journal-record.js';
 import { journalExists, type JournalStore } from './journal-store.js';
 import { leaseFileOwner, leaseFileRunId, tryLeaseFile } from './lease-file.js';
 import { runOwned, takeLease, type RunLeaseOptions, type RunOwner } from './run-lease.js';
-import { checkThreadId, threadBusy } from './thread.js';
+import { checkThreadId, threadBusy, waitNamingHolder } from './thread.js';
 import type { ThreadRun } from './thread-run.js';
 
 /** Options of {@link fileJournalStore}. */
@@ -271,7 +271,7 @@ async function takeThreadLease(
       return tried;
     },
     (owner) => threadBusy(threadId, holder, owner, files.shown(path)),
-    options,
+    waitNamingHolder(options, () => holder),
   );
 }
 

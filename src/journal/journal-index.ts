@@ -15,7 +15,7 @@ import { wholeRequest } from './whole-request.js';
  * The records of a journal, looked up by place: model calls by place and index; tool calls,
  * approval requests and approval answers by place and call id (the key of {@link toolKey}).
  * Should a key occur twice, the first record stands, except for a failed model call that a
- * resume made again (see {@link lastFailureDropped}): the later record stands.
+ * resume made again (see {@link retriedFailuresDropped}): the later record stands.
  *
  * @example
  * ```ts
@@ -89,20 +89,67 @@ function first<T>(map: Map<string, T>, key: string, value: T): void {
 }
 
 /**
- * The records a resume answers from: all of them but a failed model call that ended the run
- * (no call, tool call or approval came after it). Such a call is made again on resume, as a
- * person resuming a run that failed at a model call wants; a failure that something came
- * after (a `<Catch>` retried it, its fallback ran) is history, replayed as it happened.
+ * The records a resume answers from: all of them but the failed model calls that ended their
+ * part of the run, which a resume makes again, as a person resuming a run that failed at a
+ * model call wants. A failure is history, replayed as it happened, when a record after it
+ * depends on it: one of its own branch (`<Parallel>`) or composite call, or of what encloses
+ * them (a `<Catch>` retried it, its fallback ran, the composite tool's caller read the
+ * error). The records of other branches or composite calls (whose calls part from the
+ * failure's) ran beside it, not after it: they replay as recorded and leave the failure to be
+ * made again. A later record of the same call (a resume that made it again) does not depend
+ * on it either: it takes its place.
+ *
+ * @example
+ * ```ts
+ * // the branch [b] failed at its model call while [a] went on: [b]'s call is made again
+ * const index = new JournalIndex(retriedFailuresDropped(records));
+ * ```
  */
-export function lastFailureDropped(records: readonly JournalRecord[]): readonly JournalRecord[] {
-  const last = records.findLastIndex(
-    (record) =>
-      record.type === 'model-call' ||
-      record.type === 'tool-call' ||
-      record.type === 'approval-request' ||
-      record.type === 'approval-answer',
-  );
-  const record = records[last];
-  if (record?.type !== 'model-call' || record.answer.error === undefined) return records;
-  return records.filter((_, index) => index !== last);
+export function retriedFailuresDropped(
+  records: readonly JournalRecord[],
+): readonly JournalRecord[] {
+  const dropped = new Set<number>();
+  /** What was recorded after the record looked at, by its calls: the model calls' keys, and whether anything else. */
+  const later = new Map<
+    string,
+    { calls: readonly string[]; models: Set<string>; other: boolean }
+  >();
+  for (let at = records.length - 1; at >= 0; at--) {
+    const record = records[at]!;
+    if (
+      record.type !== 'model-call' &&
+      record.type !== 'tool-call' &&
+      record.type !== 'approval-request' &&
+      record.type !== 'approval-answer'
+    )
+      continue;
+    const calls = record.calls ?? [];
+    const call = record.type === 'model-call' ? `${placeKey(record)}|${record.index}` : undefined;
+    // a record of an older version not upgraded (no answer) is not a failure
+    const answer =
+      record.type === 'model-call'
+        ? (record.answer as ModelCallRecord['answer'] | undefined)
+        : undefined;
+    if (answer?.error !== undefined) {
+      const depends = [...later.values()].some(
+        (after) =>
+          nested(after.calls, calls) &&
+          (after.other || after.models.size > (after.models.has(call!) ? 1 : 0)),
+      );
+      if (!depends) dropped.add(at);
+    }
+    const key = JSON.stringify(calls);
+    const entry = later.get(key) ?? { calls, models: new Set<string>(), other: false };
+    if (call !== undefined) entry.models.add(call);
+    else entry.other = true;
+    later.set(key, entry);
+  }
+  return dropped.size === 0 ? records : records.filter((_, index) => !dropped.has(index));
+}
+
+/** Whether one of the two call lists encloses the other (or they are the same): the same line of work, not branches beside each other. */
+function nested(a: readonly string[], b: readonly string[]): boolean {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

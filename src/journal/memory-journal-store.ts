@@ -7,7 +7,7 @@ import {
   type RunLease,
   type RunLeaseOptions,
 } from './run-lease.js';
-import { checkThreadId, threadBusy } from './thread.js';
+import { checkThreadId, threadBusy, waitNamingHolder } from './thread.js';
 import type { ThreadRun } from './thread-run.js';
 
 /** A {@link JournalStore} in memory, with the text of each journal for inspection. */
@@ -110,7 +110,7 @@ function memoryThreads(lines: Map<string, string[]>) {
         return { lease: taken };
       },
       (owner) => threadBusy(threadId, holder, owner),
-      options,
+      waitNamingHolder(options, () => holder),
     );
   };
   return {

@@ -19,7 +19,7 @@ import { stableJson } from '../json/stable-json.js';
 import { hashModelRequest } from '../models/model-request.js';
 import { recordedExecution } from '../engine/recorded-execution.js';
 import { revivedError } from './journal-codec.js';
-import { JournalIndex, lastFailureDropped } from './journal-index.js';
+import { JournalIndex, retriedFailuresDropped } from './journal-index.js';
 import {
   JOURNAL_VERSION,
   toolKey,
@@ -234,7 +234,7 @@ export class RunJournal implements DurableEngine {
       const first = records[0] as JournalHeader;
       const journal = new RunJournal(
         options,
-        new JournalIndex(lastFailureDropped(records)),
+        new JournalIndex(retriedFailuresDropped(records)),
         journalLabel(store, runId),
         recorded
           ? await holdThread(options, store, recorded, held)

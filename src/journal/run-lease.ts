@@ -38,8 +38,11 @@ export interface RunLeaseOptions {
   wait?: boolean;
   /** Stops waiting: the lease then rejects with the signal's reason (or `run-aborted`). */
   signal?: AbortSignal;
-  /** Called once, when the run turned out to be held and the lease waits for it. */
-  onWait?(owner: RunOwner): void;
+  /**
+   * Called once, when the run turned out to be held and the lease waits for it; for a
+   * thread's hold, with the run that holds the thread (`holder`), when its lease names it.
+   */
+  onWait?(owner: RunOwner, holder?: string): void;
   /** How often a waiting lease looks again, in ms. @default 100 */
   pollMs?: number;
 }

@@ -3,7 +3,7 @@ import { SystemError, WorkflowError } from '../errors/june-error.js';
 import { checkThreadId, type ThreadHistory } from '../engine/thread-id.js';
 import type { JournalHeader, ThreadConversation } from './journal-record.js';
 import type { JournalStore } from './journal-store.js';
-import { ownerText, type RunOwner } from './run-lease.js';
+import { ownerText, type RunLeaseOptions, type RunOwner } from './run-lease.js';
 
 import type { ThreadRun } from './thread-run.js';
 
@@ -37,6 +37,18 @@ export function threadBusy(
       : `${ownerText(owner)} holds it without a run of it, as deleting the thread does (june threads delete); try again once it lets go; a new run waits for it with june run --wait-for-owner (run(..., { waitForOwner: true }) in code).`;
   const error = new SystemError('thread-busy', `june: thread ${threadId} is busy: ${held}${gone}`);
   return Object.assign(error, { owner, ...(runId !== undefined ? { runId } : {}) });
+}
+
+/**
+ * The options of a thread's hold whose `onWait` is told, besides the process, the run that
+ * holds the thread (`holder()`, read when the hold turns out to be taken).
+ */
+export function waitNamingHolder(
+  options: RunLeaseOptions | undefined,
+  holder: () => string | undefined,
+): RunLeaseOptions | undefined {
+  const onWait = options?.onWait;
+  return onWait ? { ...options, onWait: (owner: RunOwner) => onWait(owner, holder()) } : options;
 }
 
 /**

@@ -2,6 +2,20 @@ import type { ApprovalSource } from '../approvals/approval-source.js';
 import type { GivenAnswer } from '../approvals/given-answer.js';
 import type { ModelScript } from './script-format.js';
 
+/** What {@link scriptAnswers} leaves out. */
+export interface ScriptAnswersOptions {
+  /**
+   * How many of each step's turns the script was given without (earlier runs or a journal
+   * took them): a turn's default call ids count them, as the scripted model's do.
+   */
+  taken?: Record<string, number>;
+  /**
+   * The requests answered already (a journal's approval answers, by step path and tool call
+   * id): each takes the script's first answer for its call, which is not given again.
+   */
+  answered?: ReadonlyArray<{ step: string; toolCallId: string }>;
+}
+
 /**
  * The approval source of a script: it answers the approval request of each scripted tool
  * call that has an `answer` (see `ScriptApprovalAnswer`), as a person would, under the name
@@ -14,17 +28,24 @@ import type { ModelScript } from './script-format.js';
  * await run(<Release model={model} />, { approvalSources: [model.approvals] }).result;
  * ```
  */
-export function scriptAnswers(script: ModelScript): ApprovalSource {
+export function scriptAnswers(
+  script: ModelScript,
+  options: ScriptAnswersOptions = {},
+): ApprovalSource {
   const answers = new Map<string, GivenAnswer[]>();
-  for (const [step, turns] of Object.entries(script.steps))
+  for (const [step, turns] of Object.entries(script.steps)) {
+    const first = (options.taken?.[step] ?? 0) + 1;
     turns.forEach((turn, index) =>
       (turn.toolCalls ?? []).forEach((call, n) => {
         if (call.answer === undefined) return;
-        const id = call.id ?? `call_${step}_${index + 1}_${n + 1}`;
+        const id = call.id ?? `call_${step}_${first + index}_${n + 1}`;
         const key = `${step}\u0000${id}`;
         answers.set(key, [...(answers.get(key) ?? []), { ...call.answer }]);
       }),
     );
+  }
+  for (const { step, toolCallId } of options.answered ?? [])
+    answers.get(`${step}\u0000${toolCallId}`)?.shift();
   return {
     name: 'script',
     requested(request, inbox) {

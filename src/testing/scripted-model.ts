@@ -21,12 +21,33 @@ export interface ScriptedModelOptions {
    */
   name?: string;
   /**
-   * Turns of the script that earlier runs took already (a thread's earlier runs, given the
-   * script without them): how many of each step's, and who took them, in words (`the
-   * thread's earlier runs`). A call of a step whose turns they took all says so.
+   * Turns of the script that earlier runs took already (a thread's earlier runs, or the
+   * journal of a run resumed or forked, given the script without them): how many of each
+   * step's, and who took them, in words (`the thread's earlier runs`). Turns are numbered as
+   * in the whole script (in calls, errors and unused turns); with `by`, a call of a step
+   * whose turns they took all says so.
    * @default none
    */
-  taken?: { turns: Record<string, number>; by: string };
+  taken?: { turns: Record<string, number>; by?: string };
+  /**
+   * The file the script (given as an object) was read from, named in errors and in the
+   * unused turns. @default the path, when `script` is one
+   */
+  source?: string;
+  /**
+   * Turns left over are expected, not a failure: {@link ScriptedModel.assertAllTurnsUsed}
+   * passes (`unusedTurns()` still lists them). For a fork answered by the script of the run
+   * it forks: its turns on the recorded run's path after the fork point may never be reached.
+   * @default false
+   */
+  unusedTurnsAllowed?: boolean;
+  /**
+   * The approval source the model gives as {@link ScriptedModel.approvals}, instead of one
+   * made from `script` (such as `scriptAnswers(wholeScript, { answered })` for a script given
+   * without the turns a journal took, whose calls may still wait for their answers).
+   * @default `scriptAnswers(script, { taken })`
+   */
+  approvals?: ApprovalSource;
 }
 
 /** One model call answered from the script: its step path, its 1-based turn, its prompt. */
@@ -73,6 +94,7 @@ export class ScriptedModel implements LanguageModelV4 {
   readonly #source: string | undefined;
   readonly #used = new Map<string, number>();
   readonly #taken: ScriptedModelOptions['taken'];
+  readonly #unusedAllowed: boolean;
 
   /**
    * Use {@link scriptedModel}; this takes a script that is already valid, its `name` (the
@@ -80,12 +102,21 @@ export class ScriptedModel implements LanguageModelV4 {
    */
   constructor(
     script: ModelScript,
-    options: { name: string; source?: string; taken?: ScriptedModelOptions['taken'] },
+    options: {
+      name: string;
+      source?: string;
+      taken?: ScriptedModelOptions['taken'];
+      unusedTurnsAllowed?: boolean;
+      approvals?: ApprovalSource;
+    },
   ) {
     this.#script = script;
     this.#source = options.source;
     this.#taken = options.taken;
-    this.approvals = scriptAnswers(script);
+    this.#unusedAllowed = options.unusedTurnsAllowed === true;
+    this.approvals =
+      options.approvals ??
+      scriptAnswers(script, options.taken ? { taken: options.taken.turns } : {});
     this.modelId = options.name;
   }
 
@@ -106,22 +137,29 @@ export class ScriptedModel implements LanguageModelV4 {
     return { stream: pacedStream(chunks) };
   }
 
-  /** The turns no call has taken yet, in script order. */
+  /** The turns no call has taken yet, in script order, numbered as in the whole script. */
   unusedTurns(): ScriptedTurnRef[] {
     return Object.entries(this.#script.steps).flatMap(([step, turns]) => {
       const used = this.#used.get(step) ?? 0;
-      return turns.slice(used).map((_, index) => ({ step, turn: used + index + 1 }));
+      const first = this.#takenOf(step) + used + 1;
+      return turns.slice(used).map((_, index) => ({ step, turn: first + index }));
     });
   }
 
+  /** How many of `step`'s turns earlier runs (or the journal) took: the script's numbers start after them. */
+  #takenOf(step: string): number {
+    return this.#taken?.turns[step] ?? 0;
+  }
+
   /**
-   * Fails if any turn never ran, so a test notices a script that no longer matches its workflow.
+   * Fails if any turn never ran, so a test notices a script that no longer matches its workflow
+   * (unless made with `unusedTurnsAllowed`).
    *
    * @throws {WorkflowError} `script-turns-unused` listing each step path and its unused turns.
    */
   assertAllTurnsUsed(): void {
     const unused = this.unusedTurns();
-    if (unused.length === 0) return;
+    if (unused.length === 0 || this.#unusedAllowed) return;
     const list = unused.map(({ step, turn }) => `step "${step}" turn ${turn}`).join(', ');
     const [turns, them] = unused.length === 1 ? ['turn', 'it'] : ['turns', 'them'];
     throw new WorkflowError(
@@ -135,12 +173,17 @@ export class ScriptedModel implements LanguageModelV4 {
     options.abortSignal?.throwIfAborted();
     const step = stepPathOf(options);
     const turns = this.#script.steps[step];
-    const taken = this.#taken?.turns[step] ?? 0;
-    if (taken > 0 && (turns === undefined || (this.#used.get(step) ?? 0) >= turns.length)) {
+    const taken = this.#takenOf(step);
+    const by = this.#taken?.by;
+    if (
+      by !== undefined &&
+      taken > 0 &&
+      (turns === undefined || (this.#used.get(step) ?? 0) >= turns.length)
+    ) {
       const all = taken + (turns?.length ?? 0);
       throw new WorkflowError(
         'script-turns-exhausted',
-        `june: ${scriptLabel(this.#source)} has no turn left for step "${step}": ${this.#taken!.by} used ${taken === all ? (all === 1 ? 'its one turn' : `all its ${all} turns`) : `${taken} of its ${all} turns, and this run the rest`}. ` +
+        `june: ${scriptLabel(this.#source)} has no turn left for step "${step}": ${by} used ${taken === all ? (all === 1 ? 'its one turn' : `all its ${all} turns`) : `${taken} of its ${all} turns, and this run the rest`}. ` +
           `Add a turn to steps["${step}"] in the script for this run.`,
       );
     }
@@ -154,17 +197,20 @@ export class ScriptedModel implements LanguageModelV4 {
           `Add "${step}" under "steps" in the script, or check the step's id.`,
       );
     }
-    const number = (this.#used.get(step) ?? 0) + 1;
-    const turn: ScriptTurn | undefined = turns[number - 1];
+    const used = (this.#used.get(step) ?? 0) + 1;
+    const turn: ScriptTurn | undefined = turns[used - 1];
+    // numbered as in the whole script: after the turns earlier runs (or the journal) took
+    const number = taken + used;
     if (turn === undefined) {
+      const all = taken + turns.length;
       throw new WorkflowError(
         'script-turns-exhausted',
         `june: ${scriptLabel(this.#source)} ran out of turns for step "${step}": the model was called for ` +
-          `turn ${number}, but the step has ${turns.length} ${turns.length === 1 ? 'turn' : 'turns'}. ` +
+          `turn ${number}, but the step has ${all} ${all === 1 ? 'turn' : 'turns'}. ` +
           `Add a turn to steps["${step}"] in the script.`,
       );
     }
-    this.#used.set(step, number);
+    this.#used.set(step, used);
     this.calls.push({ step, turn: number, prompt: options.prompt });
     if (turn.error !== undefined) throw new SystemError('scripted-model-error', turn.error);
     checkTools(turn, { step, turn: number }, this.#source, options);
@@ -180,7 +226,7 @@ export class ScriptedModel implements LanguageModelV4 {
  * answers come from a script of turns keyed by step path, for running workflows offline.
  *
  * @param script - a {@link ModelScript}, or the path of a JSON file holding one.
- * @param options - `name`, the model id.
+ * @param options - `name`, the model id; `taken`, `source`, `unusedTurnsAllowed`.
  * @throws {WorkflowError} `script-invalid` / `script-unreadable` when the script is wrong or
  *   missing. Calls fail with `scripted-call-outside-step` (no `providerOptions.june.step`),
  *   `script-step-missing`, `script-turns-exhausted`, `script-tool-unavailable` (a turn calls
@@ -202,13 +248,18 @@ export function scriptedModel(
     const name = options.name ?? script.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
     return new ScriptedModel(loadScript(script), {
       name,
-      source: script,
+      source: options.source ?? script,
       ...(options.taken ? { taken: options.taken } : {}),
+      ...(options.unusedTurnsAllowed ? { unusedTurnsAllowed: true } : {}),
+      ...(options.approvals ? { approvals: options.approvals } : {}),
     });
   }
   return new ScriptedModel(validateScript(script), {
     name: options.name ?? 'scripted',
+    ...(options.source !== undefined ? { source: options.source } : {}),
     ...(options.taken ? { taken: options.taken } : {}),
+    ...(options.unusedTurnsAllowed ? { unusedTurnsAllowed: true } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
   });
 }
 

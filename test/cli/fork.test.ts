@@ -665,6 +665,32 @@ export default function Typed({ topic }: { topic: string }) {
     }
   }, 60_000);
 
+  it("a fork that leaves the recorded path: turns it never reaches are named as in the script file, and are no problem with the recorded run's own script", async () => {
+    // answering the deploying model call with a text ends the step before its last turn
+    const change = ['--at', 'model release #1', '--output', '"Released without a deploy."'];
+    const given = await june(
+      ['fork', recorded, ...change, '--script', 'release.script.json', '--approve', 'all'],
+      project.dir,
+      env,
+    );
+    expect(given.code).toBe(0);
+    expect(given.stdout).toContain('Released without a deploy.');
+    expect(given.stderr).toBe(
+      'june: warning: the model script release.script.json has 1 turn that never ran: step "release" turn 3. ' +
+        'Remove it from the script, or find why the workflow stopped before it.\n',
+    );
+
+    // with the script the recorded run kept, the turns of its path are expected to go unused
+    const kept = await june(
+      ['fork', recorded, ...change, '--strict', '--approve', 'all'],
+      project.dir,
+      env,
+    );
+    expect(kept.stderr).toBe('');
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('Released without a deploy.');
+  }, 60_000);
+
   it('names a run it does not know, with the newest runs and the command that lists them', async () => {
     const unknown = await june(['fork', 'no-such-run'], project.dir, env);
     expect(unknown.code).toBe(1);
@@ -680,5 +706,32 @@ export default function Typed({ topic }: { topic: string }) {
     // forking it says the same
     const fork = await june(['fork', 'no-such-run', '--at', '1', '--result', '1'], project.dir);
     expect(fork.stderr).toBe(unknown.stderr);
+  }, 60_000);
+});
+
+describe('june fork of a run whose questions the script answered', () => {
+  const ship = tempProject();
+  afterAll(() => ship.remove());
+
+  it("the fork's live questions are answered by the script's turn that its journal replays", async () => {
+    const examples = join(repoRoot, 'examples', 'questions');
+    const file = ship.write('ship.tsx', readFileSync(join(examples, 'ship.tsx'), 'utf8'));
+    const shipScript = ship.write(
+      'ship.script.json',
+      readFileSync(join(examples, 'ship.script.json'), 'utf8'),
+    );
+    const recording = await june(['run', file, '--script', shipScript, '--json'], ship.dir);
+    expect(recording.stderr).toBe('');
+    expect(recording.code).toBe(0);
+    const shipped = runIdOf(recording.stdout);
+
+    // ask_notes is asked after the fork point: the script answers it, as in the recorded run
+    const fork = await june(
+      ['fork', shipped, '--at', 'approval ask_env ship#0.0', '--output', '"prod"'],
+      ship.dir,
+    );
+    expect(fork.stderr).toBe('');
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toContain('Faster builds');
   }, 60_000);
 });

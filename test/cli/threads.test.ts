@@ -1,7 +1,8 @@
 // `june run --thread` makes runs one conversation in .june/runs; `june threads` lists the
 // threads, `june threads show` a thread's runs in order and its conversation, and
 // `june threads delete` removes its runs (journals and traces) and the thread.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../mcp/support.js';
@@ -9,6 +10,36 @@ import { june, onlyTrace, repoRoot, startJune, tempProject, traces } from './cli
 
 const example = join(repoRoot, 'examples', 'threads.tsx');
 const script = join(repoRoot, 'examples', 'threads.script.json');
+
+/** When the process holding `thread` took it, as its hold file says. */
+const ownerSince = (dir: string, thread: string): string =>
+  (
+    JSON.parse(
+      readFileSync(join(dir, '.june', 'runs', '.threads', thread, 'owner.json'), 'utf8'),
+    ) as { startedAt: string }
+  ).startedAt;
+
+/** A support agent whose refund waits for approval. */
+const refunds = `import { tool } from 'ai';
+import { Agent, Step, Tool } from 'june';
+import { openai } from 'june/sdk/openai';
+import { z } from 'zod';
+
+const refund = tool({
+  inputSchema: z.object({ order: z.string() }),
+  needsApproval: true,
+  execute: async ({ order }) => 'refunded ' + order,
+});
+
+export default function Refunds() {
+  return (
+    <Agent name="support" model={openai('gpt-5-mini')}>
+      <Tool name="refund" value={refund} />
+      <Step id="reply" prompt="Refund A-1." />
+    </Agent>
+  );
+}
+`;
 
 describe('june run --thread and june threads', () => {
   let project: ReturnType<typeof tempProject>;
@@ -128,29 +159,7 @@ describe('june run --thread and june threads', () => {
   });
 
   it('a second process refused while a run of the thread waits for approval: thread-busy names the run, and delete is refused until it ends', async () => {
-    project.write(
-      'refunds.tsx',
-      `import { tool } from 'ai';
-import { Agent, Step, Tool } from 'june';
-import { openai } from 'june/sdk/openai';
-import { z } from 'zod';
-
-const refund = tool({
-  inputSchema: z.object({ order: z.string() }),
-  needsApproval: true,
-  execute: async ({ order }) => 'refunded ' + order,
-});
-
-export default function Refunds() {
-  return (
-    <Agent name="support" model={openai('gpt-5-mini')}>
-      <Tool name="refund" value={refund} />
-      <Step id="reply" prompt="Refund A-1." />
-    </Agent>
-  );
-}
-`,
-    );
+    project.write('refunds.tsx', refunds);
     const script = project.write(
       'refunds.script.json',
       JSON.stringify({
@@ -199,5 +208,54 @@ export default function Refunds() {
     expect((await waiting.done).code).toBe(130);
     const deleted = await june(['threads', 'delete', 'ana'], project.dir);
     expect(deleted.stdout).toBe(`deleted thread ana: 1 run (${runId})\n`);
+  });
+
+  it("--wait-for-owner waits for the run that holds the thread, says so, then takes the script turn after that run's", async () => {
+    project.write('refunds.tsx', refunds);
+    const script = project.write(
+      'refunds.script.json',
+      JSON.stringify({
+        $comment: 'Test fixture: a refund that waits for approval, then the next run of the thread',
+        steps: {
+          reply: [
+            { toolCalls: [{ tool: 'refund', input: { order: 'A-1' } }] },
+            { text: 'Refunded.' },
+            { text: 'Anything else?' },
+          ],
+        },
+      }),
+    );
+    const first = startJune(
+      ['run', 'refunds.tsx', '--thread', 't2', '--script', script, '--approve', 'wait'],
+      project.dir,
+    );
+    await waitUntil(
+      () => first.output().stdout.includes('? refund needs approval'),
+      'the refund to wait for approval',
+      30_000,
+    );
+    const { runId } = onlyTrace(project.dir);
+    const second = startJune(
+      ['run', 'refunds.tsx', '--thread', 't2', '--wait-for-owner', '--script', script],
+      project.dir,
+    );
+    await waitUntil(
+      () => second.output().stderr.includes('waiting for it to let go'),
+      'the second run to wait for the thread',
+      30_000,
+    );
+    expect(second.output().stderr).toBe(
+      `june: thread t2 is being run by run ${runId} in process ${first.pid} on host ${hostname()} (this machine) since ${ownerSince(project.dir, 't2')}; waiting for it to let go\n`,
+    );
+    const approved = await june(['approve', runId, '--all'], project.dir);
+    expect(approved.code).toBe(0);
+    expect((await first.done).code).toBe(0);
+
+    // the second run read the thread once it held it: its call takes the turn after the first run's
+    const done = await second.done;
+    expect(done.stderr).not.toContain('june: warning');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Anything else?');
+    expect(done.stdout).not.toContain('Refunded.');
   });
 });

@@ -2,7 +2,14 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadJournal, type JournalRecord, type RunEvent, type Trace, type TraceNode } from 'june';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { june, onlyTrace, startJune, tempProject, type RunningJune } from '../cli/cli-harness.js';
+import {
+  june,
+  onlyTrace,
+  repoRoot,
+  startJune,
+  tempProject,
+  type RunningJune,
+} from '../cli/cli-harness.js';
 
 // `june run` in new processes: a workflow whose approval waits three composite levels down
 // (plan > release > ship > deploy) is stopped while it waits (SIGKILL, SIGINT), then resumed
@@ -419,4 +426,42 @@ describe('june run --replay', () => {
     );
     expect(lines(cwd, 'models.log')).toHaveLength(8);
   }, 120_000); // four CLI processes
+});
+
+describe('june run --resume of a run whose <Parallel> branch failed at a model call', () => {
+  it('with a fixed --script, the failed branch runs again from that script and the run succeeds', async () => {
+    const cwd = project.folder('parallel');
+    const examples = join(repoRoot, 'examples');
+    project.write('parallel/parallel.tsx', readFileSync(join(examples, 'parallel.tsx'), 'utf8'));
+    const whole = JSON.parse(readFileSync(join(examples, 'parallel.script.json'), 'utf8')) as {
+      steps: Record<string, unknown>;
+    };
+    writeFileSync(join(cwd, 'parallel.script.json'), JSON.stringify(whole));
+    const { 'review-user': _missing, ...steps } = whole.steps;
+    writeFileSync(join(cwd, 'broken.script.json'), JSON.stringify({ ...whole, steps }));
+
+    const failed = await june(['run', 'parallel.tsx', '--script', 'broken.script.json'], cwd);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('broken.script.json has no turns for step "review-user"');
+    const { runId } = onlyTrace(cwd);
+    // another branch's records came after the failed call
+    const records = await journalOf(cwd, runId);
+    const failure = records.findIndex(
+      (record) => record.type === 'model-call' && record.answer.error !== undefined,
+    );
+    expect(
+      records
+        .slice(failure + 1)
+        .filter((record) => 'step' in record && record.step !== 'review-user'),
+    ).not.toEqual([]);
+
+    const resumed = await june(
+      ['run', 'parallel.tsx', '--resume', runId, '--script', 'parallel.script.json'],
+      cwd,
+    );
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('greet() throws');
+    expect(onlyTrace(cwd)).toMatchObject({ runId, status: 'succeeded' });
+  }, 60_000);
 });

@@ -3,8 +3,10 @@
 import { fileURLToPath } from 'node:url';
 import { tool } from 'ai';
 import { Agent, Step, Tool, run } from 'june';
+import type { ApprovalRequest } from '../../src/approvals/approval-request.js';
+import type { SourceInbox } from '../../src/approvals/approval-source.js';
 import { toolCallsIn } from 'june/evals';
-import { scriptedModel } from 'june/testing';
+import { scriptAnswers, scriptedModel, type ModelScript } from 'june/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -85,5 +87,57 @@ describe("a script's answers to approval requests", () => {
         ),
       }),
     );
+  });
+
+  it("answers the calls of a script given without its first turns by the file's turn numbers, and leaves out the answers a journal holds", async () => {
+    const script: ModelScript = {
+      $comment: 'Test fixture: two deploys, each answered by the script; the first by a journal',
+      steps: {
+        release: [
+          { toolCalls: [{ tool: 'deploy', input: { env: 'prod' }, answer: { approved: true } }] },
+          {
+            toolCalls: [
+              {
+                tool: 'deploy',
+                input: { env: 'prod' },
+                answer: { approved: true, input: { env: 'staging' } },
+              },
+            ],
+          },
+          { text: 'Deployed twice.' },
+        ],
+      },
+    };
+    // the script after the turn a journal answered, as june run --resume --script gives it
+    const tools = releaseTools();
+    const model = scriptedModel(
+      { ...script, steps: { release: script.steps.release!.slice(1) } },
+      { taken: { turns: { release: 1 } } },
+    );
+    const result = await run(
+      <Agent model={model}>
+        <Tool name="deploy" value={tools.deploy} />
+        <Step id="release" prompt="Ship 1.2" />
+      </Agent>,
+      { approvalSources: [model.approvals] },
+    ).result;
+    expect(result.output).toBe('Deployed twice.');
+    // the call of the file's second turn (call_release_2_1) got that turn's answer
+    expect(tools.ran).toEqual(['deploy:staging']);
+
+    // the whole script's answers, less the one the journal holds for the first call
+    const given: unknown[] = [];
+    const inbox = { answer: (_id: string, answer: unknown) => given.push(answer) };
+    const source = scriptAnswers(script, {
+      answered: [{ step: 'release', toolCallId: 'call_release_1_1' }],
+    });
+    const ask = (toolCallId: string) =>
+      source.requested!(
+        { id: toolCallId, step: 'release', toolCallId } as unknown as ApprovalRequest,
+        inbox as unknown as SourceInbox,
+      );
+    ask('call_release_1_1');
+    ask('call_release_2_1');
+    expect(given).toEqual([{ approved: true, input: { env: 'staging' } }]);
   });
 });

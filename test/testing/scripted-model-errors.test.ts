@@ -62,6 +62,37 @@ describe('scripted model errors', () => {
     );
   });
 
+  it('numbers turns as in the script file when the turns a journal answered were taken out, and names the file', async () => {
+    // a resumed run's script: the first of greet's three turns was answered by the journal
+    const model = scriptedModel(
+      { steps: { greet: [{ text: 'two' }, { text: 'three' }] } },
+      { source: 'greet.script.json', taken: { turns: { greet: 1 } } },
+    );
+    await generateText({ model, prompt: 'x', providerOptions: inStep('greet') });
+    expect(model.calls.map((call) => call.turn)).toEqual([2]);
+    expect(model.unusedTurns()).toEqual([{ step: 'greet', turn: 3 }]);
+    expect(() => model.assertAllTurnsUsed()).toThrow(
+      'june: the model script greet.script.json has 1 turn that never ran: step "greet" turn 3. ',
+    );
+    await generateText({ model, prompt: 'x', providerOptions: inStep('greet') });
+    const error = await failure(
+      generateText({ model, prompt: 'x', providerOptions: inStep('greet') }),
+    );
+    expect(error.message).toBe(
+      'june: the model script greet.script.json ran out of turns for step "greet": the model was called for turn 4, ' +
+        'but the step has 3 turns. Add a turn to steps["greet"] in the script.',
+    );
+  });
+
+  it('with unusedTurnsAllowed, turns left over are listed but fail nothing', () => {
+    const model = scriptedModel(
+      { steps: { greet: [{ text: 'hi' }] } },
+      { unusedTurnsAllowed: true },
+    );
+    expect(model.unusedTurns()).toEqual([{ step: 'greet', turn: 1 }]);
+    expect(() => model.assertAllTurnsUsed()).not.toThrow();
+  });
+
   it('names the step, turn and tool when a turn calls a tool the agent does not have', async () => {
     const model = scriptedModel({
       steps: {
