@@ -314,7 +314,10 @@ function startRun(
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
       // a fork's journal keeps its lineage and its changed model (by id) for every resume
       ...(options.resume !== undefined && recorded ? forkOption(recorded) : {}),
-      ...(inputs.runId !== undefined ? { runId: inputs.runId } : {}),
+      // a thread's run id is chosen before its thread is held; else --run-id (june try-tool's too)
+      ...((inputs.runId ?? options.runId) !== undefined
+        ? { runId: (inputs.runId ?? options.runId)! }
+        : {}),
       ...(options.thread !== undefined ? { thread: options.thread } : {}),
       // the thread is held already, for this run (june run waited for it, if it had to)
       ...(inputs.threadLease ? { threadLease: inputs.threadLease } : {}),
