@@ -269,9 +269,12 @@ async function refusedText(
   error: unknown,
 ): Promise<string> {
   if (!(error instanceof StudioRequestError) || error.code === 'studio-run-missing') throw error;
-  return error.code === 'studio-approval-unknown'
-    ? notWaitingText(host, runId, target, decision, error.refusal)
-    : error.message;
+  if (error.code !== 'studio-approval-unknown') return error.message;
+  // a host that names the answer that stands (a database: who stored it, when) says it best,
+  // even before the run's trace shows that answer
+  if (error.refusal === 'answered' && error.message.includes(' was answered already: '))
+    return error.message;
+  return notWaitingText(host, runId, target, decision, error.refusal);
 }
 
 /**
