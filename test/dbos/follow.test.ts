@@ -100,8 +100,14 @@ describe.runIf(!missing)('june run --database: following, Ctrl-C, --script on re
       ['run', 'ledger.tsx', '--database', database, '--follow', '--props', props],
       project.dir,
     );
-    await waitFor(() => lines(dir, 'holding-10').length > 0, 60_000, 'the tool to hold');
-    const runId = /· run (\S+) · over the database/.exec(follower.output().stdout)![1]!;
+    // the worker may reach the tool before the follower's first line comes through its pipe
+    const header = () => /· run (\S+) · over the database/.exec(follower.output().stdout);
+    await waitFor(
+      () => lines(dir, 'holding-10').length > 0 && header() !== null,
+      60_000,
+      'the tool to hold, and the follower to name the run',
+    );
+    const runId = header()![1]!;
     process.kill(follower.pid, 'SIGINT');
     const stopped = await follower.done;
     expect(stopped.code).not.toBe(0);
