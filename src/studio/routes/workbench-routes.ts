@@ -1,9 +1,9 @@
 import { bodyLimit } from 'hono/body-limit';
 import { answering } from '../server/answering.js';
-import { rawPath, safeDecode, sendJson } from '../server/send-json.js';
+import { rawPath, sendJson } from '../server/send-json.js';
+import { idInPath } from '../server/run-id-path.js';
 import type { StudioRouteModule } from '../server/studio-env.js';
 import type { StudioAccess } from '../studio-access.js';
-import { StudioRequestError } from '../../host/studio-request-error.js';
 import { startWorkflowRun, type WorkbenchPlaces } from '../start-workflow-run.js';
 import { tryWorkflowTool } from '../try-workflow-tool.js';
 import { readJsonBody, WORKBENCH_BODY_BYTES, workbenchBodyTooLarge } from '../workbench-body.js';
@@ -67,13 +67,5 @@ export function workbenchRoutes(
 
 /** The workflow id of a workbench path, decoded. */
 function idOf(path: string): string {
-  const encoded = (WORKBENCH_POST.exec(path) ?? CHAT_STREAM.exec(path))?.[1] ?? '';
-  const id = safeDecode(encoded);
-  if (id === undefined)
-    throw new StudioRequestError(
-      'studio-request-invalid',
-      `june: the workflow id ${JSON.stringify(encoded.slice(0, 80))} is not valid percent-encoding; encode it with encodeURIComponent.`,
-      400,
-    );
-  return id;
+  return idInPath([WORKBENCH_POST, CHAT_STREAM], path, 'workflow id');
 }
