@@ -203,15 +203,35 @@ async function databaseForkCommand(
       );
       return ExitCode.success;
     }
-    const { redact } = cliRedaction(options);
-    const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
-    const { followRun, withHost } = await import('./database-run-command.js');
-    return await withHost(database, (host) =>
-      followRun(host, fork.runId, fork.workflow, { ...options, database, redactor }, io),
-    );
+    return await followFork(database, fork, options, io);
   } finally {
     await client.close();
   }
+}
+
+/**
+ * Follows a fork queued over the database as `june run --database --follow` follows a run:
+ * through the database's run host, redacted as `--redact-*` say.
+ */
+async function followFork(
+  database: string,
+  fork: { runId: string; workflow: string },
+  options: ForkFlagValues,
+  io: CliIO,
+): Promise<ExitCodeValue> {
+  const { redact } = cliRedaction(options);
+  const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
+  const [{ followSession }, { followedSession }, { openRunHost }] = await Promise.all([
+    import('./follow-run.js'),
+    import('./database-run-session.js'),
+    import('../host/open-run-host.js'),
+  ]);
+  const host = await openRunHost({ database });
+  return followSession(
+    followedSession(host, fork.runId, fork.workflow, io, { redactor }),
+    options,
+    io,
+  );
 }
 
 /**

@@ -1,19 +1,19 @@
 import { budgetQuestion, isEscalation, type ApprovalRequest } from '../approvals/index.js';
-import type { RunTraceWriter } from '../events/index.js';
-import type { RunHandle } from '../interpreter/index.js';
-import { ApprovalPrompter } from './approval-prompter.js';
+import { localUser } from '../approvals/local-user.js';
+import { JuneError } from '../errors/index.js';
+import { ApprovalPrompter, type ApprovalAnswerer } from './approval-prompter.js';
 import type { ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
 import type { ProgressPrinter } from './progress-printer.js';
-import type { StudioAnswers } from '../host/studio-answers.js';
-import { stopSignals, writeAbandonedTrace, type StopSignal } from './stop-signals.js';
+import type { ResumeWith, RunSession } from './run-session.js';
+import { stopSignals, type StopSignal } from './stop-signals.js';
+import { visibleText } from './visible-text.js';
 import type { TerminalStyle } from './terminal-style.js';
 
 /** Options of {@link RunControl}. */
 export interface RunControlOptions {
-  handle: RunHandle;
-  /** The trace writer: a second stop signal settles its trace before quitting. */
-  writer: RunTraceWriter;
+  /** The run, on its host. */
+  session: Pick<RunSession, 'host' | 'runId' | 'here' | 'waits'>;
   printer: ProgressPrinter;
   style: TerminalStyle;
   io: CliIO;
@@ -25,19 +25,15 @@ export interface RunControlOptions {
   approveEscalations?: boolean;
   /** Where approval prompts are drawn, when requests are asked at the terminal (see {@link runPrompting}). */
   promptOutput: NodeJS.WriteStream | undefined;
-  /**
-   * `false` for a run nothing resumes (`june try-tool`, which has no `--approve wait`): a
-   * refusal names only what answers it now. @default true
-   */
-  resumable?: boolean;
 }
 
 /**
- * What steers a `june run` while it runs: stop signals (the first aborts the run and lets
- * its trace be written, a second quits at once), and approval requests (prompted at the
- * terminal with `--approve ask` when there is one: the prompter is connected to the run's
- * inbox as its `terminal` source; else refused: the run is aborted with a sentence saying
- * which flag to pass).
+ * What steers a followed run while it runs, on any host: stop signals (for a run in this
+ * process, the first aborts it through `host.cancel` and lets its trace be written, a second
+ * quits at once; for a run elsewhere, one stops following), and approval requests (prompted
+ * at the terminal with `--approve ask`, or what `--approve all|none` leaves to a person, when
+ * there is one, and answered through `host.answer` as the `terminal` source; else refused:
+ * the run is cancelled with a sentence saying which flag to pass).
  */
 export class RunControl {
   /** The signal that stopped the run, if one did. */
@@ -52,19 +48,20 @@ export class RunControl {
    * `--approve all` or `none`, `--approve wait` for a question there (answered with
    * `june approve`); nothing when the refusal names no flag that answers it.
    */
-  resumeWith: { approveEscalations?: true; approve?: 'wait' } | undefined;
+  resumeWith: ResumeWith;
   /** The terminal prompter, when requests are asked there. */
   readonly prompter: ApprovalPrompter | undefined;
-  /** Answers from June Studio, with `--approve studio` or `wait` (set once registered). */
-  studio: StudioAnswers | undefined;
   readonly #options: RunControlOptions;
+  /** The requests taken so far, in order: each is taken once the one before it was. */
+  #requests: Promise<void> = Promise.resolve();
 
   constructor(options: RunControlOptions) {
     this.#options = options;
-    const { handle, printer, style, io, promptOutput } = options;
+    const { printer, style, io, promptOutput } = options;
     this.prompter =
       promptOutput !== undefined
         ? new ApprovalPrompter({
+            answerer: terminalAnswerer(options.session, io),
             printer,
             style,
             input: io.stdin,
@@ -77,12 +74,20 @@ export class RunControl {
             },
           })
         : undefined;
-    if (this.prompter) handle.connect(this.prompter);
   }
 
-  /** A stop signal came: abort the run (the first time) or quit now (the second). */
+  /**
+   * A stop signal came. For a run in this process: abort the run (the first time) or quit now
+   * (the second). For a run elsewhere: stop following it, saying so; it goes on.
+   */
   readonly stop = (signal: StopSignal): void => {
-    const { handle, writer, printer, io } = this.#options;
+    const { session, printer, io } = this.#options;
+    if (!session.here) {
+      io.stderr.write(
+        `june: stopped following run ${session.runId}; it goes on in its worker (june cancel ${session.runId} --database … stops it).\n`,
+      );
+      process.exit(stopSignals[signal].exitCode);
+    }
     if (this.stoppedBy) {
       // the SIGHUP of a terminal whose closing the prompt saw first is that same hang-up
       if (signal === 'SIGHUP' && this.#hungUp) {
@@ -90,7 +95,7 @@ export class RunControl {
         return;
       }
       // a second signal: quit now, leaving a settled trace (the journal is resumable as it is)
-      writeAbandonedTrace(writer, stopSignals[this.stoppedBy].reason, signal);
+      session.here.abandon(stopSignals[this.stoppedBy].reason, signal);
       process.exit(stopSignals[this.stoppedBy].exitCode);
     }
     this.stoppedBy = signal;
@@ -99,48 +104,105 @@ export class RunControl {
     io.stderr.write(
       `june: ${what}; aborting the run and writing its trace (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'signal again'} to quit at once)\n`,
     );
-    handle.abort(stopSignals[signal].reason);
+    void session.host.cancel(session.runId, { reason: stopSignals[signal].reason }).catch(() => {});
   };
 
   /**
-   * An approval request came: the prompter and Studio, the run's sources, hear of it from its
-   * inbox; with `--approve ask` and nobody to ask, the run is refused, unless the request
-   * was answered already (a `--script`'s answer).
+   * An approval request came (the run's `approval-request` event). One that still waits when
+   * the host is asked (a script's answer, or `--approve all|none`, may have answered it) and
+   * that is a person's (every request with `--approve ask`; with `all` or `none`, a guard's
+   * escalation or a budget's request, unless `--approve-escalations`, and a question) is
+   * prompted at the terminal; with nobody to ask there, the run is refused. Requests are
+   * taken in the order they came.
    */
   request(request: ApprovalRequest): void {
+    this.#requests = this.#requests.then(() => this.#take(request)).catch(() => {});
+  }
+
+  /** Resolves once every request so far was prompted, refused or found answered. */
+  settled(): Promise<void> {
+    return this.#requests;
+  }
+
+  async #take(request: ApprovalRequest): Promise<void> {
     const { approve, approveEscalations } = this.#options;
-    // --approve all and none leave a guard's escalation to a person, as ask does
     const asks =
-      approve === 'ask' || (isEscalation(request) && !approveEscalations && answersAll(approve));
-    if (!this.prompter && asks && this.#waits(request)) this.#refuse(request);
+      approve === 'ask' ||
+      (answersAll(approve) &&
+        ((isEscalation(request) && !approveEscalations) || request.kind === 'question'));
+    if (!asks || !(await this.#waits(request))) return;
+    if (this.prompter) this.prompter.ask(request);
+    else await this.#refuse(request);
   }
 
-  #waits(request: ApprovalRequest): boolean {
-    return this.#options.handle.pendingApprovals.some((pending) => pending.id === request.id);
+  async #waits(request: ApprovalRequest): Promise<boolean> {
+    const { host, runId } = this.#options.session;
+    const key = request.key ?? request.id;
+    const decisions = await host.decisions(runId).catch(() => undefined);
+    return decisions?.waiting.some((waiting) => waiting.key === key) ?? false;
   }
 
-  #refuse(request: ApprovalRequest): void {
+  async #refuse(request: ApprovalRequest): Promise<void> {
     if (this.refusal !== undefined) return;
+    const { session, approve } = this.#options;
     const why = this.#options.json ? '--json does not prompt' : 'there is no terminal to ask at';
     const person =
-      this.#options.resumable === false
-        ? `pass --approve studio and answer it in Studio, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`
-        : `pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${this.#options.approve} answer it too`;
-    this.resumeWith = refusedResume(request, this.#options.approve);
+      session.waits === false
+        ? `pass --approve studio and answer it in Studio, or pass --approve-escalations to let --approve ${approve} answer it too`
+        : `pass --approve studio or --approve wait and answer it in Studio or with june approve, or pass --approve-escalations to let --approve ${approve} answer it too`;
+    this.resumeWith = refusedResume(request, approve);
     this.refusal =
-      request.budget !== undefined && answersAll(this.#options.approve)
+      request.budget !== undefined && answersAll(approve)
         ? `${budgetQuestion(request.budget).replace(/; allow .*$/, '')} before the next model call of step "${request.step}", and allowing more needs a person's answer, but ${why}; ${person}`
-        : request.guard !== undefined && answersAll(this.#options.approve)
+        : request.guard !== undefined && answersAll(approve)
           ? `the guard "${request.guard.name}" escalated the call of "${request.tool}" in step "${request.step}" (${request.guard.reason ?? 'no reason given'}), and a guard's escalation needs a person's answer, but ${why}; ${person}`
           : request.kind === 'question'
             ? `the question "${request.tool}" in step "${request.step}" (${JSON.stringify(request.question?.prompt ?? '')}) needs a person's answer, but ${why}; give its answer in the --script (a tool call's "answer": { "approved": false, "output": <value> }), or pass --approve wait and answer it from another shell with june approve <runId> <requestId> --answer <json> (june runs lists it), or pass --approve none to deny it (--approve all approves tool calls, not questions)`
             : `the tool "${request.tool}" in step "${request.step}" needs approval, but ${why}; pass --approve all to approve every request, or --approve none to deny them`;
-    this.#options.handle.abort(this.refusal);
+    await session.host.cancel(session.runId, { reason: this.refusal });
   }
 }
 
+/**
+ * Answers the terminal's prompts through the run's host, as the `terminal` source and as the
+ * user this process runs as. An edit or an answer the tool's schemas refuse
+ * (`studio-approval-invalid`) rejects, so the prompt shows why and asks again; an answer to a
+ * call answered elsewhere first changes nothing; any other failure is said on stderr.
+ */
+function terminalAnswerer(
+  { host, runId }: Pick<RunSession, 'host' | 'runId'>,
+  io: CliIO,
+): ApprovalAnswerer {
+  const user = localUser();
+  const answer = async (
+    key: string,
+    given: { approved: boolean; reason?: string; input?: unknown; output?: unknown },
+  ) => {
+    try {
+      await host.answer(runId, {
+        key,
+        ...given,
+        ...(user !== undefined ? { answeredBy: user } : {}),
+        source: 'terminal',
+      });
+    } catch (error) {
+      const code = JuneError.isInstance(error) ? error.code : undefined;
+      if (code === 'studio-approval-invalid') throw error;
+      if (code === 'studio-approval-unknown') return;
+      io.stderr.write(`${visibleText(String((error as Error).message ?? error))}\n`);
+    }
+  };
+  return {
+    approve: (id, input) =>
+      answer(id, { approved: true, ...(input !== undefined ? { input } : {}) }),
+    deny: (id, reason) =>
+      answer(id, { approved: false, ...(reason !== undefined ? { reason } : {}) }),
+    respond: (id, output) => answer(id, { approved: false, output }),
+  };
+}
+
 /** What a resume of a run refused at `request` under `approve` needs (see {@link RunControl.resumeWith}). */
-function refusedResume(request: ApprovalRequest, approve: ApproveMode): RunControl['resumeWith'] {
+function refusedResume(request: ApprovalRequest, approve: ApproveMode): ResumeWith {
   if (!answersAll(approve)) return undefined;
   if (request.budget !== undefined || request.guard !== undefined)
     return { approveEscalations: true };

@@ -1,4 +1,3 @@
-import type { RunResult } from '../interpreter/index.js';
 import type { ModelPrices } from '../models/index.js';
 import type { ScriptedModel } from '../testing/index.js';
 import {
@@ -12,76 +11,67 @@ import {
 import type { CliIO } from './cli-io.js';
 import { ExitCode, exitCodeOf, type ExitCodeValue } from './exit-code.js';
 import { formatDuration, formatTokens } from './format.js';
-import type { LoadedWorkflow } from './load-workflow.js';
+import type { Redactor } from '../redaction/redactor.js';
+import type { ResumeWith, SessionReport } from './run-session.js';
 import { runFailureMessage } from './run-failure-message.js';
 import { stopSignals, type StopSignal } from './stop-signals.js';
 import type { TerminalStyle } from './terminal-style.js';
 import { visibleText } from './visible-text.js';
 
-/** How a `june run` ended, and what {@link reportRun} says about it. */
+/** How a followed run ended, and what {@link reportRun} says about it. */
 export interface RunReport {
-  outcome: { result: RunResult } | { error: unknown };
-  /** Why the trace could not be written, if it could not. */
-  traceFailure: unknown;
-  /** The run's trace as written (or the handle's). */
+  /** The run's final trace, from its host. */
   trace: Trace;
+  /** The error it ended with: as thrown, when this process ran it; else read from its trace. */
+  error: unknown;
   runId: string;
-  /** Where the trace is, for the last line; none for a run whose trace was removed (a refused run's). */
-  tracePath?: string | undefined;
-  /** How long the run took, in ms. */
+  /** How long it was followed, in ms. */
   durationMs: number;
-  workflow: LoadedWorkflow;
-  /** The command that resumes the run, for the resume line; `''` for a run that is not resumed. */
-  resume: string;
-  /** `--prices`: the run's own prices, to warn about models they did not price. */
-  prices?: ModelPrices | undefined;
-  /** The script model, to warn about turns that never ran. */
-  model: ScriptedModel | undefined;
-  /** `--json`: no summary lines. */
-  json: boolean;
-  /**
-   * `false` when no model was called (`june try-tool`'s scripted turns): the summary shows
-   * no tokens and no cost. @default true
-   */
-  usage?: boolean;
-  /**
-   * For a run that succeeded: what made it fail all the same, as a `june:` line (a tried
-   * call that failed or a guard rejected), read from its trace; the exit code is then 1.
-   */
-  failedCall?: (trace: Trace) => string | undefined;
+  /** What its session adds: the workflow, the script model, `--prices`, the trace file, the resume line. */
+  report: SessionReport;
+  /** Redacts the `june:` line of a run whose events came from elsewhere. */
+  redactor?: Redactor;
   stoppedBy: StopSignal | undefined;
   refusal: string | undefined;
+  /** What the resume line adds after a refusal (`RunControl.resumeWith`). */
+  resumeWith: ResumeWith;
+  /** `--json`: no summary lines. */
+  json: boolean;
   style: TerminalStyle;
   io: CliIO;
 }
 
 /**
- * The end of a `june run`: a warning when the trace could not be written, its summary lines (status, duration, tokens, trace path; a resume
- * line for an aborted run), the failure on stderr, and the exit code (see `runCommand`).
+ * The end of a followed run, on any host: a warning when its trace could not be written, its
+ * summary lines (status, duration, tokens and cost, trace file; a resume line for an aborted
+ * run its host resumes), warnings of unpriced calls and unused script turns, the failure on
+ * stderr, and the exit code (see `runCommand`).
  */
-export function reportRun(report: RunReport): ExitCodeValue {
-  const { outcome, trace, json, style, io } = report;
-  if (report.traceFailure !== undefined && report.tracePath !== undefined)
+export async function reportRun(ended: RunReport): Promise<ExitCodeValue> {
+  const { trace, report, json, style, io } = ended;
+  const file = await report.traceFile(trace);
+  if (file.failure !== undefined && file.path !== undefined)
     io.stderr.write(
-      `june: warning: cannot write the trace ${report.tracePath}: ${(report.traceFailure as Error).message}\n`,
+      `${visibleText(`june: warning: cannot write the trace ${file.path}: ${(file.failure as Error).message}`)}\n`,
     );
-  const took = formatDuration(report.durationMs);
+  const tracePath = file.path;
+  const took = formatDuration(ended.durationMs);
   if (!json && report.prices) warnUnpriced(trace.root, report.prices, io);
-  const usage = report.usage !== false;
-  if ('result' in outcome) {
-    const failed = failuresText(outcome.result.trace.root.failures);
+  const usage = report.usage !== false ? trace.root.usage : false;
+  if (trace.status === 'succeeded') {
+    const failed = failuresText(trace.root.failures);
     if (!json)
       io.stdout.write(
         summary(
           `${style.success(`✓ succeeded in ${took}`)}${failed ? style.attention(` · ${failed}`) : ''}`,
-          usage ? outcome.result.usage : false,
-          outcome.result.trace.root,
-          report.tracePath,
+          usage,
+          trace.root,
+          tracePath,
           style.dim,
         ),
       );
     if (report.model) warnUnusedTurns(report.model, io);
-    const failedCall = report.failedCall?.(outcome.result.trace);
+    const failedCall = report.failedCall?.(trace);
     if (failedCall === undefined) return ExitCode.success;
     io.stderr.write(`${visibleText(failedCall)}\n`);
     return ExitCode.failed;
@@ -89,23 +79,20 @@ export function reportRun(report: RunReport): ExitCodeValue {
   const status = trace.status === 'aborted' ? '■ aborted' : '✗ failed';
   if (!json)
     io.stdout.write(
-      summary(
-        style.failure(`${status} after ${took}`),
-        usage ? trace.root.usage : false,
-        trace.root,
-        report.tracePath,
-        style.dim,
-      ),
+      summary(style.failure(`${status} after ${took}`), usage, trace.root, tracePath, style.dim),
     );
-  if (!json && trace.status === 'aborted' && report.resume !== '') {
-    io.stdout.write(`${style.dim(`resume: ${report.resume}`)}\n`);
-  }
-  if (report.stoppedBy) return stopSignals[report.stoppedBy].exitCode;
-  const { refusal } = report;
-  io.stderr.write(
-    `${visibleText(refusal !== undefined ? `june: ${refusal}.` : runFailureMessage(outcome.error, report.workflow))}\n`,
-  );
-  return refusal !== undefined ? ExitCode.failed : exitCodeOf(outcome.error);
+  const resume = trace.status === 'aborted' ? report.resume?.(ended.resumeWith) : undefined;
+  if (!json && resume) io.stdout.write(`${style.dim(`resume: ${resume}`)}\n`);
+  if (ended.stoppedBy) return stopSignals[ended.stoppedBy].exitCode;
+  const { refusal } = ended;
+  const line =
+    refusal !== undefined
+      ? `june: ${refusal}.`
+      : report.workflow
+        ? runFailureMessage(ended.error, report.workflow)
+        : `june: the run ${ended.runId} ${trace.status}: ${(ended.error as Error | undefined)?.message ?? 'no message'}`;
+  io.stderr.write(`${visibleText(ended.redactor ? ended.redactor.text(line) : line)}\n`);
+  return refusal !== undefined ? ExitCode.failed : exitCodeOf(ended.error);
 }
 
 /**
@@ -115,7 +102,7 @@ export function reportRun(report: RunReport): ExitCodeValue {
  */
 function summary(
   status: string,
-  usage: RunResult['usage'] | undefined | false,
+  usage: Trace['root']['usage'] | false,
   root: Trace['root'],
   tracePath: string | undefined,
   dim: (text: string) => string,

@@ -35,6 +35,41 @@ export function onStopSignals(onSignal: (signal: StopSignal) => void): () => voi
 }
 
 /**
+ * The stop signals the process gets from now on, held until {@link QueuedStopSignals.handle}
+ * names who handles them: a signal that comes between a run's start and its follow loop is
+ * handled then, in order, not by Node's default (exiting at once, the trace left running).
+ */
+export interface QueuedStopSignals {
+  /** Hands the queued signals, then every later one, to `onSignal`. */
+  handle(onSignal: (signal: StopSignal) => void): void;
+  /** Stops listening. */
+  off(): void;
+}
+
+/**
+ * Starts listening for stop signals, queueing them (see {@link QueuedStopSignals}).
+ *
+ * @example
+ * ```ts
+ * const signals = queuedStopSignals();
+ * const handle = start();
+ * signals.handle((signal) => handle.abort(stopSignals[signal].reason));
+ * ```
+ */
+export function queuedStopSignals(): QueuedStopSignals {
+  const queued: StopSignal[] = [];
+  let handler: ((signal: StopSignal) => void) | undefined;
+  const off = onStopSignals((signal) => (handler ? handler(signal) : queued.push(signal)));
+  return {
+    handle(onSignal) {
+      handler = onSignal;
+      for (const signal of queued.splice(0)) onSignal(signal);
+    },
+    off,
+  };
+}
+
+/**
  * Settles a run's trace file as it must be left when June quits before the run stopped (a
  * second stop signal): every open node closed as `aborted`, and the run's error naming what
  * was still running; written at once.

@@ -12,7 +12,8 @@ import { oneLine, toolInputRefusal } from './format.js';
 import type { ExitCodeValue } from './exit-code.js';
 import { loadWorkflow } from './load-workflow.js';
 import { parseProps } from './parse-props.js';
-import { runsFolder, runStarted } from './run-command.js';
+import { followSession } from './follow-run.js';
+import { runsFolder, startedSession } from './local-run-session.js';
 import { checkRunIdFree } from './run-inputs.js';
 import { isRunId } from '../engine/run-id.js';
 import type { RunCommandOptions } from './run-command-options.js';
@@ -110,13 +111,14 @@ export async function tryToolCommand(
     prices: undefined,
     lease: undefined,
   };
-  return runStarted(file, runOptions, io, inputs, {
+  const tried = startedSession(file, runOptions, io, inputs, {
     resumable: false,
     // its turns are scripted: no model is called, nothing is spent
     usage: false,
     failedCall: (trace) => triedCallFailure(trace, found.name),
     consumer: watch.consumer,
   });
+  return followSession(await tried, runOptions, io);
 }
 
 /**

@@ -21,6 +21,11 @@ export class HostListeners {
     return () => void this.#listeners.delete(listener);
   }
 
+  /** True while one listener or more is added: a host need not build what nobody hears. */
+  get listening(): boolean {
+    return this.#listeners.size > 0;
+  }
+
   send = (event: StudioEvent): void => {
     for (const listener of this.#listeners) {
       try {

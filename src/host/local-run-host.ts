@@ -11,7 +11,8 @@ import { HostListeners } from './host-listeners.js';
 import { MemoryRuns, type HostedRunOptions, type MemoryRun } from './memory-runs.js';
 import { runFolder } from './run-answers.js';
 import type { RunListEntry } from './run-list.js';
-import type { HostFork, HostForkRequest, RunHost } from './run-host.js';
+import type { HostFork, HostForkRequest, HostRunRequest, RunHost } from './run-host.js';
+import type { RunHandle } from '../interpreter/run.js';
 import { runState } from './run-state.js';
 import { StudioAnswers } from './studio-answers.js';
 import type { Trace } from '../trace/trace-node.js';
@@ -53,24 +54,20 @@ export interface LocalRunHostOptions {
  * for await (const event of host.events(runId)) console.log(event.type);
  * ```
  */
-export async function localRunHost(options: LocalRunHostOptions): Promise<RunHost> {
+export async function localRunHost(options: LocalRunHostOptions): Promise<LocalRunHost> {
   const dir = resolve(options.dir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const folder = await folderRunHost({
-    dir,
-    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
-  });
   const listeners = new HostListeners();
+  const { folder, closeFolder } = lazyFolder(dir, options.pollIntervalMs, listeners);
   // the newest ended runs stay here (a chat streams one again); older ones are the folder's
   const runs = new MemoryRuns({
     workflows: options.workflows,
     onChange: listeners.send,
+    listening: () => listeners.listening,
     journal: fileJournalStore({ dir }),
     keepEnded: options.keepEnded ?? 1000,
     ...(options.runOptions ? { runOptions: options.runOptions } : {}),
   });
-  const stopFolder = folder.subscribe(listeners.send);
-
   /** The runs' ends, each once its answers file let go of the run. */
   const letGo = new Set<Promise<void>>();
   const launch = (request: MemoryRun['request'], resume: boolean) =>
@@ -84,31 +81,77 @@ export async function localRunHost(options: LocalRunHostOptions): Promise<RunHos
       await launch({ ...request, runId }, false);
       return runId;
     },
-    list: () => listed(runs, folder),
+    attach: (request, handle) => void runs.attach(request, handle),
+    list: async () => listed(runs, await folder()),
     readTrace: async (runId) =>
       here(runId)
         ? { text: JSON.stringify(runs.get(runId).handle.trace()) }
-        : folder.readTrace(runId),
-    subscribe: (onChange) => listeners.add(onChange),
-    events: (runId, follow) =>
-      here(runId) ? runs.events(runId, follow?.signal) : folder.events(runId, follow),
-    decisions: async (runId) => (here(runId) ? runs.decisions(runId) : folder.decisions(runId)),
+        : (await folder()).readTrace(runId),
+    subscribe(onChange) {
+      void folder().catch(() => {});
+      return listeners.add(onChange);
+    },
+    async *events(runId, follow) {
+      yield* here(runId)
+        ? runs.events(runId, follow?.signal)
+        : (await folder()).events(runId, follow);
+    },
+    decisions: async (runId) =>
+      here(runId) ? runs.decisions(runId) : (await folder()).decisions(runId),
     answer: async (runId, answer) =>
-      here(runId) ? runs.answer(runId, answer) : folder.answer(runId, answer),
-    cancel: async (runId) => (here(runId) ? runs.cancel(runId) : folder.cancel(runId)),
-    result: (runId, waiting) => (here(runId) ? runs.result(runId) : folder.result(runId, waiting)),
-    resume: (runId) => resumeHere(dir, runs, letGo, folder, runId),
+      here(runId) ? runs.answer(runId, answer) : (await folder()).answer(runId, answer),
+    cancel: async (runId, options) =>
+      here(runId) ? runs.cancel(runId, options?.reason) : (await folder()).cancel(runId, options),
+    result: async (runId, waiting) =>
+      here(runId) ? runs.result(runId) : (await folder()).result(runId, waiting),
+    resume: async (runId) => resumeHere(dir, runs, letGo, await folder(), runId),
     forkPlan: (runId, request) => runs.forkPlan(runId, request),
-    fork: (runId, request) => forkHere(dir, runs, folder, launch, runId, request),
+    fork: async (runId, request) => forkHere(dir, runs, await folder(), launch, runId, request),
     threadRuns: (threadId) => runs.threadRuns(threadId),
     threadMessages: (threadId) => runs.threadMessages(threadId),
     async close() {
-      stopFolder();
       await runs.close();
       await Promise.all(letGo);
-      await folder.close();
+      await closeFolder();
     },
   };
+}
+
+/**
+ * A {@link localRunHost}: a {@link RunHost} that also takes in a run started elsewhere in
+ * this process ({@link LocalRunHost.attach}).
+ */
+export interface LocalRunHost extends RunHost {
+  /**
+   * Takes in a run this process started itself (`june run` runs the workflow file with the
+   * file's own June, its journal in this runs folder): from then on the host follows,
+   * answers, cancels and waits for it as for the runs it starts.
+   * @throws {StudioRequestError} `studio-run-exists` (409) for the id of a run it holds.
+   */
+  attach(request: HostRunRequest & { runId: string }, handle: RunHandle): void;
+}
+
+/**
+ * The runs folder's host, opened (every trace summarized, then watched, its changes sent to
+ * `listeners`) only once asked for: `june run` follows its own run and never lists the
+ * folder. `closeFolder` closes it, if it was opened.
+ */
+function lazyFolder(dir: string, pollIntervalMs: number | undefined, listeners: HostListeners) {
+  let opened: Promise<RunHost> | undefined;
+  let stop = () => {};
+  const folder = (): Promise<RunHost> =>
+    (opened ??= folderRunHost({
+      dir,
+      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+    }).then((host) => {
+      stop = host.subscribe(listeners.send);
+      return host;
+    }));
+  const closeFolder = async () => {
+    stop();
+    await (await opened?.catch(() => undefined))?.close();
+  };
+  return { folder, closeFolder };
 }
 
 /** True when the folder has a trace or a journal of `runId`. */

@@ -21,7 +21,11 @@ export type MemoryRunHostOptions = Omit<MemoryRunsOptions, 'onChange'>;
  */
 export function memoryRunHost(options: MemoryRunHostOptions): RunHost {
   const listeners = new HostListeners();
-  const runs = new MemoryRuns({ ...options, onChange: listeners.send });
+  const runs = new MemoryRuns({
+    ...options,
+    onChange: listeners.send,
+    listening: () => listeners.listening,
+  });
   const known = async <T>(runId: string, then: () => T): Promise<Awaited<T>> => {
     await runs.adopt(runId);
     return await then();
@@ -47,7 +51,7 @@ export function memoryRunHost(options: MemoryRunHostOptions): RunHost {
     },
     decisions: (runId) => known(runId, () => runs.decisions(runId)),
     answer: (runId, answer) => known(runId, () => runs.answer(runId, answer)),
-    cancel: (runId) => known(runId, () => runs.cancel(runId)),
+    cancel: (runId, options) => known(runId, () => runs.cancel(runId, options?.reason)),
     result: (runId) => known(runId, () => runs.result(runId)),
     async resume(runId) {
       await runs.adopt(runId);

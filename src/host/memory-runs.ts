@@ -74,6 +74,11 @@ export interface MemoryRunsOptions {
   /** Hears of each change of a run's list entry (its events, deltas aside). */
   onChange: (event: StudioEvent) => void;
   /**
+   * False while nobody hears `onChange` (a host with no subscriber): a run's list entry is
+   * then not built at each of its events. @default always true
+   */
+  listening?: () => boolean;
+  /**
    * Where the runs keep their journals. A run of this store that it does not hold (one a
    * stopped process ran) is taken up from its journal when asked for, if its workflow is
    * one of `workflows` and it did not fail (see {@link MemoryRuns.adopt}). @default a memory journal
@@ -210,9 +215,28 @@ export class MemoryRuns {
       ...(extras.fork ? { fork: extras.fork } : {}),
       ...(extras.threadLease ? { threadLease: extras.threadLease } : {}),
     });
+    return this.#track(known, extras.threadLease);
+  }
+
+  /**
+   * Takes in a run started elsewhere in this process (`june run` starts its run with the
+   * workflow file's own June): it is then followed, answered, cancelled and waited for as
+   * the runs this starts are, its answers given to its inbox through the source `host`.
+   * @throws {StudioRequestError} `studio-run-exists` (409) for the id of a run it has.
+   */
+  attach(request: MemoryRun['request'], handle: RunHandle): MemoryRun {
+    if (this.has(request.runId)) throw runExists(request.runId);
+    const known = { request, handle, updatedAt: new Date().toISOString() } as MemoryRun;
+    handle.connect({ name: 'host', connect: (inbox) => void (known.inbox = inbox) });
+    return this.#track(known);
+  }
+
+  /** Keeps the run, and hears of its changes until it ends (then lets go of its thread). */
+  #track(known: MemoryRun, threadLease?: RunLease): MemoryRun {
+    const { request } = known;
     void known.handle.result
       .catch(() => {})
-      .then(() => extras.threadLease?.release())
+      .then(() => threadLease?.release())
       .then(() => this.#forgetOld(known));
     this.#ended.delete(request.runId);
     this.#runs.set(request.runId, known);
@@ -354,9 +378,9 @@ export class MemoryRuns {
     });
   }
 
-  /** Aborts the run: its waiting calls are withdrawn, and it ends `aborted`. */
-  cancel(runId: string): void {
-    this.get(runId).handle.abort('cancelled through its run host');
+  /** Aborts the run (with `reason`, else "cancelled through its run host"): its waiting calls are withdrawn, and it ends `aborted`. */
+  cancel(runId: string, reason = 'cancelled through its run host'): void {
+    this.get(runId).handle.abort(reason);
   }
 
   /** Waits for the run's end; its final trace. */
@@ -538,6 +562,10 @@ export class MemoryRuns {
 
   #changed(known: MemoryRun): void {
     known.updatedAt = new Date().toISOString();
+    if (this.#options.listening?.() === false) {
+      known.entry = undefined; // sent again once somebody listens
+      return;
+    }
     const entry = this.entryOf(known);
     const text = JSON.stringify(entry);
     if (text === known.entry) return;

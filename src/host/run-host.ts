@@ -134,10 +134,13 @@ export interface RunHost {
 
   /**
    * Stops the run: its work's abort signals fire, its waiting calls are withdrawn, and it
-   * ends `aborted`. Resolves once asked; {@link result} waits for the end.
+   * ends `aborted`. Resolves once asked; {@link result} waits for the end. `reason` is the
+   * abort's reason, the run's error message in its trace where the host aborts the run itself
+   * (in this process: `june run`'s stop signals and refusals); a runs folder's process is
+   * stopped with SIGTERM and a database's run is cancelled by DBOS, each with its own reason.
    * @throws {StudioRequestError} `studio-run-missing` (404)
    */
-  cancel(runId: string): Promise<void>;
+  cancel(runId: string, options?: { reason?: string }): Promise<void>;
 
   /**
    * Waits until the run ended and gives its final trace (`status` `succeeded`, `failed` or

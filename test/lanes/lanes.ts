@@ -13,6 +13,7 @@ const integrationFolders = ['cli', 'dbos', 'studio', 'examples', 'compat'];
 /** Files in those folders that test one module in-process, and so run in the unit lane. */
 const unitInIntegrationFolders = [
   'cli/cli-redaction.test.ts',
+  'cli/follow-run.test.ts',
   'cli/run-flags.test.ts',
   'cli/trace-writer.test.ts',
   'dbos/database-url.test.ts',
