@@ -377,7 +377,9 @@ async function forgetRefused(
 /**
  * Keeps the run's `--script` in its run folder (`<runId>/script.json`), unless it keeps one
  * already: a resume of the run, or a fork of it, is then answered by the same script without
- * `--script`. A script that cannot be kept is said on stderr, and the run goes on.
+ * `--script`. A resume given a `--script` of its own replaces the kept one, so a later
+ * resume without `--script` is answered by the script the last one was given. A script that
+ * cannot be kept is said on stderr, and the run goes on.
  *
  * @returns true when the script was kept by this call.
  */
@@ -387,8 +389,11 @@ async function keepRunScript(
   io: CliIO,
 ): Promise<boolean> {
   if (options.script === undefined) return false;
+  // a resume given a script of its own keeps that one from now on; the kept one is kept as it is
+  const replace =
+    options.resume !== undefined && options.script !== keptScriptPath(runsFolder, runId);
   try {
-    return await keepScriptFile(runsFolder, runId, options.script);
+    return await keepScriptFile(runsFolder, runId, options.script, { replace });
   } catch (error) {
     io.stderr.write(
       `june: the model script was not kept with run ${runId} (${(error as Error).message}); a resume or a fork of it needs --script ${options.script} again.\n`,

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -22,7 +22,9 @@ export async function keptScriptFile(runsDir: string, runId: string): Promise<st
 
 /**
  * Keeps a copy of the model script file `script` as the run's ({@link keptScriptPath}, mode
- * 0600, in a folder of mode 0700), unless the run keeps one already.
+ * 0600, in a folder of mode 0700), unless the run keeps one already; with `replace` (a
+ * resume given a script of its own: the given script wins, then and at every later resume),
+ * in place of the one it keeps, swapped in whole.
  *
  * @returns true when this call kept it, false when the run kept one already.
  * @throws what reading `script` or writing the copy throws.
@@ -31,9 +33,17 @@ export async function keepScriptFile(
   runsDir: string,
   runId: string,
   script: string,
+  { replace = false }: { replace?: boolean } = {},
 ): Promise<boolean> {
   const text = await readFile(script, 'utf8');
   await mkdir(join(runsDir, runId), { recursive: true, mode: 0o700 });
+  const kept = keptScriptPath(runsDir, runId);
+  if (replace && (await keptScriptFile(runsDir, runId)) !== undefined) {
+    const next = `${kept}.${process.pid}.next`;
+    await writeFile(next, text, { mode: 0o600 });
+    await rename(next, kept);
+    return false;
+  }
   try {
     await writeFile(keptScriptPath(runsDir, runId), text, { flag: 'wx', mode: 0o600 });
     return true;

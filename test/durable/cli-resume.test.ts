@@ -463,5 +463,9 @@ describe('june run --resume of a run whose <Parallel> branch failed at a model c
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('greet() throws');
     expect(onlyTrace(cwd)).toMatchObject({ runId, status: 'succeeded' });
+    // the script the resume was given is the one the run keeps from now on
+    expect(
+      JSON.parse(readFileSync(join(cwd, '.june', 'runs', runId, 'script.json'), 'utf8')),
+    ).toEqual(whole);
   }, 60_000);
 });
