@@ -150,7 +150,12 @@ function idleNotice(session: RunSession, io: CliIO, style: TerminalStyle) {
  */
 function traceError(trace: Trace): unknown {
   const error = trace.root.error;
-  if (trace.status === 'succeeded' || error === undefined) return undefined;
-  if (error.code === undefined) return Object.assign(new Error(error.message), { stack: '' });
+  if (trace.status === 'succeeded') return undefined;
+  if (error === undefined)
+    return Object.assign(new Error(`the run ended ${trace.status} and its trace names no error`), {
+      stack: '',
+    });
+  if (error.code === undefined)
+    return Object.assign(new Error(error.message ?? 'no message'), { stack: '' });
   return new WorkflowError(error.code as never, error.message);
 }
