@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { inspect, run, type RunEvent, type Trace, type TraceNode } from 'june';
 import { scriptedModel } from 'june/testing';
 import FixFailingTest, { exerciseFiles } from '../../examples/coding.js';
@@ -86,19 +86,20 @@ describe('examples/coding.tsx', () => {
   });
 
   it('makes a fresh scratch directory under the temp directory when no dir is given', async () => {
-    const before = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('june-coding-')));
-    const model = scriptedModel(scriptPath);
-    await run(FixFailingTest, { model, onApproval: () => true }).result;
+    // a temp directory of this test's own (TMPDIR, which os.tmpdir() reads at each call): in
+    // the system's, another test process may make a june-coding- folder at the same time
+    const temp = tempDir();
+    vi.stubEnv('TMPDIR', temp);
+    try {
+      const model = scriptedModel(scriptPath);
+      await run(FixFailingTest, { model, onApproval: () => true }).result;
+    } finally {
+      vi.unstubAllEnvs();
+    }
 
-    const created = readdirSync(tmpdir()).filter(
-      (name) =>
-        name.startsWith('june-coding-') &&
-        !name.startsWith('june-coding-test-') &&
-        !before.has(name),
-    );
-    dirs.push(...created.map((name) => join(tmpdir(), name)));
+    const created = readdirSync(temp).filter((name) => name.startsWith('june-coding-'));
     expect(created).toHaveLength(1);
-    expect(nodeTest(join(tmpdir(), created[0]!)).status).toBe(0);
+    expect(nodeTest(join(temp, created[0]!)).status).toBe(0);
   });
 
   it('keeps the file tools inside the scratch directory', async () => {
