@@ -10,6 +10,7 @@ import { configuredSecrets } from '../redaction/configured-secrets.js';
 import { Redactor } from '../redaction/redactor.js';
 import { loadScript } from '../testing/load-script.js';
 import { TraceFileWriter, type Trace } from '../trace/index.js';
+import type { ApproveMode } from './approve-mode.js';
 import type { CliIO } from './cli-io.js';
 import { cliRedaction, type RedactionFlags } from './cli-redaction.js';
 import { loadWorkflow, type LoadedWorkflow } from './load-workflow.js';
@@ -118,6 +119,7 @@ export async function databaseRunSession(
     const redactor = redact ? new Redactor(redact, configuredSecrets) : configuredSecrets;
     return followedSession(host, runId, file, io, {
       redactor,
+      ...(options.approve !== undefined ? { approve: options.approve } : {}),
       workflow,
       ...(options.trace !== undefined ? { trace: options.trace } : {}),
     });
@@ -138,14 +140,24 @@ export function followedSession(
   runId: string,
   file: string,
   io: CliIO,
-  options: { redactor: Redactor; workflow?: LoadedWorkflow; trace?: string },
+  options: {
+    redactor: Redactor;
+    workflow?: LoadedWorkflow;
+    trace?: string;
+    approve?: ApproveMode;
+  },
 ): RunSession {
   const style = terminalStyle(io.stdout);
   const signals = queuedStopSignals();
+  // with --approve studio or wait, nothing asks here: the headline says where to answer
+  const elsewhere =
+    options.approve === 'studio' || options.approve === 'wait'
+      ? `${style.dim(`approvals are answered in June Studio (\`npx june studio --database …\`) or from another shell (\`npx june runs --database …\` lists them, \`npx june approve ${runId} <requestId> --database …\` answers one)`)}\n`
+      : '';
   return {
     host,
     runId,
-    headline: `${style.bold(`june run ${file}`)}${style.dim(` · run ${runId} · over the database`)}\n`,
+    headline: `${style.bold(`june run ${file}`)}${style.dim(` · run ${runId} · over the database`)}\n${elsewhere}`,
     signals,
     idleNotice: `june: run ${runId} is still queued: no worker of "${workflowNameOf(file)}" has taken it yet (all busy, or none running; june worker ${file} --database … starts one).`,
     redactor: options.redactor,

@@ -228,7 +228,10 @@ async function followFork(
   ]);
   const host = await openRunHost({ database });
   return followSession(
-    followedSession(host, fork.runId, fork.workflow, io, { redactor }),
+    followedSession(host, fork.runId, fork.workflow, io, {
+      redactor,
+      ...(options.approve !== undefined ? { approve: options.approve } : {}),
+    }),
     options,
     io,
   );

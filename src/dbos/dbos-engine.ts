@@ -345,6 +345,10 @@ export class DbosEngine implements DurableEngine {
       const mismatch = this.#requestMismatch(recorded, entry, question);
       if (mismatch) return Promise.reject(this.#stop(mismatch));
     }
+    // an answer the run took before (a recovered run, a fork's changed answer) is given again
+    // without asking: a policy asked first would answer in its place
+    const taken = recorded && records.get(approvalAnswerKey(recorded.id));
+    if (taken !== undefined) return question.replay(decisionOf(taken as DbosApprovalAnswer));
     const stored = recorded
       ? Promise.resolve(recorded)
       : (records.store(approvalRequestKey(entry.id), {

@@ -231,6 +231,27 @@ describe.runIf(!missing)('a fork of a run over DBOS', () => {
     });
   }, 180_000);
 
+  it('forks a run its --approve all policy answered, denying one approval: the denial stands over the policy, and the tool does not run', async () => {
+    await client.enqueue({
+      workflow: 'composite',
+      runId: 'policed',
+      props: { dir },
+      policy: { approve: 'all' },
+    });
+    expect((await client.result('policed')).output).toBe('the plan');
+    const effects = lines(dir, 'effects.log');
+    expect(effects.slice(-2)).toEqual(['check staging', 'check prod']);
+
+    const fork = await client.fork('policed', {
+      at: `approval check ${prod}`,
+      change: { answer: 'deny' },
+    });
+    await client.result(fork.runId);
+    // the fork's denial is given again as recorded, not answered by the policy that travels
+    expect((await client.approvals(fork.runId)).decisions[prod]).toBe(false);
+    expect(lines(dir, 'effects.log')).toEqual(effects);
+  }, 180_000);
+
   /** The settings of the run's model requests, by place, as its rows in june.calls hold them. */
   const temperatures = async (runId: string): Promise<Record<string, unknown>> => {
     const db = pgClient({ connectionString: database });
